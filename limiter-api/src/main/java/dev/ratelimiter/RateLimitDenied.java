@@ -1,0 +1,13 @@
+package dev.ratelimiter;
+
+/**
+ * CDI event fired synchronously on every denial, by the interceptor, the global filter and {@link RateLimits}.
+ * Observe it for lockout hooks or audit: {@code void onDenied(@Observes RateLimitDenied denied)}.
+ *
+ * @param bucket    the bucket whose limit was reached
+ * @param hashedKey the key after normalization and hashing (HMAC-SHA-256 or SHA-256, base64url without
+ *                  padding); never the login, principal name or address in clear
+ * @param verdict   the denial
+ */
+public record RateLimitDenied(Bucket bucket, String hashedKey, Verdict verdict) {
+}
