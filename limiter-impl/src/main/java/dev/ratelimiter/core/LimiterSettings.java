@@ -1,0 +1,56 @@
+package dev.ratelimiter.core;
+
+import dev.ratelimiter.Bucket;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The limiter's configuration, read and validated once at startup by {@link SettingsReader}. Property names are
+ * those of the README's configuration reference.
+ *
+ * @param enabled               {@code ratelimiter.enabled}: false allows everything and counts nothing
+ * @param backend               {@code ratelimiter.backend}
+ * @param buckets               every configured bucket by name ({@code ratelimiter.buckets.<name>.*})
+ * @param pathPrefixes          {@code ratelimiter.api.path-prefixes}: paths after the context root that the
+ *                              global filter limits, each starting and ending with {@code /}
+ * @param trustedProxies        {@code ratelimiter.trusted-proxies}: CIDRs or addresses, unparsed
+ * @param ipv6PrefixLength      {@code ratelimiter.ipv6-prefix-length}: IPv6 clients are keyed by this prefix,
+ *                              1..128
+ * @param keySecret             {@code ratelimiter.key-secret}: the HMAC key, if any
+ * @param headersOnSuccess      {@code ratelimiter.headers.on-success}: RateLimit headers on allowed responses
+ * @param memoryMaxKeys         {@code ratelimiter.memory.max-keys}: live counters per bucket, at least 1
+ * @param memorySweepInterval   {@code ratelimiter.memory.sweep-interval}: delay between sweeps, positive
+ * @param healthDownWhenDegraded {@code ratelimiter.health.down-when-degraded}
+ */
+public record LimiterSettings(
+        boolean enabled,
+        Backend backend,
+        Map<String, Bucket> buckets,
+        List<String> pathPrefixes,
+        List<String> trustedProxies,
+        int ipv6PrefixLength,
+        Optional<String> keySecret,
+        boolean headersOnSuccess,
+        int memoryMaxKeys,
+        Duration memorySweepInterval,
+        boolean healthDownWhenDegraded) {
+
+    /** The bucket the global filter uses for authenticated requests. */
+    public static final String API_AUTHENTICATED = "api-authenticated";
+    /** The bucket the global filter uses for anonymous requests. */
+    public static final String API_ANONYMOUS = "api-anonymous";
+
+    public LimiterSettings {
+        buckets = Map.copyOf(buckets);
+        pathPrefixes = List.copyOf(pathPrefixes);
+        trustedProxies = List.copyOf(trustedProxies);
+    }
+
+    /** The bucket of that name, if configured. */
+    public Optional<Bucket> bucket(String name) {
+        return Optional.ofNullable(buckets.get(name));
+    }
+}

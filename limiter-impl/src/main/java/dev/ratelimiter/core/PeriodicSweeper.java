@@ -1,0 +1,56 @@
+package dev.ratelimiter.core;
+
+import dev.ratelimiter.Sweepable;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Sweeps ended counters on a fixed delay from one daemon thread, until closed. A failing sweep is logged and the
+ * schedule goes on.
+ */
+public final class PeriodicSweeper implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(PeriodicSweeper.class.getName());
+
+    private final ScheduledExecutorService executor;
+
+    /**
+     * Starts sweeping: the first sweep runs one {@code interval} from now.
+     *
+     * @param target   what to sweep
+     * @param interval the delay between the end of one sweep and the start of the next, positive
+     * @throws IllegalArgumentException if {@code interval} is not positive
+     */
+    public PeriodicSweeper(Sweepable target, Duration interval) {
+        Objects.requireNonNull(target, "target");
+        if (interval.isZero() || interval.isNegative()) {
+            throw new IllegalArgumentException("sweep interval must be positive, was " + interval);
+        }
+        this.executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "ratelimiter-sweeper");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long millis = interval.toMillis();
+        executor.scheduleWithFixedDelay(() -> sweep(target), millis, millis, TimeUnit.MILLISECONDS);
+    }
+
+    private static void sweep(Sweepable target) {
+        try {
+            long swept = target.sweep();
+            LOG.log(System.Logger.Level.DEBUG, "swept {0} ended counters", swept);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "sweep failed; the next one runs on schedule", e);
+        }
+    }
+
+    /** Stops the schedule; a sweep under way finishes. */
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+}

@@ -1,0 +1,248 @@
+package dev.ratelimiter.core;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.OutagePolicy;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * Reads {@link LimiterSettings} from configuration properties: every value is parsed here, once, and every
+ * problem is collected into one {@link ConfigurationException} whose lines name the property.
+ *
+ * <p>Buckets are discovered from property names {@code ratelimiter.buckets.<name>.limit|window|on-outage}, also in
+ * their environment-variable form {@code RATELIMITER_BUCKETS_<NAME>_LIMIT} (bucket names hold no {@code _}, so
+ * {@code _} in the name maps back to {@code -}). A bucket needs both {@code limit} and {@code window}.
+ */
+public final class SettingsReader {
+
+    static final String PREFIX = "ratelimiter.";
+    static final String BUCKETS = "ratelimiter.buckets.";
+    private static final String ENV_BUCKETS = "RATELIMITER_BUCKETS_";
+    private static final List<String> BUCKET_PROPERTIES = List.of("limit", "window", "on-outage");
+
+    private final Function<String, Optional<String>> lookup;
+    private final Iterable<String> propertyNames;
+    private final List<String> problems = new ArrayList<>();
+
+    /**
+     * @param lookup        the value of a property, empty if unset (MicroProfile Config's
+     *                      {@code getOptionalValue(name, String.class)}, which also finds the environment form)
+     * @param propertyNames every property name the configuration knows, to discover buckets
+     */
+    private SettingsReader(Function<String, Optional<String>> lookup, Iterable<String> propertyNames) {
+        this.lookup = lookup;
+        this.propertyNames = propertyNames;
+    }
+
+    /**
+     * Reads and validates the settings.
+     *
+     * @param lookup        a property's value, empty if unset; blank values count as unset
+     * @param propertyNames every known property name, to discover the configured buckets
+     * @return the settings
+     * @throws ConfigurationException listing every invalid or missing value, each naming its property
+     */
+    public static LimiterSettings read(Function<String, Optional<String>> lookup, Iterable<String> propertyNames) {
+        return new SettingsReader(lookup, propertyNames).read();
+    }
+
+    private LimiterSettings read() {
+        boolean enabled = bool("enabled", true);
+        Backend backend = backend();
+        Map<String, Bucket> buckets = buckets();
+        Set<String> named = bucketNames();
+        for (String required : List.of(LimiterSettings.API_AUTHENTICATED, LimiterSettings.API_ANONYMOUS)) {
+            if (!named.contains(required)) {
+                problems.add(BUCKETS + required + ".limit and .window: the global filter's bucket is not "
+                        + "configured (the library's own microprofile-config.properties sets them; was it removed?)");
+            }
+        }
+        List<String> prefixes = list("api.path-prefixes", "/api/").stream().map(this::pathPrefix).toList();
+        List<String> trustedProxies = list("trusted-proxies", "");
+        int ipv6PrefixLength = integer("ipv6-prefix-length", 64, 1, 128);
+        try {
+            ClientAddressResolver.create(trustedProxies, ipv6PrefixLength);
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
+        Optional<String> keySecret = value("key-secret");
+        boolean headersOnSuccess = bool("headers.on-success", true);
+        int maxKeys = integer("memory.max-keys", 100_000, 1, Integer.MAX_VALUE);
+        Duration sweepInterval = duration("memory.sweep-interval", Duration.ofSeconds(30));
+        boolean downWhenDegraded = bool("health.down-when-degraded", false);
+        if (!problems.isEmpty()) {
+            throw new ConfigurationException(problems);
+        }
+        return new LimiterSettings(enabled, backend, buckets, prefixes, trustedProxies, ipv6PrefixLength,
+                keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded);
+    }
+
+    private Map<String, Bucket> buckets() {
+        Map<String, Bucket> buckets = new TreeMap<>();
+        for (String name : bucketNames()) {
+            String base = BUCKETS + name + ".";
+            Optional<String> limitText = lookup(base + "limit");
+            Optional<String> windowText = lookup(base + "window");
+            if (limitText.isEmpty() || windowText.isEmpty()) {
+                problems.add(base + (limitText.isEmpty() ? "limit" : "window") + ": bucket '" + name
+                        + "' is configured without it; a bucket needs both limit and window");
+                continue;
+            }
+            Long limit = parseLong(base + "limit", limitText.get(), 1, Long.MAX_VALUE);
+            Duration window = parseWindow(base + "window", windowText.get());
+            OutagePolicy onOutage = OutagePolicy.FALLBACK;
+            Optional<String> onOutageText = lookup(base + "on-outage");
+            if (onOutageText.isPresent()) {
+                try {
+                    onOutage = OutagePolicy.parse(onOutageText.get());
+                } catch (IllegalArgumentException e) {
+                    problems.add(base + "on-outage: " + e.getMessage());
+                }
+            }
+            if (limit != null && window != null) {
+                try {
+                    buckets.put(name, new Bucket(name, limit, window, onOutage));
+                } catch (IllegalArgumentException e) {
+                    problems.add(base + "*: " + e.getMessage());
+                }
+            }
+        }
+        return buckets;
+    }
+
+    private Set<String> bucketNames() {
+        Set<String> names = new TreeSet<>();
+        for (String property : propertyNames) {
+            String rest;
+            if (property.startsWith(BUCKETS)) {
+                rest = property.substring(BUCKETS.length());
+                int dot = rest.lastIndexOf('.');
+                if (dot > 0 && BUCKET_PROPERTIES.contains(rest.substring(dot + 1))) {
+                    names.add(rest.substring(0, dot));
+                }
+            } else if (property.startsWith(ENV_BUCKETS)) {
+                rest = property.substring(ENV_BUCKETS.length());
+                for (String suffix : List.of("_LIMIT", "_WINDOW", "_ON_OUTAGE")) {
+                    if (rest.endsWith(suffix) && rest.length() > suffix.length()) {
+                        names.add(rest.substring(0, rest.length() - suffix.length())
+                                .toLowerCase(Locale.ROOT).replace('_', '-'));
+                        break;
+                    }
+                }
+            }
+        }
+        return names;
+    }
+
+    private Backend backend() {
+        String text = value("backend").orElse("memory");
+        try {
+            return Backend.valueOf(text.strip().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            problems.add(PREFIX + "backend: '" + text + "' is not a backend; use memory, valkey or postgres");
+            return Backend.MEMORY;
+        }
+    }
+
+    private String pathPrefix(String prefix) {
+        if (!prefix.startsWith("/")) {
+            problems.add(PREFIX + "api.path-prefixes: '" + prefix + "' must start with '/'");
+        }
+        return prefix.endsWith("/") ? prefix : prefix + "/";
+    }
+
+    private boolean bool(String key, boolean defaultValue) {
+        Optional<String> text = value(key);
+        if (text.isEmpty()) {
+            return defaultValue;
+        }
+        String value = text.get().strip().toLowerCase(Locale.ROOT);
+        if (value.equals("true") || value.equals("false")) {
+            return Boolean.parseBoolean(value);
+        }
+        problems.add(PREFIX + key + ": '" + text.get() + "' is not a boolean; use true or false");
+        return defaultValue;
+    }
+
+    private int integer(String key, int defaultValue, int min, int max) {
+        Optional<String> text = value(key);
+        if (text.isEmpty()) {
+            return defaultValue;
+        }
+        Long value = parseLong(PREFIX + key, text.get(), min, max);
+        return value == null ? defaultValue : value.intValue();
+    }
+
+    private Duration duration(String key, Duration defaultValue) {
+        Optional<String> text = value(key);
+        if (text.isEmpty()) {
+            return defaultValue;
+        }
+        try {
+            Duration value = Duration.parse(text.get().strip());
+            if (value.isZero() || value.isNegative()) {
+                problems.add(PREFIX + key + ": '" + text.get() + "' must be positive");
+                return defaultValue;
+            }
+            return value;
+        } catch (DateTimeParseException e) {
+            problems.add(PREFIX + key + ": '" + text.get() + "' is not an ISO-8601 duration such as PT30S");
+            return defaultValue;
+        }
+    }
+
+    private List<String> list(String key, String defaultValue) {
+        return Arrays.stream(value(key).orElse(defaultValue).split(","))
+                .map(String::strip)
+                .filter(item -> !item.isEmpty())
+                .toList();
+    }
+
+    private Long parseLong(String property, String text, long min, long max) {
+        try {
+            long value = Long.parseLong(text.strip());
+            if (value < min || value > max) {
+                problems.add(property + ": " + value + " is out of range " + min + ".."
+                        + (max == Long.MAX_VALUE || max == Integer.MAX_VALUE ? "" : String.valueOf(max)));
+                return null;
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            problems.add(property + ": '" + text + "' is not a whole number");
+            return null;
+        }
+    }
+
+    private Duration parseWindow(String property, String text) {
+        try {
+            Duration window = Duration.parse(text.strip());
+            if (window.getNano() != 0 || window.getSeconds() < 1) {
+                problems.add(property + ": '" + text + "' must be a whole number of seconds, at least PT1S");
+                return null;
+            }
+            return window;
+        } catch (DateTimeParseException e) {
+            problems.add(property + ": '" + text + "' is not an ISO-8601 duration such as PT1M or PT15M");
+            return null;
+        }
+    }
+
+    private Optional<String> value(String key) {
+        return lookup(PREFIX + key);
+    }
+
+    private Optional<String> lookup(String property) {
+        return lookup.apply(property).filter(value -> !value.isBlank());
+    }
+}
