@@ -1,0 +1,94 @@
+package dev.ratelimiter.cdi;
+
+import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.core.Backend;
+import dev.ratelimiter.core.BackendState;
+import dev.ratelimiter.core.BackendStatus;
+import dev.ratelimiter.core.ConfigurationException;
+import dev.ratelimiter.core.DisabledRateLimiter;
+import dev.ratelimiter.core.LimiterSettings;
+import dev.ratelimiter.core.MemoryRateLimiter;
+import dev.ratelimiter.core.OutagePolicyLimiter;
+import dev.ratelimiter.core.OutageStatistics;
+import dev.ratelimiter.core.PeriodicSweeper;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Builds the limiter chain from the settings once, owns what it started (the sweeper), and closes it when the
+ * application stops. Produces the {@link RateLimiter} bean that applications may inject: the backend wrapped in
+ * the outage policies.
+ */
+@ApplicationScoped
+public class LimiterRuntime {
+
+    private static final System.Logger LOG = System.getLogger(LimiterRuntime.class.getName());
+
+    @Inject
+    LimiterConfiguration configuration;
+
+    @Inject
+    InstantSource clock;
+
+    private RateLimiter limiter;
+    private OutageStatistics outages;
+    private PeriodicSweeper sweeper;
+    private BackendStatus status;
+
+    @PostConstruct
+    void start() {
+        LimiterSettings settings = configuration.settings();
+        outages = new OutageStatistics();
+        status = new BackendStatus(settings.backend(), BackendState.OK, Instant.now(), Optional.empty());
+        if (!settings.enabled()) {
+            LOG.log(System.Logger.Level.WARNING, "ratelimiter.enabled=false: every attempt is allowed and "
+                    + "nothing is counted");
+            limiter = new DisabledRateLimiter();
+            return;
+        }
+        if (settings.backend() != Backend.MEMORY) {
+            throw new ConfigurationException(List.of("ratelimiter.backend: '" + settings.backend().configName()
+                    + "' is not available in this version of the library; use memory"));
+        }
+        MemoryRateLimiter memory = new MemoryRateLimiter(clock, settings.memoryMaxKeys());
+        sweeper = new PeriodicSweeper(memory, settings.memorySweepInterval());
+        limiter = new OutagePolicyLimiter(memory, Optional.empty(), outages);
+    }
+
+    @PreDestroy
+    void stop() {
+        if (sweeper != null) {
+            sweeper.close();
+        }
+    }
+
+    /** The backend wrapped in the outage policies (or the kill switch's limiter). */
+    @Produces
+    @ApplicationScoped
+    RateLimiter rateLimiter() {
+        return limiter;
+    }
+
+    /** The chain used by the interceptor, the filter and the facade (no proxy in between). */
+    RateLimiter limiter() {
+        return limiter;
+    }
+
+    /** Attempts answered by an outage policy, per bucket. */
+    public OutageStatistics outages() {
+        return outages;
+    }
+
+    /** The backend's state for the readiness check. */
+    public BackendStatus status() {
+        return status;
+    }
+}

@@ -1,0 +1,75 @@
+package dev.ratelimiter.cdi;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.KeyNormalization;
+import dev.ratelimiter.RateLimitDenied;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.core.KeyHasher;
+import dev.ratelimiter.core.KeyNormalizer;
+import dev.ratelimiter.core.LimiterSettings;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+
+/**
+ * The one path every decision takes, from the interceptor, the global filter and the {@code RateLimits} facade:
+ * normalize the raw key, hash it, count it, and fire {@link RateLimitDenied} on a denial.
+ */
+@ApplicationScoped
+public class RateLimitDecider {
+
+    private static final System.Logger LOG = System.getLogger(RateLimitDecider.class.getName());
+
+    @Inject
+    LimiterConfiguration configuration;
+
+    @Inject
+    LimiterRuntime runtime;
+
+    @Inject
+    Event<RateLimitDenied> denials;
+
+    private KeyHasher hasher;
+
+    @PostConstruct
+    void init() {
+        LimiterSettings settings = configuration.settings();
+        hasher = new KeyHasher(settings.keySecret());
+        if (!hasher.keyed()) {
+            LOG.log(System.Logger.Level.WARNING, "ratelimiter.key-secret is not set: keys are hashed with plain "
+                    + "SHA-256, which can be reversed by guessing for short logins and IPv4 addresses. Set the "
+                    + "same secret on every replica.");
+        }
+    }
+
+    /**
+     * Counts one attempt.
+     *
+     * @return the verdict after the bucket's outage policy; {@code UNAVAILABLE} only for a fail-closed outage
+     */
+    public Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
+        String key = hasher.hash(KeyNormalizer.normalize(rawKey, normalization));
+        Verdict verdict = runtime.limiter().consume(bucket, key);
+        if (verdict.outcome() == Verdict.Outcome.DENIED) {
+            denials.fire(new RateLimitDenied(bucket, key, verdict));
+        }
+        return verdict;
+    }
+
+    /** Clears one raw key's counter; never throws for a backend failure. */
+    public void reset(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
+        runtime.limiter().reset(bucket, hasher.hash(KeyNormalizer.normalize(rawKey, normalization)));
+    }
+
+    /**
+     * The configured bucket.
+     *
+     * @throws IllegalArgumentException naming the properties to set, if the bucket is not configured
+     */
+    public Bucket bucket(String name) {
+        return configuration.settings().bucket(name).orElseThrow(() -> new IllegalArgumentException(
+                "bucket '" + name + "' is not configured; set ratelimiter.buckets." + name
+                        + ".limit and ratelimiter.buckets." + name + ".window"));
+    }
+}

@@ -1,0 +1,96 @@
+package dev.ratelimiter.cdi;
+
+import dev.ratelimiter.core.ConfigurationException;
+import dev.ratelimiter.core.LimiterSettings;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Startup;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanContainer;
+import jakarta.inject.Inject;
+
+import jakarta.interceptor.Interceptor;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Fails the deployment, at startup, on anything that would otherwise fail on the first request: an invalid
+ * property, a {@code @RateLimited} naming a bucket that is not configured, a {@code @RateLimitKey} on a
+ * non-string. All problems are reported at once in one {@link ConfigurationException}.
+ *
+ * <p>The annotated methods are found by walking the classes of the application's beans through
+ * {@link BeanContainer} (CDI Lite): no portable extension, so the same code runs under Weld and Quarkus ArC.
+ */
+@ApplicationScoped
+public class StartupValidator {
+
+    @Inject
+    LimiterConfiguration configuration;
+
+    @Inject
+    LimiterRuntime runtime;
+
+    @Inject
+    BeanContainer beans;
+
+    void validate(@Observes Startup startup) {
+        LimiterSettings settings = configuration.settings(); // parsing errors surface here
+        runtime.status(); // builds the limiter chain now, not on the first request
+        List<String> problems = new ArrayList<>();
+        for (Class<?> beanClass : beanClasses()) {
+            if (!beanClass.isAnnotationPresent(Interceptor.class)) {
+                problems.addAll(check(beanClass, settings));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigurationException(problems);
+        }
+    }
+
+    /**
+     * The problems of one class's {@code @RateLimited} methods, each naming the method and the property to set.
+     */
+    static List<String> check(Class<?> beanClass, LimiterSettings settings) {
+        List<String> problems = new ArrayList<>();
+        try {
+            for (Class<?> type = beanClass; type != null && type != Object.class; type = type.getSuperclass()) {
+                for (Method method : type.getDeclaredMethods()) {
+                    if (method.isSynthetic() || method.isBridge()) {
+                        continue;
+                    }
+                    try {
+                        RateLimitedMethod.of(method).ifPresent(rateLimited -> {
+                            if (settings.bucket(rateLimited.bucketName()).isEmpty()) {
+                                String base = "ratelimiter.buckets." + rateLimited.bucketName();
+                                problems.add("@RateLimited(bucket = \"" + rateLimited.bucketName() + "\") on "
+                                        + RateLimitedMethod.describe(method) + ": bucket '"
+                                        + rateLimited.bucketName() + "' is not configured; set " + base
+                                        + ".limit and " + base + ".window");
+                            }
+                        });
+                    } catch (IllegalArgumentException e) {
+                        problems.add(e.getMessage());
+                    }
+                }
+            }
+        } catch (LinkageError e) {
+            // A class of the container whose optional dependencies are absent: it carries no @RateLimited.
+        }
+        return problems;
+    }
+
+    private Set<Class<?>> beanClasses() {
+        Set<Class<?>> classes = new LinkedHashSet<>();
+        Set<Bean<?>> seen = new HashSet<>(beans.getBeans(Object.class, Any.Literal.INSTANCE));
+        for (Bean<?> bean : seen) {
+            classes.add(bean.getBeanClass());
+        }
+        return classes;
+    }
+}

@@ -1,0 +1,50 @@
+package dev.ratelimiter.health;
+
+import dev.ratelimiter.cdi.LimiterConfiguration;
+import dev.ratelimiter.cdi.LimiterRuntime;
+import dev.ratelimiter.core.BackendState;
+import dev.ratelimiter.core.BackendStatus;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
+import org.eclipse.microprofile.health.Readiness;
+
+/**
+ * The readiness check {@code rate-limiter} (MicroProfile Health 4): UP while the backend answers, and UP too
+ * while degraded, since an outage of the shared store must not take every replica out of the load balancer;
+ * DOWN when degraded only with {@code ratelimiter.health.down-when-degraded=true}.
+ *
+ * <p>Data: {@code backend} ({@code memory}, {@code valkey}, {@code postgres}), {@code state} ({@code ok} or
+ * {@code degraded}), {@code since} (ISO-8601 instant of the last change), {@code fallbacks} (attempts decided by
+ * the per-process fallback since start) and, after a failure, {@code lastError}.
+ */
+@Readiness
+@ApplicationScoped
+public class RateLimiterReadinessCheck implements HealthCheck {
+
+    /** The check's name. */
+    public static final String NAME = "rate-limiter";
+
+    @Inject
+    LimiterRuntime runtime;
+
+    @Inject
+    LimiterConfiguration configuration;
+
+    @Override
+    public HealthCheckResponse call() {
+        BackendStatus status = runtime.status();
+        boolean down = status.state() == BackendState.DEGRADED
+                && configuration.settings().healthDownWhenDegraded();
+        HealthCheckResponseBuilder response = HealthCheckResponse.named(NAME)
+                .status(!down)
+                .withData("backend", status.backend().configName())
+                .withData("state", status.state().label())
+                .withData("since", status.since().toString())
+                .withData("fallbacks", runtime.outages().totalFallbacks());
+        status.lastError().ifPresent(error -> response.withData("lastError", error));
+        return response.build();
+    }
+}

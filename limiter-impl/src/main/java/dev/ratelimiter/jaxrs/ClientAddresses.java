@@ -1,0 +1,56 @@
+package dev.ratelimiter.jaxrs;
+
+import dev.ratelimiter.core.ClientAddressResolver;
+import dev.ratelimiter.core.LimiterSettings;
+import dev.ratelimiter.cdi.LimiterConfiguration;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.container.ContainerRequestContext;
+
+import java.util.List;
+
+/**
+ * Resolves the client address of a JAX-RS request from the platform's peer address and the
+ * {@code X-Forwarded-For} header, with the configured trusted proxies.
+ */
+@ApplicationScoped
+public class ClientAddresses {
+
+    @Inject
+    LimiterConfiguration configuration;
+
+    private volatile ClientAddressResolver resolver;
+    private volatile ServerRequest server;
+
+    /**
+     * The resolver built from {@code ratelimiter.trusted-proxies}.
+     *
+     * @throws IllegalArgumentException naming the property, if an entry is not a CIDR or address
+     */
+    public ClientAddressResolver resolver() {
+        ClientAddressResolver current = resolver;
+        if (current == null) {
+            LimiterSettings settings = configuration.settings();
+            current = ClientAddressResolver.create(settings.trustedProxies(), settings.ipv6PrefixLength());
+            resolver = current;
+        }
+        return current;
+    }
+
+    /** The platform's view of the current request. */
+    public ServerRequest server() {
+        ServerRequest current = server;
+        if (current == null) {
+            current = ServerRequests.detect();
+            server = current;
+        }
+        return current;
+    }
+
+    /** The client address key of the request. */
+    public String clientAddress(ContainerRequestContext request) {
+        List<String> forwardedFor = request.getHeaders().get("X-Forwarded-For");
+        return resolver().resolve(server().peerAddress().orElse(null),
+                forwardedFor == null ? List.of() : forwardedFor);
+    }
+}

@@ -1,0 +1,115 @@
+package dev.ratelimiter.jaxrs;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.KeyNormalization;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.cdi.AppliedLimits;
+import dev.ratelimiter.cdi.LimiterConfiguration;
+import dev.ratelimiter.cdi.RateLimitDecider;
+import dev.ratelimiter.cdi.RequestIdentity;
+import dev.ratelimiter.core.LimiterSettings;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.HttpMethod;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.core.PathSegment;
+import jakarta.ws.rs.core.UriInfo;
+import jakarta.ws.rs.ext.Provider;
+
+import java.security.Principal;
+import java.util.List;
+
+/**
+ * The global limit, and the place where each request's identity is resolved once.
+ *
+ * <p>A post-matching filter at {@code Priorities.AUTHENTICATION + 1}: it runs after the application's own
+ * authentication filter, so it sees the principal that filter set. For every request it records the principal's
+ * name and the client address in {@link RequestIdentity} (read by the {@code @RateLimited} interceptor). For
+ * requests whose path after the context root starts with one of {@code ratelimiter.api.path-prefixes} it then
+ * counts an attempt: bucket {@code api-authenticated} keyed by principal, or {@code api-anonymous} keyed by
+ * client address, and aborts with 429 (or 503 for a fail-closed outage) before the resource method runs.
+ * CORS preflights (OPTIONS with {@code Access-Control-Request-Method}) are not counted.
+ */
+@Provider
+@ApplicationScoped
+@Priority(Priorities.AUTHENTICATION + 1)
+public class GlobalRateLimitFilter implements ContainerRequestFilter {
+
+    @Inject
+    LimiterConfiguration configuration;
+
+    @Inject
+    ClientAddresses clientAddresses;
+
+    @Inject
+    RateLimitDecider decider;
+
+    @Inject
+    RequestIdentity identity;
+
+    @Inject
+    AppliedLimits applied;
+
+    @Override
+    public void filter(ContainerRequestContext request) {
+        Principal principal = request.getSecurityContext() == null ? null
+                : request.getSecurityContext().getUserPrincipal();
+        String clientAddress = clientAddresses.clientAddress(request);
+        identity.resolve(principal == null ? null : principal.getName(), clientAddress);
+        LimiterSettings settings = configuration.settings();
+        if (isPreflight(request) || !limited(request.getUriInfo(), settings.pathPrefixes())) {
+            return;
+        }
+        boolean authenticated = identity.principalName().isPresent();
+        Bucket bucket = decider.bucket(authenticated ? LimiterSettings.API_AUTHENTICATED
+                : LimiterSettings.API_ANONYMOUS);
+        String key = authenticated ? identity.principalName().get() : clientAddress;
+        Verdict verdict = decider.decide(bucket, key, KeyNormalization.NONE);
+        applied.record(bucket, verdict);
+        if (verdict.outcome() == Verdict.Outcome.DENIED) {
+            request.abortWith(RateLimitResponses.tooManyRequests(bucket, verdict));
+        } else if (verdict.outcome() == Verdict.Outcome.UNAVAILABLE) {
+            request.abortWith(RateLimitResponses.unavailable(bucket, verdict));
+        }
+    }
+
+    private static boolean isPreflight(ContainerRequestContext request) {
+        return HttpMethod.OPTIONS.equals(request.getMethod())
+                && request.getHeaderString("Access-Control-Request-Method") != null;
+    }
+
+    private boolean limited(UriInfo uri, List<String> prefixes) {
+        String path = pathAfterContextRoot(uri);
+        for (String prefix : prefixes) {
+            if (path.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The matched path after the context root, decoded, without matrix parameters or dot segments, ending with
+     * {@code /}: {@code /api/projects/}. Built from the application's base path and the path segments JAX-RS
+     * matched, so {@code /api/./projects}, {@code /api;x=1/projects} and {@code /%61pi/projects} all count.
+     */
+    private String pathAfterContextRoot(UriInfo uri) {
+        StringBuilder path = new StringBuilder(uri.getBaseUri().normalize().getPath());
+        for (PathSegment segment : uri.getPathSegments(true)) {
+            if (segment.getPath().isEmpty()) {
+                continue;
+            }
+            if (path.length() == 0 || path.charAt(path.length() - 1) != '/') {
+                path.append('/');
+            }
+            path.append(segment.getPath());
+        }
+        path.append('/');
+        String contextPath = clientAddresses.server().contextPath();
+        String full = path.toString();
+        return full.startsWith(contextPath) ? full.substring(contextPath.length()) : full;
+    }
+}

@@ -1,0 +1,48 @@
+package dev.ratelimiter.jaxrs;
+
+import dev.ratelimiter.cdi.AppliedLimits;
+import dev.ratelimiter.cdi.LimiterConfiguration;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.container.ContainerResponseFilter;
+import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.ext.Provider;
+
+import java.util.List;
+
+/**
+ * Writes {@code RateLimit-Policy} and {@code RateLimit} (see {@link RateLimitHeaders}) for every bucket consulted
+ * during the request: always on 429 and 503 refusals, and on other responses unless
+ * {@code ratelimiter.headers.on-success=false}. Responses of requests that no limit consulted are left alone.
+ */
+@Provider
+@ApplicationScoped
+@Priority(Priorities.HEADER_DECORATOR)
+public class RateLimitHeadersFilter implements ContainerResponseFilter {
+
+    @Inject
+    LimiterConfiguration configuration;
+
+    @Inject
+    AppliedLimits applied;
+
+    @Override
+    public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+        List<AppliedLimits.Applied> verdicts = applied.all();
+        if (verdicts.isEmpty()) {
+            return;
+        }
+        int status = response.getStatus();
+        boolean refusal = status == 429 || status == 503;
+        if (!refusal && !configuration.settings().headersOnSuccess()) {
+            return;
+        }
+        MultivaluedMap<String, Object> headers = response.getHeaders();
+        headers.putSingle(RateLimitHeaders.POLICY, RateLimitHeaders.policy(verdicts));
+        headers.putSingle(RateLimitHeaders.RATE_LIMIT, RateLimitHeaders.rateLimit(verdicts));
+    }
+}
