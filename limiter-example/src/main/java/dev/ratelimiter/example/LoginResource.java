@@ -1,0 +1,35 @@
+package dev.ratelimiter.example;
+
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/**
+ * {@code POST /api/login} with {@code {"login": "...", "password": "..."}}: 200 with a bearer token, 401 for wrong
+ * credentials, 429 after 5 attempts for one account in 15 minutes.
+ */
+@Path("login")
+@RequestScoped
+public class LoginResource {
+
+    @Inject
+    LoginService logins;
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response login(LoginRequest request) {
+        if (request == null) {
+            return Response.status(Response.Status.BAD_REQUEST).build();
+        }
+        return logins.login(request.login(), request.password())
+                .map(token -> Response.ok(new LoginResponse(token)).build())
+                .orElseGet(() -> Response.status(Response.Status.UNAUTHORIZED)
+                        .header("WWW-Authenticate", "Bearer").build());
+    }
+}

@@ -1,0 +1,5 @@
+package dev.ratelimiter.example;
+
+/** A project of the demo catalogue. */
+public record Project(String id, String name) {
+}
