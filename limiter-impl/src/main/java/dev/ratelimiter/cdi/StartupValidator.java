@@ -42,14 +42,14 @@ public class StartupValidator {
     void validate(@Observes Startup startup) {
         LimiterSettings settings = configuration.settings(); // parsing errors surface here
         runtime.status(); // builds the limiter chain now, not on the first request
-        List<String> problems = new ArrayList<>();
+        Set<String> problems = new LinkedHashSet<>(); // a type-level binding would repeat per method
         for (Class<?> beanClass : beanClasses()) {
             if (!beanClass.isAnnotationPresent(Interceptor.class)) {
                 problems.addAll(check(beanClass, settings));
             }
         }
         if (!problems.isEmpty()) {
-            throw new ConfigurationException(problems);
+            throw new ConfigurationException(List.copyOf(problems));
         }
     }
 

@@ -1,0 +1,44 @@
+package dev.ratelimiter.core;
+
+import dev.ratelimiter.KeyNormalization;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.Locale;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class KeyNormalizerTest {
+
+    private final Locale original = Locale.getDefault();
+
+    @AfterEach
+    void restoreLocale() {
+        Locale.setDefault(original);
+    }
+
+    @Test
+    @DisplayName("ADMIN@X.COM under a Turkish default locale normalizes like admin@x.com")
+    void turkishLocale() {
+        Locale.setDefault(Locale.forLanguageTag("tr-TR"));
+        assertThat(KeyNormalizer.normalize("ADMIN@X.COM", KeyNormalization.LOGIN)).isEqualTo("admin@x.com");
+        assertThat(KeyNormalizer.normalize("ILIKE", KeyNormalization.LOGIN)).isEqualTo("ilike");
+    }
+
+    @Test
+    @DisplayName("LOGIN strips white space (also Unicode spaces) and folds compatibility forms with NFKC")
+    void stripAndNfkc() {
+        assertThat(KeyNormalizer.normalize("\u2003 Alice\t", KeyNormalization.LOGIN)).isEqualTo("alice");
+        // full-width letters and the "fi" ligature fold to ASCII
+        assertThat(KeyNormalizer.normalize("\uFF21\uFF2C\uFF29\uFF23\uFF25", KeyNormalization.LOGIN)).isEqualTo("alice");
+        assertThat(KeyNormalizer.normalize("\uFB01nn", KeyNormalization.LOGIN)).isEqualTo("finn");
+    }
+
+    @Test
+    @DisplayName("NONE keeps the key as given; null is the empty key")
+    void noneKeepsKey() {
+        assertThat(KeyNormalizer.normalize(" Alice ", KeyNormalization.NONE)).isEqualTo(" Alice ");
+        assertThat(KeyNormalizer.normalize(null, KeyNormalization.LOGIN)).isEmpty();
+    }
+}

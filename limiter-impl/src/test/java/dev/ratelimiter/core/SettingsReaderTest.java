@@ -1,0 +1,145 @@
+package dev.ratelimiter.core;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.OutagePolicy;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SettingsReaderTest {
+
+    private final Map<String, String> properties = new HashMap<>(Map.of(
+            "ratelimiter.buckets.api-authenticated.limit", "600",
+            "ratelimiter.buckets.api-authenticated.window", "PT1M",
+            "ratelimiter.buckets.api-anonymous.limit", "120",
+            "ratelimiter.buckets.api-anonymous.window", "PT1M"));
+
+    private LimiterSettings read() {
+        return SettingsReader.read(name -> Optional.ofNullable(properties.get(name)), properties.keySet());
+    }
+
+    private void assertProblem(String... fragments) {
+        assertThatThrownBy(this::read).isInstanceOf(ConfigurationException.class)
+                .satisfies(e -> assertThat(e.getMessage()).contains(fragments));
+    }
+
+    @Test
+    @DisplayName("defaults: enabled, memory, /api/, no trusted proxies, /64, headers on success, 100000 keys")
+    void defaults() {
+        LimiterSettings settings = read();
+        assertThat(settings.enabled()).isTrue();
+        assertThat(settings.backend()).isEqualTo(Backend.MEMORY);
+        assertThat(settings.pathPrefixes()).containsExactly("/api/");
+        assertThat(settings.trustedProxies()).isEmpty();
+        assertThat(settings.ipv6PrefixLength()).isEqualTo(64);
+        assertThat(settings.keySecret()).isEmpty();
+        assertThat(settings.headersOnSuccess()).isTrue();
+        assertThat(settings.memoryMaxKeys()).isEqualTo(100_000);
+        assertThat(settings.healthDownWhenDegraded()).isFalse();
+        assertThat(settings.bucket("api-anonymous")).contains(new Bucket("api-anonymous", 120, Duration.ofMinutes(1)));
+    }
+
+    @Test
+    @DisplayName("a bucket is read from its three properties; both outage spellings are accepted")
+    void bucketFromProperties() {
+        properties.put("ratelimiter.buckets.login.limit", "5");
+        properties.put("ratelimiter.buckets.login.window", "PT15M");
+        properties.put("ratelimiter.buckets.login.on-outage", "fail-closed");
+        properties.put("ratelimiter.buckets.search.limit", "10");
+        properties.put("ratelimiter.buckets.search.window", "PT1S");
+        properties.put("ratelimiter.buckets.search.on-outage", "FAIL_OPEN");
+        LimiterSettings settings = read();
+        assertThat(settings.bucket("login"))
+                .contains(new Bucket("login", 5, Duration.ofMinutes(15), OutagePolicy.FAIL_CLOSED));
+        assertThat(settings.bucket("search").orElseThrow().onOutage()).isEqualTo(OutagePolicy.FAIL_OPEN);
+    }
+
+    @Test
+    @DisplayName("a bucket given as environment variables is found (RATELIMITER_BUCKETS_PASSWORD_RESET_LIMIT)")
+    void bucketFromEnvironmentNames() {
+        Map<String, String> env = Map.of(
+                "RATELIMITER_BUCKETS_PASSWORD_RESET_LIMIT", "3",
+                "RATELIMITER_BUCKETS_PASSWORD_RESET_WINDOW", "PT1H");
+        // MicroProfile Config finds ratelimiter.buckets.password-reset.limit under its environment form
+        properties.put("ratelimiter.buckets.password-reset.limit", "3");
+        properties.put("ratelimiter.buckets.password-reset.window", "PT1H");
+        LimiterSettings settings = SettingsReader.read(name -> Optional.ofNullable(properties.get(name)),
+                new java.util.ArrayList<>(new java.util.HashSet<String>() {{
+                    addAll(env.keySet());
+                    addAll(Map.of("ratelimiter.buckets.api-authenticated.limit", "",
+                            "ratelimiter.buckets.api-anonymous.limit", "").keySet());
+                }}));
+        assertThat(settings.bucket("password-reset")).contains(new Bucket("password-reset", 3, Duration.ofHours(1)));
+    }
+
+    @Test
+    @DisplayName("a window below a second or not whole fails, naming the property")
+    void badWindow() {
+        properties.put("ratelimiter.buckets.login.limit", "5");
+        properties.put("ratelimiter.buckets.login.window", "PT0.5S");
+        assertProblem("ratelimiter.buckets.login.window", "whole number of seconds");
+    }
+
+    @Test
+    @DisplayName("a window that is not ISO-8601 fails, naming the property")
+    void unparsableWindow() {
+        properties.put("ratelimiter.buckets.login.limit", "5");
+        properties.put("ratelimiter.buckets.login.window", "15m");
+        assertProblem("ratelimiter.buckets.login.window", "ISO-8601");
+    }
+
+    @Test
+    @DisplayName("a limit of 0, or not a number, fails, naming the property")
+    void badLimit() {
+        properties.put("ratelimiter.buckets.login.limit", "0");
+        properties.put("ratelimiter.buckets.login.window", "PT1M");
+        properties.put("ratelimiter.buckets.search.limit", "ten");
+        properties.put("ratelimiter.buckets.search.window", "PT1M");
+        assertProblem("ratelimiter.buckets.login.limit", "ratelimiter.buckets.search.limit", "'ten'");
+    }
+
+    @Test
+    @DisplayName("a bucket without a window fails, naming the missing property")
+    void missingWindow() {
+        properties.put("ratelimiter.buckets.login.limit", "5");
+        assertProblem("ratelimiter.buckets.login.window");
+    }
+
+    @Test
+    @DisplayName("an unknown backend, policy, boolean or trusted proxy fails, each naming its property")
+    void badValues() {
+        properties.put("ratelimiter.backend", "memcached");
+        properties.put("ratelimiter.enabled", "yes");
+        properties.put("ratelimiter.trusted-proxies", "10.0.0.0/8, proxy.example");
+        properties.put("ratelimiter.buckets.api-anonymous.on-outage", "retry");
+        properties.put("ratelimiter.memory.max-keys", "-1");
+        assertProblem("ratelimiter.backend: 'memcached'", "ratelimiter.enabled: 'yes'",
+                "ratelimiter.trusted-proxies: 'proxy.example'", "ratelimiter.buckets.api-anonymous.on-outage",
+                "ratelimiter.memory.max-keys");
+    }
+
+    @Test
+    @DisplayName("bucket names outside the allowed pattern fail, naming the property")
+    void badBucketName() {
+        properties.put("ratelimiter.buckets.Login.limit", "5");
+        properties.put("ratelimiter.buckets.Login.window", "PT1M");
+        assertProblem("ratelimiter.buckets.Login", "[a-z0-9]");
+    }
+
+    @Test
+    @DisplayName("lists are comma-separated and trimmed; path prefixes gain a trailing slash")
+    void lists() {
+        properties.put("ratelimiter.api.path-prefixes", "/api/, /v2");
+        properties.put("ratelimiter.trusted-proxies", " 10.0.0.0/8 ,::1 ");
+        LimiterSettings settings = read();
+        assertThat(settings.pathPrefixes()).containsExactly("/api/", "/v2/");
+        assertThat(settings.trustedProxies()).containsExactly("10.0.0.0/8", "::1");
+    }
+}
