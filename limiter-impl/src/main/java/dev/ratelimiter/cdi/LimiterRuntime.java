@@ -6,6 +6,7 @@ import dev.ratelimiter.core.BackendState;
 import dev.ratelimiter.core.BackendStatus;
 import dev.ratelimiter.core.ConfigurationException;
 import dev.ratelimiter.core.DisabledRateLimiter;
+import dev.ratelimiter.core.KeyHasher;
 import dev.ratelimiter.core.LimiterSettings;
 import dev.ratelimiter.core.MemoryRateLimiter;
 import dev.ratelimiter.core.OutagePolicyLimiter;
@@ -23,8 +24,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Builds the limiter chain from the settings once, owns what it started (the sweeper), and closes it when the
- * application stops. Produces the {@link RateLimiter} bean that applications may inject: the backend wrapped in
+ * Builds the limiter chain and the key hasher from the settings once, at startup, owns what it started (the
+ * sweeper), and closes it when the application stops. Produces the {@link RateLimiter} bean that applications may inject: the backend wrapped in
  * the outage policies.
  */
 @ApplicationScoped
@@ -39,6 +40,7 @@ public class LimiterRuntime {
     InstantSource clock;
 
     private RateLimiter limiter;
+    private KeyHasher hasher;
     private OutageStatistics outages;
     private PeriodicSweeper sweeper;
     private BackendStatus status;
@@ -46,6 +48,12 @@ public class LimiterRuntime {
     @PostConstruct
     void start() {
         LimiterSettings settings = configuration.settings();
+        hasher = new KeyHasher(settings.keySecret());
+        if (!hasher.keyed()) {
+            LOG.log(System.Logger.Level.WARNING, "ratelimiter.key-secret is not set: keys are hashed with plain "
+                    + "SHA-256, which can be reversed by guessing for short logins and IPv4 addresses. Set the "
+                    + "same secret on every replica.");
+        }
         outages = new OutageStatistics();
         status = new BackendStatus(settings.backend(), BackendState.OK, Instant.now(), Optional.empty());
         if (!settings.enabled()) {
@@ -80,6 +88,11 @@ public class LimiterRuntime {
     /** The chain used by the interceptor, the filter and the facade (no proxy in between). */
     RateLimiter limiter() {
         return limiter;
+    }
+
+    /** Hashes normalized keys before they are counted. */
+    KeyHasher hasher() {
+        return hasher;
     }
 
     /** Attempts answered by an outage policy, per bucket. */

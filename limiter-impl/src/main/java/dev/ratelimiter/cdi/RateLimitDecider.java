@@ -4,10 +4,7 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.RateLimitDenied;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.core.KeyHasher;
 import dev.ratelimiter.core.KeyNormalizer;
-import dev.ratelimiter.core.LimiterSettings;
-import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -19,8 +16,6 @@ import jakarta.inject.Inject;
 @ApplicationScoped
 public class RateLimitDecider {
 
-    private static final System.Logger LOG = System.getLogger(RateLimitDecider.class.getName());
-
     @Inject
     LimiterConfiguration configuration;
 
@@ -30,26 +25,13 @@ public class RateLimitDecider {
     @Inject
     Event<RateLimitDenied> denials;
 
-    private KeyHasher hasher;
-
-    @PostConstruct
-    void init() {
-        LimiterSettings settings = configuration.settings();
-        hasher = new KeyHasher(settings.keySecret());
-        if (!hasher.keyed()) {
-            LOG.log(System.Logger.Level.WARNING, "ratelimiter.key-secret is not set: keys are hashed with plain "
-                    + "SHA-256, which can be reversed by guessing for short logins and IPv4 addresses. Set the "
-                    + "same secret on every replica.");
-        }
-    }
-
     /**
      * Counts one attempt.
      *
      * @return the verdict after the bucket's outage policy; {@code UNAVAILABLE} only for a fail-closed outage
      */
     public Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
-        String key = hasher.hash(KeyNormalizer.normalize(rawKey, normalization));
+        String key = hashedKey(rawKey, normalization);
         Verdict verdict = runtime.limiter().consume(bucket, key);
         if (verdict.outcome() == Verdict.Outcome.DENIED) {
             denials.fire(new RateLimitDenied(bucket, key, verdict));
@@ -59,7 +41,11 @@ public class RateLimitDecider {
 
     /** Clears one raw key's counter; never throws for a backend failure. */
     public void reset(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
-        runtime.limiter().reset(bucket, hasher.hash(KeyNormalizer.normalize(rawKey, normalization)));
+        runtime.limiter().reset(bucket, hashedKey(rawKey, normalization));
+    }
+
+    private String hashedKey(CharSequence rawKey, KeyNormalization normalization) {
+        return runtime.hasher().hash(KeyNormalizer.normalize(rawKey, normalization));
     }
 
     /**

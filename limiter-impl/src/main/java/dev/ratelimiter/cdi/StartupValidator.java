@@ -40,8 +40,13 @@ public class StartupValidator {
     BeanContainer beans;
 
     void validate(@Observes Startup startup) {
-        LimiterSettings settings = configuration.settings(); // parsing errors surface here
-        runtime.status(); // builds the limiter chain now, not on the first request
+        LimiterSettings settings;
+        try {
+            settings = configuration.settings(); // parsing errors surface here
+            runtime.status(); // builds the limiter chain now, not on the first request
+        } catch (RuntimeException e) {
+            throw unwrap(e);
+        }
         Set<String> problems = new LinkedHashSet<>(); // a type-level binding would repeat per method
         for (Class<?> beanClass : beanClasses()) {
             if (!beanClass.isAnnotationPresent(Interceptor.class)) {
@@ -51,6 +56,19 @@ public class StartupValidator {
         if (!problems.isEmpty()) {
             throw new ConfigurationException(List.copyOf(problems));
         }
+    }
+
+    /**
+     * The {@link ConfigurationException} behind a bean's failed creation: containers wrap it (Weld's
+     * WELD-000049) and some servers print only the wrapper's message, which would hide what to change.
+     */
+    private static RuntimeException unwrap(RuntimeException failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ConfigurationException configuration) {
+                return configuration;
+            }
+        }
+        return failure;
     }
 
     /**

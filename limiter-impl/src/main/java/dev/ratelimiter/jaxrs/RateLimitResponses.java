@@ -44,7 +44,7 @@ public final class RateLimitResponses {
                 .add("retryAfter", verdict.retryAfterSeconds())
                 .build()
                 .toString();
-        return Response.status(status)
+        return Response.status(status, title)
                 .header(HttpHeaders.RETRY_AFTER, verdict.retryAfterSeconds())
                 .header(HttpHeaders.CACHE_CONTROL, "no-store")
                 .type(PROBLEM_JSON)

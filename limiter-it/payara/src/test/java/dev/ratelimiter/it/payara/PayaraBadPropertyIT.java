@@ -1,0 +1,41 @@
+package dev.ratelimiter.it.payara;
+
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.io.IOException;
+import java.net.URL;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A bad property fails the deployment, and the server log names the property and what is wrong with it. */
+@ExtendWith(ArquillianExtension.class)
+class PayaraBadPropertyIT {
+
+    private static ConsoleCapture console;
+
+    @ArquillianResource
+    URL deployment;
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        console = ConsoleCapture.start();
+        return Deployments.example("ratelimiter.buckets.login.window=PT0.5S\nratelimiter.backend=memcached\n");
+    }
+
+    @Test
+    @DisplayName("a window under a second and an unknown backend fail the deployment, each naming its property")
+    void badPropertiesFailDeployment() throws IOException, InterruptedException {
+        assertThat(Deployments.status(deployment, "api/projects")).as("the application is not deployed")
+                .isEqualTo(404);
+        assertThat(console.text())
+                .contains("CDI deployment failure:Rate limiter configuration is invalid")
+                .contains("ratelimiter.buckets.login.window: 'PT0.5S' must be a whole number of seconds")
+                .contains("ratelimiter.backend: 'memcached' is not a backend; use memory, valkey or postgres");
+    }
+}

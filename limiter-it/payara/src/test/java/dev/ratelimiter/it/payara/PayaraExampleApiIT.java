@@ -1,0 +1,29 @@
+package dev.ratelimiter.it.payara;
+
+import dev.ratelimiter.it.ExampleApiScenarios;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.net.URI;
+import java.net.URL;
+
+/** The example API's scenarios on Payara Micro with the in-memory backend. */
+@ExtendWith(ArquillianExtension.class)
+class PayaraExampleApiIT extends ExampleApiScenarios {
+
+    @ArquillianResource
+    URL deployment;
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n");
+    }
+
+    @Override
+    protected URI baseUri() {
+        return Deployments.loopback(deployment);
+    }
+}

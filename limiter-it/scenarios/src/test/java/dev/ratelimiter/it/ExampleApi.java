@@ -1,0 +1,77 @@
+package dev.ratelimiter.it;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A client of the example API that sends every request as if forwarded for one client address: the test
+ * deployments trust 127.0.0.1 as a proxy, so each scenario is its own anonymous client.
+ */
+final class ExampleApi {
+
+    private static final AtomicInteger NEXT_CLIENT = new AtomicInteger(1);
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    private final URI base;
+    private final String clientAddress;
+
+    private ExampleApi(URI base, String clientAddress) {
+        this.base = base;
+        this.clientAddress = clientAddress;
+    }
+
+    /** A client with an address no other scenario of this run uses (from TEST-NET-2, RFC 5737). */
+    static ExampleApi newClient(URI base) {
+        int n = NEXT_CLIENT.getAndIncrement();
+        return new ExampleApi(base, "198.51." + (100 + n / 250) + "." + (1 + n % 250));
+    }
+
+    String clientAddress() {
+        return clientAddress;
+    }
+
+    HttpResponse<String> get(String path) {
+        return send(request(path).GET());
+    }
+
+    HttpResponse<String> get(String path, String bearerToken) {
+        return send(request(path).header("Authorization", "Bearer " + bearerToken).GET());
+    }
+
+    HttpResponse<String> login(String login, String password) {
+        String body = Json.createObjectBuilder().add("login", login).add("password", password).build().toString();
+        return send(request("api/login").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    static JsonObject json(HttpResponse<String> response) {
+        return Json.createReader(new StringReader(response.body())).readObject();
+    }
+
+    private HttpRequest.Builder request(String path) {
+        return HttpRequest.newBuilder(base.resolve(path))
+                .timeout(Duration.ofSeconds(30))
+                .header("X-Forwarded-For", clientAddress);
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) {
+        try {
+            return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package dev.ratelimiter.it;
+
+import jakarta.json.JsonObject;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The example API's behaviour over real HTTP, written once for every server. A server module extends this class,
+ * deploys the example with {@code ratelimiter.trusted-proxies} including 127.0.0.1, and returns the root URL of
+ * the deployment from {@link #baseUri()} (ending with {@code /}).
+ *
+ * <p>Scenarios are independent: each uses its own client address and its own accounts.
+ */
+public abstract class ExampleApiScenarios {
+
+    /** The deployment's root, such as {@code http://localhost:8080/}. */
+    protected abstract URI baseUri();
+
+    /** The readiness path of the server, relative to the root: {@code health/ready} on Payara. */
+    protected String readinessPath() {
+        return "health/ready";
+    }
+
+    private ExampleApi client() {
+        return ExampleApi.newClient(baseUri());
+    }
+
+    @Test
+    @DisplayName("120 anonymous GET /api/projects are allowed, the 121st is 429 with Retry-After, RateLimit headers and a problem naming the bucket")
+    void anonymousGlobalLimit() {
+        ExampleApi client = client();
+        for (int i = 1; i <= 120; i++) {
+            HttpResponse<String> response = client.get("api/projects");
+            assertThat(response.statusCode()).as("request %d", i).isEqualTo(200);
+            assertThat(response.headers().firstValue("RateLimit").orElseThrow())
+                    .startsWith("\"api-anonymous\";r=" + (120 - i) + ";t=");
+        }
+
+        HttpResponse<String> refused = client.get("api/projects");
+
+        assertThat(refused.statusCode()).isEqualTo(429);
+        long retryAfter = Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow());
+        assertThat(retryAfter).isBetween(1L, 60L);
+        assertThat(refused.headers().firstValue("RateLimit-Policy")).contains("\"api-anonymous\";q=120;w=60");
+        assertThat(refused.headers().firstValue("RateLimit")).contains("\"api-anonymous\";r=0;t=" + retryAfter);
+        assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("application/problem+json"));
+        JsonObject problem = ExampleApi.json(refused);
+        assertThat(problem.getInt("status")).isEqualTo(429);
+        assertThat(problem.getString("bucket")).isEqualTo("api-anonymous");
+
+        assertThat(client().get("api/projects").statusCode()).as("another client").isEqualTo(200);
+    }
+
+    @Test
+    @DisplayName("allowed responses carry RateLimit-Policy and RateLimit")
+    void headersOnSuccess() {
+        HttpResponse<String> response = client().get("api/projects");
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("RateLimit-Policy")).contains("\"api-anonymous\";q=120;w=60");
+        assertThat(response.headers().firstValue("RateLimit")).contains("\"api-anonymous\";r=119;t=60");
+    }
+
+    @Test
+    @DisplayName("the 6th login attempt for one account is 429 while another account is still allowed")
+    void loginLimitedPerAccount() {
+        ExampleApi client = client();
+        String account = "mallory-" + UUID.randomUUID();
+        for (int i = 1; i <= 5; i++) {
+            assertThat(client.login(account, "guess-" + i).statusCode()).as("attempt %d", i).isEqualTo(401);
+        }
+
+        HttpResponse<String> refused = client.login(account, "guess-6");
+
+        assertThat(refused.statusCode()).isEqualTo(429);
+        assertThat(ExampleApi.json(refused).getString("bucket")).isEqualTo("login");
+        assertThat(Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 900L);
+        assertThat(refused.headers().firstValue("RateLimit-Policy").orElseThrow())
+                .contains("\"login\";q=5;w=900");
+        assertThat(client.login("other-" + UUID.randomUUID(), "guess").statusCode()).isEqualTo(401);
+        assertThat(client().login(account, "from-elsewhere").statusCode())
+                .as("the account is limited from every address").isEqualTo(429);
+    }
+
+    @Test
+    @DisplayName("logins that differ only in case and white space share one counter")
+    void loginNormalized() {
+        ExampleApi client = client();
+        String account = "Eve-" + UUID.randomUUID();
+        for (String variant : new String[] {account, account.toUpperCase(), " " + account, account.toLowerCase(),
+                account + "\t"}) {
+            assertThat(client.login(variant, "wrong").statusCode()).isEqualTo(401);
+        }
+        assertThat(client.login(account.toLowerCase(), "wrong").statusCode()).isEqualTo(429);
+    }
+
+    @Test
+    @DisplayName("a successful login resets its account's counter")
+    void successfulLoginResets() {
+        ExampleApi client = client();
+        for (int i = 1; i <= 4; i++) {
+            assertThat(client.login("alice", "wrong-" + i).statusCode()).isEqualTo(401);
+        }
+        HttpResponse<String> success = client.login("alice", "wonderland");
+        assertThat(success.statusCode()).isEqualTo(200);
+        assertThat(ExampleApi.json(success).getString("token")).isNotBlank();
+
+        for (int i = 1; i <= 5; i++) {
+            assertThat(client.login("alice", "again-" + i).statusCode()).as("attempt %d after reset", i)
+                    .isEqualTo(401);
+        }
+        assertThat(client.login("alice", "again-6").statusCode()).isEqualTo(429);
+        assertThat(client.login("alice", "wonderland").statusCode()).as("still limited").isEqualTo(429);
+    }
+
+    @Test
+    @DisplayName("/api/me with a bearer token is keyed by principal: one counter across client addresses")
+    void authenticatedKeyedByPrincipal() {
+        HttpResponse<String> login = client().login("bob", "builder");
+        assertThat(login.statusCode()).isEqualTo(200);
+        String token = ExampleApi.json(login).getString("token");
+
+        HttpResponse<String> first = client().get("api/me", token);
+        HttpResponse<String> second = client().get("api/me", token);
+
+        assertThat(first.statusCode()).isEqualTo(200);
+        assertThat(ExampleApi.json(first).getString("user")).isEqualTo("bob");
+        assertThat(first.headers().firstValue("RateLimit-Policy")).contains("\"api-authenticated\";q=600;w=60");
+        long firstRemaining = remaining(first);
+        assertThat(remaining(second)).as("same principal from another address").isEqualTo(firstRemaining - 1);
+        assertThat(client().get("api/me").statusCode()).as("without a token").isEqualTo(401);
+    }
+
+    @Test
+    @DisplayName("readiness shows the rate-limiter check UP with backend and state")
+    void readiness() {
+        HttpResponse<String> response = client().get(readinessPath());
+        assertThat(response.statusCode()).isEqualTo(200);
+        JsonObject health = ExampleApi.json(response);
+        assertThat(health.getString("status")).isEqualTo("UP");
+        JsonObject check = health.getJsonArray("checks").getValuesAs(JsonObject.class).stream()
+                .filter(c -> c.getString("name").equals("rate-limiter")).findFirst().orElseThrow();
+        assertThat(check.getString("status")).isEqualTo("UP");
+        assertThat(check.getJsonObject("data").getString("backend")).isEqualTo("memory");
+        assertThat(check.getJsonObject("data").getString("state")).isEqualTo("ok");
+    }
+
+    private static long remaining(HttpResponse<String> response) {
+        String header = response.headers().firstValue("RateLimit").orElseThrow();
+        return Long.parseLong(header.replaceAll(".*\"api-authenticated\";r=(\\d+).*", "$1"));
+    }
+}
