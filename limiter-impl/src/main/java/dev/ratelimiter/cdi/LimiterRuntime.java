@@ -18,7 +18,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 
-import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
@@ -55,7 +54,7 @@ public class LimiterRuntime {
                     + "same secret on every replica.");
         }
         outages = new OutageStatistics();
-        status = new BackendStatus(settings.backend(), BackendState.OK, Instant.now(), Optional.empty());
+        status = new BackendStatus(settings.backend(), BackendState.OK, clock.instant(), Optional.empty());
         if (!settings.enabled()) {
             LOG.log(System.Logger.Level.WARNING, "ratelimiter.enabled=false: every attempt is allowed and "
                     + "nothing is counted");

@@ -37,8 +37,14 @@ public class RateLimitedInterceptor {
     @Inject
     AppliedLimits applied;
 
+    @Inject
+    LimiterConfiguration configuration;
+
     @AroundInvoke
     Object limit(InvocationContext context) throws Exception {
+        if (!configuration.settings().enabled()) {
+            return context.proceed();
+        }
         Method method = context.getMethod();
         RateLimitedMethods.Binding binding = methods.binding(method);
         RateLimitedMethod rateLimited = binding.method();

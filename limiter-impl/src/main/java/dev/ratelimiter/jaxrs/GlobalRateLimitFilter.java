@@ -31,7 +31,8 @@ import java.util.List;
  * requests whose path after the context root starts with one of {@code ratelimiter.api.path-prefixes} it then
  * counts an attempt: bucket {@code api-authenticated} keyed by principal, or {@code api-anonymous} keyed by
  * client address, and aborts with 429 (or 503 for a fail-closed outage) before the resource method runs.
- * CORS preflights (OPTIONS with {@code Access-Control-Request-Method}) are not counted.
+ * CORS preflights (OPTIONS with {@code Access-Control-Request-Method}) are not counted, and nothing is while
+ * {@code ratelimiter.enabled=false}.
  */
 @Provider
 @ApplicationScoped
@@ -60,7 +61,8 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
         String clientAddress = clientAddresses.clientAddress(request);
         identity.resolve(principal == null ? null : principal.getName(), clientAddress);
         LimiterSettings settings = configuration.settings();
-        if (isPreflight(request) || !limited(request.getUriInfo(), settings.pathPrefixes())) {
+        if (!settings.enabled() || isPreflight(request)
+                || !limited(request.getUriInfo(), settings.pathPrefixes())) {
             return;
         }
         boolean authenticated = identity.principalName().isPresent();

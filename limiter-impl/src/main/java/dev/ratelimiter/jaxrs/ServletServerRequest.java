@@ -1,5 +1,6 @@
 package dev.ratelimiter.jaxrs;
 
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -13,6 +14,9 @@ import java.util.Optional;
  */
 final class ServletServerRequest implements ServerRequest {
 
+    // Resolved once; each get() yields the request-scoped bean of the request being handled.
+    private final Instance<HttpServletRequest> requests = CDI.current().select(HttpServletRequest.class);
+
     @Override
     public Optional<String> peerAddress() {
         return Optional.ofNullable(request().getRemoteAddr());
@@ -24,7 +28,7 @@ final class ServletServerRequest implements ServerRequest {
         return path == null ? "" : path;
     }
 
-    private static HttpServletRequest request() {
-        return CDI.current().select(HttpServletRequest.class).get();
+    private HttpServletRequest request() {
+        return requests.get();
     }
 }
