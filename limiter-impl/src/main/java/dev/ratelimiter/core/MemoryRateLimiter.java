@@ -193,7 +193,7 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             if (warned.compareAndSet(false, true)) {
                 LOG.log(System.Logger.Level.WARNING, "Bucket ''{0}'' holds {1} live counters, the cap set by "
                         + "ratelimiter.memory.max-keys: new keys get the bucket''s outage policy ({2}) until "
-                        + "windows end. Warned once.", bucketName, maxKeysPerBucket, bucket.onOutage());
+                        + "windows end. Warned once.", bucketName, String.valueOf(maxKeysPerBucket), bucket.onOutage());
             }
             return Verdict.unavailable(bucket.limit(), Duration.ZERO);
         }

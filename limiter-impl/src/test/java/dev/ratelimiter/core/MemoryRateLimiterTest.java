@@ -98,7 +98,7 @@ class MemoryRateLimiterTest extends RateLimiterContract {
         long allowed = 0;
         int maxLive = 0;
         for (int window = 0; window < 2; window++) {
-            for (int i = 0; i < 250_000; i++) {
+            for (int i = 0; i < 500_000; i++) {
                 String key = "w" + window + "-" + i;
                 Verdict closed = limiter.consume(failClosed, key);
                 Verdict open = limiter.consume(fallback, key);
@@ -115,10 +115,10 @@ class MemoryRateLimiterTest extends RateLimiterContract {
 
         assertThat(maxLive).isEqualTo(cap);
         // Each window admits `cap` keys per bucket (the cap frees up as soon as the previous window ends).
-        assertThat(unavailable).isEqualTo(2L * (250_000 - cap));
+        assertThat(unavailable).isEqualTo(2L * (500_000 - cap));
         assertThat(outages.failCloseds(failClosed.name())).isEqualTo(unavailable);
-        assertThat(allowed).isEqualTo(2L * 250_000); // fallback with nothing to fall back to: allowed, counted
-        assertThat(outages.failOpens(fallback.name())).isEqualTo(2L * (250_000 - cap));
+        assertThat(allowed).isEqualTo(2L * 500_000); // fallback with nothing to fall back to: allowed, counted
+        assertThat(outages.failOpens(fallback.name())).isEqualTo(2L * (500_000 - cap));
 
         assertThat(memory.sweep()).isEqualTo(2L * cap);
         assertThat(memory.liveCounters(failClosed.name())).isZero();
