@@ -1,31 +1,44 @@
 package dev.ratelimiter.cdi;
 
 import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.RateLimiterStateChanged;
 import dev.ratelimiter.core.Backend;
+import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.BackendState;
 import dev.ratelimiter.core.BackendStatus;
+import dev.ratelimiter.core.BreakerSettings;
+import dev.ratelimiter.core.CircuitBreakerLimiter;
 import dev.ratelimiter.core.ConfigurationException;
 import dev.ratelimiter.core.DisabledRateLimiter;
 import dev.ratelimiter.core.KeyHasher;
 import dev.ratelimiter.core.LimiterSettings;
 import dev.ratelimiter.core.MemoryRateLimiter;
+import dev.ratelimiter.core.OutageListeners;
 import dev.ratelimiter.core.OutagePolicyLimiter;
 import dev.ratelimiter.core.OutageStatistics;
 import dev.ratelimiter.core.PeriodicSweeper;
+import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.metrics.MetricsRecorders;
+import dev.ratelimiter.valkey.ValkeyBackend;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Builds the limiter chain and the key hasher from the settings once, at startup, owns what it started (the
- * sweeper), and closes it when the application stops. Produces the {@link RateLimiter} bean that applications may inject: the backend wrapped in
- * the outage policies.
+ * Builds the limiter chain, the key hasher and the metrics adapter from the settings once, at startup; owns what
+ * it started (sweeper, circuit breaker, client pool) and closes it when the application stops. Produces the
+ * {@link RateLimiter} bean that applications may inject: the backend wrapped in the outage policies.
+ *
+ * <p>The chain: in memory, {@code OutagePolicyLimiter(MemoryRateLimiter)}; with Valkey,
+ * {@code OutagePolicyLimiter(CircuitBreakerLimiter(ValkeyRateLimiter), fallback: MemoryRateLimiter)}.
  */
 @ApplicationScoped
 public class LimiterRuntime {
@@ -38,11 +51,15 @@ public class LimiterRuntime {
     @Inject
     InstantSource clock;
 
+    @Inject
+    Event<RateLimiterStateChanged> stateChanges;
+
     private RateLimiter limiter;
     private KeyHasher hasher;
+    private RateLimiterMetrics metrics;
     private OutageStatistics outages;
-    private PeriodicSweeper sweeper;
-    private BackendStatus status;
+    private BackendMonitor monitor;
+    private final List<AutoCloseable> resources = new ArrayList<>();
 
     @PostConstruct
     void start() {
@@ -53,28 +70,53 @@ public class LimiterRuntime {
                     + "SHA-256, which can be reversed by guessing for short logins and IPv4 addresses. Set the "
                     + "same secret on every replica.");
         }
+        metrics = MetricsRecorders.detect();
         outages = new OutageStatistics();
-        status = new BackendStatus(settings.backend(), BackendState.OK, clock.instant(), Optional.empty());
+        monitor = new BackendMonitor(settings.backend(), clock, metrics);
+        monitor.onChange(status -> stateChanges.fire(new RateLimiterStateChanged(status.backend().configName(),
+                status.state() == BackendState.DEGRADED, status.since(), status.lastError())));
+        metrics.register(settings.buckets().values(), settings.backend(),
+                () -> monitor.status().state() == BackendState.DEGRADED);
         if (!settings.enabled()) {
             LOG.log(System.Logger.Level.WARNING, "ratelimiter.enabled=false: every attempt is allowed and "
                     + "nothing is counted");
             limiter = new DisabledRateLimiter();
             return;
         }
-        if (settings.backend() != Backend.MEMORY) {
-            throw new ConfigurationException(List.of("ratelimiter.backend: '" + settings.backend().configName()
-                    + "' is not available in this version of the library; use memory"));
-        }
         MemoryRateLimiter memory = new MemoryRateLimiter(clock, settings.memoryMaxKeys());
-        sweeper = new PeriodicSweeper(memory, settings.memorySweepInterval());
-        limiter = new OutagePolicyLimiter(memory, Optional.empty(), outages);
+        resources.add(new PeriodicSweeper(memory, settings.memorySweepInterval()));
+        OutageListeners listeners = new OutageListeners(List.of(outages, metrics));
+        switch (settings.backend()) {
+            case MEMORY:
+                limiter = new OutagePolicyLimiter(memory, Optional.empty(), listeners);
+                break;
+            case VALKEY:
+                ValkeyBackend valkey = ValkeyBackend.start(settings.valkey(), monitor, metrics);
+                resources.add(valkey);
+                CircuitBreakerLimiter breaker = new CircuitBreakerLimiter(valkey.limiter(), valkey.probe(), monitor,
+                        clock, BreakerSettings.DEFAULTS);
+                resources.add(0, breaker); // stop probing before the pool closes
+                limiter = new OutagePolicyLimiter(breaker, Optional.of(memory), listeners);
+                break;
+            default:
+                throw new ConfigurationException(List.of("ratelimiter.backend: '"
+                        + settings.backend().configName() + "' is not available in this version of the library; "
+                        + "use memory or valkey"));
+        }
+        LOG.log(System.Logger.Level.INFO, "Rate limiter ready: backend {0}, {1} buckets",
+                settings.backend().configName(), String.valueOf(settings.buckets().size()));
     }
 
     @PreDestroy
     void stop() {
-        if (sweeper != null) {
-            sweeper.close();
+        for (AutoCloseable resource : resources) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                LOG.log(System.Logger.Level.WARNING, "closing " + resource.getClass().getSimpleName() + " failed", e);
+            }
         }
+        resources.clear();
     }
 
     /** The backend wrapped in the outage policies (or the kill switch's limiter). */
@@ -94,6 +136,11 @@ public class LimiterRuntime {
         return hasher;
     }
 
+    /** Where decisions are reported. */
+    RateLimiterMetrics metrics() {
+        return metrics;
+    }
+
     /** Attempts answered by an outage policy, per bucket. */
     public OutageStatistics outages() {
         return outages;
@@ -101,6 +148,6 @@ public class LimiterRuntime {
 
     /** The backend's state for the readiness check. */
     public BackendStatus status() {
-        return status;
+        return monitor.status();
     }
 }

@@ -33,6 +33,7 @@ public class RateLimitDecider {
     public Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
         String key = hashedKey(rawKey, normalization);
         Verdict verdict = runtime.limiter().consume(bucket, key);
+        runtime.metrics().decision(bucket, verdict.outcome());
         if (verdict.outcome() == Verdict.Outcome.DENIED) {
             denials.fire(new RateLimitDenied(bucket, key, verdict));
         }

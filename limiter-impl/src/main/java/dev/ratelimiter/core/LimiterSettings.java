@@ -24,6 +24,7 @@ import java.util.Optional;
  * @param memoryMaxKeys         {@code ratelimiter.memory.max-keys}: live counters per bucket, at least 1
  * @param memorySweepInterval   {@code ratelimiter.memory.sweep-interval}: delay between sweeps, positive
  * @param healthDownWhenDegraded {@code ratelimiter.health.down-when-degraded}
+ * @param valkey                {@code ratelimiter.valkey.*}, read whatever the backend
  */
 public record LimiterSettings(
         boolean enabled,
@@ -36,7 +37,8 @@ public record LimiterSettings(
         boolean headersOnSuccess,
         int memoryMaxKeys,
         Duration memorySweepInterval,
-        boolean healthDownWhenDegraded) {
+        boolean healthDownWhenDegraded,
+        ValkeySettings valkey) {
 
     /** The bucket the global filter uses for authenticated requests. */
     public static final String API_AUTHENTICATED = "api-authenticated";

@@ -81,11 +81,61 @@ public final class SettingsReader {
         int maxKeys = integer("memory.max-keys", 100_000, 1, Integer.MAX_VALUE);
         Duration sweepInterval = duration("memory.sweep-interval", Duration.ofSeconds(30));
         boolean downWhenDegraded = bool("health.down-when-degraded", false);
+        ValkeySettings valkey = valkey(backend == Backend.VALKEY);
         if (!problems.isEmpty()) {
             throw new ConfigurationException(problems);
         }
         return new LimiterSettings(enabled, backend, buckets, prefixes, trustedProxies, ipv6PrefixLength,
-                keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded);
+                keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, valkey);
+    }
+
+    private ValkeySettings valkey(boolean used) {
+        String modeText = value("valkey.mode").orElse("standalone");
+        ValkeySettings.Mode mode = ValkeySettings.Mode.STANDALONE;
+        try {
+            mode = ValkeySettings.Mode.valueOf(modeText.strip().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            problems.add(PREFIX + "valkey.mode: '" + modeText + "' is not a mode; use standalone, sentinel or cluster");
+        }
+        String url = value("valkey.url").orElse("redis://127.0.0.1:6379");
+        if (!url.startsWith("redis://") && !url.startsWith("rediss://")) {
+            problems.add(PREFIX + "valkey.url: must start with redis:// or rediss:// (TLS)");
+        }
+        List<String> nodes = list("valkey.nodes", "");
+        Optional<String> masterName = value("valkey.master-name");
+        if (used && mode != ValkeySettings.Mode.STANDALONE && nodes.isEmpty()) {
+            problems.add(PREFIX + "valkey.nodes: " + modeText.strip() + " mode needs host:port of "
+                    + (mode == ValkeySettings.Mode.SENTINEL ? "the Sentinels" : "one or more cluster nodes"));
+        }
+        if (used && mode == ValkeySettings.Mode.SENTINEL && masterName.isEmpty()) {
+            problems.add(PREFIX + "valkey.master-name: sentinel mode needs the monitored master's name");
+        }
+        for (String node : nodes) {
+            int colon = node.lastIndexOf(':');
+            if (colon <= 0 || parsePort(node.substring(colon + 1)) < 0) {
+                problems.add(PREFIX + "valkey.nodes: '" + node + "' is not host:port");
+            }
+        }
+        Duration timeout = duration("valkey.timeout", Duration.ofMillis(100));
+        String keyPrefix = value("valkey.key-prefix").orElse("rl:");
+        if (keyPrefix.contains("{") || keyPrefix.contains("}")) {
+            problems.add(PREFIX + "valkey.key-prefix: '" + keyPrefix + "' must not contain { or }, which would "
+                    + "change the key's cluster hash slot");
+        }
+        int poolSize = integer("valkey.pool-size", 32, 1, 10_000);
+        value("valkey.trust-store").filter(path -> !java.nio.file.Files.isReadable(java.nio.file.Path.of(path)))
+                .ifPresent(path -> problems.add(PREFIX + "valkey.trust-store: '" + path + "' is not a readable file"));
+        return new ValkeySettings(mode, url, nodes, masterName, value("valkey.user"), value("valkey.password"),
+                timeout, keyPrefix, poolSize, value("valkey.trust-store"), value("valkey.trust-store-password"));
+    }
+
+    private static int parsePort(String text) {
+        try {
+            int port = Integer.parseInt(text);
+            return port > 0 && port < 65_536 ? port : -1;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     private Map<String, Bucket> buckets() {

@@ -8,12 +8,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
@@ -29,10 +31,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * class and builds its limiter in {@link #newLimiter(InstantSource)}.
  *
  * <p>Time starts at a fixed instant on a {@link ManualClock}. A backend that times windows itself overrides
- * {@link #time()} with real waiting and excludes the cases tagged {@link #CONTROLLED_CLOCK}, listing in its class
- * the reason for each. Every case uses its own buckets and keys, so a shared store needs no cleaning between
- * cases.
+ * {@link #time()} with real waiting, and lists in {@link #casesNotRun()} each case it cannot run (those tagged
+ * {@link #CONTROLLED_CLOCK}) with the reason, which the test report shows. Every case uses its own buckets and
+ * keys, so a shared store needs no cleaning between cases.
  */
+@ExtendWith(ContractCaseFilter.class)
 public abstract class RateLimiterContract {
 
     /** Tag of the cases that need instants finer than a second, which only a controlled clock gives. */
@@ -51,6 +54,14 @@ public abstract class RateLimiterContract {
      * @param clock the time source the limiter should read (ignored by a store-timed backend)
      */
     protected abstract RateLimiter newLimiter(InstantSource clock);
+
+    /**
+     * The cases this backend cannot run, by method name, each with the reason; reported as skipped with that
+     * reason. Empty by default: a backend driven by the clock runs every case.
+     */
+    protected Map<String, String> casesNotRun() {
+        return Map.of();
+    }
 
     /** How time passes; the manual clock by default. */
     protected ContractTime time() {

@@ -1,0 +1,41 @@
+package dev.ratelimiter.core;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Verdict;
+
+import java.util.Collection;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The metrics port: what the limiter reports, whatever metrics library the server offers (DESIGN.md §7). One
+ * adapter per library (MicroProfile Metrics, Micrometer) lives in the {@code metrics} package; {@link #NONE}
+ * reports nothing. Tags are bounded: bucket names, outcomes and backend names, never keys.
+ */
+public interface RateLimiterMetrics extends OutageListener {
+
+    /** Reports nothing. */
+    RateLimiterMetrics NONE = new RateLimiterMetrics() {
+    };
+
+    /**
+     * Registers every series at startup, so they read zero before the first event.
+     *
+     * @param buckets  every configured bucket
+     * @param backend  the configured backend
+     * @param degraded whether the backend is degraded, read when scraped (exported as 1 or 0)
+     */
+    default void register(Collection<Bucket> buckets, Backend backend, BooleanSupplier degraded) {
+    }
+
+    /** One failed backend call (timeout, connection error, error reply). */
+    default void backendError(Backend backend) {
+    }
+
+    /** One decision, after the outage policy. */
+    default void decision(Bucket bucket, Verdict.Outcome outcome) {
+    }
+
+    /** One call to the backend and how long it took, in nanoseconds. */
+    default void backendCall(Backend backend, long nanos) {
+    }
+}

@@ -1,0 +1,14 @@
+package dev.ratelimiter.core;
+
+/**
+ * One cheap round trip to a shared store (Valkey {@code PING}, PostgreSQL {@code SELECT 1}), with the same
+ * deadlines as a decision. Used by the circuit breaker's background probe, never on a user request.
+ */
+@FunctionalInterface
+public interface StoreProbe {
+
+    /**
+     * @throws Exception any failure: the store is still unavailable
+     */
+    void probe() throws Exception;
+}

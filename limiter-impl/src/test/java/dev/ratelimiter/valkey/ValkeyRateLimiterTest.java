@@ -1,0 +1,98 @@
+package dev.ratelimiter.valkey;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.Verdict.Outcome;
+import dev.ratelimiter.contract.ContractTime;
+import dev.ratelimiter.contract.RateLimiterContract;
+import dev.ratelimiter.core.Backend;
+import dev.ratelimiter.core.BackendMonitor;
+import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.core.ValkeySettings;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.UnifiedJedis;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The contract suite against Valkey/Redis ({@link ValkeyTarget}) with short real windows: the store's key expiry
+ * times the windows, so time passes for real (waited for with Awaitility).
+ */
+class ValkeyRateLimiterTest extends RateLimiterContract {
+
+    private UnifiedJedis jedis;
+
+    static ValkeySettings settings(String url) {
+        return new ValkeySettings(ValkeySettings.Mode.STANDALONE, url, List.of(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Duration.ofSeconds(2), "rl-test:", 32, Optional.empty(),
+                Optional.empty());
+    }
+
+    @Override
+    protected RateLimiter newLimiter(InstantSource clock) {
+        jedis = ValkeyClients.create(settings(ValkeyTarget.url()));
+        return new ValkeyRateLimiter(() -> jedis, "rl-test:",
+                new BackendMonitor(Backend.VALKEY, InstantSource.system(), RateLimiterMetrics.NONE),
+                RateLimiterMetrics.NONE);
+    }
+
+    @AfterEach
+    void closeClient() {
+        jedis.close();
+    }
+
+    @Override
+    protected ContractTime time() {
+        return ContractTimes.real();
+    }
+
+    @Override
+    protected Map<String, String> casesNotRun() {
+        String reason = "needs instants finer than the store's own clock allows a test to hit; covered with whole "
+                + "seconds in ValkeyRateLimiterTest";
+        return Map.of(
+                "windowEndsExactlyAfterWindow", reason,
+                "deniedAttemptsDoNotExtendWindow", reason,
+                "retryAfterRoundsUp", "the store times the window; a test cannot stop its clock at t = 10.3 s "
+                        + "(Retry-After rounding is checked on the Verdict and with real 2 s windows here)",
+                "retryAfterWithinOneToWindow", "would take a whole 60 s window of real time; checked on a 2 s "
+                        + "window in ValkeyRateLimiterTest");
+    }
+
+    @Test
+    @DisplayName("real time: denied attempts do not extend a 2 s window, and Retry-After stays in 1..2")
+    void deniedAttemptsDoNotExtendRealWindow() {
+        Bucket bucket = bucket("real", 1, Duration.ofSeconds(2));
+        long start = System.nanoTime();
+        assertThat(limiter.consume(bucket, "k").outcome()).isEqualTo(Outcome.ALLOWED);
+        await().atMost(Duration.ofSeconds(3)).until(() -> System.nanoTime() - start >= 1_000_000_000L);
+        Verdict denied = limiter.consume(bucket, "k");
+        assertThat(denied.outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(denied.retryAfterSeconds()).isBetween(1L, 2L);
+        assertThat(denied.resetAfter()).isLessThanOrEqualTo(Duration.ofMillis(1_000));
+        await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(50))
+                .until(() -> limiter.consume(bucket, "k").outcome() == Outcome.ALLOWED);
+        assertThat(System.nanoTime() - start).as("the window ended about 2 s after the first attempt")
+                .isBetween(1_900_000_000L, 4_000_000_000L);
+    }
+
+    @Test
+    @DisplayName("keys in the store are <prefix>{<bucket>:<key>}, with an expiry, and hold no clear text of the caller")
+    void keyLayout() {
+        Bucket bucket = bucket("layout", 5, Duration.ofSeconds(60));
+        limiter.consume(bucket, "hashed-key");
+        String key = "rl-test:{" + bucket.name() + ":hashed-key}";
+        assertThat(jedis.get(key)).isEqualTo("1");
+        assertThat(jedis.pttl(key)).isBetween(1L, 60_000L);
+    }
+}
