@@ -8,8 +8,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
-import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * The readiness check {@code rate-limiter} (MicroProfile Health 4): UP while the backend answers, and UP too
@@ -38,13 +41,14 @@ public class RateLimiterReadinessCheck implements HealthCheck {
         BackendStatus status = runtime.status();
         boolean down = status.state() == BackendState.DEGRADED
                 && configuration.settings().healthDownWhenDegraded();
-        HealthCheckResponseBuilder response = HealthCheckResponse.named(NAME)
-                .status(!down)
-                .withData("backend", status.backend().configName())
-                .withData("state", status.state().label())
-                .withData("since", status.since().toString())
-                .withData("fallbacks", runtime.outages().totalFallbacks());
-        status.lastError().ifPresent(error -> response.withData("lastError", error));
-        return response.build();
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("backend", status.backend().configName());
+        data.put("state", status.state().label());
+        data.put("since", status.since().toString());
+        data.put("fallbacks", runtime.outages().totalFallbacks());
+        status.lastError().ifPresent(error -> data.put("lastError", error));
+        // The constructor, not HealthCheckResponse.named(...): the builder needs the server's SPI provider.
+        return new HealthCheckResponse(NAME, down ? HealthCheckResponse.Status.DOWN : HealthCheckResponse.Status.UP,
+                Optional.of(data));
     }
 }

@@ -60,8 +60,8 @@ final class CdiContainer implements AutoCloseable {
         return new CdiContainer(properties, beans);
     }
 
-    <T> T select(Class<T> type) {
-        return container.select(type).get();
+    <T> T select(Class<T> type, java.lang.annotation.Annotation... qualifiers) {
+        return container.select(type, qualifiers).get();
     }
 
     @Override

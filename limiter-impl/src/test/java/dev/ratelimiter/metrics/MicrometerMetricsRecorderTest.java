@@ -1,0 +1,56 @@
+package dev.ratelimiter.metrics;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.OutagePolicy;
+import dev.ratelimiter.Verdict.Outcome;
+import dev.ratelimiter.core.Backend;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MicrometerMetricsRecorderTest {
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final MicrometerMetricsRecorder recorder = new MicrometerMetricsRecorder(registry);
+    private final Bucket login = new Bucket("login", 5, Duration.ofMinutes(15), OutagePolicy.FAIL_OPEN);
+    private final AtomicBoolean degraded = new AtomicBoolean();
+
+    @Test
+    @DisplayName("every series exists at zero right after registration, tagged by bucket or backend only")
+    void registeredAtZero() {
+        recorder.register(List.of(login), Backend.VALKEY, degraded::get);
+        assertThat(registry.get("rate_limiter.fallbacks").tag("bucket", "login").counter().count()).isZero();
+        assertThat(registry.get("rate_limiter.fail_open").tag("bucket", "login").counter().count()).isZero();
+        assertThat(registry.get("rate_limiter.decisions").tag("bucket", "login").tag("outcome", "denied").counter()
+                .count()).isZero();
+        assertThat(registry.get("rate_limiter.backend_errors").tag("backend", "valkey").counter().count()).isZero();
+        assertThat(registry.get("rate_limiter.degraded").tag("backend", "valkey").gauge().value()).isZero();
+        assertThat(registry.get("rate_limiter.backend").tag("backend", "valkey").timer().count()).isZero();
+    }
+
+    @Test
+    @DisplayName("events move their series; the degraded gauge follows the backend's state")
+    void eventsCounted() {
+        recorder.register(List.of(login), Backend.VALKEY, degraded::get);
+        recorder.fallback(login);
+        recorder.failOpen(login);
+        recorder.failOpen(login);
+        recorder.decision(login, Outcome.ALLOWED);
+        recorder.backendError(Backend.VALKEY);
+        recorder.backendCall(Backend.VALKEY, 1_500_000);
+        degraded.set(true);
+
+        assertThat(registry.get("rate_limiter.fallbacks").counter().count()).isEqualTo(1);
+        assertThat(registry.get("rate_limiter.fail_open").counter().count()).isEqualTo(2);
+        assertThat(registry.get("rate_limiter.decisions").tag("outcome", "allowed").counter().count()).isEqualTo(1);
+        assertThat(registry.get("rate_limiter.backend_errors").counter().count()).isEqualTo(1);
+        assertThat(registry.get("rate_limiter.degraded").gauge().value()).isEqualTo(1);
+        assertThat(registry.get("rate_limiter.backend").timer().count()).isEqualTo(1);
+    }
+}
