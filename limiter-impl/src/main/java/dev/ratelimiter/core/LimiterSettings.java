@@ -14,6 +14,7 @@ import java.util.Optional;
  * @param enabled               {@code ratelimiter.enabled}: false allows everything and counts nothing
  * @param backend               {@code ratelimiter.backend}
  * @param buckets               every configured bucket by name ({@code ratelimiter.buckets.<name>.*})
+ * @param globalLimit           {@code ratelimiter.api.enabled}: whether the global filter limits {@code /api/}
  * @param pathPrefixes          {@code ratelimiter.api.path-prefixes}: paths after the context root that the
  *                              global filter limits, each starting and ending with {@code /}
  * @param trustedProxies        {@code ratelimiter.trusted-proxies}: CIDRs or addresses, unparsed
@@ -30,6 +31,7 @@ public record LimiterSettings(
         boolean enabled,
         Backend backend,
         Map<String, Bucket> buckets,
+        boolean globalLimit,
         List<String> pathPrefixes,
         List<String> trustedProxies,
         int ipv6PrefixLength,

@@ -68,6 +68,7 @@ public final class SettingsReader {
                         + "configured (the library's own microprofile-config.properties sets them; was it removed?)");
             }
         }
+        boolean globalLimit = bool("api.enabled", true);
         List<String> prefixes = list("api.path-prefixes", "/api/").stream().map(this::pathPrefix).toList();
         List<String> trustedProxies = list("trusted-proxies", "");
         int ipv6PrefixLength = integer("ipv6-prefix-length", 64, 1, 128);
@@ -85,7 +86,7 @@ public final class SettingsReader {
         if (!problems.isEmpty()) {
             throw new ConfigurationException(problems);
         }
-        return new LimiterSettings(enabled, backend, buckets, prefixes, trustedProxies, ipv6PrefixLength,
+        return new LimiterSettings(enabled, backend, buckets, globalLimit, prefixes, trustedProxies, ipv6PrefixLength,
                 keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, valkey);
     }
 
@@ -293,6 +294,12 @@ public final class SettingsReader {
     }
 
     private Optional<String> lookup(String property) {
-        return lookup.apply(property).filter(value -> !value.isBlank());
+        try {
+            return lookup.apply(property).filter(value -> !value.isBlank());
+        } catch (RuntimeException e) {
+            // e.g. an expression such as ${RATE_LIMIT_KEY_SECRET} whose variable is not set
+            problems.add(property + ": cannot be read: " + e.getMessage());
+            return Optional.empty();
+        }
     }
 }

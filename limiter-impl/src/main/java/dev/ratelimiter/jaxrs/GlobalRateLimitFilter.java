@@ -31,8 +31,8 @@ import java.util.List;
  * requests whose path after the context root starts with one of {@code ratelimiter.api.path-prefixes} it then
  * counts an attempt: bucket {@code api-authenticated} keyed by principal, or {@code api-anonymous} keyed by
  * client address, and aborts with 429 (or 503 for a fail-closed outage) before the resource method runs.
- * CORS preflights (OPTIONS with {@code Access-Control-Request-Method}) are not counted, and nothing is while
- * {@code ratelimiter.enabled=false}.
+ * CORS preflights (OPTIONS with {@code Origin} and {@code Access-Control-Request-Method}) are not counted, and
+ * nothing is while {@code ratelimiter.enabled=false} or {@code ratelimiter.api.enabled=false}.
  */
 @Provider
 @ApplicationScoped
@@ -61,7 +61,7 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
         String clientAddress = clientAddresses.clientAddress(request);
         identity.resolve(principal == null ? null : principal.getName(), clientAddress);
         LimiterSettings settings = configuration.settings();
-        if (!settings.enabled() || isPreflight(request)
+        if (!settings.enabled() || !settings.globalLimit() || isPreflight(request)
                 || !limited(request.getUriInfo(), settings.pathPrefixes())) {
             return;
         }
@@ -78,9 +78,17 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
         }
     }
 
+    /**
+     * A CORS preflight (Fetch standard): OPTIONS with an {@code Origin} and a non-empty
+     * {@code Access-Control-Request-Method}. Anything short of that is an ordinary OPTIONS request and counts.
+     */
     private static boolean isPreflight(ContainerRequestContext request) {
-        return HttpMethod.OPTIONS.equals(request.getMethod())
-                && request.getHeaderString("Access-Control-Request-Method") != null;
+        if (!HttpMethod.OPTIONS.equals(request.getMethod())) {
+            return false;
+        }
+        String origin = request.getHeaderString("Origin");
+        String method = request.getHeaderString("Access-Control-Request-Method");
+        return origin != null && !origin.isBlank() && method != null && !method.isBlank();
     }
 
     private boolean limited(UriInfo uri, List<String> prefixes) {

@@ -54,6 +54,19 @@ final class ExampleApi {
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
+    HttpResponse<String> postJson(String path, String body) {
+        return send(request(path).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    HttpResponse<String> options(String path, String... headers) {
+        HttpRequest.Builder builder = request(path).method("OPTIONS", HttpRequest.BodyPublishers.noBody());
+        for (int i = 0; i < headers.length; i += 2) {
+            builder.header(headers[i], headers[i + 1]);
+        }
+        return send(builder);
+    }
+
     static JsonObject json(HttpResponse<String> response) {
         return Json.createReader(new StringReader(response.body())).readObject();
     }

@@ -151,6 +151,31 @@ public abstract class ExampleApiScenarios {
         assertThat(check.getJsonObject("data").getString("state")).isEqualTo("ok");
     }
 
+    @Test
+    @DisplayName("a malformed login body is a 400 problem, counted, never a 500")
+    void malformedBody() {
+        ExampleApi client = client();
+        for (String body : new String[] {"{\"login\":", "[1,2]", "\"x\"", "{\"login\":{\"a\":1}}"}) {
+            HttpResponse<String> response = client.postJson("api/login", body);
+            assertThat(response.statusCode()).as(body).isEqualTo(400);
+            assertThat(response.body()).doesNotContain("Exception");
+        }
+        HttpResponse<String> next = client.get("api/projects");
+        assertThat(next.headers().firstValue("RateLimit").orElseThrow()).startsWith("\"api-anonymous\";r=115;");
+    }
+
+    @Test
+    @DisplayName("a CORS preflight is not counted; an OPTIONS request without Origin is")
+    void preflightNotCounted() {
+        ExampleApi client = client();
+        client.options("api/projects", "Origin", "https://app.example", "Access-Control-Request-Method", "GET");
+        assertThat(client.get("api/projects").headers().firstValue("RateLimit").orElseThrow())
+                .startsWith("\"api-anonymous\";r=119;");
+        client.options("api/projects", "Access-Control-Request-Method", "GET");
+        assertThat(client.get("api/projects").headers().firstValue("RateLimit").orElseThrow())
+                .startsWith("\"api-anonymous\";r=117;");
+    }
+
     private static long remaining(HttpResponse<String> response) {
         String header = response.headers().firstValue("RateLimit").orElseThrow();
         return Long.parseLong(header.replaceAll(".*\"api-authenticated\";r=(\\d+).*", "$1"));

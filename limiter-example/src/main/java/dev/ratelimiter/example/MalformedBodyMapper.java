@@ -1,0 +1,30 @@
+package dev.ratelimiter.example;
+
+import jakarta.json.Json;
+import jakarta.ws.rs.ProcessingException;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+
+/**
+ * A request body that cannot be read (malformed JSON, wrong shape) is the client's error: 400 with a short
+ * problem (RFC 9457), never a 500 with the parser's stack trace. The attempt was already counted by the global
+ * filter, and this response carries the RateLimit headers like any other.
+ */
+@Provider
+public class MalformedBodyMapper implements ExceptionMapper<ProcessingException> {
+
+    @Override
+    public Response toResponse(ProcessingException exception) {
+        return Response.status(Response.Status.BAD_REQUEST)
+                .type("application/problem+json")
+                .entity(Json.createObjectBuilder()
+                        .add("type", "about:blank")
+                        .add("title", "Bad Request")
+                        .add("status", 400)
+                        .add("detail", "The request body is not the expected JSON, such as "
+                                + "{\"login\": \"alice\", \"password\": \"...\"}.")
+                        .build().toString())
+                .build();
+    }
+}
