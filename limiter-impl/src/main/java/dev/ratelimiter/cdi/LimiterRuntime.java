@@ -24,6 +24,7 @@ import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 
@@ -54,6 +55,9 @@ public class LimiterRuntime {
     @Inject
     Event<RateLimiterStateChanged> stateChanges;
 
+    @Inject
+    Instance<Object> beans; // typed Object: the metrics registries' classes may be absent
+
     private RateLimiter limiter;
     private KeyHasher hasher;
     private RateLimiterMetrics metrics;
@@ -70,7 +74,7 @@ public class LimiterRuntime {
                     + "SHA-256, which can be reversed by guessing for short logins and IPv4 addresses. Set the "
                     + "same secret on every replica.");
         }
-        metrics = MetricsRecorders.detect();
+        metrics = MetricsRecorders.detect(beans);
         outages = new OutageStatistics();
         monitor = new BackendMonitor(settings.backend(), clock, metrics);
         monitor.onChange(status -> stateChanges.fire(new RateLimiterStateChanged(status.backend().configName(),

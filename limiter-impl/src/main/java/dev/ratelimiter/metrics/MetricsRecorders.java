@@ -2,7 +2,6 @@ package dev.ratelimiter.metrics;
 
 import dev.ratelimiter.core.RateLimiterMetrics;
 import jakarta.enterprise.inject.Instance;
-import jakarta.enterprise.inject.spi.CDI;
 
 /**
  * Chooses the metrics adapter by what the server offers: MicroProfile Metrics when a {@code MetricRegistry}
@@ -17,17 +16,23 @@ public final class MetricsRecorders {
     private MetricsRecorders() {
     }
 
-    /** The adapter for this server; {@link RateLimiterMetrics#NONE} when it offers neither library. */
-    public static RateLimiterMetrics detect() {
+    /**
+     * The adapter for this server; {@link RateLimiterMetrics#NONE} when it offers neither library.
+     *
+     * @param beans an injected {@code Instance<Object>}: looking the registry up through an injection point, not
+     *              through {@code CDI.current()}, matters on Payara, whose registry producer reads the
+     *              injection point's annotations
+     */
+    public static RateLimiterMetrics detect(Instance<Object> beans) {
         if (present("org.eclipse.microprofile.metrics.MetricRegistry")) {
-            Object registry = resolve("org.eclipse.microprofile.metrics.MetricRegistry");
+            Object registry = resolve(beans, "org.eclipse.microprofile.metrics.MetricRegistry");
             if (registry != null) {
                 LOG.log(System.Logger.Level.INFO, "Rate limiter metrics: MicroProfile Metrics");
                 return new MicroProfileMetricsRecorder((org.eclipse.microprofile.metrics.MetricRegistry) registry);
             }
         }
         if (present("io.micrometer.core.instrument.MeterRegistry")) {
-            Object registry = resolve("io.micrometer.core.instrument.MeterRegistry");
+            Object registry = resolve(beans, "io.micrometer.core.instrument.MeterRegistry");
             if (registry != null) {
                 LOG.log(System.Logger.Level.INFO, "Rate limiter metrics: Micrometer");
                 return new MicrometerMetricsRecorder((io.micrometer.core.instrument.MeterRegistry) registry);
@@ -47,12 +52,14 @@ public final class MetricsRecorders {
         }
     }
 
-    private static Object resolve(String className) {
+    private static Object resolve(Instance<Object> beans, String className) {
         try {
             Class<?> type = Class.forName(className, true, MetricsRecorders.class.getClassLoader());
-            Instance<?> instance = CDI.current().select(type);
+            Instance<?> instance = beans.select(type);
             return instance.isResolvable() ? instance.get() : null;
         } catch (ClassNotFoundException | LinkageError | RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "Rate limiter metrics: " + className + " could not be looked up: "
+                    + e);
             return null;
         }
     }

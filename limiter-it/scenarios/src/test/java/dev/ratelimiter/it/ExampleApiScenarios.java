@@ -22,9 +22,24 @@ public abstract class ExampleApiScenarios {
     /** The deployment's root, such as {@code http://localhost:8080/}. */
     protected abstract URI baseUri();
 
+    /** The backend the deployment uses, as the readiness check names it. */
+    protected String backend() {
+        return "memory";
+    }
+
     /** The readiness path of the server, relative to the root: {@code health/ready} on Payara. */
     protected String readinessPath() {
         return "health/ready";
+    }
+
+    /** The metrics path of the server, relative to the root: {@code metrics} on Payara. */
+    protected String metricsPath() {
+        return "metrics";
+    }
+
+    /** The series' extra labels on this server: {@code ,mp_scope="application"} with MicroProfile Metrics. */
+    protected String metricsScopeLabel() {
+        return ",mp_scope=\"application\"";
     }
 
     private ExampleApi client() {
@@ -147,7 +162,7 @@ public abstract class ExampleApiScenarios {
         JsonObject check = health.getJsonArray("checks").getValuesAs(JsonObject.class).stream()
                 .filter(c -> c.getString("name").equals("rate-limiter")).findFirst().orElseThrow();
         assertThat(check.getString("status")).isEqualTo("UP");
-        assertThat(check.getJsonObject("data").getString("backend")).isEqualTo("memory");
+        assertThat(check.getJsonObject("data").getString("backend")).isEqualTo(backend());
         assertThat(check.getJsonObject("data").getString("state")).isEqualTo("ok");
     }
 
@@ -174,6 +189,23 @@ public abstract class ExampleApiScenarios {
         client.options("api/projects", "Access-Control-Request-Method", "GET");
         assertThat(client.get("api/projects").headers().firstValue("RateLimit").orElseThrow())
                 .startsWith("\"api-anonymous\";r=117;");
+    }
+
+    @Test
+    @DisplayName("the metrics path shows the limiter's series per bucket, at zero before any outage")
+    void metrics() {
+        client().get("api/projects");
+        HttpResponse<String> response = client().get(metricsPath());
+        assertThat(response.statusCode()).isEqualTo(200);
+        String scope = metricsScopeLabel();
+        assertThat(response.body())
+                .containsPattern("rate_limiter_fallbacks_total\\{bucket=\"login\"" + java.util.regex.Pattern.quote(scope)
+                        + "} 0(\\.0)?\\b")
+                .containsPattern("rate_limiter_degraded\\{backend=\"" + backend() + "\""
+                        + java.util.regex.Pattern.quote(scope) + "} 0(\\.0)?\\b")
+                .contains("rate_limiter_decisions_total{bucket=\"api-anonymous\"")
+                .contains("rate_limiter_fail_open_total{bucket=\"login\"")
+                .contains("rate_limiter_backend_errors_total{backend=\"" + backend() + "\"");
     }
 
     private static long remaining(HttpResponse<String> response) {
