@@ -142,4 +142,54 @@ class SettingsReaderTest {
         assertThat(settings.pathPrefixes()).containsExactly("/api/", "/v2/");
         assertThat(settings.trustedProxies()).containsExactly("10.0.0.0/8", "::1");
     }
+
+    @Test
+    @DisplayName("valkey defaults: standalone, redis://127.0.0.1:6379, 100 ms, prefix rl:, pool 32")
+    void valkeyDefaults() {
+        ValkeySettings valkey = read().valkey();
+        assertThat(valkey.mode()).isEqualTo(ValkeySettings.Mode.STANDALONE);
+        assertThat(valkey.url()).isEqualTo("redis://127.0.0.1:6379");
+        assertThat(valkey.timeout()).isEqualTo(Duration.ofMillis(100));
+        assertThat(valkey.keyPrefix()).isEqualTo("rl:");
+        assertThat(valkey.poolSize()).isEqualTo(32);
+    }
+
+    @Test
+    @DisplayName("a sentinel backend without nodes or master name, a bad URL and a braced prefix fail, naming each property")
+    void valkeyProblems() {
+        properties.put("ratelimiter.backend", "valkey");
+        properties.put("ratelimiter.valkey.mode", "sentinel");
+        properties.put("ratelimiter.valkey.url", "http://cache:6379");
+        properties.put("ratelimiter.valkey.key-prefix", "rl{x}:");
+        assertProblem("ratelimiter.valkey.nodes", "ratelimiter.valkey.master-name", "ratelimiter.valkey.url",
+                "ratelimiter.valkey.key-prefix");
+    }
+
+    @Test
+    @DisplayName("cluster nodes must be host:port")
+    void valkeyNodes() {
+        properties.put("ratelimiter.backend", "valkey");
+        properties.put("ratelimiter.valkey.mode", "cluster");
+        properties.put("ratelimiter.valkey.nodes", "node-1:6379, node-2");
+        assertProblem("ratelimiter.valkey.nodes: 'node-2' is not host:port");
+    }
+
+    @Test
+    @DisplayName("ratelimiter.api.enabled=false turns the global limit off")
+    void globalLimitSwitch() {
+        properties.put("ratelimiter.api.enabled", "false");
+        assertThat(read().globalLimit()).isFalse();
+    }
+
+    @Test
+    @DisplayName("a property whose value cannot be read (an unset ${VARIABLE}) fails, naming the property")
+    void unreadableProperty() {
+        assertThatThrownBy(() -> SettingsReader.read(name -> {
+            if (name.equals("ratelimiter.key-secret")) {
+                throw new java.util.NoSuchElementException("SRCFG00011: Could not expand value RATE_LIMIT_KEY_SECRET");
+            }
+            return Optional.ofNullable(properties.get(name));
+        }, properties.keySet())).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("ratelimiter.key-secret: cannot be read: SRCFG00011");
+    }
 }
