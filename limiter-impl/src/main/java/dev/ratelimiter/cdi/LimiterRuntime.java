@@ -18,7 +18,9 @@ import dev.ratelimiter.core.OutagePolicyLimiter;
 import dev.ratelimiter.core.OutageStatistics;
 import dev.ratelimiter.core.PeriodicSweeper;
 import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.core.PostgresSettings;
 import dev.ratelimiter.metrics.MetricsRecorders;
+import dev.ratelimiter.postgres.PostgresBackend;
 import dev.ratelimiter.valkey.ValkeyBackend;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -28,18 +30,23 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * Builds the limiter chain, the key hasher and the metrics adapter from the settings once, at startup; owns what
  * it started (sweeper, circuit breaker, client pool) and closes it when the application stops. Produces the
  * {@link RateLimiter} bean that applications may inject: the backend wrapped in the outage policies.
  *
- * <p>The chain: in memory, {@code OutagePolicyLimiter(MemoryRateLimiter)}; with Valkey,
- * {@code OutagePolicyLimiter(CircuitBreakerLimiter(ValkeyRateLimiter), fallback: MemoryRateLimiter)}.
+ * <p>The chain: in memory, {@code OutagePolicyLimiter(MemoryRateLimiter)}; with Valkey or PostgreSQL,
+ * {@code OutagePolicyLimiter(CircuitBreakerLimiter(store), fallback: MemoryRateLimiter)}, and for PostgreSQL a
+ * sweeper on the server's managed scheduler where it has one.
  */
 @ApplicationScoped
 public class LimiterRuntime {
@@ -102,13 +109,64 @@ public class LimiterRuntime {
                 resources.add(0, breaker); // stop probing before the pool closes
                 limiter = new OutagePolicyLimiter(breaker, Optional.of(memory), listeners);
                 break;
+            case POSTGRES:
             default:
-                throw new ConfigurationException(List.of("ratelimiter.backend: '"
-                        + settings.backend().configName() + "' is not available in this version of the library; "
-                        + "use memory or valkey"));
+                PostgresSettings postgresSettings = settings.postgres();
+                PostgresBackend postgres = PostgresBackend.start(postgresSettings, dataSource(postgresSettings),
+                        monitor, metrics);
+                resources.add(postgres);
+                List<String> problems = postgres.check(postgresSettings.table());
+                if (!problems.isEmpty()) {
+                    stop();
+                    throw new ConfigurationException(problems);
+                }
+                CircuitBreakerLimiter postgresBreaker = new CircuitBreakerLimiter(postgres.limiter(),
+                        postgres.probe(), monitor, clock, BreakerSettings.DEFAULTS);
+                resources.add(0, postgresBreaker);
+                resources.add(0, new PeriodicSweeper(postgres.sweeper(), postgresSettings.sweepInterval(),
+                        managedScheduler()));
+                limiter = new OutagePolicyLimiter(postgresBreaker, Optional.of(memory), listeners);
+                break;
         }
         LOG.log(System.Logger.Level.INFO, "Rate limiter ready: backend {0}, {1} buckets",
                 settings.backend().configName(), String.valueOf(settings.buckets().size()));
+    }
+
+    /**
+     * The PostgreSQL DataSource: {@code ratelimiter.postgres.datasource} (JNDI) wins, then
+     * {@code ratelimiter.postgres.url} (empty here: the backend builds its own pool), then the application's CDI
+     * {@code DataSource} bean.
+     */
+    private Optional<DataSource> dataSource(PostgresSettings settings) {
+        if (settings.dataSource().isPresent()) {
+            String name = settings.dataSource().get();
+            try {
+                return Optional.of((DataSource) new InitialContext().lookup(name));
+            } catch (NamingException | ClassCastException e) {
+                throw new ConfigurationException(List.of("ratelimiter.postgres.datasource: no DataSource at JNDI name '"
+                        + name + "' (" + e.getMessage() + ")"));
+            }
+        }
+        if (settings.url().isPresent()) {
+            return Optional.empty();
+        }
+        Instance<DataSource> bean = beans.select(DataSource.class);
+        if (bean.isResolvable()) {
+            return Optional.of(bean.get());
+        }
+        throw new ConfigurationException(List.of("ratelimiter.postgres.datasource or ratelimiter.postgres.url: "
+                + "ratelimiter.backend=postgres needs a JNDI name, a JDBC URL, or one CDI DataSource bean "
+                + (bean.isAmbiguous() ? "(there are several)" : "(there is none)")));
+    }
+
+    /** The server's default managed scheduler (Jakarta Concurrency), if it has one. */
+    private static Optional<ScheduledExecutorService> managedScheduler() {
+        try {
+            Object scheduler = new InitialContext().lookup("java:comp/DefaultManagedScheduledExecutorService");
+            return scheduler instanceof ScheduledExecutorService executor ? Optional.of(executor) : Optional.empty();
+        } catch (NamingException | RuntimeException | LinkageError e) {
+            return Optional.empty();
+        }
     }
 
     @PreDestroy

@@ -26,6 +26,7 @@ import java.util.Optional;
  * @param memorySweepInterval   {@code ratelimiter.memory.sweep-interval}: delay between sweeps, positive
  * @param healthDownWhenDegraded {@code ratelimiter.health.down-when-degraded}
  * @param valkey                {@code ratelimiter.valkey.*}, read whatever the backend
+ * @param postgres              {@code ratelimiter.postgres.*}, read whatever the backend
  */
 public record LimiterSettings(
         boolean enabled,
@@ -40,7 +41,8 @@ public record LimiterSettings(
         int memoryMaxKeys,
         Duration memorySweepInterval,
         boolean healthDownWhenDegraded,
-        ValkeySettings valkey) {
+        ValkeySettings valkey,
+        PostgresSettings postgres) {
 
     /** The bucket the global filter uses for authenticated requests. */
     public static final String API_AUTHENTICATED = "api-authenticated";

@@ -83,11 +83,12 @@ public final class SettingsReader {
         Duration sweepInterval = duration("memory.sweep-interval", Duration.ofSeconds(30));
         boolean downWhenDegraded = bool("health.down-when-degraded", false);
         ValkeySettings valkey = valkey(backend == Backend.VALKEY);
+        PostgresSettings postgres = postgres();
         if (!problems.isEmpty()) {
             throw new ConfigurationException(problems);
         }
         return new LimiterSettings(enabled, backend, buckets, globalLimit, prefixes, trustedProxies, ipv6PrefixLength,
-                keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, valkey);
+                keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, valkey, postgres);
     }
 
     private ValkeySettings valkey(boolean used) {
@@ -128,6 +129,21 @@ public final class SettingsReader {
                 .ifPresent(path -> problems.add(PREFIX + "valkey.trust-store: '" + path + "' is not a readable file"));
         return new ValkeySettings(mode, url, nodes, masterName, value("valkey.user"), value("valkey.password"),
                 timeout, keyPrefix, poolSize, value("valkey.trust-store"), value("valkey.trust-store-password"));
+    }
+
+    private PostgresSettings postgres() {
+        String table = value("postgres.table").orElse("rate_limit_counters").strip();
+        if (!table.matches("([a-z_][a-z0-9_]{0,62}\\.)?[a-z_][a-z0-9_]{0,62}")) {
+            problems.add(PREFIX + "postgres.table: '" + table + "' must be a lower-case identifier, optionally "
+                    + "schema-qualified, such as rate_limit_counters or limits.rate_limit_counters");
+        }
+        Optional<String> url = value("postgres.url");
+        url.filter(u -> !u.startsWith("jdbc:postgresql:")).ifPresent(u ->
+                problems.add(PREFIX + "postgres.url: must start with jdbc:postgresql:"));
+        return new PostgresSettings(value("postgres.datasource"), url, value("postgres.user"),
+                value("postgres.password"), table, duration("postgres.timeout", Duration.ofMillis(100)),
+                duration("postgres.sweep-interval", Duration.ofMinutes(5)),
+                integer("postgres.pool-size", 16, 1, 1_000));
     }
 
     private static int parsePort(String text) {

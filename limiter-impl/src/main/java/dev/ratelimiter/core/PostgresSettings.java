@@ -1,0 +1,30 @@
+package dev.ratelimiter.core;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * How to reach PostgreSQL ({@code ratelimiter.postgres.*}). Explicit settings win: a JNDI name, else a JDBC URL
+ * (a HikariCP pool of the library's own), else the application's CDI {@code DataSource} bean.
+ *
+ * @param dataSource    a JNDI name such as {@code jdbc/ratelimiter__nontx}
+ * @param url           a JDBC URL such as {@code jdbc:postgresql://db:5432/app}
+ * @param user          the URL's user
+ * @param password      the URL's password
+ * @param table         the counter table, optionally schema-qualified ({@code [a-z_][a-z0-9_]*} parts)
+ * @param timeout       the deadline of every decision: statement timeout, network timeout and bulkhead wait
+ * @param sweepInterval how often ended counters are deleted
+ * @param poolSize      the library's own pool size, and the bulkhead's permits (calls in flight at once)
+ */
+public record PostgresSettings(Optional<String> dataSource, Optional<String> url, Optional<String> user,
+                               Optional<String> password, String table, Duration timeout, Duration sweepInterval,
+                               int poolSize) {
+
+    /** Hides the password. */
+    @Override
+    public String toString() {
+        return "PostgresSettings[dataSource=" + dataSource.orElse("-") + ", url=" + url.isPresent() + ", table="
+                + table + ", timeout=" + timeout + ", sweepInterval=" + sweepInterval + ", poolSize=" + poolSize
+                + "]";
+    }
+}

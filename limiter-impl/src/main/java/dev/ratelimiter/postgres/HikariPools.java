@@ -1,0 +1,45 @@
+package dev.ratelimiter.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.ratelimiter.core.PostgresSettings;
+
+import javax.sql.DataSource;
+
+
+/**
+ * The library's own pool for {@code ratelimiter.postgres.url}: HikariCP, autocommit, READ COMMITTED, the
+ * statement timeout set on every connection (PostgreSQL's {@code options=-c statement_timeout=...}).
+ */
+public final class HikariPools {
+
+    private HikariPools() {
+    }
+
+    /** A new pool; the caller closes it ({@link AutoCloseable}). */
+    public static DataSource create(PostgresSettings settings) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("ratelimiter");
+        config.setJdbcUrl(settings.url().orElseThrow());
+        settings.user().ifPresent(config::setUsername);
+        settings.password().ifPresent(config::setPassword);
+        config.setMaximumPoolSize(settings.poolSize());
+        config.setMinimumIdle(Math.min(2, settings.poolSize()));
+        config.setAutoCommit(true);
+        config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+        config.setConnectionTimeout(Math.max(250, settings.timeout().toMillis())); // Hikari's floor is 250 ms
+        config.setValidationTimeout(Math.max(250, settings.timeout().toMillis()));
+        config.setInitializationFailTimeout(-1); // start even when the database is down: the breaker decides
+        config.addDataSourceProperty("options", "-c statement_timeout=" + settings.timeout().toMillis());
+        config.addDataSourceProperty("connectTimeout", Math.max(1, settings.timeout().toSeconds()));
+        return new HikariDataSource(config);
+    }
+
+    /** Closes a pool made by {@link #create}. */
+    public static void close(DataSource dataSource) {
+        if (dataSource instanceof HikariDataSource hikari) {
+            hikari.close();
+        }
+    }
+
+}

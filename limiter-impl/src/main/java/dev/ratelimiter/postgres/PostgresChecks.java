@@ -1,0 +1,58 @@
+package dev.ratelimiter.postgres;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the library checks of its DataSource at startup: the counter update must never join the application's
+ * transaction (it would roll back with it and hold its row lock for the whole business transaction), so the
+ * connections must be in autocommit at READ COMMITTED; and the table must exist.
+ */
+public final class PostgresChecks {
+
+    private static final System.Logger LOG = System.getLogger(PostgresChecks.class.getName());
+
+    private PostgresChecks() {
+    }
+
+    /**
+     * @return the problems found, each saying what to change; empty when all is well, and also when the database
+     *         cannot be reached (the application then starts degraded, and a warning is logged)
+     */
+    public static List<String> check(DataSource dataSource, String table) {
+        List<String> problems = new ArrayList<>();
+        try (Connection connection = dataSource.getConnection()) {
+            if (!connection.getAutoCommit()) {
+                problems.add("ratelimiter.postgres: the DataSource's connections are not in autocommit, so counter "
+                        + "updates would join transactions; use a non-transactional pool (Payara: the __nontx JNDI "
+                        + "suffix or a pool with transactional=false; Open Liberty: transactional=\"false\" on the "
+                        + "dataSource; Quarkus Agroal: quarkus.datasource.<name>.jdbc.transactions=disabled)");
+            }
+            if (connection.getTransactionIsolation() != Connection.TRANSACTION_READ_COMMITTED) {
+                problems.add("ratelimiter.postgres: the DataSource's isolation level is "
+                        + connection.getTransactionIsolation() + ", not READ COMMITTED; set the pool's isolation "
+                        + "level to read-committed (PostgreSQL's default)");
+            }
+            try (PreparedStatement statement = connection.prepareStatement("SELECT to_regclass(?)")) {
+                statement.setString(1, table);
+                try (ResultSet row = statement.executeQuery()) {
+                    if (!row.next() || row.getString(1) == null) {
+                        problems.add("ratelimiter.postgres.table: table '" + table + "' does not exist; apply the "
+                                + "migration V1__create_rate_limit_counters.sql (in limiter-impl's jar at "
+                                + "db/ratelimiter/postgres, for Flyway: locations=classpath:db/ratelimiter/postgres "
+                                + "with table=flyway_ratelimiter_history)");
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            LOG.log(System.Logger.Level.WARNING, "Rate limiter could not check its PostgreSQL DataSource at startup ("
+                    + dev.ratelimiter.core.ErrorDescriptions.describe(e) + "); starting, and the breaker decides");
+        }
+        return problems;
+    }
+}

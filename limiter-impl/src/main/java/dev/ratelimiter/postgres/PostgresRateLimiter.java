@@ -1,0 +1,230 @@
+package dev.ratelimiter.postgres;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.Sweepable;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.core.Backend;
+import dev.ratelimiter.core.BackendMonitor;
+import dev.ratelimiter.core.RateLimiterMetrics;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.sql.Types;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Fixed windows in a PostgreSQL table. Counting, deciding and reopening an ended window are one
+ * {@code INSERT ... ON CONFLICT (bucket, key) DO UPDATE ... RETURNING}: no read before the write, no explicit
+ * transaction, no advisory lock. PostgreSQL's row lock serialises concurrent attempts on a key from any number of
+ * processes, so each sees the count the previous one left, and two first attempts never fail with a unique
+ * violation.
+ *
+ * <p>The window's time is the database's, one instant per statement ({@code statement_timestamp()}, unlike
+ * {@code clock_timestamp()}, does not move between the statement's expressions); tests bind an instant instead.
+ *
+ * <p>Deadlines: a bulkhead ({@link Semaphore#tryAcquire(long, TimeUnit)}) admits at most {@code permits} calls
+ * at once and waits at most {@code timeout} for a place, since pools cannot all wait less than 250 ms; each call
+ * sets the connection's network timeout to {@code timeout} (the statement timeout is the pool's: the library's
+ * own pool sets it). Any failure is reported to the {@link BackendMonitor} and answered
+ * {@link Verdict.Outcome#UNAVAILABLE}; nothing is thrown out of {@link #consume}, {@link #reset} or
+ * {@link #sweep}.
+ */
+public final class PostgresRateLimiter implements RateLimiter, Sweepable {
+
+    private static final System.Logger LOG = System.getLogger(PostgresRateLimiter.class.getName());
+    private static final Executor DIRECT = Runnable::run;
+    private static final int SWEEP_BATCH = 10_000;
+    private static final int SWEEP_TIMEOUT_MILLIS = 30_000;
+
+    private final DataSource dataSource;
+    private final String table;
+    private final int timeoutMillis;
+    private final Semaphore bulkhead;
+    private final Optional<InstantSource> boundClock;
+    private final BackendMonitor monitor;
+    private final RateLimiterMetrics metrics;
+    private final String consumeSql;
+    private final String resetSql;
+    private final String sweepSql;
+
+    /**
+     * @param dataSource a non-transactional pool (autocommit, READ COMMITTED)
+     * @param table      the counter table, already validated as an identifier
+     * @param timeout    the deadline of each call
+     * @param permits    calls in flight at once (the bulkhead)
+     * @param boundClock empty in production (the database's {@code statement_timestamp()}); tests bind instants
+     * @param monitor    told of every failure
+     * @param metrics    told how long each call took
+     */
+    public PostgresRateLimiter(DataSource dataSource, String table, Duration timeout, int permits,
+                               Optional<InstantSource> boundClock, BackendMonitor monitor,
+                               RateLimiterMetrics metrics) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.table = Objects.requireNonNull(table, "table");
+        this.timeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+        this.bulkhead = new Semaphore(permits);
+        this.boundClock = Objects.requireNonNull(boundClock, "boundClock");
+        this.monitor = Objects.requireNonNull(monitor, "monitor");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.consumeSql = "INSERT INTO " + table + " AS c (bucket, key, ends_at, count) "
+                + "VALUES (?, ?, COALESCE(?::timestamptz, statement_timestamp()) + ? * interval '1 second', 1) "
+                + "ON CONFLICT (bucket, key) DO UPDATE SET "
+                // EXCLUDED.ends_at - window is this statement's instant; the old row's ends_at decides.
+                + "count = CASE WHEN c.ends_at <= EXCLUDED.ends_at - ? * interval '1 second' "
+                + "THEN 1 ELSE c.count + 1 END, "
+                + "ends_at = CASE WHEN c.ends_at <= EXCLUDED.ends_at - ? * interval '1 second' "
+                + "THEN EXCLUDED.ends_at ELSE c.ends_at END "
+                + "RETURNING count, ends_at, COALESCE(?::timestamptz, statement_timestamp())";
+        this.resetSql = "DELETE FROM " + table + " WHERE bucket = ? AND key = ?";
+        this.sweepSql = "DELETE FROM " + table + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM " + table
+                + " WHERE ends_at <= COALESCE(?::timestamptz, statement_timestamp()) LIMIT " + SWEEP_BATCH + "))";
+    }
+
+    @Override
+    public Verdict consume(Bucket bucket, String key) {
+        long start = System.nanoTime();
+        try {
+            if (!bulkhead.tryAcquire(timeoutMillis, TimeUnit.MILLISECONDS)) {
+                monitor.failure(new SQLTimeoutException("no connection within the deadline (bulkhead full)"));
+                return Verdict.unavailable(bucket.limit(), Duration.ZERO);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Verdict.unavailable(bucket.limit(), Duration.ZERO);
+        }
+        try (Connection connection = dataSource.getConnection()) {
+            int previous = connection.getNetworkTimeout();
+            connection.setNetworkTimeout(DIRECT, timeoutMillis);
+            try (PreparedStatement statement = connection.prepareStatement(consumeSql)) {
+                Optional<OffsetDateTime> now = boundNow();
+                long window = bucket.windowSeconds();
+                statement.setString(1, bucket.name());
+                statement.setString(2, key);
+                setInstant(statement, 3, now);
+                statement.setLong(4, window);
+                statement.setLong(5, window);
+                statement.setLong(6, window);
+                setInstant(statement, 7, now);
+                try (ResultSet row = statement.executeQuery()) {
+                    row.next();
+                    long count = row.getLong(1);
+                    Instant endsAt = row.getObject(2, OffsetDateTime.class).toInstant();
+                    Instant statementTime = row.getObject(3, OffsetDateTime.class).toInstant();
+                    return verdict(bucket, count, Duration.between(statementTime, endsAt));
+                }
+            } finally {
+                connection.setNetworkTimeout(DIRECT, previous);
+            }
+        } catch (SQLException | RuntimeException e) {
+            monitor.failure(e);
+            return Verdict.unavailable(bucket.limit(), Duration.ZERO);
+        } finally {
+            bulkhead.release();
+            metrics.backendCall(Backend.POSTGRES, System.nanoTime() - start);
+        }
+    }
+
+    @Override
+    public void reset(Bucket bucket, String key) {
+        try (Connection connection = dataSource.getConnection()) {
+            int previous = connection.getNetworkTimeout();
+            connection.setNetworkTimeout(DIRECT, timeoutMillis);
+            try (PreparedStatement statement = connection.prepareStatement(resetSql)) {
+                statement.setString(1, bucket.name());
+                statement.setString(2, key);
+                statement.executeUpdate();
+            } finally {
+                connection.setNetworkTimeout(DIRECT, previous);
+            }
+        } catch (SQLException | RuntimeException e) {
+            monitor.failure(e); // the window simply runs out
+        }
+    }
+
+    /**
+     * Deletes the rows whose window has ended, in batches of 10 000 (each its own short transaction), while
+     * holding an advisory lock that only sweeps take: when another replica is sweeping, returns 0 at once.
+     */
+    @Override
+    public long sweep() {
+        long deleted = 0;
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setNetworkTimeout(DIRECT, SWEEP_TIMEOUT_MILLIS);
+            if (!advisoryLock(connection, "pg_try_advisory_lock")) {
+                return 0;
+            }
+            try (PreparedStatement statement = connection.prepareStatement(sweepSql)) {
+                setInstant(statement, 1, boundNow());
+                int batch;
+                do {
+                    batch = statement.executeUpdate();
+                    deleted += batch;
+                } while (batch == SWEEP_BATCH);
+            } finally {
+                advisoryLock(connection, "pg_advisory_unlock");
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "sweep of " + table + " stopped after " + deleted + " rows; the "
+                    + "next one runs on schedule", e);
+        }
+        return deleted;
+    }
+
+    /**
+     * One cheap round trip for the circuit breaker's probe.
+     *
+     * @throws SQLException if the database does not answer within the deadline
+     */
+    public void probe() throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setNetworkTimeout(DIRECT, timeoutMillis);
+            try (PreparedStatement statement = connection.prepareStatement("SELECT 1")) {
+                statement.executeQuery().close();
+            }
+        }
+    }
+
+    private boolean advisoryLock(Connection connection, String function) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT " + function + "(?, ?)")) {
+            statement.setInt(1, 0x524C); // "RL": the library's lock space
+            statement.setInt(2, table.hashCode());
+            try (ResultSet row = statement.executeQuery()) {
+                return row.next() && row.getBoolean(1);
+            }
+        }
+    }
+
+    private Optional<OffsetDateTime> boundNow() {
+        return boundClock.map(clock -> OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC));
+    }
+
+    private static void setInstant(PreparedStatement statement, int index, Optional<OffsetDateTime> instant)
+            throws SQLException {
+        if (instant.isPresent()) {
+            statement.setObject(index, instant.get());
+        } else {
+            statement.setNull(index, Types.TIMESTAMP_WITH_TIMEZONE);
+        }
+    }
+
+    private static Verdict verdict(Bucket bucket, long count, Duration left) {
+        Duration resetAfter = left.isNegative() ? Duration.ZERO : left;
+        return count <= bucket.limit()
+                ? Verdict.allowed(bucket.limit(), bucket.limit() - count, resetAfter)
+                : Verdict.denied(bucket.limit(), resetAfter);
+    }
+}

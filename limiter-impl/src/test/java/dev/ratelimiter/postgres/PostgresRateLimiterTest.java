@@ -1,0 +1,87 @@
+package dev.ratelimiter.postgres;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.contract.RateLimiterContract;
+import dev.ratelimiter.core.Backend;
+import dev.ratelimiter.core.BackendMonitor;
+import dev.ratelimiter.core.RateLimiterMetrics;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The whole contract suite against PostgreSQL, driven by the bound instant (the statement's time is the test's
+ * clock), in a schema of this class's own, migrated by Flyway.
+ */
+class PostgresRateLimiterTest extends RateLimiterContract {
+
+    private static String schema;
+    private static com.zaxxer.hikari.HikariDataSource dataSource;
+
+    @BeforeAll
+    static void migrate() {
+        schema = PostgresTarget.newSchema("contract");
+        dataSource = PostgresTarget.pool(schema, 16);
+    }
+
+    @AfterAll
+    static void drop() {
+        dataSource.close();
+        PostgresTarget.dropSchema(schema);
+    }
+
+    @Override
+    protected RateLimiter newLimiter(InstantSource clock) {
+        return new PostgresRateLimiter(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 32,
+                Optional.of(clock), new BackendMonitor(Backend.POSTGRES, clock, RateLimiterMetrics.NONE),
+                RateLimiterMetrics.NONE);
+    }
+
+    @Test
+    @DisplayName("the migration makes the table, its primary key (bucket, key) and the sweep's index on ends_at")
+    void migrationApplied() throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement statement = connection.prepareStatement(
+                     "SELECT indexdef FROM pg_indexes WHERE schemaname = ? AND tablename = 'rate_limit_counters'")) {
+            statement.setString(1, schema);
+            StringBuilder indexes = new StringBuilder();
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    indexes.append(rows.getString(1)).append('\n');
+                }
+            }
+            assertThat(indexes.toString()).contains("(bucket, key)").contains("(ends_at)");
+        }
+    }
+
+    @Test
+    @DisplayName("rows hold the hashed key as given, never more; the counter row ends one window after the first attempt")
+    void rowLayout() throws SQLException {
+        Bucket bucket = bucket("row", 5, Duration.ofSeconds(60));
+        limiter.consume(bucket, "hashed-key");
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement statement = connection.prepareStatement(
+                     "SELECT key, count, ends_at FROM rate_limit_counters WHERE bucket = ?")) {
+            statement.setString(1, bucket.name());
+            try (ResultSet row = statement.executeQuery()) {
+                assertThat(row.next()).isTrue();
+                assertThat(row.getString(1)).isEqualTo("hashed-key");
+                assertThat(row.getLong(2)).isEqualTo(1);
+                assertThat(row.getObject(3, java.time.OffsetDateTime.class).toInstant())
+                        .isEqualTo(START.plusSeconds(60));
+            }
+        }
+    }
+}
