@@ -1,0 +1,85 @@
+package dev.ratelimiter.cdi;
+
+import dev.ratelimiter.RateLimits;
+import dev.ratelimiter.Verdict.Outcome;
+import dev.ratelimiter.core.ConfigurationException;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The PostgreSQL backend as the CDI layer builds it from {@code ratelimiter.postgres.url}: the library's own pool,
+ * the startup checks, and decisions in the table. Uses RATELIMITER_TEST_POSTGRES_URL, else the machine's server.
+ */
+class PostgresCdiTest {
+
+    private static final String URL = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_URL",
+            "jdbc:postgresql://127.0.0.1:5432/test");
+    private static final String USER = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_USER", "postgres");
+    private static final String PASSWORD = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_PASSWORD", "");
+
+    private final String schema = "rl_cdi_" + UUID.randomUUID().toString().substring(0, 8);
+    private CdiContainer cdi;
+
+    private void start() {
+        Map<String, String> properties = new HashMap<>(Map.of(
+                "ratelimiter.backend", "postgres",
+                "ratelimiter.postgres.url", URL + (URL.contains("?") ? "&" : "?") + "currentSchema=" + schema,
+                "ratelimiter.postgres.user", USER,
+                "ratelimiter.buckets.login.limit", "2",
+                "ratelimiter.buckets.login.window", "PT1M"));
+        if (!PASSWORD.isEmpty()) {
+            properties.put("ratelimiter.postgres.password", PASSWORD);
+        }
+        cdi = CdiContainer.start(properties);
+    }
+
+    @AfterEach
+    void stop() throws SQLException {
+        if (cdi != null) {
+            cdi.close();
+        }
+        try (Connection connection = DriverManager.getConnection(URL, USER, PASSWORD);
+             Statement statement = connection.createStatement()) {
+            statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+        }
+    }
+
+    @Test
+    @DisplayName("without the table the application does not start, and the message names the migration")
+    void missingTableFailsStartup() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(URL, USER, PASSWORD);
+             Statement statement = connection.createStatement()) {
+            statement.execute("CREATE SCHEMA " + schema);
+        }
+        assertThatThrownBy(this::start).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("ratelimiter.postgres.table")
+                .hasMessageContaining("V1__create_rate_limit_counters.sql");
+    }
+
+    @Test
+    @DisplayName("with the migration applied, decisions are counted in the table")
+    void countsInTable() {
+        Flyway.configure().dataSource(URL, USER, PASSWORD).schemas(schema).createSchemas(true)
+                .locations("classpath:db/ratelimiter/postgres").table("flyway_ratelimiter_history").load().migrate();
+        start();
+        RateLimits limits = cdi.select(RateLimits.class);
+        assertThat(limits.consume("login", "alice").remaining()).isEqualTo(1);
+        assertThat(limits.consume("login", "alice").remaining()).isZero();
+        assertThat(limits.consume("login", "alice").outcome()).isEqualTo(Outcome.DENIED);
+        limits.reset("login", "alice");
+        assertThat(limits.consume("login", "alice").outcome()).isEqualTo(Outcome.ALLOWED);
+    }
+}
