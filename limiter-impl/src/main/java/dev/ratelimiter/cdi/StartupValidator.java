@@ -63,12 +63,17 @@ public class StartupValidator {
      * WELD-000049) and some servers print only the wrapper's message, which would hide what to change.
      */
     private static RuntimeException unwrap(RuntimeException failure) {
+        Throwable root = failure;
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof ConfigurationException configuration) {
                 return configuration;
             }
+            root = cause;
         }
-        return failure;
+        ConfigurationException startFailed = new ConfigurationException(
+                List.of("the rate limiter could not start: " + root));
+        startFailed.initCause(failure);
+        return startFailed;
     }
 
     /**

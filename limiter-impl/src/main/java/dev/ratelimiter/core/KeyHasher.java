@@ -21,7 +21,7 @@ public final class KeyHasher {
 
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
 
-    private final ThreadLocal<Hash> hashes;
+    private final Object prototype; // a MessageDigest or an initialised Mac, cloned per call
     private final boolean keyed;
 
     /**
@@ -33,10 +33,9 @@ public final class KeyHasher {
             throw new IllegalArgumentException("the key secret must not be blank");
         }
         this.keyed = secret.isPresent();
-        byte[] keyBytes = secret.map(s -> s.getBytes(StandardCharsets.UTF_8)).orElse(null);
-        // Mac and MessageDigest are not thread-safe and costly to look up: one per thread, per hasher.
-        this.hashes = ThreadLocal.withInitial(() -> keyBytes == null ? sha256() : hmac(keyBytes));
-        hashes.get(); // fail now, at startup, if the platform lacks the algorithm
+        // Mac and MessageDigest are not thread-safe and costly to look up: one initialised prototype, cloned per
+        // call. (Not a ThreadLocal: on an application server its values would outlive an undeployment.)
+        this.prototype = secret.isPresent() ? hmac(secret.get().getBytes(StandardCharsets.UTF_8)) : sha256();
     }
 
     /** {@code true} when hashing with a secret (HMAC-SHA-256). */
@@ -49,27 +48,29 @@ public final class KeyHasher {
      * @return its hash, 43 characters of unpadded base64url
      */
     public String hash(String normalizedKey) {
-        return ENCODER.encodeToString(hashes.get().apply(normalizedKey.getBytes(StandardCharsets.UTF_8)));
-    }
-
-    private interface Hash {
-        byte[] apply(byte[] input);
-    }
-
-    private static Hash sha256() {
+        byte[] input = normalizedKey.getBytes(StandardCharsets.UTF_8);
         try {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            return digest::digest;
+            byte[] hash = prototype instanceof Mac mac ? ((Mac) mac.clone()).doFinal(input)
+                    : ((MessageDigest) ((MessageDigest) prototype).clone()).digest(input);
+            return ENCODER.encodeToString(hash);
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException("the JVM's " + prototype + " cannot be cloned", e);
+        }
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("SHA-256 is not available on this JVM", e);
         }
     }
 
-    private static Hash hmac(byte[] key) {
+    private static Mac hmac(byte[] key) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            return mac::doFinal;
+            return mac;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 is not available on this JVM", e);
         }

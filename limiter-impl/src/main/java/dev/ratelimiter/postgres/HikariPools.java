@@ -21,6 +21,8 @@ public final class HikariPools {
         HikariConfig config = new HikariConfig();
         config.setPoolName("ratelimiter");
         config.setJdbcUrl(settings.url().orElseThrow());
+        // Named, not looked up in DriverManager: inside a WAR the driver is not registered for the server.
+        config.setDriverClassName("org.postgresql.Driver");
         settings.user().ifPresent(config::setUsername);
         settings.password().ifPresent(config::setPassword);
         config.setMaximumPoolSize(settings.poolSize());
