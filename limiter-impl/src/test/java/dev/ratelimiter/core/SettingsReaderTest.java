@@ -192,4 +192,30 @@ class SettingsReaderTest {
         }, properties.keySet())).isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("ratelimiter.key-secret: cannot be read: SRCFG00011");
     }
+
+    @Test
+    @DisplayName("postgres defaults: table rate_limit_counters, 100 ms, sweep every 5 minutes, pool 16")
+    void postgresDefaults() {
+        PostgresSettings postgres = read().postgres();
+        assertThat(postgres.table()).isEqualTo("rate_limit_counters");
+        assertThat(postgres.timeout()).isEqualTo(Duration.ofMillis(100));
+        assertThat(postgres.sweepInterval()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(postgres.poolSize()).isEqualTo(16);
+        assertThat(postgres.dataSource()).isEmpty();
+    }
+
+    @Test
+    @DisplayName("a table name that is not an identifier, and a URL that is not PostgreSQL's, fail naming the property")
+    void postgresProblems() {
+        properties.put("ratelimiter.postgres.table", "counters; DROP TABLE users");
+        properties.put("ratelimiter.postgres.url", "jdbc:mysql://db/app");
+        assertProblem("ratelimiter.postgres.table", "ratelimiter.postgres.url: must start with jdbc:postgresql:");
+    }
+
+    @Test
+    @DisplayName("a schema-qualified table is accepted")
+    void postgresSchemaTable() {
+        properties.put("ratelimiter.postgres.table", "limits.rate_limit_counters");
+        assertThat(read().postgres().table()).isEqualTo("limits.rate_limit_counters");
+    }
 }
