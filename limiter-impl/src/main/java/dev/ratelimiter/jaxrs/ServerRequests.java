@@ -1,5 +1,7 @@
 package dev.ratelimiter.jaxrs;
 
+import dev.ratelimiter.core.ClassPresence;
+
 import java.util.Optional;
 
 /** Chooses the {@link ServerRequest} implementation for the platform the library runs on. */
@@ -15,7 +17,7 @@ final class ServerRequests {
      *         which case clients are keyed by {@code X-Forwarded-For} never and by the address "unknown" (logged)
      */
     static ServerRequest detect() {
-        if (present("jakarta.servlet.http.HttpServletRequest")) {
+        if (ClassPresence.present("jakarta.servlet.http.HttpServletRequest", ServerRequests.class)) {
             return new ServletServerRequest();
         }
         LOG.log(System.Logger.Level.WARNING, "No servlet API found: the rate limiter cannot see client "
@@ -33,12 +35,4 @@ final class ServerRequests {
         };
     }
 
-    private static boolean present(String className) {
-        try {
-            Class.forName(className, false, ServerRequests.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
-    }
 }

@@ -1,5 +1,6 @@
 package dev.ratelimiter.metrics;
 
+import dev.ratelimiter.core.ClassPresence;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import jakarta.enterprise.inject.Instance;
 
@@ -24,14 +25,14 @@ public final class MetricsRecorders {
      *              injection point's annotations
      */
     public static RateLimiterMetrics detect(Instance<Object> beans) {
-        if (present("org.eclipse.microprofile.metrics.MetricRegistry")) {
+        if (ClassPresence.present("org.eclipse.microprofile.metrics.MetricRegistry", MetricsRecorders.class)) {
             Object registry = resolve(beans, "org.eclipse.microprofile.metrics.MetricRegistry");
             if (registry != null) {
                 LOG.log(System.Logger.Level.INFO, "Rate limiter metrics: MicroProfile Metrics");
                 return new MicroProfileMetricsRecorder((org.eclipse.microprofile.metrics.MetricRegistry) registry);
             }
         }
-        if (present("io.micrometer.core.instrument.MeterRegistry")) {
+        if (ClassPresence.present("io.micrometer.core.instrument.MeterRegistry", MetricsRecorders.class)) {
             Object registry = resolve(beans, "io.micrometer.core.instrument.MeterRegistry");
             if (registry != null) {
                 LOG.log(System.Logger.Level.INFO, "Rate limiter metrics: Micrometer");
@@ -43,14 +44,6 @@ public final class MetricsRecorders {
         return RateLimiterMetrics.NONE;
     }
 
-    private static boolean present(String className) {
-        try {
-            Class.forName(className, false, MetricsRecorders.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
-    }
 
     private static Object resolve(Instance<Object> beans, String className) {
         try {
