@@ -128,7 +128,8 @@ public final class SettingsReader {
         value("valkey.trust-store").filter(path -> !java.nio.file.Files.isReadable(java.nio.file.Path.of(path)))
                 .ifPresent(path -> problems.add(PREFIX + "valkey.trust-store: '" + path + "' is not a readable file"));
         return new ValkeySettings(mode, url, nodes, masterName, value("valkey.user"), value("valkey.password"),
-                timeout, keyPrefix, poolSize, value("valkey.trust-store"), value("valkey.trust-store-password"));
+                timeout, keyPrefix, poolSize, value("valkey.trust-store"), value("valkey.trust-store-password"),
+                value("valkey.sentinel-user"), value("valkey.sentinel-password"));
     }
 
     private PostgresSettings postgres() {

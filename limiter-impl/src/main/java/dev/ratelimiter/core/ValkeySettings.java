@@ -19,6 +19,8 @@ import java.util.Optional;
  * @param poolSize           connections per node, at least 1
  * @param trustStore         TLS: a PKCS12 or JKS file of trusted certificates, instead of the JVM's
  * @param trustStorePassword TLS: its password
+ * @param sentinelUser       sentinel: the Sentinels' own ACL user, if they require one
+ * @param sentinelPassword   sentinel: the Sentinels' own password, if they require one
  */
 public record ValkeySettings(
         Mode mode,
@@ -31,7 +33,9 @@ public record ValkeySettings(
         String keyPrefix,
         int poolSize,
         Optional<String> trustStore,
-        Optional<String> trustStorePassword) {
+        Optional<String> trustStorePassword,
+        Optional<String> sentinelUser,
+        Optional<String> sentinelPassword) {
 
     /** The deployment forms Jedis connects to. */
     public enum Mode {
@@ -40,6 +44,14 @@ public record ValkeySettings(
 
     public ValkeySettings {
         nodes = List.copyOf(nodes);
+    }
+
+    /** Settings for Sentinels that need no credentials of their own. */
+    public ValkeySettings(Mode mode, String url, List<String> nodes, Optional<String> masterName,
+                          Optional<String> user, Optional<String> password, Duration timeout, String keyPrefix,
+                          int poolSize, Optional<String> trustStore, Optional<String> trustStorePassword) {
+        this(mode, url, nodes, masterName, user, password, timeout, keyPrefix, poolSize, trustStore,
+                trustStorePassword, Optional.empty(), Optional.empty());
     }
 
     /** Hides the password. */

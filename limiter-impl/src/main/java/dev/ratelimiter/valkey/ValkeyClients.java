@@ -55,11 +55,7 @@ public final class ValkeyClients {
             client.database(JedisURIHelper.getDBIndex(uri));
         }
         if (tls) {
-            SSLParameters parameters = new SSLParameters();
-            parameters.setEndpointIdentificationAlgorithm("HTTPS"); // check the certificate names the host
-            client.sslParameters(parameters);
-            settings.trustStore().ifPresent(path -> client.sslSocketFactory(
-                    sslContext(Path.of(path), settings.trustStorePassword().orElse("")).getSocketFactory()));
+            secure(client, settings);
         }
         JedisClientConfig config = client.build();
         ConnectionPoolConfig pool = new ConnectionPoolConfig();
@@ -73,16 +69,31 @@ public final class ValkeyClients {
         pool.setTimeBetweenEvictionRuns(Duration.ofSeconds(30));
         switch (settings.mode()) {
             case SENTINEL:
-                DefaultJedisClientConfig sentinel = DefaultJedisClientConfig.builder()
-                        .connectionTimeoutMillis(millis).socketTimeoutMillis(millis).build();
+                // The Sentinels' own connections: the same deadline and TLS, their own credentials if any.
+                DefaultJedisClientConfig.Builder sentinel = DefaultJedisClientConfig.builder()
+                        .connectionTimeoutMillis(millis).socketTimeoutMillis(millis).ssl(tls);
+                settings.sentinelUser().ifPresent(sentinel::user);
+                settings.sentinelPassword().ifPresent(sentinel::password);
+                if (tls) {
+                    secure(sentinel, settings);
+                }
                 return new JedisSentineled(settings.masterName().orElseThrow(), config, pool, nodes(settings),
-                        sentinel);
+                        sentinel.build());
             case CLUSTER:
                 return new JedisCluster(nodes(settings), config, 1, pool);
             case STANDALONE:
             default:
                 return new JedisPooled(JedisURIHelper.getHostAndPort(uri), config, pool);
         }
+    }
+
+    /** TLS with host-name verification, and the configured trust store if any. */
+    private static void secure(DefaultJedisClientConfig.Builder client, ValkeySettings settings) {
+        SSLParameters parameters = new SSLParameters();
+        parameters.setEndpointIdentificationAlgorithm("HTTPS"); // check the certificate names the host
+        client.sslParameters(parameters);
+        settings.trustStore().ifPresent(path -> client.sslSocketFactory(
+                sslContext(Path.of(path), settings.trustStorePassword().orElse("")).getSocketFactory()));
     }
 
     private static Set<HostAndPort> nodes(ValkeySettings settings) {

@@ -7,6 +7,8 @@ import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisClusterOperationException;
+import redis.clients.jedis.exceptions.JedisMovedDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 import java.io.IOException;
@@ -27,7 +29,8 @@ import java.util.function.Supplier;
  * times every replica's windows.
  *
  * <p>The script runs by EVALSHA; only an explicit NOSCRIPT reply (after a restart or SCRIPT FLUSH) sends it once
- * more by EVAL, which also caches it. A timeout is never retried, since the increment may have happened. Any
+ * more by EVAL, which also caches it, and only a cluster's MOVED reply (the script did not run) sends it once more
+ * to the slot's new node. A timeout is never retried, since the increment may have happened. Any
  * client error is reported to the {@link BackendMonitor} and answered {@link Verdict.Outcome#UNAVAILABLE}: this
  * class never throws out of {@link #consume}, {@link #reset} or {@link #probe}'s callers.
  *
@@ -67,9 +70,14 @@ public final class ValkeyRateLimiter implements RateLimiter {
             UnifiedJedis client = jedis.get();
             Object reply;
             try {
-                reply = client.evalsha(SCRIPT_SHA, 1, counter, window);
-            } catch (JedisNoScriptException e) {
-                reply = client.eval(SCRIPT, 1, counter, window);
+                reply = run(client, counter, window);
+            } catch (JedisClusterOperationException e) {
+                if (!movedOnly(e)) {
+                    throw e;
+                }
+                // A MOVED reply means the slot moved and the script never ran, so one more try is safe (the
+                // client refreshed its slot map). Timeouts are never retried: their increment may have happened.
+                reply = run(client, counter, window);
             }
             return verdict(bucket, reply);
         } catch (RuntimeException e) {
@@ -87,6 +95,27 @@ public final class ValkeyRateLimiter implements RateLimiter {
         } catch (RuntimeException e) {
             monitor.failure(e); // the window simply runs out
         }
+    }
+
+    private static Object run(UnifiedJedis client, String counter, String window) {
+        try {
+            return client.evalsha(SCRIPT_SHA, 1, counter, window);
+        } catch (JedisNoScriptException e) {
+            return client.eval(SCRIPT, 1, counter, window);
+        }
+    }
+
+    private static boolean movedOnly(JedisClusterOperationException failure) {
+        Throwable[] suppressed = failure.getSuppressed();
+        if (suppressed.length == 0) {
+            return false;
+        }
+        for (Throwable attempt : suppressed) {
+            if (!(attempt instanceof JedisMovedDataException)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
