@@ -31,6 +31,9 @@ import java.util.Set;
  * Every form gets the same deadline for connect, read and pool wait, and the cluster client makes one attempt
  * only, so a script that timed out is never replayed by the client.
  */
+// Jedis 7.5 marks these classes and builder methods deprecated in favour of Jedis 8's RedisClient family; this
+// version stays on Jedis 7 (README: "The Valkey / Redis backend"), whose classes are still supported there.
+@SuppressWarnings("deprecation")
 public final class ValkeyClients {
 
     private ValkeyClients() {
