@@ -53,6 +53,7 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
     private final DataSource dataSource;
     private final String table;
     private final int timeoutMillis;
+    private final int networkTimeoutMillis;
     private final Semaphore bulkhead;
     private final Optional<InstantSource> boundClock;
     private final BackendMonitor monitor;
@@ -76,6 +77,9 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.table = Objects.requireNonNull(table, "table");
         this.timeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+        // A margin over the statement timeout, so a slow statement is cancelled by the server (the connection
+        // stays usable) before the socket gives up (the driver then closes the connection).
+        this.networkTimeoutMillis = timeoutMillis + Math.max(50, timeoutMillis / 2);
         this.bulkhead = new Semaphore(permits);
         this.boundClock = Objects.requireNonNull(boundClock, "boundClock");
         this.monitor = Objects.requireNonNull(monitor, "monitor");
@@ -108,7 +112,7 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
         }
         try (Connection connection = dataSource.getConnection()) {
             int previous = connection.getNetworkTimeout();
-            connection.setNetworkTimeout(DIRECT, timeoutMillis);
+            connection.setNetworkTimeout(DIRECT, networkTimeoutMillis);
             try (PreparedStatement statement = connection.prepareStatement(consumeSql)) {
                 Optional<OffsetDateTime> now = boundNow();
                 long window = bucket.windowSeconds();
@@ -127,7 +131,7 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
                     return verdict(bucket, count, Duration.between(statementTime, endsAt));
                 }
             } finally {
-                connection.setNetworkTimeout(DIRECT, previous);
+                restore(connection, previous);
             }
         } catch (SQLException | RuntimeException e) {
             monitor.failure(e);
@@ -142,13 +146,13 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
     public void reset(Bucket bucket, String key) {
         try (Connection connection = dataSource.getConnection()) {
             int previous = connection.getNetworkTimeout();
-            connection.setNetworkTimeout(DIRECT, timeoutMillis);
+            connection.setNetworkTimeout(DIRECT, networkTimeoutMillis);
             try (PreparedStatement statement = connection.prepareStatement(resetSql)) {
                 statement.setString(1, bucket.name());
                 statement.setString(2, key);
                 statement.executeUpdate();
             } finally {
-                connection.setNetworkTimeout(DIRECT, previous);
+                restore(connection, previous);
             }
         } catch (SQLException | RuntimeException e) {
             monitor.failure(e); // the window simply runs out
@@ -157,29 +161,58 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
 
     /**
      * Deletes the rows whose window has ended, in batches of 10 000 (each its own short transaction), while
-     * holding an advisory lock that only sweeps take: when another replica is sweeping, returns 0 at once.
+     * holding an advisory lock that only sweeps of this table take: when another replica is sweeping, returns 0 at
+     * once.
      */
     @Override
     public long sweep() {
         long deleted = 0;
         try (Connection connection = dataSource.getConnection()) {
+            int previous = connection.getNetworkTimeout();
             connection.setNetworkTimeout(DIRECT, SWEEP_TIMEOUT_MILLIS);
-            if (!advisoryLock(connection, "pg_try_advisory_lock")) {
-                return 0;
-            }
-            try (PreparedStatement statement = connection.prepareStatement(sweepSql)) {
-                setInstant(statement, 1, boundNow());
-                int batch;
-                do {
-                    batch = statement.executeUpdate();
-                    deleted += batch;
-                } while (batch == SWEEP_BATCH);
+            try {
+                if (!advisoryLock(connection, "pg_try_advisory_lock")) {
+                    return 0;
+                }
+                try {
+                    deleted = deleteEnded(connection);
+                } finally {
+                    advisoryLock(connection, "pg_advisory_unlock");
+                }
             } finally {
-                advisoryLock(connection, "pg_advisory_unlock");
+                restore(connection, previous);
             }
         } catch (SQLException | RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "sweep of " + table + " stopped after " + deleted + " rows; the "
                     + "next one runs on schedule", e);
+        }
+        return deleted;
+    }
+
+    /**
+     * Each batch is its own short transaction with a statement timeout of its own: a pool's timeout (100 ms) fits
+     * a decision, not a delete of 10 000 rows.
+     */
+    private long deleteEnded(Connection connection) throws SQLException {
+        long deleted = 0;
+        boolean autoCommit = connection.getAutoCommit();
+        connection.setAutoCommit(false);
+        try (PreparedStatement timeout = connection.prepareStatement(
+                "SET LOCAL statement_timeout = " + SWEEP_TIMEOUT_MILLIS);
+             PreparedStatement statement = connection.prepareStatement(sweepSql)) {
+            setInstant(statement, 1, boundNow());
+            int batch;
+            do {
+                timeout.execute();
+                batch = statement.executeUpdate();
+                connection.commit();
+                deleted += batch;
+            } while (batch == SWEEP_BATCH);
+        } catch (SQLException | RuntimeException e) {
+            connection.rollback();
+            throw e;
+        } finally {
+            connection.setAutoCommit(autoCommit);
         }
         return deleted;
     }
@@ -191,17 +224,30 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
      */
     public void probe() throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
-            connection.setNetworkTimeout(DIRECT, timeoutMillis);
+            connection.setNetworkTimeout(DIRECT, networkTimeoutMillis);
             try (PreparedStatement statement = connection.prepareStatement("SELECT 1")) {
                 statement.executeQuery().close();
             }
         }
     }
 
+    /**
+     * Puts the pool's network timeout back. Not on a connection the driver closed after a timeout: that would throw
+     * and hide the failure that matters.
+     */
+    private static void restore(Connection connection, int networkTimeout) throws SQLException {
+        if (!connection.isClosed()) {
+            connection.setNetworkTimeout(DIRECT, networkTimeout);
+        }
+    }
+
     private boolean advisoryLock(Connection connection, String function) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement("SELECT " + function + "(?, ?)")) {
-            statement.setInt(1, 0x524C); // "RL": the library's lock space
-            statement.setInt(2, table.hashCode());
+        // Keyed by the table's own identity (its OID), so tables of the same name in other schemas of one database
+        // keep sweeps of their own; 0x524C ("RL") is the library's lock space.
+        try (PreparedStatement statement = connection.prepareStatement(
+                "SELECT " + function + "(?, hashtext(?::regclass::oid::text))")) {
+            statement.setInt(1, 0x524C);
+            statement.setString(2, table);
             try (ResultSet row = statement.executeQuery()) {
                 return row.next() && row.getBoolean(1);
             }
@@ -222,7 +268,10 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
     }
 
     private static Verdict verdict(Bucket bucket, long count, Duration left) {
-        Duration resetAfter = left.isNegative() ? Duration.ZERO : left;
+        // A statement that waited for the row lock behind the one that opened the window has an earlier instant:
+        // its time left can exceed the window by microseconds.
+        Duration resetAfter = left.isNegative() ? Duration.ZERO : left.compareTo(bucket.window()) > 0
+                ? bucket.window() : left;
         return count <= bucket.limit()
                 ? Verdict.allowed(bucket.limit(), bucket.limit() - count, resetAfter)
                 : Verdict.denied(bucket.limit(), resetAfter);

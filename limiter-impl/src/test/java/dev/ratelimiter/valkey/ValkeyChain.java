@@ -1,6 +1,7 @@
 package dev.ratelimiter.valkey;
 
 import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.contract.CountingLimiter;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.BackendState;

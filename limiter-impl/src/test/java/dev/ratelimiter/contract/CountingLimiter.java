@@ -1,4 +1,4 @@
-package dev.ratelimiter.valkey;
+package dev.ratelimiter.contract;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.RateLimiter;
@@ -6,17 +6,20 @@ import dev.ratelimiter.Verdict;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Counts the calls that reach the store's limiter, to show when the breaker keeps them away. */
-final class CountingLimiter implements RateLimiter {
+/**
+ * Counts the calls that reach a store's limiter, so a test can show that the circuit breaker keeps them away.
+ */
+public final class CountingLimiter implements RateLimiter {
 
     private final RateLimiter store;
     private final AtomicLong calls = new AtomicLong();
 
-    CountingLimiter(RateLimiter store) {
+    public CountingLimiter(RateLimiter store) {
         this.store = store;
     }
 
-    long calls() {
+    /** Calls of {@code consume} and {@code reset} so far. */
+    public long calls() {
         return calls.get();
     }
 

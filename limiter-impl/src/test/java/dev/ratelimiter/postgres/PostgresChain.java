@@ -1,0 +1,115 @@
+package dev.ratelimiter.postgres;
+
+import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.contract.CountingLimiter;
+import dev.ratelimiter.core.Backend;
+import dev.ratelimiter.core.BackendMonitor;
+import dev.ratelimiter.core.BackendState;
+import dev.ratelimiter.core.BreakerSettings;
+import dev.ratelimiter.core.CircuitBreakerLimiter;
+import dev.ratelimiter.core.MemoryRateLimiter;
+import dev.ratelimiter.core.OutagePolicyLimiter;
+import dev.ratelimiter.core.OutageStatistics;
+import dev.ratelimiter.core.PostgresSettings;
+import dev.ratelimiter.core.RateLimiterMetrics;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The chain the CDI layer builds for the PostgreSQL backend with {@code ratelimiter.postgres.url}, built by hand:
+ * outage policies around a circuit breaker around the store's limiter (counted), with a per-process fallback; the
+ * store's pool is the library's own ({@link HikariPools}, made by {@link PostgresBackend#start}).
+ */
+final class PostgresChain implements AutoCloseable {
+
+    /** The library's default deadline ({@code ratelimiter.postgres.timeout}). */
+    static final Duration TIMEOUT = Duration.ofMillis(100);
+    static final String TABLE = "rate_limit_counters";
+
+    private static final Pattern HOST_PORT_DB = Pattern.compile("jdbc:postgresql://([^:/?]+)(?::(\\d+))?/([^?]*)(.*)");
+
+    final BackendMonitor monitor;
+    final OutageStatistics outages = new OutageStatistics();
+    final PostgresBackend backend;
+    final CountingLimiter store;
+    final CircuitBreakerLimiter breaker;
+    final RateLimiter limiter;
+
+    PostgresChain(PostgresSettings settings) {
+        InstantSource clock = InstantSource.system();
+        monitor = new BackendMonitor(Backend.POSTGRES, clock, RateLimiterMetrics.NONE);
+        backend = PostgresBackend.start(settings, Optional.empty(), monitor, RateLimiterMetrics.NONE);
+        store = new CountingLimiter(backend.limiter());
+        breaker = new CircuitBreakerLimiter(store, backend.probe(), monitor, clock, BreakerSettings.DEFAULTS);
+        limiter = new OutagePolicyLimiter(breaker, Optional.of(new MemoryRateLimiter(clock, 10_000)), outages);
+    }
+
+    /** The library's settings for its own pool on {@code url}: 100 ms deadline, {@code poolSize} connections. */
+    static PostgresSettings settings(String url, int poolSize) {
+        String password = PostgresTarget.password();
+        return new PostgresSettings(Optional.empty(), Optional.of(url), Optional.of(PostgresTarget.user()),
+                password == null || password.isEmpty() ? Optional.empty() : Optional.of(password), TABLE, TIMEOUT,
+                Duration.ofMinutes(5), poolSize);
+    }
+
+    /**
+     * The target's URL with {@code schema} first on the search path, sessions named {@code applicationName}
+     * (to find them in pg_stat_activity), and, when {@code port} is given, through 127.0.0.1 on that port.
+     */
+    static String url(String schema, String applicationName, Optional<Integer> port) {
+        Matcher url = target();
+        String query = url.group(4).isEmpty() ? "?" : url.group(4) + "&";
+        String hostPort = port.map(p -> "127.0.0.1:" + p)
+                .orElse(url.group(1) + (url.group(2) == null ? "" : ":" + url.group(2)));
+        return "jdbc:postgresql://" + hostPort + "/" + url.group(3) + query + "currentSchema=" + schema
+                + "&ApplicationName=" + applicationName;
+    }
+
+    static String targetHost() {
+        return target().group(1);
+    }
+
+    static int targetPort() {
+        String port = target().group(2);
+        return port == null ? 5432 : Integer.parseInt(port);
+    }
+
+    private static Matcher target() {
+        Matcher url = HOST_PORT_DB.matcher(PostgresTarget.url());
+        if (!url.matches()) {
+            throw new IllegalStateException("not a jdbc:postgresql://host[:port]/db URL: " + PostgresTarget.url());
+        }
+        return url;
+    }
+
+    /** The count stored for a key, or -1 when it has no row; read on a connection of its own. */
+    static long storedCount(String schema, String bucket, String key) throws SQLException {
+        try (Connection connection = PostgresTarget.dataSource(schema).getConnection();
+             PreparedStatement statement = connection.prepareStatement(
+                     "SELECT count FROM " + TABLE + " WHERE bucket = ? AND key = ?")) {
+            statement.setString(1, bucket);
+            statement.setString(2, key);
+            try (ResultSet row = statement.executeQuery()) {
+                return row.next() ? row.getLong(1) : -1;
+            }
+        }
+    }
+
+    boolean degraded() {
+        return monitor.status().state() == BackendState.DEGRADED;
+    }
+
+    @Override
+    public void close() {
+        breaker.close();
+        backend.close();
+    }
+}
