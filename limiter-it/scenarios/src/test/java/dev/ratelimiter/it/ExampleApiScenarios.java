@@ -37,11 +37,6 @@ public abstract class ExampleApiScenarios {
         return "metrics";
     }
 
-    /** The series' extra labels on this server: {@code ,mp_scope="application"} with MicroProfile Metrics. */
-    protected String metricsScopeLabel() {
-        return ",mp_scope=\"application\"";
-    }
-
     private ExampleApi client() {
         return ExampleApi.newClient(baseUri());
     }
@@ -179,8 +174,17 @@ public abstract class ExampleApiScenarios {
         assertThat(next.headers().firstValue("RateLimit").orElseThrow()).startsWith("\"api-anonymous\";r=115;");
     }
 
+    /**
+     * Whether an OPTIONS request reaches the application's post-matching filters on this server. Jersey (Payara)
+     * matches OPTIONS to a generated resource method, so the global filter counts it; RESTEasy (Open Liberty)
+     * answers it before any post-matching filter runs, without touching the application.
+     */
+    protected boolean optionsReachFilters() {
+        return true;
+    }
+
     @Test
-    @DisplayName("a CORS preflight is not counted; an OPTIONS request without Origin is")
+    @DisplayName("a CORS preflight is not counted; an OPTIONS request without Origin counts where it reaches the filters")
     void preflightNotCounted() {
         ExampleApi client = client();
         client.options("api/projects", "Origin", "https://app.example", "Access-Control-Request-Method", "GET");
@@ -188,7 +192,7 @@ public abstract class ExampleApiScenarios {
                 .startsWith("\"api-anonymous\";r=119;");
         client.options("api/projects", "Access-Control-Request-Method", "GET");
         assertThat(client.get("api/projects").headers().firstValue("RateLimit").orElseThrow())
-                .startsWith("\"api-anonymous\";r=117;");
+                .startsWith("\"api-anonymous\";r=" + (optionsReachFilters() ? 117 : 118) + ";");
     }
 
     @Test
@@ -197,15 +201,28 @@ public abstract class ExampleApiScenarios {
         client().get("api/projects");
         HttpResponse<String> response = client().get(metricsPath());
         assertThat(response.statusCode()).isEqualTo(200);
-        String scope = metricsScopeLabel();
-        assertThat(response.body())
-                .containsPattern("rate_limiter_fallbacks_total\\{bucket=\"login\"" + java.util.regex.Pattern.quote(scope)
-                        + "} 0(\\.0)?\\b")
-                .containsPattern("rate_limiter_degraded\\{backend=\"" + backend() + "\""
-                        + java.util.regex.Pattern.quote(scope) + "} 0(\\.0)?\\b")
-                .contains("rate_limiter_decisions_total{bucket=\"api-anonymous\"")
-                .contains("rate_limiter_fail_open_total{bucket=\"login\"")
-                .contains("rate_limiter_backend_errors_total{backend=\"" + backend() + "\"");
+        String body = response.body();
+        assertThat(series(body, "rate_limiter_fallbacks_total", "bucket=\"login\"")).isEqualTo(0.0);
+        assertThat(series(body, "rate_limiter_fail_open_total", "bucket=\"login\"")).isEqualTo(0.0);
+        assertThat(series(body, "rate_limiter_degraded", "backend=\"" + backend() + "\"")).isEqualTo(0.0);
+        assertThat(series(body, "rate_limiter_backend_errors_total", "backend=\"" + backend() + "\""))
+                .isEqualTo(0.0);
+        assertThat(series(body, "rate_limiter_decisions_total", "bucket=\"api-anonymous\"", "outcome=\"allowed\""))
+                .isPositive();
+    }
+
+    /**
+     * The value of the one sample of {@code name} whose labels include {@code labels}, in the Prometheus text
+     * format (servers differ in label order, extra labels such as {@code mp_scope}, and a trailing comma).
+     */
+    private static double series(String body, String name, String... labels) {
+        return body.lines()
+                .filter(line -> line.startsWith(name + "{"))
+                .filter(line -> java.util.Arrays.stream(labels).allMatch(line::contains))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no sample " + name + java.util.Arrays.toString(labels)
+                        + " in:\n" + body));
     }
 
     private static long remaining(HttpResponse<String> response) {

@@ -1,6 +1,7 @@
 package dev.ratelimiter.it.payara;
 
 import dev.ratelimiter.it.ExampleApiScenarios;
+import dev.ratelimiter.it.ExampleDeployments;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
@@ -19,11 +20,11 @@ class PayaraExampleApiIT extends ExampleApiScenarios {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return Deployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n");
+        return ExampleDeployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n");
     }
 
     @Override
     protected URI baseUri() {
-        return Deployments.loopback(deployment);
+        return ExampleDeployments.loopback(deployment);
     }
 }

@@ -1,6 +1,7 @@
 package dev.ratelimiter.it.payara;
 
 import dev.ratelimiter.it.ExampleApiScenarios;
+import dev.ratelimiter.it.ExampleDeployments;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
@@ -25,7 +26,7 @@ class PayaraValkeyExampleApiIT extends ExampleApiScenarios {
     @Deployment(testable = false)
     static WebArchive deployment() {
         String url = System.getenv().getOrDefault("RATELIMITER_TEST_VALKEY_URL", "redis://127.0.0.1:6379");
-        return Deployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n"
+        return ExampleDeployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n"
                 + "ratelimiter.backend=valkey\n"
                 + "ratelimiter.valkey.url=" + url + "\n"
                 + "ratelimiter.valkey.key-prefix=rl-it-" + UUID.randomUUID().toString().substring(0, 8) + ":\n");
@@ -33,7 +34,7 @@ class PayaraValkeyExampleApiIT extends ExampleApiScenarios {
 
     @Override
     protected URI baseUri() {
-        return Deployments.loopback(deployment);
+        return ExampleDeployments.loopback(deployment);
     }
 
     @Override

@@ -1,4 +1,4 @@
-package dev.ratelimiter.it.payara;
+package dev.ratelimiter.it;
 
 import dev.ratelimiter.RateLimitKey;
 import dev.ratelimiter.RateLimited;

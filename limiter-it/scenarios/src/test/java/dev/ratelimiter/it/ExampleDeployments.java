@@ -1,0 +1,91 @@
+package dev.ratelimiter.it;
+
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.importer.ZipImporter;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The example WAR as built by its module (system property {@code example.war}), prepared for a test deployment
+ * on an Arquillian-managed server, and what the startup-failure tests expect the server log to say.
+ */
+public final class ExampleDeployments {
+
+    /** Properties a startup-failure test gets wrong: a window under a second, an unknown backend. */
+    public static final String BAD_PROPERTIES =
+            "ratelimiter.buckets.login.window=PT0.5S\nratelimiter.backend=memcached\n";
+
+    /** What the server log must say about {@link #BAD_PROPERTIES}. */
+    public static final List<String> BAD_PROPERTY_MESSAGES = List.of(
+            "Rate limiter configuration is invalid",
+            "ratelimiter.buckets.login.window: 'PT0.5S' must be a whole number of seconds",
+            "ratelimiter.backend: 'memcached' is not a backend; use memory, valkey or postgres");
+
+    /** What the server log must say about a deployment with {@link MisconfiguredService}. */
+    public static final List<String> MISCONFIGURED_MESSAGES = List.of(
+            "Rate limiter configuration is invalid",
+            "@RateLimited(bucket = \"no-such-bucket\") on " + MisconfiguredService.class.getName()
+                    + "#search(String): bucket 'no-such-bucket' is not configured; set "
+                    + "ratelimiter.buckets.no-such-bucket.limit and ratelimiter.buckets.no-such-bucket.window",
+            MisconfiguredService.class.getName() + "#lookup(long): @RateLimitKey is on parameter 0 of type long");
+
+    private ExampleDeployments() {
+    }
+
+    /** {@link #example(String, String)} as {@code ROOT.war}. */
+    public static WebArchive example(String extraConfig) {
+        return example("ROOT.war", extraConfig);
+    }
+
+    /**
+     * The example at the root context, with one more configuration source on top of the example's own:
+     * {@code extraConfig} (properties text) at ordinal 200. Payara Micro deploys {@code ROOT.war} at {@code /};
+     * Open Liberty takes the context root from {@code WEB-INF/ibm-web-ext.xml}, added here (other servers ignore
+     * it). The archive name is also the application's name.
+     */
+    public static WebArchive example(String archiveName, String extraConfig) {
+        File war = new File(System.getProperty("example.war"));
+        WebArchive archive = ShrinkWrap.create(ZipImporter.class, archiveName).importFrom(war).as(WebArchive.class)
+                .addAsWebInfResource(new StringAsset(IBM_WEB_EXT), "ibm-web-ext.xml");
+        JavaArchive config = ShrinkWrap.create(JavaArchive.class, "it-config.jar")
+                .addAsManifestResource(new StringAsset("config_ordinal=200\n" + extraConfig),
+                        "microprofile-config.properties");
+        return archive.addAsLibrary(config);
+    }
+
+    private static final String IBM_WEB_EXT = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <web-ext xmlns="http://websphere.ibm.com/xml/ns/javaee"
+                     xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+                     xsi:schemaLocation="http://websphere.ibm.com/xml/ns/javaee http://websphere.ibm.com/xml/ns/javaee/ibm-web-ext_1_1.xsd"
+                     version="1.1">
+              <context-root uri="/"/>
+            </web-ext>
+            """;
+
+    /**
+     * The deployment's root on loopback: the adapter reports the machine's own address, but the tests send
+     * traffic to 127.0.0.1 only, which the test configuration trusts as a proxy.
+     */
+    public static URI loopback(URL deployment) {
+        return URI.create("http://127.0.0.1:" + deployment.getPort() + "/");
+    }
+
+    /** The status of a GET of {@code path} below the deployment's root. */
+    public static int status(URL deployment, String path) throws IOException, InterruptedException {
+        return HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(loopback(deployment).resolve(path)).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+}
