@@ -32,7 +32,7 @@ public final class SettingsReader {
     private static final List<String> BUCKET_PROPERTIES = List.of("limit", "window", "on-outage");
 
     private final Function<String, Optional<String>> lookup;
-    private final Iterable<String> propertyNames;
+    private final List<String> propertyNames;
     private final List<String> problems = new ArrayList<>();
 
     /**
@@ -42,7 +42,11 @@ public final class SettingsReader {
      */
     private SettingsReader(Function<String, Optional<String>> lookup, Iterable<String> propertyNames) {
         this.lookup = lookup;
-        this.propertyNames = propertyNames;
+        // Copied once: SmallRye Config 3.16 (Quarkus 3.33) returns an Iterable whose second iterator() throws
+        // NoSuchElementException, and the names are walked more than once.
+        List<String> names = new ArrayList<>();
+        propertyNames.forEach(names::add);
+        this.propertyNames = names;
     }
 
     /**

@@ -50,8 +50,10 @@ final class MicrometerMetricsRecorder implements RateLimiterMetrics {
         }
         String name = backend.configName();
         errors.put(backend, Counter.builder("rate_limiter.backend_errors").tag("backend", name).register(registry));
+        // strongReference: Micrometer holds a gauge's object weakly, and nothing else holds this lambda, so it
+        // would be collected and the gauge would read NaN.
         Gauge.builder("rate_limiter.degraded", degraded, d -> d.getAsBoolean() ? 1 : 0).tag("backend", name)
-                .register(registry);
+                .strongReference(true).register(registry);
         timers.put(backend, Timer.builder("rate_limiter.backend").tag("backend", name).register(registry));
     }
 

@@ -8,7 +8,9 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -28,6 +30,20 @@ class SettingsReaderTest {
     private void assertProblem(String... fragments) {
         assertThatThrownBy(this::read).isInstanceOf(ConfigurationException.class)
                 .satisfies(e -> assertThat(e.getMessage()).contains(fragments));
+    }
+
+    @Test
+    @DisplayName("property names are walked once: SmallRye Config 3.16's Iterable throws on a second iterator()")
+    void namesIterableOnce() {
+        AtomicBoolean walked = new AtomicBoolean();
+        Iterable<String> once = () -> {
+            if (walked.getAndSet(true)) {
+                throw new NoSuchElementException();
+            }
+            return properties.keySet().iterator();
+        };
+        LimiterSettings settings = SettingsReader.read(name -> Optional.ofNullable(properties.get(name)), once);
+        assertThat(settings.buckets()).containsOnlyKeys("api-anonymous", "api-authenticated");
     }
 
     @Test

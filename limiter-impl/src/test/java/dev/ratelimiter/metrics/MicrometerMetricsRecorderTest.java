@@ -53,4 +53,14 @@ class MicrometerMetricsRecorderTest {
         assertThat(registry.get("rate_limiter.degraded").gauge().value()).isEqualTo(1);
         assertThat(registry.get("rate_limiter.backend").timer().count()).isEqualTo(1);
     }
+
+    @Test
+    @DisplayName("the degraded gauge survives garbage collection, though only the registry holds its supplier")
+    void degradedGaugeHeldStrongly() {
+        recorder.register(List.of(login), Backend.MEMORY, () -> degraded.get());
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        assertThat(registry.get("rate_limiter.degraded").tag("backend", "memory").gauge().value()).isZero();
+    }
 }
