@@ -1,0 +1,46 @@
+package dev.ratelimiter.it.quarkus;
+
+import dev.ratelimiter.it.ExampleApiScenarios;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URL;
+
+/**
+ * The example API's scenarios on Quarkus (ArC, Quarkus REST, SmallRye Health, Micrometer) with the in-memory
+ * backend, the library jar used as published. A missing bean-archive marker would make the library do nothing
+ * without failing: the 429 scenarios would then fail here.
+ */
+@QuarkusTest
+class QuarkusExampleApiTest extends ExampleApiScenarios {
+
+    @TestHTTPResource("/")
+    URL root;
+
+    @Override
+    protected URI baseUri() {
+        try {
+            return root.toURI();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    protected String readinessPath() {
+        return "q/health/ready";
+    }
+
+    @Override
+    protected String metricsPath() {
+        return "q/metrics";
+    }
+
+    /** Quarkus REST answers OPTIONS for a resource without an {@code @OPTIONS} method before request filters. */
+    @Override
+    protected boolean optionsReachFilters() {
+        return false;
+    }
+}
