@@ -1,0 +1,87 @@
+package dev.ratelimiter.metrics;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.core.Backend;
+import dev.ratelimiter.core.RateLimiterMetrics;
+
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The counters both adapters keep, registered once at startup and looked up by bucket on each event, so an event
+ * costs a map lookup and an increment. An adapter says how to make a counter, a gauge and a timer in its library.
+ *
+ * @param <C> the library's counter type
+ */
+abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
+
+    private final Map<String, Map<Verdict.Outcome, C>> decisions = new ConcurrentHashMap<>();
+    private final Map<String, C> fallbacks = new ConcurrentHashMap<>();
+    private final Map<String, C> failOpens = new ConcurrentHashMap<>();
+    private final Map<Backend, C> errors = new ConcurrentHashMap<>();
+
+    /**
+     * A counter of this library.
+     *
+     * @param metric the series' name without the library's prefix: {@code decisions}, {@code fallbacks},
+     *               {@code fail_open}, {@code backend_errors}
+     * @param tags   tag names and values, alternating
+     */
+    abstract C counter(String metric, String... tags);
+
+    /** Adds one. */
+    abstract void increment(C counter);
+
+    /** Registers {@code degraded} (1 or 0, read when scraped) and the backend's call timer. */
+    abstract void registerBackend(Backend backend, BooleanSupplier degraded);
+
+    @Override
+    public final void register(Collection<Bucket> buckets, Backend backend, BooleanSupplier degraded) {
+        for (Bucket bucket : buckets) {
+            Map<Verdict.Outcome, C> byOutcome = new EnumMap<>(Verdict.Outcome.class);
+            for (Verdict.Outcome outcome : Verdict.Outcome.values()) {
+                byOutcome.put(outcome, counter("decisions", "bucket", bucket.name(),
+                        "outcome", outcome.name().toLowerCase(Locale.ROOT)));
+            }
+            decisions.put(bucket.name(), byOutcome);
+            fallbacks.put(bucket.name(), counter("fallbacks", "bucket", bucket.name()));
+            failOpens.put(bucket.name(), counter("fail_open", "bucket", bucket.name()));
+        }
+        errors.put(backend, counter("backend_errors", "backend", backend.configName()));
+        registerBackend(backend, degraded);
+    }
+
+    @Override
+    public final void decision(Bucket bucket, Verdict.Outcome outcome) {
+        Map<Verdict.Outcome, C> byOutcome = decisions.get(bucket.name());
+        if (byOutcome != null) {
+            increment(byOutcome.get(outcome));
+        }
+    }
+
+    @Override
+    public final void fallback(Bucket bucket) {
+        incrementIfRegistered(fallbacks.get(bucket.name()));
+    }
+
+    @Override
+    public final void failOpen(Bucket bucket) {
+        incrementIfRegistered(failOpens.get(bucket.name()));
+    }
+
+    @Override
+    public final void backendError(Backend backend) {
+        incrementIfRegistered(errors.get(backend));
+    }
+
+    private void incrementIfRegistered(C counter) {
+        if (counter != null) {
+            increment(counter);
+        }
+    }
+}
