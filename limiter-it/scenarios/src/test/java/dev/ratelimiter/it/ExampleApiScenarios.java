@@ -130,7 +130,7 @@ public abstract class ExampleApiScenarios {
     }
 
     @Test
-    @DisplayName("/api/me with a bearer token is keyed by principal: one counter across client addresses")
+    @DisplayName("/api/me with a bearer token is keyed by principal across client addresses, with the application's own limit (300) over the library's default (600)")
     void authenticatedKeyedByPrincipal() {
         HttpResponse<String> login = client().login("bob", "builder");
         assertThat(login.statusCode()).isEqualTo(200);
@@ -141,7 +141,7 @@ public abstract class ExampleApiScenarios {
 
         assertThat(first.statusCode()).isEqualTo(200);
         assertThat(ExampleApi.json(first).getString("user")).isEqualTo("bob");
-        assertThat(first.headers().firstValue("RateLimit-Policy")).contains("\"api-authenticated\";q=600;w=60");
+        assertThat(first.headers().firstValue("RateLimit-Policy")).contains("\"api-authenticated\";q=300;w=60");
         long firstRemaining = remaining(first);
         assertThat(remaining(second)).as("same principal from another address").isEqualTo(firstRemaining - 1);
         assertThat(client().get("api/me").statusCode()).as("without a token").isEqualTo(401);
