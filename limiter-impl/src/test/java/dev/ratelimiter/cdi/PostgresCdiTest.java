@@ -46,6 +46,23 @@ class PostgresCdiTest {
         cdi = CdiContainer.start(properties);
     }
 
+    /** The application's own DataSource bean, as Quarkus (Agroal) offers one. */
+    @jakarta.enterprise.context.ApplicationScoped
+    public static class ApplicationDataSource {
+        static volatile String schema;
+
+        @jakarta.enterprise.inject.Produces
+        @jakarta.enterprise.context.ApplicationScoped
+        javax.sql.DataSource dataSource() {
+            org.postgresql.ds.PGSimpleDataSource dataSource = new org.postgresql.ds.PGSimpleDataSource();
+            dataSource.setUrl(URL);
+            dataSource.setUser(USER);
+            dataSource.setPassword(PASSWORD);
+            dataSource.setCurrentSchema(schema);
+            return dataSource;
+        }
+    }
+
     @AfterEach
     void stop() throws SQLException {
         if (cdi != null) {
@@ -81,5 +98,37 @@ class PostgresCdiTest {
         assertThat(limits.consume("login", "alice").outcome()).isEqualTo(Outcome.DENIED);
         limits.reset("login", "alice");
         assertThat(limits.consume("login", "alice").outcome()).isEqualTo(Outcome.ALLOWED);
+    }
+
+    @Test
+    @DisplayName("with neither a JNDI name nor a URL, the application's CDI DataSource bean is used")
+    void cdiDataSourceBean() {
+        Flyway.configure().dataSource(URL, USER, PASSWORD).schemas(schema).createSchemas(true)
+                .locations("classpath:db/ratelimiter/postgres").table("flyway_ratelimiter_history").load().migrate();
+        ApplicationDataSource.schema = schema;
+        cdi = CdiContainer.start(new HashMap<>(Map.of(
+                "ratelimiter.backend", "postgres",
+                "ratelimiter.buckets.login.limit", "1",
+                "ratelimiter.buckets.login.window", "PT1M")), ApplicationDataSource.class);
+        RateLimits limits = cdi.select(RateLimits.class);
+        assertThat(limits.consume("login", "carol").outcome()).isEqualTo(Outcome.ALLOWED);
+        assertThat(limits.consume("login", "carol").outcome()).isEqualTo(Outcome.DENIED);
+    }
+
+    @Test
+    @DisplayName("with no DataSource at all, the application does not start, and the message names the properties")
+    void noDataSource() {
+        assertThatThrownBy(() -> CdiContainer.start(new HashMap<>(Map.of("ratelimiter.backend", "postgres"))))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("ratelimiter.postgres.datasource or ratelimiter.postgres.url");
+    }
+
+    @Test
+    @DisplayName("a JNDI name that names nothing fails the start, naming the property and the name")
+    void unknownJndiName() {
+        assertThatThrownBy(() -> CdiContainer.start(new HashMap<>(Map.of("ratelimiter.backend", "postgres",
+                "ratelimiter.postgres.datasource", "jdbc/nowhere__nontx"))))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("ratelimiter.postgres.datasource: no DataSource at JNDI name 'jdbc/nowhere__nontx'");
     }
 }
