@@ -14,9 +14,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A {@code redis-server} process of the test's own, on a free loopback port, so the test can kill, pause and
- * restart it. Keeps nothing on disk beyond its temporary directory.
+ * restart it. Keeps nothing on disk beyond its temporary directory. Public: the server modules' outage tests use
+ * it from limiter-impl's test-jar.
  */
-final class RedisServer implements AutoCloseable {
+public final class RedisServer implements AutoCloseable {
 
     private final int port;
     private final Path directory;
@@ -30,7 +31,7 @@ final class RedisServer implements AutoCloseable {
     }
 
     /** Starts a server on a free port and waits until it accepts connections. */
-    static RedisServer start(String... extraArguments) {
+    public static RedisServer start(String... extraArguments) {
         try {
             RedisServer server = new RedisServer(freePort(), List.of(extraArguments));
             server.launch();
@@ -40,13 +41,13 @@ final class RedisServer implements AutoCloseable {
         }
     }
 
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
@@ -54,7 +55,7 @@ final class RedisServer implements AutoCloseable {
         return directory;
     }
 
-    String url() {
+    public String url() {
         return "redis://127.0.0.1:" + port;
     }
 
@@ -63,7 +64,7 @@ final class RedisServer implements AutoCloseable {
     }
 
     /** Starts it again on the same port after {@link #kill()}. */
-    void restart() {
+    public void restart() {
         try {
             launch();
         } catch (IOException e) {
@@ -72,18 +73,18 @@ final class RedisServer implements AutoCloseable {
     }
 
     /** SIGKILL: connections drop at once. */
-    void kill() {
+    public void kill() {
         process.destroyForcibly();
         await().atMost(Duration.ofSeconds(10)).until(() -> !process.isAlive());
     }
 
     /** SIGSTOP: the socket stays open and nothing answers. */
-    void pause() {
+    public void pause() {
         signal("-STOP");
     }
 
     /** SIGCONT after {@link #pause()}. */
-    void resume() {
+    public void resume() {
         signal("-CONT");
     }
 

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A client of the example API that sends every request as if forwarded for one client address: the test
  * deployments trust 127.0.0.1 as a proxy, so each scenario is its own anonymous client.
  */
-final class ExampleApi {
+public final class ExampleApi {
 
     private static final AtomicInteger NEXT_CLIENT = new AtomicInteger(1);
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -31,35 +31,35 @@ final class ExampleApi {
     }
 
     /** A client with an address no other scenario of this run uses (from TEST-NET-2, RFC 5737). */
-    static ExampleApi newClient(URI base) {
+    public static ExampleApi newClient(URI base) {
         int n = NEXT_CLIENT.getAndIncrement();
         return new ExampleApi(base, "198.51." + (100 + n / 250) + "." + (1 + n % 250));
     }
 
-    String clientAddress() {
+    public String clientAddress() {
         return clientAddress;
     }
 
-    HttpResponse<String> get(String path) {
+    public HttpResponse<String> get(String path) {
         return send(request(path).GET());
     }
 
-    HttpResponse<String> get(String path, String bearerToken) {
+    public HttpResponse<String> get(String path, String bearerToken) {
         return send(request(path).header("Authorization", "Bearer " + bearerToken).GET());
     }
 
-    HttpResponse<String> login(String login, String password) {
+    public HttpResponse<String> login(String login, String password) {
         String body = Json.createObjectBuilder().add("login", login).add("password", password).build().toString();
         return send(request("api/login").header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
-    HttpResponse<String> postJson(String path, String body) {
+    public HttpResponse<String> postJson(String path, String body) {
         return send(request(path).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
-    HttpResponse<String> options(String path, String... headers) {
+    public HttpResponse<String> options(String path, String... headers) {
         HttpRequest.Builder builder = request(path).method("OPTIONS", HttpRequest.BodyPublishers.noBody());
         for (int i = 0; i < headers.length; i += 2) {
             builder.header(headers[i], headers[i + 1]);
@@ -67,7 +67,7 @@ final class ExampleApi {
         return send(builder);
     }
 
-    static JsonObject json(HttpResponse<String> response) {
+    public static JsonObject json(HttpResponse<String> response) {
         return Json.createReader(new StringReader(response.body())).readObject();
     }
 
