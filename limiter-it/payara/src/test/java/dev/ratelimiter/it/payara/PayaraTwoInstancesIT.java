@@ -1,0 +1,104 @@
+package dev.ratelimiter.it.payara;
+
+import dev.ratelimiter.it.ExampleApi;
+import dev.ratelimiter.it.ExampleDeployments;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Two Payara Micro instances of the example (started by the test, not clustered) and requests alternating between
+ * them on one account: with a shared backend they admit the limit once in all; in memory each admits it (the
+ * documented cost of the embedded default). (The same on PostgreSQL is covered below the server, by two JVMs in
+ * limiter-impl's PostgresConcurrencyTest.)
+ */
+class PayaraTwoInstancesIT {
+
+    private final List<Process> instances = new ArrayList<>();
+
+    @AfterEach
+    void stop() {
+        for (Process instance : instances) {
+            instance.destroyForcibly();
+        }
+    }
+
+    @Test
+    @DisplayName("Valkey: alternating between two instances, one account gets 5 attempts in all")
+    void valkeyShared() {
+        String prefix = "rl-two-" + UUID.randomUUID().toString().substring(0, 8) + ":";
+        assertThat(attemptsAllowed("ratelimiter.backend=valkey\nratelimiter.valkey.url="
+                + System.getenv().getOrDefault("RATELIMITER_TEST_VALKEY_URL", "redis://127.0.0.1:6379")
+                + "\nratelimiter.valkey.key-prefix=" + prefix + "\n")).isEqualTo(5);
+    }
+
+    @Test
+    @DisplayName("in memory: alternating between two instances, each admits the limit (10 in all)")
+    void memoryPerInstance() {
+        assertThat(attemptsAllowed("")).isEqualTo(10);
+    }
+
+    /** Starts two instances with the configuration and counts the wrong-password attempts answered 401. */
+    private int attemptsAllowed(String config) {
+        Path war = export(config);
+        List<URI> roots = List.of(start(war), start(war));
+        for (URI root : roots) {
+            await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                    .until(() -> ExampleApi.newClient(root).get("health/ready").statusCode() == 200);
+        }
+        String account = "two-" + UUID.randomUUID();
+        int allowed = 0;
+        for (int i = 0; i < 12; i++) {
+            int status = ExampleApi.newClient(roots.get(i % 2)).login(account, "wrong").statusCode();
+            assertThat(status).as("attempt %d", i).isIn(401, 429);
+            allowed += status == 401 ? 1 : 0;
+        }
+        return allowed;
+    }
+
+    private static Path export(String config) {
+        try {
+            Path directory = Files.createTempDirectory("ratelimiter-two-");
+            Path war = directory.resolve("ROOT.war");
+            ExampleDeployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n" + config)
+                    .as(ZipExporter.class).exportTo(war.toFile(), true);
+            return war;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private URI start(Path war) {
+        try {
+            int port;
+            try (ServerSocket socket = new ServerSocket(0)) {
+                port = socket.getLocalPort();
+            }
+            File log = war.resolveSibling("payara-" + port + ".log").toFile();
+            Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx512m", "-jar", System.getProperty("payara.microJar"), "--deploy", war.toString(),
+                    "--contextroot", "/", "--port", String.valueOf(port), "--nocluster")
+                    .redirectErrorStream(true).redirectOutput(log).start();
+            instances.add(process);
+            return URI.create("http://127.0.0.1:" + port + "/");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
