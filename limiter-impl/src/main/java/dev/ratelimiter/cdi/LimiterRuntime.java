@@ -13,6 +13,7 @@ import dev.ratelimiter.core.DisabledRateLimiter;
 import dev.ratelimiter.core.KeyHasher;
 import dev.ratelimiter.core.LimiterSettings;
 import dev.ratelimiter.core.MemoryRateLimiter;
+import dev.ratelimiter.core.MetricsSwitch;
 import dev.ratelimiter.core.OutageListeners;
 import dev.ratelimiter.core.OutagePolicyLimiter;
 import dev.ratelimiter.core.OutageStatistics;
@@ -67,7 +68,8 @@ public class LimiterRuntime {
 
     private RateLimiter limiter;
     private KeyHasher hasher;
-    private RateLimiterMetrics metrics;
+    private final MetricsSwitch metrics = new MetricsSwitch();
+    private boolean metricsConnected; // guarded by this
     private OutageStatistics outages;
     private BackendMonitor monitor;
     private final List<AutoCloseable> resources = new ArrayList<>();
@@ -81,13 +83,10 @@ public class LimiterRuntime {
                     + "SHA-256, which can be reversed by guessing for short logins and IPv4 addresses. Set the "
                     + "same secret on every replica.");
         }
-        metrics = MetricsRecorders.detect(beans);
         outages = new OutageStatistics();
         monitor = new BackendMonitor(settings.backend(), clock, metrics);
         monitor.onChange(status -> stateChanges.fire(new RateLimiterStateChanged(status.backend().configName(),
                 status.state() == BackendState.DEGRADED, status.since(), status.lastError())));
-        metrics.register(settings.buckets().values(), settings.backend(),
-                () -> monitor.status().state() == BackendState.DEGRADED);
         if (!settings.enabled()) {
             LOG.log(System.Logger.Level.WARNING, "ratelimiter.enabled=false: every attempt is allowed and "
                     + "nothing is counted");
@@ -130,6 +129,21 @@ public class LimiterRuntime {
         }
         LOG.log(System.Logger.Level.INFO, "Rate limiter ready: backend {0}, {1} buckets",
                 settings.backend().configName(), String.valueOf(settings.buckets().size()));
+    }
+
+    /**
+     * Connects the metrics adapter the server offers and registers every series; once, at the CDI {@code Startup}
+     * event (see {@link MetricsSwitch} for why not earlier).
+     */
+    synchronized void connectMetrics() {
+        if (metricsConnected) {
+            return;
+        }
+        metricsConnected = true;
+        RateLimiterMetrics adapter = MetricsRecorders.detect(beans);
+        adapter.register(configuration.settings().buckets().values(), configuration.settings().backend(),
+                () -> monitor.status().state() == BackendState.DEGRADED);
+        metrics.connect(adapter);
     }
 
     /**

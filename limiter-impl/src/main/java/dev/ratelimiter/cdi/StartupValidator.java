@@ -44,6 +44,7 @@ public class StartupValidator {
         try {
             settings = configuration.settings(); // parsing errors surface here
             runtime.status(); // builds the limiter chain now, not on the first request
+            runtime.connectMetrics();
         } catch (RuntimeException e) {
             throw unwrap(e);
         }
