@@ -6,8 +6,6 @@ import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.BackendState;
 import dev.ratelimiter.core.BackendStatus;
-import dev.ratelimiter.core.BreakerSettings;
-import dev.ratelimiter.core.CircuitBreakerLimiter;
 import dev.ratelimiter.core.ConfigurationException;
 import dev.ratelimiter.core.DisabledRateLimiter;
 import dev.ratelimiter.core.KeyHasher;
@@ -19,6 +17,7 @@ import dev.ratelimiter.core.OutagePolicyLimiter;
 import dev.ratelimiter.core.OutageStatistics;
 import dev.ratelimiter.core.PeriodicSweeper;
 import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.core.SharedStoreChain;
 import dev.ratelimiter.core.PostgresSettings;
 import dev.ratelimiter.metrics.MetricsRecorders;
 import dev.ratelimiter.postgres.PostgresBackend;
@@ -103,10 +102,8 @@ public class LimiterRuntime {
             case VALKEY:
                 ValkeyBackend valkey = ValkeyBackend.start(settings.valkey(), monitor, metrics);
                 resources.add(valkey);
-                CircuitBreakerLimiter breaker = new CircuitBreakerLimiter(valkey.limiter(), valkey.probe(), monitor,
-                        clock, BreakerSettings.DEFAULTS);
-                resources.add(0, breaker); // stop probing before the pool closes
-                limiter = new OutagePolicyLimiter(breaker, Optional.of(memory), listeners);
+                limiter = sharedStore(SharedStoreChain.of(valkey.limiter(), valkey.probe(), monitor, clock, memory,
+                        listeners));
                 break;
             case POSTGRES:
             default:
@@ -119,16 +116,20 @@ public class LimiterRuntime {
                     stop();
                     throw new ConfigurationException(problems);
                 }
-                CircuitBreakerLimiter postgresBreaker = new CircuitBreakerLimiter(postgres.limiter(),
-                        postgres.probe(), monitor, clock, BreakerSettings.DEFAULTS);
-                resources.add(0, postgresBreaker);
+                limiter = sharedStore(SharedStoreChain.of(postgres.limiter(), postgres.probe(), monitor, clock,
+                        memory, listeners));
                 resources.add(0, new PeriodicSweeper(postgres.sweeper(), postgresSettings.sweepInterval(),
                         managedScheduler()));
-                limiter = new OutagePolicyLimiter(postgresBreaker, Optional.of(memory), listeners);
                 break;
         }
         LOG.log(System.Logger.Level.INFO, "Rate limiter ready: backend {0}, {1} buckets",
                 settings.backend().configName(), String.valueOf(settings.buckets().size()));
+    }
+
+    /** Keeps the chain's breaker to close first, so the probe stops before the store's pool closes. */
+    private RateLimiter sharedStore(SharedStoreChain chain) {
+        resources.add(0, chain.breaker());
+        return chain.limiter();
     }
 
     /**

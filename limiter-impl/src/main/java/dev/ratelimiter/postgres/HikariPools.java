@@ -6,7 +6,6 @@ import dev.ratelimiter.core.PostgresSettings;
 
 import javax.sql.DataSource;
 
-
 /**
  * The library's own pool for {@code ratelimiter.postgres.url}: HikariCP, autocommit, READ COMMITTED, the
  * statement timeout set on every connection (PostgreSQL's {@code options=-c statement_timeout=...}).
@@ -43,5 +42,4 @@ public final class HikariPools {
             hikari.close();
         }
     }
-
 }

@@ -5,13 +5,12 @@ import dev.ratelimiter.contract.CountingLimiter;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.BackendState;
-import dev.ratelimiter.core.BreakerSettings;
 import dev.ratelimiter.core.CircuitBreakerLimiter;
 import dev.ratelimiter.core.MemoryRateLimiter;
-import dev.ratelimiter.core.OutagePolicyLimiter;
 import dev.ratelimiter.core.OutageStatistics;
 import dev.ratelimiter.core.PostgresSettings;
 import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.core.SharedStoreChain;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -24,7 +23,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The chain the CDI layer builds for the PostgreSQL backend with {@code ratelimiter.postgres.url}, built by hand:
+ * The chain the CDI layer builds ({@link SharedStoreChain}) for the PostgreSQL backend with {@code ratelimiter.postgres.url}, built by hand:
  * outage policies around a circuit breaker around the store's limiter (counted), with a per-process fallback; the
  * store's pool is the library's own ({@link HikariPools}, made by {@link PostgresBackend#start}).
  */
@@ -48,8 +47,10 @@ final class PostgresChain implements AutoCloseable {
         monitor = new BackendMonitor(Backend.POSTGRES, clock, RateLimiterMetrics.NONE);
         backend = PostgresBackend.start(settings, Optional.empty(), monitor, RateLimiterMetrics.NONE);
         store = new CountingLimiter(backend.limiter());
-        breaker = new CircuitBreakerLimiter(store, backend.probe(), monitor, clock, BreakerSettings.DEFAULTS);
-        limiter = new OutagePolicyLimiter(breaker, Optional.of(new MemoryRateLimiter(clock, 10_000)), outages);
+        SharedStoreChain chain = SharedStoreChain.of(store, backend.probe(), monitor, clock,
+                new MemoryRateLimiter(clock, 10_000), outages);
+        breaker = chain.breaker();
+        limiter = chain.limiter();
     }
 
     /** The library's settings for its own pool on {@code url}: 100 ms deadline, {@code poolSize} connections. */

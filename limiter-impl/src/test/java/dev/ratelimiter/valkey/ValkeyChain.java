@@ -5,12 +5,11 @@ import dev.ratelimiter.contract.CountingLimiter;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.BackendState;
-import dev.ratelimiter.core.BreakerSettings;
 import dev.ratelimiter.core.CircuitBreakerLimiter;
 import dev.ratelimiter.core.MemoryRateLimiter;
-import dev.ratelimiter.core.OutagePolicyLimiter;
 import dev.ratelimiter.core.OutageStatistics;
 import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.core.SharedStoreChain;
 import dev.ratelimiter.core.ValkeySettings;
 
 import java.time.Duration;
@@ -18,7 +17,7 @@ import java.time.InstantSource;
 import java.util.Optional;
 
 /**
- * The chain the CDI layer builds for the Valkey backend, built by hand: outage policies around a circuit breaker
+ * The chain the CDI layer builds ({@link SharedStoreChain}) for the Valkey backend, built by hand: outage policies around a circuit breaker
  * around the store's limiter (counted), with a per-process fallback.
  */
 final class ValkeyChain implements AutoCloseable {
@@ -35,8 +34,10 @@ final class ValkeyChain implements AutoCloseable {
         monitor = new BackendMonitor(Backend.VALKEY, clock, RateLimiterMetrics.NONE);
         backend = ValkeyBackend.start(settings, monitor, RateLimiterMetrics.NONE);
         store = new CountingLimiter(backend.limiter());
-        breaker = new CircuitBreakerLimiter(store, backend.probe(), monitor, clock, BreakerSettings.DEFAULTS);
-        limiter = new OutagePolicyLimiter(breaker, Optional.of(new MemoryRateLimiter(clock, 10_000)), outages);
+        SharedStoreChain chain = SharedStoreChain.of(store, backend.probe(), monitor, clock,
+                new MemoryRateLimiter(clock, 10_000), outages);
+        breaker = chain.breaker();
+        limiter = chain.limiter();
     }
 
     /** A standalone chain with the library's default 100 ms deadline. */
