@@ -7,6 +7,7 @@ import jakarta.enterprise.context.RequestScoped;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The verdicts given during one HTTP request, in order, from which the response filter writes the RateLimit
@@ -25,6 +26,15 @@ public class AppliedLimits {
     public void record(Bucket bucket, Verdict verdict) {
         applied.removeIf(entry -> entry.bucket().name().equals(bucket.name()));
         applied.add(new Applied(bucket, verdict));
+    }
+
+    /**
+     * What records a verdict of {@code bucket} into this request's limits later, from a thread where the request
+     * context may no longer be active (a filter that handed its store call to a worker thread): the consumer holds
+     * this request's instance, not the proxy.
+     */
+    public Consumer<Verdict> recorder(Bucket bucket) {
+        return verdict -> record(bucket, verdict);
     }
 
     /** The verdicts so far, oldest first. */

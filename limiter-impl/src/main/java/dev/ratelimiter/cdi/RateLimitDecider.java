@@ -4,6 +4,7 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.RateLimitDenied;
 import dev.ratelimiter.Verdict;
+import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.KeyNormalizer;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -38,6 +39,14 @@ public class RateLimitDecider {
             denials.fire(new RateLimitDenied(bucket, key, verdict));
         }
         return verdict;
+    }
+
+    /**
+     * Whether a decision makes a network round trip (Valkey or PostgreSQL), so must not run on a thread that may
+     * not block, such as a Vert.x event loop. In-memory decisions never block.
+     */
+    public boolean blocking() {
+        return configuration.settings().backend() != Backend.MEMORY;
     }
 
     /** Clears one raw key's counter; never throws for a backend failure. */

@@ -16,11 +16,14 @@ import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.core.PathSegment;
+import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.Provider;
 
 import java.security.Principal;
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The global limit, and the place where each request's identity is resolved once.
@@ -33,6 +36,9 @@ import java.util.List;
  * client address, and aborts with 429 (or 503 for a fail-closed outage) before the resource method runs.
  * CORS preflights (OPTIONS with {@code Origin} and {@code Access-Control-Request-Method}) are not counted, and
  * nothing is while {@code ratelimiter.enabled=false} or {@code ratelimiter.api.enabled=false}.
+ *
+ * <p>On Quarkus REST the filters of non-blocking endpoints run on the Vert.x event loop; there a Valkey or
+ * PostgreSQL decision runs on a worker thread while the request is suspended ({@link RequestOffload}).
  */
 @Provider
 @ApplicationScoped
@@ -54,6 +60,8 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
     @Inject
     AppliedLimits applied;
 
+    private volatile RequestOffload offload;
+
     @Override
     public void filter(ContainerRequestContext request) {
         Principal principal = request.getSecurityContext() == null ? null
@@ -69,13 +77,32 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
         Bucket bucket = decider.bucket(authenticated ? LimiterSettings.API_AUTHENTICATED
                 : LimiterSettings.API_ANONYMOUS);
         String key = authenticated ? identity.principalName().get() : clientAddress;
-        Verdict verdict = decider.decide(bucket, key, KeyNormalization.NONE);
-        applied.record(bucket, verdict);
-        if (verdict.outcome() == Verdict.Outcome.DENIED) {
-            request.abortWith(RateLimitResponses.tooManyRequests(bucket, verdict));
-        } else if (verdict.outcome() == Verdict.Outcome.UNAVAILABLE) {
-            request.abortWith(RateLimitResponses.unavailable(bucket, verdict));
+        Consumer<Verdict> recorder = applied.recorder(bucket);
+        Function<Verdict, Response> apply = verdict -> {
+            recorder.accept(verdict);
+            return switch (verdict.outcome()) {
+                case DENIED -> RateLimitResponses.tooManyRequests(bucket, verdict);
+                case UNAVAILABLE -> RateLimitResponses.unavailable(bucket, verdict);
+                default -> null;
+            };
+        };
+        if (decider.blocking() && offload().offload(request,
+                () -> decider.decide(bucket, key, KeyNormalization.NONE), apply)) {
+            return;
         }
+        Response refusal = apply.apply(decider.decide(bucket, key, KeyNormalization.NONE));
+        if (refusal != null) {
+            request.abortWith(refusal);
+        }
+    }
+
+    private RequestOffload offload() {
+        RequestOffload current = offload;
+        if (current == null) {
+            current = RequestOffloads.detect();
+            offload = current;
+        }
+        return current;
     }
 
     /**
