@@ -37,7 +37,8 @@ public abstract class ExampleApiScenarios {
         return "metrics";
     }
 
-    private ExampleApi client() {
+    /** A client with an address of its own (sent as {@code X-Forwarded-For} from a trusted proxy). */
+    protected ExampleApi client() {
         return ExampleApi.newClient(baseUri());
     }
 
@@ -96,6 +97,27 @@ public abstract class ExampleApiScenarios {
         assertThat(client.login("other-" + UUID.randomUUID(), "guess").statusCode()).isEqualTo(401);
         assertThat(client().login(account, "from-elsewhere").statusCode())
                 .as("the account is limited from every address").isEqualTo(429);
+    }
+
+    @Test
+    @DisplayName("imports that fail and roll back their transaction still count: the 4th attempt for a workspace is 429")
+    void rolledBackAttemptsCount() {
+        ExampleApi client = client();
+        String workspace = "ws-" + UUID.randomUUID();
+        String invalid = "[{\"id\": \"demo\", \"name\": \"Demo\"}, {\"id\": \"Not Valid!\", \"name\": \"x\"}]";
+        for (int i = 1; i <= 3; i++) {
+            HttpResponse<String> rejected = client.postJson("api/workspaces/" + workspace + "/imports", invalid);
+            assertThat(rejected.statusCode()).as("attempt %d, rolled back", i).isEqualTo(422);
+        }
+
+        HttpResponse<String> refused = client.postJson("api/workspaces/" + workspace + "/imports",
+                "[{\"id\": \"demo\", \"name\": \"Demo\"}]");
+
+        assertThat(refused.statusCode()).as("a valid import after three rolled-back ones").isEqualTo(429);
+        assertThat(ExampleApi.json(refused).getString("bucket")).isEqualTo("imports");
+        assertThat(client.postJson("api/workspaces/other-" + workspace + "/imports",
+                "[{\"id\": \"demo\", \"name\": \"Demo\"}]").statusCode()).as("another workspace")
+                .isEqualTo(200);
     }
 
     @Test
