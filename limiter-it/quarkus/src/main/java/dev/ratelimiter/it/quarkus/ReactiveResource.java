@@ -1,0 +1,37 @@
+package dev.ratelimiter.it.quarkus;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import java.time.Duration;
+
+/**
+ * Non-blocking endpoints of the Quarkus test application (they return {@code Uni}, so Quarkus REST runs them and
+ * their filters on the Vert.x event loop). Under {@code /api/}, so the global limit applies to them.
+ */
+@Path("reactive")
+public class ReactiveResource {
+
+    /** {@code GET /api/reactive/greeting}: a greeting, without blocking. */
+    @GET
+    @Path("greeting")
+    @Produces(MediaType.TEXT_PLAIN)
+    public Uni<String> greeting() {
+        return Uni.createFrom().item("hello");
+    }
+
+    /**
+     * {@code GET /api/reactive/stall}: blocks its event loop for two seconds, on purpose. The test that looks for
+     * blocked-thread warnings calls it once to prove it would see one.
+     */
+    @GET
+    @Path("stall")
+    @Produces(MediaType.TEXT_PLAIN)
+    public Uni<String> stall() throws InterruptedException {
+        Thread.sleep(Duration.ofSeconds(2).toMillis());
+        return Uni.createFrom().item("stalled");
+    }
+}
