@@ -20,7 +20,9 @@ import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.SharedStoreChain;
 import dev.ratelimiter.core.PostgresSettings;
 import dev.ratelimiter.metrics.MetricsRecorders;
+import dev.ratelimiter.postgres.LateBoundDataSource;
 import dev.ratelimiter.postgres.PostgresBackend;
+import dev.ratelimiter.postgres.PostgresChecks;
 import dev.ratelimiter.valkey.ValkeyBackend;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -31,6 +33,7 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 
 import javax.naming.InitialContext;
+import javax.naming.NameNotFoundException;
 import javax.naming.NamingException;
 import javax.sql.DataSource;
 import java.time.InstantSource;
@@ -111,7 +114,8 @@ public class LimiterRuntime {
                 PostgresBackend postgres = PostgresBackend.start(postgresSettings, dataSource(postgresSettings),
                         monitor, metrics);
                 resources.add(postgres);
-                List<String> problems = postgres.check(postgresSettings.table());
+                List<String> problems = postgres.checkedWhenBound() ? List.of()
+                        : postgres.check(postgresSettings.table());
                 if (!problems.isEmpty()) {
                     stop();
                     throw new ConfigurationException(problems);
@@ -151,13 +155,27 @@ public class LimiterRuntime {
      * The PostgreSQL DataSource: {@code ratelimiter.postgres.datasource} (JNDI) wins, then
      * {@code ratelimiter.postgres.url} (empty here: the backend builds its own pool), then the application's CDI
      * {@code DataSource} bean.
+     *
+     * <p>A JNDI name that is not bound yet is not an error at this point: Payara binds an application's own
+     * DataSources (glassfish-resources.xml, web.xml {@code <data-source>}) after CDI's {@code Startup} event, when
+     * the application starts. It is then looked up again on use, and checked when it first resolves
+     * ({@link LateBoundDataSource}). Any other naming failure (no naming service at all, an object that is not a
+     * DataSource) fails the start.
      */
     private Optional<DataSource> dataSource(PostgresSettings settings) {
         if (settings.dataSource().isPresent()) {
             String name = settings.dataSource().get();
             try {
-                return Optional.of((DataSource) new InitialContext().lookup(name));
+                return Optional.of(lookup(name));
             } catch (NamingException | ClassCastException e) {
+                if (notBoundYet(e)) {
+                    LOG.log(System.Logger.Level.INFO, "Rate limiter: nothing is bound at JNDI name ''{0}'' yet "
+                            + "(an application''s own DataSource is bound when the application starts); looking it "
+                            + "up on first use, and checking it then", name);
+                    String table = settings.table();
+                    return Optional.of(new LateBoundDataSource(name, () -> lookup(name),
+                            found -> PostgresChecks.check(found, table)));
+                }
                 throw new ConfigurationException(List.of("ratelimiter.postgres.datasource: no DataSource at JNDI name '"
                         + name + "' (" + e.getMessage() + ")"));
             }
@@ -172,6 +190,23 @@ public class LimiterRuntime {
         throw new ConfigurationException(List.of("ratelimiter.postgres.datasource or ratelimiter.postgres.url: "
                 + "ratelimiter.backend=postgres needs a JNDI name, a JDBC URL, or one CDI DataSource bean "
                 + (bean.isAmbiguous() ? "(there are several)" : "(there is none)")));
+    }
+
+    private static DataSource lookup(String name) throws NamingException {
+        return (DataSource) new InitialContext().lookup(name);
+    }
+
+    /**
+     * Whether a naming failure says only that the name is not bound (GlassFish wraps that in a NamingException of
+     * its own; a NamingException's cause is its root exception).
+     */
+    private static boolean notBoundYet(Exception failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof NameNotFoundException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The server's default managed scheduler (Jakarta Concurrency), if it has one. */

@@ -38,6 +38,14 @@ public final class PostgresBackend implements AutoCloseable {
                 settings.timeout(), settings.poolSize(), Optional.empty(), monitor, metrics));
     }
 
+    /**
+     * Whether the DataSource checks itself when its JNDI name first resolves ({@link LateBoundDataSource}), so
+     * {@link #check} at startup would only find it unbound.
+     */
+    public boolean checkedWhenBound() {
+        return dataSource instanceof LateBoundDataSource;
+    }
+
     /** Problems of the DataSource and table, each saying what to change (see {@link PostgresChecks}). */
     public List<String> check(String table) {
         return PostgresChecks.check(dataSource, table);

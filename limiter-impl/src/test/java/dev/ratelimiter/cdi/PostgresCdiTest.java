@@ -2,6 +2,8 @@ package dev.ratelimiter.cdi;
 
 import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict.Outcome;
+import dev.ratelimiter.core.BackendState;
+import dev.ratelimiter.core.BackendStatus;
 import dev.ratelimiter.core.ConfigurationException;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
@@ -13,6 +15,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -68,6 +71,7 @@ class PostgresCdiTest {
         if (cdi != null) {
             cdi.close();
         }
+        TestNaming.uninstall();
         try (Connection connection = DriverManager.getConnection(URL, USER, PASSWORD);
              Statement statement = connection.createStatement()) {
             statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
@@ -130,5 +134,87 @@ class PostgresCdiTest {
                 "ratelimiter.postgres.datasource", "jdbc/nowhere__nontx"))))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("ratelimiter.postgres.datasource: no DataSource at JNDI name 'jdbc/nowhere__nontx'");
+    }
+
+    @Test
+    @DisplayName("a JNDI name bound only after startup (as Payara binds an application's own pool) is looked up on "
+            + "use, and decisions are counted in its table")
+    void jndiNameBoundAfterStartup() {
+        migrate();
+        TestNaming.install();
+        startOnJndi("java:app/jdbc/late");
+        TestNaming.bind("java:app/jdbc/late", plainDataSource());
+        RateLimits limits = cdi.select(RateLimits.class);
+        assertThat(limits.consume("login", "dave").remaining()).isEqualTo(1);
+        assertThat(limits.consume("login", "dave").remaining()).isZero();
+        assertThat(limits.consume("login", "dave").outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(cdi.select(LimiterRuntime.class).status().state()).isEqualTo(BackendState.OK);
+    }
+
+    @Test
+    @DisplayName("a JNDI name bound after startup to a pool not in autocommit is checked when it resolves: the "
+            + "store is refused, the fallback decides, and the state says what to change")
+    void jndiNameBoundAfterStartupIsChecked() {
+        migrate();
+        TestNaming.install();
+        startOnJndi("java:app/jdbc/late-tx");
+        TestNaming.bind("java:app/jdbc/late-tx", transactionalDataSource(plainDataSource()));
+        RateLimits limits = cdi.select(RateLimits.class);
+        for (String login : List.of("erin", "frank", "grace")) { // the breaker opens after 3 failed calls
+            assertThat(limits.consume("login", login).outcome()).as(login).isEqualTo(Outcome.ALLOWED); // fallback
+        }
+        BackendStatus status = cdi.select(LimiterRuntime.class).status();
+        assertThat(status.state()).isEqualTo(BackendState.DEGRADED);
+        assertThat(status.lastError()).hasValueSatisfying(error -> assertThat(error).contains("not in autocommit"));
+        assertThat(rows()).isZero();
+    }
+
+    private void migrate() {
+        Flyway.configure().dataSource(URL, USER, PASSWORD).schemas(schema).createSchemas(true)
+                .locations("classpath:db/ratelimiter/postgres").table("flyway_ratelimiter_history").load().migrate();
+    }
+
+    private void startOnJndi(String name) {
+        cdi = CdiContainer.start(new HashMap<>(Map.of(
+                "ratelimiter.backend", "postgres",
+                "ratelimiter.postgres.datasource", name,
+                "ratelimiter.buckets.login.limit", "2",
+                "ratelimiter.buckets.login.window", "PT1M")));
+    }
+
+    private javax.sql.DataSource plainDataSource() {
+        org.postgresql.ds.PGSimpleDataSource dataSource = new org.postgresql.ds.PGSimpleDataSource();
+        dataSource.setUrl(URL);
+        dataSource.setUser(USER);
+        dataSource.setPassword(PASSWORD);
+        dataSource.setCurrentSchema(schema);
+        return dataSource;
+    }
+
+    /** A pool that hands out connections in a transaction, as a transactional server pool would. */
+    private static javax.sql.DataSource transactionalDataSource(javax.sql.DataSource plain) {
+        return (javax.sql.DataSource) java.lang.reflect.Proxy.newProxyInstance(PostgresCdiTest.class.getClassLoader(),
+                new Class<?>[] {javax.sql.DataSource.class}, (proxy, method, args) -> {
+                    try {
+                        Object result = method.invoke(plain, args);
+                        if (result instanceof Connection connection) {
+                            connection.setAutoCommit(false);
+                        }
+                        return result;
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    private long rows() {
+        try (Connection connection = plainDataSource().getConnection();
+             Statement statement = connection.createStatement();
+             java.sql.ResultSet row = statement.executeQuery("SELECT count(*) FROM rate_limit_counters")) {
+            row.next();
+            return row.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

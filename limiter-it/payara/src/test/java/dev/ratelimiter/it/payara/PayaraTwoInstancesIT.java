@@ -2,7 +2,9 @@ package dev.ratelimiter.it.payara;
 
 import dev.ratelimiter.it.ExampleApi;
 import dev.ratelimiter.it.ExampleDeployments;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -14,6 +16,11 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,18 +31,34 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Two Payara Micro instances of the example (started by the test, not clustered) and requests alternating between
- * them on one account: with a shared backend they admit the limit once in all; in memory each admits it (the
- * documented cost of the embedded default). (The same on PostgreSQL is covered below the server, by two JVMs in
- * limiter-impl's PostgresConcurrencyTest.)
+ * them on one account: with a shared backend (Valkey, or PostgreSQL through the server's own pool) they admit the
+ * limit once in all; in memory each admits it (the documented cost of the embedded default).
  */
 class PayaraTwoInstancesIT {
 
+    private static final String POSTGRES_URL = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_URL",
+            "jdbc:postgresql://127.0.0.1:5432/test");
+    private static final String POSTGRES_USER = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_USER",
+            "postgres");
+    private static final String POSTGRES_PASSWORD = System.getenv().getOrDefault(
+            "RATELIMITER_TEST_POSTGRES_PASSWORD", "");
+
     private final List<Process> instances = new ArrayList<>();
+    private String schema;
 
     @AfterEach
-    void stop() {
+    void stop() throws InterruptedException, SQLException {
         for (Process instance : instances) {
             instance.destroyForcibly();
+        }
+        for (Process instance : instances) {
+            instance.waitFor();
+        }
+        if (schema != null) {
+            try (Connection connection = DriverManager.getConnection(POSTGRES_URL, POSTGRES_USER, POSTGRES_PASSWORD);
+                 Statement statement = connection.createStatement()) {
+                statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+            }
         }
     }
 
@@ -49,6 +72,58 @@ class PayaraTwoInstancesIT {
     }
 
     @Test
+    @DisplayName("PostgreSQL through the server's own pool: alternating between two instances, one account gets 5 "
+            + "attempts in all")
+    void postgresShared() throws IOException, SQLException {
+        schema = "rl_two_" + UUID.randomUUID().toString().substring(0, 8);
+        try (Connection connection = DriverManager.getConnection(POSTGRES_URL, POSTGRES_USER, POSTGRES_PASSWORD);
+             Statement statement = connection.createStatement()) {
+            statement.execute("CREATE SCHEMA " + schema);
+            statement.execute("SET search_path TO " + schema);
+            statement.execute(Files.readString(Path.of(System.getProperty("ratelimiter.migration"))));
+        }
+        assertThat(attemptsAllowed("ratelimiter.backend=postgres\n"
+                + "ratelimiter.postgres.datasource=java:app/jdbc/ratelimiter\n", glassfishResources(schema)))
+                .isEqualTo(5);
+        try (Connection connection = DriverManager.getConnection(POSTGRES_URL, POSTGRES_USER, POSTGRES_PASSWORD);
+             Statement statement = connection.createStatement();
+             ResultSet row = statement.executeQuery("SELECT count(*), max(count) FROM " + schema
+                     + ".rate_limit_counters WHERE bucket = 'login'")) {
+            row.next();
+            assertThat(row.getLong(1)).as("login counters in the run's table").isEqualTo(1);
+            assertThat(row.getLong(2)).as("attempts counted on that counter").isEqualTo(12);
+        }
+    }
+
+    /**
+     * The example's pool as the application declares it (Payara application-scoped resources): the driver from the
+     * WAR's WEB-INF/lib, non-transactional connections (a counter must never join a transaction), READ COMMITTED,
+     * the run's schema first in the search path.
+     */
+    private static String glassfishResources(String schema) {
+        return """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <!DOCTYPE resources PUBLIC "-//GlassFish.org//DTD GlassFish Application Server 3.1 Resource Definitions//EN" "http://glassfish.org/dtds/glassfish-resources_1_5.dtd">
+                <resources>
+                  <jdbc-connection-pool name="java:app/ratelimiter-pool" res-type="javax.sql.DataSource"
+                      datasource-classname="org.postgresql.ds.PGSimpleDataSource"
+                      non-transactional-connections="true" transaction-isolation-level="read-committed"
+                      steady-pool-size="2" max-pool-size="8">
+                    <property name="URL" value="%s"/>
+                    <property name="user" value="%s"/>
+                    <property name="password" value="%s"/>
+                    <property name="currentSchema" value="%s"/>
+                  </jdbc-connection-pool>
+                  <jdbc-resource jndi-name="java:app/jdbc/ratelimiter" pool-name="java:app/ratelimiter-pool"/>
+                </resources>
+                """.formatted(xml(POSTGRES_URL), xml(POSTGRES_USER), xml(POSTGRES_PASSWORD), schema);
+    }
+
+    private static String xml(String text) {
+        return text.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;");
+    }
+
+    @Test
     @DisplayName("in memory: alternating between two instances, each admits the limit (10 in all)")
     void memoryPerInstance() {
         assertThat(attemptsAllowed("")).isEqualTo(10);
@@ -56,7 +131,12 @@ class PayaraTwoInstancesIT {
 
     /** Starts two instances with the configuration and counts the wrong-password attempts answered 401. */
     private int attemptsAllowed(String config) {
-        Path war = export(config);
+        return attemptsAllowed(config, null);
+    }
+
+    /** The same, with {@code WEB-INF/glassfish-resources.xml} in the WAR when {@code resources} is not null. */
+    private int attemptsAllowed(String config, String resources) {
+        Path war = export(config, resources);
         List<URI> roots = List.of(start(war), start(war));
         for (URI root : roots) {
             await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
@@ -72,12 +152,15 @@ class PayaraTwoInstancesIT {
         return allowed;
     }
 
-    private static Path export(String config) {
+    private static Path export(String config, String resources) {
         try {
             Path directory = Files.createTempDirectory("ratelimiter-two-");
             Path war = directory.resolve("ROOT.war");
-            ExampleDeployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n" + config)
-                    .as(ZipExporter.class).exportTo(war.toFile(), true);
+            WebArchive archive = ExampleDeployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n" + config);
+            if (resources != null) {
+                archive.addAsWebInfResource(new StringAsset(resources), "glassfish-resources.xml");
+            }
+            archive.as(ZipExporter.class).exportTo(war.toFile(), true);
             return war;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
