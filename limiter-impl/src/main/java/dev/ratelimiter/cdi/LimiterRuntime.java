@@ -159,8 +159,10 @@ public class LimiterRuntime {
      * <p>A JNDI name that is not bound yet is not an error at this point: Payara binds an application's own
      * DataSources (glassfish-resources.xml, web.xml {@code <data-source>}) after CDI's {@code Startup} event, when
      * the application starts. It is then looked up again on use, and checked when it first resolves
-     * ({@link LateBoundDataSource}). Any other naming failure (no naming service at all, an object that is not a
-     * DataSource) fails the start.
+     * ({@link LateBoundDataSource}). That holds only for the application's own names ({@code java:app/},
+     * {@code java:module/}, {@code java:comp/}); a server's resource is bound before any application starts, so a
+     * global name that is not bound is a mistake and fails the start, as does any other naming failure (no naming
+     * service at all, an object that is not a DataSource).
      */
     private Optional<DataSource> dataSource(PostgresSettings settings) {
         if (settings.dataSource().isPresent()) {
@@ -168,7 +170,7 @@ public class LimiterRuntime {
             try {
                 return Optional.of(lookup(name));
             } catch (NamingException | ClassCastException e) {
-                if (notBoundYet(e)) {
+                if (applicationScoped(name) && notBoundYet(e)) {
                     LOG.log(System.Logger.Level.INFO, "Rate limiter: nothing is bound at JNDI name ''{0}'' yet "
                             + "(an application''s own DataSource is bound when the application starts); looking it "
                             + "up on first use, and checking it then", name);
@@ -190,6 +192,10 @@ public class LimiterRuntime {
         throw new ConfigurationException(List.of("ratelimiter.postgres.datasource or ratelimiter.postgres.url: "
                 + "ratelimiter.backend=postgres needs a JNDI name, a JDBC URL, or one CDI DataSource bean "
                 + (bean.isAmbiguous() ? "(there are several)" : "(there is none)")));
+    }
+
+    private static boolean applicationScoped(String name) {
+        return name.startsWith("java:app/") || name.startsWith("java:module/") || name.startsWith("java:comp/");
     }
 
     private static DataSource lookup(String name) throws NamingException {

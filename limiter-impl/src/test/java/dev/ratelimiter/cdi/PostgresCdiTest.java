@@ -137,6 +137,16 @@ class PostgresCdiTest {
     }
 
     @Test
+    @DisplayName("a server's JNDI name that is not bound fails the start even where names can bind late: only an "
+            + "application's own names (java:app/...) are waited for")
+    void unboundGlobalJndiName() {
+        TestNaming.install();
+        assertThatThrownBy(() -> startOnJndi("jdbc/typo__nontx"))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("ratelimiter.postgres.datasource: no DataSource at JNDI name 'jdbc/typo__nontx'");
+    }
+
+    @Test
     @DisplayName("a JNDI name bound only after startup (as Payara binds an application's own pool) is looked up on "
             + "use, and decisions are counted in its table")
     void jndiNameBoundAfterStartup() {
