@@ -2,10 +2,12 @@ package dev.ratelimiter.it;
 
 import jakarta.json.JsonObject;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.net.http.HttpResponse;
+import java.util.Map;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>Scenarios are independent: each uses its own client address and its own accounts.
  */
+@ExtendWith(ScenariosNotRun.class)
 public abstract class ExampleApiScenarios {
 
     /** The deployment's root, such as {@code http://localhost:8080/}. */
@@ -35,6 +38,14 @@ public abstract class ExampleApiScenarios {
     /** The metrics path of the server, relative to the root: {@code metrics} on Payara. */
     protected String metricsPath() {
         return "metrics";
+    }
+
+    /**
+     * Scenarios this server's deployment cannot run, by method name, each with the reason (reported as not run);
+     * none by default.
+     */
+    protected Map<String, String> scenariosNotRun() {
+        return Map.of();
     }
 
     /** A client with an address of its own (sent as {@code X-Forwarded-For} from a trusted proxy). */

@@ -16,11 +16,7 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,18 +32,11 @@ import static org.awaitility.Awaitility.await;
  */
 class PayaraTwoInstancesIT {
 
-    private static final String POSTGRES_URL = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_URL",
-            "jdbc:postgresql://127.0.0.1:5432/test");
-    private static final String POSTGRES_USER = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_USER",
-            "postgres");
-    private static final String POSTGRES_PASSWORD = System.getenv().getOrDefault(
-            "RATELIMITER_TEST_POSTGRES_PASSWORD", "");
-
     private final List<Process> instances = new ArrayList<>();
-    private String schema;
+    private PostgresSchema schema;
 
     @AfterEach
-    void stop() throws InterruptedException, SQLException {
+    void stop() throws InterruptedException {
         for (Process instance : instances) {
             instance.destroyForcibly();
         }
@@ -55,10 +44,7 @@ class PayaraTwoInstancesIT {
             instance.waitFor();
         }
         if (schema != null) {
-            try (Connection connection = DriverManager.getConnection(POSTGRES_URL, POSTGRES_USER, POSTGRES_PASSWORD);
-                 Statement statement = connection.createStatement()) {
-                statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-            }
+            schema.close();
         }
     }
 
@@ -74,53 +60,12 @@ class PayaraTwoInstancesIT {
     @Test
     @DisplayName("PostgreSQL through the server's own pool: alternating between two instances, one account gets 5 "
             + "attempts in all")
-    void postgresShared() throws IOException, SQLException {
-        schema = "rl_two_" + UUID.randomUUID().toString().substring(0, 8);
-        try (Connection connection = DriverManager.getConnection(POSTGRES_URL, POSTGRES_USER, POSTGRES_PASSWORD);
-             Statement statement = connection.createStatement()) {
-            statement.execute("CREATE SCHEMA " + schema);
-            statement.execute("SET search_path TO " + schema);
-            statement.execute(Files.readString(Path.of(System.getProperty("ratelimiter.migration"))));
-        }
-        assertThat(attemptsAllowed("ratelimiter.backend=postgres\n"
-                + "ratelimiter.postgres.datasource=java:app/jdbc/ratelimiter\n", glassfishResources(schema)))
-                .isEqualTo(5);
-        try (Connection connection = DriverManager.getConnection(POSTGRES_URL, POSTGRES_USER, POSTGRES_PASSWORD);
-             Statement statement = connection.createStatement();
-             ResultSet row = statement.executeQuery("SELECT count(*), max(count) FROM " + schema
-                     + ".rate_limit_counters WHERE bucket = 'login'")) {
-            row.next();
-            assertThat(row.getLong(1)).as("login counters in the run's table").isEqualTo(1);
-            assertThat(row.getLong(2)).as("attempts counted on that counter").isEqualTo(12);
-        }
-    }
-
-    /**
-     * The example's pool as the application declares it (Payara application-scoped resources): the driver from the
-     * WAR's WEB-INF/lib, non-transactional connections (a counter must never join a transaction), READ COMMITTED,
-     * the run's schema first in the search path.
-     */
-    private static String glassfishResources(String schema) {
-        return """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <!DOCTYPE resources PUBLIC "-//GlassFish.org//DTD GlassFish Application Server 3.1 Resource Definitions//EN" "http://glassfish.org/dtds/glassfish-resources_1_5.dtd">
-                <resources>
-                  <jdbc-connection-pool name="java:app/ratelimiter-pool" res-type="javax.sql.DataSource"
-                      datasource-classname="org.postgresql.ds.PGSimpleDataSource"
-                      non-transactional-connections="true" transaction-isolation-level="read-committed"
-                      steady-pool-size="2" max-pool-size="8">
-                    <property name="URL" value="%s"/>
-                    <property name="user" value="%s"/>
-                    <property name="password" value="%s"/>
-                    <property name="currentSchema" value="%s"/>
-                  </jdbc-connection-pool>
-                  <jdbc-resource jndi-name="java:app/jdbc/ratelimiter" pool-name="java:app/ratelimiter-pool"/>
-                </resources>
-                """.formatted(xml(POSTGRES_URL), xml(POSTGRES_USER), xml(POSTGRES_PASSWORD), schema);
-    }
-
-    private static String xml(String text) {
-        return text.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;");
+    void postgresShared() throws SQLException {
+        schema = PostgresSchema.create("rl_two");
+        assertThat(attemptsAllowed(PostgresSchema.config(), schema.glassfishResources())).isEqualTo(5);
+        long[] counters = schema.counters("login");
+        assertThat(counters[0]).as("login counters in the run's table").isEqualTo(1);
+        assertThat(counters[1]).as("attempts counted on that counter").isEqualTo(12);
     }
 
     @Test

@@ -1,0 +1,67 @@
+package dev.ratelimiter.it.payara;
+
+import dev.ratelimiter.it.ExampleApiScenarios;
+import dev.ratelimiter.it.ExampleDeployments;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.net.URI;
+import java.net.URL;
+import java.util.Map;
+
+/**
+ * The example API's scenarios on Payara Micro with the PostgreSQL backend through the server's own pool: the
+ * application declares it in {@code WEB-INF/glassfish-resources.xml}, non-transactional, and names it in
+ * {@code ratelimiter.postgres.datasource}. Here the transaction scenario is the real test: an import rolled back by
+ * Payara's transaction manager still counts, because the counter's connection never joins the transaction. The
+ * schema is this run's own, with the library's migration applied before the deployment.
+ */
+@ExtendWith(ArquillianExtension.class)
+class PayaraPostgresExampleApiIT extends ExampleApiScenarios {
+
+    // Made by the deployment method, which Arquillian calls before anything of the class runs.
+    private static PostgresSchema schema;
+
+    @ArquillianResource
+    URL deployment;
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        schema = PostgresSchema.create("rl_payara");
+        return ExampleDeployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n" + PostgresSchema.config())
+                .addAsWebInfResource(new StringAsset(schema.glassfishResources()), "glassfish-resources.xml");
+    }
+
+    @AfterAll
+    static void dropSchema() {
+        if (schema != null) {
+            schema.close();
+        }
+    }
+
+    @Override
+    protected URI baseUri() {
+        return ExampleDeployments.loopback(deployment);
+    }
+
+    /**
+     * Payara Micro 6.2025.10 answers every metrics request with 500 once a JDBC pool exists ("Health-Check service
+     * not found : healthcheck-cpool/java:app/ratelimiter-pool#totalConnection", payara/Payara#6041, closed
+     * unfixed): a fault of the server's endpoint, not of the library's metrics, which the Valkey and in-memory
+     * deployments check on the same server.
+     */
+    @Override
+    protected Map<String, String> scenariosNotRun() {
+        return Map.of("metrics", "Payara's /metrics fails whenever a JDBC pool exists (payara/Payara#6041)");
+    }
+
+    @Override
+    protected String backend() {
+        return "postgres";
+    }
+}
