@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientException;
 import java.sql.SQLTimeoutException;
 import java.sql.Types;
 import java.time.Duration;
@@ -111,6 +112,7 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
             return Verdict.unavailable(bucket.limit(), Duration.ZERO);
         }
         try (Connection connection = dataSource.getConnection()) {
+            refuseJoinedTransaction(connection);
             int previous = connection.getNetworkTimeout();
             connection.setNetworkTimeout(DIRECT, networkTimeoutMillis);
             try (PreparedStatement statement = connection.prepareStatement(consumeSql)) {
@@ -145,6 +147,7 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
     @Override
     public void reset(Bucket bucket, String key) {
         try (Connection connection = dataSource.getConnection()) {
+            refuseJoinedTransaction(connection);
             int previous = connection.getNetworkTimeout();
             connection.setNetworkTimeout(DIRECT, networkTimeoutMillis);
             try (PreparedStatement statement = connection.prepareStatement(resetSql)) {
@@ -228,6 +231,20 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
             try (PreparedStatement statement = connection.prepareStatement("SELECT 1")) {
                 statement.executeQuery().close();
             }
+        }
+    }
+
+    /**
+     * A transactional server pool passes the startup check (its connections are in autocommit outside a
+     * transaction) and then hands out, inside the caller's transaction, a connection enlisted in it: the counter
+     * would roll back with the caller's work and hold its row lock until then. Such a connection is not in
+     * autocommit; it is not used, and the failure (the outage policy decides, readiness names it) says what to fix.
+     */
+    private static void refuseJoinedTransaction(Connection connection) throws SQLException {
+        if (!connection.getAutoCommit()) {
+            throw new SQLNonTransientException("ratelimiter.postgres: the DataSource gave a connection in the "
+                    + "caller's transaction (not in autocommit), so the counter would roll back with it; use a "
+                    + "non-transactional pool", "25000");
         }
     }
 
