@@ -40,6 +40,9 @@ public class RateLimitedInterceptor {
     @Inject
     LimiterConfiguration configuration;
 
+    @Inject
+    EventLoopWarnings eventLoops;
+
     @AroundInvoke
     Object limit(InvocationContext context) throws Exception {
         if (!configuration.settings().enabled()) {
@@ -51,6 +54,7 @@ public class RateLimitedInterceptor {
         CharSequence key = rateLimited.keyParameter() >= 0
                 ? (CharSequence) context.getParameters()[rateLimited.keyParameter()]
                 : requestKey(method);
+        eventLoops.check(method, decider.blocking());
         Verdict verdict = decider.decide(binding.bucket(), key, rateLimited.normalization());
         record(binding, verdict);
         switch (verdict.outcome()) {

@@ -1,5 +1,6 @@
 package dev.ratelimiter.it.quarkus;
 
+import dev.ratelimiter.RateLimited;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -21,6 +22,18 @@ public class ReactiveResource {
     @Produces(MediaType.TEXT_PLAIN)
     public Uni<String> greeting() {
         return Uni.createFrom().item("hello");
+    }
+
+    /**
+     * {@code GET /api/reactive/quota}: a {@code @RateLimited} non-blocking method (bucket {@code reactive}, keyed by
+     * client address). Its decision runs on the event loop; with a shared backend the library warns about it.
+     */
+    @GET
+    @Path("quota")
+    @Produces(MediaType.TEXT_PLAIN)
+    @RateLimited(bucket = "reactive")
+    public Uni<String> quota() {
+        return Uni.createFrom().item("counted");
     }
 
     /**

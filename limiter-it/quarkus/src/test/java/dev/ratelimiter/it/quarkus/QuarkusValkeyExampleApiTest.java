@@ -39,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class QuarkusValkeyExampleApiTest extends QuarkusExampleApiTest {
 
     private static final Duration STORE_STALL = Duration.ofSeconds(2);
+    private static final String BLOCKED_THREAD_CHECKER = "io.vertx.core.impl.BlockedThreadChecker";
 
     /** Backend valkey on a redis-server started for this profile; event-loop blocking reported after 0.5 s. */
     public static class Valkey implements QuarkusTestProfile {
@@ -107,12 +108,12 @@ class QuarkusValkeyExampleApiTest extends QuarkusExampleApiTest {
     @Test
     @DisplayName("a slow store does not block the event loop of a non-blocking endpoint (and a blocking endpoint does)")
     void storeCallsLeaveTheEventLoop() throws Exception {
-        try (BlockedThreadWarnings warnings = BlockedThreadWarnings.capture()) {
+        try (LogCapture warnings = LogCapture.of(BLOCKED_THREAD_CHECKER)) {
             assertThat(client().get("api/reactive/stall").statusCode()).isEqualTo(200);
             assertThat(warnings.seen()).as("the checker sees a blocked event loop").isNotEmpty();
         }
 
-        try (BlockedThreadWarnings warnings = BlockedThreadWarnings.capture();
+        try (LogCapture warnings = LogCapture.of(BLOCKED_THREAD_CHECKER);
              Jedis admin = new Jedis(URI.create(redis.url()))) {
             ExampleApi client = client();
             admin.clientPause(STORE_STALL.toMillis());
@@ -130,16 +131,37 @@ class QuarkusValkeyExampleApiTest extends QuarkusExampleApiTest {
         }
     }
 
-    /** Vert.x's blocked-thread warnings logged while open. */
-    private static final class BlockedThreadWarnings extends Handler implements AutoCloseable {
+    @Test
+    @DisplayName("a @RateLimited method called on the event loop with a shared backend: counted, and the library "
+            + "warns once, naming the method")
+    void rateLimitedOnTheEventLoopWarns() {
+        try (LogCapture warnings = LogCapture.of("dev.ratelimiter.cdi.EventLoopWarnings")) {
+            ExampleApi client = client();
+            for (int i = 0; i < 3; i++) {
+                HttpResponse<String> response = client.get("api/reactive/quota");
+                assertThat(response.statusCode()).isEqualTo(200);
+                assertThat(response.headers().firstValue("RateLimit").orElseThrow())
+                        .contains("\"reactive\";r=" + (9 - i));
+            }
+            assertThat(warnings.seen()).singleElement().asString()
+                    .contains("ReactiveResource#quota").contains("event loop").contains("@Blocking");
+        }
+    }
+
+    /** What one logger logged while open. */
+    private static final class LogCapture extends Handler implements AutoCloseable {
         // Held strongly: java.util.logging keeps loggers weakly.
-        private final Logger logger = Logger.getLogger("io.vertx.core.impl.BlockedThreadChecker");
+        private final Logger logger;
         private final List<String> seen = Collections.synchronizedList(new ArrayList<>());
 
-        static BlockedThreadWarnings capture() {
-            BlockedThreadWarnings warnings = new BlockedThreadWarnings();
-            warnings.logger.addHandler(warnings);
-            return warnings;
+        private LogCapture(String name) {
+            logger = Logger.getLogger(name);
+        }
+
+        static LogCapture of(String name) {
+            LogCapture capture = new LogCapture(name);
+            capture.logger.addHandler(capture);
+            return capture;
         }
 
         List<String> seen() {

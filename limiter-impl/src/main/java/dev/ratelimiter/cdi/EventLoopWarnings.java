@@ -1,0 +1,54 @@
+package dev.ratelimiter.cdi;
+
+import dev.ratelimiter.core.ClassPresence;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.lang.reflect.Method;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Warns, once per method, when a {@code @RateLimited} method is called on a Vert.x event loop (a non-blocking
+ * Quarkus REST endpoint) while decisions go to Valkey or PostgreSQL: the interceptor must decide before the
+ * method runs, so that round trip blocks the loop and every request it serves. The global filter moves its own
+ * decisions off the loop; an interceptor cannot, so the warning says what to do instead.
+ */
+@ApplicationScoped
+public class EventLoopWarnings {
+
+    private static final System.Logger LOG = System.getLogger(EventLoopWarnings.class.getName());
+
+    private final BooleanSupplier onEventLoop;
+    private final Set<Method> warned = ConcurrentHashMap.newKeySet();
+
+    public EventLoopWarnings() {
+        this(ClassPresence.present("io.vertx.core.Context", EventLoopWarnings.class)
+                ? VertxEventLoop::current : () -> false);
+    }
+
+    EventLoopWarnings(BooleanSupplier onEventLoop) {
+        this.onEventLoop = onEventLoop;
+    }
+
+    /**
+     * Logs a warning naming {@code method} the first time it is called on an event loop with a blocking decision.
+     *
+     * @param blocking whether the decision makes a network round trip ({@link RateLimitDecider#blocking()})
+     */
+    public void check(Method method, boolean blocking) {
+        if (blocking && onEventLoop.getAsBoolean() && warned.add(method)) {
+            LOG.log(System.Logger.Level.WARNING, RateLimitedMethod.describe(method) + " is @RateLimited and was "
+                    + "called on a Vert.x event loop: its Valkey or PostgreSQL round trip blocks the loop. Mark the "
+                    + "endpoint that calls it @Blocking (io.smallrye.common.annotation.Blocking), or call it from a "
+                    + "worker thread.");
+        }
+    }
+
+    /** Loaded only where Vert.x is present. */
+    private static final class VertxEventLoop {
+        static boolean current() {
+            return io.vertx.core.Context.isOnEventLoopThread();
+        }
+    }
+}
