@@ -57,12 +57,7 @@ class PostgresCdiTest {
         @jakarta.enterprise.inject.Produces
         @jakarta.enterprise.context.ApplicationScoped
         javax.sql.DataSource dataSource() {
-            org.postgresql.ds.PGSimpleDataSource dataSource = new org.postgresql.ds.PGSimpleDataSource();
-            dataSource.setUrl(URL);
-            dataSource.setUser(USER);
-            dataSource.setPassword(PASSWORD);
-            dataSource.setCurrentSchema(schema);
-            return dataSource;
+            return dataSourceOn(schema);
         }
     }
 
@@ -193,6 +188,11 @@ class PostgresCdiTest {
     }
 
     private javax.sql.DataSource plainDataSource() {
+        return dataSourceOn(schema);
+    }
+
+    /** A plain (unpooled) DataSource on the test server with {@code schema} first in the search path. */
+    private static javax.sql.DataSource dataSourceOn(String schema) {
         org.postgresql.ds.PGSimpleDataSource dataSource = new org.postgresql.ds.PGSimpleDataSource();
         dataSource.setUrl(URL);
         dataSource.setUser(USER);
