@@ -17,7 +17,9 @@ import java.net.URL;
  * ({@code jdbc/ratelimiter} in server.xml, {@code transactional="false"}, READ COMMITTED), named in
  * {@code ratelimiter.postgres.datasource}. Here the transaction scenario is the real test: an import rolled back by
  * Liberty's transaction manager still counts in the store, because the counter's connection never joins the
- * transaction. The table is in this run's own schema, migrated before the deployment.
+ * transaction. With {@code transactional="true"} it fails (a valid fourth import is allowed): the counts roll back
+ * with the imports, and the library does not notice, because Liberty's enlisted connection still reports
+ * autocommit. The table is in this run's own schema, migrated before the deployment.
  */
 @ExtendWith(ArquillianExtension.class)
 class LibertyPostgresExampleApiIT extends ExampleApiScenarios {
