@@ -1,0 +1,61 @@
+package dev.ratelimiter.it.liberty;
+
+import dev.ratelimiter.it.ExampleApiScenarios;
+import dev.ratelimiter.it.ExampleDeployments;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.net.URI;
+import java.net.URL;
+
+/**
+ * The example API's scenarios on Open Liberty with the PostgreSQL backend through Liberty's own dataSource
+ * ({@code jdbc/ratelimiter} in server.xml, {@code transactional="false"}, READ COMMITTED), named in
+ * {@code ratelimiter.postgres.datasource}. Here the transaction scenario is the real test: an import rolled back by
+ * Liberty's transaction manager still counts in the store, because the counter's connection never joins the
+ * transaction. With {@code transactional="true"} it fails (a valid fourth import is allowed): the counts roll back
+ * with the imports, and the library does not notice, because Liberty's enlisted connection still reports
+ * autocommit. The table is in this run's own schema, migrated before the deployment.
+ */
+@ExtendWith(ArquillianExtension.class)
+class LibertyPostgresExampleApiIT extends ExampleApiScenarios {
+
+    // Made by the deployment method, which Arquillian calls before anything of the class runs.
+    private static PostgresSchema schema;
+
+    @ArquillianResource
+    URL deployment;
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        schema = PostgresSchema.create("rl_liberty");
+        return ExampleDeployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n" + schema.config());
+    }
+
+    @AfterAll
+    static void dropSchema() {
+        if (schema != null) {
+            schema.close();
+        }
+    }
+
+    @Override
+    protected URI baseUri() {
+        return ExampleDeployments.loopback(deployment);
+    }
+
+    /** RESTEasy answers OPTIONS for a resource without an {@code @OPTIONS} method before post-matching filters. */
+    @Override
+    protected boolean optionsReachFilters() {
+        return false;
+    }
+
+    @Override
+    protected String backend() {
+        return "postgres";
+    }
+}
