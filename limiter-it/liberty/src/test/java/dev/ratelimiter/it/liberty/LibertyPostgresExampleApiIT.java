@@ -2,6 +2,7 @@ package dev.ratelimiter.it.liberty;
 
 import dev.ratelimiter.it.ExampleApiScenarios;
 import dev.ratelimiter.it.ExampleDeployments;
+import dev.ratelimiter.it.PostgresSchema;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
@@ -33,7 +34,11 @@ class LibertyPostgresExampleApiIT extends ExampleApiScenarios {
     @Deployment(testable = false)
     static WebArchive deployment() {
         schema = PostgresSchema.create("rl_liberty");
-        return ExampleDeployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n" + schema.config());
+        // server.xml's dataSource is static, so the deployment names this run's table rather than the pool
+        // choosing the schema.
+        return ExampleDeployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n"
+                + "ratelimiter.backend=postgres\nratelimiter.postgres.datasource=jdbc/ratelimiter\n"
+                + "ratelimiter.postgres.table=" + schema.name() + ".rate_limit_counters\n");
     }
 
     @AfterAll

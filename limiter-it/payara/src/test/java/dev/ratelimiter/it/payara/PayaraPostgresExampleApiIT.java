@@ -2,6 +2,7 @@ package dev.ratelimiter.it.payara;
 
 import dev.ratelimiter.it.ExampleApiScenarios;
 import dev.ratelimiter.it.ExampleDeployments;
+import dev.ratelimiter.it.PostgresSchema;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
@@ -33,8 +34,9 @@ class PayaraPostgresExampleApiIT extends ExampleApiScenarios {
     @Deployment(testable = false)
     static WebArchive deployment() {
         schema = PostgresSchema.create("rl_payara");
-        return ExampleDeployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n" + PostgresSchema.config())
-                .addAsWebInfResource(new StringAsset(schema.glassfishResources()), "glassfish-resources.xml");
+        return ExampleDeployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n" + PayaraPool.config())
+                .addAsWebInfResource(new StringAsset(PayaraPool.glassfishResources(schema)),
+                        "glassfish-resources.xml");
     }
 
     @AfterAll

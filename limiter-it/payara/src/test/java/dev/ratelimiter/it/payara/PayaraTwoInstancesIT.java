@@ -2,6 +2,7 @@ package dev.ratelimiter.it.payara;
 
 import dev.ratelimiter.it.ExampleApi;
 import dev.ratelimiter.it.ExampleDeployments;
+import dev.ratelimiter.it.PostgresSchema;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -62,7 +63,7 @@ class PayaraTwoInstancesIT {
             + "attempts in all")
     void postgresShared() throws SQLException {
         schema = PostgresSchema.create("rl_two");
-        assertThat(attemptsAllowed(PostgresSchema.config(), schema.glassfishResources())).isEqualTo(5);
+        assertThat(attemptsAllowed(PayaraPool.config(), PayaraPool.glassfishResources(schema))).isEqualTo(5);
         long[] counters = schema.counters("login");
         assertThat(counters[0]).as("login counters in the run's table").isEqualTo(1);
         assertThat(counters[1]).as("attempts counted on that counter").isEqualTo(12);

@@ -1,0 +1,79 @@
+package dev.ratelimiter.it;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.UUID;
+
+/**
+ * A PostgreSQL schema of one test's own with the library's migration applied, on the server the tests use:
+ * {@code RATELIMITER_TEST_POSTGRES_URL} (with {@code _USER}, {@code _PASSWORD}), else the machine's own at
+ * 127.0.0.1:5432, database {@code test}, user {@code postgres}. The test module brings the JDBC driver and passes
+ * the migration's path as the system property {@code ratelimiter.migration}.
+ */
+public final class PostgresSchema implements AutoCloseable {
+
+    /** The JDBC URL of the test server. */
+    public static final String URL = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_URL",
+            "jdbc:postgresql://127.0.0.1:5432/test");
+    /** Its user. */
+    public static final String USER = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_USER", "postgres");
+    /** Its password, empty for the machine's trust authentication. */
+    public static final String PASSWORD = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_PASSWORD", "");
+
+    private final String name;
+
+    private PostgresSchema(String name) {
+        this.name = name;
+    }
+
+    /** Creates {@code <prefix>_<random>} and applies the migration to it. */
+    public static PostgresSchema create(String prefix) {
+        PostgresSchema schema = new PostgresSchema(prefix + "_" + UUID.randomUUID().toString().substring(0, 8));
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE SCHEMA " + schema.name);
+            statement.execute("SET search_path TO " + schema.name);
+            statement.execute(Files.readString(Path.of(System.getProperty("ratelimiter.migration"))));
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot prepare schema " + schema.name + " on " + URL, e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return schema;
+    }
+
+    /** The schema's name. */
+    public String name() {
+        return name;
+    }
+
+    /** The counters of {@code bucket}: how many rows, and the highest count among them. */
+    public long[] counters(String bucket) throws SQLException {
+        try (Connection connection = connect(); Statement statement = connection.createStatement();
+             ResultSet row = statement.executeQuery("SELECT count(*), coalesce(max(count), 0) FROM " + name
+                     + ".rate_limit_counters WHERE bucket = '" + bucket.replace("'", "''") + "'")) {
+            row.next();
+            return new long[] {row.getLong(1), row.getLong(2)};
+        }
+    }
+
+    /** Drops the schema and what is in it. */
+    @Override
+    public void close() {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("DROP SCHEMA IF EXISTS " + name + " CASCADE");
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot drop schema " + name, e);
+        }
+    }
+
+    private static Connection connect() throws SQLException {
+        return DriverManager.getConnection(URL, USER, PASSWORD);
+    }
+}
