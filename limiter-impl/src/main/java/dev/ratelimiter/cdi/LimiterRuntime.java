@@ -14,6 +14,7 @@ import dev.ratelimiter.core.MemoryRateLimiter;
 import dev.ratelimiter.core.MetricsSwitch;
 import dev.ratelimiter.core.OutageListeners;
 import dev.ratelimiter.core.OutagePolicyLimiter;
+import dev.ratelimiter.core.OutsideTransactionLimiter;
 import dev.ratelimiter.core.OutageStatistics;
 import dev.ratelimiter.core.PeriodicSweeper;
 import dev.ratelimiter.core.RateLimiterMetrics;
@@ -36,11 +37,14 @@ import javax.naming.InitialContext;
 import javax.naming.NameNotFoundException;
 import javax.naming.NamingException;
 import javax.sql.DataSource;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.BooleanSupplier;
 
 /**
  * Builds the limiter chain, the key hasher and the metrics adapter from the settings once, at startup; owns what
@@ -120,8 +124,8 @@ public class LimiterRuntime {
                     stop();
                     throw new ConfigurationException(problems);
                 }
-                limiter = sharedStore(SharedStoreChain.of(postgres.limiter(), postgres.probe(), monitor, clock,
-                        memory, listeners));
+                limiter = sharedStore(SharedStoreChain.of(outsideTransactions(postgres.limiter(),
+                        postgresSettings.timeout()), postgres.probe(), monitor, clock, memory, listeners));
                 resources.add(0, new PeriodicSweeper(postgres.sweeper(), postgresSettings.sweepInterval(),
                         managedScheduler()));
                 break;
@@ -213,6 +217,39 @@ public class LimiterRuntime {
             }
         }
         return false;
+    }
+
+    /**
+     * The PostgreSQL store, with its calls made inside a caller's JTA transaction moved to the server's managed
+     * executor ({@link OutsideTransactionLimiter}), where the server has both a transaction manager and Jakarta
+     * Concurrency; else the store as it is, relying on a non-transactional pool (checked at startup and, where the
+     * connection shows it, at each call).
+     */
+    private RateLimiter outsideTransactions(RateLimiter store, Duration timeout) {
+        Optional<BooleanSupplier> inTransaction = JtaTransactions.detect(beans);
+        if (inTransaction.isEmpty()) {
+            return store;
+        }
+        Optional<ExecutorService> executor = managedExecutor();
+        if (executor.isEmpty()) {
+            LOG.log(System.Logger.Level.INFO, "Rate limiter: no managed executor (Jakarta Concurrency), so "
+                    + "PostgreSQL calls made inside a transaction use the caller's thread: the pool must be "
+                    + "non-transactional");
+            return store;
+        }
+        // The store's own deadline is at most a bulkhead wait plus a network timeout of 1.5 times the timeout.
+        return new OutsideTransactionLimiter(store, inTransaction.get(), executor.get(),
+                timeout.multipliedBy(3).plusMillis(100), monitor);
+    }
+
+    /** The server's default managed executor (Jakarta Concurrency), if it has one. */
+    private static Optional<ExecutorService> managedExecutor() {
+        try {
+            Object executor = new InitialContext().lookup("java:comp/DefaultManagedExecutorService");
+            return executor instanceof ExecutorService service ? Optional.of(service) : Optional.empty();
+        } catch (NamingException | RuntimeException | LinkageError e) {
+            return Optional.empty();
+        }
     }
 
     /** The server's default managed scheduler (Jakarta Concurrency), if it has one. */
