@@ -15,12 +15,12 @@ import java.net.URL;
 
 /**
  * The example API's scenarios on Open Liberty with the PostgreSQL backend through Liberty's own dataSource
- * ({@code jdbc/ratelimiter} in server.xml, {@code transactional="false"}, READ COMMITTED), named in
- * {@code ratelimiter.postgres.datasource}. Here the transaction scenario is the real test: an import rolled back by
- * Liberty's transaction manager still counts in the store, because the counter's connection never joins the
- * transaction. With {@code transactional="true"} it fails (a valid fourth import is allowed): the counts roll back
- * with the imports, and the library does not notice, because Liberty's enlisted connection still reports
- * autocommit. The table is in this run's own schema, migrated before the deployment.
+ * ({@code jdbc/ratelimiter} in server.xml, READ COMMITTED), named in {@code ratelimiter.postgres.datasource}. That
+ * dataSource is transactional on purpose: its connections, enlisted in a caller's transaction, still report
+ * autocommit, so only the library's hand-over to the managed executor keeps the counter out of the transaction.
+ * The import scenario is the test of it: an import rolled back by Liberty's transaction manager still counts in the
+ * store (without the hand-over a valid fourth import is allowed). The table is in this run's own schema, migrated
+ * before the deployment.
  */
 @ExtendWith(ArquillianExtension.class)
 class LibertyPostgresExampleApiIT extends ExampleApiScenarios {
