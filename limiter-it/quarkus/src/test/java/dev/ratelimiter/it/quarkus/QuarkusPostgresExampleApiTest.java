@@ -21,8 +21,10 @@ import java.util.UUID;
  * migration in the library's jar. {@code RATELIMITER_TEST_POSTGRES_URL}, else the machine's server; a schema of
  * this run's own, dropped at the end.
  *
- * <p>The transaction scenario (an import that rolls back still counts) fails here if the DataSource is made
- * transactional ({@code quarkus.datasource.jdbc.transactions=enabled}): the counter would roll back with it.
+ * <p>The transaction scenario (an import that rolls back still counts in the store) fails here if the DataSource
+ * is made transactional ({@code quarkus.datasource.jdbc.transactions=enabled}): Agroal's enlisted connection is not
+ * in autocommit, the library refuses it, and the bucket's fallback counts instead (Quarkus has no managed executor
+ * to run the call outside the transaction).
  */
 @QuarkusTest
 @TestProfile(QuarkusPostgresExampleApiTest.Postgres.class)
