@@ -244,19 +244,19 @@ public class LimiterRuntime {
 
     /** The server's default managed executor (Jakarta Concurrency), if it has one. */
     private static Optional<ExecutorService> managedExecutor() {
-        try {
-            Object executor = new InitialContext().lookup("java:comp/DefaultManagedExecutorService");
-            return executor instanceof ExecutorService service ? Optional.of(service) : Optional.empty();
-        } catch (NamingException | RuntimeException | LinkageError e) {
-            return Optional.empty();
-        }
+        return serverDefault("java:comp/DefaultManagedExecutorService", ExecutorService.class);
     }
 
     /** The server's default managed scheduler (Jakarta Concurrency), if it has one. */
     private static Optional<ScheduledExecutorService> managedScheduler() {
+        return serverDefault("java:comp/DefaultManagedScheduledExecutorService", ScheduledExecutorService.class);
+    }
+
+    /** A default resource the platform binds in JNDI; empty where there is no JNDI or no such resource. */
+    private static <T> Optional<T> serverDefault(String name, Class<T> type) {
         try {
-            Object scheduler = new InitialContext().lookup("java:comp/DefaultManagedScheduledExecutorService");
-            return scheduler instanceof ScheduledExecutorService executor ? Optional.of(executor) : Optional.empty();
+            Object found = new InitialContext().lookup(name);
+            return type.isInstance(found) ? Optional.of(type.cast(found)) : Optional.empty();
         } catch (NamingException | RuntimeException | LinkageError e) {
             return Optional.empty();
         }
