@@ -29,6 +29,8 @@ import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Default;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
@@ -37,6 +39,7 @@ import javax.naming.InitialContext;
 import javax.naming.NameNotFoundException;
 import javax.naming.NamingException;
 import javax.sql.DataSource;
+import java.lang.annotation.Annotation;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -71,6 +74,12 @@ public class LimiterRuntime {
 
     @Inject
     Instance<Object> beans; // typed Object: the metrics registries' classes may be absent
+
+    // @Any: every DataSource bean is a candidate, also a named one only the configuration refers to (Quarkus
+    // removes beans no injection point can reach).
+    @Inject
+    @Any
+    Instance<DataSource> dataSources;
 
     private RateLimiter limiter;
     private KeyHasher hasher;
@@ -156,7 +165,8 @@ public class LimiterRuntime {
     }
 
     /**
-     * The PostgreSQL DataSource: {@code ratelimiter.postgres.datasource} (JNDI) wins, then
+     * The PostgreSQL DataSource: {@code ratelimiter.postgres.datasource} (a JNDI name, else the name of a CDI
+     * DataSource bean, see {@link #namedBean}) wins, then
      * {@code ratelimiter.postgres.url} (empty here: the backend builds its own pool), then the application's CDI
      * {@code DataSource} bean.
      *
@@ -174,6 +184,10 @@ public class LimiterRuntime {
             try {
                 return Optional.of(lookup(name));
             } catch (NamingException | ClassCastException e) {
+                Optional<DataSource> named = namedBean(name);
+                if (named.isPresent()) {
+                    return named;
+                }
                 if (applicationScoped(name) && notBoundYet(e)) {
                     LOG.log(System.Logger.Level.INFO, "Rate limiter: nothing is bound at JNDI name ''{0}'' yet "
                             + "(an application''s own DataSource is bound when the application starts); looking it "
@@ -183,19 +197,43 @@ public class LimiterRuntime {
                             found -> PostgresChecks.check(found, table)));
                 }
                 throw new ConfigurationException(List.of("ratelimiter.postgres.datasource: no DataSource at JNDI name '"
-                        + name + "' (" + e.getMessage() + ")"));
+                        + name + "' (" + e.getMessage() + ") and no CDI DataSource bean of that name"));
             }
         }
         if (settings.url().isPresent()) {
             return Optional.empty();
         }
-        Instance<DataSource> bean = beans.select(DataSource.class);
+        Instance<DataSource> bean = dataSources.select(Default.Literal.INSTANCE);
         if (bean.isResolvable()) {
             return Optional.of(bean.get());
         }
         throw new ConfigurationException(List.of("ratelimiter.postgres.datasource or ratelimiter.postgres.url: "
                 + "ratelimiter.backend=postgres needs a JNDI name, a JDBC URL, or one CDI DataSource bean "
-                + (bean.isAmbiguous() ? "(there are several)" : "(there is none)")));
+                + (bean.isAmbiguous() ? "(there are several: name one)" : "(there is none)")));
+    }
+
+    /**
+     * The CDI DataSource bean that carries a qualifier whose {@code value()} is {@code name}: where there is no
+     * JNDI, how a named datasource is chosen (Quarkus: {@code @io.quarkus.agroal.DataSource("name")} for
+     * {@code quarkus.datasource."name".*}; also {@code @Named} or {@code @Identifier}).
+     */
+    private Optional<DataSource> namedBean(String name) {
+        for (Instance.Handle<DataSource> handle : dataSources.handles()) {
+            for (Annotation qualifier : handle.getBean().getQualifiers()) {
+                if (name.equals(qualifierValue(qualifier))) {
+                    return Optional.of(handle.get());
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Object qualifierValue(Annotation qualifier) {
+        try {
+            return qualifier.annotationType().getMethod("value").invoke(qualifier);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null; // a qualifier without a value()
+        }
     }
 
     private static boolean applicationScoped(String name) {

@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Fixed windows in a PostgreSQL table. Counting, deciding and reopening an ended window are one
@@ -62,6 +63,7 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
     private final String consumeSql;
     private final String resetSql;
     private final String sweepSql;
+    private final AtomicBoolean joinedTransactionLogged = new AtomicBoolean();
 
     /**
      * @param dataSource a non-transactional pool (autocommit, READ COMMITTED)
@@ -240,11 +242,18 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
      * would roll back with the caller's work and hold its row lock until then. Such a connection is not in
      * autocommit; it is not used, and the failure (the outage policy decides, readiness names it) says what to fix.
      */
-    private static void refuseJoinedTransaction(Connection connection) throws SQLException {
+    private void refuseJoinedTransaction(Connection connection) throws SQLException {
         if (!connection.getAutoCommit()) {
-            throw new SQLNonTransientException("ratelimiter.postgres: the DataSource gave a connection in the "
-                    + "caller's transaction (not in autocommit), so the counter would roll back with it; use a "
-                    + "non-transactional pool", "25000");
+            SQLNonTransientException refusal = new SQLNonTransientException("ratelimiter.postgres: the DataSource "
+                    + "gave a connection in the caller's transaction (not in autocommit), so the counter would roll "
+                    + "back with it; use a non-transactional pool", "25000");
+            // A configuration mistake, not an outage: calls outside transactions succeed in between, so the
+            // breaker may never open and readiness may stay ok. Logged once, loudly.
+            if (joinedTransactionLogged.compareAndSet(false, true)) {
+                LOG.log(System.Logger.Level.ERROR, refusal.getMessage() + "; decisions made inside transactions "
+                        + "fall to the buckets' outage policies until it is fixed");
+            }
+            throw refusal;
         }
     }
 

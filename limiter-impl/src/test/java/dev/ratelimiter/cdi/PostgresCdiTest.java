@@ -61,6 +61,28 @@ class PostgresCdiTest {
         }
     }
 
+    /**
+     * An application with two DataSources, as a Quarkus application with its own default datasource and a named
+     * one for the limiter: the default one here points at a schema without the table, so using it would fail.
+     */
+    @jakarta.enterprise.context.ApplicationScoped
+    public static class TwoDataSources {
+        static volatile String schema;
+
+        @jakarta.enterprise.inject.Produces
+        @jakarta.enterprise.context.ApplicationScoped
+        javax.sql.DataSource applicationDataSource() {
+            return dataSourceOn("public_without_table");
+        }
+
+        @jakarta.enterprise.inject.Produces
+        @jakarta.enterprise.context.ApplicationScoped
+        @jakarta.inject.Named("limiter-pool")
+        javax.sql.DataSource limiterDataSource() {
+            return dataSourceOn(schema);
+        }
+    }
+
     @AfterEach
     void stop() throws SQLException {
         if (cdi != null) {
@@ -112,6 +134,24 @@ class PostgresCdiTest {
         RateLimits limits = cdi.select(RateLimits.class);
         assertThat(limits.consume("login", "carol").outcome()).isEqualTo(Outcome.ALLOWED);
         assertThat(limits.consume("login", "carol").outcome()).isEqualTo(Outcome.DENIED);
+    }
+
+    @Test
+    @DisplayName("where there is no JNDI, ratelimiter.postgres.datasource names a CDI DataSource bean by its "
+            + "qualifier's value, beside the application's default one")
+    void namedCdiDataSourceBean() {
+        Flyway.configure().dataSource(URL, USER, PASSWORD).schemas(schema).createSchemas(true)
+                .locations("classpath:db/ratelimiter/postgres").table("flyway_ratelimiter_history").load().migrate();
+        TwoDataSources.schema = schema;
+        cdi = CdiContainer.start(new HashMap<>(Map.of(
+                "ratelimiter.backend", "postgres",
+                "ratelimiter.postgres.datasource", "limiter-pool",
+                "ratelimiter.buckets.login.limit", "1",
+                "ratelimiter.buckets.login.window", "PT1M")), TwoDataSources.class);
+        RateLimits limits = cdi.select(RateLimits.class);
+        assertThat(limits.consume("login", "judy").outcome()).isEqualTo(Outcome.ALLOWED);
+        assertThat(limits.consume("login", "judy").outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(cdi.select(LimiterRuntime.class).status().state()).isEqualTo(BackendState.OK);
     }
 
     @Test

@@ -16,15 +16,15 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * The example API's scenarios on Quarkus with the PostgreSQL backend through the application's own Agroal
- * DataSource (non-transactional, so a counter never joins a transaction), the table made by Flyway from the
- * migration in the library's jar. {@code RATELIMITER_TEST_POSTGRES_URL}, else the machine's server; a schema of
- * this run's own, dropped at the end.
+ * The example API's scenarios on Quarkus with the PostgreSQL backend through a named Agroal datasource of the
+ * limiter's own ({@code ratelimiter.postgres.datasource=ratelimiter}, {@code jdbc.transactions=disabled}) beside the
+ * application's default, transactional one, the table made by Flyway from the migration in the library's jar.
+ * {@code RATELIMITER_TEST_POSTGRES_URL}, else the machine's server; a schema of this run's own, dropped at the end.
  *
- * <p>The transaction scenario (an import that rolls back still counts in the store) fails here if the DataSource
- * is made transactional ({@code quarkus.datasource.jdbc.transactions=enabled}): Agroal's enlisted connection is not
- * in autocommit, the library refuses it, and the bucket's fallback counts instead (Quarkus has no managed executor
- * to run the call outside the transaction).
+ * <p>The transaction scenario (an import that rolls back still counts in the store) fails here if the library took
+ * the default datasource or the named one were transactional: Agroal's enlisted connection is not in autocommit,
+ * the library refuses it, and the bucket's fallback counts instead (Quarkus has no managed executor to run the
+ * call outside the transaction).
  */
 @QuarkusTest
 @TestProfile(QuarkusPostgresExampleApiTest.Postgres.class)
@@ -34,7 +34,7 @@ class QuarkusPostgresExampleApiTest extends QuarkusExampleApiTest {
     @Inject
     DataSource dataSource;
 
-    @ConfigProperty(name = "quarkus.flyway.schemas")
+    @ConfigProperty(name = "quarkus.flyway.ratelimiter.schemas")
     String schema;
 
     @AfterAll
@@ -44,29 +44,37 @@ class QuarkusPostgresExampleApiTest extends QuarkusExampleApiTest {
         }
     }
 
-    /** Backend postgres on Agroal's default datasource. */
+    /** Backend postgres on a named Agroal datasource of its own, beside the application's default one. */
     public static class Postgres implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             String schema = "rl_quarkus_" + UUID.randomUUID().toString().substring(0, 8);
             String url = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_URL",
                     "jdbc:postgresql://127.0.0.1:5432/test");
+            String user = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_USER", "postgres");
+            String password = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_PASSWORD", "");
             return Map.ofEntries(
                     Map.entry("ratelimiter.backend", "postgres"),
+                    Map.entry("ratelimiter.postgres.datasource", "ratelimiter"),
+                    // The application's own default datasource, transactional as Quarkus makes it.
                     Map.entry("quarkus.datasource.db-kind", "postgresql"),
                     Map.entry("quarkus.datasource.devservices.enabled", "false"),
-                    Map.entry("quarkus.datasource.jdbc.url",
+                    Map.entry("quarkus.datasource.jdbc.url", url),
+                    Map.entry("quarkus.datasource.username", user),
+                    Map.entry("quarkus.datasource.password", password),
+                    // The limiter's: named, non-transactional, its table made by Flyway from the library's jar.
+                    Map.entry("quarkus.datasource.ratelimiter.db-kind", "postgresql"),
+                    Map.entry("quarkus.datasource.ratelimiter.devservices.enabled", "false"),
+                    Map.entry("quarkus.datasource.ratelimiter.jdbc.url",
                             url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema),
-                    Map.entry("quarkus.datasource.username",
-                            System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_USER", "postgres")),
-                    Map.entry("quarkus.datasource.password",
-                            System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_PASSWORD", "")),
-                    Map.entry("quarkus.datasource.jdbc.transactions", "disabled"),
-                    Map.entry("quarkus.flyway.migrate-at-start", "true"),
-                    Map.entry("quarkus.flyway.schemas", schema),
-                    Map.entry("quarkus.flyway.create-schemas", "true"),
-                    Map.entry("quarkus.flyway.locations", "db/ratelimiter/postgres"),
-                    Map.entry("quarkus.flyway.table", "flyway_ratelimiter_history"));
+                    Map.entry("quarkus.datasource.ratelimiter.username", user),
+                    Map.entry("quarkus.datasource.ratelimiter.password", password),
+                    Map.entry("quarkus.datasource.ratelimiter.jdbc.transactions", "disabled"),
+                    Map.entry("quarkus.flyway.ratelimiter.migrate-at-start", "true"),
+                    Map.entry("quarkus.flyway.ratelimiter.schemas", schema),
+                    Map.entry("quarkus.flyway.ratelimiter.create-schemas", "true"),
+                    Map.entry("quarkus.flyway.ratelimiter.locations", "db/ratelimiter/postgres"),
+                    Map.entry("quarkus.flyway.ratelimiter.table", "flyway_ratelimiter_history"));
         }
     }
 
