@@ -28,7 +28,10 @@ public class ImportsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     public Response importProjects(@PathParam("workspace") String workspace, List<Project> projects) {
-        int imported = importer.importProjects(workspace, projects == null ? List.of() : projects);
+        if (projects == null) {
+            return MalformedBodyMapper.badRequest(); // an empty body: nothing to import, and no attempt taken
+        }
+        int imported = importer.importProjects(workspace, projects);
         return Response.ok(Json.createObjectBuilder().add("imported", imported).build().toString()).build();
     }
 }

@@ -29,8 +29,7 @@ public class MalformedBodyMapper implements ExceptionMapper<ProcessingException>
                         .add("type", "about:blank")
                         .add("title", "Bad Request")
                         .add("status", 400)
-                        .add("detail", "The request body is not the expected JSON, such as "
-                                + "{\"login\": \"alice\", \"password\": \"...\"}.")
+                        .add("detail", "The request body is not the JSON this endpoint expects.")
                         .build().toString())
                 .build();
     }
