@@ -110,8 +110,7 @@ class PostgresCdiTest {
     @Test
     @DisplayName("with the migration applied, decisions are counted in the table")
     void countsInTable() {
-        Flyway.configure().dataSource(URL, USER, PASSWORD).schemas(schema).createSchemas(true)
-                .locations("classpath:db/ratelimiter/postgres").table("flyway_ratelimiter_history").load().migrate();
+        migrate();
         start();
         RateLimits limits = cdi.select(RateLimits.class);
         assertThat(limits.consume("login", "alice").remaining()).isEqualTo(1);
@@ -124,8 +123,7 @@ class PostgresCdiTest {
     @Test
     @DisplayName("with neither a JNDI name nor a URL, the application's CDI DataSource bean is used")
     void cdiDataSourceBean() {
-        Flyway.configure().dataSource(URL, USER, PASSWORD).schemas(schema).createSchemas(true)
-                .locations("classpath:db/ratelimiter/postgres").table("flyway_ratelimiter_history").load().migrate();
+        migrate();
         ApplicationDataSource.schema = schema;
         cdi = CdiContainer.start(new HashMap<>(Map.of(
                 "ratelimiter.backend", "postgres",
@@ -140,8 +138,7 @@ class PostgresCdiTest {
     @DisplayName("where there is no JNDI, ratelimiter.postgres.datasource names a CDI DataSource bean by its "
             + "qualifier's value, beside the application's default one")
     void namedCdiDataSourceBean() {
-        Flyway.configure().dataSource(URL, USER, PASSWORD).schemas(schema).createSchemas(true)
-                .locations("classpath:db/ratelimiter/postgres").table("flyway_ratelimiter_history").load().migrate();
+        migrate();
         TwoDataSources.schema = schema;
         cdi = CdiContainer.start(new HashMap<>(Map.of(
                 "ratelimiter.backend", "postgres",
