@@ -1,5 +1,7 @@
 package dev.ratelimiter.postgres;
 
+import dev.ratelimiter.contract.SteadyLoad;
+
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.Verdict;
@@ -14,15 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -42,7 +36,7 @@ class PostgresOutageTest {
 
     private TcpProxy proxy;
     private PostgresChain chain;
-    private ExecutorService workers;
+    private SteadyLoad load;
 
     @BeforeAll
     static void migrate() {
@@ -63,9 +57,8 @@ class PostgresOutageTest {
 
     @AfterEach
     void stop() throws InterruptedException {
-        if (workers != null) {
-            workers.shutdownNow();
-            assertThat(workers.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+        if (load != null) {
+            load.close();
         }
         if (chain != null) {
             chain.close();
@@ -135,25 +128,7 @@ class PostgresOutageTest {
     void cutUnderLoad() throws Exception {
         Bucket fallback = new Bucket("load-fallback", Long.MAX_VALUE / 2, Duration.ofSeconds(300));
         Bucket failOpen = new Bucket("load-open", Long.MAX_VALUE / 2, Duration.ofSeconds(300), OutagePolicy.FAIL_OPEN);
-        AtomicBoolean running = new AtomicBoolean(true);
-        AtomicLong slowest = new AtomicLong();
-        workers = Executors.newFixedThreadPool(8);
-        List<Future<Long>> results = new ArrayList<>();
-        for (int t = 0; t < 8; t++) {
-            Bucket bucket = t % 2 == 0 ? fallback : failOpen;
-            String key = "client-" + t;
-            results.add(workers.submit(() -> {
-                long calls = 0;
-                while (running.get()) {
-                    long start = System.nanoTime();
-                    Verdict verdict = chain.limiter.consume(bucket, key);
-                    slowest.accumulateAndGet(System.nanoTime() - start, Math::max);
-                    assertThat(verdict.outcome()).as("%s %s", bucket.name(), verdict).isEqualTo(Outcome.ALLOWED);
-                    calls++;
-                }
-                return calls;
-            }));
-        }
+        load = SteadyLoad.start(chain.limiter, fallback, failOpen);
         await().atMost(Duration.ofSeconds(20)).until(() -> chain.store.calls() > 500);
 
         proxy.cut();
@@ -165,11 +140,7 @@ class PostgresOutageTest {
         await().atMost(RECOVERY).until(() -> !chain.degraded());
         long storeCallsAfterRecovery = chain.store.calls();
         await().atMost(Duration.ofSeconds(20)).until(() -> chain.store.calls() > storeCallsAfterRecovery + 100);
-        running.set(false);
-        for (Future<Long> result : results) {
-            assertThat(result.get(30, TimeUnit.SECONDS)).isPositive(); // rethrows any exception of a worker
-        }
-        assertThat(Duration.ofNanos(slowest.get())).as("slowest call").isLessThan(GENEROUS);
+        assertThat(load.stop()).as("slowest call").isLessThan(GENEROUS);
         assertThat(PostgresChain.storedCount(schema, "load-fallback", "client-0")).as("counting in PostgreSQL again")
                 .isPositive();
     }

@@ -1,5 +1,7 @@
 package dev.ratelimiter.valkey;
 
+import dev.ratelimiter.contract.SteadyLoad;
+
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.Verdict;
@@ -11,14 +13,6 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.JedisPooled;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -55,44 +49,22 @@ class ValkeyOutageTest {
         // Limits no loop can reach: the in-memory fallback answers millions of attempts a second.
         Bucket fallback = new Bucket("kill-fallback", Long.MAX_VALUE / 2, Duration.ofSeconds(60));
         Bucket failOpen = new Bucket("kill-open", Long.MAX_VALUE / 2, Duration.ofSeconds(60), OutagePolicy.FAIL_OPEN);
-        AtomicBoolean running = new AtomicBoolean(true);
-        AtomicLong slowest = new AtomicLong();
-        ExecutorService pool = Executors.newFixedThreadPool(8);
-        List<Future<Long>> workers = new ArrayList<>();
-        for (int t = 0; t < 8; t++) {
-            Bucket bucket = t % 2 == 0 ? fallback : failOpen;
-            String key = "client-" + t;
-            workers.add(pool.submit(() -> {
-                long calls = 0;
-                while (running.get()) {
-                    long start = System.nanoTime();
-                    Verdict verdict = chain.limiter.consume(bucket, key);
-                    slowest.accumulateAndGet(System.nanoTime() - start, Math::max);
-                    assertThat(verdict.outcome()).as("%s %s", bucket.name(), verdict).isEqualTo(Outcome.ALLOWED);
-                    calls++;
-                }
-                return calls;
-            }));
-        }
-        await().atMost(Duration.ofSeconds(10)).until(() -> chain.store.calls() > 500);
+        try (SteadyLoad load = SteadyLoad.start(chain.limiter, fallback, failOpen)) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> chain.store.calls() > 500);
 
-        server.kill();
-        await().atMost(Duration.ofSeconds(10)).until(chain::degraded);
-        await().atMost(Duration.ofSeconds(10)).until(() -> chain.outages.fallbacks("kill-fallback") > 100
-                && chain.outages.failOpens("kill-open") > 100);
-        assertThat(chain.monitor.status().lastError()).hasValueSatisfying(error ->
-                assertThat(error).doesNotContain("127.0.0.1").doesNotContain(String.valueOf(server.port())));
+            server.kill();
+            await().atMost(Duration.ofSeconds(10)).until(chain::degraded);
+            await().atMost(Duration.ofSeconds(10)).until(() -> chain.outages.fallbacks("kill-fallback") > 100
+                    && chain.outages.failOpens("kill-open") > 100);
+            assertThat(chain.monitor.status().lastError()).hasValueSatisfying(error ->
+                    assertThat(error).doesNotContain("127.0.0.1").doesNotContain(String.valueOf(server.port())));
 
-        server.restart();
-        await().atMost(Duration.ofSeconds(30)).until(() -> !chain.degraded());
-        long storeCallsAfterRecovery = chain.store.calls();
-        await().atMost(Duration.ofSeconds(10)).until(() -> chain.store.calls() > storeCallsAfterRecovery + 100);
-        running.set(false);
-        for (Future<Long> worker : workers) {
-            assertThat(worker.get(30, TimeUnit.SECONDS)).isPositive(); // rethrows any exception of a worker
+            server.restart();
+            await().atMost(Duration.ofSeconds(30)).until(() -> !chain.degraded());
+            long storeCallsAfterRecovery = chain.store.calls();
+            await().atMost(Duration.ofSeconds(10)).until(() -> chain.store.calls() > storeCallsAfterRecovery + 100);
+            assertThat(load.stop()).as("slowest call").isLessThan(GENEROUS);
         }
-        pool.shutdown();
-        assertThat(Duration.ofNanos(slowest.get())).as("slowest call").isLessThan(GENEROUS);
         assertThat(direct.get("rl-test:{kill-fallback:client-0}")).as("counting in Valkey again").isNotNull();
     }
 
