@@ -1,16 +1,10 @@
 package dev.ratelimiter.postgres;
 
-import dev.ratelimiter.RateLimiter;
-import dev.ratelimiter.contract.CountingLimiter;
+import dev.ratelimiter.contract.StoreChain;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
-import dev.ratelimiter.core.BackendState;
-import dev.ratelimiter.core.CircuitBreakerLimiter;
-import dev.ratelimiter.core.MemoryRateLimiter;
-import dev.ratelimiter.core.OutageStatistics;
 import dev.ratelimiter.core.PostgresSettings;
 import dev.ratelimiter.core.RateLimiterMetrics;
-import dev.ratelimiter.core.SharedStoreChain;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -23,11 +17,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The chain the CDI layer builds ({@link SharedStoreChain}) for the PostgreSQL backend with {@code ratelimiter.postgres.url}, built by hand:
- * outage policies around a circuit breaker around the store's limiter (counted), with a per-process fallback; the
- * store's pool is the library's own ({@link HikariPools}, made by {@link PostgresBackend#start}).
+ * The test chain ({@link StoreChain}) around a PostgreSQL store with {@code ratelimiter.postgres.url}: the store's
+ * pool is the library's own ({@link HikariPools}, made by {@link PostgresBackend#start}).
  */
-final class PostgresChain implements AutoCloseable {
+final class PostgresChain extends StoreChain {
 
     /** The library's default deadline ({@code ratelimiter.postgres.timeout}). */
     static final Duration TIMEOUT = Duration.ofMillis(100);
@@ -35,22 +28,19 @@ final class PostgresChain implements AutoCloseable {
 
     private static final Pattern HOST_PORT_DB = Pattern.compile("jdbc:postgresql://([^:/?]+)(?::(\\d+))?/([^?]*)(.*)");
 
-    final BackendMonitor monitor;
-    final OutageStatistics outages = new OutageStatistics();
     final PostgresBackend backend;
-    final CountingLimiter store;
-    final CircuitBreakerLimiter breaker;
-    final RateLimiter limiter;
 
     PostgresChain(PostgresSettings settings) {
-        InstantSource clock = InstantSource.system();
-        monitor = new BackendMonitor(Backend.POSTGRES, clock, RateLimiterMetrics.NONE);
-        backend = PostgresBackend.start(settings, Optional.empty(), monitor, RateLimiterMetrics.NONE);
-        store = new CountingLimiter(backend.limiter());
-        SharedStoreChain chain = SharedStoreChain.of(store, backend.probe(), monitor, clock,
-                new MemoryRateLimiter(clock, 10_000), outages);
-        breaker = chain.breaker();
-        limiter = chain.limiter();
+        this(new BackendMonitor(Backend.POSTGRES, InstantSource.system(), RateLimiterMetrics.NONE), settings);
+    }
+
+    private PostgresChain(BackendMonitor monitor, PostgresSettings settings) {
+        this(monitor, PostgresBackend.start(settings, Optional.empty(), monitor, RateLimiterMetrics.NONE));
+    }
+
+    private PostgresChain(BackendMonitor monitor, PostgresBackend backend) {
+        super(monitor, backend.limiter(), backend.probe(), backend::close);
+        this.backend = backend;
     }
 
     /** The library's settings for its own pool on {@code url}: 100 ms deadline, {@code poolSize} connections. */
@@ -102,15 +92,5 @@ final class PostgresChain implements AutoCloseable {
                 return row.next() ? row.getLong(1) : -1;
             }
         }
-    }
-
-    boolean degraded() {
-        return monitor.status().state() == BackendState.DEGRADED;
-    }
-
-    @Override
-    public void close() {
-        breaker.close();
-        backend.close();
     }
 }

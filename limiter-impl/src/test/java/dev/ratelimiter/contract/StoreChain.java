@@ -1,0 +1,60 @@
+package dev.ratelimiter.contract;
+
+import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.core.BackendMonitor;
+import dev.ratelimiter.core.BackendState;
+import dev.ratelimiter.core.CircuitBreakerLimiter;
+import dev.ratelimiter.core.MemoryRateLimiter;
+import dev.ratelimiter.core.OutageStatistics;
+import dev.ratelimiter.core.SharedStoreChain;
+import dev.ratelimiter.core.StoreProbe;
+
+import java.time.InstantSource;
+
+/**
+ * The chain the CDI layer builds ({@link SharedStoreChain}) around a shared store, built by hand for a test:
+ * outage policies around a circuit breaker around the store's limiter (counted), with a per-process in-memory
+ * fallback of 10 000 keys, on the system clock. Each backend's test chain extends it with how it starts the store.
+ */
+public class StoreChain implements AutoCloseable {
+
+    /** The store's state and last error. */
+    public final BackendMonitor monitor;
+    /** Fallbacks and fail-opens per bucket. */
+    public final OutageStatistics outages = new OutageStatistics();
+    /** The store's limiter, counting its calls. */
+    public final CountingLimiter store;
+    /** The breaker in front of the store. */
+    public final CircuitBreakerLimiter breaker;
+    /** The whole chain, as applications reach it. */
+    public final RateLimiter limiter;
+    private final Runnable closeStore;
+
+    /**
+     * @param monitor    the monitor the store was started with
+     * @param store      the store's own limiter
+     * @param probe      the breaker's probe of the store
+     * @param closeStore closes the store's clients or pool, after the breaker
+     */
+    protected StoreChain(BackendMonitor monitor, RateLimiter store, StoreProbe probe, Runnable closeStore) {
+        InstantSource clock = InstantSource.system();
+        this.monitor = monitor;
+        this.store = new CountingLimiter(store);
+        SharedStoreChain chain = SharedStoreChain.of(this.store, probe, monitor, clock,
+                new MemoryRateLimiter(clock, 10_000), outages);
+        this.breaker = chain.breaker();
+        this.limiter = chain.limiter();
+        this.closeStore = closeStore;
+    }
+
+    /** Whether the breaker has taken the store out (readiness would say {@code degraded}). */
+    public boolean degraded() {
+        return monitor.status().state() == BackendState.DEGRADED;
+    }
+
+    @Override
+    public void close() {
+        breaker.close();
+        closeStore.run();
+    }
+}
