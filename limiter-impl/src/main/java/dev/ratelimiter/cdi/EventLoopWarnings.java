@@ -22,11 +22,13 @@ public class EventLoopWarnings {
     private final BooleanSupplier onEventLoop;
     private final Set<Method> warned = ConcurrentHashMap.newKeySet();
 
+    /** Asks Vert.x whether the current thread is an event loop, where Vert.x is present; else never warns. */
     public EventLoopWarnings() {
         this(ClassPresence.present("io.vertx.core.Context", EventLoopWarnings.class)
                 ? VertxEventLoop::current : () -> false);
     }
 
+    /** With {@code onEventLoop} answering whether the current thread must not block. */
     EventLoopWarnings(BooleanSupplier onEventLoop) {
         this.onEventLoop = onEventLoop;
     }

@@ -127,8 +127,7 @@ public class LimiterRuntime {
                 PostgresBackend postgres = PostgresBackend.start(postgresSettings, dataSource(postgresSettings),
                         monitor, metrics);
                 resources.add(postgres);
-                List<String> problems = postgres.checkedWhenBound() ? List.of()
-                        : postgres.check(postgresSettings.table());
+                List<String> problems = postgres.check(postgresSettings.table());
                 if (!problems.isEmpty()) {
                     stop();
                     throw new ConfigurationException(problems);

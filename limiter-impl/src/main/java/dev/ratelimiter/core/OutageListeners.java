@@ -9,6 +9,7 @@ public final class OutageListeners implements OutageListener {
 
     private final List<OutageListener> listeners;
 
+    /** @param listeners told in this order; a listener that throws stops the ones after it */
     public OutageListeners(List<OutageListener> listeners) {
         this.listeners = List.copyOf(listeners);
     }

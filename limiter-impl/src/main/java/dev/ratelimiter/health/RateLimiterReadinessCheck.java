@@ -21,7 +21,8 @@ import java.util.Optional;
  *
  * <p>Data: {@code backend} ({@code memory}, {@code valkey}, {@code postgres}), {@code state} ({@code ok} or
  * {@code degraded}), {@code since} (ISO-8601 instant of the last change), {@code fallbacks} (attempts decided by
- * the per-process fallback since start) and, after a failure, {@code lastError}.
+ * the per-process fallback since start) and, while degraded, {@code lastError} (the failure that opened the
+ * breaker: exception type and message, without hosts, users or passwords).
  */
 @Readiness
 @ApplicationScoped

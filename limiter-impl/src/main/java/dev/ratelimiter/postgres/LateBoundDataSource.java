@@ -28,6 +28,10 @@ public final class LateBoundDataSource implements DataSource {
     /** Looks the name up. */
     @FunctionalInterface
     public interface Lookup {
+        /**
+         * @return the DataSource bound at the name
+         * @throws NamingException while nothing is bound there (the call is then answered as a store failure)
+         */
         DataSource lookup() throws NamingException;
     }
 

@@ -39,16 +39,12 @@ public final class PostgresBackend implements AutoCloseable {
     }
 
     /**
-     * Whether the DataSource checks itself when its JNDI name first resolves ({@link LateBoundDataSource}), so
-     * {@link #check} at startup would only find it unbound.
+     * Problems of the DataSource and table, each saying what to change (see {@link PostgresChecks}); none yet for a
+     * DataSource whose JNDI name is not bound at startup, which checks itself when it first resolves
+     * ({@link LateBoundDataSource}).
      */
-    public boolean checkedWhenBound() {
-        return dataSource instanceof LateBoundDataSource;
-    }
-
-    /** Problems of the DataSource and table, each saying what to change (see {@link PostgresChecks}). */
     public List<String> check(String table) {
-        return PostgresChecks.check(dataSource, table);
+        return dataSource instanceof LateBoundDataSource ? List.of() : PostgresChecks.check(dataSource, table);
     }
 
     /** The store's limiter (answers {@code UNAVAILABLE} for its failures). */
