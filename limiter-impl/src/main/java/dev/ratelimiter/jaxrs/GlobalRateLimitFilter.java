@@ -24,6 +24,7 @@ import java.security.Principal;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The global limit, and the place where each request's identity is resolved once.
@@ -86,11 +87,11 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
                 default -> null;
             };
         };
-        if (decider.blocking() && offload().offload(request,
-                () -> decider.decide(bucket, key, KeyNormalization.NONE), apply)) {
+        Supplier<Verdict> decision = () -> decider.decide(bucket, key, KeyNormalization.NONE);
+        if (decider.blocking() && offload().offload(request, decision, apply)) {
             return;
         }
-        Response refusal = apply.apply(decider.decide(bucket, key, KeyNormalization.NONE));
+        Response refusal = apply.apply(decision.get());
         if (refusal != null) {
             request.abortWith(refusal);
         }
