@@ -6,6 +6,7 @@ import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.cdi.AppliedLimits.Applied;
 import dev.ratelimiter.contract.ManualClock;
+import dev.ratelimiter.contract.UnavailableStore;
 import dev.ratelimiter.core.MemoryRateLimiter;
 import dev.ratelimiter.core.OutageListeners;
 import dev.ratelimiter.core.OutagePolicyLimiter;
@@ -76,16 +77,6 @@ class AcceptedExtremesTest {
         if (chain.equals("memory store")) {
             return memory;
         }
-        RateLimiter failing = new RateLimiter() {
-            @Override
-            public Verdict consume(Bucket bucket, String key) {
-                return Verdict.unavailable(bucket.limit(), Duration.ZERO);
-            }
-
-            @Override
-            public void reset(Bucket bucket, String key) {
-            }
-        };
-        return new OutagePolicyLimiter(failing, Optional.of(memory), new OutageListeners(List.of()));
+        return new OutagePolicyLimiter(new UnavailableStore(), Optional.of(memory), new OutageListeners(List.of()));
     }
 }
