@@ -10,13 +10,27 @@ import java.util.regex.Pattern;
  *
  * @param name     the bucket's name, matching {@code [a-z0-9][a-z0-9-]{0,63}}; it appears in configuration
  *                 keys, metrics tags, response headers and store keys
- * @param limit    attempts allowed per window and key, at least 1
- * @param window   how long a window lasts from its first attempt: a whole number of seconds, at least 1 s
+ * @param limit    attempts allowed per window and key, from 1 to {@link #MAX_LIMIT} (10<sup>12</sup>)
+ * @param window   how long a window lasts from its first attempt: a whole number of seconds, from 1 s to
+ *                 {@link #MAX_WINDOW} (366 days)
  * @param onOutage what to decide when the limiter cannot answer, never {@code null}
  * @throws IllegalArgumentException if a value is out of range; the message names the bucket and the value
  * @throws NullPointerException     if {@code name}, {@code window} or {@code onOutage} is {@code null}
  */
 public record Bucket(String name, long limit, Duration window, OutagePolicy onOutage) {
+
+    /**
+     * The largest limit, 10<sup>12</sup>: far above any real rate, and small enough that no count, remaining or
+     * header value derived from it can overflow a {@code long}, nor lose precision in a store's double-precision
+     * arithmetic (Lua numbers in Valkey: exact up to 2<sup>53</sup>).
+     */
+    public static final long MAX_LIMIT = 1_000_000_000_000L;
+
+    /**
+     * The longest window, 366 days: a year's quota, leap year included. Its milliseconds (about 3.2 * 10<sup>10</sup>)
+     * added to any instant of this era stay far inside a {@code long}.
+     */
+    public static final Duration MAX_WINDOW = Duration.ofDays(366);
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
 
@@ -28,12 +42,13 @@ public record Bucket(String name, long limit, Duration window, OutagePolicy onOu
             throw new IllegalArgumentException("bucket name '" + name
                     + "' must match [a-z0-9][a-z0-9-]{0,63} (lower-case letters, digits and '-')");
         }
-        if (limit < 1) {
-            throw new IllegalArgumentException("bucket '" + name + "': limit must be at least 1, was " + limit);
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new IllegalArgumentException("bucket '" + name + "': limit must be from 1 to " + MAX_LIMIT
+                    + ", was " + limit);
         }
-        if (window.getNano() != 0 || window.getSeconds() < 1) {
+        if (window.getNano() != 0 || window.getSeconds() < 1 || window.compareTo(MAX_WINDOW) > 0) {
             throw new IllegalArgumentException("bucket '" + name
-                    + "': window must be a whole number of seconds, at least PT1S, was " + window);
+                    + "': window must be a whole number of seconds from PT1S to P366D, was " + window);
         }
     }
 

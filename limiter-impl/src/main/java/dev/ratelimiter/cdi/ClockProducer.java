@@ -1,5 +1,6 @@
 package dev.ratelimiter.cdi;
 
+import dev.ratelimiter.core.ElapsedTimeClock;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Produces;
@@ -7,15 +8,19 @@ import jakarta.enterprise.inject.Produces;
 import java.time.InstantSource;
 
 /**
- * Produces the limiter's time source: the system clock. An application or test replaces it with an
- * {@code @Alternative @Priority(...)} producer of {@link InstantSource}.
+ * Produces the limiter's time source: the startup instant plus the time elapsed since
+ * ({@link ElapsedTimeClock}), so setting the machine's clock moves no window. An application or test replaces it
+ * with an {@code @Alternative @Priority(...)} producer of {@link InstantSource}; the in-memory store reads that one
+ * forward-only ({@link dev.ratelimiter.core.ForwardOnlyClock}).
  */
 @ApplicationScoped
 public class ClockProducer {
 
+    private final InstantSource clock = ElapsedTimeClock.startingNow();
+
     @Produces
     @Dependent
     InstantSource clock() {
-        return InstantSource.system();
+        return clock;
     }
 }

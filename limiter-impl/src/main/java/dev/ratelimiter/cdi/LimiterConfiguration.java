@@ -22,8 +22,7 @@ public class LimiterConfiguration {
 
     @PostConstruct
     void read() {
-        settings = SettingsReader.read(name -> config.getOptionalValue(name, String.class),
-                config.getPropertyNames());
+        settings = SettingsReader.read(new ConfigLookup(config), config.getPropertyNames());
     }
 
     /** The validated settings. */

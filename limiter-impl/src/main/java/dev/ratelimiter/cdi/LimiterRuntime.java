@@ -133,6 +133,17 @@ public class LimiterRuntime {
                         managedScheduler()));
                 break;
         }
+    }
+
+    /**
+     * Logs that the limiter is ready: called by {@link StartupValidator} once every check has passed, so the line
+     * never precedes a failed start.
+     */
+    void announceReady() {
+        LimiterSettings settings = configuration.settings();
+        if (!settings.enabled()) {
+            return; // start() said so already
+        }
         LOG.log(System.Logger.Level.INFO, "Rate limiter ready: backend {0}, {1} buckets",
                 settings.backend().configName(), String.valueOf(settings.buckets().size()));
     }

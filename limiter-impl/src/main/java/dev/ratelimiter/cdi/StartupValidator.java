@@ -57,6 +57,7 @@ public class StartupValidator {
         if (!problems.isEmpty()) {
             throw new ConfigurationException(List.copyOf(problems));
         }
+        runtime.announceReady();
     }
 
     /**

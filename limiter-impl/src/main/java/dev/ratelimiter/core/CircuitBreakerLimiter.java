@@ -139,7 +139,9 @@ public final class CircuitBreakerLimiter implements RateLimiter, AutoCloseable {
     }
 
     private Duration untilNextProbe() {
-        long millis = nextProbeAt - clock.millis();
+        // Bounded by the longest back-off: the probe runs on a timer of elapsed time, so a clock stepped back
+        // must not make the answer (a fail-closed bucket's Retry-After) longer than the wait really is.
+        long millis = Math.min(nextProbeAt - clock.millis(), settings.maxBackoff().toMillis());
         return Duration.ofMillis(Math.max(1_000, millis));
     }
 }

@@ -22,8 +22,8 @@ import java.util.Optional;
  *                              1..128
  * @param keySecret             {@code ratelimiter.key-secret}: the HMAC key, if any
  * @param headersOnSuccess      {@code ratelimiter.headers.on-success}: RateLimit headers on allowed responses
- * @param memoryMaxKeys         {@code ratelimiter.memory.max-keys}: live counters per bucket, at least 1
- * @param memorySweepInterval   {@code ratelimiter.memory.sweep-interval}: delay between sweeps, positive
+ * @param memoryMaxKeys         {@code ratelimiter.memory.max-keys}: live counters per bucket, 1 to 10<sup>8</sup>
+ * @param memorySweepInterval   {@code ratelimiter.memory.sweep-interval}: delay between sweeps, 1 s to 1 day
  * @param healthDownWhenDegraded {@code ratelimiter.health.down-when-degraded}
  * @param valkey                {@code ratelimiter.valkey.*}, read whatever the backend
  * @param postgres              {@code ratelimiter.postgres.*}, read whatever the backend

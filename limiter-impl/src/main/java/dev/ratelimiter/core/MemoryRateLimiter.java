@@ -10,7 +10,6 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,7 +30,9 @@ import java.util.concurrent.atomic.LongAdder;
  * evicting one would hand its key a fresh window. At the cap, ended windows of that bucket are swept at most
  * once per second before a key is refused.
  *
- * <p>Time comes from the {@link InstantSource} in milliseconds.
+ * <p>Time comes from the {@link InstantSource} in milliseconds, made {@linkplain ForwardOnlyClock forward-only}: a
+ * source stepped back (a wall clock set back an hour) does not keep a window shut for that hour; every window
+ * ends no later than its length of elapsed time after it opened.
  */
 public final class MemoryRateLimiter implements RateLimiter, Sweepable {
 
@@ -43,12 +44,12 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
     private final Map<String, Counters> buckets = new ConcurrentHashMap<>();
 
     /**
-     * @param clock            the time source
+     * @param clock            the time source; read through {@link ForwardOnlyClock#of}
      * @param maxKeysPerBucket live counters allowed per bucket, at least 1
      * @throws IllegalArgumentException if {@code maxKeysPerBucket} is below 1
      */
     public MemoryRateLimiter(InstantSource clock, int maxKeysPerBucket) {
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this.clock = ForwardOnlyClock.of(clock);
         if (maxKeysPerBucket < 1) {
             throw new IllegalArgumentException("maxKeysPerBucket must be at least 1, was " + maxKeysPerBucket);
         }

@@ -12,9 +12,9 @@ import java.util.Optional;
  * @param user          the URL's user
  * @param password      the URL's password
  * @param table         the counter table, optionally schema-qualified ({@code [a-z_][a-z0-9_]*} parts)
- * @param timeout       the deadline of every decision: statement timeout, network timeout and bulkhead wait
- * @param sweepInterval how often ended counters are deleted
- * @param poolSize      the library's own pool size, and the bulkhead's permits (calls in flight at once)
+ * @param timeout       the deadline of every decision: statement timeout, network timeout and bulkhead wait; 1 ms to 10 min
+ * @param sweepInterval how often ended counters are deleted, 1 s to 1 day
+ * @param poolSize      the library's own pool size, and the bulkhead's permits (calls in flight at once), 1 to 1024
  */
 public record PostgresSettings(Optional<String> dataSource, Optional<String> url, Optional<String> user,
                                Optional<String> password, String table, Duration timeout, Duration sweepInterval,

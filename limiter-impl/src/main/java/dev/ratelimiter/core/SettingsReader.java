@@ -3,6 +3,9 @@ package dev.ratelimiter.core;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
 
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -23,6 +26,10 @@ import java.util.function.Function;
  * <p>Buckets are discovered from property names {@code ratelimiter.buckets.<name>.limit|window|on-outage}, also in
  * their environment-variable form {@code RATELIMITER_BUCKETS_<NAME>_LIMIT} (bucket names hold no {@code _}, so
  * {@code _} in the name maps back to {@code -}). A bucket needs both {@code limit} and {@code window}.
+ *
+ * <p>Every number and duration has a range (the README's configuration reference shows each); a value outside it
+ * is a problem naming the property and the range. The ranges keep every sum and product the limiter makes from
+ * them (window ends, deadlines, pool sizes, header values) far from overflow.
  */
 public final class SettingsReader {
 
@@ -30,6 +37,21 @@ public final class SettingsReader {
     static final String BUCKETS = "ratelimiter.buckets.";
     private static final String ENV_BUCKETS = "RATELIMITER_BUCKETS_";
     private static final List<String> BUCKET_PROPERTIES = List.of("limit", "window", "on-outage");
+
+    /** Pool sizes (Valkey connections per node, PostgreSQL connections and bulkhead permits). */
+    static final Range<Long> POOL_SIZE = Range.of(1L, 1_024L);
+    /** Live counters per bucket in memory: a cap on memory (about 200 bytes a counter), 10^8 at most. */
+    static final Range<Long> MAX_KEYS = Range.of(1L, 100_000_000L);
+    /** Deadlines of a store's calls: a millisecond (the finest the drivers take) to ten minutes. */
+    static final Range<Duration> TIMEOUT = Range.of(Duration.ofMillis(1), Duration.ofMinutes(10));
+    /** Delays between sweeps: a second to a day. */
+    static final Range<Duration> SWEEP_INTERVAL = Range.of(Duration.ofSeconds(1), Duration.ofDays(1));
+    /** IPv6 prefix lengths. */
+    static final Range<Long> IPV6_PREFIX = Range.of(1L, 128L);
+    /** Bucket limits ({@link Bucket#MAX_LIMIT}). */
+    static final Range<Long> LIMIT = Range.of(1L, Bucket.MAX_LIMIT);
+    /** Bucket windows, in whole seconds ({@link Bucket#MAX_WINDOW}). */
+    static final Range<Duration> WINDOW = Range.of(Duration.ofSeconds(1), Bucket.MAX_WINDOW);
 
     private final Function<String, Optional<String>> lookup;
     private final List<String> propertyNames;
@@ -75,7 +97,7 @@ public final class SettingsReader {
         boolean globalLimit = bool("api.enabled", true);
         List<String> prefixes = list("api.path-prefixes", "/api/").stream().map(this::pathPrefix).toList();
         List<String> trustedProxies = list("trusted-proxies", "");
-        int ipv6PrefixLength = integer("ipv6-prefix-length", 64, 1, 128);
+        int ipv6PrefixLength = integer("ipv6-prefix-length", 64, IPV6_PREFIX);
         try {
             ClientAddressResolver.create(trustedProxies, ipv6PrefixLength);
         } catch (IllegalArgumentException e) {
@@ -83,8 +105,8 @@ public final class SettingsReader {
         }
         Optional<String> keySecret = value("key-secret");
         boolean headersOnSuccess = bool("headers.on-success", true);
-        int maxKeys = integer("memory.max-keys", 100_000, 1, Integer.MAX_VALUE);
-        Duration sweepInterval = duration("memory.sweep-interval", Duration.ofSeconds(30));
+        int maxKeys = integer("memory.max-keys", 100_000, MAX_KEYS);
+        Duration sweepInterval = duration("memory.sweep-interval", Duration.ofSeconds(30), SWEEP_INTERVAL);
         boolean downWhenDegraded = bool("health.down-when-degraded", false);
         ValkeySettings valkey = valkey(backend == Backend.VALKEY);
         PostgresSettings postgres = postgres();
@@ -122,14 +144,14 @@ public final class SettingsReader {
                 problems.add(PREFIX + "valkey.nodes: '" + node + "' is not host:port");
             }
         }
-        Duration timeout = duration("valkey.timeout", Duration.ofMillis(100));
+        Duration timeout = duration("valkey.timeout", Duration.ofMillis(100), TIMEOUT);
         String keyPrefix = value("valkey.key-prefix").orElse("rl:");
         if (keyPrefix.contains("{") || keyPrefix.contains("}")) {
             problems.add(PREFIX + "valkey.key-prefix: '" + keyPrefix + "' must not contain { or }, which would "
                     + "change the key's cluster hash slot");
         }
-        int poolSize = integer("valkey.pool-size", 32, 1, 10_000);
-        value("valkey.trust-store").filter(path -> !java.nio.file.Files.isReadable(java.nio.file.Path.of(path)))
+        int poolSize = integer("valkey.pool-size", 32, POOL_SIZE);
+        value("valkey.trust-store").filter(path -> !readableFile(path))
                 .ifPresent(path -> problems.add(PREFIX + "valkey.trust-store: '" + path + "' is not a readable file"));
         return new ValkeySettings(mode, url, nodes, masterName, value("valkey.user"), value("valkey.password"),
                 timeout, keyPrefix, poolSize, value("valkey.trust-store"), value("valkey.trust-store-password"),
@@ -146,9 +168,17 @@ public final class SettingsReader {
         url.filter(u -> !u.startsWith("jdbc:postgresql:")).ifPresent(u ->
                 problems.add(PREFIX + "postgres.url: must start with jdbc:postgresql:"));
         return new PostgresSettings(value("postgres.datasource"), url, value("postgres.user"),
-                value("postgres.password"), table, duration("postgres.timeout", Duration.ofMillis(100)),
-                duration("postgres.sweep-interval", Duration.ofMinutes(5)),
-                integer("postgres.pool-size", 16, 1, 1_000));
+                value("postgres.password"), table, duration("postgres.timeout", Duration.ofMillis(100), TIMEOUT),
+                duration("postgres.sweep-interval", Duration.ofMinutes(5), SWEEP_INTERVAL),
+                integer("postgres.pool-size", 16, POOL_SIZE));
+    }
+
+    private static boolean readableFile(String path) {
+        try {
+            return Files.isReadable(Path.of(path));
+        } catch (InvalidPathException e) {
+            return false; // a NUL character, for one
+        }
     }
 
     private static int parsePort(String text) {
@@ -171,7 +201,7 @@ public final class SettingsReader {
                         + "' is configured without it; a bucket needs both limit and window");
                 continue;
             }
-            Long limit = parseLong(base + "limit", limitText.get(), 1, Long.MAX_VALUE);
+            Long limit = parseLong(base + "limit", limitText.get(), LIMIT);
             Duration window = parseWindow(base + "window", windowText.get());
             OutagePolicy onOutage = OutagePolicy.FALLBACK;
             Optional<String> onOutageText = lookup(base + "on-outage");
@@ -247,30 +277,35 @@ public final class SettingsReader {
         return defaultValue;
     }
 
-    private int integer(String key, int defaultValue, int min, int max) {
+    private int integer(String key, int defaultValue, Range<Long> range) {
         Optional<String> text = value(key);
         if (text.isEmpty()) {
             return defaultValue;
         }
-        Long value = parseLong(PREFIX + key, text.get(), min, max);
+        Long value = parseLong(PREFIX + key, text.get(), range);
         return value == null ? defaultValue : value.intValue();
     }
 
-    private Duration duration(String key, Duration defaultValue) {
+    private Duration duration(String key, Duration defaultValue, Range<Duration> range) {
         Optional<String> text = value(key);
         if (text.isEmpty()) {
             return defaultValue;
         }
-        try {
-            Duration value = Duration.parse(text.get().strip());
-            if (value.isZero() || value.isNegative()) {
-                problems.add(PREFIX + key + ": '" + text.get() + "' must be positive");
-                return defaultValue;
-            }
-            return value;
-        } catch (DateTimeParseException e) {
-            problems.add(PREFIX + key + ": '" + text.get() + "' is not an ISO-8601 duration such as PT30S");
+        Duration value = parseDuration(PREFIX + key, text.get(), "PT30S");
+        if (value != null && !range.contains(value)) {
+            problems.add(PREFIX + key + ": '" + text.get() + "' is out of range " + range);
             return defaultValue;
+        }
+        return value == null ? defaultValue : value;
+    }
+
+    /** The duration, or null after adding a problem. */
+    private Duration parseDuration(String property, String text, String example) {
+        try {
+            return Duration.parse(text.strip());
+        } catch (DateTimeParseException e) {
+            problems.add(property + ": '" + text + "' is not an ISO-8601 duration such as " + example);
+            return null;
         }
     }
 
@@ -281,33 +316,28 @@ public final class SettingsReader {
                 .toList();
     }
 
-    private Long parseLong(String property, String text, long min, long max) {
+    private Long parseLong(String property, String text, Range<Long> range) {
+        long value;
         try {
-            long value = Long.parseLong(text.strip());
-            if (value < min || value > max) {
-                problems.add(property + ": " + value + " is out of range " + min + ".."
-                        + (max == Long.MAX_VALUE || max == Integer.MAX_VALUE ? "" : String.valueOf(max)));
-                return null;
-            }
-            return value;
+            value = Long.parseLong(text.strip());
         } catch (NumberFormatException e) {
-            problems.add(property + ": '" + text + "' is not a whole number");
+            problems.add(property + ": '" + text + "' is not a whole number " + range);
             return null;
         }
+        if (!range.contains(value)) {
+            problems.add(property + ": " + value + " is out of range " + range);
+            return null;
+        }
+        return value;
     }
 
     private Duration parseWindow(String property, String text) {
-        try {
-            Duration window = Duration.parse(text.strip());
-            if (window.getNano() != 0 || window.getSeconds() < 1) {
-                problems.add(property + ": '" + text + "' must be a whole number of seconds, at least PT1S");
-                return null;
-            }
-            return window;
-        } catch (DateTimeParseException e) {
-            problems.add(property + ": '" + text + "' is not an ISO-8601 duration such as PT1M or PT15M");
+        Duration window = parseDuration(property, text, "PT1M or PT15M");
+        if (window != null && (window.getNano() != 0 || !WINDOW.contains(window))) {
+            problems.add(property + ": '" + text + "' must be a whole number of seconds " + WINDOW);
             return null;
         }
+        return window;
     }
 
     private Optional<String> value(String key) {

@@ -2,9 +2,11 @@ package dev.ratelimiter.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.ratelimiter.core.ConfigurationException;
 import dev.ratelimiter.core.PostgresSettings;
 
 import javax.sql.DataSource;
+import java.util.List;
 
 /**
  * The library's own pool for {@code ratelimiter.postgres.url}: HikariCP, autocommit, READ COMMITTED, the
@@ -15,7 +17,12 @@ public final class HikariPools {
     private HikariPools() {
     }
 
-    /** A new pool; the caller closes it ({@link AutoCloseable}). */
+    /**
+     * A new pool, built without connecting (the database may be down at startup: the breaker decides); the caller
+     * closes it ({@link #close}).
+     *
+     * @throws ConfigurationException naming {@code ratelimiter.postgres.url} when the driver refuses the URL
+     */
     public static DataSource create(PostgresSettings settings) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("ratelimiter");
@@ -33,7 +40,14 @@ public final class HikariPools {
         config.setInitializationFailTimeout(-1); // start even when the database is down: the breaker decides
         config.addDataSourceProperty("options", "-c statement_timeout=" + settings.timeout().toMillis());
         config.addDataSourceProperty("connectTimeout", Math.max(1, settings.timeout().toSeconds()));
-        return new HikariDataSource(config);
+        try {
+            return new HikariDataSource(config);
+        } catch (RuntimeException e) {
+            // Hikari says "Driver ... claims to not accept jdbcUrl"; the URL itself is left out of the message,
+            // since it may carry a password.
+            throw new ConfigurationException(List.of("ratelimiter.postgres.url: the PostgreSQL driver does not "
+                    + "accept it; use jdbc:postgresql://host[:port]/database[?parameters]"));
+        }
     }
 
     /** Closes a pool made by {@link #create}. */

@@ -38,7 +38,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(ContractCaseFilter.class)
 public abstract class RateLimiterContract {
 
-    /** Tag of the cases that need instants finer than a second, which only a controlled clock gives. */
+    /**
+     * Tag of the cases that need a controlled clock: instants finer than a second, or a clock stepped back and
+     * forth (which a store timed by its server's clock never sees from the test).
+     */
     public static final String CONTROLLED_CLOCK = "controlled-clock";
 
     /** Where the manual clock starts: a whole second, so window ends fall on whole seconds. */
@@ -149,6 +152,43 @@ public abstract class RateLimiterContract {
         assertThat(limiter.consume(bucket, "k").resetAfter()).isEqualTo(Duration.ofSeconds(1));
         time().advance(Duration.ofSeconds(1));
         assertThat(limiter.consume(bucket, "k").outcome()).isEqualTo(Outcome.ALLOWED);
+    }
+
+    @Test
+    @Tag(CONTROLLED_CLOCK)
+    @DisplayName("5 per 60 s exhausted at T, clock stepped back to T - 3600 s: Retry-After is at most 60, and waiting it lets the client in")
+    void clockSteppedBackKeepsNoWindowShutLonger() {
+        Bucket bucket = bucket("back", 5, Duration.ofSeconds(60));
+        for (int i = 0; i < 5; i++) {
+            limiter.consume(bucket, "k");
+        }
+        clock.advance(Duration.ofSeconds(-3600));
+        Verdict afterStep = limiter.consume(bucket, "k");
+        assertThat(afterStep.resetAfter()).isLessThanOrEqualTo(Duration.ofSeconds(60));
+        clock.advance(Duration.ofSeconds(afterStep.retryAfterSeconds()));
+        assertThat(limiter.consume(bucket, "k").outcome()).as("after waiting Retry-After").isEqualTo(Outcome.ALLOWED);
+    }
+
+    @Test
+    @Tag(CONTROLLED_CLOCK)
+    @DisplayName("clock jumps forward an hour and back: the window opened in between still ends 60 s of elapsed time after it opened")
+    void clockJumpingBothWaysKeepsNoWindowShutLonger() {
+        Bucket bucket = bucket("jump", 2, Duration.ofSeconds(60));
+        limiter.consume(bucket, "k");
+        limiter.consume(bucket, "k");
+        clock.advance(Duration.ofSeconds(3600));
+        assertThat(limiter.consume(bucket, "k").outcome()).as("a jump forward ends the window early")
+                .isEqualTo(Outcome.ALLOWED);
+        limiter.consume(bucket, "k");
+        clock.advance(Duration.ofSeconds(20));
+        assertThat(limiter.consume(bucket, "k").resetAfter()).isEqualTo(Duration.ofSeconds(40));
+        clock.advance(Duration.ofSeconds(-3600));
+        Verdict afterStep = limiter.consume(bucket, "k");
+        assertThat(afterStep.outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(afterStep.resetAfter()).isLessThanOrEqualTo(Duration.ofSeconds(40));
+        clock.advance(Duration.ofSeconds(40));
+        assertThat(limiter.consume(bucket, "k").outcome()).as("60 s of elapsed time after the window opened")
+                .isEqualTo(Outcome.ALLOWED);
     }
 
     @Test

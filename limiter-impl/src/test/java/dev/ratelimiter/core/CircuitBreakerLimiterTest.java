@@ -119,4 +119,20 @@ class CircuitBreakerLimiterTest {
                 .startsWith("ConnectException").doesNotContain("hunter2").doesNotContain("10.1.2.3"));
         assertThat(changes.get(1).state()).isEqualTo(BackendState.OK);
     }
+
+    @Test
+    @DisplayName("open, with the clock then stepped back an hour: the answer's wait stays within the longest back-off")
+    void clockSteppedBackKeepsTheWaitTrue() {
+        dev.ratelimiter.contract.ManualClock clock =
+                new dev.ratelimiter.contract.ManualClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
+        try (CircuitBreakerLimiter stepped = new CircuitBreakerLimiter(store, () -> {
+            throw new java.io.IOException("connection refused");
+        }, monitor, clock, new BreakerSettings(1, Duration.ofSeconds(5), Duration.ofSeconds(30), 1))) {
+            storeUp.set(false);
+            stepped.consume(bucket, "k");
+            clock.advance(Duration.ofSeconds(-3600));
+
+            assertThat(stepped.consume(bucket, "k").resetAfter()).isEqualTo(Duration.ofSeconds(30));
+        }
+    }
 }

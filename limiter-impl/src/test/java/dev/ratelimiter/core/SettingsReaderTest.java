@@ -4,6 +4,8 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -233,5 +235,50 @@ class SettingsReaderTest {
     void postgresSchemaTable() {
         properties.put("ratelimiter.postgres.table", "limits.rate_limit_counters");
         assertThat(read().postgres().table()).isEqualTo("limits.rate_limit_counters");
+    }
+
+    @Test
+    @DisplayName("issue 14: window PT9999999999999999S fails the start naming the property and its range")
+    void hugeWindowFails() {
+        properties.put("ratelimiter.buckets.login.limit", "5");
+        properties.put("ratelimiter.buckets.login.window", "PT9999999999999999S");
+        assertProblem("ratelimiter.buckets.login.window: 'PT9999999999999999S' must be a whole number of seconds "
+                + "from PT1S to P366D");
+    }
+
+    @Test
+    @DisplayName("issue 14: a huge postgres.timeout fails naming the property and its range, not as ArithmeticException")
+    void hugeTimeoutFails() {
+        properties.put("ratelimiter.postgres.timeout", "PT9999999999999999S");
+        assertProblem("ratelimiter.postgres.timeout: 'PT9999999999999999S' is out of range from PT0.001S to PT10M");
+    }
+
+    @ParameterizedTest(name = "{0}: {1} and {2} accepted, {3} and {4} refused")
+    @CsvSource({
+            "ratelimiter.buckets.login.limit,       1,         1000000000000, 0,           1000000000001",
+            "ratelimiter.buckets.login.window,      PT1S,      P366D,         PT0S,        P366DT1S",
+            "ratelimiter.ipv6-prefix-length,        1,         128,           0,           129",
+            "ratelimiter.memory.max-keys,           1,         100000000,     0,           100000001",
+            "ratelimiter.memory.sweep-interval,     PT1S,      P1D,           PT0.999S,    P1DT0.001S",
+            "ratelimiter.valkey.timeout,            PT0.001S,  PT10M,         PT0.0009S,   PT10M0.001S",
+            "ratelimiter.valkey.pool-size,          1,         1024,          0,           1025",
+            "ratelimiter.postgres.timeout,          PT0.001S,  PT10M,         PT0S,        PT10M0.001S",
+            "ratelimiter.postgres.sweep-interval,   PT1S,      P1D,           PT-1S,       P2D",
+            "ratelimiter.postgres.pool-size,        1,         1024,          -1,          1025"})
+    @DisplayName("every number and duration is accepted at both ends of its range and refused just outside, named")
+    void rangesAreInclusive(String property, String min, String max, String below, String above) {
+        properties.put("ratelimiter.buckets.login.limit", "5");
+        properties.put("ratelimiter.buckets.login.window", "PT1M");
+        for (String accepted : new String[] {min, max}) {
+            properties.put(property, accepted);
+            assertThat(read()).as(property + "=" + accepted).isNotNull();
+        }
+        for (String refused : new String[] {below, above}) {
+            properties.put(property, refused);
+            assertThatThrownBy(this::read).as(property + "=" + refused).isInstanceOf(ConfigurationException.class)
+                    .satisfies(e -> assertThat(((ConfigurationException) e).problems())
+                            .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                            .startsWith(property + ": ").contains(" from "));
+        }
     }
 }

@@ -126,8 +126,8 @@ class PostgresOutageTest {
     @Test
     @DisplayName("network cut under load from 8 threads: no exception, every call bounded, fallbacks and fail-opens counted, degraded; back: ok and shared counting again")
     void cutUnderLoad() throws Exception {
-        Bucket fallback = new Bucket("load-fallback", Long.MAX_VALUE / 2, Duration.ofSeconds(300));
-        Bucket failOpen = new Bucket("load-open", Long.MAX_VALUE / 2, Duration.ofSeconds(300), OutagePolicy.FAIL_OPEN);
+        Bucket fallback = new Bucket("load-fallback", Bucket.MAX_LIMIT, Duration.ofSeconds(300));
+        Bucket failOpen = new Bucket("load-open", Bucket.MAX_LIMIT, Duration.ofSeconds(300), OutagePolicy.FAIL_OPEN);
         load = SteadyLoad.start(chain.limiter, fallback, failOpen);
         await().atMost(Duration.ofSeconds(20)).until(() -> chain.store.calls() > 500);
 

@@ -17,6 +17,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.Map;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,6 +48,15 @@ class PostgresRateLimiterTest extends RateLimiterContract {
         return new PostgresRateLimiter(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 32,
                 Optional.of(clock), new BackendMonitor(Backend.POSTGRES, clock, RateLimiterMetrics.NONE),
                 RateLimiterMetrics.NONE);
+    }
+
+    @Override
+    protected Map<String, String> casesNotRun() {
+        String reason = "in production the window's end is the database server's statement_timestamp() plus the "
+                + "window, the server's wall clock, which the library cannot make forward-only; the test binds "
+                + "instants only to reach the other cases' exact edges";
+        return Map.of("clockSteppedBackKeepsNoWindowShutLonger", reason,
+                "clockJumpingBothWaysKeepsNoWindowShutLonger", reason);
     }
 
     @Test

@@ -47,8 +47,8 @@ class ValkeyOutageTest {
     @DisplayName("killed under concurrent load: no exception, calls bounded, fallbacks counted, degraded; restarted: the probe brings it back to ok and shared counting")
     void killedUnderLoad() throws Exception {
         // Limits no loop can reach: the in-memory fallback answers millions of attempts a second.
-        Bucket fallback = new Bucket("kill-fallback", Long.MAX_VALUE / 2, Duration.ofSeconds(60));
-        Bucket failOpen = new Bucket("kill-open", Long.MAX_VALUE / 2, Duration.ofSeconds(60), OutagePolicy.FAIL_OPEN);
+        Bucket fallback = new Bucket("kill-fallback", Bucket.MAX_LIMIT, Duration.ofSeconds(60));
+        Bucket failOpen = new Bucket("kill-open", Bucket.MAX_LIMIT, Duration.ofSeconds(60), OutagePolicy.FAIL_OPEN);
         try (SteadyLoad load = SteadyLoad.start(chain.limiter, fallback, failOpen)) {
             await().atMost(Duration.ofSeconds(10)).until(() -> chain.store.calls() > 500);
 

@@ -32,6 +32,23 @@ public final class ExampleDeployments {
             "ratelimiter.buckets.login.window: 'PT0.5S' must be a whole number of seconds",
             "ratelimiter.backend: 'memcached' is not a backend; use memory, valkey or postgres");
 
+    /** The environment variable {@link #UNRESOLVED_SECRET} refers to; a scenario checks it is unset. */
+    public static final String SECRET_VARIABLE = "RATE_LIMIT_KEY_SECRET";
+
+    /** A secret given as an expression whose variable is not set, as a new user would write it (README). */
+    public static final String UNRESOLVED_SECRET = "ratelimiter.key-secret=${" + SECRET_VARIABLE + "}\n";
+
+    /**
+     * What the server log must say about {@link #UNRESOLVED_SECRET}, whatever the server's Config does with the
+     * expression (SmallRye Config throws SRCFG00011; others hand back its text or nothing).
+     */
+    public static final List<String> UNRESOLVED_SECRET_MESSAGES = List.of(
+            "Rate limiter configuration is invalid",
+            "ratelimiter.key-secret: cannot be read: ");
+
+    /** What a server must not log when the start fails: the limiter only says it is ready once checked. */
+    public static final String READY = "Rate limiter ready";
+
     /** What the server log must say about a deployment with {@link MisconfiguredService}. */
     public static final List<String> MISCONFIGURED_MESSAGES = List.of(
             "Rate limiter configuration is invalid",

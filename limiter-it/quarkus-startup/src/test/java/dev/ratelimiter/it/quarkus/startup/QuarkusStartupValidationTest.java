@@ -10,6 +10,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.logging.LogRecord;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A Quarkus application with {@link MisconfiguredService} (a {@code @RateLimited} naming a bucket that is not
  * configured, a {@code @RateLimitKey} on a {@code long}) does not start, and the failure names each method and
  * what to set: the messages the Payara and Open Liberty deployments are checked for
- * ({@link ExampleDeployments#MISCONFIGURED_MESSAGES}).
+ * ({@link ExampleDeployments#MISCONFIGURED_MESSAGES}); the limiter never logs that it is ready.
  */
 class QuarkusStartupValidationTest {
 
@@ -33,6 +34,12 @@ class QuarkusStartupValidationTest {
     static final QuarkusUnitTest APPLICATION = new QuarkusUnitTest()
             .setFlatClassPath(true)
             .withApplicationRoot(jar -> jar.addClasses(PingResource.class, MisconfiguredService.class))
+            // The limiter's own log lines: its key-secret warning (logged as the chain is built, so the capture is
+            // shown to work) and never its "ready", which follows the checks.
+            .setLogRecordPredicate(record -> "dev.ratelimiter.cdi.LimiterRuntime".equals(record.getLoggerName()))
+            .assertLogRecords(records -> assertThat(records).extracting(LogRecord::getMessage)
+                    .anySatisfy(message -> assertThat(message).startsWith("ratelimiter.key-secret is not set"))
+                    .noneSatisfy(message -> assertThat(message).startsWith(ExampleDeployments.READY)))
             .assertException(failure -> assertThat(causes(failure)).as("the start failure and its causes")
                     // By name: the application's ConfigurationException comes from Quarkus's class loader.
                     .anySatisfy(cause -> {
