@@ -5,7 +5,6 @@ import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.StoreProbe;
 import dev.ratelimiter.core.ValkeySettings;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * The Valkey backend as the CDI layer sees it: a limiter, a probe and something to close. Its public signatures
@@ -14,27 +13,39 @@ import redis.clients.jedis.UnifiedJedis;
  */
 public final class ValkeyBackend implements AutoCloseable {
 
-    private final ValkeySettings settings;
+    private final ValkeyClients clients;
+    private final EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck();
     private final ValkeyRateLimiter limiter;
-    private volatile UnifiedJedis jedis;
-    private volatile boolean closed;
+    private volatile ValkeyClient client;
+    private boolean closed; // guarded by this
 
-    private ValkeyBackend(ValkeySettings settings, BackendMonitor monitor, RateLimiterMetrics metrics) {
-        this.settings = settings;
-        this.limiter = new ValkeyRateLimiter(this::client, settings.keyPrefix(), monitor, metrics);
+    private ValkeyBackend(ValkeyClients clients, String keyPrefix, BackendMonitor monitor,
+                          RateLimiterMetrics metrics) {
+        this.clients = clients;
+        this.limiter = new ValkeyRateLimiter(this::client, keyPrefix, monitor, metrics);
     }
 
     /**
-     * Prepares the backend without connecting: the client is built at the first call, and built again by a later
-     * call if that failed (the Sentinel and Cluster clients connect when built), so a store that is down at
-     * startup leaves the application deployed and degraded rather than failed.
+     * Checks the settings and builds the client: a standalone client at once (it connects at its first call),
+     * a Sentinel or Cluster client at the first call and again by a later call if that failed (those connect
+     * when built). So a store that is down at startup leaves the application deployed and degraded, while a bad
+     * URL or trust store fails the deployment. Where the server is up and lets the client read its
+     * {@code maxmemory-policy}, a policy that may evict counters is warned about once the client is built.
+     *
+     * @throws dev.ratelimiter.core.ConfigurationException naming {@code ratelimiter.valkey.url},
+     *                                                     {@code .trust-store} or {@code .trust-store-password}
      */
     public static ValkeyBackend start(ValkeySettings settings, BackendMonitor monitor, RateLimiterMetrics metrics) {
-        return new ValkeyBackend(settings, monitor, metrics);
+        ValkeyBackend backend = new ValkeyBackend(ValkeyClients.of(settings), settings.keyPrefix(), monitor,
+                metrics);
+        if (!backend.clients.connectsWhenBuilt()) {
+            backend.client();
+        }
+        return backend;
     }
 
-    private UnifiedJedis client() {
-        UnifiedJedis current = jedis;
+    private ValkeyClient client() {
+        ValkeyClient current = client;
         if (current != null) {
             return current;
         }
@@ -42,10 +53,11 @@ public final class ValkeyBackend implements AutoCloseable {
             if (closed) {
                 throw new IllegalStateException("the rate limiter is stopping");
             }
-            if (jedis == null) {
-                jedis = ValkeyClients.create(settings);
+            if (client == null) {
+                client = clients.connect();
+                evictionPolicy.warnIfEvicting(client);
             }
-            return jedis;
+            return client;
         }
     }
 
@@ -54,7 +66,7 @@ public final class ValkeyBackend implements AutoCloseable {
         return limiter;
     }
 
-    /** The breaker's probe. */
+    /** The breaker's probe: the decision's script on a probe key (see {@link ValkeyRateLimiter#probe()}). */
     public StoreProbe probe() {
         return limiter::probe;
     }
@@ -62,8 +74,8 @@ public final class ValkeyBackend implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
-        if (jedis != null) {
-            jedis.close();
+        if (client != null) {
+            client.close();
         }
     }
 }

@@ -13,7 +13,6 @@ import dev.ratelimiter.core.ValkeySettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
 
 import java.time.Duration;
 import java.time.InstantSource;
@@ -30,7 +29,7 @@ import static org.awaitility.Awaitility.await;
  */
 class ValkeyRateLimiterTest extends RateLimiterContract {
 
-    private UnifiedJedis jedis;
+    private ValkeyClient jedis;
 
     static ValkeySettings settings(String url) {
         return new ValkeySettings(ValkeySettings.Mode.STANDALONE, url, List.of(), Optional.empty(),
@@ -92,7 +91,7 @@ class ValkeyRateLimiterTest extends RateLimiterContract {
         Bucket bucket = bucket("layout", 5, Duration.ofSeconds(60));
         limiter.consume(bucket, "hashed-key");
         String key = "rl-test:{" + bucket.name() + ":hashed-key}";
-        assertThat(jedis.get(key)).isEqualTo("1");
-        assertThat(jedis.pttl(key)).isBetween(1L, 60_000L);
+        assertThat(jedis.commands().get(key)).isEqualTo("1");
+        assertThat(jedis.commands().pttl(key)).isBetween(1L, 60_000L);
     }
 }
