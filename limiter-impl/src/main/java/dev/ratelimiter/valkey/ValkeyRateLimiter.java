@@ -98,8 +98,8 @@ final class ValkeyRateLimiter implements RateLimiter {
     }
 
     /**
-     * Runs the script once on {@code counter}; follows a cluster's MOVED or ASK reply once, since either means
-     * the script did not run. Timeouts are never retried: their increment may have happened.
+     * Runs the script once on {@code counter}; follows a cluster's MOVED or ASK reply once, to the node it names,
+     * since either means the script did not run. Timeouts are never retried: their increment may have happened.
      *
      * @return the script's reply
      */
@@ -113,13 +113,11 @@ final class ValkeyRateLimiter implements RateLimiter {
                 if (redirect.isEmpty()) {
                     throw e;
                 }
-                if (redirect.get() instanceof JedisAskDataException) {
-                    // The slot is migrating and the key has left: ASKING lets the importing node run the script.
-                    try (Connection node = client.clusterNode(redirect.get().getTargetNode())) {
-                        return runAsked(node, counter, window);
-                    }
+                // Sent to the node the reply names, not through the slot map: while the map is being re-read
+                // (another thread may be at it) it can still name the old node.
+                try (Connection node = client.clusterNode(redirect.get().getTargetNode())) {
+                    return runOn(node, redirect.get() instanceof JedisAskDataException, counter, window);
                 }
-                return run(client.commands(), counter, window); // MOVED: the client re-read the slot map
             }
         } catch (RuntimeException e) {
             failed(client, e);
@@ -141,12 +139,20 @@ final class ValkeyRateLimiter implements RateLimiter {
         }
     }
 
-    private static Object runAsked(Connection node, String counter, String window) {
-        node.executeCommand(Protocol.Command.ASKING);
+    /**
+     * The script on one cluster node; after an ASK reply each command is preceded by ASKING, which lets the node
+     * importing the slot run the next command (one only) on it.
+     */
+    private static Object runOn(Connection node, boolean asking, String counter, String window) {
+        if (asking) {
+            node.executeCommand(Protocol.Command.ASKING);
+        }
         try {
             return node.executeCommand(COMMANDS.evalsha(SCRIPT_SHA, 1, counter, window));
         } catch (JedisNoScriptException e) {
-            node.executeCommand(Protocol.Command.ASKING); // ASKING admits one command only
+            if (asking) {
+                node.executeCommand(Protocol.Command.ASKING);
+            }
             return node.executeCommand(COMMANDS.eval(SCRIPT, 1, counter, window));
         }
     }
