@@ -118,8 +118,7 @@ public class LimiterRuntime {
                     throw e;
                 }
                 resources.add(valkey);
-                limiter = sharedStore(SharedStoreChain.of(valkey.limiter(), valkey.probe(), monitor, clock, memory,
-                        listeners));
+                limiter = sharedStore(valkey.chain(monitor, clock, memory, listeners));
                 break;
             case POSTGRES:
             default:

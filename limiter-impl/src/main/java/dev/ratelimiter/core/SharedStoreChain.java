@@ -7,7 +7,8 @@ import java.util.Optional;
 
 /**
  * The decorators every shared store sits behind, in their one order: the bucket's outage policy (with the
- * per-process fallback) around a circuit breaker around the store's own limiter (DESIGN.md §4).
+ * per-process fallback) around a circuit breaker around the store's own limiter (README: "When the store
+ * fails").
  *
  * @param breaker the circuit breaker, to close when the application stops (it owns the probe's thread)
  * @param limiter the whole chain, which decides
@@ -24,8 +25,28 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, RateLimiter limite
      */
     public static SharedStoreChain of(RateLimiter store, StoreProbe probe, BackendMonitor monitor, InstantSource clock,
                                       RateLimiter fallback, OutageListener outages) {
-        CircuitBreakerLimiter breaker = new CircuitBreakerLimiter(store, probe, monitor, clock,
-                BreakerSettings.DEFAULTS);
+        return around(new CircuitBreakerLimiter(store, probe, monitor, clock, BreakerSettings.DEFAULTS), fallback,
+                outages);
+    }
+
+    /**
+     * The chain around a store whose parts fail on their own: a breaker per part.
+     *
+     * @param store    the store's limiter, answering {@code UNAVAILABLE} for its failures
+     * @param parts    which part holds a key, and each part's probe
+     * @param monitor  told when a part's breaker opens and closes
+     * @param clock    for the breakers' back-off
+     * @param fallback the per-process limiter for {@code FALLBACK} buckets
+     * @param outages  told of every attempt an outage policy answered
+     */
+    public static SharedStoreChain of(RateLimiter store, StoreParts parts, BackendMonitor monitor, InstantSource clock,
+                                      RateLimiter fallback, OutageListener outages) {
+        return around(new CircuitBreakerLimiter(store, parts, monitor, clock, BreakerSettings.DEFAULTS), fallback,
+                outages);
+    }
+
+    private static SharedStoreChain around(CircuitBreakerLimiter breaker, RateLimiter fallback,
+                                           OutageListener outages) {
         return new SharedStoreChain(breaker, new OutagePolicyLimiter(breaker, Optional.of(fallback), outages));
     }
 }

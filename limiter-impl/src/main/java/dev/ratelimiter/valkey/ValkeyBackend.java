@@ -2,9 +2,15 @@ package dev.ratelimiter.valkey;
 
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.core.BackendMonitor;
+import dev.ratelimiter.core.OutageListener;
 import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.core.SharedStoreChain;
+import dev.ratelimiter.core.StoreParts;
 import dev.ratelimiter.core.StoreProbe;
 import dev.ratelimiter.core.ValkeySettings;
+
+import java.time.InstantSource;
+import java.util.Optional;
 
 /**
  * The Valkey backend as the CDI layer sees it: a limiter, a probe and something to close. Its public signatures
@@ -16,6 +22,7 @@ public final class ValkeyBackend implements AutoCloseable {
     private final ValkeyClients clients;
     private final EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck();
     private final ValkeyRateLimiter limiter;
+    private final StoreParts parts; // null unless cluster
     private volatile ValkeyClient client;
     private boolean closed; // guarded by this
 
@@ -23,6 +30,9 @@ public final class ValkeyBackend implements AutoCloseable {
                           RateLimiterMetrics metrics) {
         this.clients = clients;
         this.limiter = new ValkeyRateLimiter(this::client, keyPrefix, monitor, metrics);
+        this.parts = clients.cluster()
+                ? new ValkeyClusterParts(() -> Optional.ofNullable(client), this::client, limiter, keyPrefix)
+                : null;
     }
 
     /**
@@ -66,9 +76,36 @@ public final class ValkeyBackend implements AutoCloseable {
         return limiter;
     }
 
-    /** The breaker's probe: the decision's script on a probe key (see {@link ValkeyRateLimiter#probe()}). */
+    /**
+     * The breaker's probe of the whole store: the decision's script on a probe key (see
+     * {@link ValkeyRateLimiter#probe()}).
+     */
     public StoreProbe probe() {
         return limiter::probe;
+    }
+
+    /**
+     * In cluster mode, the masters as parts the breaker watches one by one (a master down sends only its own keys
+     * to the outage policy); empty otherwise.
+     */
+    public Optional<StoreParts> parts() {
+        return Optional.ofNullable(parts);
+    }
+
+    /**
+     * The decorators around this store ({@link SharedStoreChain}): one circuit breaker, or in cluster mode one per
+     * master ({@link #parts()}).
+     *
+     * @param monitor  the monitor this backend was started with
+     * @param clock    for the breaker's back-off
+     * @param fallback the per-process limiter for {@code FALLBACK} buckets
+     * @param outages  told of every attempt an outage policy answered
+     */
+    public SharedStoreChain chain(BackendMonitor monitor, InstantSource clock, RateLimiter fallback,
+                                  OutageListener outages) {
+        return parts == null
+                ? SharedStoreChain.of(limiter, probe(), monitor, clock, fallback, outages)
+                : SharedStoreChain.of(limiter, parts, monitor, clock, fallback, outages);
     }
 
     @Override

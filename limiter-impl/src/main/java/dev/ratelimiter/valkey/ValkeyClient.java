@@ -61,6 +61,11 @@ final class ValkeyClient implements AutoCloseable {
         return cluster == null ? List.of() : cluster.getNodes().values();
     }
 
+    /** The master serving {@code slot} in the client's slot map; null if none does, or not a cluster. */
+    HostAndPort clusterNodeOf(int slot) {
+        return cluster == null ? null : cluster.getNode(slot);
+    }
+
     /**
      * A pooled connection to one cluster node (close it to return it).
      *

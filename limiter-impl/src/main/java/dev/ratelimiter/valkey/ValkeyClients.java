@@ -112,6 +112,11 @@ final class ValkeyClients {
         return of(settings).connect();
     }
 
+    /** Whether the client is a cluster's. */
+    boolean cluster() {
+        return settings.mode() == ValkeySettings.Mode.CLUSTER;
+    }
+
     /** Whether {@link #connect} needs the server: the Sentinel and Cluster clients ask it for the topology. */
     boolean connectsWhenBuilt() {
         return settings.mode() != ValkeySettings.Mode.STANDALONE;

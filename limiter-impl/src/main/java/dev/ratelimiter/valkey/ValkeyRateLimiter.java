@@ -9,6 +9,7 @@ import dev.ratelimiter.core.FailureKind;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import redis.clients.jedis.CommandObjects;
 import redis.clients.jedis.Connection;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisAskDataException;
@@ -78,7 +79,7 @@ final class ValkeyRateLimiter implements RateLimiter {
         try {
             return verdict(bucket, decide(counterKey(bucket, key), Long.toString(bucket.window().toMillis())));
         } catch (RuntimeException e) {
-            monitor.failure(e);
+            monitor.failure(reply(e));
             return Verdict.unavailable(bucket.limit(), Duration.ZERO);
         } finally {
             metrics.backendCall(Backend.VALKEY, System.nanoTime() - start);
@@ -93,7 +94,7 @@ final class ValkeyRateLimiter implements RateLimiter {
             client.commands().del(counterKey(bucket, key));
         } catch (RuntimeException e) {
             failed(client, e);
-            monitor.failure(e); // the window simply runs out
+            monitor.failure(reply(e)); // the window simply runs out
         }
     }
 
@@ -123,6 +124,16 @@ final class ValkeyRateLimiter implements RateLimiter {
             failed(client, e);
             throw e;
         }
+    }
+
+    /**
+     * What the server replied, for {@code lastError}: a cluster call's failure says only "No more cluster attempts
+     * left" and keeps the attempt's own failure (READONLY, a refused connection) among its suppressed.
+     */
+    private static Throwable reply(RuntimeException failure) {
+        Throwable[] attempts = failure.getSuppressed();
+        return failure instanceof JedisClusterOperationException && attempts.length > 0
+                ? attempts[attempts.length - 1] : failure;
     }
 
     private static void failed(ValkeyClient client, RuntimeException failure) {
@@ -180,6 +191,13 @@ final class ValkeyRateLimiter implements RateLimiter {
      */
     void probe() {
         decide(keyPrefix + "{probe}", PROBE_WINDOW_MILLIS);
+    }
+
+    /** The probe of one cluster master: the script on {@code probeKey}, one of its slots, sent to it directly. */
+    void probeNode(ValkeyClient client, HostAndPort node, String probeKey) {
+        try (Connection connection = client.clusterNode(node)) {
+            runOn(connection, false, probeKey, PROBE_WINDOW_MILLIS);
+        }
     }
 
     /** {@code <prefix>{<bucket>:<hashed key>}}. */

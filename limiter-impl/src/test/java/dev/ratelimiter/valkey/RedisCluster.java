@@ -27,15 +27,21 @@ final class RedisCluster implements AutoCloseable {
     private RedisCluster() {
     }
 
-    /** Starts {@code masters} nodes, creates the cluster and waits until every node says its state is ok. */
-    static RedisCluster start(int masters) {
+    /**
+     * Starts {@code masters} nodes, creates the cluster and waits until every node says its state is ok.
+     *
+     * @param extraArguments more {@code redis-server} options for every node
+     */
+    static RedisCluster start(int masters, String... extraArguments) {
         RedisCluster cluster = new RedisCluster();
         try {
             for (int i = 0; i < masters; i++) {
-                cluster.nodes.add(RedisServer.start("--cluster-enabled", "yes",
+                List<String> arguments = new ArrayList<>(List.of("--cluster-enabled", "yes",
                         "--cluster-config-file", "nodes.conf",
                         "--cluster-node-timeout", "2000",
                         "--cluster-port", String.valueOf(RedisServer.freePort())));
+                arguments.addAll(List.of(extraArguments));
+                cluster.nodes.add(RedisServer.start(arguments.toArray(String[]::new)));
             }
             cluster.create();
             cluster.awaitStateOk();
