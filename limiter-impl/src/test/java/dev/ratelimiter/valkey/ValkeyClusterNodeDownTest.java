@@ -101,6 +101,31 @@ class ValkeyClusterNodeDownTest {
         assertThat(chain.store.calls()).as("the victim's keys reach Valkey again").isEqualTo(storeCalls + 1);
     }
 
+    @Test
+    @DisplayName("a master paused past the deadline: the decision is UNAVAILABLE, and the script it sent runs once when the master goes on, never replayed")
+    void timedOutScriptNotReplayed() {
+        RedisServer owner = cluster.nodes().get(1);
+        Bucket bucket = new Bucket("timeout", 1_000, Duration.ofMinutes(5));
+        String key = keyOn(bucket, owner);
+        assertThat(chain.limiter.consume(bucket, key).remaining()).isEqualTo(999);
+
+        owner.pause();
+        Verdict timedOut;
+        try {
+            timedOut = chain.store.consume(bucket, key); // the store itself: the verdict before any policy
+        } finally {
+            owner.resume();
+        }
+
+        assertThat(timedOut.outcome()).isEqualTo(Outcome.UNAVAILABLE);
+        try (Jedis direct = new Jedis("127.0.0.1", owner.port())) {
+            await("the sent script ran once the master went on").atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(50)).until(() -> "2".equals(direct.get(counter(bucket, key))));
+            assertThat(chain.limiter.consume(bucket, key).remaining()).as("counted once, not replayed")
+                    .isEqualTo(1_000 - 3);
+        }
+    }
+
     /** A hashed key whose counter in {@code bucket} lives on {@code node}. */
     private String keyOn(Bucket bucket, RedisServer node) {
         for (int i = 0; ; i++) {
