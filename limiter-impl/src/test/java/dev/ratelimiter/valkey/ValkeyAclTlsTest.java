@@ -58,7 +58,7 @@ class ValkeyAclTlsTest {
 
     private static Path certificates;
 
-    private final List<AutoCloseable> started = new ArrayList<>();
+    private final Started started = new Started();
 
     /** A CA, a server certificate for IP 127.0.0.1 and one for another name, and a trust store with the CA. */
     @BeforeAll
@@ -101,14 +101,11 @@ class ValkeyAclTlsTest {
 
     @AfterEach
     void stop() throws Exception {
-        for (AutoCloseable resource : started) {
-            resource.close();
-        }
+        started.close();
     }
 
     private <T extends AutoCloseable> T started(T resource) {
-        started.add(0, resource); // closed in reverse order
-        return resource;
+        return started.add(resource);
     }
 
     // ---------------------------------------------------------------- ACL

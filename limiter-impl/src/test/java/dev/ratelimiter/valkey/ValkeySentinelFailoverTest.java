@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,7 +30,7 @@ class ValkeySentinelFailoverTest {
 
     private static final String MASTER_NAME = "rl";
 
-    private final List<AutoCloseable> started = new ArrayList<>();
+    private final Started started = new Started();
     private RedisServer master;
     private RedisServer replica;
     private RedisProcess sentinel;
@@ -59,15 +58,12 @@ class ValkeySentinelFailoverTest {
     }
 
     private <T extends AutoCloseable> T started(T resource) {
-        started.add(0, resource); // closed in reverse order
-        return resource;
+        return started.add(resource);
     }
 
     @AfterEach
     void stop() throws Exception {
-        for (AutoCloseable resource : started) {
-            resource.close();
-        }
+        started.close();
     }
 
     @Test

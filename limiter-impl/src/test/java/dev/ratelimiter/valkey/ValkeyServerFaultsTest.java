@@ -11,9 +11,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.args.ClientType;
+import redis.clients.jedis.params.ClientKillParams;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -38,20 +39,17 @@ class ValkeyServerFaultsTest {
     /** The longest back-off, then the probes that must succeed 1 s apart, and a margin. */
     private static final Duration RECOVERY = BreakerSettings.DEFAULTS.maxBackoff().plusSeconds(10);
 
-    private final List<AutoCloseable> started = new ArrayList<>();
+    private final Started started = new Started();
     private final List<BackendState> changes = new CopyOnWriteArrayList<>();
     private ValkeyChain chain;
 
     private <T extends AutoCloseable> T started(T resource) {
-        started.add(0, resource); // closed in reverse order
-        return resource;
+        return started.add(resource);
     }
 
     @AfterEach
     void stop() throws Exception {
-        for (AutoCloseable resource : started) {
-            resource.close();
-        }
+        started.close();
     }
 
     private ValkeyChain chain(String url) {
@@ -148,8 +146,7 @@ class ValkeyServerFaultsTest {
         Jedis admin = admin(server.port());
         admin.auth("old-secret");
         admin.configSet("requirepass", "new-secret");
-        admin.clientKill(new redis.clients.jedis.params.ClientKillParams().type(
-                redis.clients.jedis.args.ClientType.NORMAL)); // as a server restarted with the new password
+        killClients(admin); // as a server restarted with the new password
 
         awaitDegraded(bucket);
         assertSteadilyDegraded(bucket, "WRONGPASS");
@@ -172,8 +169,7 @@ class ValkeyServerFaultsTest {
         Jedis admin = admin(server.port());
         admin.configSet("requirepass", "now-required");
         admin.auth("now-required");
-        admin.clientKill(new redis.clients.jedis.params.ClientKillParams().type(
-                redis.clients.jedis.args.ClientType.NORMAL));
+        killClients(admin);
 
         awaitDegraded(bucket);
         assertSteadilyDegraded(bucket, "NOAUTH");
@@ -220,6 +216,11 @@ class ValkeyServerFaultsTest {
             logger.removeHandler(handler);
         }
         return warnings;
+    }
+
+    /** Closes every client connection but the admin's own: the pool must connect, and authenticate, anew. */
+    private static void killClients(Jedis admin) {
+        admin.clientKill(new ClientKillParams().type(ClientType.NORMAL).skipMe(ClientKillParams.SkipMe.YES));
     }
 
     /** Decides until the breaker opens; every answer comes from the fallback or the store, none throws. */
