@@ -90,7 +90,8 @@ final class ValkeyClients {
         pool.setTestOnBorrow(false);
         pool.setTestWhileIdle(true);
         pool.setTimeBetweenEvictionRuns(Duration.ofSeconds(30));
-        this.standaloneAddress = JedisURIHelper.getHostAndPort(uri);
+        this.standaloneAddress = settings.mode() == ValkeySettings.Mode.STANDALONE
+                ? JedisURIHelper.getHostAndPort(uri) : null; // Sentinels and seed nodes name the servers
     }
 
     /**
@@ -156,7 +157,7 @@ final class ValkeyClients {
         if (!JedisURIHelper.isRedisScheme(uri) && !JedisURIHelper.isRedisSSLScheme(uri)) {
             throw problem(URL + ": must start with redis:// or rediss:// (TLS)");
         }
-        if (uri.getHost() == null) {
+        if (uri.getHost() == null) { // also in sentinel and cluster mode: without a host no user or password is read
             throw problem(URL + ": has no host, or its port is not a number: use redis://host:port");
         }
         if (uri.getPort() == 0 || uri.getPort() > 65_535) {

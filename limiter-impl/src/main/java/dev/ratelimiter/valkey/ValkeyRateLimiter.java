@@ -66,7 +66,7 @@ final class ValkeyRateLimiter implements RateLimiter {
      * @param metrics   told how long each call took
      */
     ValkeyRateLimiter(Supplier<ValkeyClient> clients, String keyPrefix, BackendMonitor monitor,
-                             RateLimiterMetrics metrics) {
+                      RateLimiterMetrics metrics) {
         this.clients = Objects.requireNonNull(clients, "clients");
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
         this.monitor = Objects.requireNonNull(monitor, "monitor");

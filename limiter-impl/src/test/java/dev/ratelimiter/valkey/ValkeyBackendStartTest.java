@@ -45,6 +45,7 @@ class ValkeyBackendStartTest {
     }
 
     @ParameterizedTest(name = "{0}")
+    // Sentinel and cluster mode read only the URL's scheme, user, password and database, but check it the same.
     @ValueSource(strings = {"redis://:s3cret@127.0.0.1:notaport", "redis://:s3cret@/", "redis://127.0.0.1:6379/zero",
         "redis://127.0.0.1:6379/0/1", "redis://127.0.0.1:99999", "redis://127.0.0.1:0", "redis://exa mple:6379",
         "http://127.0.0.1:6379"})
