@@ -19,7 +19,8 @@ public enum FailureKind {
     /**
      * Persists until an operator changes the server or the credentials: rotated or wrong credentials
      * ({@code NOAUTH}, {@code WRONGPASS}), missing permissions ({@code NOPERM}), a full server that may not evict
-     * ({@code OOM}), a server refusing writes after failed snapshots ({@code MISCONF}). Reconnecting does not help.
+     * ({@code OOM}), a server refusing writes after failed snapshots ({@code MISCONF}). Reconnecting does not help:
+     * the breaker opens and its probe, which fails the same way, keeps it open until the operator's fix.
      */
     CONFIGURATION
 }
