@@ -110,10 +110,15 @@ public class LimiterRuntime {
                 limiter = new OutagePolicyLimiter(memory, Optional.empty(), listeners);
                 break;
             case VALKEY:
-                ValkeyBackend valkey = ValkeyBackend.start(settings.valkey(), monitor, metrics);
+                ValkeyBackend valkey;
+                try {
+                    valkey = ValkeyBackend.start(settings.valkey(), monitor, metrics);
+                } catch (ConfigurationException e) {
+                    stop(); // the sweeper started above
+                    throw e;
+                }
                 resources.add(valkey);
-                limiter = sharedStore(SharedStoreChain.of(valkey.limiter(), valkey.probe(), monitor, clock, memory,
-                        listeners));
+                limiter = sharedStore(valkey.chain(monitor, clock, memory, listeners));
                 break;
             case POSTGRES:
             default:

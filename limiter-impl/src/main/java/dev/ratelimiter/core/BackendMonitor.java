@@ -4,6 +4,8 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -11,7 +13,8 @@ import java.util.function.Consumer;
 
 /**
  * The one place that knows whether the backend is {@code ok} or {@code degraded}: the circuit breaker reports
- * when it opens and closes, the store reports each failure. A change is logged once and handed to the listeners
+ * when it opens and closes (for the whole store, or for each part of a store whose parts fail on their own), the
+ * store reports each failure. A change is logged once and handed to the listeners
  * (the CDI layer turns it into a {@code RateLimiterStateChanged} event); nothing is logged per request.
  */
 public final class BackendMonitor {
@@ -24,6 +27,8 @@ public final class BackendMonitor {
     private final AtomicReference<BackendStatus> status;
     private final LongAdder errors = new LongAdder();
     private volatile String lastError;
+    private final Set<String> failingParts = new TreeSet<>(); // guarded by this
+    private boolean wholeStoreDegraded; // guarded by this
     private final List<Consumer<BackendStatus>> listeners = new CopyOnWriteArrayList<>();
 
     /**
@@ -63,27 +68,57 @@ public final class BackendMonitor {
 
     /** The breaker opened: outage policies decide from now on. */
     public void degraded() {
-        change(BackendState.DEGRADED, Optional.ofNullable(lastError));
+        update(() -> wholeStoreDegraded = true);
     }
 
     /** The breaker closed: the backend decides again. */
     public void recovered() {
-        change(BackendState.OK, Optional.empty());
+        update(() -> wholeStoreDegraded = false);
     }
 
-    private void change(BackendState state, Optional<String> error) {
-        BackendStatus current = status.get();
-        if (current.state() == state) {
-            return;
+    /**
+     * The breaker of one part of the store opened (a cluster master, by {@code host:port}): the state is
+     * degraded, and the part is named in {@link BackendStatus#failingParts()}, until it recovers.
+     */
+    public void degraded(String part) {
+        update(() -> failingParts.add(part));
+    }
+
+    /** The breaker of one part closed; the state is ok again once no part and not the whole store is failing. */
+    public void recovered(String part) {
+        update(() -> failingParts.remove(part));
+    }
+
+    private void update(Runnable change) {
+        BackendStatus current;
+        BackendStatus next;
+        synchronized (this) {
+            current = status.get();
+            change.run();
+            BackendState state = wholeStoreDegraded || !failingParts.isEmpty() ? BackendState.DEGRADED
+                    : BackendState.OK;
+            List<String> failing = List.copyOf(failingParts);
+            if (state == current.state() && failing.equals(current.failingParts())) {
+                return;
+            }
+            boolean newFailure = state == BackendState.DEGRADED && (current.state() == BackendState.OK
+                    || !current.failingParts().containsAll(failing));
+            next = new BackendStatus(backend, state, state == current.state() ? current.since() : clock.instant(),
+                    state == BackendState.OK ? Optional.empty()
+                            : newFailure ? Optional.ofNullable(lastError) : current.lastError(),
+                    failing);
+            status.set(next);
         }
-        BackendStatus next = new BackendStatus(backend, state, clock.instant(), error);
-        if (!status.compareAndSet(current, next)) {
-            return; // another thread made the same change
+        if (next.state() == current.state()) {
+            LOG.log(System.Logger.Level.WARNING, "Rate limiter backend {0}: failing parts now {1} ({2})",
+                    backend.configName(), next.failingParts(), next.lastError().orElse("no error recorded"));
+            return; // still degraded: no state change for the listeners
         }
-        if (state == BackendState.DEGRADED) {
-            LOG.log(System.Logger.Level.WARNING, "Rate limiter backend {0} is degraded ({1}): buckets now follow "
-                    + "their outage policy until the background probe succeeds", backend.configName(),
-                    error.orElse("no error recorded"));
+        if (next.state() == BackendState.DEGRADED) {
+            LOG.log(System.Logger.Level.WARNING, "Rate limiter backend {0} is degraded ({1}{2}): buckets now "
+                    + "follow their outage policy until the background probe succeeds", backend.configName(),
+                    next.lastError().orElse("no error recorded"),
+                    next.failingParts().isEmpty() ? "" : "; failing: " + String.join(", ", next.failingParts()));
         } else {
             LOG.log(System.Logger.Level.INFO, "Rate limiter backend {0} is ok again", backend.configName());
         }

@@ -7,7 +7,10 @@ import dev.ratelimiter.Verdict;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -25,24 +28,27 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link BreakerSettings#initialBackoff()}, then doubling after each failure up to
  * {@link BreakerSettings#maxBackoff()}; after {@link BreakerSettings#successThreshold()} successes in a row it
  * closes the breaker. Openings and closings are reported to the {@link BackendMonitor}.
+ *
+ * <p>For a store of {@link StoreParts} (a Valkey cluster's masters) all of this is kept per part: the failures of
+ * one part open the breaker for its keys only, each part is probed on its own, and the monitor is told which
+ * parts are failing. The parts share the one probe thread.
  */
 public final class CircuitBreakerLimiter implements RateLimiter, AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(CircuitBreakerLimiter.class.getName());
 
     private final RateLimiter store;
-    private final StoreProbe probe;
+    private final StoreParts parts; // null: the store fails as a whole
     private final BackendMonitor monitor;
     private final InstantSource clock;
     private final BreakerSettings settings;
     private final ScheduledExecutorService prober;
-    private final AtomicInteger consecutiveFailures = new AtomicInteger();
-    private final AtomicBoolean open = new AtomicBoolean();
-    private volatile long nextProbeAt;
-    private volatile Duration backoff;
-    private int probeSuccesses; // only the prober thread touches it
+    private final Part whole;
+    private final ConcurrentMap<String, Part> byName = new ConcurrentHashMap<>();
 
     /**
+     * A breaker for a store that fails as a whole.
+     *
      * @param store    the store's limiter, which answers {@code UNAVAILABLE} for its failures
      * @param probe    one cheap round trip to the store
      * @param monitor  told when the breaker opens and closes
@@ -51,12 +57,31 @@ public final class CircuitBreakerLimiter implements RateLimiter, AutoCloseable {
      */
     public CircuitBreakerLimiter(RateLimiter store, StoreProbe probe, BackendMonitor monitor, InstantSource clock,
                                  BreakerSettings settings) {
+        this(store, probe, null, monitor, clock, settings);
+    }
+
+    /**
+     * A breaker per part of the store.
+     *
+     * @param store    the store's limiter, which answers {@code UNAVAILABLE} for its failures
+     * @param parts    which part holds a key, and each part's probe
+     * @param monitor  told when a part's breaker opens and closes
+     * @param clock    for the remaining back-off
+     * @param settings thresholds and back-off, for each part
+     */
+    public CircuitBreakerLimiter(RateLimiter store, StoreParts parts, BackendMonitor monitor, InstantSource clock,
+                                 BreakerSettings settings) {
+        this(store, null, Objects.requireNonNull(parts, "parts"), monitor, clock, settings);
+    }
+
+    private CircuitBreakerLimiter(RateLimiter store, StoreProbe probe, StoreParts parts, BackendMonitor monitor,
+                                  InstantSource clock, BreakerSettings settings) {
         this.store = Objects.requireNonNull(store, "store");
-        this.probe = Objects.requireNonNull(probe, "probe");
+        this.parts = parts;
         this.monitor = Objects.requireNonNull(monitor, "monitor");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.backoff = settings.initialBackoff();
+        this.whole = parts == null ? new Part(null, Objects.requireNonNull(probe, "probe")) : null;
         this.prober = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "ratelimiter-breaker-probe");
             thread.setDaemon(true);
@@ -66,30 +91,34 @@ public final class CircuitBreakerLimiter implements RateLimiter, AutoCloseable {
 
     @Override
     public Verdict consume(Bucket bucket, String key) {
-        if (open.get()) {
-            return Verdict.unavailable(bucket.limit(), untilNextProbe());
+        Part part = partOf(bucket, key);
+        if (part.open.get()) {
+            return Verdict.unavailable(bucket.limit(), part.untilNextProbe());
         }
         Verdict verdict = store.consume(bucket, key);
         if (verdict.outcome() == Verdict.Outcome.UNAVAILABLE) {
-            if (consecutiveFailures.incrementAndGet() >= settings.failureThreshold()) {
-                trip();
+            if (part.consecutiveFailures.incrementAndGet() >= settings.failureThreshold()) {
+                part.trip();
             }
-        } else if (consecutiveFailures.get() != 0) {
-            consecutiveFailures.set(0); // read first: a shared write on every call would contend
+        } else if (part.consecutiveFailures.get() != 0) {
+            part.consecutiveFailures.set(0); // read first: a shared write on every call would contend
         }
         return verdict;
     }
 
     @Override
     public void reset(Bucket bucket, String key) {
-        if (!open.get()) {
+        if (!partOf(bucket, key).open.get()) {
             store.reset(bucket, key);
         }
     }
 
-    /** {@code true} while the store is not being called. */
+    /** {@code true} while the store, or any part of it, is not being called. */
     public boolean isOpen() {
-        return open.get();
+        if (whole != null) {
+            return whole.open.get();
+        }
+        return byName.values().stream().anyMatch(part -> part.open.get());
     }
 
     /** Stops the probe; the breaker stays as it is. */
@@ -98,50 +127,85 @@ public final class CircuitBreakerLimiter implements RateLimiter, AutoCloseable {
         prober.shutdownNow();
     }
 
-    private void trip() {
-        if (!open.compareAndSet(false, true)) {
-            return;
+    private Part partOf(Bucket bucket, String key) {
+        if (whole != null) {
+            return whole;
         }
-        backoff = settings.initialBackoff();
-        monitor.degraded();
-        scheduleProbe(backoff);
+        String name = parts.partOf(bucket, key);
+        Part part = byName.get(name); // get first: computeIfAbsent may lock even when present
+        return part != null ? part : byName.computeIfAbsent(name, n -> new Part(n, () -> parts.probe(n)));
     }
 
-    private void scheduleProbe(Duration delay) {
-        nextProbeAt = clock.millis() + delay.toMillis();
-        try {
-            prober.schedule(this::runProbe, delay.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            // closed: the application is stopping
-        }
-    }
+    /** One breaker's state: the whole store's, or one part's. */
+    private final class Part {
 
-    private void runProbe() {
-        try {
-            probe.probe();
-            probeSuccesses++;
-            if (probeSuccesses >= settings.successThreshold()) {
-                probeSuccesses = 0;
-                consecutiveFailures.set(0);
-                open.set(false);
-                monitor.recovered();
+        private final String name; // null for the whole store
+        private final StoreProbe probe;
+        private final AtomicInteger consecutiveFailures = new AtomicInteger();
+        private final AtomicBoolean open = new AtomicBoolean();
+        private volatile long nextProbeAt;
+        private volatile Duration backoff = settings.initialBackoff();
+        private int probeSuccesses; // only the prober thread touches it
+
+        Part(String name, StoreProbe probe) {
+            this.name = name;
+            this.probe = probe;
+        }
+
+        void trip() {
+            if (!open.compareAndSet(false, true)) {
                 return;
             }
             backoff = settings.initialBackoff();
-        } catch (Exception e) {
-            probeSuccesses = 0;
-            monitor.failure(e);
-            Duration doubled = backoff.multipliedBy(2);
-            backoff = doubled.compareTo(settings.maxBackoff()) > 0 ? settings.maxBackoff() : doubled;
-            LOG.log(System.Logger.Level.DEBUG, "probe failed; next in {0}", backoff);
+            if (name == null) {
+                monitor.degraded();
+            } else {
+                monitor.degraded(name);
+            }
+            scheduleProbe(backoff);
         }
-        scheduleProbe(backoff);
-    }
 
-    private Duration untilNextProbe() {
-        // Bounded by the longest back-off: the probe runs on a timer of elapsed time, so a clock stepped back
-        // must not make the answer (a fail-closed bucket's Retry-After) longer than the wait really is.
-        long millis = Math.min(nextProbeAt - clock.millis(), settings.maxBackoff().toMillis());
-        return Duration.ofMillis(Math.max(1_000, millis));
+        private void scheduleProbe(Duration delay) {
+            nextProbeAt = clock.millis() + delay.toMillis();
+            try {
+                prober.schedule(this::runProbe, delay.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                // closed: the application is stopping
+            }
+        }
+
+        private void runProbe() {
+            try {
+                probe.probe();
+                probeSuccesses++;
+                if (probeSuccesses >= settings.successThreshold()) {
+                    probeSuccesses = 0;
+                    consecutiveFailures.set(0);
+                    open.set(false);
+                    if (name == null) {
+                        monitor.recovered();
+                    } else {
+                        monitor.recovered(name);
+                    }
+                    return;
+                }
+                backoff = settings.initialBackoff();
+            } catch (Exception e) {
+                probeSuccesses = 0;
+                monitor.failure(e);
+                Duration doubled = backoff.multipliedBy(2);
+                backoff = doubled.compareTo(settings.maxBackoff()) > 0 ? settings.maxBackoff() : doubled;
+                LOG.log(System.Logger.Level.DEBUG, "probe of {0} failed; next in {1}",
+                        name == null ? "the store" : name, backoff);
+            }
+            scheduleProbe(backoff);
+        }
+
+        Duration untilNextProbe() {
+            // Bounded by the longest back-off: the probe runs on a timer of elapsed time, so a clock stepped back
+            // must not make the answer (a fail-closed bucket's Retry-After) longer than the wait really is.
+            long millis = Math.min(nextProbeAt - clock.millis(), settings.maxBackoff().toMillis());
+            return Duration.ofMillis(Math.max(1_000, millis));
+        }
     }
 }

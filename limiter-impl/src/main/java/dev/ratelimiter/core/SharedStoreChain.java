@@ -25,8 +25,28 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, RateLimiter limite
      */
     public static SharedStoreChain of(RateLimiter store, StoreProbe probe, BackendMonitor monitor, InstantSource clock,
                                       RateLimiter fallback, OutageListener outages) {
-        CircuitBreakerLimiter breaker = new CircuitBreakerLimiter(store, probe, monitor, clock,
-                BreakerSettings.DEFAULTS);
+        return around(new CircuitBreakerLimiter(store, probe, monitor, clock, BreakerSettings.DEFAULTS), fallback,
+                outages);
+    }
+
+    /**
+     * The chain around a store whose parts fail on their own: a breaker per part.
+     *
+     * @param store    the store's limiter, answering {@code UNAVAILABLE} for its failures
+     * @param parts    which part holds a key, and each part's probe
+     * @param monitor  told when a part's breaker opens and closes
+     * @param clock    for the breakers' back-off
+     * @param fallback the per-process limiter for {@code FALLBACK} buckets
+     * @param outages  told of every attempt an outage policy answered
+     */
+    public static SharedStoreChain of(RateLimiter store, StoreParts parts, BackendMonitor monitor, InstantSource clock,
+                                      RateLimiter fallback, OutageListener outages) {
+        return around(new CircuitBreakerLimiter(store, parts, monitor, clock, BreakerSettings.DEFAULTS), fallback,
+                outages);
+    }
+
+    private static SharedStoreChain around(CircuitBreakerLimiter breaker, RateLimiter fallback,
+                                           OutageListener outages) {
         return new SharedStoreChain(breaker, new OutagePolicyLimiter(breaker, Optional.of(fallback), outages));
     }
 }

@@ -1,8 +1,9 @@
 package dev.ratelimiter.core;
 
 /**
- * One cheap round trip to a shared store (Valkey {@code PING}, PostgreSQL {@code SELECT 1}), with the same
- * deadlines as a decision. Used by the circuit breaker's background probe, never on a user request.
+ * One cheap round trip to a shared store that needs what a decision needs (Valkey: the decision's script on a
+ * probe key, so a server that answers reads but refuses writes fails it; PostgreSQL: {@code SELECT 1}), with the
+ * same deadlines as a decision. Used by the circuit breaker's background probe, never on a user request.
  */
 @FunctionalInterface
 public interface StoreProbe {

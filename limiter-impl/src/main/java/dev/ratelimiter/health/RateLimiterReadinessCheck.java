@@ -22,7 +22,8 @@ import java.util.Optional;
  * <p>Data: {@code backend} ({@code memory}, {@code valkey}, {@code postgres}), {@code state} ({@code ok} or
  * {@code degraded}), {@code since} (ISO-8601 instant of the last change), {@code fallbacks} (attempts decided by
  * the per-process fallback since start) and, while degraded, {@code lastError} (the failure that opened the
- * breaker: exception type and message, without hosts, users or passwords).
+ * breaker: exception type and message, without hosts, users or passwords); with a Valkey cluster, while a
+ * master's breaker is open, {@code failingNodes} (those masters' {@code host:port}, comma-separated, sorted).
  */
 @Readiness
 @ApplicationScoped
@@ -48,6 +49,9 @@ public class RateLimiterReadinessCheck implements HealthCheck {
         data.put("since", status.since().toString());
         data.put("fallbacks", runtime.outages().totalFallbacks());
         status.lastError().ifPresent(error -> data.put("lastError", error));
+        if (!status.failingParts().isEmpty()) {
+            data.put("failingNodes", String.join(",", status.failingParts()));
+        }
         // The constructor, not HealthCheckResponse.named(...): the builder needs the server's SPI provider.
         return new HealthCheckResponse(NAME, down ? HealthCheckResponse.Status.DOWN : HealthCheckResponse.Status.UP,
                 Optional.of(data));

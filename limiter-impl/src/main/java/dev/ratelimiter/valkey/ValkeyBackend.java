@@ -2,10 +2,15 @@ package dev.ratelimiter.valkey;
 
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.core.BackendMonitor;
+import dev.ratelimiter.core.OutageListener;
 import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.core.SharedStoreChain;
+import dev.ratelimiter.core.StoreParts;
 import dev.ratelimiter.core.StoreProbe;
 import dev.ratelimiter.core.ValkeySettings;
-import redis.clients.jedis.UnifiedJedis;
+
+import java.time.InstantSource;
+import java.util.Optional;
 
 /**
  * The Valkey backend as the CDI layer sees it: a limiter, a probe and something to close. Its public signatures
@@ -14,27 +19,43 @@ import redis.clients.jedis.UnifiedJedis;
  */
 public final class ValkeyBackend implements AutoCloseable {
 
-    private final ValkeySettings settings;
+    private final ValkeyClients clients;
+    private final EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck();
     private final ValkeyRateLimiter limiter;
-    private volatile UnifiedJedis jedis;
-    private volatile boolean closed;
+    private final StoreParts parts; // null unless cluster
+    private volatile ValkeyClient client;
+    private boolean closed; // guarded by this
 
-    private ValkeyBackend(ValkeySettings settings, BackendMonitor monitor, RateLimiterMetrics metrics) {
-        this.settings = settings;
-        this.limiter = new ValkeyRateLimiter(this::client, settings.keyPrefix(), monitor, metrics);
+    private ValkeyBackend(ValkeyClients clients, String keyPrefix, BackendMonitor monitor,
+                          RateLimiterMetrics metrics) {
+        this.clients = clients;
+        this.limiter = new ValkeyRateLimiter(this::client, keyPrefix, monitor, metrics);
+        this.parts = clients.cluster()
+                ? new ValkeyClusterParts(() -> Optional.ofNullable(client), this::client, limiter, keyPrefix)
+                : null;
     }
 
     /**
-     * Prepares the backend without connecting: the client is built at the first call, and built again by a later
-     * call if that failed (the Sentinel and Cluster clients connect when built), so a store that is down at
-     * startup leaves the application deployed and degraded rather than failed.
+     * Checks the settings and builds the client: a standalone client at once (it connects at its first call),
+     * a Sentinel or Cluster client at the first call and again by a later call if that failed (those connect
+     * when built). So a store that is down at startup leaves the application deployed and degraded, while a bad
+     * URL or trust store fails the deployment. Where the server is up and lets the client read its
+     * {@code maxmemory-policy}, a policy that may evict counters is warned about once the client is built.
+     *
+     * @throws dev.ratelimiter.core.ConfigurationException naming {@code ratelimiter.valkey.url},
+     *                                                     {@code .trust-store} or {@code .trust-store-password}
      */
     public static ValkeyBackend start(ValkeySettings settings, BackendMonitor monitor, RateLimiterMetrics metrics) {
-        return new ValkeyBackend(settings, monitor, metrics);
+        ValkeyBackend backend = new ValkeyBackend(ValkeyClients.of(settings), settings.keyPrefix(), monitor,
+                metrics);
+        if (!backend.clients.connectsWhenBuilt()) {
+            backend.client();
+        }
+        return backend;
     }
 
-    private UnifiedJedis client() {
-        UnifiedJedis current = jedis;
+    private ValkeyClient client() {
+        ValkeyClient current = client;
         if (current != null) {
             return current;
         }
@@ -42,10 +63,11 @@ public final class ValkeyBackend implements AutoCloseable {
             if (closed) {
                 throw new IllegalStateException("the rate limiter is stopping");
             }
-            if (jedis == null) {
-                jedis = ValkeyClients.create(settings);
+            if (client == null) {
+                client = clients.connect();
+                evictionPolicy.warnIfEvicting(client);
             }
-            return jedis;
+            return client;
         }
     }
 
@@ -54,16 +76,43 @@ public final class ValkeyBackend implements AutoCloseable {
         return limiter;
     }
 
-    /** The breaker's probe. */
+    /**
+     * The breaker's probe of the whole store: the decision's script on a probe key (see
+     * {@link ValkeyRateLimiter#probe()}).
+     */
     public StoreProbe probe() {
         return limiter::probe;
+    }
+
+    /**
+     * In cluster mode, the masters as parts the breaker watches one by one (a master down sends only its own keys
+     * to the outage policy); empty otherwise.
+     */
+    public Optional<StoreParts> parts() {
+        return Optional.ofNullable(parts);
+    }
+
+    /**
+     * The decorators around this store ({@link SharedStoreChain}): one circuit breaker, or in cluster mode one per
+     * master ({@link #parts()}).
+     *
+     * @param monitor  the monitor this backend was started with
+     * @param clock    for the breaker's back-off
+     * @param fallback the per-process limiter for {@code FALLBACK} buckets
+     * @param outages  told of every attempt an outage policy answered
+     */
+    public SharedStoreChain chain(BackendMonitor monitor, InstantSource clock, RateLimiter fallback,
+                                  OutageListener outages) {
+        return parts == null
+                ? SharedStoreChain.of(limiter, probe(), monitor, clock, fallback, outages)
+                : SharedStoreChain.of(limiter, parts, monitor, clock, fallback, outages);
     }
 
     @Override
     public synchronized void close() {
         closed = true;
-        if (jedis != null) {
-            jedis.close();
+        if (client != null) {
+            client.close();
         }
     }
 }

@@ -5,11 +5,17 @@ import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
+import dev.ratelimiter.core.FailureKind;
 import dev.ratelimiter.core.RateLimiterMetrics;
+import redis.clients.jedis.CommandObjects;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisAskDataException;
 import redis.clients.jedis.exceptions.JedisClusterOperationException;
-import redis.clients.jedis.exceptions.JedisMovedDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.exceptions.JedisRedirectionException;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,6 +27,7 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -29,33 +36,38 @@ import java.util.function.Supplier;
  * times every replica's windows.
  *
  * <p>The script runs by EVALSHA; only an explicit NOSCRIPT reply (after a restart or SCRIPT FLUSH) sends it once
- * more by EVAL, which also caches it, and only a cluster's MOVED reply (the script did not run) sends it once more
- * to the slot's new node. A timeout is never retried, since the increment may have happened. Any
- * client error is reported to the {@link BackendMonitor} and answered {@link Verdict.Outcome#UNAVAILABLE}: this
- * class never throws out of {@link #consume}, {@link #reset} or {@link #probe}'s callers.
+ * more by EVAL, which also caches it, and only a cluster's MOVED or ASK reply (the script did not run) sends it
+ * once more: to the slot's new node, or after ASKING to the node importing the slot. A timeout is never retried,
+ * since the increment may have happened. Any client error is reported to the {@link BackendMonitor} and answered
+ * {@link Verdict.Outcome#UNAVAILABLE}: this class never throws out of {@link #consume}, {@link #reset} or
+ * {@link #probe}'s callers. A {@link FailureKind#RECONNECT} failure (READONLY from a demoted primary) drops the
+ * pooled connections, so the next calls find the current primary.
  *
  * <p>Keys: {@code <prefix>{<bucket>:<hashed key>}}. The braces make the whole key one Redis Cluster hash tag.
  */
-public final class ValkeyRateLimiter implements RateLimiter {
+final class ValkeyRateLimiter implements RateLimiter {
 
     static final String SCRIPT = loadScript();
     static final String SCRIPT_SHA = sha1(SCRIPT);
 
-    private final Supplier<UnifiedJedis> jedis;
+    private static final CommandObjects COMMANDS = new CommandObjects();
+    private static final String PROBE_WINDOW_MILLIS = "1000";
+
+    private final Supplier<ValkeyClient> clients;
     private final String keyPrefix;
     private final BackendMonitor monitor;
     private final RateLimiterMetrics metrics;
 
     /**
-     * @param jedis     the pooled client (standalone, Sentinel or Cluster), owned by the caller; it may throw
+     * @param clients   the pooled client (standalone, Sentinel or Cluster), owned by the caller; it may throw
      *                  while the store cannot be reached, which counts as a failure of the call
      * @param keyPrefix prepended to every key
      * @param monitor   told of every failure
      * @param metrics   told how long each call took
      */
-    public ValkeyRateLimiter(Supplier<UnifiedJedis> jedis, String keyPrefix, BackendMonitor monitor,
-                             RateLimiterMetrics metrics) {
-        this.jedis = Objects.requireNonNull(jedis, "jedis");
+    ValkeyRateLimiter(Supplier<ValkeyClient> clients, String keyPrefix, BackendMonitor monitor,
+                      RateLimiterMetrics metrics) {
+        this.clients = Objects.requireNonNull(clients, "clients");
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
         this.monitor = Objects.requireNonNull(monitor, "monitor");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -63,25 +75,11 @@ public final class ValkeyRateLimiter implements RateLimiter {
 
     @Override
     public Verdict consume(Bucket bucket, String key) {
-        String counter = counterKey(bucket, key);
-        String window = Long.toString(bucket.window().toMillis());
         long start = System.nanoTime();
         try {
-            UnifiedJedis client = jedis.get();
-            Object reply;
-            try {
-                reply = run(client, counter, window);
-            } catch (JedisClusterOperationException e) {
-                if (!movedOnly(e)) {
-                    throw e;
-                }
-                // A MOVED reply means the slot moved and the script never ran, so one more try is safe (the
-                // client refreshed its slot map). Timeouts are never retried: their increment may have happened.
-                reply = run(client, counter, window);
-            }
-            return verdict(bucket, reply);
+            return verdict(bucket, decide(counterKey(bucket, key), Long.toString(bucket.window().toMillis())));
         } catch (RuntimeException e) {
-            monitor.failure(e);
+            monitor.failure(reply(e));
             return Verdict.unavailable(bucket.limit(), Duration.ZERO);
         } finally {
             metrics.backendCall(Backend.VALKEY, System.nanoTime() - start);
@@ -90,10 +88,57 @@ public final class ValkeyRateLimiter implements RateLimiter {
 
     @Override
     public void reset(Bucket bucket, String key) {
+        ValkeyClient client = null;
         try {
-            jedis.get().del(counterKey(bucket, key));
+            client = clients.get();
+            client.commands().del(counterKey(bucket, key));
         } catch (RuntimeException e) {
-            monitor.failure(e); // the window simply runs out
+            failed(client, e);
+            monitor.failure(reply(e)); // the window simply runs out
+        }
+    }
+
+    /**
+     * Runs the script once on {@code counter}; follows a cluster's MOVED or ASK reply once, to the node it names,
+     * since either means the script did not run. Timeouts are never retried: their increment may have happened.
+     *
+     * @return the script's reply
+     */
+    private Object decide(String counter, String window) {
+        ValkeyClient client = clients.get();
+        try {
+            try {
+                return run(client.commands(), counter, window);
+            } catch (JedisClusterOperationException e) {
+                Optional<JedisRedirectionException> redirect = onlyRedirect(e);
+                if (redirect.isEmpty()) {
+                    throw e;
+                }
+                // Sent to the node the reply names, not through the slot map: while the map is being re-read
+                // (another thread may be at it) it can still name the old node.
+                try (Connection node = client.clusterNode(redirect.get().getTargetNode())) {
+                    return runOn(node, redirect.get() instanceof JedisAskDataException, counter, window);
+                }
+            }
+        } catch (RuntimeException e) {
+            failed(client, e);
+            throw e;
+        }
+    }
+
+    /**
+     * What the server replied, for {@code lastError}: a cluster call's failure says only "No more cluster attempts
+     * left" and keeps the attempt's own failure (READONLY, a refused connection) among its suppressed.
+     */
+    private static Throwable reply(RuntimeException failure) {
+        Throwable[] attempts = failure.getSuppressed();
+        return failure instanceof JedisClusterOperationException && attempts.length > 0
+                ? attempts[attempts.length - 1] : failure;
+    }
+
+    private static void failed(ValkeyClient client, RuntimeException failure) {
+        if (client != null && ValkeyFailures.classify(failure) == FailureKind.RECONNECT) {
+            client.dropConnections();
         }
     }
 
@@ -105,26 +150,54 @@ public final class ValkeyRateLimiter implements RateLimiter {
         }
     }
 
-    private static boolean movedOnly(JedisClusterOperationException failure) {
+    /**
+     * The script on one cluster node; after an ASK reply each command is preceded by ASKING, which lets the node
+     * importing the slot run the next command (one only) on it.
+     */
+    private static Object runOn(Connection node, boolean asking, String counter, String window) {
+        if (asking) {
+            node.executeCommand(Protocol.Command.ASKING);
+        }
+        try {
+            return node.executeCommand(COMMANDS.evalsha(SCRIPT_SHA, 1, counter, window));
+        } catch (JedisNoScriptException e) {
+            if (asking) {
+                node.executeCommand(Protocol.Command.ASKING);
+            }
+            return node.executeCommand(COMMANDS.eval(SCRIPT, 1, counter, window));
+        }
+    }
+
+    /** The one redirection a cluster call met, if redirections are all it met (one attempt: one reply). */
+    private static Optional<JedisRedirectionException> onlyRedirect(JedisClusterOperationException failure) {
         Throwable[] suppressed = failure.getSuppressed();
         if (suppressed.length == 0) {
-            return false;
+            return Optional.empty();
         }
         for (Throwable attempt : suppressed) {
-            if (!(attempt instanceof JedisMovedDataException)) {
-                return false;
+            if (!(attempt instanceof JedisRedirectionException)) {
+                return Optional.empty();
             }
         }
-        return true;
+        return Optional.of((JedisRedirectionException) suppressed[suppressed.length - 1]);
     }
 
     /**
-     * One cheap keyed round trip for the circuit breaker's probe (routed like a decision in a cluster).
+     * The circuit breaker's probe: the decision's own write path, the script on the key {@code <prefix>{probe}}
+     * with a 1 s window, so a server that answers reads but refuses writes (a demoted primary, a full server)
+     * keeps the breaker open (README: "Reliability: faults and the tests that prove them").
      *
-     * @throws RuntimeException if the store does not answer in time
+     * @throws RuntimeException if the script does not run in time
      */
-    public void probe() {
-        jedis.get().exists(keyPrefix + "{probe}");
+    void probe() {
+        decide(keyPrefix + "{probe}", PROBE_WINDOW_MILLIS);
+    }
+
+    /** The probe of one cluster master: the script on {@code probeKey}, one of its slots, sent to it directly. */
+    void probeNode(ValkeyClient client, HostAndPort node, String probeKey) {
+        try (Connection connection = client.clusterNode(node)) {
+            runOn(connection, false, probeKey, PROBE_WINDOW_MILLIS);
+        }
     }
 
     /** {@code <prefix>{<bucket>:<hashed key>}}. */

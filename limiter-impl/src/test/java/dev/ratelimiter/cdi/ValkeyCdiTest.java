@@ -106,4 +106,22 @@ class ValkeyCdiTest {
         assertThat(cdi.select(RateLimiterReadinessCheck.class, Readiness.Literal.INSTANCE).call().getStatus())
                 .isEqualTo(HealthCheckResponse.Status.DOWN);
     }
+
+    @Test
+    @DisplayName("cluster mode with no seed node answering: readiness says degraded and names the failing part in failingNodes")
+    void clusterFailingNodesInReadiness() throws IOException {
+        int deadPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            deadPort = socket.getLocalPort();
+        }
+        start("ratelimiter.valkey.mode", "cluster", "ratelimiter.valkey.nodes", "127.0.0.1:" + deadPort);
+        RateLimits limits = cdi.select(RateLimits.class);
+        for (int i = 0; i < 3; i++) {
+            assertThat(limits.consume("login", "k" + i).outcome()).isEqualTo(Outcome.ALLOWED); // the fallback
+        }
+
+        HealthCheckResponse health = cdi.select(RateLimiterReadinessCheck.class, Readiness.Literal.INSTANCE).call();
+        assertThat(health.getData()).hasValueSatisfying(data -> assertThat(data)
+                .containsEntry("state", "degraded").containsEntry("failingNodes", "seed nodes"));
+    }
 }

@@ -7,9 +7,11 @@ import dev.ratelimiter.core.CircuitBreakerLimiter;
 import dev.ratelimiter.core.MemoryRateLimiter;
 import dev.ratelimiter.core.OutageStatistics;
 import dev.ratelimiter.core.SharedStoreChain;
+import dev.ratelimiter.core.StoreParts;
 import dev.ratelimiter.core.StoreProbe;
 
 import java.time.InstantSource;
+import java.util.Optional;
 
 /**
  * The chain the CDI layer builds ({@link SharedStoreChain}) around a shared store, built by hand for a test:
@@ -37,11 +39,25 @@ public class StoreChain implements AutoCloseable {
      * @param closeStore closes the store's clients or pool, after the breaker
      */
     protected StoreChain(BackendMonitor monitor, RateLimiter store, StoreProbe probe, Runnable closeStore) {
+        this(monitor, store, Optional.empty(), probe, closeStore);
+    }
+
+    /**
+     * @param monitor    the monitor the store was started with
+     * @param store      the store's own limiter
+     * @param parts      the store's parts, for a breaker per part; empty for one breaker with {@code probe}
+     * @param probe      the breaker's probe of the whole store
+     * @param closeStore closes the store's clients or pool, after the breaker
+     */
+    protected StoreChain(BackendMonitor monitor, RateLimiter store, Optional<StoreParts> parts, StoreProbe probe,
+                         Runnable closeStore) {
         InstantSource clock = InstantSource.system();
         this.monitor = monitor;
         this.store = new CountingLimiter(store);
-        SharedStoreChain chain = SharedStoreChain.of(this.store, probe, monitor, clock,
-                new MemoryRateLimiter(clock, 10_000), outages);
+        MemoryRateLimiter fallback = new MemoryRateLimiter(clock, 10_000);
+        SharedStoreChain chain = parts.isPresent()
+                ? SharedStoreChain.of(this.store, parts.get(), monitor, clock, fallback, outages)
+                : SharedStoreChain.of(this.store, probe, monitor, clock, fallback, outages);
         this.breaker = chain.breaker();
         this.limiter = chain.limiter();
         this.closeStore = closeStore;

@@ -23,16 +23,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@link #pass()}: bytes flow both ways (also what a stall's held bytes do when it ends);</li>
  *   <li>{@link #cut()}: every connection is closed, and new ones are accepted and closed at once;</li>
  *   <li>{@link #stall()}: connections are accepted (old and new stay open) but no byte is forwarded either way,
- *       as when packets are dropped: the client hears nothing until its own deadline.</li>
+ *       as when packets are dropped: the client hears nothing until its own deadline;</li>
+ *   <li>{@link #forwardTo}: new connections go to another server, open ones stay where they are, as when a DNS
+ *       name or a load balancer moves to a new primary (the Valkey fault tests use it).</li>
  * </ul>
  * Plain sockets and one thread per direction; {@link #close()} closes everything and ends every thread.
  */
-final class TcpProxy implements AutoCloseable {
+public final class TcpProxy implements AutoCloseable {
 
     enum Mode { PASS, CUT, STALL }
 
     private final ServerSocket server;
-    private final InetSocketAddress target;
+    private volatile InetSocketAddress target;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private final ExecutorService threads;
     private final Object gate = new Object();
@@ -52,7 +54,7 @@ final class TcpProxy implements AutoCloseable {
     }
 
     /** A proxy on a free port of 127.0.0.1 forwarding to {@code host:port}, passing. */
-    static TcpProxy start(String host, int port) {
+    public static TcpProxy start(String host, int port) {
         try {
             ServerSocket server = new ServerSocket(0, 200, InetAddress.getByName("127.0.0.1"));
             return new TcpProxy(server, new InetSocketAddress(host, port));
@@ -61,8 +63,13 @@ final class TcpProxy implements AutoCloseable {
         }
     }
 
-    int port() {
+    public int port() {
         return server.getLocalPort();
+    }
+
+    /** New connections go to {@code host:port} from now on; open ones keep their server. */
+    public void forwardTo(String host, int port) {
+        target = new InetSocketAddress(host, port);
     }
 
     /** Forwards again; bytes held by a stall are delivered now. */

@@ -44,20 +44,21 @@ class ValkeyAclTlsTest {
     private static final String TRUST_STORE_PASSWORD = "changeit";
     /**
      * What the library needs, and nothing more: EVALSHA and EVAL (after NOSCRIPT) to run the script, which calls
-     * INCR, PTTL and PEXPIRE (ACLs apply to a script's commands too); DEL for reset; EXISTS for the breaker's probe;
-     * PING for the pool's idle-connection test ({@code testWhileIdle}); CLIENT SETNAME, sent by Jedis at connect
+     * INCR, PTTL and PEXPIRE (ACLs apply to a script's commands too, also the breaker's probe, which runs the
+     * script); DEL for reset; PING for the pool's idle-connection test ({@code testWhileIdle}); INFO, read once at
+     * startup for the maxmemory policy; CLIENT SETNAME, sent by Jedis at connect
      * (it ignores a refusal, but then the connection has no name). Only keys under the prefix.
      */
     private static final String[] LIMITER_USER = {"--user", "limiter", "on", ">secret", "~rl-test:*",
-        "resetchannels", "-@all", "+evalsha", "+eval", "+incr", "+pttl", "+pexpire", "+del", "+exists", "+ping",
+        "resetchannels", "-@all", "+evalsha", "+eval", "+incr", "+pttl", "+pexpire", "+del", "+ping", "+info",
         "+client|setname"};
     /** Allowed to run scripts but not the commands inside them: every decision is refused. */
     private static final String[] SCRIPT_ONLY_USER = {"--user", "script-only", "on", ">secret", "~rl-test:*",
-        "resetchannels", "-@all", "+evalsha", "+eval", "+del", "+exists", "+ping", "+client|setname"};
+        "resetchannels", "-@all", "+evalsha", "+eval", "+del", "+ping", "+info", "+client|setname"};
 
     private static Path certificates;
 
-    private final List<AutoCloseable> started = new ArrayList<>();
+    private final Started started = new Started();
 
     /** A CA, a server certificate for IP 127.0.0.1 and one for another name, and a trust store with the CA. */
     @BeforeAll
@@ -100,14 +101,11 @@ class ValkeyAclTlsTest {
 
     @AfterEach
     void stop() throws Exception {
-        for (AutoCloseable resource : started) {
-            resource.close();
-        }
+        started.close();
     }
 
     private <T extends AutoCloseable> T started(T resource) {
-        started.add(0, resource); // closed in reverse order
-        return resource;
+        return started.add(resource);
     }
 
     // ---------------------------------------------------------------- ACL

@@ -10,7 +10,10 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Optional;
 
-/** The test chain ({@link StoreChain}) around a Valkey store started from {@code settings}. */
+/**
+ * The test chain ({@link StoreChain}) around a Valkey store started from {@code settings}: in cluster mode with a
+ * breaker per master, as {@link ValkeyBackend#chain} builds it.
+ */
 final class ValkeyChain extends StoreChain {
 
     ValkeyChain(ValkeySettings settings) {
@@ -22,7 +25,7 @@ final class ValkeyChain extends StoreChain {
     }
 
     private ValkeyChain(BackendMonitor monitor, ValkeyBackend backend) {
-        super(monitor, backend.limiter(), backend.probe(), backend::close);
+        super(monitor, backend.limiter(), backend.parts(), backend.probe(), backend::close);
     }
 
     /** A standalone chain with the library's default 100 ms deadline. */

@@ -16,7 +16,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.UnifiedJedis;
 
 import java.time.Duration;
 import java.time.InstantSource;
@@ -38,7 +37,7 @@ class ValkeyClusterContractTest extends RateLimiterContract {
 
     private static RedisCluster cluster;
 
-    private UnifiedJedis jedis;
+    private ValkeyClient jedis;
     private BackendMonitor monitor;
 
     @BeforeAll

@@ -13,7 +13,6 @@ import dev.ratelimiter.core.ValkeySettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
 
 import java.time.Duration;
 import java.time.InstantSource;
@@ -34,7 +33,7 @@ class ValkeyRateLimiterTest extends RateLimiterContract {
     static final String CLOCK_STEPS = "the store times windows by key expiry (PEXPIRE, PTTL) on the Valkey server's "
             + "own clock, which the test cannot step and the limiter's clock does not reach";
 
-    private UnifiedJedis jedis;
+    private ValkeyClient jedis;
 
     static ValkeySettings settings(String url) {
         return new ValkeySettings(ValkeySettings.Mode.STANDALONE, url, List.of(), Optional.empty(),
@@ -98,7 +97,7 @@ class ValkeyRateLimiterTest extends RateLimiterContract {
         Bucket bucket = bucket("layout", 5, Duration.ofSeconds(60));
         limiter.consume(bucket, "hashed-key");
         String key = "rl-test:{" + bucket.name() + ":hashed-key}";
-        assertThat(jedis.get(key)).isEqualTo("1");
-        assertThat(jedis.pttl(key)).isBetween(1L, 60_000L);
+        assertThat(jedis.commands().get(key)).isEqualTo("1");
+        assertThat(jedis.commands().pttl(key)).isBetween(1L, 60_000L);
     }
 }

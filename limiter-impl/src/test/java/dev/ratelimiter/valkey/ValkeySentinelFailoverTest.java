@@ -1,6 +1,8 @@
 package dev.ratelimiter.valkey;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.OutagePolicy;
+import dev.ratelimiter.contract.SteadyLoad;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.core.ValkeySettings;
@@ -11,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,13 +23,14 @@ import static org.awaitility.Awaitility.await;
 /**
  * A Sentinel failover under the full chain ({@code mode=sentinel}): one master, one replica and one Sentinel of
  * the test's own. The master is killed; the Sentinel promotes the replica, the client follows the switch and the
- * breaker's probe brings the chain back to ok, counting on the new master.
+ * breaker's probe brings the chain back to ok, counting on the new master. Or an operator runs
+ * {@code SENTINEL FAILOVER} under load: the old master is demoted while decisions run.
  */
 class ValkeySentinelFailoverTest {
 
     private static final String MASTER_NAME = "rl";
 
-    private final List<AutoCloseable> started = new ArrayList<>();
+    private final Started started = new Started();
     private RedisServer master;
     private RedisServer replica;
     private RedisProcess sentinel;
@@ -56,15 +58,12 @@ class ValkeySentinelFailoverTest {
     }
 
     private <T extends AutoCloseable> T started(T resource) {
-        started.add(0, resource); // closed in reverse order
-        return resource;
+        return started.add(resource);
     }
 
     @AfterEach
     void stop() throws Exception {
-        for (AutoCloseable resource : started) {
-            resource.close();
-        }
+        started.close();
     }
 
     @Test
@@ -112,6 +111,37 @@ class ValkeySentinelFailoverTest {
         long count = Long.parseLong(stored);
         assertThat(count).as("what the last verdict reported").isEqualTo(1_000 - answered.remaining());
         assertThat(count).as("the five replicated counts plus at least the last attempt").isGreaterThanOrEqualTo(6);
+    }
+
+    @Test
+    @DisplayName("SENTINEL FAILOVER under 8 threads of decisions: none throws or passes its deadline by far, and counting goes on on the promoted replica")
+    void operatorFailoverUnderLoad() throws Exception {
+        // Limits no loop can reach: every verdict must be ALLOWED, from the store or the outage policy.
+        Bucket fallback = new Bucket("sf-fallback", Long.MAX_VALUE / 2, Duration.ofMinutes(5));
+        Bucket failOpen = new Bucket("sf-open", Long.MAX_VALUE / 2, Duration.ofMinutes(5), OutagePolicy.FAIL_OPEN);
+        String counter = "rl-test:{sf-fallback:client-0}";
+        try (SteadyLoad load = SteadyLoad.start(chain.limiter, fallback, failOpen)) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> chain.store.calls() > 500);
+
+            try (Jedis jedis = new Jedis("127.0.0.1", sentinel.port())) {
+                jedis.sentinelFailover(MASTER_NAME);
+            }
+
+            await("promoted").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> info(replica.port(), "replication").contains("role:master"));
+            await("ok, and counting on the promoted replica").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200)).until(() -> {
+                        String before = get(replica.port(), counter);
+                        long storeCalls = chain.store.calls();
+                        await().atMost(Duration.ofSeconds(5)).until(() -> chain.store.calls() > storeCalls + 100);
+                        String after = get(replica.port(), counter);
+                        return !chain.degraded() && before != null && Long.parseLong(after) > Long.parseLong(before);
+                    });
+            // Every call has a 200 ms deadline; 1 s leaves room for a slow machine, not for a replayed call.
+            assertThat(load.stop()).as("slowest decision").isLessThan(Duration.ofSeconds(1));
+        }
+        await("the old master demoted").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> info(master.port(), "replication").contains("role:slave"));
     }
 
     private static String info(int port, String section) {

@@ -9,7 +9,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.UnifiedJedis;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -50,7 +49,7 @@ class ValkeyTwoProcessesTest {
     private RedisServer server;
     private Process worker;
     private final List<String> workerOutput = new CopyOnWriteArrayList<>();
-    private UnifiedJedis jedis;
+    private ValkeyClient jedis;
     private ExecutorService threads;
 
     @BeforeEach

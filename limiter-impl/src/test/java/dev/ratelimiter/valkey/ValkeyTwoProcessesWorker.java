@@ -6,7 +6,6 @@ import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.ValkeySettings;
-import redis.clients.jedis.UnifiedJedis;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -44,7 +43,7 @@ public final class ValkeyTwoProcessesWorker {
         int threads = Integer.parseInt(args[5]);
         int attempts = Integer.parseInt(args[6]);
 
-        UnifiedJedis jedis = ValkeyClients.create(settings(url));
+        ValkeyClient jedis = ValkeyClients.create(settings(url));
         BackendMonitor monitor = new BackendMonitor(Backend.VALKEY, InstantSource.system(), RateLimiterMetrics.NONE);
         ValkeyRateLimiter limiter = new ValkeyRateLimiter(() -> jedis, "rl-test:", monitor, RateLimiterMetrics.NONE);
         ExecutorService pool = Executors.newFixedThreadPool(threads);

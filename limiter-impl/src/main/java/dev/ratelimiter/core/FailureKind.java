@@ -1,0 +1,26 @@
+package dev.ratelimiter.core;
+
+/**
+ * What a failed store call asks of the store's client, so that each store classifies its own errors once and
+ * the reaction is the same for all of them (README: "Reliability: faults and the tests that prove them").
+ */
+public enum FailureKind {
+    /**
+     * May pass by itself: a timeout, a refused or reset connection, a server loading its data. The client's pool
+     * already discards a broken connection; nothing else to do.
+     */
+    TRANSIENT,
+    /**
+     * The connection works but leads to the wrong server, such as a primary demoted to a replica (Valkey
+     * {@code READONLY}): the pooled connections are dropped so that new ones find the current primary behind the
+     * same DNS name or proxy.
+     */
+    RECONNECT,
+    /**
+     * Persists until an operator changes the server or the credentials: rotated or wrong credentials
+     * ({@code NOAUTH}, {@code WRONGPASS}), missing permissions ({@code NOPERM}), a full server that may not evict
+     * ({@code OOM}), a server refusing writes after failed snapshots ({@code MISCONF}). Reconnecting does not help:
+     * the breaker opens and its probe, which fails the same way, keeps it open until the operator's fix.
+     */
+    CONFIGURATION
+}
