@@ -1,5 +1,7 @@
 package dev.ratelimiter.it;
 
+import dev.ratelimiter.testing.TestServers;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.ratelimiter.it.liberty;
 
-import dev.ratelimiter.it.TestServers;
+import dev.ratelimiter.testing.TestServers;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,7 +1,7 @@
 package dev.ratelimiter.it.payara;
 
 import dev.ratelimiter.it.PostgresSchema;
-import dev.ratelimiter.it.TestServers;
+import dev.ratelimiter.testing.TestServers;
 
 /**
  * The example's PostgreSQL pool as an application declares it on Payara: {@code WEB-INF/glassfish-resources.xml}

@@ -3,7 +3,7 @@ package dev.ratelimiter.it.payara;
 import dev.ratelimiter.it.ExampleApi;
 import dev.ratelimiter.it.ExampleDeployments;
 import dev.ratelimiter.it.PostgresSchema;
-import dev.ratelimiter.it.TestServers;
+import dev.ratelimiter.testing.TestServers;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;

@@ -2,7 +2,7 @@ package dev.ratelimiter.it.payara;
 
 import dev.ratelimiter.it.ExampleApiScenarios;
 import dev.ratelimiter.it.ExampleDeployments;
-import dev.ratelimiter.it.TestServers;
+import dev.ratelimiter.testing.TestServers;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;

@@ -1,6 +1,6 @@
 package dev.ratelimiter.it.quarkus;
 
-import dev.ratelimiter.it.TestServers;
+import dev.ratelimiter.testing.TestServers;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;

@@ -1,12 +1,12 @@
-package dev.ratelimiter.it;
+package dev.ratelimiter.testing;
 
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
 
 /**
- * The Valkey/Redis and PostgreSQL servers the server scenarios use, chosen once per test JVM in the order the
- * README's "Building and testing" gives (and {@code limiter-impl}'s tests follow): the environment's
+ * The Valkey/Redis and PostgreSQL servers every shared-store test uses (this module's and the server scenarios'),
+ * chosen once per test JVM in the order the README's "Building and testing" gives: the environment's
  * {@code RATELIMITER_TEST_VALKEY_URL} and {@code RATELIMITER_TEST_POSTGRES_URL} (with {@code _USER}, default
  * postgres, and {@code _PASSWORD}, default empty) when set; else, where Docker runs, a {@code valkey/valkey} or
  * {@code postgres} container started by Testcontainers (stopped by its reaper when the JVM exits); else the
