@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.jar.JarFile;
@@ -28,12 +29,13 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The release, as a publisher runs it and as a new user meets it (README, Releasing): {@code -Prelease deploy}
- * signs with a key made for this run and deploys to a file repository under target/; then a new application,
- * its files taken from the README, is built against that repository alone and run.
+ * signs with a key made for this run and deploys to a file repository under target/; then the README's new
+ * Quarkus and Open Liberty applications, their files taken from the README, are built against that repository
+ * alone and run.
  *
  * <p>The release builds a copy of the checkout whose version is this run's own ({@code <version>-rt<time>}), as a
  * release sets its version first: the copy leaves this build's target/ alone, and no local repository holds that
- * version, so the application can only have it from the file repository. No build here writes to the shared
+ * version, so the applications can only have it from the file repository. No build here writes to the shared
  * {@code ~/.m2} (see {@link MavenRun}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -50,8 +52,9 @@ class ReleaseIT {
             + "-rt" + System.currentTimeMillis();
     private final Path repository = work.resolve("repository");
     private Path gnupg;
-    private Path app;
-    private Process application;
+    private final List<Path> apps = new ArrayList<>();
+    private final List<Process> servers = new ArrayList<>();
+    private Path libertyServer;
 
     @BeforeAll
     void release() throws IOException {
@@ -73,11 +76,14 @@ class ReleaseIT {
 
     @AfterAll
     void cleanUp() throws IOException {
-        if (application != null) {
-            application.destroy();
-            application.onExit().join();
+        for (Process server : servers) {
+            server.destroy();
+            server.onExit().join();
         }
-        if (app != null) {
+        if (libertyServer != null) {
+            run(List.of(libertyServer.toString(), "stop", "defaultServer"));
+        }
+        for (Path app : apps) {
             deleteTree(app);
         }
         if (gnupg != null) {
@@ -160,15 +166,58 @@ class ReleaseIT {
     @DisplayName("a new Quarkus application, its files from the README, gets the library from the release alone and "
             + "answers 429 Too Many Requests past the limit")
     void newQuarkusApplication() throws IOException {
-        Map<String, String> files = ReadmeFiles.of(checkout.resolve("README.md"), "quarkus-app");
-        assertThat(files).containsKeys("pom.xml", "src/main/resources/application.properties");
-        assertThat(files.get("pom.xml")).as("the README's version is the project's")
-                .contains("<ratelimiter.version>" + System.getProperty("release.version") + "<");
-        app = Files.createTempDirectory("rl-quarkus-app"); // outside the checkout
+        int port = freePort();
+        Path app = buildApplication("quarkus-app", Map.of(), List.of("package"));
+        assertThat(jarNames(app.resolve("target/quarkus-app/lib/main"))).as("what the library brings")
+                .anyMatch(name -> name.startsWith("dev.ratelimiter.limiter-impl-"))
+                .anyMatch(name -> name.startsWith("dev.ratelimiter.limiter-api-"))
+                .anyMatch(name -> name.startsWith("com.github.seancfoley.ipaddress-"));
+        servers.add(new ProcessBuilder(javaExecutable(), "-Dquarkus.http.port=" + port, "-jar",
+                app.resolve("target/quarkus-app/quarkus-run.jar").toString())
+                .redirectErrorStream(true).redirectOutput(work.resolve("quarkus-app-run.log").toFile()).start());
+        assertLimited(port, "/q/health/ready", "429 Too Many Requests");
+    }
+
+    @Test
+    @DisplayName("a new Open Liberty application, its files from the README, gets the library from the release alone "
+            + "and answers 429 Undefined past the limit")
+    void newLibertyApplication() throws IOException {
+        int port = freePort();
+        Map<String, String> classes = new LinkedHashMap<>();
+        ReadmeFiles.of(checkout.resolve("README.md"), "quarkus-app").forEach((path, text) -> {
+            if (path.startsWith("src/main/java/")) {
+                classes.put(path, text);
+            }
+        });
+        assertThat(classes).as("the Quarkus application's classes, which the Liberty one shares").hasSize(2);
+        Path app = buildApplication("liberty-app", classes,
+                List.of("-Dliberty.var.http.port=" + port, "package", "liberty:create", "liberty:deploy"));
+        assertThat(jarNames(app.resolve("target/shop/WEB-INF/lib"))).as("what the library brings")
+                .anyMatch(name -> name.startsWith("limiter-impl-"))
+                .anyMatch(name -> name.startsWith("limiter-api-"))
+                .anyMatch(name -> name.startsWith("ipaddress-"));
+        Path server = app.resolve("target/liberty/wlp/bin/server");
+        libertyServer = server;
+        assertThat(run(List.of(server.toString(), "start", "defaultServer"))).as("server start").isZero();
+        assertLimited(port, "/health/ready", "429 Undefined");
+    }
+
+    /**
+     * Builds the README's {@code application} (with {@code extraFiles}) in a new directory outside the checkout,
+     * with the release's version of the library and the file repository as its only source of the library.
+     */
+    private Path buildApplication(String application, Map<String, String> extraFiles, List<String> goals)
+            throws IOException {
+        Map<String, String> files = ReadmeFiles.of(checkout.resolve("README.md"), application);
+        assertThat(files).containsKey("pom.xml");
+        String readmeVersion = "<ratelimiter.version>" + System.getProperty("release.version") + "<";
+        assertThat(files.get("pom.xml")).as("the README's version is the project's").contains(readmeVersion);
+        Path app = Files.createTempDirectory("rl-" + application);
+        apps.add(app);
         ReadmeFiles.write(app, files);
+        ReadmeFiles.write(app, extraFiles);
         Path pom = app.resolve("pom.xml");
-        Files.writeString(pom, Files.readString(pom).replace(
-                "<ratelimiter.version>" + System.getProperty("release.version") + "<",
+        Files.writeString(pom, Files.readString(pom).replace(readmeVersion,
                 "<ratelimiter.version>" + version + "<"));
         Path settings = app.resolve("release-settings.xml");
         Files.writeString(settings, """
@@ -187,37 +236,45 @@ class ReleaseIT {
                   <activeProfiles><activeProfile>release-test</activeProfile></activeProfiles>
                 </settings>
                 """.formatted(repository.toUri()));
-        Path m2 = work.resolve("m2-quarkus-app");
-        Path log = work.resolve("quarkus-app.log");
-        int exit = MavenRun.run(checkout.resolve("mvnw"), app, m2, log, List.of("-s", settings.toString(), "package"));
-        assertThat(exit).as("the application's build, log %s:\n%s", log, MavenRun.tail(log)).isZero();
+        Path m2 = work.resolve("m2-" + application);
+        Path log = work.resolve(application + ".log");
+        List<String> args = new ArrayList<>(List.of("-s", settings.toString()));
+        args.addAll(goals);
+        int exit = MavenRun.run(checkout.resolve("mvnw"), app, m2, log, args);
+        assertThat(exit).as("%s's build, log %s:\n%s", application, log, MavenRun.tail(log)).isZero();
         assertThat(Files.readString(m2.resolve("dev/ratelimiter/limiter-impl/" + version + "/_remote.repositories")))
                 .as("limiter-impl came from the release's repository").contains(">release-test=");
-        try (Stream<Path> lib = Files.list(app.resolve("target/quarkus-app/lib/main"))) {
-            assertThat(lib.map(jar -> jar.getFileName().toString()))
-                    .as("what the library brings")
-                    .anyMatch(name -> name.startsWith("dev.ratelimiter.limiter-impl-"))
-                    .anyMatch(name -> name.startsWith("dev.ratelimiter.limiter-api-"))
-                    .anyMatch(name -> name.startsWith("com.github.seancfoley.ipaddress-"));
-        }
+        return app;
+    }
 
-        int port = freePort();
-        application = new ProcessBuilder(javaExecutable(), "-Dquarkus.http.port=" + port, "-jar",
-                app.resolve("target/quarkus-app/quarkus-run.jar").toString())
-                .redirectErrorStream(true).redirectOutput(work.resolve("quarkus-app-run.log").toFile()).start();
-        URI orders = URI.create("http://127.0.0.1:" + port + "/api/orders");
-        await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
-                .until(() -> get(URI.create("http://127.0.0.1:" + port + "/q/health/ready")).startsWith("200 OK"));
+    /**
+     * Waits for the application on {@code port} to be ready, then asks for {@code /api/orders} four times: the
+     * bucket allows three a minute, and {@code @ApplicationPath("/api")} puts the resource under the global limit's
+     * default prefix, /api/, too.
+     */
+    private static void assertLimited(int port, String readiness, String refusal) {
+        String base = "http://127.0.0.1:" + port;
+        await().atMost(Duration.ofSeconds(120)).ignoreExceptions()
+                .until(() -> get(URI.create(base + readiness)).startsWith("200 OK"));
         List<String> answers = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            answers.add(get(orders));
+            try {
+                answers.add(get(URI.create(base + "/api/orders")));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
-        // @ApplicationPath("/api") puts the resource under the global limit's default prefix, /api/.
-        assertThat(answers).containsExactly(
-                "200 OK; \"api-anonymous\";q=120;w=60, \"orders\";q=3;w=60",
-                "200 OK; \"api-anonymous\";q=120;w=60, \"orders\";q=3;w=60",
-                "200 OK; \"api-anonymous\";q=120;w=60, \"orders\";q=3;w=60",
-                "429 Too Many Requests; \"api-anonymous\";q=120;w=60, \"orders\";q=3;w=60");
+        String policy = "; \"api-anonymous\";q=120;w=60, \"orders\";q=3;w=60";
+        assertThat(answers).containsExactly("200 OK" + policy, "200 OK" + policy, "200 OK" + policy,
+                refusal + policy);
+    }
+
+    private static List<String> jarNames(Path directory) {
+        try (Stream<Path> jars = Files.list(directory)) {
+            return jars.map(jar -> jar.getFileName().toString()).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The status code, reason phrase and RateLimit-Policy header of a GET, as the server wrote them. */
