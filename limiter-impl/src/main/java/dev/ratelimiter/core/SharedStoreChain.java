@@ -7,7 +7,8 @@ import java.util.Optional;
 
 /**
  * The decorators every shared store sits behind, in their one order: the bucket's outage policy (with the
- * per-process fallback) around a circuit breaker around the store's own limiter (DESIGN.md §4).
+ * per-process fallback) around a circuit breaker around the store's own limiter (docs/architecture.md, "The
+ * outage chain").
  *
  * @param breaker the circuit breaker, to close when the application stops (it owns the probe's thread)
  * @param limiter the whole chain, which decides
