@@ -14,8 +14,6 @@ import java.util.regex.Pattern;
  * @param window   how long a window lasts from its first attempt: a whole number of seconds, from 1 s to
  *                 {@link #MAX_WINDOW} (366 days)
  * @param onOutage what to decide when the limiter cannot answer, never {@code null}
- * @throws IllegalArgumentException if a value is out of range; the message names the bucket and the value
- * @throws NullPointerException     if {@code name}, {@code window} or {@code onOutage} is {@code null}
  */
 public record Bucket(String name, long limit, Duration window, OutagePolicy onOutage) {
 
@@ -34,6 +32,16 @@ public record Bucket(String name, long limit, Duration window, OutagePolicy onOu
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
 
+    /**
+     * A bucket, its values checked.
+     *
+     * @param name     the bucket's name, matching {@code [a-z0-9][a-z0-9-]{0,63}}
+     * @param limit    attempts allowed per window and key, at least 1
+     * @param window   a whole number of seconds, at least 1 s
+     * @param onOutage what to decide when the limiter cannot answer
+     * @throws IllegalArgumentException if a value is out of range; the message names the bucket and the value
+     * @throws NullPointerException     if {@code name}, {@code window} or {@code onOutage} is {@code null}
+     */
     public Bucket {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(window, "window");
@@ -52,12 +60,20 @@ public record Bucket(String name, long limit, Duration window, OutagePolicy onOu
         }
     }
 
-    /** A bucket with the default outage policy, {@link OutagePolicy#FALLBACK}. */
+    /**
+     * A bucket with the default outage policy, {@link OutagePolicy#FALLBACK}.
+     *
+     * @param name   the bucket's name, matching {@code [a-z0-9][a-z0-9-]{0,63}}
+     * @param limit  attempts allowed per window and key, at least 1
+     * @param window a whole number of seconds, at least 1 s
+     * @throws IllegalArgumentException if a value is out of range
+     * @throws NullPointerException     if {@code name} or {@code window} is {@code null}
+     */
     public Bucket(String name, long limit, Duration window) {
         this(name, limit, window, OutagePolicy.FALLBACK);
     }
 
-    /** The window's length in whole seconds (at least 1). */
+    /** {@return the window's length in whole seconds, at least 1} */
     public long windowSeconds() {
         return window.getSeconds();
     }

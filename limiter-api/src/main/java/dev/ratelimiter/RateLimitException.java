@@ -22,12 +22,12 @@ public abstract sealed class RateLimitException extends RuntimeException
         this.verdict = Objects.requireNonNull(verdict, "verdict");
     }
 
-    /** The bucket that refused the call. */
+    /** {@return the bucket that refused the call} */
     public Bucket bucket() {
         return bucket;
     }
 
-    /** The verdict, with the time after which to retry ({@link Verdict#retryAfterSeconds()}). */
+    /** {@return the verdict, with the time after which to retry ({@link Verdict#retryAfterSeconds()})} */
     public Verdict verdict() {
         return verdict;
     }

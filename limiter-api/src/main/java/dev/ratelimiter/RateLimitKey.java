@@ -19,6 +19,6 @@ import java.lang.annotation.Target;
 @Target(ElementType.PARAMETER)
 public @interface RateLimitKey {
 
-    /** How the value is normalized before it is hashed and counted. */
+    /** {@return how the value is normalized before it is hashed and counted} */
     KeyNormalization normalize() default KeyNormalization.NONE;
 }

@@ -32,7 +32,7 @@ import java.lang.annotation.Target;
 @Target({ElementType.TYPE, ElementType.METHOD})
 public @interface RateLimited {
 
-    /** The bucket's name, as in {@code ratelimiter.buckets.<name>.*}. */
+    /** {@return the bucket's name, as in {@code ratelimiter.buckets.<name>.*}} */
     @Nonbinding
     String bucket();
 }

@@ -15,6 +15,7 @@ public interface RateLimits {
      *
      * @param bucketName a configured bucket
      * @param key        the raw key, normalized with {@link KeyNormalization#NONE}
+     * @return the decision; {@link Verdict.Outcome#UNAVAILABLE} only for a fail-closed outage
      * @throws IllegalArgumentException if the bucket is not configured
      */
     default Verdict consume(String bucketName, CharSequence key) {
@@ -24,6 +25,10 @@ public interface RateLimits {
     /**
      * As {@link #consume(String, CharSequence)}, normalizing the key first.
      *
+     * @param bucketName    a configured bucket
+     * @param key           the raw key
+     * @param normalization how the key is normalized before it is hashed and counted
+     * @return the decision; {@link Verdict.Outcome#UNAVAILABLE} only for a fail-closed outage
      * @throws IllegalArgumentException if the bucket is not configured
      */
     Verdict consume(String bucketName, CharSequence key, KeyNormalization normalization);
@@ -32,6 +37,8 @@ public interface RateLimits {
      * Clears one key's counter (raw key, {@link KeyNormalization#NONE}). Idempotent; never throws for a backend
      * failure.
      *
+     * @param bucketName a configured bucket
+     * @param key        the raw key
      * @throws IllegalArgumentException if the bucket is not configured
      */
     default void reset(String bucketName, CharSequence key) {
@@ -41,6 +48,9 @@ public interface RateLimits {
     /**
      * Clears one key's counter, normalizing the raw key as the {@link RateLimitKey} that counted it did.
      *
+     * @param bucketName    a configured bucket
+     * @param key           the raw key
+     * @param normalization the normalization the key was counted with
      * @throws IllegalArgumentException if the bucket is not configured
      */
     void reset(String bucketName, CharSequence key, KeyNormalization normalization);
@@ -48,6 +58,8 @@ public interface RateLimits {
     /**
      * The configured bucket of that name.
      *
+     * @param bucketName a bucket's name
+     * @return the bucket, as configured
      * @throws IllegalArgumentException if the bucket is not configured
      */
     Bucket bucket(String bucketName);

@@ -24,6 +24,16 @@ public record Verdict(Outcome outcome, long limit, long remaining, Duration rese
         UNAVAILABLE
     }
 
+    /**
+     * A verdict, its values checked.
+     *
+     * @param outcome    what was decided
+     * @param limit      the bucket's limit (attempts per window)
+     * @param remaining  attempts still allowed in the current window, not negative
+     * @param resetAfter time until the current window ends (or until asking again makes sense), not negative
+     * @throws IllegalArgumentException if {@code remaining} or {@code resetAfter} is negative
+     * @throws NullPointerException     if {@code outcome} or {@code resetAfter} is {@code null}
+     */
     public Verdict {
         Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(resetAfter, "resetAfter");
@@ -35,12 +45,25 @@ public record Verdict(Outcome outcome, long limit, long remaining, Duration rese
         }
     }
 
-    /** An allowed attempt. */
+    /**
+     * An allowed attempt.
+     *
+     * @param limit      the bucket's limit
+     * @param remaining  attempts still allowed in the window after this one, not negative
+     * @param resetAfter time until the window ends, not negative
+     * @return an {@link Outcome#ALLOWED} verdict
+     */
     public static Verdict allowed(long limit, long remaining, Duration resetAfter) {
         return new Verdict(Outcome.ALLOWED, limit, remaining, resetAfter);
     }
 
-    /** A denied attempt: {@code remaining} is 0. */
+    /**
+     * A denied attempt: {@code remaining} is 0.
+     *
+     * @param limit      the bucket's limit
+     * @param resetAfter time until the window ends, not negative
+     * @return a {@link Outcome#DENIED} verdict
+     */
     public static Verdict denied(long limit, Duration resetAfter) {
         return new Verdict(Outcome.DENIED, limit, 0, resetAfter);
     }
@@ -50,12 +73,13 @@ public record Verdict(Outcome outcome, long limit, long remaining, Duration rese
      *
      * @param limit      the bucket's limit
      * @param retryAfter when asking again makes sense; {@link Duration#ZERO} when unknown
+     * @return an {@link Outcome#UNAVAILABLE} verdict with {@code remaining} 0
      */
     public static Verdict unavailable(long limit, Duration retryAfter) {
         return new Verdict(Outcome.UNAVAILABLE, limit, 0, retryAfter);
     }
 
-    /** {@code true} for {@link Outcome#ALLOWED}. */
+    /** {@return {@code true} for {@link Outcome#ALLOWED}} */
     public boolean isAllowed() {
         return outcome == Outcome.ALLOWED;
     }
@@ -63,6 +87,8 @@ public record Verdict(Outcome outcome, long limit, long remaining, Duration rese
     /**
      * Seconds a client should wait before trying again, for the {@code Retry-After} header (RFC 9110 §10.2.3):
      * {@code resetAfter} rounded up to whole seconds, and at least 1.
+     *
+     * @return seconds, at least 1
      */
     public long retryAfterSeconds() {
         long seconds = resetAfter.getSeconds() + (resetAfter.getNano() > 0 ? 1 : 0);

@@ -5,6 +5,7 @@ import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.core.BackendState;
 import dev.ratelimiter.core.BackendStatus;
 import dev.ratelimiter.core.ConfigurationException;
+import dev.ratelimiter.testing.TestServers;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -24,14 +25,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The PostgreSQL backend as the CDI layer builds it from {@code ratelimiter.postgres.url}: the library's own pool,
- * the startup checks, and decisions in the table. Uses RATELIMITER_TEST_POSTGRES_URL, else the machine's server.
+ * the startup checks, and decisions in the table, on the tests' server ({@link TestServers#postgres()}).
  */
 class PostgresCdiTest {
 
-    private static final String URL = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_URL",
-            "jdbc:postgresql://127.0.0.1:5432/test");
-    private static final String USER = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_USER", "postgres");
-    private static final String PASSWORD = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_PASSWORD", "");
+    private static final String URL = TestServers.postgres().url();
+    private static final String USER = TestServers.postgres().user();
+    private static final String PASSWORD = TestServers.postgres().password();
 
     private final String schema = "rl_cdi_" + UUID.randomUUID().toString().substring(0, 8);
     private CdiContainer cdi;

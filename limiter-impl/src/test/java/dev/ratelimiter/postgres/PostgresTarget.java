@@ -1,10 +1,8 @@
 package dev.ratelimiter.postgres;
 
+import dev.ratelimiter.testing.TestServers;
 import org.flywaydb.core.Flyway;
 import org.postgresql.ds.PGSimpleDataSource;
-import org.testcontainers.DockerClientFactory;
-import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.containers.wait.strategy.Wait;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -13,56 +11,24 @@ import java.sql.Statement;
 import java.util.UUID;
 
 /**
- * The PostgreSQL server the tests use: {@code RATELIMITER_TEST_POSTGRES_URL} (with
- * {@code RATELIMITER_TEST_POSTGRES_USER} and {@code _PASSWORD}, default postgres and none) when set; else, where
- * Docker runs, a {@code postgres} container started by Testcontainers; else the machine's own server at
- * jdbc:postgresql://127.0.0.1:5432/test as postgres. A server that does not answer fails the tests, never skips
- * them. Each test class gets a schema of its own with the migration applied by Flyway, so runs do not disturb each
- * other.
+ * The PostgreSQL server the tests use ({@link TestServers#postgres()}). Each test class gets a schema of its own with
+ * the migration applied by Flyway, so runs do not disturb each other.
  */
 final class PostgresTarget {
-
-    private static String url;
-    private static String user;
-    private static String password;
 
     private PostgresTarget() {
     }
 
-    static synchronized String url() {
-        if (url == null) {
-            String configured = System.getenv("RATELIMITER_TEST_POSTGRES_URL");
-            if (configured != null && !configured.isBlank()) {
-                url = configured;
-                user = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_USER", "postgres");
-                password = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_PASSWORD", "");
-            } else if (dockerAvailable()) {
-                GenericContainer<?> postgres = new GenericContainer<>("postgres:16")
-                        .withEnv("POSTGRES_PASSWORD", "test")
-                        .withEnv("POSTGRES_DB", "test")
-                        .withExposedPorts(5432)
-                        .waitingFor(Wait.forLogMessage(".*ready to accept connections.*\\n", 2));
-                postgres.start(); // stopped by Testcontainers' reaper when the JVM exits
-                url = "jdbc:postgresql://" + postgres.getHost() + ":" + postgres.getMappedPort(5432) + "/test";
-                user = "postgres";
-                password = "test";
-            } else {
-                url = "jdbc:postgresql://127.0.0.1:5432/test";
-                user = "postgres";
-                password = "";
-            }
-        }
-        return url;
+    static String url() {
+        return TestServers.postgres().url();
     }
 
     static String user() {
-        url();
-        return user;
+        return TestServers.postgres().user();
     }
 
     static String password() {
-        url();
-        return password;
+        return TestServers.postgres().password();
     }
 
     /** A plain DataSource on the target whose connections use {@code schema} first. */
@@ -112,14 +78,6 @@ final class PostgresTarget {
             statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
         } catch (SQLException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static boolean dockerAvailable() {
-        try {
-            return DockerClientFactory.instance().isDockerAvailable();
-        } catch (RuntimeException | LinkageError e) {
-            return false;
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.ratelimiter.it;
 
+import dev.ratelimiter.testing.TestServers;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -12,20 +14,11 @@ import java.sql.Statement;
 import java.util.UUID;
 
 /**
- * A PostgreSQL schema of one test's own with the library's migration applied, on the server the tests use:
- * {@code RATELIMITER_TEST_POSTGRES_URL} (with {@code _USER}, {@code _PASSWORD}), else the machine's own at
- * 127.0.0.1:5432, database {@code test}, user {@code postgres}. The test module brings the JDBC driver and passes
- * the migration's path as the system property {@code ratelimiter.migration}.
+ * A PostgreSQL schema of one test's own with the library's migration applied, on the server the tests use
+ * ({@link TestServers#postgres()}). The test module brings the JDBC driver and passes the migration's path as the
+ * system property {@code ratelimiter.migration}.
  */
 public final class PostgresSchema implements AutoCloseable {
-
-    /** The JDBC URL of the test server. */
-    public static final String URL = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_URL",
-            "jdbc:postgresql://127.0.0.1:5432/test");
-    /** Its user. */
-    public static final String USER = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_USER", "postgres");
-    /** Its password, empty for the machine's trust authentication. */
-    public static final String PASSWORD = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_PASSWORD", "");
 
     private final String name;
 
@@ -41,7 +34,7 @@ public final class PostgresSchema implements AutoCloseable {
             statement.execute("SET search_path TO " + schema.name);
             statement.execute(Files.readString(Path.of(System.getProperty("ratelimiter.migration"))));
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot prepare schema " + schema.name + " on " + URL, e);
+            throw new IllegalStateException("cannot prepare schema " + schema.name + " on " + TestServers.postgres().url(), e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -74,6 +67,7 @@ public final class PostgresSchema implements AutoCloseable {
     }
 
     private static Connection connect() throws SQLException {
-        return DriverManager.getConnection(URL, USER, PASSWORD);
+        TestServers.Postgres server = TestServers.postgres();
+        return DriverManager.getConnection(server.url(), server.user(), server.password());
     }
 }

@@ -33,6 +33,7 @@ class LibertyPostgresExampleApiIT extends ExampleApiScenarios {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
+        LibertyPostgresOverride.applyIfInContainer();
         schema = PostgresSchema.create("rl_liberty");
         // server.xml's dataSource is static, so the deployment names this run's table rather than the pool
         // choosing the schema.

@@ -1,6 +1,7 @@
 package dev.ratelimiter.it.payara;
 
 import dev.ratelimiter.it.PostgresSchema;
+import dev.ratelimiter.testing.TestServers;
 
 /**
  * The example's PostgreSQL pool as an application declares it on Payara: {@code WEB-INF/glassfish-resources.xml}
@@ -40,8 +41,8 @@ final class PayaraPool {
                   </jdbc-connection-pool>
                   <jdbc-resource jndi-name="%s" pool-name="java:app/ratelimiter-pool"/>
                 </resources>
-                """.formatted(xml(PostgresSchema.URL), xml(PostgresSchema.USER), xml(PostgresSchema.PASSWORD),
-                schema.name(), JNDI_NAME);
+                """.formatted(xml(TestServers.postgres().url()), xml(TestServers.postgres().user()),
+                xml(TestServers.postgres().password()), schema.name(), JNDI_NAME);
     }
 
     private static String xml(String text) {

@@ -3,6 +3,7 @@ package dev.ratelimiter.it.payara;
 import dev.ratelimiter.it.ExampleApi;
 import dev.ratelimiter.it.ExampleDeployments;
 import dev.ratelimiter.it.PostgresSchema;
+import dev.ratelimiter.testing.TestServers;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -54,7 +55,7 @@ class PayaraTwoInstancesIT {
     void valkeyShared() {
         String prefix = "rl-two-" + UUID.randomUUID().toString().substring(0, 8) + ":";
         assertThat(attemptsAllowed("ratelimiter.backend=valkey\nratelimiter.valkey.url="
-                + System.getenv().getOrDefault("RATELIMITER_TEST_VALKEY_URL", "redis://127.0.0.1:6379")
+                + TestServers.valkeyUrl()
                 + "\nratelimiter.valkey.key-prefix=" + prefix + "\n")).isEqualTo(5);
     }
 

@@ -2,6 +2,7 @@ package dev.ratelimiter.it.payara;
 
 import dev.ratelimiter.it.ExampleApiScenarios;
 import dev.ratelimiter.it.ExampleDeployments;
+import dev.ratelimiter.testing.TestServers;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
@@ -13,8 +14,8 @@ import java.net.URL;
 import java.util.UUID;
 
 /**
- * The example API's scenarios on Payara Micro with the Valkey backend: {@code RATELIMITER_TEST_VALKEY_URL}, else
- * the machine's own server at redis://127.0.0.1:6379. Keys get a prefix of this run's own, so counters left by
+ * The example API's scenarios on Payara Micro with the Valkey backend on the tests' server
+ * ({@link TestServers#valkeyUrl()}). Keys get a prefix of this run's own, so counters left by
  * an earlier run (within their window) cannot disturb it.
  */
 @ExtendWith(ArquillianExtension.class)
@@ -25,7 +26,7 @@ class PayaraValkeyExampleApiIT extends ExampleApiScenarios {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        String url = System.getenv().getOrDefault("RATELIMITER_TEST_VALKEY_URL", "redis://127.0.0.1:6379");
+        String url = TestServers.valkeyUrl();
         return ExampleDeployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n"
                 + "ratelimiter.backend=valkey\n"
                 + "ratelimiter.valkey.url=" + url + "\n"

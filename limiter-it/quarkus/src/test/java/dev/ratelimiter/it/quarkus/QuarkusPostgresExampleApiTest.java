@@ -1,5 +1,6 @@
 package dev.ratelimiter.it.quarkus;
 
+import dev.ratelimiter.testing.TestServers;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -19,7 +20,7 @@ import java.util.UUID;
  * The example API's scenarios on Quarkus with the PostgreSQL backend through a named Agroal datasource of the
  * limiter's own ({@code ratelimiter.postgres.datasource=ratelimiter}, {@code jdbc.transactions=disabled}) beside the
  * application's default, transactional one, the table made by Flyway from the migration in the library's jar.
- * {@code RATELIMITER_TEST_POSTGRES_URL}, else the machine's server; a schema of this run's own, dropped at the end.
+ * The tests' server ({@link TestServers#postgres()}); a schema of this run's own, dropped at the end.
  *
  * <p>The transaction scenario (an import that rolls back still counts in the store) fails here if the library took
  * the default datasource or the named one were transactional: Agroal's enlisted connection is not in autocommit,
@@ -49,10 +50,9 @@ class QuarkusPostgresExampleApiTest extends QuarkusExampleApiTest {
         @Override
         public Map<String, String> getConfigOverrides() {
             String schema = "rl_quarkus_" + UUID.randomUUID().toString().substring(0, 8);
-            String url = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_URL",
-                    "jdbc:postgresql://127.0.0.1:5432/test");
-            String user = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_USER", "postgres");
-            String password = System.getenv().getOrDefault("RATELIMITER_TEST_POSTGRES_PASSWORD", "");
+            String url = TestServers.postgres().url();
+            String user = TestServers.postgres().user();
+            String password = TestServers.postgres().password();
             return Map.ofEntries(
                     Map.entry("ratelimiter.backend", "postgres"),
                     Map.entry("ratelimiter.postgres.datasource", "ratelimiter"),

@@ -1,0 +1,65 @@
+package dev.ratelimiter.it.release;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The files the README shows for a new application, each a fenced code block right after a line
+ * {@code <!-- file: <application>/<path> -->}, so the test builds exactly what a reader copies.
+ */
+final class ReadmeFiles {
+
+    private static final Pattern BLOCK = Pattern.compile(
+            "<!-- file: ([a-z-]+)/(\\S+) -->\\s*\\n\\s*```[a-z]*\\n(.*?)\\n\\s*```", Pattern.DOTALL);
+
+    private ReadmeFiles() {
+    }
+
+    /** The README's files of {@code application}, by path inside it, in README order; empty if none. */
+    static Map<String, String> of(Path readme, String application) {
+        try {
+            Matcher matcher = BLOCK.matcher(Files.readString(readme));
+            Map<String, String> files = new LinkedHashMap<>();
+            while (matcher.find()) {
+                if (matcher.group(1).equals(application)) {
+                    files.put(matcher.group(2), unindent(matcher.group(3)));
+                }
+            }
+            return files;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Writes {@code files} under {@code root}. */
+    static void write(Path root, Map<String, String> files) {
+        try {
+            for (Map.Entry<String, String> file : files.entrySet()) {
+                Path path = root.resolve(file.getKey());
+                Files.createDirectories(path.getParent());
+                Files.writeString(path, file.getValue() + "\n");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A block inside a list item is indented in the README; the file is not. */
+    private static String unindent(String block) {
+        List<String> lines = block.lines().toList();
+        int indent = lines.stream().filter(line -> !line.isBlank())
+                .mapToInt(line -> line.length() - line.stripLeading().length()).min().orElse(0);
+        StringBuilder text = new StringBuilder();
+        for (String line : lines) {
+            text.append(line.length() >= indent ? line.substring(indent) : line.strip()).append('\n');
+        }
+        return text.toString().stripTrailing();
+    }
+}
