@@ -117,8 +117,8 @@ class ValkeySentinelFailoverTest {
     @DisplayName("SENTINEL FAILOVER under 8 threads of decisions: none throws or passes its deadline by far, and counting goes on on the promoted replica")
     void operatorFailoverUnderLoad() throws Exception {
         // Limits no loop can reach: every verdict must be ALLOWED, from the store or the outage policy.
-        Bucket fallback = new Bucket("sf-fallback", Long.MAX_VALUE / 2, Duration.ofMinutes(5));
-        Bucket failOpen = new Bucket("sf-open", Long.MAX_VALUE / 2, Duration.ofMinutes(5), OutagePolicy.FAIL_OPEN);
+        Bucket fallback = new Bucket("sf-fallback", Bucket.MAX_LIMIT, Duration.ofMinutes(5));
+        Bucket failOpen = new Bucket("sf-open", Bucket.MAX_LIMIT, Duration.ofMinutes(5), OutagePolicy.FAIL_OPEN);
         String counter = "rl-test:{sf-fallback:client-0}";
         try (SteadyLoad load = SteadyLoad.start(chain.limiter, fallback, failOpen)) {
             await().atMost(Duration.ofSeconds(10)).until(() -> chain.store.calls() > 500);
