@@ -15,16 +15,18 @@ import java.util.Optional;
  * @param timeout       the deadline of every decision: statement timeout, network timeout and bulkhead wait
  * @param sweepInterval how often ended counters are deleted
  * @param poolSize      the library's own pool size, and the bulkhead's permits (calls in flight at once)
+ * @param pgbouncer     {@code url} points at PgBouncer (either pool mode): the library's own pool sends no startup
+ *                      options and prepares no named statements
  */
 public record PostgresSettings(Optional<String> dataSource, Optional<String> url, Optional<String> user,
                                Optional<String> password, String table, Duration timeout, Duration sweepInterval,
-                               int poolSize) {
+                               int poolSize, boolean pgbouncer) {
 
     /** Hides the password. */
     @Override
     public String toString() {
         return "PostgresSettings[dataSource=" + dataSource.orElse("-") + ", url=" + url.isPresent() + ", table="
                 + table + ", timeout=" + timeout + ", sweepInterval=" + sweepInterval + ", poolSize=" + poolSize
-                + "]";
+                + ", pgbouncer=" + pgbouncer + "]";
     }
 }

@@ -148,7 +148,7 @@ public final class SettingsReader {
         return new PostgresSettings(value("postgres.datasource"), url, value("postgres.user"),
                 value("postgres.password"), table, duration("postgres.timeout", Duration.ofMillis(100)),
                 duration("postgres.sweep-interval", Duration.ofMinutes(5)),
-                integer("postgres.pool-size", 16, 1, 1_000));
+                integer("postgres.pool-size", 16, 1, 1_000), bool("postgres.pgbouncer", false));
     }
 
     private static int parsePort(String text) {

@@ -21,8 +21,8 @@ import java.util.Optional;
  *
  * <p>Data: {@code backend} ({@code memory}, {@code valkey}, {@code postgres}), {@code state} ({@code ok} or
  * {@code degraded}), {@code since} (ISO-8601 instant of the last change), {@code fallbacks} (attempts decided by
- * the per-process fallback since start) and, while degraded, {@code lastError} (the failure that opened the
- * breaker: exception type and message, without hosts, users or passwords).
+ * the per-process fallback since start) and, while degraded, {@code lastError} (the latest failure: the one that
+ * opened the breaker, then each failed probe's; exception type and message, without hosts, users or passwords).
  */
 @Readiness
 @ApplicationScoped

@@ -34,8 +34,10 @@ public final class PostgresBackend implements AutoCloseable {
     public static PostgresBackend start(PostgresSettings settings, Optional<DataSource> dataSource,
                                         BackendMonitor monitor, RateLimiterMetrics metrics) {
         DataSource pool = dataSource.orElseGet(() -> HikariPools.create(settings));
+        // HikariCP is optional: only the library's own pool may name it.
+        ConnectionEviction eviction = dataSource.isEmpty() ? HikariPools.eviction(pool) : ConnectionEviction.ABORT;
         return new PostgresBackend(pool, dataSource.isEmpty(), new PostgresRateLimiter(pool, settings.table(),
-                settings.timeout(), settings.poolSize(), Optional.empty(), monitor, metrics));
+                settings.timeout(), settings.poolSize(), Optional.empty(), eviction, monitor, metrics));
     }
 
     /**
