@@ -36,12 +36,13 @@ public final class HikariPools {
         config.setConnectionTimeout(Math.max(250, settings.timeout().toMillis())); // Hikari's floor is 250 ms
         config.setValidationTimeout(Math.max(250, settings.timeout().toMillis()));
         config.setInitializationFailTimeout(-1); // start even when the database is down: the breaker decides
+        // Strings only: pgjdbc reads the stringPropertyNames() of what HikariCP hands it, so a number is dropped.
         if (settings.pgbouncer()) {
-            config.addDataSourceProperty("prepareThreshold", 0);
+            config.addDataSourceProperty("prepareThreshold", "0");
         } else {
             config.addDataSourceProperty("options", "-c statement_timeout=" + settings.timeout().toMillis());
         }
-        config.addDataSourceProperty("connectTimeout", Math.max(1, settings.timeout().toSeconds()));
+        config.addDataSourceProperty("connectTimeout", String.valueOf(Math.max(1, settings.timeout().toSeconds())));
         return new HikariDataSource(config);
     }
 
