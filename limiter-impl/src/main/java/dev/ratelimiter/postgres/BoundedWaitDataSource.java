@@ -74,16 +74,17 @@ final class BoundedWaitDataSource implements DataSource, AutoCloseable {
                     throw new CompletionException(e);
                 }
             }, waiters);
-        } catch (RejectedExecutionException e) {
+        } catch (RejectedExecutionException rejected) {
             throw new SQLTransientConnectionException("the server's pool had no free connection for the "
-                    + waiters.getMaximumPoolSize() + " calls still waiting for one", "08001", e);
+                    + waiters.getMaximumPoolSize() + " calls still waiting for one", "08001");
         }
         try {
             return connection.get(timeoutNanos, TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
+        } catch (TimeoutException late) {
             giveBack(connection);
+            // No cause: readiness describes the innermost one, and a TimeoutException says nothing.
             throw new SQLTimeoutException("the server's pool had no free connection within "
-                    + Duration.ofNanos(timeoutNanos).toMillis() + " ms", "08001", e);
+                    + Duration.ofNanos(timeoutNanos).toMillis() + " ms", "08001");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             giveBack(connection);
