@@ -22,6 +22,15 @@ public record PostgresSettings(Optional<String> dataSource, Optional<String> url
                                Optional<String> password, String table, Duration timeout, Duration sweepInterval,
                                int poolSize, boolean pgbouncer) {
 
+    /**
+     * The longest wait for a connection of the pool: the timeout, but at least 250 ms, HikariCP's floor, which
+     * also leaves a server's pool time to open a connection on a busy machine.
+     */
+    public Duration connectionWait() {
+        Duration floor = Duration.ofMillis(250);
+        return timeout.compareTo(floor) < 0 ? floor : timeout;
+    }
+
     /** Hides the password. */
     @Override
     public String toString() {

@@ -25,7 +25,7 @@ import java.util.logging.Logger;
  * deadline. The pool's own wait is the application's choice (Payara's {@code max-wait-time-in-millis} is 60 s by
  * default) and JDBC has no per-call one, so while the application's traffic holds every connection a decision
  * would wait that long. Here each {@link #getConnection()} is handed to a waiting thread and the caller waits at
- * most the deadline; a connection that comes later goes straight back to the pool. At most {@code waiters}
+ * most the deadline (at least 250 ms: {@code PostgresSettings.connectionWait()}); a connection that comes later goes straight back to the pool. At most {@code waiters}
  * threads wait at once (the bulkhead's size; idle ones end after 30 s); beyond that the call fails at once.
  *
  * <p>The handover costs a thread switch per call. A name still to be resolved ({@link LateBoundDataSource}) is

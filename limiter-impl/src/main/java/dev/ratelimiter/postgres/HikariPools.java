@@ -33,8 +33,8 @@ public final class HikariPools {
         config.setMinimumIdle(Math.min(2, settings.poolSize()));
         config.setAutoCommit(true);
         config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
-        config.setConnectionTimeout(Math.max(250, settings.timeout().toMillis())); // Hikari's floor is 250 ms
-        config.setValidationTimeout(Math.max(250, settings.timeout().toMillis()));
+        config.setConnectionTimeout(settings.connectionWait().toMillis());
+        config.setValidationTimeout(settings.connectionWait().toMillis());
         config.setInitializationFailTimeout(-1); // start even when the database is down: the breaker decides
         // Strings only: pgjdbc reads the stringPropertyNames() of what HikariCP hands it, so a number is dropped.
         if (settings.pgbouncer()) {

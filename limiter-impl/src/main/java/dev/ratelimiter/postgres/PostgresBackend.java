@@ -41,7 +41,7 @@ public final class PostgresBackend implements AutoCloseable {
             return new PostgresBackend(pool, () -> HikariPools.close(pool), limiter(settings, pool,
                     HikariPools.eviction(pool), monitor, metrics));
         }
-        BoundedWaitDataSource bounded = new BoundedWaitDataSource(dataSource.get(), settings.timeout(),
+        BoundedWaitDataSource bounded = new BoundedWaitDataSource(dataSource.get(), settings.connectionWait(),
                 settings.poolSize());
         return new PostgresBackend(dataSource.get(), bounded::close, limiter(settings, bounded,
                 ConnectionEviction.ABORT, monitor, metrics));
