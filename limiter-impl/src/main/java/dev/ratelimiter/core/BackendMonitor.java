@@ -59,11 +59,22 @@ public final class BackendMonitor {
         return errors.sum();
     }
 
-    /** A store call failed; the description is sanitized (no host, user or password). */
+    /**
+     * A store call or probe failed; the description is sanitized (no host, user or password). While degraded it
+     * becomes the status's {@code lastError}, so readiness names why the store is still out (a failover's first
+     * errors are broken connections; what keeps it out may be the read-only sessions after them).
+     */
     public void failure(Throwable failure) {
         errors.increment();
         metrics.backendError(backend);
-        lastError = ErrorDescriptions.describe(failure);
+        String description = ErrorDescriptions.describe(failure);
+        lastError = description;
+        BackendStatus current = status.get();
+        if (current.state() == BackendState.DEGRADED && !current.lastError().equals(Optional.of(description))) {
+            // Not a change of state: no log, no listener. A lost race leaves another failure's description.
+            status.compareAndSet(current, new BackendStatus(backend, BackendState.DEGRADED, current.since(),
+                    Optional.of(description)));
+        }
     }
 
     /** The breaker opened: outage policies decide from now on. */

@@ -170,7 +170,7 @@ public final class SettingsReader {
         return new PostgresSettings(value("postgres.datasource"), url, value("postgres.user"),
                 value("postgres.password"), table, duration("postgres.timeout", Duration.ofMillis(100), TIMEOUT),
                 duration("postgres.sweep-interval", Duration.ofMinutes(5), SWEEP_INTERVAL),
-                integer("postgres.pool-size", 16, POOL_SIZE));
+                integer("postgres.pool-size", 16, POOL_SIZE), bool("postgres.pgbouncer", false));
     }
 
     private static boolean readableFile(String path) {

@@ -21,9 +21,10 @@ import java.util.Optional;
  *
  * <p>Data: {@code backend} ({@code memory}, {@code valkey}, {@code postgres}), {@code state} ({@code ok} or
  * {@code degraded}), {@code since} (ISO-8601 instant of the last change), {@code fallbacks} (attempts decided by
- * the per-process fallback since start) and, while degraded, {@code lastError} (the failure that opened the
- * breaker: exception type and message, without hosts, users or passwords); with a Valkey cluster, while a
- * master's breaker is open, {@code failingNodes} (those masters' {@code host:port}, comma-separated, sorted).
+ * the per-process fallback since start) and, while degraded, {@code lastError} (the latest failure: the one that
+ * opened the breaker, then each failed probe's; exception type and message, without hosts, users or passwords);
+ * with a Valkey cluster, while a master's breaker is open, {@code failingNodes} (those masters' {@code host:port},
+ * comma-separated, sorted).
  */
 @Readiness
 @ApplicationScoped

@@ -10,7 +10,12 @@ import java.util.List;
 
 /**
  * The library's own pool for {@code ratelimiter.postgres.url}: HikariCP, autocommit, READ COMMITTED, the
- * statement timeout set on every connection (PostgreSQL's {@code options=-c statement_timeout=...}).
+ * statement timeout set on every connection (PostgreSQL's {@code options=-c statement_timeout=...}). Behind
+ * PgBouncer ({@code ratelimiter.postgres.pgbouncer=true}) neither: PgBouncer refuses the {@code options} startup
+ * parameter in every pool mode, and in transaction mode (1.18 has no protocol-level prepared statements) a
+ * statement prepared on one server connection is missing on the next, so every statement stays unnamed
+ * ({@code prepareThreshold=0}). The deadline then rests on the network timeout each call sets (see the README's
+ * "PgBouncer").
  */
 public final class HikariPools {
 
@@ -35,11 +40,16 @@ public final class HikariPools {
         config.setMinimumIdle(Math.min(2, settings.poolSize()));
         config.setAutoCommit(true);
         config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
-        config.setConnectionTimeout(Math.max(250, settings.timeout().toMillis())); // Hikari's floor is 250 ms
-        config.setValidationTimeout(Math.max(250, settings.timeout().toMillis()));
+        config.setConnectionTimeout(settings.connectionWait().toMillis());
+        config.setValidationTimeout(settings.connectionWait().toMillis());
         config.setInitializationFailTimeout(-1); // start even when the database is down: the breaker decides
-        config.addDataSourceProperty("options", "-c statement_timeout=" + settings.timeout().toMillis());
-        config.addDataSourceProperty("connectTimeout", Math.max(1, settings.timeout().toSeconds()));
+        // Strings only: pgjdbc reads the stringPropertyNames() of what HikariCP hands it, so a number is dropped.
+        if (settings.pgbouncer()) {
+            config.addDataSourceProperty("prepareThreshold", "0");
+        } else {
+            config.addDataSourceProperty("options", "-c statement_timeout=" + settings.timeout().toMillis());
+        }
+        config.addDataSourceProperty("connectTimeout", String.valueOf(Math.max(1, settings.timeout().toSeconds())));
         try {
             return new HikariDataSource(config);
         } catch (RuntimeException e) {
@@ -48,6 +58,19 @@ public final class HikariPools {
             throw new ConfigurationException(List.of("ratelimiter.postgres.url: the PostgreSQL driver does not "
                     + "accept it; use jdbc:postgresql://host[:port]/database[?parameters]"));
         }
+    }
+
+    /**
+     * Evicts a connection of a pool made by {@link #create}, and retires the pool's other connections as they come
+     * back: they came from the same address, so after a demotion they are read-only sessions too, and would stay so
+     * after the database is writable again.
+     */
+    public static ConnectionEviction eviction(DataSource dataSource) {
+        HikariDataSource hikari = (HikariDataSource) dataSource;
+        return connection -> {
+            hikari.evictConnection(connection);
+            hikari.getHikariPoolMXBean().softEvictConnections();
+        };
     }
 
     /** Closes a pool made by {@link #create}. */

@@ -62,6 +62,16 @@ public final class LateBoundDataSource implements DataSource {
         return target().getConnection(user, password);
     }
 
+    /**
+     * The DataSource bound at the name, looked up (on the calling thread, which must have the application's JNDI
+     * context) and checked if not yet.
+     *
+     * @throws SQLException while nothing is bound there, or when the checks refused what is
+     */
+    DataSource resolved() throws SQLException {
+        return target();
+    }
+
     private DataSource target() throws SQLException {
         DataSource resolved = target;
         if (resolved == null) {

@@ -18,24 +18,39 @@ import java.util.Optional;
 public final class PostgresBackend implements AutoCloseable {
 
     private final DataSource dataSource;
-    private final boolean ownPool;
+    private final Runnable closing;
     private final PostgresRateLimiter limiter;
 
-    private PostgresBackend(DataSource dataSource, boolean ownPool, PostgresRateLimiter limiter) {
+    private PostgresBackend(DataSource dataSource, Runnable closing, PostgresRateLimiter limiter) {
         this.dataSource = dataSource;
-        this.ownPool = ownPool;
+        this.closing = closing;
         this.limiter = limiter;
     }
 
     /**
-     * @param dataSource the DataSource named by the settings or the application's bean; empty to build the
-     *                   library's own pool from {@code ratelimiter.postgres.url}
+     * @param dataSource the DataSource named by the settings or the application's bean (a server's pool, whose wait
+     *                   for a free connection is then bounded by the deadline: {@link BoundedWaitDataSource});
+     *                   empty to build the library's own pool from {@code ratelimiter.postgres.url}, whose own
+     *                   connection timeout bounds that wait
      */
     public static PostgresBackend start(PostgresSettings settings, Optional<DataSource> dataSource,
                                         BackendMonitor monitor, RateLimiterMetrics metrics) {
-        DataSource pool = dataSource.orElseGet(() -> HikariPools.create(settings));
-        return new PostgresBackend(pool, dataSource.isEmpty(), new PostgresRateLimiter(pool, settings.table(),
-                settings.timeout(), settings.poolSize(), Optional.empty(), monitor, metrics));
+        if (dataSource.isEmpty()) {
+            // HikariCP is optional: only the library's own pool may name it.
+            DataSource pool = HikariPools.create(settings);
+            return new PostgresBackend(pool, () -> HikariPools.close(pool), limiter(settings, pool,
+                    HikariPools.eviction(pool), monitor, metrics));
+        }
+        BoundedWaitDataSource bounded = new BoundedWaitDataSource(dataSource.get(), settings.connectionWait(),
+                settings.poolSize());
+        return new PostgresBackend(dataSource.get(), bounded::close, limiter(settings, bounded,
+                ConnectionEviction.ABORT, monitor, metrics));
+    }
+
+    private static PostgresRateLimiter limiter(PostgresSettings settings, DataSource pool, ConnectionEviction eviction,
+                                               BackendMonitor monitor, RateLimiterMetrics metrics) {
+        return new PostgresRateLimiter(pool, settings.table(), settings.timeout(), settings.poolSize(),
+                Optional.empty(), eviction, monitor, metrics);
     }
 
     /**
@@ -62,10 +77,9 @@ public final class PostgresBackend implements AutoCloseable {
         return limiter::probe;
     }
 
+    /** Closes the library's own pool, or ends the threads waiting for a server's pool (which the server closes). */
     @Override
     public void close() {
-        if (ownPool) {
-            HikariPools.close(dataSource);
-        }
+        closing.run();
     }
 }

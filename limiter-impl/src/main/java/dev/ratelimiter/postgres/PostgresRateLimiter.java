@@ -6,6 +6,7 @@ import dev.ratelimiter.Sweepable;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
+import dev.ratelimiter.core.ErrorDescriptions;
 import dev.ratelimiter.core.RateLimiterMetrics;
 
 import javax.sql.DataSource;
@@ -23,10 +24,11 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Fixed windows in a PostgreSQL table. Counting, deciding and reopening an ended window are one
@@ -40,10 +42,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Deadlines: a bulkhead ({@link Semaphore#tryAcquire(long, TimeUnit)}) admits at most {@code permits} calls
  * at once and waits at most {@code timeout} for a place, since pools cannot all wait less than 250 ms; each call
- * sets the connection's network timeout to {@code timeout} (the statement timeout is the pool's: the library's
- * own pool sets it). Any failure is reported to the {@link BackendMonitor} and answered
- * {@link Verdict.Outcome#UNAVAILABLE}; nothing is thrown out of {@link #consume}, {@link #reset} or
- * {@link #sweep}.
+ * sets the connection's network timeout to 1.5 x {@code timeout}, which bounds it whatever the server does (the
+ * statement timeout, which lets the server end a slow statement and keep the connection, is the pool's: the
+ * library's own pool sets it unless behind PgBouncer). No client-side cancel: pgjdbc makes a timed-out call wait
+ * for its cancel request to finish, which against a paused server takes the driver's cancelSignalTimeout (10 s).
+ * Any failure is reported to the {@link BackendMonitor} and answered {@link Verdict.Outcome#UNAVAILABLE}; nothing
+ * is thrown out of {@link #consume}, {@link #reset} or {@link #sweep}. A failed connection leaves its pool when no
+ * later call could use it ({@link PostgresFailure}).
  */
 public final class PostgresRateLimiter implements RateLimiter, Sweepable {
 
@@ -63,7 +68,9 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
     private final String consumeSql;
     private final String resetSql;
     private final String sweepSql;
-    private final AtomicBoolean joinedTransactionLogged = new AtomicBoolean();
+    private final String probeSql;
+    private final ConnectionEviction eviction;
+    private final Set<String> configurationStatesLogged = ConcurrentHashMap.newKeySet();
 
     /**
      * @param dataSource a non-transactional pool (autocommit, READ COMMITTED)
@@ -71,12 +78,14 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
      * @param timeout    the deadline of each call
      * @param permits    calls in flight at once (the bulkhead)
      * @param boundClock empty in production (the database's {@code statement_timestamp()}); tests bind instants
+     * @param eviction   how a connection that must not be used again leaves the pool
      * @param monitor    told of every failure
      * @param metrics    told how long each call took
      */
     public PostgresRateLimiter(DataSource dataSource, String table, Duration timeout, int permits,
-                               Optional<InstantSource> boundClock, BackendMonitor monitor,
-                               RateLimiterMetrics metrics) {
+                               Optional<InstantSource> boundClock, ConnectionEviction eviction,
+                               BackendMonitor monitor, RateLimiterMetrics metrics) {
+        this.eviction = Objects.requireNonNull(eviction, "eviction");
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.table = Objects.requireNonNull(table, "table");
         this.timeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
@@ -97,6 +106,7 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
                 + "THEN EXCLUDED.ends_at ELSE c.ends_at END "
                 + "RETURNING count, ends_at, COALESCE(?::timestamptz, statement_timestamp())";
         this.resetSql = "DELETE FROM " + table + " WHERE bucket = ? AND key = ?";
+        this.probeSql = "UPDATE " + table + " SET count = count WHERE false";
         this.sweepSql = "DELETE FROM " + table + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM " + table
                 + " WHERE ends_at <= COALESCE(?::timestamptz, statement_timestamp()) LIMIT " + SWEEP_BATCH + "))";
     }
@@ -113,30 +123,27 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
             Thread.currentThread().interrupt();
             return Verdict.unavailable(bucket.limit(), Duration.ZERO);
         }
-        try (Connection connection = dataSource.getConnection()) {
-            refuseJoinedTransaction(connection);
-            int previous = connection.getNetworkTimeout();
-            connection.setNetworkTimeout(DIRECT, networkTimeoutMillis);
-            try (PreparedStatement statement = connection.prepareStatement(consumeSql)) {
-                Optional<OffsetDateTime> now = boundNow();
-                long window = bucket.windowSeconds();
-                statement.setString(1, bucket.name());
-                statement.setString(2, key);
-                setInstant(statement, 3, now);
-                statement.setLong(4, window);
-                statement.setLong(5, window);
-                statement.setLong(6, window);
-                setInstant(statement, 7, now);
-                try (ResultSet row = statement.executeQuery()) {
-                    row.next();
-                    long count = row.getLong(1);
-                    Instant endsAt = row.getObject(2, OffsetDateTime.class).toInstant();
-                    Instant statementTime = row.getObject(3, OffsetDateTime.class).toInstant();
-                    return verdict(bucket, count, Duration.between(statementTime, endsAt));
+        try {
+            return onConnection(networkTimeoutMillis, connection -> {
+                try (PreparedStatement statement = connection.prepareStatement(consumeSql)) {
+                    Optional<OffsetDateTime> now = boundNow();
+                    long window = bucket.windowSeconds();
+                    statement.setString(1, bucket.name());
+                    statement.setString(2, key);
+                    setInstant(statement, 3, now);
+                    statement.setLong(4, window);
+                    statement.setLong(5, window);
+                    statement.setLong(6, window);
+                    setInstant(statement, 7, now);
+                    try (ResultSet row = statement.executeQuery()) {
+                        row.next();
+                        long count = row.getLong(1);
+                        Instant endsAt = row.getObject(2, OffsetDateTime.class).toInstant();
+                        Instant statementTime = row.getObject(3, OffsetDateTime.class).toInstant();
+                        return verdict(bucket, count, Duration.between(statementTime, endsAt));
+                    }
                 }
-            } finally {
-                restore(connection, previous);
-            }
+            });
         } catch (SQLException | RuntimeException e) {
             monitor.failure(e);
             return Verdict.unavailable(bucket.limit(), Duration.ZERO);
@@ -148,70 +155,65 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
 
     @Override
     public void reset(Bucket bucket, String key) {
-        try (Connection connection = dataSource.getConnection()) {
-            refuseJoinedTransaction(connection);
-            int previous = connection.getNetworkTimeout();
-            connection.setNetworkTimeout(DIRECT, networkTimeoutMillis);
-            try (PreparedStatement statement = connection.prepareStatement(resetSql)) {
-                statement.setString(1, bucket.name());
-                statement.setString(2, key);
-                statement.executeUpdate();
-            } finally {
-                restore(connection, previous);
-            }
+        try {
+            onConnection(networkTimeoutMillis, connection -> {
+                try (PreparedStatement statement = connection.prepareStatement(resetSql)) {
+                    statement.setString(1, bucket.name());
+                    statement.setString(2, key);
+                    return statement.executeUpdate();
+                }
+            });
         } catch (SQLException | RuntimeException e) {
             monitor.failure(e); // the window simply runs out
         }
     }
 
     /**
-     * Deletes the rows whose window has ended, in batches of 10 000 (each its own short transaction), while
-     * holding an advisory lock that only sweeps of this table take: when another replica is sweeping, returns 0 at
-     * once.
+     * Deletes the rows whose window has ended, in batches of 10 000, each its own short transaction holding a
+     * transaction-scoped advisory lock that only sweeps of this table take: when another replica is sweeping,
+     * returns what it deleted so far (0 at once when it was first). The lock ends with its transaction, so it
+     * neither leaks nor needs the same server session for taking and releasing, as behind a transaction pooler.
      */
     @Override
     public long sweep() {
-        long deleted = 0;
-        try (Connection connection = dataSource.getConnection()) {
-            int previous = connection.getNetworkTimeout();
-            connection.setNetworkTimeout(DIRECT, SWEEP_TIMEOUT_MILLIS);
-            try {
-                if (!advisoryLock(connection, "pg_try_advisory_lock")) {
-                    return 0;
-                }
-                try {
-                    deleted = deleteEnded(connection);
-                } finally {
-                    advisoryLock(connection, "pg_advisory_unlock");
-                }
-            } finally {
-                restore(connection, previous);
-            }
+        long[] deleted = {0};
+        try {
+            onConnection(SWEEP_TIMEOUT_MILLIS, connection -> deleteEnded(connection, deleted));
         } catch (SQLException | RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "sweep of " + table + " stopped after " + deleted + " rows; the "
+            LOG.log(System.Logger.Level.WARNING, "sweep of " + table + " stopped after " + deleted[0] + " rows; the "
                     + "next one runs on schedule", e);
         }
-        return deleted;
+        return deleted[0];
     }
 
     /**
      * Each batch is its own short transaction with a statement timeout of its own: a pool's timeout (100 ms) fits
-     * a decision, not a delete of 10 000 rows.
+     * a decision, not a delete of 10 000 rows. {@code SET LOCAL} ends with the transaction, so it never reaches
+     * another client of a transaction pooler.
      */
-    private long deleteEnded(Connection connection) throws SQLException {
-        long deleted = 0;
+    private long deleteEnded(Connection connection, long[] deleted) throws SQLException {
         boolean autoCommit = connection.getAutoCommit();
         connection.setAutoCommit(false);
         try (PreparedStatement timeout = connection.prepareStatement(
                 "SET LOCAL statement_timeout = " + SWEEP_TIMEOUT_MILLIS);
+             PreparedStatement lock = connection.prepareStatement(
+                     // Keyed by the table's own identity (its OID), so tables of the same name in other schemas of
+                     // one database keep sweeps of their own; 0x524C ("RL") is the library's lock space.
+                     "SELECT pg_try_advisory_xact_lock(?, hashtext(?::regclass::oid::text))");
              PreparedStatement statement = connection.prepareStatement(sweepSql)) {
+            lock.setInt(1, 0x524C);
+            lock.setString(2, table);
             setInstant(statement, 1, boundNow());
             int batch;
             do {
                 timeout.execute();
+                if (!locked(lock)) {
+                    connection.rollback();
+                    break; // another replica sweeps
+                }
                 batch = statement.executeUpdate();
                 connection.commit();
-                deleted += batch;
+                deleted[0] += batch;
             } while (batch == SWEEP_BATCH);
         } catch (SQLException | RuntimeException e) {
             connection.rollback();
@@ -219,20 +221,81 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
         } finally {
             connection.setAutoCommit(autoCommit);
         }
-        return deleted;
+        return deleted[0];
+    }
+
+    private static boolean locked(PreparedStatement lock) throws SQLException {
+        try (ResultSet row = lock.executeQuery()) {
+            return row.next() && row.getBoolean(1);
+        }
     }
 
     /**
-     * One cheap round trip for the circuit breaker's probe.
+     * One cheap round trip for the circuit breaker's probe, on the write path: an {@code UPDATE} of the counter
+     * table that matches no row still needs a writable session and the table's privileges, so a read-only session
+     * (a demoted writer, a standby behind the same address) fails it with SQLSTATE 25006 where {@code SELECT 1}
+     * would succeed and close the breaker on a store that refuses every decision.
      *
-     * @throws SQLException if the database does not answer within the deadline
+     * @throws SQLException if the database does not take a write within the deadline
      */
     public void probe() throws SQLException {
-        try (Connection connection = dataSource.getConnection()) {
-            connection.setNetworkTimeout(DIRECT, networkTimeoutMillis);
-            try (PreparedStatement statement = connection.prepareStatement("SELECT 1")) {
-                statement.executeQuery().close();
+        onConnection(networkTimeoutMillis, connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(probeSql)) {
+                return statement.executeUpdate();
             }
+        });
+    }
+
+    /** Work on a borrowed connection. */
+    @FunctionalInterface
+    private interface ConnectionWork<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    /**
+     * Runs {@code work} on a connection of the pool with the given network timeout, refusing one that joined the
+     * caller's transaction; a connection that failed in a way no later call could use ({@link PostgresFailure#EVICT})
+     * leaves its pool, and a failure only a person can fix is logged once.
+     */
+    private <T> T onConnection(int networkTimeout, ConnectionWork<T> work) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            try {
+                refuseJoinedTransaction(connection);
+                int previous = connection.getNetworkTimeout();
+                connection.setNetworkTimeout(DIRECT, networkTimeout);
+                try {
+                    return work.run(connection);
+                } finally {
+                    restore(connection, previous);
+                }
+            } catch (SQLException | RuntimeException e) {
+                if (PostgresFailure.of(e) == PostgresFailure.EVICT) {
+                    evict(connection, e);
+                }
+                throw e;
+            }
+        } catch (SQLException e) {
+            if (PostgresFailure.of(e) == PostgresFailure.CONFIGURATION) {
+                logConfigurationFailure(e);
+            }
+            throw e;
+        }
+    }
+
+    private void evict(Connection connection, Exception cause) {
+        try {
+            eviction.evict(connection);
+        } catch (SQLException | RuntimeException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    /** Once per SQLSTATE: the failure repeats on every call until someone changes the setup. */
+    private void logConfigurationFailure(SQLException failure) {
+        if (configurationStatesLogged.add(String.valueOf(failure.getSQLState()))) {
+            LOG.log(System.Logger.Level.ERROR, "Rate limiter: a PostgreSQL call failed in a way only a change of "
+                    + "setup fixes (" + ErrorDescriptions.describe(failure) + "); decisions fall to the buckets' "
+                    + "outage policies until it is fixed (behind PgBouncer: see the README's \"PgBouncer\")");
         }
     }
 
@@ -248,11 +311,7 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
                     + "gave a connection in the caller's transaction (not in autocommit), so the counter would roll "
                     + "back with it; use a non-transactional pool", "25000");
             // A configuration mistake, not an outage: calls outside transactions succeed in between, so the
-            // breaker may never open and readiness may stay ok. Logged once, loudly.
-            if (joinedTransactionLogged.compareAndSet(false, true)) {
-                LOG.log(System.Logger.Level.ERROR, refusal.getMessage() + "; decisions made inside transactions "
-                        + "fall to the buckets' outage policies until it is fixed");
-            }
+            // breaker may never open and readiness may stay ok. Logged once, loudly (PostgresFailure.CONFIGURATION).
             throw refusal;
         }
     }
@@ -264,19 +323,6 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
     private static void restore(Connection connection, int networkTimeout) throws SQLException {
         if (!connection.isClosed()) {
             connection.setNetworkTimeout(DIRECT, networkTimeout);
-        }
-    }
-
-    private boolean advisoryLock(Connection connection, String function) throws SQLException {
-        // Keyed by the table's own identity (its OID), so tables of the same name in other schemas of one database
-        // keep sweeps of their own; 0x524C ("RL") is the library's lock space.
-        try (PreparedStatement statement = connection.prepareStatement(
-                "SELECT " + function + "(?, hashtext(?::regclass::oid::text))")) {
-            statement.setInt(1, 0x524C);
-            statement.setString(2, table);
-            try (ResultSet row = statement.executeQuery()) {
-                return row.next() && row.getBoolean(1);
-            }
         }
     }
 

@@ -25,4 +25,12 @@ class ErrorDescriptionsTest {
     void typeOnly() {
         assertThat(ErrorDescriptions.describe(new java.net.SocketTimeoutException())).isEqualTo("SocketTimeoutException");
     }
+
+    @Test
+    @DisplayName("a database failure names its SQLSTATE before the server's message")
+    void sqlState() {
+        assertThat(ErrorDescriptions.describe(new java.sql.SQLException(
+                "ERROR: cannot execute INSERT in a read-only transaction", "25006")))
+                .isEqualTo("SQLException [SQLSTATE 25006]: ERROR: cannot execute INSERT in a read-only transaction");
+    }
 }

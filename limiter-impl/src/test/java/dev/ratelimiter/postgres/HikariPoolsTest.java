@@ -17,7 +17,7 @@ class HikariPoolsTest {
 
     private static PostgresSettings settings(String url) {
         return new PostgresSettings(Optional.empty(), Optional.of(url), Optional.of("app"), Optional.of("s3cret"),
-                "rate_limit_counters", Duration.ofMillis(100), Duration.ofMinutes(5), 4);
+                "rate_limit_counters", Duration.ofMillis(100), Duration.ofMinutes(5), 4, false);
     }
 
     @Test

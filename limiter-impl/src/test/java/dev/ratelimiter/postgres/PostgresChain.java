@@ -6,6 +6,7 @@ import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.PostgresSettings;
 import dev.ratelimiter.core.RateLimiterMetrics;
 
+import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -18,7 +19,8 @@ import java.util.regex.Pattern;
 
 /**
  * The test chain ({@link StoreChain}) around a PostgreSQL store with {@code ratelimiter.postgres.url}: the store's
- * pool is the library's own ({@link HikariPools}, made by {@link PostgresBackend#start}).
+ * pool is the library's own ({@link HikariPools}, made by {@link PostgresBackend#start}), or a server's pool given
+ * as the application's DataSource.
  */
 final class PostgresChain extends StoreChain {
 
@@ -31,11 +33,18 @@ final class PostgresChain extends StoreChain {
     final PostgresBackend backend;
 
     PostgresChain(PostgresSettings settings) {
-        this(new BackendMonitor(Backend.POSTGRES, InstantSource.system(), RateLimiterMetrics.NONE), settings);
+        this(new BackendMonitor(Backend.POSTGRES, InstantSource.system(), RateLimiterMetrics.NONE), settings,
+                Optional.empty());
     }
 
-    private PostgresChain(BackendMonitor monitor, PostgresSettings settings) {
-        this(monitor, PostgresBackend.start(settings, Optional.empty(), monitor, RateLimiterMetrics.NONE));
+    /** The chain on a server's pool (the application's DataSource), which the library does not close. */
+    PostgresChain(PostgresSettings settings, DataSource serverPool) {
+        this(new BackendMonitor(Backend.POSTGRES, InstantSource.system(), RateLimiterMetrics.NONE), settings,
+                Optional.of(serverPool));
+    }
+
+    private PostgresChain(BackendMonitor monitor, PostgresSettings settings, Optional<DataSource> serverPool) {
+        this(monitor, PostgresBackend.start(settings, serverPool, monitor, RateLimiterMetrics.NONE));
     }
 
     private PostgresChain(BackendMonitor monitor, PostgresBackend backend) {
@@ -45,10 +54,15 @@ final class PostgresChain extends StoreChain {
 
     /** The library's settings for its own pool on {@code url}: 100 ms deadline, {@code poolSize} connections. */
     static PostgresSettings settings(String url, int poolSize) {
+        return settings(url, poolSize, false);
+    }
+
+    /** As {@link #settings(String, int)}, with {@code ratelimiter.postgres.pgbouncer}. */
+    static PostgresSettings settings(String url, int poolSize, boolean pgbouncer) {
         String password = PostgresTarget.password();
         return new PostgresSettings(Optional.empty(), Optional.of(url), Optional.of(PostgresTarget.user()),
                 password == null || password.isEmpty() ? Optional.empty() : Optional.of(password), TABLE, TIMEOUT,
-                Duration.ofMinutes(5), poolSize);
+                Duration.ofMinutes(5), poolSize, pgbouncer);
     }
 
     /**

@@ -91,7 +91,7 @@ public final class PostgresConcurrencyWorker {
     /** The bare limiter as a replica would run it: deadline and bulkhead generous enough that nothing times out. */
     static RateLimiter limiter(javax.sql.DataSource pool, int permits, BackendMonitor monitor) {
         return new PostgresRateLimiter(pool, PostgresChain.TABLE, Duration.ofSeconds(30), permits, Optional.empty(),
-                monitor, RateLimiterMetrics.NONE);
+                ConnectionEviction.ABORT, monitor, RateLimiterMetrics.NONE);
     }
 
     /** Opens {@code connections} connections at once, so that the pool holds them before the start. */

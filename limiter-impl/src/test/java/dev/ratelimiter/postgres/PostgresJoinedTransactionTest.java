@@ -81,7 +81,7 @@ class PostgresJoinedTransactionTest {
 
     private static PostgresRateLimiter limiter(DataSource dataSource, BackendMonitor monitor) {
         return new PostgresRateLimiter(dataSource, PostgresChain.TABLE, Duration.ofSeconds(10), 4, Optional.empty(),
-                monitor, RateLimiterMetrics.NONE);
+                ConnectionEviction.ABORT, monitor, RateLimiterMetrics.NONE);
     }
 
     /** Hands out connections as a transactional pool does inside a transaction: autocommit off. */

@@ -1,5 +1,6 @@
 package dev.ratelimiter.postgres;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.RateLimiter;
@@ -139,6 +140,38 @@ class PostgresPoolExhaustionTest {
         locker.rollback();
         await().atMost(Duration.ofSeconds(60)).until(() -> !chain.degraded());
         assertThat(chain.limiter.consume(fallback, "hot").remaining()).isEqualTo(998);
+    }
+
+    @Test
+    @DisplayName("a server's pool of 2 (the application's, which waits 30 s for a connection) held whole by the application's own work, 50 callers at once: every call returns within 1 s as UNAVAILABLE, the callers' threads all end and at most 2 threads wait for the pool; released: allowed again")
+    void serverPoolHeldByTheApplication() throws Exception {
+        Bucket bucket = new Bucket("server-pool", 1_000, Duration.ofSeconds(300));
+        try (HikariDataSource serverPool = PostgresTarget.pool(schema, POOL);
+             PostgresChain onServerPool = new PostgresChain(PostgresChain.settings(
+                     PostgresChain.url(schema, applicationName, Optional.empty()), POOL), serverPool)) {
+            RateLimiter limiter = onServerPool.backend.limiter();
+            assertThat(limiter.consume(bucket, "k").remaining()).isEqualTo(999);
+            List<Connection> held = new ArrayList<>();
+            for (int i = 0; i < POOL; i++) {
+                held.add(serverPool.getConnection());
+            }
+
+            List<Call> calls = callAtOnce(limiter, i -> bucket, "k");
+
+            assertThat(calls).allSatisfy(call -> {
+                assertThat(call.elapsed()).as("a call's duration").isLessThan(BOUND);
+                assertThat(call.verdict().outcome()).isEqualTo(Outcome.UNAVAILABLE);
+            });
+            callers.shutdown();
+            assertThat(callers.awaitTermination(30, TimeUnit.SECONDS)).as("callers' threads ended").isTrue();
+            assertThat(Arrays.stream(threadBean.dumpAllThreads(false, false)).map(ThreadInfo::getThreadName)
+                    .filter(name -> name.startsWith("ratelimiter-postgres-wait-")))
+                    .as("threads left waiting for the pool").hasSizeLessThanOrEqualTo(POOL);
+            for (Connection connection : held) {
+                connection.close();
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> limiter.consume(bucket, "k").isAllowed());
+        }
     }
 
     private record Call(Bucket bucket, Verdict verdict, Duration elapsed) {

@@ -46,7 +46,7 @@ class PostgresRateLimiterTest extends RateLimiterContract {
     @Override
     protected RateLimiter newLimiter(InstantSource clock) {
         return new PostgresRateLimiter(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 32,
-                Optional.of(clock), new BackendMonitor(Backend.POSTGRES, clock, RateLimiterMetrics.NONE),
+                Optional.of(clock), ConnectionEviction.ABORT, new BackendMonitor(Backend.POSTGRES, clock, RateLimiterMetrics.NONE),
                 RateLimiterMetrics.NONE);
     }
 

@@ -147,7 +147,7 @@ class PostgresSweepTest {
 
     private PostgresRateLimiter limiter(InstantSource boundClock) {
         return new PostgresRateLimiter(pool, table, Duration.ofSeconds(10), 4, Optional.ofNullable(boundClock),
-                new BackendMonitor(Backend.POSTGRES, InstantSource.system(), RateLimiterMetrics.NONE),
+                ConnectionEviction.ABORT, new BackendMonitor(Backend.POSTGRES, InstantSource.system(), RateLimiterMetrics.NONE),
                 RateLimiterMetrics.NONE);
     }
 
@@ -195,13 +195,13 @@ class PostgresSweepTest {
         String otherSchema = PostgresTarget.newSchema("sweep_other");
         try (HikariDataSource otherPool = PostgresTarget.pool(otherSchema, 2)) {
             PostgresRateLimiter elsewhere = new PostgresRateLimiter(otherPool, "rate_limit_counters",
-                    Duration.ofSeconds(10), 2, Optional.of(InstantSource.fixed(T0)),
+                    Duration.ofSeconds(10), 2, Optional.of(InstantSource.fixed(T0)), ConnectionEviction.ABORT,
                     new BackendMonitor(Backend.POSTGRES, InstantSource.system(), RateLimiterMetrics.NONE),
                     RateLimiterMetrics.NONE);
             elsewhere.consume(new Bucket("other", 1, Duration.ofSeconds(1)), "k");
             assertThat(advisoryLock("pg_try_advisory_lock")).isTrue(); // this class's table is being swept
             PostgresRateLimiter later = new PostgresRateLimiter(otherPool, "rate_limit_counters",
-                    Duration.ofSeconds(10), 2, Optional.of(InstantSource.fixed(T0.plusSeconds(1))),
+                    Duration.ofSeconds(10), 2, Optional.of(InstantSource.fixed(T0.plusSeconds(1))), ConnectionEviction.ABORT,
                     new BackendMonitor(Backend.POSTGRES, InstantSource.system(), RateLimiterMetrics.NONE),
                     RateLimiterMetrics.NONE);
             assertThat(later.sweep()).as("the other schema's sweep works").isEqualTo(1);
@@ -219,7 +219,7 @@ class PostgresSweepTest {
                 Optional.empty(), Optional.of(PostgresTarget.url() + (PostgresTarget.url().contains("?") ? "&" : "?")
                         + "currentSchema=" + slowSchema), Optional.of(PostgresTarget.user()),
                 Optional.of(PostgresTarget.password()).filter(p -> !p.isEmpty()), "rate_limit_counters",
-                Duration.ofMillis(100), Duration.ofMinutes(5), 2));
+                Duration.ofMillis(100), Duration.ofMinutes(5), 2, false));
         try (Connection admin = slowPool.getConnection(); Statement statement = admin.createStatement()) {
             // Every DELETE statement on the table takes 150 ms, longer than a decision may.
             statement.execute("CREATE FUNCTION " + slowSchema + ".slow() RETURNS trigger AS "
@@ -231,7 +231,7 @@ class PostgresSweepTest {
         }
         try {
             PostgresRateLimiter limiter = new PostgresRateLimiter(slowPool, "rate_limit_counters",
-                    Duration.ofMillis(100), 2, Optional.empty(),
+                    Duration.ofMillis(100), 2, Optional.empty(), HikariPools.eviction(slowPool),
                     new BackendMonitor(Backend.POSTGRES, InstantSource.system(), RateLimiterMetrics.NONE),
                     RateLimiterMetrics.NONE);
             assertThat(limiter.sweep()).isEqualTo(3);
