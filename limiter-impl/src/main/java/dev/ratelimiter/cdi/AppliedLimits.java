@@ -37,6 +37,14 @@ public class AppliedLimits {
         return verdict -> record(bucket, verdict);
     }
 
+    /**
+     * This request's instance itself, not the container's proxy: what the response filter reads on a thread where
+     * the request context may not be active (a {@code CompletionStage} resource method completing elsewhere).
+     */
+    public AppliedLimits instance() {
+        return this;
+    }
+
     /** The verdicts so far, oldest first. */
     public List<Applied> all() {
         return Collections.unmodifiableList(applied);

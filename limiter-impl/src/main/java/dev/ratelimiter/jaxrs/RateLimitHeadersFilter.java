@@ -27,11 +27,13 @@ public class RateLimitHeadersFilter implements ContainerResponseFilter {
     @Inject
     LimiterConfiguration configuration;
 
-    @Inject
-    AppliedLimits applied;
-
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+        // The request's own instance, put there by the request filter: this may run on the thread that completed
+        // a CompletionStage, where the request context is not active.
+        if (!(request.getProperty(GlobalRateLimitFilter.APPLIED) instanceof AppliedLimits applied)) {
+            return;
+        }
         List<AppliedLimits.Applied> verdicts = applied.all();
         if (verdicts.isEmpty()) {
             return;
