@@ -3,6 +3,8 @@ package dev.ratelimiter.it.quarkus;
 import dev.ratelimiter.it.ExampleApiScenarios;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -36,6 +38,18 @@ class QuarkusExampleApiTest extends ExampleApiScenarios {
     @Override
     protected String metricsPath() {
         return "q/metrics";
+    }
+
+    @Test
+    @DisplayName("a @RateLimited method returning Uni: 10 allowed with RateLimit headers, then 429 naming the bucket")
+    void uniLimited() {
+        assertRefusedAfter(client(), "api/reactive/quota", "reactive", 10);
+    }
+
+    @Test
+    @DisplayName("a @RateLimited method returning Multi: 10 allowed with RateLimit headers, then 429 naming the bucket")
+    void multiLimited() {
+        assertRefusedAfter(client(), "api/reactive/feed", "reactive", 10);
     }
 
     /** Quarkus REST answers OPTIONS for a resource without an {@code @OPTIONS} method before request filters. */

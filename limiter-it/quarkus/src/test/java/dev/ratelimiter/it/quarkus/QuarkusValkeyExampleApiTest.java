@@ -132,19 +132,26 @@ class QuarkusValkeyExampleApiTest extends QuarkusExampleApiTest {
     }
 
     @Test
-    @DisplayName("a @RateLimited method called on the event loop with a shared backend: counted, and the library "
-            + "warns once, naming the method")
-    void rateLimitedOnTheEventLoopWarns() {
-        try (LogCapture warnings = LogCapture.of("dev.ratelimiter.cdi.EventLoopWarnings")) {
+    @DisplayName("a @RateLimited Uni method is decided at subscription on a worker: a slow store blocks no event loop, "
+            + "and nothing warns")
+    void rateLimitedUniLeavesTheEventLoop() throws Exception {
+        try (LogCapture blocked = LogCapture.of(BLOCKED_THREAD_CHECKER);
+             LogCapture warnings = LogCapture.of("dev.ratelimiter.cdi.EventLoopWarnings");
+             Jedis admin = new Jedis(URI.create(redis.url()))) {
             ExampleApi client = client();
-            for (int i = 0; i < 3; i++) {
-                HttpResponse<String> response = client.get("api/reactive/quota");
-                assertThat(response.statusCode()).isEqualTo(200);
-                assertThat(response.headers().firstValue("RateLimit").orElseThrow())
-                        .contains("\"reactive\";r=" + (9 - i));
-            }
-            assertThat(warnings.seen()).singleElement().asString()
-                    .contains("ReactiveResource#quota").contains("event loop").contains("@Blocking");
+            admin.clientPause(STORE_STALL.toMillis());
+            long started = System.nanoTime();
+            CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(
+                    () -> client.get("api/reactive/quota"));
+            HttpResponse<String> second = client.get("api/reactive/quota");
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+            assertThat(second.statusCode()).isEqualTo(200);
+            assertThat(first.get().statusCode()).isEqualTo(200);
+            assertThat(second.headers().firstValue("RateLimit").orElseThrow()).contains("\"reactive\";r=");
+            assertThat(took).as("the store was asked, and waited for").isGreaterThan(STORE_STALL.dividedBy(2));
+            assertThat(blocked.seen()).as("blocked-thread warnings").isEmpty();
+            assertThat(warnings.seen()).as("event-loop warnings of the library").isEmpty();
         }
     }
 
