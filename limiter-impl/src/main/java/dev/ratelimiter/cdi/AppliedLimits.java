@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The verdicts given during one HTTP request, in order, from which the response filter writes the RateLimit
@@ -38,11 +39,13 @@ public class AppliedLimits {
     }
 
     /**
-     * This request's instance itself, not the container's proxy: what the response filter reads on a thread where
-     * the request context may not be active (a {@code CompletionStage} resource method completing elsewhere).
+     * What reads this request's verdicts later, from a thread where the request context may not be active (the
+     * response filter of a {@code CompletionStage} resource method that completed elsewhere): it holds this
+     * request's instance, not the proxy. (Not the instance itself: a client proxy hands back itself for a method
+     * returning {@code this}.)
      */
-    public AppliedLimits instance() {
-        return this;
+    public Supplier<List<Applied>> reader() {
+        return this::all;
     }
 
     /** The verdicts so far, oldest first. */

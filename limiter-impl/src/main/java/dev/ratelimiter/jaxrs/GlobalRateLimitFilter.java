@@ -65,8 +65,8 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
     AppliedLimits applied;
 
     /**
-     * The request property holding this request's {@link AppliedLimits} instance; its presence also says the
-     * filter already ran for the request.
+     * The request property holding the reader of this request's verdicts ({@link AppliedLimits#reader()}); its
+     * presence also says the filter already ran for the request.
      */
     static final String APPLIED = AppliedLimits.class.getName();
 
@@ -77,7 +77,7 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
         if (request.getProperty(APPLIED) != null) {
             return; // registered twice (found by scanning and by RateLimiterFeature): count the request once
         }
-        request.setProperty(APPLIED, applied.instance());
+        request.setProperty(APPLIED, applied.reader());
         Principal principal = request.getSecurityContext() == null ? null
                 : request.getSecurityContext().getUserPrincipal();
         String clientAddress = clientAddresses.clientAddress(request);

@@ -120,7 +120,7 @@ public abstract class ExampleApiScenarios {
     }
 
     /** {@code limit} GETs of {@code path} allowed in {@code bucket}, the next one refused with 429. */
-    protected static void assertRefusedAfter(ExampleApi client, String path, String bucket, int limit) {
+    public static void assertRefusedAfter(ExampleApi client, String path, String bucket, int limit) {
         for (int i = 1; i <= limit; i++) {
             HttpResponse<String> response = client.get(path);
             assertThat(response.statusCode()).as("request %d: %s", i, response.body()).isEqualTo(200);

@@ -1,0 +1,79 @@
+package dev.ratelimiter.it.quarkus.startup;
+
+import dev.ratelimiter.it.ExampleApi;
+import dev.ratelimiter.it.ExampleApiScenarios;
+import dev.ratelimiter.it.app.AsyncQuota;
+import dev.ratelimiter.it.app.AsyncResource;
+import dev.ratelimiter.it.app.CrudBase;
+import dev.ratelimiter.it.app.ItemsResource;
+import io.quarkus.test.QuarkusUnitTest;
+import io.quarkus.test.common.http.TestHTTPResource;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.http.HttpResponse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * On Quarkus, an {@code Application} whose {@code getClasses()} lists its resources and
+ * {@code RateLimiterFeature}: the global limit and the {@code @RateLimited} resources are limited as in the
+ * example.
+ */
+class QuarkusListedApplicationTest {
+
+    // Flat class path: see QuarkusStartupValidationTest.
+    @RegisterExtension
+    static final QuarkusUnitTest APPLICATION = new QuarkusUnitTest()
+            .setFlatClassPath(true)
+            .withApplicationRoot(jar -> jar
+                    .addClasses(ListedApplication.class, PingResource.class, CrudBase.class, ItemsResource.class,
+                            AsyncResource.class, AsyncQuota.class)
+                    .addAsResource(new StringAsset("""
+                            ratelimiter.buckets.imports.limit=3
+                            ratelimiter.buckets.imports.window=PT1H
+                            ratelimiter.trusted-proxies=127.0.0.1,::1
+                            """), "application.properties"));
+
+    @TestHTTPResource("/")
+    URL root;
+
+    private ExampleApi client() {
+        try {
+            return ExampleApi.newClient(root.toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    @DisplayName("120 anonymous GET /api/ping are allowed, the 121st is 429: the feature registered the global filter")
+    void globalLimit() {
+        ExampleApi client = client();
+        for (int i = 1; i <= 120; i++) {
+            HttpResponse<String> response = client.get("api/ping");
+            assertThat(response.statusCode()).as("request %d", i).isEqualTo(200);
+            assertThat(response.headers().firstValue("RateLimit").orElseThrow()).as("request %d", i)
+                    .startsWith("\"api-anonymous\";r=" + (120 - i) + ";");
+        }
+        HttpResponse<String> refused = client.get("api/ping");
+        assertThat(refused.statusCode()).isEqualTo(429);
+        assertThat(ExampleApi.json(refused).getString("bucket")).isEqualTo("api-anonymous");
+    }
+
+    @Test
+    @DisplayName("a @RateLimited resource keyed by the request's identity: 200, 200, 200, then 429 in bucket imports")
+    void limitedByIdentity() {
+        ExampleApiScenarios.assertRefusedAfter(client(), "api/items", "imports", 3);
+    }
+
+    @Test
+    @DisplayName("a CompletionStage resource method: 3 allowed, then 429 with the RateLimit headers")
+    void completionStage() {
+        ExampleApiScenarios.assertRefusedAfter(client(), "api/async/stage", "imports", 3);
+    }
+}
