@@ -16,10 +16,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -35,11 +37,15 @@ class AsyncResultsTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
 
     private CdiContainer cdi;
+    private Vertx vertx;
 
     @AfterEach
-    void stop() {
+    void stop() throws Exception {
         if (cdi != null) {
             cdi.close();
+        }
+        if (vertx != null) {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
     }
 
@@ -138,46 +144,40 @@ class AsyncResultsTest {
     @Test
     @DisplayName("a blocking decision subscribed on a Vert.x event loop runs on a worker; the method then runs back on the event loop")
     void blockingDecisionLeavesTheEventLoop() throws Exception {
-        Vertx vertx = Vertx.vertx();
-        try {
-            CompletableFuture<Boolean> decidedOnEventLoop = new CompletableFuture<>();
-            CompletableFuture<Boolean> ranOnEventLoop = new CompletableFuture<>();
-            CompletableFuture<Object> result = new CompletableFuture<>();
-            Context context = vertx.getOrCreateContext();
-            context.runOnContext(ignored -> {
-                Uni<?> uni = (Uni<?>) MutinyResults.defer(ResultType.UNI, () -> {
-                    decidedOnEventLoop.complete(Context.isOnEventLoopThread());
-                    return null;
-                }, true, new EventLoopOffload(), () -> {
-                    ranOnEventLoop.complete(Context.isOnEventLoopThread());
-                    return Uni.createFrom().item("done");
-                });
-                uni.subscribe().with(result::complete, result::completeExceptionally);
-            });
+        CompletableFuture<Boolean> decidedOnEventLoop = new CompletableFuture<>();
+        CompletableFuture<Boolean> ranOnEventLoop = new CompletableFuture<>();
 
-            assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("done");
-            assertThat(decidedOnEventLoop.get()).as("decision on an event loop").isFalse();
-            assertThat(ranOnEventLoop.get()).as("method on the event loop").isTrue();
-        } finally {
-            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        }
+        CompletableFuture<Object> result = subscribeOnEventLoop(() -> {
+            decidedOnEventLoop.complete(Context.isOnEventLoopThread());
+            return null;
+        }, () -> {
+            ranOnEventLoop.complete(Context.isOnEventLoopThread());
+            return Uni.createFrom().item("done");
+        });
+
+        assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("done");
+        assertThat(decidedOnEventLoop.get()).as("decision on an event loop").isFalse();
+        assertThat(ranOnEventLoop.get()).as("method on the event loop").isTrue();
     }
 
     @Test
     @DisplayName("a refusal decided on a worker fails the Uni subscribed on the event loop")
-    void refusalFromWorker() throws Exception {
-        Vertx vertx = Vertx.vertx();
-        try {
-            CompletableFuture<Object> result = new CompletableFuture<>();
-            RateLimitExceededException denial = new RateLimitExceededException(
-                    new Bucket("login", 3, Duration.ofMinutes(15)), Verdict.denied(3, Duration.ofMinutes(1)));
-            vertx.getOrCreateContext().runOnContext(ignored -> ((Uni<?>) MutinyResults.defer(ResultType.UNI,
-                    () -> denial, true, new EventLoopOffload(), () -> Uni.createFrom().item("ran")))
-                    .subscribe().with(result::complete, result::completeExceptionally));
+    void refusalFromWorker() {
+        RateLimitExceededException denial = new RateLimitExceededException(
+                new Bucket("login", 3, Duration.ofMinutes(15)), Verdict.denied(3, Duration.ofMinutes(1)));
 
-            assertThatThrownBy(() -> result.get(10, TimeUnit.SECONDS)).cause().isSameAs(denial);
-        } finally {
-            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-        }
+        CompletableFuture<Object> result = subscribeOnEventLoop(() -> denial, () -> Uni.createFrom().item("ran"));
+
+        assertThatThrownBy(() -> result.get(10, TimeUnit.SECONDS)).cause().isSameAs(denial);
+    }
+
+    /** A blocking Uni decision subscribed on an event loop of {@link #vertx}; completes with its item or failure. */
+    private CompletableFuture<Object> subscribeOnEventLoop(Supplier<RuntimeException> decision,
+                                                           Callable<Object> method) {
+        vertx = Vertx.vertx();
+        CompletableFuture<Object> result = new CompletableFuture<>();
+        vertx.getOrCreateContext().runOnContext(ignored -> ((Uni<?>) MutinyResults.defer(ResultType.UNI, decision,
+                true, new EventLoopOffload(), method)).subscribe().with(result::complete, result::completeExceptionally));
+        return result;
     }
 }

@@ -15,9 +15,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.URISyntaxException;
 import java.net.URL;
-import java.net.http.HttpResponse;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * On Quarkus, an {@code Application} whose {@code getClasses()} lists its resources and
@@ -53,16 +50,7 @@ class QuarkusListedApplicationTest {
     @Test
     @DisplayName("120 anonymous GET /api/ping are allowed, the 121st is 429: the feature registered the global filter")
     void globalLimit() {
-        ExampleApi client = client();
-        for (int i = 1; i <= 120; i++) {
-            HttpResponse<String> response = client.get("api/ping");
-            assertThat(response.statusCode()).as("request %d", i).isEqualTo(200);
-            assertThat(response.headers().firstValue("RateLimit").orElseThrow()).as("request %d", i)
-                    .startsWith("\"api-anonymous\";r=" + (120 - i) + ";");
-        }
-        HttpResponse<String> refused = client.get("api/ping");
-        assertThat(refused.statusCode()).isEqualTo(429);
-        assertThat(ExampleApi.json(refused).getString("bucket")).isEqualTo("api-anonymous");
+        ExampleApiScenarios.assertRefusedAfter(client(), "api/ping", "api-anonymous", 120);
     }
 
     @Test
