@@ -8,9 +8,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 
 /** Resource methods returning {@code CompletionStage}, limited with bucket {@code imports}. */
 @Path("async")
@@ -26,8 +24,7 @@ public class AsyncResource {
     @Produces(MediaType.TEXT_PLAIN)
     @RateLimited(bucket = "imports")
     public CompletionStage<String> stage() {
-        return CompletableFuture.supplyAsync(() -> "done",
-                CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS));
+        return Later.value("done");
     }
 
     /**

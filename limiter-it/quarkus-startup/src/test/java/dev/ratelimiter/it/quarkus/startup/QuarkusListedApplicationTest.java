@@ -2,9 +2,6 @@ package dev.ratelimiter.it.quarkus.startup;
 
 import dev.ratelimiter.it.ExampleApi;
 import dev.ratelimiter.it.ExampleApiScenarios;
-import dev.ratelimiter.it.app.AsyncQuota;
-import dev.ratelimiter.it.app.AsyncResource;
-import dev.ratelimiter.it.app.CrudBase;
 import dev.ratelimiter.it.app.ItemsResource;
 import io.quarkus.test.QuarkusUnitTest;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -28,8 +25,8 @@ class QuarkusListedApplicationTest {
     static final QuarkusUnitTest APPLICATION = new QuarkusUnitTest()
             .setFlatClassPath(true)
             .withApplicationRoot(jar -> jar
-                    .addClasses(ListedApplication.class, PingResource.class, CrudBase.class, ItemsResource.class,
-                            AsyncResource.class, AsyncQuota.class)
+                    .addClasses(ListedApplication.class, PingResource.class)
+                    .addPackage(ItemsResource.class.getPackage())
                     .addAsResource(new StringAsset("""
                             ratelimiter.buckets.imports.limit=3
                             ratelimiter.buckets.imports.window=PT1H
