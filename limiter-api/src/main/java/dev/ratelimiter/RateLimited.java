@@ -11,12 +11,17 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Limits calls of a CDI bean method (or of every business method of a type) with a configured bucket.
+ * Limits calls of a CDI bean method (or of every business method of a type, those it inherits included) with a
+ * configured bucket. On a type it is inherited by subclasses and may be carried by a stereotype; on a method it
+ * replaces the type's (CDI's rules for interceptor bindings).
  *
  * <p>Each call counts one attempt before the method runs, keyed by the parameter marked {@link RateLimitKey},
  * else the request's principal name, else the request's client address. A denied call throws
  * {@link RateLimitExceededException} (HTTP 429) without running the method; when the backend is down and the
  * bucket's policy is {@link OutagePolicy#FAIL_CLOSED}, {@link RateLimiterUnavailableException} (HTTP 503).
+ * A method returning {@code CompletionStage} or {@code CompletableFuture} returns the refusal as a failed stage
+ * instead (counted at the call); one returning Mutiny's {@code Uni} or {@code Multi}, as a failure of that type,
+ * counted at each subscription (see the README, "Adding it to an application").
  * Outside an HTTP request, a method without a {@code @RateLimitKey} fails with {@link IllegalStateException}.
  *
  * <p>The interceptor runs at {@code Interceptor.Priority.PLATFORM_BEFORE + 100}: before {@code @Transactional}

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The verdicts given during one HTTP request, in order, from which the response filter writes the RateLimit
@@ -35,6 +36,16 @@ public class AppliedLimits {
      */
     public Consumer<Verdict> recorder(Bucket bucket) {
         return verdict -> record(bucket, verdict);
+    }
+
+    /**
+     * What reads this request's verdicts later, from a thread where the request context may not be active (the
+     * response filter of a {@code CompletionStage} resource method that completed elsewhere): it holds this
+     * request's instance, not the proxy. (Not the instance itself: a client proxy hands back itself for a method
+     * returning {@code this}.)
+     */
+    public Supplier<List<Applied>> reader() {
+        return this::all;
     }
 
     /** The verdicts so far, oldest first. */

@@ -9,10 +9,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 
 /**
- * Warns, once per method, when a {@code @RateLimited} method is called on a Vert.x event loop (a non-blocking
- * Quarkus REST endpoint) while decisions go to Valkey or PostgreSQL: the interceptor must decide before the
- * method runs, so that round trip blocks the loop and every request it serves. The global filter moves its own
- * decisions off the loop; an interceptor cannot, so the warning says what to do instead.
+ * Warns, once per method, when a {@code @RateLimited} method that returns neither {@code Uni} nor {@code Multi} is
+ * called on a Vert.x event loop (a non-blocking Quarkus REST endpoint) while decisions go to Valkey or PostgreSQL:
+ * the interceptor must decide before such a method runs, so that round trip blocks the loop and every request it
+ * serves. The global filter, and the interceptor for Mutiny results ({@link EventLoopOffload}), move their
+ * decisions off the loop; here the warning says what to do instead.
  */
 @ApplicationScoped
 public class EventLoopWarnings {
@@ -42,8 +43,8 @@ public class EventLoopWarnings {
         if (blocking && onEventLoop.getAsBoolean() && warned.add(method)) {
             LOG.log(System.Logger.Level.WARNING, RateLimitedMethod.describe(method) + " is @RateLimited and was "
                     + "called on a Vert.x event loop: its Valkey or PostgreSQL round trip blocks the loop. Mark the "
-                    + "endpoint that calls it @Blocking (io.smallrye.common.annotation.Blocking), or call it from a "
-                    + "worker thread.");
+                    + "endpoint that calls it @Blocking (io.smallrye.common.annotation.Blocking), call it from a worker "
+                    + "thread, or return a Uni (decided at subscription, off the event loop).");
         }
     }
 

@@ -13,29 +13,31 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * What {@link RateLimited} asks of one method: the bucket's name (the method's annotation, else its class's),
- * and the {@link RateLimitKey} parameter, if any.
+ * What {@link RateLimited} asks of one method of one bean class: the bucket's name (from the binding the container
+ * applies, see {@link InterceptorBindings}), the {@link RateLimitKey} parameter, if any, and how the method
+ * delivers its result.
  *
  * @param bucketName    the bucket to count in
  * @param keyParameter  the index of the {@code @RateLimitKey} parameter, or -1 to key by the request's identity
  * @param normalization the key's normalization ({@code NONE} without a key parameter)
+ * @param result        how a refusal is delivered and when the attempt is counted
  */
-public record RateLimitedMethod(String bucketName, int keyParameter, KeyNormalization normalization) {
+public record RateLimitedMethod(String bucketName, int keyParameter, KeyNormalization normalization,
+                                ResultType result) {
 
     /**
-     * Reads a method's rate-limit binding.
+     * Reads the rate-limit binding of {@code method} as called on an instance of {@code beanClass}.
      *
-     * @param method a method of a bean class
-     * @return empty if neither the method nor its declaring class (or a superclass) is {@code @RateLimited}
+     * @param beanClass the bean class the container intercepts (a subclass of the method's declaring class, or it)
+     * @param method    a business method of that class
+     * @return empty if neither the method nor the bean class (its superclasses, its stereotypes) is
+     *         {@code @RateLimited}
      * @throws IllegalArgumentException naming the method, if a {@code @RateLimitKey} is not on a
      *                                  {@link CharSequence} parameter or appears more than once
      */
-    public static Optional<RateLimitedMethod> of(Method method) {
-        RateLimited binding = method.getAnnotation(RateLimited.class);
-        if (binding == null) {
-            binding = method.getDeclaringClass().getAnnotation(RateLimited.class);
-        }
-        if (binding == null) {
+    public static Optional<RateLimitedMethod> of(Class<?> beanClass, Method method) {
+        Optional<RateLimited> binding = InterceptorBindings.rateLimited(beanClass, method);
+        if (binding.isEmpty()) {
             return Optional.empty();
         }
         List<String> problems = new ArrayList<>();
@@ -58,15 +60,26 @@ public record RateLimitedMethod(String bucketName, int keyParameter, KeyNormaliz
             normalization = key.normalize();
         }
         if (!problems.isEmpty()) {
-            throw new IllegalArgumentException(describe(method) + ": " + String.join("; ", problems));
+            throw new IllegalArgumentException(describe(beanClass, method) + ": " + String.join("; ", problems));
         }
-        return Optional.of(new RateLimitedMethod(binding.bucket(), keyParameter, normalization));
+        return Optional.of(new RateLimitedMethod(binding.get().bucket(), keyParameter, normalization,
+                ResultType.of(method)));
     }
 
     /** {@code com.example.LoginService#login(String, String)}, for messages. */
     public static String describe(Method method) {
-        return method.getDeclaringClass().getName() + "#" + method.getName() + "("
+        return describe(method.getDeclaringClass(), method);
+    }
+
+    /**
+     * {@code com.example.ItemsResource#list()}: the method as seen on {@code beanClass}, with
+     * {@code (declared in com.example.CrudBase)} when it is inherited.
+     */
+    public static String describe(Class<?> beanClass, Method method) {
+        String signature = beanClass.getName() + "#" + method.getName() + "("
                 + Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName)
                 .collect(Collectors.joining(", ")) + ")";
+        return beanClass == method.getDeclaringClass() ? signature
+                : signature + " (declared in " + method.getDeclaringClass().getName() + ")";
     }
 }

@@ -13,10 +13,15 @@ import jakarta.inject.Inject;
 import jakarta.interceptor.Interceptor;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -80,34 +85,50 @@ public class StartupValidator {
 
     /**
      * The problems of one class's {@code @RateLimited} methods, each naming the method and the property to set.
+     * Each business method is read as the interceptor reads it ({@link RateLimitedMethod#of(Class, Method)}): with
+     * this bean class, so a class-level binding covers the methods it inherits.
      */
     static List<String> check(Class<?> beanClass, LimiterSettings settings) {
         List<String> problems = new ArrayList<>();
         try {
-            for (Class<?> type = beanClass; type != null && type != Object.class; type = type.getSuperclass()) {
-                for (Method method : type.getDeclaredMethods()) {
-                    if (method.isSynthetic() || method.isBridge()) {
-                        continue;
-                    }
-                    try {
-                        RateLimitedMethod.of(method).ifPresent(rateLimited -> {
-                            if (settings.bucket(rateLimited.bucketName()).isEmpty()) {
-                                String base = "ratelimiter.buckets." + rateLimited.bucketName();
-                                problems.add("@RateLimited(bucket = \"" + rateLimited.bucketName() + "\") on "
-                                        + RateLimitedMethod.describe(method) + ": bucket '"
-                                        + rateLimited.bucketName() + "' is not configured; set " + base
-                                        + ".limit and " + base + ".window");
-                            }
-                        });
-                    } catch (IllegalArgumentException e) {
-                        problems.add(e.getMessage());
-                    }
+            for (Method method : businessMethods(beanClass)) {
+                try {
+                    RateLimitedMethod.of(beanClass, method).ifPresent(rateLimited -> {
+                        if (settings.bucket(rateLimited.bucketName()).isEmpty()) {
+                            String base = "ratelimiter.buckets." + rateLimited.bucketName();
+                            problems.add("@RateLimited(bucket = \"" + rateLimited.bucketName() + "\") on "
+                                    + RateLimitedMethod.describe(beanClass, method) + ": bucket '"
+                                    + rateLimited.bucketName() + "' is not configured; set " + base
+                                    + ".limit and " + base + ".window");
+                        }
+                    });
+                } catch (IllegalArgumentException e) {
+                    problems.add(e.getMessage());
                 }
             }
         } catch (LinkageError e) {
             // A class of the container whose optional dependencies are absent: it carries no @RateLimited.
         }
         return problems;
+    }
+
+    /**
+     * The methods an interceptor can see on {@code beanClass}: non-static, non-private, declared by it or a
+     * superclass below {@code Object}, an overriding method in place of the one it overrides.
+     */
+    private static Collection<Method> businessMethods(Class<?> beanClass) {
+        Map<String, Method> methods = new LinkedHashMap<>();
+        for (Class<?> type = beanClass; type != null && type != Object.class; type = type.getSuperclass()) {
+            for (Method method : type.getDeclaredMethods()) {
+                int modifiers = method.getModifiers();
+                if (method.isSynthetic() || method.isBridge() || Modifier.isStatic(modifiers)
+                        || Modifier.isPrivate(modifiers)) {
+                    continue;
+                }
+                methods.putIfAbsent(method.getName() + Arrays.toString(method.getParameterTypes()), method);
+            }
+        }
+        return methods.values();
     }
 
     private Set<Class<?>> beanClasses() {

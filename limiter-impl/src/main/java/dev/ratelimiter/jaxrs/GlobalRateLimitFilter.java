@@ -38,6 +38,9 @@ import java.util.function.Supplier;
  * CORS preflights (OPTIONS with {@code Origin} and {@code Access-Control-Request-Method}) are not counted, and
  * nothing is while {@code ratelimiter.enabled=false} or {@code ratelimiter.api.enabled=false}.
  *
+ * <p>Registered by provider scanning, or by {@link RateLimiterFeature} where the application turns scanning off;
+ * registered both ways, it still counts each request once.
+ *
  * <p>On Quarkus REST the filters of non-blocking endpoints run on the Vert.x event loop; there a Valkey or
  * PostgreSQL decision runs on a worker thread while the request is suspended ({@link RequestOffload}).
  */
@@ -61,10 +64,20 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
     @Inject
     AppliedLimits applied;
 
+    /**
+     * The request property holding the reader of this request's verdicts ({@link AppliedLimits#reader()}); its
+     * presence also says the filter already ran for the request.
+     */
+    static final String APPLIED = AppliedLimits.class.getName();
+
     private volatile RequestOffload offload;
 
     @Override
     public void filter(ContainerRequestContext request) {
+        if (request.getProperty(APPLIED) != null) {
+            return; // registered twice (found by scanning and by RateLimiterFeature): count the request once
+        }
+        request.setProperty(APPLIED, applied.reader());
         Principal principal = request.getSecurityContext() == null ? null
                 : request.getSecurityContext().getUserPrincipal();
         String clientAddress = clientAddresses.clientAddress(request);

@@ -13,6 +13,7 @@ import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.ext.Provider;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Writes {@code RateLimit-Policy} and {@code RateLimit} (see {@link RateLimitHeaders}) for every bucket consulted
@@ -27,12 +28,15 @@ public class RateLimitHeadersFilter implements ContainerResponseFilter {
     @Inject
     LimiterConfiguration configuration;
 
-    @Inject
-    AppliedLimits applied;
-
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-        List<AppliedLimits.Applied> verdicts = applied.all();
+        // The request's own verdicts, through the reader the request filter left: this may run on the thread that
+        // completed a CompletionStage, where the request context is not active.
+        if (!(request.getProperty(GlobalRateLimitFilter.APPLIED) instanceof Supplier<?> reader)) {
+            return;
+        }
+        @SuppressWarnings("unchecked")
+        List<AppliedLimits.Applied> verdicts = (List<AppliedLimits.Applied>) reader.get();
         if (verdicts.isEmpty()) {
             return;
         }

@@ -47,7 +47,8 @@ final class CdiContainer implements AutoCloseable {
                     .addBeanClasses(LimiterConfiguration.class, ClockProducer.class, TestClock.class,
                             LimiterRuntime.class, RequestIdentity.class, AppliedLimits.class,
                             RateLimitDecider.class, RateLimitsFacade.class, RateLimitedMethods.class,
-                            EventLoopWarnings.class, StartupValidator.class, RateLimitedInterceptor.class)
+                            EventLoopWarnings.class, EventLoopOffload.class, UnfilteredRequests.class,
+                            StartupValidator.class, RateLimitedInterceptor.class)
                     .addBeanClasses(beans)
                     .initialize();
         } catch (RuntimeException e) {

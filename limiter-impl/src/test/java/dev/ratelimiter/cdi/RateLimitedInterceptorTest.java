@@ -13,6 +13,12 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -123,6 +129,47 @@ class RateLimitedInterceptorTest {
         cdi.select(RequestIdentity.class).resolve(null, "198.51.100.7");
         assertThat(service.search("q")).as("anonymous, keyed by address").isEqualTo("found");
         request.deactivate();
+    }
+
+    @Test
+    @DisplayName("in a request the JAX-RS filter did not see, a call keyed by identity fails naming RateLimiterFeature, logged once as an error")
+    void requestNotFiltered() {
+        start(config(), GuardedService.class);
+        GuardedService service = cdi.select(GuardedService.class);
+        RequestContextController request = cdi.select(RequestContextController.class);
+        List<LogRecord> errors = new CopyOnWriteArrayList<>();
+        Logger logger = Logger.getLogger(UnfilteredRequests.class.getName());
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLevel() == Level.SEVERE) {
+                    errors.add(record);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(handler);
+        try {
+            for (int i = 0; i < 2; i++) {
+                request.activate();
+                assertThatIllegalStateException().isThrownBy(() -> service.search("q"))
+                        .withMessageContaining("dev.ratelimiter.jaxrs.RateLimiterFeature")
+                        .withMessageContaining(GuardedService.class.getName() + "#search(String)");
+                request.deactivate();
+            }
+        } finally {
+            logger.removeHandler(handler);
+        }
+        assertThat(errors).singleElement().satisfies(record ->
+                assertThat(record.getMessage()).contains("dev.ratelimiter.jaxrs.RateLimiterFeature"));
+        assertThat(service.runs()).isZero();
     }
 
     @Test

@@ -65,6 +65,30 @@ class StartupValidatorTest {
     static class Subclass extends UnknownBucket {
     }
 
+    /** Declares a method and no binding, as a generic CRUD base class would. */
+    static class CrudBase {
+        public String list() {
+            return "";
+        }
+
+        private void helper() {
+        }
+    }
+
+    @RateLimited(bucket = "imprts")
+    static class ItemsResource extends CrudBase {
+    }
+
+    @SearchEndpoint
+    static class Stereotyped extends CrudBase {
+    }
+
+    @jakarta.enterprise.inject.Stereotype
+    @RateLimited(bucket = "serch")
+    @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
+    @interface SearchEndpoint {
+    }
+
     @Test
     @DisplayName("configured buckets and CharSequence keys pass")
     void validMethods() {
@@ -105,13 +129,30 @@ class StartupValidatorTest {
     }
 
     @Test
+    @DisplayName("a class-level binding on a subclass is checked for the methods it inherits, named on the subclass")
+    void classLevelCoversInheritedMethods() {
+        assertThat(StartupValidator.check(ItemsResource.class, SETTINGS)).singleElement().asString()
+                .contains("bucket 'imprts' is not configured")
+                .contains(ItemsResource.class.getName() + "#list() (declared in " + CrudBase.class.getName() + ")");
+        assertThat(StartupValidator.check(CrudBase.class, SETTINGS)).as("the base alone").isEmpty();
+    }
+
+    @Test
+    @DisplayName("a stereotype's binding is checked like the interceptor reads it")
+    void stereotypeChecked() {
+        assertThat(StartupValidator.check(Stereotyped.class, SETTINGS)).singleElement().asString()
+                .contains("bucket 'serch' is not configured");
+    }
+
+    @Test
     @DisplayName("the binding records the key parameter and its normalization")
     void binding() throws NoSuchMethodException {
-        RateLimitedMethod method = RateLimitedMethod.of(
+        RateLimitedMethod method = RateLimitedMethod.of(GoodService.class,
                 GoodService.class.getMethod("login", String.class, String.class)).orElseThrow();
-        assertThat(method).isEqualTo(new RateLimitedMethod("login", 0, KeyNormalization.LOGIN));
-        assertThat(RateLimitedMethod.of(GoodService.class.getMethod("byIdentity")).orElseThrow().keyParameter())
-                .isEqualTo(-1);
-        assertThat(RateLimitedMethod.of(GoodService.class.getMethod("notLimited", int.class))).isEmpty();
+        assertThat(method).isEqualTo(new RateLimitedMethod("login", 0, KeyNormalization.LOGIN, ResultType.PLAIN));
+        assertThat(RateLimitedMethod.of(GoodService.class, GoodService.class.getMethod("byIdentity")).orElseThrow()
+                .keyParameter()).isEqualTo(-1);
+        assertThat(RateLimitedMethod.of(GoodService.class, GoodService.class.getMethod("notLimited", int.class)))
+                .isEmpty();
     }
 }

@@ -84,6 +84,61 @@ public abstract class ExampleApiScenarios {
     }
 
     @Test
+    @DisplayName("with the library's feature registered beside scanning, each request counts once")
+    void featureAlsoRegisteredCountsOnce() {
+        ExampleApi client = client();
+        for (int i = 1; i <= 3; i++) {
+            assertThat(client.get("api/projects").headers().firstValue("RateLimit").orElseThrow())
+                    .as("request %d", i).startsWith("\"api-anonymous\";r=" + (120 - i) + ";");
+        }
+    }
+
+    @Test
+    @DisplayName("a class-level @RateLimited on a subclass limits the GET it inherits: 200, 200, 200, then 429 in bucket imports")
+    void inheritedMethodLimitedByClassBinding() {
+        assertRefusedAfterThree(client(), "api/items");
+    }
+
+    @Test
+    @DisplayName("a @RateLimited CompletionStage resource method completing on another thread: 3 allowed with headers, then 429")
+    void completionStageLimited() {
+        assertRefusedAfterThree(client(), "api/async/stage");
+    }
+
+    @Test
+    @DisplayName("a refusal wrapped in CompletionException by thenApply is still 429 with the RateLimit headers")
+    void completionStageWrappedRefusal() {
+        assertRefusedAfterThree(client(), "api/async/wrapped");
+    }
+
+    /**
+     * Three GETs of {@code path} allowed with bucket {@code imports} (3 per hour) in their RateLimit headers, the
+     * fourth refused with 429, the headers and a problem naming the bucket.
+     */
+    protected static void assertRefusedAfterThree(ExampleApi client, String path) {
+        assertRefusedAfter(client, path, "imports", 3);
+    }
+
+    /** {@code limit} GETs of {@code path} allowed in {@code bucket}, the next one refused with 429. */
+    public static void assertRefusedAfter(ExampleApi client, String path, String bucket, int limit) {
+        for (int i = 1; i <= limit; i++) {
+            HttpResponse<String> response = client.get(path);
+            assertThat(response.statusCode()).as("request %d: %s", i, response.body()).isEqualTo(200);
+            assertThat(response.headers().firstValue("RateLimit").orElseThrow()).as("request %d", i)
+                    .contains("\"" + bucket + "\";r=" + (limit - i) + ";");
+        }
+
+        HttpResponse<String> refused = client.get(path);
+
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
+        assertThat(ExampleApi.json(refused).getString("bucket")).isEqualTo(bucket);
+        assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+        assertThat(refused.headers().firstValue("RateLimit-Policy").orElseThrow())
+                .contains("\"" + bucket + "\";q=" + limit);
+        assertThat(refused.headers().firstValue("RateLimit").orElseThrow()).contains("\"" + bucket + "\";r=0;");
+    }
+
+    @Test
     @DisplayName("allowed responses carry RateLimit-Policy and RateLimit")
     void headersOnSuccess() {
         HttpResponse<String> response = client().get("api/projects");

@@ -1,5 +1,7 @@
 package dev.ratelimiter.it;
 
+import dev.ratelimiter.it.app.ItemsResource;
+import dev.ratelimiter.it.listed.ListedApplication;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.importer.ZipImporter;
@@ -67,18 +69,31 @@ public final class ExampleDeployments {
 
     /**
      * The example at the root context, with one more configuration source on top of the example's own:
-     * {@code extraConfig} (properties text) at ordinal 200. Payara Micro deploys {@code ROOT.war} at {@code /};
-     * Open Liberty takes the context root from {@code WEB-INF/ibm-web-ext.xml}, added here (other servers ignore
-     * it). The archive name is also the application's name.
+     * {@code extraConfig} (properties text) at ordinal 200, and the resources the scenarios add
+     * ({@code dev.ratelimiter.it.app}: an inherited binding, {@code CompletionStage} methods, the library's feature
+     * registered beside scanning). Payara Micro deploys {@code ROOT.war} at {@code /}; Open Liberty takes the
+     * context root from {@code WEB-INF/ibm-web-ext.xml}, added here (other servers ignore it). The archive name is
+     * also the application's name.
      */
     public static WebArchive example(String archiveName, String extraConfig) {
         File war = new File(System.getProperty("example.war"));
         WebArchive archive = ShrinkWrap.create(ZipImporter.class, archiveName).importFrom(war).as(WebArchive.class)
-                .addAsWebInfResource(new StringAsset(IBM_WEB_EXT), "ibm-web-ext.xml");
+                .addAsWebInfResource(new StringAsset(IBM_WEB_EXT), "ibm-web-ext.xml")
+                .addPackage(ItemsResource.class.getPackage());
         JavaArchive config = ShrinkWrap.create(JavaArchive.class, "it-config.jar")
                 .addAsManifestResource(new StringAsset("config_ordinal=200\n" + extraConfig),
                         "microprofile-config.properties");
         return archive.addAsLibrary(config);
+    }
+
+    /**
+     * {@link #example(String)} with its {@code Application} replaced by {@link ListedApplication}, whose
+     * {@code getClasses()} turns provider scanning off and lists the library's feature.
+     */
+    public static WebArchive listed(String extraConfig) {
+        WebArchive archive = example(extraConfig);
+        archive.delete("/WEB-INF/classes/dev/ratelimiter/example/ExampleApplication.class");
+        return archive.addClass(ListedApplication.class);
     }
 
     private static final String IBM_WEB_EXT = """

@@ -1,6 +1,7 @@
 package dev.ratelimiter.it.quarkus;
 
 import dev.ratelimiter.RateLimited;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -26,7 +27,7 @@ public class ReactiveResource {
 
     /**
      * {@code GET /api/reactive/quota}: a {@code @RateLimited} non-blocking method (bucket {@code reactive}, keyed by
-     * client address). Its decision runs on the event loop; with a shared backend the library warns about it.
+     * client address), counted when Quarkus REST subscribes; with a shared backend, on a worker thread.
      */
     @GET
     @Path("quota")
@@ -34,6 +35,18 @@ public class ReactiveResource {
     @RateLimited(bucket = "reactive")
     public Uni<String> quota() {
         return Uni.createFrom().item("counted");
+    }
+
+    /**
+     * {@code GET /api/reactive/feed}: a {@code @RateLimited} {@code Multi} (bucket {@code reactive}), refused before
+     * its first item.
+     */
+    @GET
+    @Path("feed")
+    @Produces(MediaType.APPLICATION_JSON)
+    @RateLimited(bucket = "reactive")
+    public Multi<String> feed() {
+        return Multi.createFrom().items("first", "second");
     }
 
     /**

@@ -1,0 +1,40 @@
+package dev.ratelimiter.it.listed;
+
+import dev.ratelimiter.jaxrs.RateLimiterFeature;
+import jakarta.ws.rs.ApplicationPath;
+import jakarta.ws.rs.core.Application;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The example's application written the other way: {@code getClasses()} lists its classes, which turns provider
+ * scanning off (Jakarta REST 3.1 §2.3.2), and the library's {@link RateLimiterFeature} is listed with them, as the
+ * README shows. Replaces {@code ExampleApplication} in {@code ExampleDeployments#listed}.
+ */
+@ApplicationPath("/api")
+public class ListedApplication extends Application {
+
+    /** The example's resources and providers, by name: this module does not compile against the example. */
+    private static final List<String> EXAMPLE_CLASSES = List.of(
+            "dev.ratelimiter.example.ProjectsResource", "dev.ratelimiter.example.LoginResource",
+            "dev.ratelimiter.example.MeResource", "dev.ratelimiter.example.ImportsResource",
+            "dev.ratelimiter.example.BearerTokenFilter", "dev.ratelimiter.example.ImportRejectedMapper",
+            "dev.ratelimiter.example.MalformedBodyMapper", "dev.ratelimiter.example.MalformedJsonMapper",
+            "dev.ratelimiter.it.app.ItemsResource", "dev.ratelimiter.it.app.AsyncResource");
+
+    @Override
+    public Set<Class<?>> getClasses() {
+        Set<Class<?>> classes = new HashSet<>();
+        for (String name : EXAMPLE_CLASSES) {
+            try {
+                classes.add(Class.forName(name, false, ListedApplication.class.getClassLoader()));
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException(name + " is not in the deployment", e);
+            }
+        }
+        classes.add(RateLimiterFeature.class);
+        return classes;
+    }
+}
