@@ -11,9 +11,10 @@ public enum FailureKind {
      */
     TRANSIENT,
     /**
-     * The connection works but leads to the wrong server, such as a primary demoted to a replica (Valkey
-     * {@code READONLY}): the pooled connections are dropped so that new ones find the current primary behind the
-     * same DNS name or proxy.
+     * The connection works but leads to the wrong server or is left in a state no later call can use, such as a
+     * primary demoted to a replica (Valkey {@code READONLY}, PostgreSQL SQLSTATE 25006) or a session stuck in a
+     * failed transaction (PostgreSQL 25P02): the connections are dropped from their pool so that new ones find the
+     * current primary behind the same DNS name or proxy.
      */
     RECONNECT,
     /**

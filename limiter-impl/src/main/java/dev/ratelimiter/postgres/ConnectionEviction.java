@@ -1,12 +1,15 @@
 package dev.ratelimiter.postgres;
 
+import dev.ratelimiter.core.FailureKind;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 
 /**
- * How a connection that failed with {@link PostgresFailure#EVICT} leaves its pool, so that no later call gets it
- * again: the library's own pool evicts it (and retires the others, see {@link HikariPools#eviction}); a server's
- * pool is told through JDBC's {@link Connection#abort}, which closes it, and drops it when it next validates it.
+ * How a connection that failed with {@link FailureKind#RECONNECT} ({@link PostgresFailures}) leaves its pool, so
+ * that no later call gets it again: the library's own pool evicts it (and retires the others, see
+ * {@link HikariPools#eviction}); a server's pool is told through JDBC's {@link Connection#abort}, which closes it,
+ * and drops it when it next validates it.
  */
 @FunctionalInterface
 public interface ConnectionEviction {

@@ -7,6 +7,7 @@ import dev.ratelimiter.Verdict;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.ErrorDescriptions;
+import dev.ratelimiter.core.FailureKind;
 import dev.ratelimiter.core.RateLimiterMetrics;
 
 import javax.sql.DataSource;
@@ -48,7 +49,7 @@ import java.util.concurrent.TimeUnit;
  * for its cancel request to finish, which against a paused server takes the driver's cancelSignalTimeout (10 s).
  * Any failure is reported to the {@link BackendMonitor} and answered {@link Verdict.Outcome#UNAVAILABLE}; nothing
  * is thrown out of {@link #consume}, {@link #reset} or {@link #sweep}. A failed connection leaves its pool when no
- * later call could use it ({@link PostgresFailure}).
+ * later call could use it ({@link PostgresFailures}).
  */
 public final class PostgresRateLimiter implements RateLimiter, Sweepable {
 
@@ -254,7 +255,7 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
 
     /**
      * Runs {@code work} on a connection of the pool with the given network timeout, refusing one that joined the
-     * caller's transaction; a connection that failed in a way no later call could use ({@link PostgresFailure#EVICT})
+     * caller's transaction; a connection that failed in a way no later call could use ({@link FailureKind#RECONNECT} ({@link PostgresFailures}))
      * leaves its pool, and a failure only a person can fix is logged once.
      */
     private <T> T onConnection(int networkTimeout, ConnectionWork<T> work) throws SQLException {
@@ -269,13 +270,13 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
                     restore(connection, previous);
                 }
             } catch (SQLException | RuntimeException e) {
-                if (PostgresFailure.of(e) == PostgresFailure.EVICT) {
+                if (PostgresFailures.classify(e) == FailureKind.RECONNECT) {
                     evict(connection, e);
                 }
                 throw e;
             }
         } catch (SQLException e) {
-            if (PostgresFailure.of(e) == PostgresFailure.CONFIGURATION) {
+            if (PostgresFailures.classify(e) == FailureKind.CONFIGURATION) {
                 logConfigurationFailure(e);
             }
             throw e;
@@ -311,7 +312,7 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
                     + "gave a connection in the caller's transaction (not in autocommit), so the counter would roll "
                     + "back with it; use a non-transactional pool", "25000");
             // A configuration mistake, not an outage: calls outside transactions succeed in between, so the
-            // breaker may never open and readiness may stay ok. Logged once, loudly (PostgresFailure.CONFIGURATION).
+            // breaker may never open and readiness may stay ok. Logged once, loudly (FailureKind.CONFIGURATION).
             throw refusal;
         }
     }

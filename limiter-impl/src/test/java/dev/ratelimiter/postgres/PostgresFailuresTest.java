@@ -1,5 +1,6 @@
 package dev.ratelimiter.postgres;
 
+import dev.ratelimiter.core.FailureKind;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -11,13 +12,13 @@ import java.sql.SQLTimeoutException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class PostgresFailureTest {
+class PostgresFailuresTest {
 
     @ParameterizedTest(name = "SQLSTATE {0} is {1}")
     @DisplayName("failures are classified by SQLSTATE")
     @CsvSource({
-            "25006, EVICT", // read-only session
-            "25P02, EVICT", // stuck in a failed transaction
+            "25006, RECONNECT", // read-only session
+            "25P02, RECONNECT", // stuck in a failed transaction
             "08006, TRANSIENT", // connection failure: the pool replaces it by itself
             "57014, TRANSIENT", // statement timeout
             "57P01, TRANSIENT", // terminated by an administrator
@@ -28,17 +29,17 @@ class PostgresFailureTest {
             "42501, CONFIGURATION", // no privilege
             "28P01, CONFIGURATION", // password refused
             "25000, CONFIGURATION"}) // a connection inside the caller's transaction
-    void bySqlState(String state, PostgresFailure expected) {
-        assertThat(PostgresFailure.of(new SQLException("failed", state))).isEqualTo(expected);
+    void bySqlState(String state, FailureKind expected) {
+        assertThat(PostgresFailures.classify(new SQLException("failed", state))).isEqualTo(expected);
     }
 
     @Test
     @DisplayName("timeouts, failures without SQLSTATE and other exceptions are transient")
     void transientByDefault() {
-        assertThat(PostgresFailure.of(new SQLTimeoutException("no connection within the deadline", "08001")))
-                .isEqualTo(PostgresFailure.TRANSIENT);
-        assertThat(PostgresFailure.of(new SQLException("no state"))).isEqualTo(PostgresFailure.TRANSIENT);
-        assertThat(PostgresFailure.of(new SocketTimeoutException("Read timed out")))
-                .isEqualTo(PostgresFailure.TRANSIENT);
+        assertThat(PostgresFailures.classify(new SQLTimeoutException("no connection within the deadline", "08001")))
+                .isEqualTo(FailureKind.TRANSIENT);
+        assertThat(PostgresFailures.classify(new SQLException("no state"))).isEqualTo(FailureKind.TRANSIENT);
+        assertThat(PostgresFailures.classify(new SocketTimeoutException("Read timed out")))
+                .isEqualTo(FailureKind.TRANSIENT);
     }
 }
