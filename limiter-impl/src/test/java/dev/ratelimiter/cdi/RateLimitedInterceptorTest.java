@@ -7,6 +7,7 @@ import dev.ratelimiter.RateLimiterUnavailableException;
 import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.core.ConfigurationException;
+import dev.ratelimiter.testing.LogCapture;
 import jakarta.enterprise.context.control.RequestContextController;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -14,11 +15,8 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -137,26 +135,8 @@ class RateLimitedInterceptorTest {
         start(config(), GuardedService.class);
         GuardedService service = cdi.select(GuardedService.class);
         RequestContextController request = cdi.select(RequestContextController.class);
-        List<LogRecord> errors = new CopyOnWriteArrayList<>();
-        Logger logger = Logger.getLogger(UnfilteredRequests.class.getName());
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                if (record.getLevel() == Level.SEVERE) {
-                    errors.add(record);
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        logger.addHandler(handler);
-        try {
+        List<LogRecord> errors;
+        try (LogCapture log = LogCapture.of(UnfilteredRequests.class)) {
             for (int i = 0; i < 2; i++) {
                 request.activate();
                 assertThatIllegalStateException().isThrownBy(() -> service.search("q"))
@@ -164,8 +144,7 @@ class RateLimitedInterceptorTest {
                         .withMessageContaining(GuardedService.class.getName() + "#search(String)");
                 request.deactivate();
             }
-        } finally {
-            logger.removeHandler(handler);
+            errors = log.records(Level.SEVERE);
         }
         assertThat(errors).singleElement().satisfies(record ->
                 assertThat(record.getMessage()).contains("dev.ratelimiter.jaxrs.RateLimiterFeature"));

@@ -7,6 +7,7 @@ import dev.ratelimiter.core.BackendState;
 import dev.ratelimiter.core.BreakerSettings;
 import dev.ratelimiter.core.ValkeySettings;
 import dev.ratelimiter.postgres.TcpProxy;
+import dev.ratelimiter.testing.LogCapture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -18,10 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -191,31 +189,10 @@ class ValkeyServerFaultsTest {
 
     private List<String> warningsAtStart(String policy) {
         RedisServer server = started(RedisServer.start("--maxmemory-policy", policy));
-        Logger logger = Logger.getLogger(EvictionPolicyCheck.class.getName());
-        List<String> warnings = new CopyOnWriteArrayList<>();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
-                    warnings.add(java.text.MessageFormat.format(record.getMessage(), record.getParameters()));
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        logger.addHandler(handler);
-        try {
+        try (LogCapture log = LogCapture.of(EvictionPolicyCheck.class)) {
             started(ValkeyChain.standalone(server.url()));
-        } finally {
-            logger.removeHandler(handler);
+            return log.messages(Level.WARNING);
         }
-        return warnings;
     }
 
     /** Closes every client connection but the admin's own: the pool must connect, and authenticate, anew. */
