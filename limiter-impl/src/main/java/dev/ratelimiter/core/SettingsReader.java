@@ -36,7 +36,7 @@ public final class SettingsReader {
     static final String PREFIX = "ratelimiter.";
     static final String BUCKETS = "ratelimiter.buckets.";
     private static final String ENV_BUCKETS = "RATELIMITER_BUCKETS_";
-    private static final List<String> BUCKET_PROPERTIES = List.of("limit", "window", "on-outage");
+    static final List<String> BUCKET_PROPERTIES = List.of("limit", "window", "on-outage");
 
     /** Pool sizes (Valkey connections per node, PostgreSQL connections and bulkhead permits). */
     static final Range<Long> POOL_SIZE = Range.of(1L, 1_024L);
