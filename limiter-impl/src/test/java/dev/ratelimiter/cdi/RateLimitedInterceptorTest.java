@@ -13,12 +13,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -137,26 +132,7 @@ class RateLimitedInterceptorTest {
         start(config(), GuardedService.class);
         GuardedService service = cdi.select(GuardedService.class);
         RequestContextController request = cdi.select(RequestContextController.class);
-        List<LogRecord> errors = new CopyOnWriteArrayList<>();
-        Logger logger = Logger.getLogger(UnfilteredRequests.class.getName());
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                if (record.getLevel() == Level.SEVERE) {
-                    errors.add(record);
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        logger.addHandler(handler);
-        try {
+        try (LogCapture log = LogCapture.of(UnfilteredRequests.class)) {
             for (int i = 0; i < 2; i++) {
                 request.activate();
                 assertThatIllegalStateException().isThrownBy(() -> service.search("q"))
@@ -164,11 +140,10 @@ class RateLimitedInterceptorTest {
                         .withMessageContaining(GuardedService.class.getName() + "#search(String)");
                 request.deactivate();
             }
-        } finally {
-            logger.removeHandler(handler);
+            assertThat(log.records()).filteredOn(record -> record.getLevel() == Level.SEVERE).singleElement()
+                    .satisfies(record -> assertThat(record.getMessage())
+                            .contains("dev.ratelimiter.jaxrs.RateLimiterFeature"));
         }
-        assertThat(errors).singleElement().satisfies(record ->
-                assertThat(record.getMessage()).contains("dev.ratelimiter.jaxrs.RateLimiterFeature"));
         assertThat(service.runs()).isZero();
     }
 

@@ -6,12 +6,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -19,31 +14,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** "Rate limiter ready" is logged once every startup check has passed, never before a failed start. */
 class ReadyMessageTest {
 
-    private final List<String> messages = new CopyOnWriteArrayList<>();
-    private final Logger logger = Logger.getLogger(LimiterRuntime.class.getName());
-    private final Handler handler = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            messages.add(record.getMessage());
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private LogCapture log;
 
     @BeforeEach
     void listen() {
-        logger.addHandler(handler);
+        log = LogCapture.of(LimiterRuntime.class);
     }
 
     @AfterEach
     void stopListening() {
-        logger.removeHandler(handler);
+        log.close();
     }
 
     @Test
@@ -51,7 +31,7 @@ class ReadyMessageTest {
     void notReadyOnFailedStart() {
         assertThatThrownBy(() -> CdiContainer.start(Map.of(), MisconfiguredBean.class).close())
                 .isInstanceOf(ConfigurationException.class);
-        assertThat(messages).noneMatch(message -> message.startsWith("Rate limiter ready"));
+        assertThat(log.messages()).noneMatch(message -> message.startsWith("Rate limiter ready"));
     }
 
     @Test
@@ -60,7 +40,7 @@ class ReadyMessageTest {
         try (CdiContainer cdi = CdiContainer.start(Map.of("ratelimiter.buckets.login.limit", "3",
                 "ratelimiter.buckets.login.window", "PT15M", "ratelimiter.buckets.search.limit", "2",
                 "ratelimiter.buckets.search.window", "PT1M"), GuardedService.class)) {
-            assertThat(messages).filteredOn(message -> message.startsWith("Rate limiter ready")).hasSize(1);
+            assertThat(log.messages()).filteredOn(message -> message.startsWith("Rate limiter ready")).hasSize(1);
         }
     }
 }

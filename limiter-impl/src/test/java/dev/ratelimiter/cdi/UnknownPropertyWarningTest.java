@@ -8,44 +8,24 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A typo in a {@code ratelimiter.*} property is logged at startup, naming the nearest known property. */
 class UnknownPropertyWarningTest {
 
-    private final List<LogRecord> records = new CopyOnWriteArrayList<>();
-    private final Logger logger = Logger.getLogger(LimiterConfiguration.class.getName());
-    private final Handler handler = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            records.add(record);
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private LogCapture log;
 
     @BeforeEach
     void listen() {
-        logger.addHandler(handler);
+        log = LogCapture.of(LimiterConfiguration.class);
     }
 
     @AfterEach
     void stopListening() {
-        logger.removeHandler(handler);
+        log.close();
     }
 
     @Test
@@ -64,8 +44,8 @@ class UnknownPropertyWarningTest {
 
         configuration.read();
 
-        assertThat(records).extracting(LogRecord::getMessage).hasSize(1);
-        assertThat(records).singleElement().satisfies(record -> {
+        assertThat(log.messages()).hasSize(1);
+        assertThat(log.records()).singleElement().satisfies(record -> {
             assertThat(record.getLevel()).isEqualTo(Level.WARNING);
             assertThat(record.getMessage()).isEqualTo("Unknown property ratelimiter.buckets.login.limt is ignored; "
                     + "did you mean ratelimiter.buckets.login.limit?");
