@@ -11,7 +11,7 @@ enum Series {
     FAIL_OPEN("fail_open", "Attempts allowed uncounted by a fail-open bucket while the store was out", Series.NONE),
     BACKEND_ERRORS("backend_errors", "Failed store calls: timeouts, connection errors, failed probes", Series.NONE),
     DEGRADED("degraded", "1 while the store is out and buckets follow their outage policy, else 0", Series.NONE),
-    BACKEND("backend", "Time of each store call", "seconds");
+    BACKEND("backend", "Time of each store call", "nanoseconds");
 
     /** MicroProfile Metrics' unit of a count or a flag ({@code MetricUnits.NONE}). */
     static final String NONE = "none";
@@ -36,7 +36,12 @@ enum Series {
         return description;
     }
 
-    /** {@code seconds} for the call timer, {@link #NONE} for counts and the degraded flag. */
+    /**
+     * MicroProfile Metrics' unit of what the series records: {@link #NONE} for counts and the degraded flag;
+     * {@code nanoseconds} for the call timer, the unit a MicroProfile {@code Timer} keeps (Payara's exporter scales
+     * a timer's values from its declared unit to seconds, and names the series {@code _seconds} from it).
+     * Micrometer's timer records in its registry's base time unit, seconds in Prometheus.
+     */
     String unit() {
         return unit;
     }

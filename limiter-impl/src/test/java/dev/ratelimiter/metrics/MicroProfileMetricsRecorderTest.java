@@ -25,8 +25,8 @@ class MicroProfileMetricsRecorderTest {
     private final MetricRegistry registry = recording(MetricRegistry.class, registered);
 
     @Test
-    @DisplayName("every series is registered with a description and a unit: seconds for the timer, none for counts "
-            + "and the degraded flag")
+    @DisplayName("every series is registered with a description and a unit: nanoseconds for the timer (what it "
+            + "records; exported in seconds), none for counts and the degraded flag")
     void descriptionsAndUnits() {
         new MicroProfileMetricsRecorder(registry)
                 .register(List.of(new Bucket("login", 5, Duration.ofMinutes(15))), Backend.POSTGRES, () -> false);
@@ -43,7 +43,7 @@ class MicroProfileMetricsRecorderTest {
                 assertThat(metadata.getDescription()).as(metadata.getName()).isNotBlank());
         assertThat(byName.get("rate_limiter_fallbacks").getDescription())
                 .isEqualTo("Decisions made by the per-process fallback while the store was out");
-        assertThat(byName.get("rate_limiter_backend").getUnit()).isEqualTo(MetricUnits.SECONDS);
+        assertThat(byName.get("rate_limiter_backend").getUnit()).isEqualTo(MetricUnits.NANOSECONDS);
         assertThat(byName.values()).filteredOn(metadata -> !metadata.getName().equals("rate_limiter_backend"))
                 .allSatisfy(metadata -> assertThat(metadata.getUnit()).as(metadata.getName())
                         .isEqualTo(MetricUnits.NONE));
