@@ -30,6 +30,15 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, RateLimiter limite
     }
 
     /**
+     * The chain with the default breaker ({@link BreakerSettings#DEFAULTS}), for a chain built outside the CDI
+     * layer (benchmarks, tests); the parameters are those above.
+     */
+    public static SharedStoreChain of(RateLimiter store, StoreProbe probe, BackendMonitor monitor, InstantSource clock,
+                                      RateLimiter fallback, OutageListener outages) {
+        return of(store, probe, monitor, clock, fallback, outages, BreakerSettings.DEFAULTS);
+    }
+
+    /**
      * The chain around a store whose parts fail on their own: a breaker per part.
      *
      * @param store    the store's limiter, answering {@code UNAVAILABLE} for its failures
