@@ -118,7 +118,7 @@ public class LimiterRuntime {
                     throw e;
                 }
                 resources.add(valkey);
-                limiter = sharedStore(valkey.chain(monitor, clock, memory, listeners));
+                limiter = sharedStore(valkey.chain(monitor, clock, memory, listeners, settings.breaker()));
                 break;
             case POSTGRES:
             default:
@@ -133,7 +133,8 @@ public class LimiterRuntime {
                     throw new ConfigurationException(problems);
                 }
                 limiter = sharedStore(SharedStoreChain.of(outsideTransactions(postgres.limiter(),
-                        postgresSettings.timeout()), postgres.probe(), monitor, clock, memory, listeners));
+                        postgresSettings.timeout()), postgres.probe(), monitor, clock, memory, listeners,
+                        settings.breaker()));
                 resources.add(0, new PeriodicSweeper(postgres.sweeper(), postgresSettings.sweepInterval(),
                         managedScheduler()));
                 break;

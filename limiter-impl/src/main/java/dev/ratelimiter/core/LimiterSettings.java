@@ -27,6 +27,7 @@ import java.util.Optional;
  * @param healthDownWhenDegraded {@code ratelimiter.health.down-when-degraded}
  * @param valkey                {@code ratelimiter.valkey.*}, read whatever the backend
  * @param postgres              {@code ratelimiter.postgres.*}, read whatever the backend
+ * @param breaker               {@code ratelimiter.breaker.*}: the circuit breaker in front of a shared store
  */
 public record LimiterSettings(
         boolean enabled,
@@ -42,7 +43,8 @@ public record LimiterSettings(
         Duration memorySweepInterval,
         boolean healthDownWhenDegraded,
         ValkeySettings valkey,
-        PostgresSettings postgres) {
+        PostgresSettings postgres,
+        BreakerSettings breaker) {
 
     /** The bucket the global filter uses for authenticated requests. */
     public static final String API_AUTHENTICATED = "api-authenticated";

@@ -36,7 +36,7 @@ public final class SettingsReader {
     static final String PREFIX = "ratelimiter.";
     static final String BUCKETS = "ratelimiter.buckets.";
     private static final String ENV_BUCKETS = "RATELIMITER_BUCKETS_";
-    private static final List<String> BUCKET_PROPERTIES = List.of("limit", "window", "on-outage");
+    static final List<String> BUCKET_PROPERTIES = List.of("limit", "window", "on-outage");
 
     /** Pool sizes (Valkey connections per node, PostgreSQL connections and bulkhead permits). */
     static final Range<Long> POOL_SIZE = Range.of(1L, 1_024L);
@@ -52,6 +52,11 @@ public final class SettingsReader {
     static final Range<Long> LIMIT = Range.of(1L, Bucket.MAX_LIMIT);
     /** Bucket windows, in whole seconds ({@link Bucket#MAX_WINDOW}). */
     static final Range<Duration> WINDOW = Range.of(Duration.ofSeconds(1), Bucket.MAX_WINDOW);
+
+    /** The circuit breaker's failure and success thresholds: consecutive calls, so a thousand is already lax. */
+    static final Range<Long> BREAKER_THRESHOLD = Range.of(1L, 1_000L);
+    /** The circuit breaker's back-offs between probes: a millisecond to an hour. */
+    static final Range<Duration> BREAKER_BACKOFF = Range.of(Duration.ofMillis(1), Duration.ofHours(1));
 
     private final Function<String, Optional<String>> lookup;
     private final List<String> propertyNames;
@@ -110,11 +115,28 @@ public final class SettingsReader {
         boolean downWhenDegraded = bool("health.down-when-degraded", false);
         ValkeySettings valkey = valkey(backend == Backend.VALKEY);
         PostgresSettings postgres = postgres();
+        BreakerSettings breaker = breaker();
         if (!problems.isEmpty()) {
             throw new ConfigurationException(problems);
         }
         return new LimiterSettings(enabled, backend, buckets, globalLimit, prefixes, trustedProxies, ipv6PrefixLength,
-                keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, valkey, postgres);
+                keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, valkey, postgres, breaker);
+    }
+
+    private BreakerSettings breaker() {
+        BreakerSettings defaults = BreakerSettings.DEFAULTS;
+        Duration initial = duration("breaker.initial-backoff", defaults.initialBackoff(), BREAKER_BACKOFF);
+        // Unset, the longest back-off grows to a longer initial one, so setting one property alone never fails.
+        Duration maxDefault = initial.compareTo(defaults.maxBackoff()) > 0 ? initial : defaults.maxBackoff();
+        Duration max = duration("breaker.max-backoff", maxDefault, BREAKER_BACKOFF);
+        if (max.compareTo(initial) < 0) {
+            problems.add(PREFIX + "breaker.max-backoff: " + max + " is below ratelimiter.breaker.initial-backoff "
+                    + initial);
+            max = initial;
+        }
+        return new BreakerSettings(integer("breaker.failure-threshold", defaults.failureThreshold(),
+                BREAKER_THRESHOLD), initial, max,
+                integer("breaker.success-threshold", defaults.successThreshold(), BREAKER_THRESHOLD));
     }
 
     private ValkeySettings valkey(boolean used) {

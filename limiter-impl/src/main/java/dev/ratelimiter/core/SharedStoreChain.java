@@ -22,11 +22,20 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, RateLimiter limite
      * @param clock    for the breaker's back-off
      * @param fallback the per-process limiter for {@code FALLBACK} buckets
      * @param outages  told of every attempt an outage policy answered
+     * @param settings the breaker's thresholds and back-offs ({@code ratelimiter.breaker.*})
+     */
+    public static SharedStoreChain of(RateLimiter store, StoreProbe probe, BackendMonitor monitor, InstantSource clock,
+                                      RateLimiter fallback, OutageListener outages, BreakerSettings settings) {
+        return around(new CircuitBreakerLimiter(store, probe, monitor, clock, settings), fallback, outages);
+    }
+
+    /**
+     * The chain with the default breaker ({@link BreakerSettings#DEFAULTS}), for a chain built outside the CDI
+     * layer (benchmarks, tests); the parameters are those above.
      */
     public static SharedStoreChain of(RateLimiter store, StoreProbe probe, BackendMonitor monitor, InstantSource clock,
                                       RateLimiter fallback, OutageListener outages) {
-        return around(new CircuitBreakerLimiter(store, probe, monitor, clock, BreakerSettings.DEFAULTS), fallback,
-                outages);
+        return of(store, probe, monitor, clock, fallback, outages, BreakerSettings.DEFAULTS);
     }
 
     /**
@@ -38,11 +47,11 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, RateLimiter limite
      * @param clock    for the breakers' back-off
      * @param fallback the per-process limiter for {@code FALLBACK} buckets
      * @param outages  told of every attempt an outage policy answered
+     * @param settings each breaker's thresholds and back-offs ({@code ratelimiter.breaker.*})
      */
     public static SharedStoreChain of(RateLimiter store, StoreParts parts, BackendMonitor monitor, InstantSource clock,
-                                      RateLimiter fallback, OutageListener outages) {
-        return around(new CircuitBreakerLimiter(store, parts, monitor, clock, BreakerSettings.DEFAULTS), fallback,
-                outages);
+                                      RateLimiter fallback, OutageListener outages, BreakerSettings settings) {
+        return around(new CircuitBreakerLimiter(store, parts, monitor, clock, settings), fallback, outages);
     }
 
     private static SharedStoreChain around(CircuitBreakerLimiter breaker, RateLimiter fallback,

@@ -26,18 +26,20 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
     private final Map<Backend, C> errors = new ConcurrentHashMap<>();
 
     /**
-     * A counter of this library.
+     * A counter of this library, with the series' description and unit.
      *
-     * @param metric the series' name without the library's prefix: {@code decisions}, {@code fallbacks},
-     *               {@code fail_open}, {@code backend_errors}
+     * @param series {@code DECISIONS}, {@code FALLBACKS}, {@code FAIL_OPEN} or {@code BACKEND_ERRORS}
      * @param tags   tag names and values, alternating
      */
-    abstract C counter(String metric, String... tags);
+    abstract C counter(Series series, String... tags);
 
     /** Adds one. */
     abstract void increment(C counter);
 
-    /** Registers {@code degraded} (1 or 0, read when scraped) and the backend's call timer. */
+    /**
+     * Registers {@link Series#DEGRADED} (1 or 0, read when scraped) and the backend's call timer
+     * {@link Series#BACKEND}, with their descriptions and units.
+     */
     abstract void registerBackend(Backend backend, BooleanSupplier degraded);
 
     @Override
@@ -45,14 +47,14 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
         for (Bucket bucket : buckets) {
             Map<Verdict.Outcome, C> byOutcome = new EnumMap<>(Verdict.Outcome.class);
             for (Verdict.Outcome outcome : Verdict.Outcome.values()) {
-                byOutcome.put(outcome, counter("decisions", "bucket", bucket.name(),
+                byOutcome.put(outcome, counter(Series.DECISIONS, "bucket", bucket.name(),
                         "outcome", outcome.name().toLowerCase(Locale.ROOT)));
             }
             decisions.put(bucket.name(), byOutcome);
-            fallbacks.put(bucket.name(), counter("fallbacks", "bucket", bucket.name()));
-            failOpens.put(bucket.name(), counter("fail_open", "bucket", bucket.name()));
+            fallbacks.put(bucket.name(), counter(Series.FALLBACKS, "bucket", bucket.name()));
+            failOpens.put(bucket.name(), counter(Series.FAIL_OPEN, "bucket", bucket.name()));
         }
-        errors.put(backend, counter("backend_errors", "backend", backend.configName()));
+        errors.put(backend, counter(Series.BACKEND_ERRORS, "backend", backend.configName()));
         registerBackend(backend, degraded);
     }
 

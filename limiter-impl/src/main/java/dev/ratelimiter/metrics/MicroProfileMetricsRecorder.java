@@ -2,6 +2,7 @@ package dev.ratelimiter.metrics;
 
 import dev.ratelimiter.core.Backend;
 import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 import org.eclipse.microprofile.metrics.Timer;
@@ -28,8 +29,8 @@ final class MicroProfileMetricsRecorder extends CounterTableRecorder<Counter> {
     }
 
     @Override
-    Counter counter(String metric, String... tags) {
-        return registry.counter("rate_limiter_" + metric, tags(tags));
+    Counter counter(Series series, String... tags) {
+        return registry.counter(metadata(series), tags(tags));
     }
 
     @Override
@@ -40,8 +41,8 @@ final class MicroProfileMetricsRecorder extends CounterTableRecorder<Counter> {
     @Override
     void registerBackend(Backend backend, BooleanSupplier degraded) {
         Tag tag = new Tag("backend", backend.configName());
-        registry.gauge("rate_limiter_degraded", degraded, d -> d.getAsBoolean() ? 1 : 0, tag);
-        timers.put(backend, registry.timer("rate_limiter_backend", tag));
+        registry.gauge(metadata(Series.DEGRADED), degraded, d -> d.getAsBoolean() ? 1 : 0, tag);
+        timers.put(backend, registry.timer(metadata(Series.BACKEND), tag));
     }
 
     @Override
@@ -50,6 +51,12 @@ final class MicroProfileMetricsRecorder extends CounterTableRecorder<Counter> {
         if (timer != null) {
             timer.update(Duration.ofNanos(nanos));
         }
+    }
+
+    /** The same for every tag set of a series, as MicroProfile Metrics requires of one name. */
+    private static Metadata metadata(Series series) {
+        return Metadata.builder().withName("rate_limiter_" + series.metric()).withDescription(series.description())
+                .withUnit(series.unit()).build();
     }
 
     private static Tag[] tags(String... namesAndValues) {

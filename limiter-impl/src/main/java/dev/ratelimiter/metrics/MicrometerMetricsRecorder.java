@@ -14,6 +14,9 @@ import java.util.function.BooleanSupplier;
 /**
  * Reports to Micrometer, as Quarkus offers it. Meter names use Micrometer's dots ({@code rate_limiter.fallbacks});
  * its Prometheus registry exports them as the same series as MicroProfile Metrics, without {@code mp_scope}.
+ * A count or flag (MicroProfile Metrics' unit {@code none}) has no base unit here: Micrometer's Prometheus naming
+ * appends a base unit to the series' name ({@code rate_limiter_fail_open_<unit>_total}). The timer's unit is the
+ * registry's base time unit, seconds in Prometheus.
  */
 final class MicrometerMetricsRecorder extends CounterTableRecorder<Counter> {
 
@@ -25,8 +28,9 @@ final class MicrometerMetricsRecorder extends CounterTableRecorder<Counter> {
     }
 
     @Override
-    Counter counter(String metric, String... tags) {
-        return Counter.builder("rate_limiter." + metric).tags(tags).register(registry);
+    Counter counter(Series series, String... tags) {
+        return Counter.builder("rate_limiter." + series.metric()).description(series.description())
+                .baseUnit(baseUnit(series)).tags(tags).register(registry);
     }
 
     @Override
@@ -39,9 +43,15 @@ final class MicrometerMetricsRecorder extends CounterTableRecorder<Counter> {
         String name = backend.configName();
         // strongReference: Micrometer holds a gauge's object weakly, and nothing else holds this lambda, so it
         // would be collected and the gauge would read NaN.
-        Gauge.builder("rate_limiter.degraded", degraded, d -> d.getAsBoolean() ? 1 : 0).tag("backend", name)
+        Gauge.builder("rate_limiter." + Series.DEGRADED.metric(), degraded, d -> d.getAsBoolean() ? 1 : 0)
+                .description(Series.DEGRADED.description()).baseUnit(baseUnit(Series.DEGRADED)).tag("backend", name)
                 .strongReference(true).register(registry);
-        timers.put(backend, Timer.builder("rate_limiter.backend").tag("backend", name).register(registry));
+        timers.put(backend, Timer.builder("rate_limiter." + Series.BACKEND.metric())
+                .description(Series.BACKEND.description()).tag("backend", name).register(registry));
+    }
+
+    private static String baseUnit(Series series) {
+        return Series.NONE.equals(series.unit()) ? null : series.unit();
     }
 
     @Override

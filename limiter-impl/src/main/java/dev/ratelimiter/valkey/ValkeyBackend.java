@@ -2,6 +2,7 @@ package dev.ratelimiter.valkey;
 
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.core.BackendMonitor;
+import dev.ratelimiter.core.BreakerSettings;
 import dev.ratelimiter.core.OutageListener;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.SharedStoreChain;
@@ -100,12 +101,13 @@ public final class ValkeyBackend implements AutoCloseable {
      * @param clock    for the breaker's back-off
      * @param fallback the per-process limiter for {@code FALLBACK} buckets
      * @param outages  told of every attempt an outage policy answered
+     * @param breaker  each breaker's thresholds and back-offs
      */
     public SharedStoreChain chain(BackendMonitor monitor, InstantSource clock, RateLimiter fallback,
-                                  OutageListener outages) {
+                                  OutageListener outages, BreakerSettings breaker) {
         return parts == null
-                ? SharedStoreChain.of(limiter, probe(), monitor, clock, fallback, outages)
-                : SharedStoreChain.of(limiter, parts, monitor, clock, fallback, outages);
+                ? SharedStoreChain.of(limiter, probe(), monitor, clock, fallback, outages, breaker)
+                : SharedStoreChain.of(limiter, parts, monitor, clock, fallback, outages, breaker);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.ratelimiter.contract;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.BackendState;
+import dev.ratelimiter.core.BreakerSettings;
 import dev.ratelimiter.core.CircuitBreakerLimiter;
 import dev.ratelimiter.core.MemoryRateLimiter;
 import dev.ratelimiter.core.OutageStatistics;
@@ -56,8 +57,9 @@ public class StoreChain implements AutoCloseable {
         this.store = new CountingLimiter(store);
         MemoryRateLimiter fallback = new MemoryRateLimiter(clock, 10_000);
         SharedStoreChain chain = parts.isPresent()
-                ? SharedStoreChain.of(this.store, parts.get(), monitor, clock, fallback, outages)
-                : SharedStoreChain.of(this.store, probe, monitor, clock, fallback, outages);
+                ? SharedStoreChain.of(this.store, parts.get(), monitor, clock, fallback, outages,
+                        BreakerSettings.DEFAULTS)
+                : SharedStoreChain.of(this.store, probe, monitor, clock, fallback, outages, BreakerSettings.DEFAULTS);
         this.breaker = chain.breaker();
         this.limiter = chain.limiter();
         this.closeStore = closeStore;

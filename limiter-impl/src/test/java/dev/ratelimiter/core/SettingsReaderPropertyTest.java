@@ -43,7 +43,9 @@ class SettingsReaderPropertyTest {
             "ratelimiter.valkey.sentinel-user", "ratelimiter.valkey.sentinel-password",
             "ratelimiter.postgres.datasource", "ratelimiter.postgres.url", "ratelimiter.postgres.user",
             "ratelimiter.postgres.password", "ratelimiter.postgres.table", "ratelimiter.postgres.timeout",
-            "ratelimiter.postgres.pool-size", "ratelimiter.postgres.sweep-interval");
+            "ratelimiter.postgres.pool-size", "ratelimiter.postgres.sweep-interval",
+            "ratelimiter.breaker.failure-threshold", "ratelimiter.breaker.initial-backoff",
+            "ratelimiter.breaker.max-backoff", "ratelimiter.breaker.success-threshold");
 
     private static Map<String, String> baseline() {
         return new HashMap<>(Map.of(
@@ -100,6 +102,10 @@ class SettingsReaderPropertyTest {
         assertThat(settings.postgres().timeout()).isBetween(Duration.ofMillis(1), Duration.ofMinutes(10));
         assertThat(settings.postgres().poolSize()).isBetween(1, 1_024);
         assertThat(settings.postgres().sweepInterval()).isBetween(Duration.ofSeconds(1), Duration.ofDays(1));
+        assertThat(settings.breaker().failureThreshold()).isBetween(1, 1_000);
+        assertThat(settings.breaker().successThreshold()).isBetween(1, 1_000);
+        assertThat(settings.breaker().initialBackoff()).isBetween(Duration.ofMillis(1), Duration.ofHours(1));
+        assertThat(settings.breaker().maxBackoff()).isBetween(settings.breaker().initialBackoff(), Duration.ofHours(1));
     }
 
     @Provide

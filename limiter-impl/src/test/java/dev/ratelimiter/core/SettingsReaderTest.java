@@ -253,6 +253,28 @@ class SettingsReaderTest {
         assertProblem("ratelimiter.postgres.timeout: 'PT9999999999999999S' is out of range from PT0.001S to PT10M");
     }
 
+    @Test
+    @DisplayName("breaker: defaults 3 failures, 1 s doubling to 30 s, 3 successes; each of the four is read")
+    void breaker() {
+        assertThat(read().breaker()).isEqualTo(BreakerSettings.DEFAULTS);
+        properties.put("ratelimiter.breaker.failure-threshold", "5");
+        properties.put("ratelimiter.breaker.initial-backoff", "PT0.5S");
+        properties.put("ratelimiter.breaker.max-backoff", "PT2M");
+        properties.put("ratelimiter.breaker.success-threshold", "2");
+        assertThat(read().breaker())
+                .isEqualTo(new BreakerSettings(5, Duration.ofMillis(500), Duration.ofMinutes(2), 2));
+    }
+
+    @Test
+    @DisplayName("breaker: initial-backoff PT2M alone raises the longest back-off to PT2M; max-backoff below "
+            + "initial-backoff fails naming max-backoff")
+    void breakerBackoffOrder() {
+        properties.put("ratelimiter.breaker.initial-backoff", "PT2M");
+        assertThat(read().breaker().maxBackoff()).isEqualTo(Duration.ofMinutes(2));
+        properties.put("ratelimiter.breaker.max-backoff", "PT1M");
+        assertProblem("ratelimiter.breaker.max-backoff: PT1M is below ratelimiter.breaker.initial-backoff PT2M");
+    }
+
     @ParameterizedTest(name = "{0}: {1} and {2} accepted, {3} and {4} refused")
     @CsvSource({
             "ratelimiter.buckets.login.limit,       1,         1000000000000, 0,           1000000000001",
@@ -264,7 +286,11 @@ class SettingsReaderTest {
             "ratelimiter.valkey.pool-size,          1,         1024,          0,           1025",
             "ratelimiter.postgres.timeout,          PT0.001S,  PT10M,         PT0S,        PT10M0.001S",
             "ratelimiter.postgres.sweep-interval,   PT1S,      P1D,           PT-1S,       P2D",
-            "ratelimiter.postgres.pool-size,        1,         1024,          -1,          1025"})
+            "ratelimiter.postgres.pool-size,        1,         1024,          -1,          1025",
+            "ratelimiter.breaker.failure-threshold, 1,         1000,          0,           1001",
+            "ratelimiter.breaker.success-threshold, 1,         1000,          0,           1001",
+            "ratelimiter.breaker.initial-backoff,   PT0.001S,  PT1H,          PT0.0009S,   PT1H0.001S",
+            "ratelimiter.breaker.max-backoff,       PT1S,      PT1H,          PT0S,        PT1H0.001S"})
     @DisplayName("every number and duration is accepted at both ends of its range and refused just outside, named")
     void rangesAreInclusive(String property, String min, String max, String below, String above) {
         properties.put("ratelimiter.buckets.login.limit", "5");

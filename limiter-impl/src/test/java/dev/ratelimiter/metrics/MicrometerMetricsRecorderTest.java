@@ -55,6 +55,20 @@ class MicrometerMetricsRecorderTest {
     }
 
     @Test
+    @DisplayName("every meter has a description; the timer is in seconds, counts and the flag have no base unit "
+            + "(which Prometheus naming would append to the series' name)")
+    void descriptionsAndUnits() {
+        recorder.register(List.of(login), Backend.VALKEY, degraded::get);
+        assertThat(registry.getMeters()).hasSize(8).allSatisfy(meter ->
+                assertThat(meter.getId().getDescription()).as(meter.getId().getName()).isNotBlank());
+        assertThat(registry.get("rate_limiter.decisions").tag("outcome", "denied").counter().getId().getDescription())
+                .isEqualTo("Decisions per bucket and outcome, after the outage policy");
+        assertThat(registry.get("rate_limiter.backend").timer().getId().getBaseUnit()).isEqualTo("seconds");
+        assertThat(registry.getMeters()).filteredOn(meter -> !meter.getId().getName().equals("rate_limiter.backend"))
+                .allSatisfy(meter -> assertThat(meter.getId().getBaseUnit()).as(meter.getId().getName()).isNull());
+    }
+
+    @Test
     @DisplayName("the degraded gauge survives garbage collection, though only the registry holds its supplier")
     void degradedGaugeHeldStrongly() {
         recorder.register(List.of(login), Backend.MEMORY, () -> degraded.get());
