@@ -15,12 +15,14 @@ interface Contender {
     /** Measures one load; the figure's value is in decisions (or calls) per second. */
     Figure measure(Load load) throws Exception;
 
-    /**
-     * A contender run in this JVM by the {@link ClosedLoop} driver.
-     *
-     * @param callers for a load, each thread's caller by thread index
-     */
-    static Contender inJvm(String name, java.util.function.Function<Load, IntFunction<Caller>> callers) {
+    /** How a contender measures one load. */
+    @FunctionalInterface
+    interface Measure {
+        Figure measure(Load load) throws Exception;
+    }
+
+    /** A contender named {@code name} that measures with {@code measure}. */
+    static Contender of(String name, Measure measure) {
         return new Contender() {
             @Override
             public String name() {
@@ -29,8 +31,17 @@ interface Contender {
 
             @Override
             public Figure measure(Load load) throws Exception {
-                return ClosedLoop.run(name, load, callers.apply(load));
+                return measure.measure(load);
             }
         };
+    }
+
+    /**
+     * A contender run in this JVM by the {@link ClosedLoop} driver.
+     *
+     * @param callers for a load, each thread's caller by thread index
+     */
+    static Contender inJvm(String name, java.util.function.Function<Load, IntFunction<Caller>> callers) {
+        return of(name, load -> ClosedLoop.run(name, load, callers.apply(load)));
     }
 }

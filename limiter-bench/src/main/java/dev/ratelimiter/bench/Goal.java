@@ -28,6 +28,6 @@ public record Goal(double ratio, boolean atLeast) {
 
     @Override
     public String toString() {
-        return (atLeast ? "≥ " : "≤ ") + Report.number(ratio);
+        return (atLeast ? "≥ " : "≤ ") + java.math.BigDecimal.valueOf(ratio).stripTrailingZeros().toPlainString();
     }
 }

@@ -5,6 +5,7 @@ import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.RateLimitDenied;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
+import dev.ratelimiter.contract.CountingLimiter;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.BackendState;
@@ -33,6 +34,7 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * The one place the benchmark builds the library's objects: its stores as the runtime starts them, and the whole
@@ -116,11 +118,14 @@ final class LibraryPaths {
         private final RateLimiter limiter;
         private final AutoCloseable resources;
         private final Consumer<RateLimitDenied> denials;
+        private final LongSupplier storeCalls;
 
-        private Decision(RateLimiterMetrics metrics, RateLimiter limiter, AutoCloseable resources) {
+        private Decision(RateLimiterMetrics metrics, RateLimiter limiter, AutoCloseable resources,
+                         LongSupplier storeCalls) {
             this.metrics = metrics;
             this.limiter = limiter;
             this.resources = resources;
+            this.storeCalls = storeCalls;
             this.denials = denied -> { }; // an event nobody observes, as in an application without observers
         }
 
@@ -130,20 +135,26 @@ final class LibraryPaths {
             metrics.register(buckets, Backend.MEMORY, () -> false);
             OutagePolicyLimiter limiter = new OutagePolicyLimiter(new MemoryRateLimiter(InstantSource.system(),
                     maxKeys), Optional.empty(), new OutageListeners(List.of(new OutageStatistics(), metrics)));
-            return new Decision(metrics, limiter, () -> { });
+            return new Decision(metrics, limiter, () -> { }, () -> 0);
         }
 
         /** Over a shared store built with {@code metrics} (see {@link #metrics()}). */
         static Decision shared(List<Bucket> buckets, Store store, RateLimiterMetrics metrics) {
             metrics.register(buckets, store.backend(),
                     () -> store.monitor().status().state() == BackendState.DEGRADED);
-            SharedStoreChain chain = SharedStoreChain.of(store.limiter(), store.probe(), store.monitor(),
+            CountingLimiter counted = new CountingLimiter(store.limiter());
+            SharedStoreChain chain = SharedStoreChain.of(counted, store.probe(), store.monitor(),
                     InstantSource.system(), new MemoryRateLimiter(InstantSource.system(), 100_000),
                     new OutageListeners(List.of(new OutageStatistics(), metrics)));
             return new Decision(metrics, chain.limiter(), () -> {
                 chain.breaker().close();
                 store.close();
-            });
+            }, counted::calls);
+        }
+
+        /** Calls that reached the shared store's limiter so far (0 in memory). */
+        long storeCalls() {
+            return storeCalls.getAsLong();
         }
 
         Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {

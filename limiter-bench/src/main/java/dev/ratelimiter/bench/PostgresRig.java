@@ -1,8 +1,6 @@
 package dev.ratelimiter.bench;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.KeyNormalization;
-import dev.ratelimiter.Verdict;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
@@ -29,17 +27,14 @@ import java.util.regex.Pattern;
  * prepared} running the same statement, and Bucket4j's PostgreSQL proxy managers (select-for-update and advisory
  * lock) on pools with the same settings.
  */
-final class PostgresRig implements StoreRig {
+final class PostgresRig extends StoreRig {
 
-    static final String STORE = "library store";
-    static final String PATH = "library decision path";
     static final String BARE = "bare JDBC loop";
     static final String TOOL = "pgbench -M prepared";
     static final String SELECT_FOR_UPDATE = "Bucket4j 8.14 PostgreSQL (select for update)";
     static final String ADVISORY_LOCK = "Bucket4j 8.14 PostgreSQL (advisory lock)";
 
     private final PostgresCluster cluster;
-    private final List<AutoCloseable> resources = new ArrayList<>();
     private final String statement;
 
     PostgresRig(PostgresCluster cluster) throws Exception {
@@ -54,12 +49,12 @@ final class PostgresRig implements StoreRig {
     }
 
     @Override
-    public String name() {
+    String name() {
         return "PostgreSQL";
     }
 
     @Override
-    public String server() {
+    String server() {
         return cluster.version() + ", a throwaway cluster (`initdb`, `pg_ctl`, `max_connections=300`, "
                 + "`synchronous_commit=off` so the figures are not the disk's flush rate, otherwise defaults) on a "
                 + "free port";
@@ -67,12 +62,12 @@ final class PostgresRig implements StoreRig {
 
     private DataSource pool() {
         DataSource pool = LibraryPaths.postgresPool(cluster.jdbcUrl());
-        resources.add(() -> LibraryPaths.closePool(pool));
+        keep(() -> LibraryPaths.closePool(pool));
         return pool;
     }
 
     @Override
-    public List<Contender> contenders() {
+    List<Contender> contenders() {
         LibraryPaths.Store store = keep(LibraryPaths.postgres(cluster.jdbcUrl(), LibraryPaths.TIMEOUT,
                 RateLimiterMetrics.NONE));
         RateLimiterMetrics metrics = LibraryPaths.metrics();
@@ -82,20 +77,10 @@ final class PostgresRig implements StoreRig {
         ProxyManager<Long> selectForUpdate = Bucket4jPostgreSQL.selectForUpdateBasedBuilder(pool()).build();
         ProxyManager<Long> advisoryLock = Bucket4jPostgreSQL.advisoryLockBasedBuilder(pool()).build();
         return List.of(
-                Contender.inJvm(STORE, load -> {
-                    Bucket bucket = StoreRig.bucket(load);
-                    String[] keys = Keys.hashed(load.keys());
-                    return thread -> key -> store.limiter().consume(bucket, keys[key]).outcome()
-                            != Verdict.Outcome.UNAVAILABLE;
-                }),
-                Contender.inJvm(PATH, load -> {
-                    Bucket bucket = StoreRig.bucket(load);
-                    String[] keys = Keys.raw(load.keys());
-                    return thread -> key -> path.decide(bucket, keys[key], KeyNormalization.LOGIN).outcome()
-                            != Verdict.Outcome.UNAVAILABLE;
-                }),
+                libraryStore(store),
+                libraryPath(path),
                 Contender.inJvm(BARE, load -> {
-                    Bucket bucket = StoreRig.bucket(load);
+                    Bucket bucket = bucket(load);
                     String[] keys = Keys.hashed(load.keys());
                     return thread -> key -> bareCall(bare, bucket, keys[key]);
                 }),
@@ -124,7 +109,7 @@ final class PostgresRig implements StoreRig {
 
     private static Contender bucket4j(String name, ProxyManager<Long> proxies) {
         return Contender.inJvm(name, load -> {
-            Bucket bucket = StoreRig.bucket(load);
+            Bucket bucket = bucket(load);
             BucketConfiguration configuration = ValkeyRig.bucket4jConfiguration(bucket);
             Supplier<BucketConfiguration> supplier = () -> configuration;
             long offset = load.hot() ? 0 : 1_000_000; // the hot key's row apart from the spread keys' rows
@@ -136,27 +121,11 @@ final class PostgresRig implements StoreRig {
     }
 
     @Override
-    public List<Comparison> comparisons() {
-        return List.of(
-                Comparison.withGoal(STORE, BARE, load -> Goal.atLeast(0.95)),
-                Comparison.withGoal(PATH, STORE, load -> Goal.atLeast(0.95)),
-                Comparison.withGoal(PATH, TOOL, load -> load.hot() && load.threads() == 16
-                        ? Goal.atLeast(10) : Goal.none()),
-                Comparison.of(STORE, TOOL),
-                Comparison.of(STORE, SELECT_FOR_UPDATE),
-                Comparison.of(STORE, ADVISORY_LOCK));
-    }
-
-    private <T extends AutoCloseable> T keep(T resource) {
-        resources.add(resource);
-        return resource;
-    }
-
-    @Override
-    public void close() throws Exception {
-        for (AutoCloseable resource : resources) {
-            resource.close();
-        }
+    List<Comparison> comparisons() {
+        List<Comparison> comparisons = new ArrayList<>(libraryComparisons(BARE, TOOL));
+        comparisons.add(Comparison.of(STORE, SELECT_FOR_UPDATE));
+        comparisons.add(Comparison.of(STORE, ADVISORY_LOCK));
+        return comparisons;
     }
 
     /**
@@ -174,7 +143,7 @@ final class PostgresRig implements StoreRig {
 
         @Override
         public Figure measure(Load load) throws Exception {
-            Bucket bucket = StoreRig.bucket(load);
+            Bucket bucket = bucket(load);
             String[] values = {":bucket", ":key", "NULL", ":window", ":window", ":window", "NULL"};
             StringBuilder sql = new StringBuilder();
             int parameter = 0;

@@ -1,8 +1,6 @@
 package dev.ratelimiter.bench;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.KeyNormalization;
-import dev.ratelimiter.Verdict;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.valkey.RedisServer;
 import dev.ratelimiter.valkey.ValkeyLayout;
@@ -25,29 +23,26 @@ import java.util.function.Supplier;
  * library's client and pool settings, {@code redis-benchmark} calling the same script, and Bucket4j's Jedis proxy
  * manager (compare-and-swap) on the same client settings.
  */
-final class ValkeyRig implements StoreRig {
+final class ValkeyRig extends StoreRig {
 
-    static final String STORE = "library store";
-    static final String PATH = "library decision path";
     static final String BARE = "bare Jedis loop";
     static final String TOOL = "redis-benchmark EVALSHA";
     static final String BUCKET4J = "Bucket4j 8.14 Jedis (CAS)";
 
     private final RedisServer server;
     private final ValkeyLayout layout = new ValkeyLayout(LibraryPaths.KEY_PREFIX);
-    private final List<AutoCloseable> resources = new ArrayList<>();
 
     ValkeyRig(RedisServer server) {
         this.server = server;
     }
 
     @Override
-    public String name() {
+    String name() {
         return "Valkey";
     }
 
     @Override
-    public String server() {
+    String server() {
         try (UnifiedJedis client = LibraryPaths.valkeyClient(server.url())) {
             String info = client.info("server");
             return info.lines().filter(l -> l.startsWith("redis_version:") || l.startsWith("valkey_version:"))
@@ -57,7 +52,7 @@ final class ValkeyRig implements StoreRig {
     }
 
     @Override
-    public List<Contender> contenders() {
+    List<Contender> contenders() {
         LibraryPaths.Store store = keep(LibraryPaths.valkey(server.url(), LibraryPaths.TIMEOUT,
                 RateLimiterMetrics.NONE));
         RateLimiterMetrics metrics = LibraryPaths.metrics();
@@ -70,20 +65,10 @@ final class ValkeyRig implements StoreRig {
                 .expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(
                         Duration.ofMinutes(1))).build();
         return List.of(
-                Contender.inJvm(STORE, load -> {
-                    Bucket bucket = StoreRig.bucket(load);
-                    String[] keys = Keys.hashed(load.keys());
-                    return thread -> key -> store.limiter().consume(bucket, keys[key]).outcome()
-                            != Verdict.Outcome.UNAVAILABLE;
-                }),
-                Contender.inJvm(PATH, load -> {
-                    Bucket bucket = StoreRig.bucket(load);
-                    String[] keys = Keys.raw(load.keys());
-                    return thread -> key -> path.decide(bucket, keys[key], KeyNormalization.LOGIN).outcome()
-                            != Verdict.Outcome.UNAVAILABLE;
-                }),
+                libraryStore(store),
+                libraryPath(path),
                 Contender.inJvm(BARE, load -> {
-                    Bucket bucket = StoreRig.bucket(load);
+                    Bucket bucket = bucket(load);
                     String[] keys = Keys.map(Keys.hashed(load.keys()), k -> layout.counterKey(bucket, k));
                     String window = ValkeyLayout.windowArgument(bucket);
                     String sha = ValkeyLayout.scriptSha();
@@ -91,7 +76,7 @@ final class ValkeyRig implements StoreRig {
                 }),
                 new RedisBenchmark(server.port(), layout),
                 Contender.inJvm(BUCKET4J, load -> {
-                    Bucket bucket = StoreRig.bucket(load);
+                    Bucket bucket = bucket(load);
                     String[] keys = Keys.map(Keys.hashed(load.keys()), k -> "b4j:" + bucket.name() + ":" + k);
                     BucketConfiguration configuration = bucket4jConfiguration(bucket);
                     Supplier<BucketConfiguration> supplier = () -> configuration;
@@ -108,26 +93,10 @@ final class ValkeyRig implements StoreRig {
     }
 
     @Override
-    public List<Comparison> comparisons() {
-        return List.of(
-                Comparison.withGoal(STORE, BARE, load -> Goal.atLeast(0.95)),
-                Comparison.withGoal(PATH, STORE, load -> Goal.atLeast(0.95)),
-                Comparison.withGoal(PATH, TOOL, load -> load.hot() && load.threads() == 16
-                        ? Goal.atLeast(10) : Goal.none()),
-                Comparison.of(STORE, TOOL),
-                Comparison.of(STORE, BUCKET4J));
-    }
-
-    private <T extends AutoCloseable> T keep(T resource) {
-        resources.add(resource);
-        return resource;
-    }
-
-    @Override
-    public void close() throws Exception {
-        for (AutoCloseable resource : resources) {
-            resource.close();
-        }
+    List<Comparison> comparisons() {
+        List<Comparison> comparisons = new ArrayList<>(libraryComparisons(BARE, TOOL));
+        comparisons.add(Comparison.of(STORE, BUCKET4J));
+        return comparisons;
     }
 
     /** {@code redis-benchmark} calling the library's script by EVALSHA, on the same server. */
@@ -155,7 +124,7 @@ final class ValkeyRig implements StoreRig {
         }
 
         private Figure run(Load load, long requests) throws Exception {
-            Bucket bucket = StoreRig.bucket(load);
+            Bucket bucket = bucket(load);
             List<String> command = new ArrayList<>(List.of("redis-benchmark", "-h", "127.0.0.1",
                     "-p", String.valueOf(port), "-c", String.valueOf(load.threads()), "-n", String.valueOf(requests),
                     "--csv"));
