@@ -57,6 +57,17 @@ final class PostgresCluster implements AutoCloseable {
         return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
     }
 
+    /**
+     * Sends {@code signal} ({@code -STOP}, {@code -CONT}) to the postmaster and every server process under it,
+     * so neither open connections nor new ones are answered while stopped.
+     */
+    void signal(String signal) throws IOException, InterruptedException {
+        long postmaster = Long.parseLong(Files.readAllLines(data().resolve("postmaster.pid")).get(0).trim());
+        List<String> command = new ArrayList<>(List.of("kill", signal, String.valueOf(postmaster)));
+        ProcessHandle.of(postmaster).ifPresent(p -> p.children().forEach(c -> command.add(String.valueOf(c.pid()))));
+        Tools.run(command);
+    }
+
     private Path data() {
         return directory.resolve("data");
     }
@@ -91,6 +102,7 @@ final class PostgresCluster implements AutoCloseable {
     @Override
     public void close() throws IOException, InterruptedException {
         try {
+            signal("-CONT");
             pg("pg_ctl", "-D", data().toString(), "-m", "immediate", "-w", "stop");
         } finally {
             try (Stream<Path> files = Files.walk(directory)) {

@@ -40,8 +40,8 @@ final class PostgresRig extends StoreRig {
     PostgresRig(PostgresCluster cluster) throws Exception {
         this.cluster = cluster;
         DataSource pool = pool();
+        PostgresStatements.migrate(pool);
         try (Connection connection = pool.getConnection(); Statement ddl = connection.createStatement()) {
-            ddl.execute(PostgresStatements.migration());
             // Bucket4j's default table (BucketTableSettings.getDefault()): a BIGINT id and the state's bytes.
             ddl.execute("CREATE TABLE IF NOT EXISTS bucket (id BIGINT PRIMARY KEY, state BYTEA)");
         }

@@ -14,6 +14,8 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,13 +35,20 @@ final class PostgresStatements {
     }
 
     /** The migration that creates the counter table. */
-    static String migration() throws IOException {
+    private static String migration() throws IOException {
         try (InputStream in = PostgresRateLimiter.class.getClassLoader()
                 .getResourceAsStream("db/ratelimiter/postgres/V1__create_rate_limit_counters.sql")) {
             if (in == null) {
                 throw new IllegalStateException("the migration is missing from limiter-impl's jar");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Creates the counter table on {@code pool} with the library's migration. */
+    static void migrate(DataSource pool) throws IOException, SQLException {
+        try (Connection connection = pool.getConnection(); Statement ddl = connection.createStatement()) {
+            ddl.execute(migration());
         }
     }
 

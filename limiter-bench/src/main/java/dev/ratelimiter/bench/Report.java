@@ -43,6 +43,7 @@ final class Report {
 
     static String markdown(String header, List<Section> sections) {
         StringBuilder md = new StringBuilder(header).append('\n');
+        goals(md, sections);
         for (Section section : sections) {
             md.append("\n## ").append(section.title()).append("\n\n").append(section.method()).append("\n\n");
             md.append("| measurement | figure | anchor | ratio | goal |\n|---|---:|---:|---:|---|\n");
@@ -57,6 +58,24 @@ final class Report {
             }
         }
         return md.toString();
+    }
+
+    /** The rows with a goal, gathered first: what issue 11 asks the next change to reach. */
+    private static void goals(StringBuilder md, List<Section> sections) {
+        StringBuilder rows = new StringBuilder();
+        for (Section section : sections) {
+            for (Row row : section.rows()) {
+                row.goal().ifPresent(goal -> rows.append("| ").append(section.title()).append(" | ")
+                        .append(row.what()).append(" | ").append(row.ratio().map(Report::ratio).orElse("—"))
+                        .append(" | ").append(goal).append(" | ")
+                        .append(row.ratio().map(r -> goal.met(r) ? "met" : "**missed**").orElse("—"))
+                        .append(" |\n"));
+            }
+        }
+        if (!rows.isEmpty()) {
+            md.append("\n## Goals\n\nEvery row below that has a goal, gathered from the sections that follow.\n\n")
+                    .append("| section | measurement | ratio | goal | |\n|---|---|---:|---|---|\n").append(rows);
+        }
     }
 
     private static String cell(Figure figure) {
@@ -74,7 +93,7 @@ final class Report {
     }
 
     private static String ratio(double ratio) {
-        return String.format(Locale.ROOT, "%.2f", ratio);
+        return String.format(Locale.ROOT, ratio < 0.1 ? "%.2g" : "%.2f", ratio);
     }
 
     /** Three significant digits at most, thin-space thousands: {@code 90 300}, {@code 37.2}, {@code 0.812}. */

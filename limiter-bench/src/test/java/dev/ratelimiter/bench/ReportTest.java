@@ -34,6 +34,17 @@ class ReportTest {
     }
 
     @Test
+    void rows_with_a_goal_are_gathered_before_the_sections() {
+        String markdown = Report.markdown("# Benchmarks\n", List.of(VALKEY));
+
+        assertThat(markdown).contains("| Valkey: decisions per second | 16 threads, 10 000 keys: library store / "
+                + "bare Jedis loop | 0.91 | ≥ 0.95 | **missed** |");
+        assertThat(markdown.indexOf("## Goals")).isLessThan(markdown.indexOf("## Valkey"));
+        assertThat(markdown.substring(markdown.indexOf("## Goals"), markdown.indexOf("## Valkey")))
+                .doesNotContain("breaker");
+    }
+
+    @Test
     void the_results_file_holds_every_figure_its_ratio_and_the_goal() throws IOException {
         Path directory = Files.createTempDirectory("bench-report-");
         Report.write(directory, "# Benchmarks\n", List.of(VALKEY), Map.of("mode", "smoke"));
