@@ -141,6 +141,9 @@ final class ClosedLoop {
                         allocated = THREADS.getThreadAllocatedBytes(id) - allocatedAtStart;
                     }
                 }
+                if (allocatedAtStart >= 0 && allocated == 0) { // stopped before it saw the measurement end
+                    allocated = THREADS.getThreadAllocatedBytes(id) - allocatedAtStart;
+                }
             } catch (Throwable t) {
                 crash.compareAndSet(null, t);
             }

@@ -50,6 +50,8 @@ final class LibraryPaths {
     static final Duration TIMEOUT = Duration.ofSeconds(1);
     static final String KEY_PREFIX = "rl:";
     static final String TABLE = "rate_limit_counters";
+    private static final String SECRET = "benchmark-secret";
+    private static final KeyHasher HASHER = new KeyHasher(Optional.of(SECRET)); // thread-safe: clones per call
 
     private LibraryPaths() {
     }
@@ -113,7 +115,7 @@ final class LibraryPaths {
      * store, the outage policy around the in-memory limiter for {@code MEMORY}.
      */
     static final class Decision implements AutoCloseable {
-        private final KeyHasher hasher = new KeyHasher(Optional.of("benchmark-secret"));
+        private final KeyHasher hasher = new KeyHasher(Optional.of(SECRET));
         private final RateLimiterMetrics metrics;
         private final RateLimiter limiter;
         private final AutoCloseable resources;
@@ -175,6 +177,6 @@ final class LibraryPaths {
 
     /** A key as the decider would hand it to a store: hashed (43 characters), never the raw key. */
     static String hashedKey(String raw) {
-        return new KeyHasher(Optional.of("benchmark-secret")).hash(raw);
+        return HASHER.hash(raw);
     }
 }
