@@ -7,6 +7,7 @@ import java.util.List;
  * How long and how wide a run measures. {@link #FULL} is sized to finish in about 15 minutes on a 2-core machine;
  * {@link #SMOKE} runs every section's code path in seconds, inside {@code ./mvnw verify}, so the module cannot rot.
  *
+ * @param name             {@code full} or {@code smoke}
  * @param jmhForks         JMH forks per benchmark
  * @param jmhWarmups       JMH warm-up iterations
  * @param jmhIterations    JMH measured iterations
@@ -28,7 +29,7 @@ public record Mode(String name, int jmhForks, int jmhWarmups, int jmhIterations,
 
     /*
      * Full: JMH 14 runs x (1 fork: 2 x 1 s warm-up + 3 x 1 s) ~ 1.5 min; stores 2 x 3 threads x 2 loads x 6
-     * contenders x (1 s + 3 s) ~ 5 min; outage ~ 30 s; HTTP (two Payara Micro starts, 2 x 15 s warm-up, 3 x 2 x
+     * contenders x (1 s + 3 s) ~ 5 min; outage, both stores ~ 40 s; HTTP (two Payara Micro starts, 2 x 15 s warm-up, 3 x 2 x
      * 10 s rounds) ~ 3 min; memory ~ 20 s.
      */
     static final Mode FULL = new Mode("full", 1, 2, 3, Duration.ofSeconds(1), Duration.ofSeconds(1),
