@@ -29,8 +29,8 @@ public record Mode(String name, int jmhForks, int jmhWarmups, int jmhIterations,
 
     /*
      * Full: JMH 14 runs x (1 fork: 2 x 1 s warm-up + 3 x 1 s) ~ 1.5 min; stores 2 x 3 threads x 2 loads x 6
-     * contenders x (1 s + 3 s) ~ 5 min; outage, both stores ~ 40 s; HTTP (two Payara Micro starts, 2 x 15 s warm-up, 3 x 2 x
-     * 10 s rounds) ~ 3 min; memory ~ 20 s.
+     * contenders x (1 s + 3 s) ~ 5 min; outage, both stores ~ 40 s; HTTP (two Payara Micro starts, 2 x 15 s
+     * warm-up, 3 x 2 x 10 s rounds) ~ 3 min; memory ~ 20 s; the build before it ~ 1 min.
      */
     static final Mode FULL = new Mode("full", 1, 2, 3, Duration.ofSeconds(1), Duration.ofSeconds(1),
             Duration.ofSeconds(3), List.of(1, 16, 64), 10_000, Duration.ofSeconds(3), Duration.ofSeconds(15), 3,
