@@ -29,10 +29,10 @@ final class Environment {
         env.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
         env.put("library", version("dev.ratelimiter", "limiter-impl"));
         env.put("Jedis", version("redis.clients", "jedis"));
-        env.put("pgjdbc", version("org.postgresql", "postgresql"));
+        env.put("pgjdbc", manifestVersion(org.postgresql.Driver.class));
         env.put("HikariCP", version("com.zaxxer", "HikariCP"));
         env.put("Bucket4j", version("com.bucket4j", "bucket4j_jdk17-core"));
-        env.put("Resilience4j", version("io.github.resilience4j", "resilience4j-ratelimiter"));
+        env.put("Resilience4j", manifestVersion(io.github.resilience4j.ratelimiter.RateLimiter.class));
         env.put("Guava", version("com.google.guava", "guava"));
         env.put("JMH", version("org.openjdk.jmh", "jmh-core"));
         env.putAll(servers);
@@ -70,6 +70,12 @@ final class Environment {
         } catch (IOException e) {
             return "unknown";
         }
+    }
+
+    /** The Implementation-Version of the jar {@code type} comes from, for jars without Maven's properties. */
+    private static String manifestVersion(Class<?> type) {
+        String version = type.getPackage().getImplementationVersion();
+        return version != null ? version : "unknown";
     }
 
     private static String cpuModel() {
