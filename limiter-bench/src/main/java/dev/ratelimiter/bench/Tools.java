@@ -26,11 +26,17 @@ final class Tools {
         return output;
     }
 
-    /** The first line of what {@code command} prints, such as a version. */
+    /**
+     * The first line of what {@code command} prints, such as a version, whatever its exit status ({@code wrk
+     * --version} exits with 1).
+     */
     static String firstLine(String... command) {
         try {
-            return run(List.of(command)).lines().findFirst().orElse("").trim();
-        } catch (IOException | RuntimeException e) {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            process.waitFor();
+            return output.lines().findFirst().orElse("").trim();
+        } catch (IOException e) {
             return "unknown (" + e.getMessage() + ")";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
