@@ -21,6 +21,7 @@ final class Environment {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("date", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         env.put("mode", mode.name());
+        env.put("note", System.getProperty("bench.note", ""));
         env.put("duration", took.toString());
         env.put("command", BenchmarkRun.COMMAND + (mode.smoke() ? " (smoke: ./mvnw verify)" : ""));
         env.put("cpu", Runtime.getRuntime().availableProcessors() + " × " + cpuModel());
@@ -48,10 +49,13 @@ final class Environment {
                 .append("loops and other limiters, all measured in one run. Written by `").append(env.get("command"))
                 .append("` (about 15 minutes on 2 cores; the iteration counts are chosen for that), which ")
                 .append("starts its own `redis-server`, PostgreSQL cluster and Payara Micro servers on free ports. ")
-                .append("The machine was shared with other builds while it ran, so absolute figures are only ")
-                .append("indicative: every claim is a ratio of two figures of the same run, and ratios move by ")
-                .append("about ±20 % between runs. Goals are those of issue 11; the results file ")
-                .append("`benchmarks.json` holds every figure with its details.\n\n");
+                .append("Absolute figures depend on the machine and its load: every claim is a ratio of two ")
+                .append("figures of the same run, and ratios move by about ±20 % between runs. Goals are those of ")
+                .append("issue 11; the results file `benchmarks.json` holds every figure with its details.\n\n");
+        String note = env.getOrDefault("note", "");
+        if (!note.isBlank()) {
+            md.append("**").append(note).append("**\n\n");
+        }
         md.append("| | |\n|---|---|\n");
         env.forEach((key, value) -> md.append("| ").append(key).append(" | ").append(value).append(" |\n"));
         return md.toString();
