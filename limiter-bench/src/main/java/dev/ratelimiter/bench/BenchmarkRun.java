@@ -1,0 +1,87 @@
+package dev.ratelimiter.bench;
+
+import dev.ratelimiter.valkey.RedisServer;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Runs every section and writes {@code BENCHMARKS.md} and {@code benchmarks.json}.
+ *
+ * <p>Arguments: {@code full|smoke}, the output directory, the repository root (for the command shown). System
+ * property {@code bench.http}: the directory holding {@code payara-micro.jar} and {@code limiter-example.war}.
+ * Started by Maven ({@code ./mvnw -Pbench -pl limiter-bench -am verify} for the full run; the smoke run is part
+ * of {@code ./mvnw verify}); it starts its own {@code redis-server}s and PostgreSQL cluster on free ports.
+ */
+public final class BenchmarkRun {
+
+    static final String COMMAND = "./mvnw -Pbench -pl limiter-bench -am verify";
+    /** The sections, by the names {@code -Dbench.only=a,b} (a subset, while developing) takes. */
+    static final List<String> SECTIONS = List.of("memory", "jmh", "valkey", "postgres", "outage", "http");
+
+    private BenchmarkRun() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Mode mode = Mode.named(args[0]);
+        Path output = Path.of(args[1]);
+        Path http = Path.of(System.getProperty("bench.http", "limiter-bench/target/http"));
+        Instant began = Instant.now();
+        List<Section> sections = new ArrayList<>();
+        Set<String> only = Set.of(System.getProperty("bench.only", String.join(",", SECTIONS)).split(","));
+        Map<String, String> servers = new LinkedHashMap<>();
+        if (only.contains("memory")) {
+            sections.add(step("memory", () -> MemorySection.run(mode)));
+        }
+        if (only.contains("jmh")) {
+            sections.add(step("jmh", () -> InMemorySection.run(mode)));
+        }
+        if (only.contains("valkey")) {
+            try (RedisServer redis = RedisServer.start(); ValkeyRig valkey = new ValkeyRig(redis)) {
+                servers.put("Valkey", valkey.server());
+                sections.add(step("valkey", () -> StoreSection.run(mode, valkey)));
+            }
+        }
+        if (only.contains("postgres")) {
+            try (PostgresCluster cluster = PostgresCluster.start();
+                 PostgresRig postgres = new PostgresRig(cluster)) {
+                servers.put("PostgreSQL", postgres.server());
+                sections.add(step("postgres", () -> StoreSection.run(mode, postgres)));
+            }
+        }
+        if (only.contains("outage")) {
+            sections.add(step("outage", () -> OutageSection.run(mode)));
+        }
+        if (only.contains("http")) {
+            sections.add(step("http", () -> HttpSection.run(mode, http)));
+        }
+        Duration took = Duration.between(began, Instant.now()).truncatedTo(ChronoUnit.SECONDS);
+        Map<String, String> environment = Environment.describe(mode, took, servers);
+        Report.write(output, Environment.header(environment), sections, environment);
+        System.out.println("bench: " + mode.name() + " run took " + took + "; wrote "
+                + output.resolve("BENCHMARKS.md") + " and " + output.resolve("benchmarks.json"));
+        if (!Files.exists(output.resolve("BENCHMARKS.md"))) {
+            throw new IllegalStateException("BENCHMARKS.md was not written");
+        }
+    }
+
+    private interface Step {
+        Section run() throws Exception;
+    }
+
+    private static Section step(String name, Step step) throws Exception {
+        long began = System.nanoTime();
+        System.out.println("bench: " + name + "...");
+        Section section = step.run();
+        System.out.printf("bench: %s done in %.1f s%n", name, (System.nanoTime() - began) / 1e9);
+        return section;
+    }
+}

@@ -1,0 +1,23 @@
+package dev.ratelimiter.bench;
+
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * A row template of the store section: the figure of one contender beside another's, under every load, with the
+ * project's goal for that load if it has one.
+ *
+ * @param figure the contender whose figure the row reports (by {@link Contender#name()})
+ * @param anchor the contender it is compared with
+ * @param goal   the goal for figure / anchor under a load (issue 11), empty where the project sets none
+ */
+record Comparison(String figure, String anchor, Function<Load, Optional<Goal>> goal) {
+
+    static Comparison of(String figure, String anchor) {
+        return new Comparison(figure, anchor, load -> Optional.empty());
+    }
+
+    static Comparison withGoal(String figure, String anchor, Function<Load, Optional<Goal>> goal) {
+        return new Comparison(figure, anchor, goal);
+    }
+}

@@ -1,0 +1,126 @@
+package dev.ratelimiter.bench;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.KeyNormalization;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.core.MemoryRateLimiter;
+import io.github.bucket4j.BandwidthBuilder;
+import io.github.resilience4j.ratelimiter.RateLimiterConfig;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Section 1's JMH benchmarks: the in-memory store and the whole in-memory decision, beside the
+ * ConcurrentHashMap + AtomicLong floor and other in-process limiters, each on one key shared by every thread
+ * and never refusing within a run. A new row is a new {@code @Benchmark} method and an entry in
+ * {@link InMemorySection}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class InMemoryBenchmarks {
+
+    static final Bucket BUCKET = new Bucket("bench", 1_000_000_000_000L, Duration.ofHours(1));
+    private static final String RAW_KEY = "user-1@example.com";
+
+    private MemoryRateLimiter store;
+    private String hashedKey;
+    private LibraryPaths.Decision decision;
+    private ConcurrentHashMap<String, AtomicLong> floor;
+    private io.github.bucket4j.Bucket bucket4j;
+    private io.github.resilience4j.ratelimiter.RateLimiter resilience4j;
+    private com.google.common.util.concurrent.RateLimiter guava;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        store = new MemoryRateLimiter(InstantSource.system(), 100_000);
+        hashedKey = LibraryPaths.hashedKey(RAW_KEY);
+        store.consume(BUCKET, hashedKey);
+        decision = LibraryPaths.Decision.memory(List.of(BUCKET), 100_000);
+        floor = new ConcurrentHashMap<>();
+        floor.put(hashedKey, new AtomicLong());
+        bucket4j = io.github.bucket4j.Bucket.builder().addLimit(BandwidthBuilder.builder()
+                .capacity(BUCKET.limit()).refillIntervally(BUCKET.limit(), BUCKET.window()).build()).build();
+        resilience4j = io.github.resilience4j.ratelimiter.RateLimiter.of("bench", RateLimiterConfig.custom()
+                .limitForPeriod(Integer.MAX_VALUE).limitRefreshPeriod(Duration.ofSeconds(1))
+                .timeoutDuration(Duration.ZERO).build());
+        guava = com.google.common.util.concurrent.RateLimiter.create(1e12);
+    }
+
+    /** Keys never seen before, per thread: a store of the thread's own, replaced when its keys run out. */
+    @State(Scope.Thread)
+    public static class NewKeys {
+        private static final int COUNT = 1 << 16;
+        private static final AtomicInteger THREADS = new AtomicInteger();
+        String[] keys;
+        int next;
+        MemoryRateLimiter store;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            int thread = THREADS.incrementAndGet();
+            keys = new String[COUNT];
+            for (int i = 0; i < COUNT; i++) {
+                keys[i] = LibraryPaths.hashedKey("user-" + thread + "-" + i + "@example.com");
+            }
+            store = new MemoryRateLimiter(InstantSource.system(), COUNT);
+        }
+
+        String nextKey() {
+            if (next == COUNT) {
+                next = 0;
+                store = new MemoryRateLimiter(InstantSource.system(), COUNT);
+            }
+            return keys[next++];
+        }
+    }
+
+    @Benchmark
+    public Verdict storeConsumeExistingKey() {
+        return store.consume(BUCKET, hashedKey);
+    }
+
+    @Benchmark
+    public Verdict storeConsumeNewKey(NewKeys keys) {
+        String key = keys.nextKey();
+        return keys.store.consume(BUCKET, key);
+    }
+
+    @Benchmark
+    public Verdict decision() {
+        return decision.decide(BUCKET, RAW_KEY, KeyNormalization.LOGIN);
+    }
+
+    @Benchmark
+    public long floorMapAtomicLong() {
+        return floor.get(hashedKey).incrementAndGet();
+    }
+
+    @Benchmark
+    public boolean bucket4jLocal() {
+        return bucket4j.tryConsume(1);
+    }
+
+    @Benchmark
+    public boolean resilience4j() {
+        return resilience4j.acquirePermission();
+    }
+
+    @Benchmark
+    public boolean guava() {
+        return guava.tryAcquire();
+    }
+}

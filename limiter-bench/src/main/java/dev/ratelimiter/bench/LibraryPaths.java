@@ -1,0 +1,182 @@
+package dev.ratelimiter.bench;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.KeyNormalization;
+import dev.ratelimiter.RateLimitDenied;
+import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.contract.CountingLimiter;
+import dev.ratelimiter.core.Backend;
+import dev.ratelimiter.core.BackendMonitor;
+import dev.ratelimiter.core.BackendState;
+import dev.ratelimiter.core.KeyHasher;
+import dev.ratelimiter.core.KeyNormalizer;
+import dev.ratelimiter.core.MemoryRateLimiter;
+import dev.ratelimiter.core.MetricsSwitch;
+import dev.ratelimiter.core.OutageListeners;
+import dev.ratelimiter.core.OutagePolicyLimiter;
+import dev.ratelimiter.core.OutageStatistics;
+import dev.ratelimiter.core.PostgresSettings;
+import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.core.SharedStoreChain;
+import dev.ratelimiter.core.StoreProbe;
+import dev.ratelimiter.core.ValkeySettings;
+import dev.ratelimiter.metrics.BenchMetrics;
+import dev.ratelimiter.postgres.HikariPools;
+import dev.ratelimiter.postgres.PostgresBackend;
+import dev.ratelimiter.valkey.ValkeyBackend;
+import dev.ratelimiter.valkey.ValkeyClients;
+import redis.clients.jedis.UnifiedJedis;
+
+import javax.sql.DataSource;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * The one place the benchmark builds the library's objects: its stores as the runtime starts them, and the whole
+ * decision path as {@code RateLimitDecider.decide} takes it (normalize, hash, outage policy, breaker, store,
+ * metrics, denial event). When the runtime's assembly changes (issue 10 moves it into {@code core}), only this
+ * class follows.
+ *
+ * <p>Settings: the library's defaults (Valkey pool 32, PostgreSQL pool and bulkhead 16) except the deadline,
+ * {@link #TIMEOUT}, raised from 100 ms so a loaded shared machine measures speed rather than timeouts.
+ */
+final class LibraryPaths {
+
+    static final Duration TIMEOUT = Duration.ofSeconds(1);
+    static final String KEY_PREFIX = "rl:";
+    static final String TABLE = "rate_limit_counters";
+    private static final String SECRET = "benchmark-secret";
+    private static final KeyHasher HASHER = new KeyHasher(Optional.of(SECRET)); // thread-safe: clones per call
+
+    private LibraryPaths() {
+    }
+
+    static ValkeySettings valkeySettings(String url, Duration timeout) {
+        return new ValkeySettings(ValkeySettings.Mode.STANDALONE, url, List.of(), Optional.empty(),
+                Optional.empty(), Optional.empty(), timeout, KEY_PREFIX, 32, Optional.empty(), Optional.empty());
+    }
+
+    static PostgresSettings postgresSettings(String jdbcUrl, Duration timeout) {
+        return new PostgresSettings(Optional.empty(), Optional.of(jdbcUrl), Optional.of("postgres"),
+                Optional.empty(), TABLE, timeout, Duration.ofMinutes(5), 16);
+    }
+
+    /** The Valkey client with the library's client and pool settings, for bare loops and Bucket4j. */
+    static UnifiedJedis valkeyClient(String url) {
+        return ValkeyClients.create(valkeySettings(url, TIMEOUT));
+    }
+
+    /** A pool with the library's own pool settings, for bare loops and Bucket4j. */
+    static DataSource postgresPool(String jdbcUrl) {
+        return HikariPools.create(postgresSettings(jdbcUrl, TIMEOUT));
+    }
+
+    static void closePool(DataSource pool) {
+        HikariPools.close(pool);
+    }
+
+    /** A store as the runtime starts it: its limiter, the breaker's probe, and what closes it. */
+    record Store(Backend backend, RateLimiter limiter, StoreProbe probe, BackendMonitor monitor,
+                 AutoCloseable resources) implements AutoCloseable {
+        @Override
+        public void close() throws Exception {
+            resources.close();
+        }
+    }
+
+    static Store valkey(String url, Duration timeout, RateLimiterMetrics metrics) {
+        BackendMonitor monitor = new BackendMonitor(Backend.VALKEY, InstantSource.system(), metrics);
+        ValkeyBackend backend = ValkeyBackend.start(valkeySettings(url, timeout), monitor, metrics);
+        return new Store(Backend.VALKEY, backend.limiter(), backend.probe(), monitor, backend);
+    }
+
+    static Store postgres(String jdbcUrl, Duration timeout, RateLimiterMetrics metrics) {
+        BackendMonitor monitor = new BackendMonitor(Backend.POSTGRES, InstantSource.system(), metrics);
+        PostgresBackend backend = PostgresBackend.start(postgresSettings(jdbcUrl, timeout), Optional.empty(),
+                monitor, metrics);
+        return new Store(Backend.POSTGRES, backend.limiter(), backend.probe(), monitor, backend);
+    }
+
+    /** The metrics an application on Quarkus reports to (Micrometer), behind the runtime's switch. */
+    static RateLimiterMetrics metrics() {
+        MetricsSwitch metrics = new MetricsSwitch();
+        metrics.connect(BenchMetrics.micrometer());
+        return metrics;
+    }
+
+    /**
+     * The decision as {@code RateLimitDecider.decide} makes it, over the chain the runtime assembles: the
+     * bucket's outage policy (with the in-memory fallback) around the breaker around the store for a shared
+     * store, the outage policy around the in-memory limiter for {@code MEMORY}.
+     */
+    static final class Decision implements AutoCloseable {
+        private final KeyHasher hasher = new KeyHasher(Optional.of(SECRET));
+        private final RateLimiterMetrics metrics;
+        private final RateLimiter limiter;
+        private final AutoCloseable resources;
+        private final Consumer<RateLimitDenied> denials;
+        private final LongSupplier storeCalls;
+
+        private Decision(RateLimiterMetrics metrics, RateLimiter limiter, AutoCloseable resources,
+                         LongSupplier storeCalls) {
+            this.metrics = metrics;
+            this.limiter = limiter;
+            this.resources = resources;
+            this.storeCalls = storeCalls;
+            this.denials = denied -> { }; // an event nobody observes, as in an application without observers
+        }
+
+        /** In memory: {@code maxKeys} live counters per bucket. */
+        static Decision memory(List<Bucket> buckets, int maxKeys) {
+            RateLimiterMetrics metrics = metrics();
+            metrics.register(buckets, Backend.MEMORY, () -> false);
+            OutagePolicyLimiter limiter = new OutagePolicyLimiter(new MemoryRateLimiter(InstantSource.system(),
+                    maxKeys), Optional.empty(), new OutageListeners(List.of(new OutageStatistics(), metrics)));
+            return new Decision(metrics, limiter, () -> { }, () -> 0);
+        }
+
+        /** Over a shared store built with {@code metrics} (see {@link #metrics()}). */
+        static Decision shared(List<Bucket> buckets, Store store, RateLimiterMetrics metrics) {
+            metrics.register(buckets, store.backend(),
+                    () -> store.monitor().status().state() == BackendState.DEGRADED);
+            CountingLimiter counted = new CountingLimiter(store.limiter());
+            SharedStoreChain chain = SharedStoreChain.of(counted, store.probe(), store.monitor(),
+                    InstantSource.system(), new MemoryRateLimiter(InstantSource.system(), 100_000),
+                    new OutageListeners(List.of(new OutageStatistics(), metrics)));
+            return new Decision(metrics, chain.limiter(), () -> {
+                chain.breaker().close();
+                store.close();
+            }, counted::calls);
+        }
+
+        /** Calls that reached the shared store's limiter so far (0 in memory). */
+        long storeCalls() {
+            return storeCalls.getAsLong();
+        }
+
+        Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
+            String key = hasher.hash(KeyNormalizer.normalize(rawKey, normalization));
+            Verdict verdict = limiter.consume(bucket, key);
+            metrics.decision(bucket, verdict.outcome());
+            if (verdict.outcome() == Verdict.Outcome.DENIED) {
+                denials.accept(new RateLimitDenied(bucket, key, verdict));
+            }
+            return verdict;
+        }
+
+        @Override
+        public void close() throws Exception {
+            resources.close();
+        }
+    }
+
+    /** A key as the decider would hand it to a store: hashed (43 characters), never the raw key. */
+    static String hashedKey(String raw) {
+        return HASHER.hash(raw);
+    }
+}

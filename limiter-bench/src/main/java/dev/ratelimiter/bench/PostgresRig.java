@@ -1,0 +1,180 @@
+package dev.ratelimiter.bench;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.core.RateLimiterMetrics;
+import io.github.bucket4j.BucketConfiguration;
+import io.github.bucket4j.distributed.proxy.ProxyManager;
+import io.github.bucket4j.postgresql.Bucket4jPostgreSQL;
+
+import javax.sql.DataSource;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * PostgreSQL's rig: a throwaway cluster of the benchmark's own, the library's store and decision path, a bare
+ * JDBC loop running the store's statement through a pool with the library's pool settings, {@code pgbench -M
+ * prepared} running the same statement, and Bucket4j's PostgreSQL proxy managers (select-for-update and advisory
+ * lock) on pools with the same settings.
+ */
+final class PostgresRig extends StoreRig {
+
+    static final String BARE = "bare JDBC loop";
+    static final String TOOL = "pgbench -M prepared";
+    static final String SELECT_FOR_UPDATE = "Bucket4j 8.14 PostgreSQL (select for update)";
+    static final String ADVISORY_LOCK = "Bucket4j 8.14 PostgreSQL (advisory lock)";
+
+    private final PostgresCluster cluster;
+    private final String statement;
+
+    PostgresRig(PostgresCluster cluster) throws Exception {
+        this.cluster = cluster;
+        DataSource pool = pool();
+        PostgresStatements.migrate(pool);
+        try (Connection connection = pool.getConnection(); Statement ddl = connection.createStatement()) {
+            // Bucket4j's default table (BucketTableSettings.getDefault()): a BIGINT id and the state's bytes.
+            ddl.execute("CREATE TABLE IF NOT EXISTS bucket (id BIGINT PRIMARY KEY, state BYTEA)");
+        }
+        this.statement = PostgresStatements.consumeStatement(pool);
+    }
+
+    @Override
+    String name() {
+        return "PostgreSQL";
+    }
+
+    @Override
+    String server() {
+        return cluster.version() + ", a throwaway cluster (`initdb`, `pg_ctl`, `max_connections=300`, "
+                + "`synchronous_commit=off` so the figures are not the disk's flush rate, otherwise defaults) on a "
+                + "free port";
+    }
+
+    private DataSource pool() {
+        DataSource pool = LibraryPaths.postgresPool(cluster.jdbcUrl());
+        keep(() -> LibraryPaths.closePool(pool));
+        return pool;
+    }
+
+    @Override
+    List<Contender> contenders() {
+        LibraryPaths.Store store = keep(LibraryPaths.postgres(cluster.jdbcUrl(), LibraryPaths.TIMEOUT,
+                RateLimiterMetrics.NONE));
+        RateLimiterMetrics metrics = LibraryPaths.metrics();
+        LibraryPaths.Decision path = keep(LibraryPaths.Decision.shared(List.of(HOT, SPREAD),
+                LibraryPaths.postgres(cluster.jdbcUrl(), LibraryPaths.TIMEOUT, metrics), metrics));
+        DataSource bare = pool();
+        ProxyManager<Long> selectForUpdate = Bucket4jPostgreSQL.selectForUpdateBasedBuilder(pool()).build();
+        ProxyManager<Long> advisoryLock = Bucket4jPostgreSQL.advisoryLockBasedBuilder(pool()).build();
+        return List.of(
+                libraryStore(store),
+                libraryPath(path),
+                Contender.inJvm(BARE, load -> {
+                    Bucket bucket = bucket(load);
+                    String[] keys = Keys.hashed(load.keys());
+                    return thread -> key -> bareCall(bare, bucket, keys[key]);
+                }),
+                new Pgbench(),
+                bucket4j(SELECT_FOR_UPDATE, selectForUpdate),
+                bucket4j(ADVISORY_LOCK, advisoryLock));
+    }
+
+    /** The store's statement as the store binds it (no bound clock), without its deadlines and checks. */
+    private boolean bareCall(DataSource pool, Bucket bucket, String key) throws Exception {
+        try (Connection connection = pool.getConnection();
+             PreparedStatement call = connection.prepareStatement(statement)) {
+            long window = bucket.windowSeconds();
+            call.setString(1, bucket.name());
+            call.setString(2, key);
+            call.setNull(3, Types.TIMESTAMP_WITH_TIMEZONE);
+            call.setLong(4, window);
+            call.setLong(5, window);
+            call.setLong(6, window);
+            call.setNull(7, Types.TIMESTAMP_WITH_TIMEZONE);
+            try (ResultSet row = call.executeQuery()) {
+                return row.next() && row.getLong(1) > 0;
+            }
+        }
+    }
+
+    private static Contender bucket4j(String name, ProxyManager<Long> proxies) {
+        return Contender.inJvm(name, load -> {
+            Bucket bucket = bucket(load);
+            BucketConfiguration configuration = ValkeyRig.bucket4jConfiguration(bucket);
+            Supplier<BucketConfiguration> supplier = () -> configuration;
+            long offset = load.hot() ? 0 : 1_000_000; // the hot key's row apart from the spread keys' rows
+            return thread -> key -> {
+                proxies.builder().build(offset + key, supplier).tryConsume(1);
+                return true;
+            };
+        });
+    }
+
+    @Override
+    List<Comparison> comparisons() {
+        List<Comparison> comparisons = new ArrayList<>(libraryComparisons(BARE, TOOL));
+        comparisons.add(Comparison.of(STORE, SELECT_FOR_UPDATE));
+        comparisons.add(Comparison.of(STORE, ADVISORY_LOCK));
+        return comparisons;
+    }
+
+    /**
+     * {@code pgbench -M prepared} running the store's statement: its parameters become pgbench variables in the
+     * order the store binds them (bucket, key, no bound instant, the window three times, no bound instant).
+     */
+    private final class Pgbench implements Contender {
+        private static final Pattern TPS = Pattern.compile("tps = ([0-9.]+)");
+        private static final Pattern LATENCY = Pattern.compile("latency average = ([0-9.]+) ms");
+
+        @Override
+        public String name() {
+            return TOOL;
+        }
+
+        @Override
+        public Figure measure(Load load) throws Exception {
+            Bucket bucket = bucket(load);
+            String[] values = {":bucket", ":key", "NULL", ":window", ":window", ":window", "NULL"};
+            StringBuilder sql = new StringBuilder();
+            int parameter = 0;
+            for (char c : statement.toCharArray()) {
+                if (c == '?') {
+                    sql.append(values[parameter++]);
+                } else {
+                    sql.append(c);
+                }
+            }
+            Path script = Files.createTempFile("ratelimiter-pgbench-", ".sql");
+            Files.writeString(script, (load.hot() ? "\\set key 0\n" : "\\set key random(0, " + (load.keys() - 1)
+                    + ")\n") + sql + ";\n");
+            try {
+                long seconds = Math.max(1, Math.round((load.warmup().toMillis() + load.duration().toMillis())
+                        / 1000.0));
+                String output = Tools.run(List.of("pgbench", "-n", "-M", "prepared", "-h", "127.0.0.1",
+                        "-p", String.valueOf(cluster.port()), "-U", "postgres",
+                        "-c", String.valueOf(load.threads()), "-j", String.valueOf(Math.min(load.threads(), 2)),
+                        "-T", String.valueOf(seconds), "-D", "bucket=" + bucket.name(),
+                        "-D", "window=" + bucket.windowSeconds(), "-f", script.toString(), "postgres"));
+                Matcher tps = TPS.matcher(output);
+                Matcher latency = LATENCY.matcher(output);
+                if (!tps.find()) {
+                    throw new IllegalStateException("pgbench printed no tps: " + output);
+                }
+                return new Figure(TOOL, Double.parseDouble(tps.group(1)), "decisions/s", latency.find()
+                        ? Map.of("mean_us", Double.parseDouble(latency.group(1)) * 1000) : Map.of());
+            } finally {
+                Files.deleteIfExists(script);
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package dev.ratelimiter.bench;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.core.Backend;
+import dev.ratelimiter.core.BackendMonitor;
+import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.postgres.PostgresRateLimiter;
+
+import javax.sql.DataSource;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The PostgreSQL store's own statement and schema, as the library's jar has them: the migration is read from
+ * {@code db/ratelimiter/postgres/}, and the decision's statement is the one the store prepares, caught on its way
+ * to the pool by a recording DataSource. Nothing is copied, so a change of the statement is measured everywhere.
+ */
+final class PostgresStatements {
+
+    /** What the store binds, in order, for a decision (its parameters 1 to 7). */
+    static final int PARAMETERS = 7;
+
+    private PostgresStatements() {
+    }
+
+    /** The migration that creates the counter table. */
+    private static String migration() throws IOException {
+        try (InputStream in = PostgresRateLimiter.class.getClassLoader()
+                .getResourceAsStream("db/ratelimiter/postgres/V1__create_rate_limit_counters.sql")) {
+            if (in == null) {
+                throw new IllegalStateException("the migration is missing from limiter-impl's jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Creates the counter table on {@code pool} with the library's migration. */
+    static void migrate(DataSource pool) throws IOException, SQLException {
+        try (Connection connection = pool.getConnection(); Statement ddl = connection.createStatement()) {
+            ddl.execute(migration());
+        }
+    }
+
+    /** The statement {@link PostgresRateLimiter#consume} prepares, made by one decision on {@code pool}. */
+    static String consumeStatement(DataSource pool) {
+        List<String> prepared = new ArrayList<>();
+        DataSource recording = recording(pool, prepared);
+        Verdict verdict = new PostgresRateLimiter(recording, LibraryPaths.TABLE, LibraryPaths.TIMEOUT, 1,
+                Optional.empty(), new BackendMonitor(Backend.POSTGRES, InstantSource.system(),
+                RateLimiterMetrics.NONE), RateLimiterMetrics.NONE)
+                .consume(new Bucket("statement-capture", 1, java.time.Duration.ofSeconds(1)), "capture");
+        if (verdict.outcome() == Verdict.Outcome.UNAVAILABLE || prepared.isEmpty()) {
+            throw new IllegalStateException("the store's statement could not be captured (verdict " + verdict + ")");
+        }
+        String sql = prepared.get(0);
+        long placeholders = sql.chars().filter(c -> c == '?').count();
+        if (placeholders != PARAMETERS) {
+            throw new IllegalStateException("the store's statement has " + placeholders + " parameters, the "
+                    + "benchmark binds " + PARAMETERS + ": update PostgresRig's bare loop and pgbench script: " + sql);
+        }
+        return sql;
+    }
+
+    private static DataSource recording(DataSource pool, List<String> prepared) {
+        return (DataSource) Proxy.newProxyInstance(PostgresStatements.class.getClassLoader(),
+                new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
+                    Object result = invoke(pool, method, args);
+                    if (result instanceof Connection connection) {
+                        return Proxy.newProxyInstance(PostgresStatements.class.getClassLoader(),
+                                new Class<?>[] {Connection.class}, (p, m, a) -> {
+                                    if (m.getName().equals("prepareStatement")) {
+                                        prepared.add((String) a[0]);
+                                    }
+                                    return invoke(connection, m, a);
+                                });
+                    }
+                    return result;
+                });
+    }
+
+    private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+}

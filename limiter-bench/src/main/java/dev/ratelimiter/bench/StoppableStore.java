@@ -1,0 +1,91 @@
+package dev.ratelimiter.bench;
+
+import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.valkey.RedisServer;
+
+import javax.sql.DataSource;
+import java.time.Duration;
+
+/**
+ * A store server of the benchmark's own that the outage section can stop (SIGSTOP: sockets stay open and nothing
+ * answers) and continue (SIGCONT). A new store is one more implementation in {@link OutageSection}'s list.
+ */
+interface StoppableStore extends AutoCloseable {
+
+    String name();
+
+    /** The library's store on this server, with the given deadline. */
+    LibraryPaths.Store store(Duration deadline, RateLimiterMetrics metrics) throws Exception;
+
+    void stop() throws Exception;
+
+    void resume() throws Exception;
+
+    /** Valkey: the tests' {@link RedisServer}. */
+    static StoppableStore valkey() {
+        RedisServer server = RedisServer.start();
+        return new StoppableStore() {
+            @Override
+            public String name() {
+                return "Valkey";
+            }
+
+            @Override
+            public LibraryPaths.Store store(Duration deadline, RateLimiterMetrics metrics) {
+                return LibraryPaths.valkey(server.url(), deadline, metrics);
+            }
+
+            @Override
+            public void stop() {
+                server.pause();
+            }
+
+            @Override
+            public void resume() {
+                server.resume();
+            }
+
+            @Override
+            public void close() {
+                server.close();
+            }
+        };
+    }
+
+    /** PostgreSQL: a throwaway cluster, its counter table made by the library's migration. */
+    static StoppableStore postgres() throws Exception {
+        PostgresCluster cluster = PostgresCluster.start();
+        DataSource pool = LibraryPaths.postgresPool(cluster.jdbcUrl());
+        try {
+            PostgresStatements.migrate(pool);
+        } finally {
+            LibraryPaths.closePool(pool);
+        }
+        return new StoppableStore() {
+            @Override
+            public String name() {
+                return "PostgreSQL";
+            }
+
+            @Override
+            public LibraryPaths.Store store(Duration deadline, RateLimiterMetrics metrics) {
+                return LibraryPaths.postgres(cluster.jdbcUrl(), deadline, metrics);
+            }
+
+            @Override
+            public void stop() throws Exception {
+                cluster.signal("-STOP");
+            }
+
+            @Override
+            public void resume() throws Exception {
+                cluster.signal("-CONT");
+            }
+
+            @Override
+            public void close() throws Exception {
+                cluster.close();
+            }
+        };
+    }
+}

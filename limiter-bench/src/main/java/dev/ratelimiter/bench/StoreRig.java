@@ -1,0 +1,100 @@
+package dev.ratelimiter.bench;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.KeyNormalization;
+import dev.ratelimiter.Verdict;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One shared store under test: its server, the contenders that use it, and the rows comparing them. The
+ * library's two contenders (the store alone, the whole decision path) and the rows every store shares are here;
+ * a store's rig adds its bare client loop, its own tool and its anchors.
+ */
+abstract class StoreRig implements AutoCloseable {
+
+    static final String STORE = "library store";
+    static final String PATH = "library decision path";
+
+    /** A refused hot key: 10 per minute, so nearly every attempt of the hot load is denied. */
+    static final Bucket HOT = new Bucket("bench-hot", 10, Duration.ofMinutes(1));
+    /** A spread load's bucket: never refuses within a run. */
+    static final Bucket SPREAD = new Bucket("bench", 1_000_000_000L, Duration.ofMinutes(1));
+
+    private final List<AutoCloseable> resources = new ArrayList<>();
+
+    static Bucket bucket(Load load) {
+        return load.hot() ? HOT : SPREAD;
+    }
+
+    /** Such as {@code Valkey}. */
+    abstract String name();
+
+    /** The server's version and how it was started, for BENCHMARKS.md. */
+    abstract String server();
+
+    abstract List<Contender> contenders() throws Exception;
+
+    abstract List<Comparison> comparisons();
+
+    /** The store's limiter alone, on hashed keys, as the decider hands them to it. */
+    static Contender libraryStore(LibraryPaths.Store store) {
+        return Contender.inJvm(STORE, load -> {
+            Bucket bucket = bucket(load);
+            String[] keys = Keys.hashed(load.keys());
+            return thread -> key -> store.limiter().consume(bucket, keys[key]).outcome()
+                    != Verdict.Outcome.UNAVAILABLE;
+        });
+    }
+
+    /**
+     * The whole decision path, on raw keys, as an application's call reaches it. Its figure also says how many
+     * calls per second reached the store ({@code store_calls_per_s}, warm-up included): what a refused hot key
+     * costs the shared store.
+     */
+    static Contender libraryPath(LibraryPaths.Decision decision) {
+        return Contender.of(PATH, load -> {
+            Bucket bucket = bucket(load);
+            String[] keys = Keys.raw(load.keys());
+            long callsBefore = decision.storeCalls();
+            long began = System.nanoTime();
+            Figure figure = ClosedLoop.run(PATH, load, thread -> key -> decision.decide(bucket, keys[key],
+                    KeyNormalization.LOGIN).outcome() != Verdict.Outcome.UNAVAILABLE);
+            double seconds = (System.nanoTime() - began) / 1e9;
+            Map<String, Double> details = new LinkedHashMap<>(figure.details());
+            details.put("store_calls_per_s", (decision.storeCalls() - callsBefore) / seconds);
+            return new Figure(PATH, figure.value(), figure.unit(), details);
+        });
+    }
+
+    /**
+     * The rows of issue 11's goals: the store at its client's speed (≥ 0.95 × the bare loop), the path at the
+     * store's (≥ 0.95), one hot refused key at 16 threads ≥ 10 × the store's own tool; and the store beside its
+     * tool.
+     */
+    static List<Comparison> libraryComparisons(String bare, String tool) {
+        return List.of(
+                Comparison.withGoal(STORE, bare, load -> Goal.atLeast(0.95)),
+                Comparison.withGoal(PATH, STORE, load -> Goal.atLeast(0.95)),
+                Comparison.withGoal(PATH, tool, load -> load.hot() && load.threads() == 16
+                        ? Goal.atLeast(10) : Goal.none()),
+                Comparison.of(STORE, tool));
+    }
+
+    /** Closes {@code resource} with the rig. */
+    <T extends AutoCloseable> T keep(T resource) {
+        resources.add(resource);
+        return resource;
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (AutoCloseable resource : resources) {
+            resource.close();
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.ratelimiter.bench;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+class ReportTest {
+
+    private static final Section VALKEY = new Section("Valkey: decisions per second", "How it ran.", List.of(
+            Row.of("16 threads, 10 000 keys: library store / bare Jedis loop",
+                    new Figure("library store", 90_300, "decisions/s"),
+                    new Figure("bare Jedis loop", 98_700, "decisions/s"), Goal.atLeast(0.95)),
+            Row.alone("time from SIGSTOP to the breaker open", new Figure("breaker", 114, "ms"))));
+
+    @Test
+    void a_row_shows_its_figure_its_anchor_their_ratio_and_whether_the_goal_is_met() {
+        assertThat(Report.markdown("# Benchmarks\n", List.of(VALKEY)))
+                .contains("## Valkey: decisions per second\n\nHow it ran.")
+                .contains("| 16 threads, 10 000 keys: library store / bare Jedis loop | 90 300 decisions/s "
+                        + "| 98 700 decisions/s | 0.91 | ≥ 0.95 **missed** |")
+                .contains("| time from SIGSTOP to the breaker open | 114 ms | — | — |  |");
+    }
+
+    @Test
+    void rows_with_a_goal_are_gathered_before_the_sections() {
+        String markdown = Report.markdown("# Benchmarks\n", List.of(VALKEY));
+
+        assertThat(markdown).contains("| Valkey: decisions per second | 16 threads, 10 000 keys: library store / "
+                + "bare Jedis loop | 0.91 | ≥ 0.95 | **missed** |");
+        assertThat(markdown.indexOf("## Goals")).isLessThan(markdown.indexOf("## Valkey"));
+        assertThat(markdown.substring(markdown.indexOf("## Goals"), markdown.indexOf("## Valkey")))
+                .doesNotContain("breaker");
+    }
+
+    @Test
+    void the_results_file_holds_every_figure_its_ratio_and_the_goal() throws IOException {
+        Path directory = Files.createTempDirectory("bench-report-");
+        Report.write(directory, "# Benchmarks\n", List.of(VALKEY), Map.of("mode", "smoke"));
+
+        try (JsonReader reader = Json.createReader(Files.newBufferedReader(directory.resolve("benchmarks.json")))) {
+            JsonObject results = reader.readObject();
+            JsonObject row = results.getJsonArray("sections").getJsonObject(0).getJsonArray("rows")
+                    .getJsonObject(0);
+            assertThat(results.getJsonObject("environment").getString("mode")).isEqualTo("smoke");
+            assertThat(row.getJsonObject("figure").getJsonNumber("value").doubleValue()).isEqualTo(90_300);
+            assertThat(row.getJsonObject("anchor").getString("source")).isEqualTo("bare Jedis loop");
+            assertThat(row.getJsonNumber("ratio").doubleValue()).isCloseTo(0.915, within(0.001));
+            assertThat(row.getBoolean("goalMet")).isFalse();
+        }
+        assertThat(directory.resolve("BENCHMARKS.md")).content().startsWith("# Benchmarks");
+    }
+
+    @Test
+    void a_section_that_measured_nothing_fails_the_run() {
+        assertThatThrownBy(() -> new Section("HTTP", "How it ran.", List.of()))
+                .hasMessageContaining("section 'HTTP' measured nothing");
+        assertThatThrownBy(() -> new Section("HTTP", "How it ran.",
+                List.of(Row.alone("round 1", new Figure("limiter on", Double.NaN, "requests/s")))))
+                .hasMessageContaining("round 1");
+    }
+
+    @Test
+    void numbers_keep_three_significant_digits() {
+        assertThat(Report.number(90_349)).isEqualTo("90 300");
+        assertThat(Report.number(1_234_567)).isEqualTo("1 230 000");
+        assertThat(Report.number(37.24)).isEqualTo("37.2");
+        assertThat(Report.number(0.8123)).isEqualTo("0.812");
+        assertThat(Report.number(317)).isEqualTo("317");
+    }
+}
