@@ -1,0 +1,88 @@
+package dev.ratelimiter.architecture;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+/**
+ * The import rules docs/architecture.md states ("Layers inside limiter-impl"), checked on the compiled classes of
+ * limiter-api and limiter-impl, so a change that breaks one fails the build with the offending class named.
+ */
+class LayerRulesTest {
+
+    private static final JavaClasses LIBRARY = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.ratelimiter");
+
+    private static final String[] ADAPTERS = {"dev.ratelimiter.cdi..", "dev.ratelimiter.jaxrs..",
+            "dev.ratelimiter.health..", "dev.ratelimiter.metrics.."};
+    private static final String[] STORES = {"dev.ratelimiter.valkey..", "dev.ratelimiter.postgres.."};
+
+    @Test
+    @DisplayName("core is plain Java: no Jakarta, MicroProfile, store client, Vert.x, Micrometer, JNDI or JDBC type")
+    void coreIsPlainJava() {
+        noClasses().that().resideInAPackage("dev.ratelimiter.core..")
+                .should().dependOnClassesThat().resideInAnyPackage("jakarta..", "org.eclipse.microprofile..",
+                        "redis.clients..", "org.postgresql..", "com.zaxxer..", "io.vertx..", "io.micrometer..",
+                        "io.smallrye..", "javax.naming..", "javax.sql..")
+                .check(LIBRARY);
+    }
+
+    @Test
+    @DisplayName("core knows neither the adapters above it nor the stores beside it")
+    void coreDependsOnNoLayerAboveOrBeside() {
+        noClasses().that().resideInAPackage("dev.ratelimiter.core..")
+                .should().dependOnClassesThat().resideInAnyPackage(concat(ADAPTERS, STORES))
+                .check(LIBRARY);
+    }
+
+    @Test
+    @DisplayName("a store imports core and its own client only: no adapter, no other store")
+    void storesAreIndependent() {
+        noClasses().that().resideInAPackage("dev.ratelimiter.valkey..")
+                .should().dependOnClassesThat().resideInAnyPackage(concat(ADAPTERS, "dev.ratelimiter.postgres.."))
+                .check(LIBRARY);
+        noClasses().that().resideInAPackage("dev.ratelimiter.postgres..")
+                .should().dependOnClassesThat().resideInAnyPackage(concat(ADAPTERS, "dev.ratelimiter.valkey.."))
+                .check(LIBRARY);
+    }
+
+    @Test
+    @DisplayName("Jedis is touched only in the valkey package, pgjdbc and HikariCP only in postgres (both optional)")
+    void optionalClientsStayInTheirStore() {
+        noClasses().that().resideOutsideOfPackage("dev.ratelimiter.valkey..")
+                .should().dependOnClassesThat().resideInAPackage("redis.clients..")
+                .check(LIBRARY);
+        noClasses().that().resideOutsideOfPackage("dev.ratelimiter.postgres..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.postgresql..", "com.zaxxer..")
+                .check(LIBRARY);
+    }
+
+    @Test
+    @DisplayName("the JAX-RS, health and metrics adapters reach no store")
+    void onlyTheCdiLayerBuildsStores() {
+        noClasses().that().resideInAnyPackage("dev.ratelimiter.jaxrs..", "dev.ratelimiter.health..",
+                        "dev.ratelimiter.metrics..")
+                .should().dependOnClassesThat().resideInAnyPackage(STORES)
+                .check(LIBRARY);
+    }
+
+    @Test
+    @DisplayName("limiter-api depends on the JDK and Jakarta APIs only, never on the implementation")
+    void apiStandsAlone() {
+        noClasses().that().resideInAPackage("dev.ratelimiter")
+                .should().dependOnClassesThat().resideOutsideOfPackages("dev.ratelimiter", "java..", "jakarta..")
+                .check(LIBRARY);
+    }
+
+    private static String[] concat(String[] first, String... more) {
+        String[] all = new String[first.length + more.length];
+        System.arraycopy(first, 0, all, 0, first.length);
+        System.arraycopy(more, 0, all, first.length, more.length);
+        return all;
+    }
+}
