@@ -25,7 +25,7 @@ import dev.ratelimiter.metrics.BenchMetrics;
 import dev.ratelimiter.postgres.HikariPools;
 import dev.ratelimiter.postgres.PostgresBackend;
 import dev.ratelimiter.valkey.ValkeyBackend;
-import dev.ratelimiter.valkey.ValkeyClients;
+import dev.ratelimiter.valkey.ValkeyLayout;
 import redis.clients.jedis.UnifiedJedis;
 
 import javax.sql.DataSource;
@@ -63,12 +63,12 @@ final class LibraryPaths {
 
     static PostgresSettings postgresSettings(String jdbcUrl, Duration timeout) {
         return new PostgresSettings(Optional.empty(), Optional.of(jdbcUrl), Optional.of("postgres"),
-                Optional.empty(), TABLE, timeout, Duration.ofMinutes(5), 16);
+                Optional.empty(), TABLE, timeout, Duration.ofMinutes(5), 16, false);
     }
 
     /** The Valkey client with the library's client and pool settings, for bare loops and Bucket4j. */
     static UnifiedJedis valkeyClient(String url) {
-        return ValkeyClients.create(valkeySettings(url, TIMEOUT));
+        return ValkeyLayout.client(valkeySettings(url, TIMEOUT));
     }
 
     /** A pool with the library's own pool settings, for bare loops and Bucket4j. */

@@ -5,6 +5,7 @@ import dev.ratelimiter.Verdict;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.postgres.ConnectionEviction;
 import dev.ratelimiter.postgres.PostgresRateLimiter;
 
 import javax.sql.DataSource;
@@ -57,7 +58,7 @@ final class PostgresStatements {
         List<String> prepared = new ArrayList<>();
         DataSource recording = recording(pool, prepared);
         Verdict verdict = new PostgresRateLimiter(recording, LibraryPaths.TABLE, LibraryPaths.TIMEOUT, 1,
-                Optional.empty(), new BackendMonitor(Backend.POSTGRES, InstantSource.system(),
+                Optional.empty(), ConnectionEviction.ABORT, new BackendMonitor(Backend.POSTGRES, InstantSource.system(),
                 RateLimiterMetrics.NONE), RateLimiterMetrics.NONE)
                 .consume(new Bucket("statement-capture", 1, java.time.Duration.ofSeconds(1)), "capture");
         if (verdict.outcome() == Verdict.Outcome.UNAVAILABLE || prepared.isEmpty()) {

@@ -21,6 +21,14 @@ public final class ValkeyLayout {
                 RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
     }
 
+    /**
+     * A Jedis client built as the store builds its own (client and pool settings), for the bare loops and
+     * Bucket4j; close it when done.
+     */
+    public static redis.clients.jedis.UnifiedJedis client(dev.ratelimiter.core.ValkeySettings settings) {
+        return ValkeyClients.create(settings).commands();
+    }
+
     /** The text of {@code fixed-window.lua}. */
     public static String script() {
         return ValkeyRateLimiter.SCRIPT;
