@@ -46,7 +46,8 @@ class SharedStoreChainTest {
         BackendMonitor monitor = new BackendMonitor(Backend.VALKEY, clock, RateLimiterMetrics.NONE);
         SharedStoreChain chain = SharedStoreChain.of(downStore, () -> {
             throw new java.io.IOException("connection refused");
-        }, monitor, clock, new MemoryRateLimiter(clock, 100), OutageListener.NONE, settings);
+        }, monitor, clock, new MemoryRateLimiter(clock, 100), OutageListener.NONE, settings,
+                DenyCacheSettings.OFF, RateLimiterMetrics.NONE);
         try (CircuitBreakerLimiter breaker = chain.breaker()) {
             for (int i = 0; i < 4; i++) {
                 breaker.consume(bucket, "k");
