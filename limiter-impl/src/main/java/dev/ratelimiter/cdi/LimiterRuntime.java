@@ -49,8 +49,9 @@ import java.util.function.BooleanSupplier;
  * {@link RateLimiter} bean that applications may inject: the backend wrapped in the outage policies.
  *
  * <p>The chain: in memory, {@code OutagePolicyLimiter(MemoryRateLimiter)}; with Valkey or PostgreSQL,
- * {@code OutagePolicyLimiter(DenyCacheLimiter(CircuitBreakerLimiter(store)), fallback: MemoryRateLimiter)}, and for PostgreSQL a
- * sweeper on the server's managed scheduler where it has one.
+ * {@code OutagePolicyLimiter(DenyCacheLimiter(CircuitBreakerLimiter(store)), fallback: MemoryRateLimiter)} (the
+ * deny cache only when {@code ratelimiter.deny-cache.max-age} is not 0), and for PostgreSQL a sweeper on the
+ * server's managed scheduler where it has one.
  */
 @ApplicationScoped
 public class LimiterRuntime {

@@ -67,8 +67,8 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, Optional<DenyCache
     }
 
     /**
-     * The refusals sit inside the outage policy, so a refusal by the per-process fallback is never kept (the
-     * store's own count may differ), and outside the breaker, so its {@code UNAVAILABLE} is never mistaken for one.
+     * The refusals kept in memory sit inside the outage policy, so that only the store's refusals are kept, never
+     * the per-process fallback's (docs/architecture.md, "The outage chain").
      */
     private static SharedStoreChain around(CircuitBreakerLimiter breaker, RateLimiter fallback,
                                            OutageListener outages, DenyCacheSettings refusals,
@@ -76,7 +76,7 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, Optional<DenyCache
         Optional<DenyCacheLimiter> denyCache = refusals.enabled()
                 ? Optional.of(new DenyCacheLimiter(breaker, refusals, metrics))
                 : Optional.empty();
-        RateLimiter decided = denyCache.<RateLimiter>map(cache -> cache).orElse(breaker);
+        RateLimiter decided = denyCache.isPresent() ? denyCache.get() : breaker;
         return new SharedStoreChain(breaker, denyCache,
                 new OutagePolicyLimiter(decided, Optional.of(fallback), outages));
     }

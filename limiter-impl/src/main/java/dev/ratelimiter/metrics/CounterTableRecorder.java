@@ -29,7 +29,8 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
     /**
      * A counter of this library, with the series' description and unit.
      *
-     * @param series {@code DECISIONS}, {@code FALLBACKS}, {@code FAIL_OPEN}, {@code CACHED_DENIALS} or {@code BACKEND_ERRORS}
+     * @param series {@code DECISIONS}, {@code FALLBACKS}, {@code FAIL_OPEN}, {@code CACHED_DENIALS} or
+     *               {@code BACKEND_ERRORS}
      * @param tags   tag names and values, alternating
      */
     abstract C counter(Series series, String... tags);

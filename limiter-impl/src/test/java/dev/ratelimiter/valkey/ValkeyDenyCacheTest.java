@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ValkeyDenyCacheTest {
 
     @Test
-    @DisplayName("after Valkey's refusal, 1 000 more attempts within max-age make no store call; a reset here clears it")
+    @DisplayName("after Valkey's refusal, 1 000 more attempts within max-age make no store call; a reset here "
+            + "clears it")
     void refusedKeyCostsTheStoreNothing() {
         Bucket login = new Bucket("deny-cache", 2, Duration.ofSeconds(60), OutagePolicy.FAIL_CLOSED);
         String key = UUID.randomUUID().toString();
