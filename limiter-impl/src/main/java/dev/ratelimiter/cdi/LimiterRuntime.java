@@ -49,8 +49,9 @@ import java.util.function.BooleanSupplier;
  * {@link RateLimiter} bean that applications may inject: the backend wrapped in the outage policies.
  *
  * <p>The chain: in memory, {@code OutagePolicyLimiter(MemoryRateLimiter)}; with Valkey or PostgreSQL,
- * {@code OutagePolicyLimiter(CircuitBreakerLimiter(store), fallback: MemoryRateLimiter)}, and for PostgreSQL a
- * sweeper on the server's managed scheduler where it has one.
+ * {@code OutagePolicyLimiter(DenyCacheLimiter(CircuitBreakerLimiter(store)), fallback: MemoryRateLimiter)} (the
+ * deny cache only when {@code ratelimiter.deny-cache.max-age} is not 0), and for PostgreSQL a sweeper on the
+ * server's managed scheduler where it has one.
  */
 @ApplicationScoped
 public class LimiterRuntime {
@@ -118,7 +119,8 @@ public class LimiterRuntime {
                     throw e;
                 }
                 resources.add(valkey);
-                limiter = sharedStore(valkey.chain(monitor, clock, memory, listeners, settings.breaker()));
+                limiter = sharedStore(valkey.chain(monitor, clock, memory, listeners, settings.breaker(),
+                        settings.denyCache(), metrics));
                 break;
             case POSTGRES:
             default:
@@ -134,7 +136,7 @@ public class LimiterRuntime {
                 }
                 limiter = sharedStore(SharedStoreChain.of(outsideTransactions(postgres.limiter(),
                         postgresSettings.timeout()), postgres.probe(), monitor, clock, memory, listeners,
-                        settings.breaker()));
+                        settings.breaker(), settings.denyCache(), metrics));
                 resources.add(0, new PeriodicSweeper(postgres.sweeper(), postgresSettings.sweepInterval(),
                         managedScheduler()));
                 break;
@@ -154,9 +156,14 @@ public class LimiterRuntime {
                 settings.backend().configName(), String.valueOf(settings.buckets().size()));
     }
 
-    /** Keeps the chain's breaker to close first, so the probe stops before the store's pool closes. */
+    /**
+     * Keeps the chain's breaker to close first, so the probe stops before the store's pool closes, and sweeps its
+     * ended refusals with the in-memory counters.
+     */
     private RateLimiter sharedStore(SharedStoreChain chain) {
         resources.add(0, chain.breaker());
+        chain.denyCache().ifPresent(refusals -> resources.add(new PeriodicSweeper(refusals,
+                configuration.settings().memorySweepInterval())));
         return chain.limiter();
     }
 

@@ -28,6 +28,8 @@ import java.util.Optional;
  * @param valkey                {@code ratelimiter.valkey.*}, read whatever the backend
  * @param postgres              {@code ratelimiter.postgres.*}, read whatever the backend
  * @param breaker               {@code ratelimiter.breaker.*}: the circuit breaker in front of a shared store
+ * @param denyCache             {@code ratelimiter.deny-cache.max-age} and {@code ratelimiter.memory.max-keys}: a
+ *                              shared store's refusals answered from memory
  */
 public record LimiterSettings(
         boolean enabled,
@@ -44,7 +46,8 @@ public record LimiterSettings(
         boolean healthDownWhenDegraded,
         ValkeySettings valkey,
         PostgresSettings postgres,
-        BreakerSettings breaker) {
+        BreakerSettings breaker,
+        DenyCacheSettings denyCache) {
 
     /** The bucket the global filter uses for authenticated requests. */
     public static final String API_AUTHENTICATED = "api-authenticated";

@@ -38,6 +38,11 @@ public final class MetricsSwitch implements RateLimiterMetrics {
     }
 
     @Override
+    public void cachedDenial(Bucket bucket) {
+        target.cachedDenial(bucket);
+    }
+
+    @Override
     public void backendError(Backend backend) {
         target.backendError(backend);
     }

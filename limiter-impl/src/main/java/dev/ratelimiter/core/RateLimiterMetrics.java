@@ -35,6 +35,13 @@ public interface RateLimiterMetrics extends OutageListener {
     default void decision(Bucket bucket, Verdict.Outcome outcome) {
     }
 
+    /**
+     * One refusal answered from memory, without a store call ({@link DenyCacheLimiter}); it is also reported as a
+     * {@link #decision} like any other.
+     */
+    default void cachedDenial(Bucket bucket) {
+    }
+
     /** One call to the backend and how long it took, in nanoseconds. */
     default void backendCall(Backend backend, long nanos) {
     }

@@ -44,6 +44,11 @@ public final class SettingsReader {
     static final Range<Long> MAX_KEYS = Range.of(1L, 100_000_000L);
     /** Deadlines of a store's calls: a millisecond (the finest the drivers take) to ten minutes. */
     static final Range<Duration> TIMEOUT = Range.of(Duration.ofMillis(1), Duration.ofMinutes(10));
+    /**
+     * How long a shared store's refusal may be answered from memory: 0 (off) to a minute, since it is also how
+     * long a reset on another replica may go unseen.
+     */
+    static final Range<Duration> DENY_CACHE_MAX_AGE = Range.of(Duration.ZERO, Duration.ofMinutes(1));
     /** Delays between sweeps: a second to a day. */
     static final Range<Duration> SWEEP_INTERVAL = Range.of(Duration.ofSeconds(1), Duration.ofDays(1));
     /** IPv6 prefix lengths. */
@@ -116,11 +121,14 @@ public final class SettingsReader {
         ValkeySettings valkey = valkey(backend == Backend.VALKEY);
         PostgresSettings postgres = postgres();
         BreakerSettings breaker = breaker();
+        DenyCacheSettings denyCache = new DenyCacheSettings(
+                duration("deny-cache.max-age", Duration.ofSeconds(1), DENY_CACHE_MAX_AGE), maxKeys);
         if (!problems.isEmpty()) {
             throw new ConfigurationException(problems);
         }
         return new LimiterSettings(enabled, backend, buckets, globalLimit, prefixes, trustedProxies, ipv6PrefixLength,
-                keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, valkey, postgres, breaker);
+                keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, valkey, postgres, breaker,
+                denyCache);
     }
 
     private BreakerSettings breaker() {

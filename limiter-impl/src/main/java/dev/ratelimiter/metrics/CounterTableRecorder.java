@@ -23,12 +23,14 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
     private final Map<String, Map<Verdict.Outcome, C>> decisions = new ConcurrentHashMap<>();
     private final Map<String, C> fallbacks = new ConcurrentHashMap<>();
     private final Map<String, C> failOpens = new ConcurrentHashMap<>();
+    private final Map<String, C> cachedDenials = new ConcurrentHashMap<>();
     private final Map<Backend, C> errors = new ConcurrentHashMap<>();
 
     /**
      * A counter of this library, with the series' description and unit.
      *
-     * @param series {@code DECISIONS}, {@code FALLBACKS}, {@code FAIL_OPEN} or {@code BACKEND_ERRORS}
+     * @param series {@code DECISIONS}, {@code FALLBACKS}, {@code FAIL_OPEN}, {@code CACHED_DENIALS} or
+     *               {@code BACKEND_ERRORS}
      * @param tags   tag names and values, alternating
      */
     abstract C counter(Series series, String... tags);
@@ -53,6 +55,7 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
             decisions.put(bucket.name(), byOutcome);
             fallbacks.put(bucket.name(), counter(Series.FALLBACKS, "bucket", bucket.name()));
             failOpens.put(bucket.name(), counter(Series.FAIL_OPEN, "bucket", bucket.name()));
+            cachedDenials.put(bucket.name(), counter(Series.CACHED_DENIALS, "bucket", bucket.name()));
         }
         errors.put(backend, counter(Series.BACKEND_ERRORS, "backend", backend.configName()));
         registerBackend(backend, degraded);
@@ -74,6 +77,11 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
     @Override
     public final void failOpen(Bucket bucket) {
         incrementIfRegistered(failOpens.get(bucket.name()));
+    }
+
+    @Override
+    public final void cachedDenial(Bucket bucket) {
+        incrementIfRegistered(cachedDenials.get(bucket.name()));
     }
 
     @Override

@@ -16,6 +16,7 @@ import java.util.function.BooleanSupplier;
  * Reports to MicroProfile Metrics 5 (application scope), as Payara and Open Liberty offer it. Exported by the
  * server with {@code mp_scope="application"}: {@code rate_limiter_decisions_total{bucket,outcome}},
  * {@code rate_limiter_fallbacks_total{bucket}}, {@code rate_limiter_fail_open_total{bucket}},
+ * {@code rate_limiter_cached_denials_total{bucket}},
  * {@code rate_limiter_backend_errors_total{backend}}, {@code rate_limiter_degraded{backend}} and the timer
  * {@code rate_limiter_backend_seconds{backend}}.
  */

@@ -9,6 +9,8 @@ enum Series {
     DECISIONS("decisions", "Decisions per bucket and outcome, after the outage policy", Series.NONE),
     FALLBACKS("fallbacks", "Decisions made by the per-process fallback while the store was out", Series.NONE),
     FAIL_OPEN("fail_open", "Attempts allowed uncounted by a fail-open bucket while the store was out", Series.NONE),
+    CACHED_DENIALS("cached_denials", "Refusals answered from this process's memory without a store call",
+            Series.NONE),
     BACKEND_ERRORS("backend_errors", "Failed store calls: timeouts, connection errors, failed probes", Series.NONE),
     DEGRADED("degraded", "1 while the store is out and buckets follow their outage policy, else 0", Series.NONE),
     BACKEND("backend", "Time of each store call", "nanoseconds");

@@ -3,6 +3,7 @@ package dev.ratelimiter.valkey;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.BreakerSettings;
+import dev.ratelimiter.core.DenyCacheSettings;
 import dev.ratelimiter.core.OutageListener;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.SharedStoreChain;
@@ -102,12 +103,15 @@ public final class ValkeyBackend implements AutoCloseable {
      * @param fallback the per-process limiter for {@code FALLBACK} buckets
      * @param outages  told of every attempt an outage policy answered
      * @param breaker  each breaker's thresholds and back-offs
+     * @param refusals how long refusals are answered from memory
+     * @param metrics  told of each refusal answered from memory
      */
     public SharedStoreChain chain(BackendMonitor monitor, InstantSource clock, RateLimiter fallback,
-                                  OutageListener outages, BreakerSettings breaker) {
+                                  OutageListener outages, BreakerSettings breaker, DenyCacheSettings refusals,
+                                  RateLimiterMetrics metrics) {
         return parts == null
-                ? SharedStoreChain.of(limiter, probe(), monitor, clock, fallback, outages, breaker)
-                : SharedStoreChain.of(limiter, parts, monitor, clock, fallback, outages, breaker);
+                ? SharedStoreChain.of(limiter, probe(), monitor, clock, fallback, outages, breaker, refusals, metrics)
+                : SharedStoreChain.of(limiter, parts, monitor, clock, fallback, outages, breaker, refusals, metrics);
     }
 
     @Override

@@ -1,18 +1,24 @@
 package dev.ratelimiter.contract;
 
+import dev.ratelimiter.Bucket;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.BackendState;
 import dev.ratelimiter.core.BreakerSettings;
 import dev.ratelimiter.core.CircuitBreakerLimiter;
+import dev.ratelimiter.core.DenyCacheSettings;
 import dev.ratelimiter.core.MemoryRateLimiter;
 import dev.ratelimiter.core.OutageStatistics;
+import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.SharedStoreChain;
 import dev.ratelimiter.core.StoreParts;
 import dev.ratelimiter.core.StoreProbe;
 
 import java.time.InstantSource;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The chain the CDI layer builds ({@link SharedStoreChain}) around a shared store, built by hand for a test:
@@ -25,6 +31,8 @@ public class StoreChain implements AutoCloseable {
     public final BackendMonitor monitor;
     /** Fallbacks and fail-opens per bucket. */
     public final OutageStatistics outages = new OutageStatistics();
+    /** Refusals answered from memory, per bucket. */
+    public final CachedDenials cachedDenials = new CachedDenials();
     /** The store's limiter, counting its calls. */
     public final CountingLimiter store;
     /** The breaker in front of the store. */
@@ -44,6 +52,8 @@ public class StoreChain implements AutoCloseable {
     }
 
     /**
+     * Without refusals kept in memory, so every decision reaches the store.
+     *
      * @param monitor    the monitor the store was started with
      * @param store      the store's own limiter
      * @param parts      the store's parts, for a breaker per part; empty for one breaker with {@code probe}
@@ -52,14 +62,28 @@ public class StoreChain implements AutoCloseable {
      */
     protected StoreChain(BackendMonitor monitor, RateLimiter store, Optional<StoreParts> parts, StoreProbe probe,
                          Runnable closeStore) {
+        this(monitor, store, parts, probe, closeStore, DenyCacheSettings.OFF);
+    }
+
+    /**
+     * @param monitor    the monitor the store was started with
+     * @param store      the store's own limiter
+     * @param parts      the store's parts, for a breaker per part; empty for one breaker with {@code probe}
+     * @param probe      the breaker's probe of the whole store
+     * @param closeStore closes the store's clients or pool, after the breaker
+     * @param refusals   how long the store's refusals are answered from memory
+     */
+    protected StoreChain(BackendMonitor monitor, RateLimiter store, Optional<StoreParts> parts, StoreProbe probe,
+                         Runnable closeStore, DenyCacheSettings refusals) {
         InstantSource clock = InstantSource.system();
         this.monitor = monitor;
         this.store = new CountingLimiter(store);
         MemoryRateLimiter fallback = new MemoryRateLimiter(clock, 10_000);
         SharedStoreChain chain = parts.isPresent()
                 ? SharedStoreChain.of(this.store, parts.get(), monitor, clock, fallback, outages,
-                        BreakerSettings.DEFAULTS)
-                : SharedStoreChain.of(this.store, probe, monitor, clock, fallback, outages, BreakerSettings.DEFAULTS);
+                        BreakerSettings.DEFAULTS, refusals, cachedDenials)
+                : SharedStoreChain.of(this.store, probe, monitor, clock, fallback, outages, BreakerSettings.DEFAULTS,
+                        refusals, cachedDenials);
         this.breaker = chain.breaker();
         this.limiter = chain.limiter();
         this.closeStore = closeStore;
@@ -68,6 +92,22 @@ public class StoreChain implements AutoCloseable {
     /** Whether the breaker has taken the store out (readiness would say {@code degraded}). */
     public boolean degraded() {
         return monitor.status().state() == BackendState.DEGRADED;
+    }
+
+    /** Counts the refusals answered from memory, per bucket name. */
+    public static final class CachedDenials implements RateLimiterMetrics {
+        private final Map<String, AtomicLong> byBucket = new ConcurrentHashMap<>();
+
+        @Override
+        public void cachedDenial(Bucket bucket) {
+            byBucket.computeIfAbsent(bucket.name(), name -> new AtomicLong()).incrementAndGet();
+        }
+
+        /** Refusals of that bucket answered from memory so far. */
+        public long of(Bucket bucket) {
+            AtomicLong count = byBucket.get(bucket.name());
+            return count == null ? 0 : count.get();
+        }
     }
 
     @Override

@@ -34,7 +34,7 @@ class SettingsReaderPropertyTest {
             "ratelimiter.buckets.api-anonymous.limit", "ratelimiter.buckets.api-anonymous.window",
             "ratelimiter.api.enabled", "ratelimiter.api.path-prefixes", "ratelimiter.trusted-proxies",
             "ratelimiter.ipv6-prefix-length", "ratelimiter.key-secret", "ratelimiter.headers.on-success",
-            "ratelimiter.memory.max-keys", "ratelimiter.memory.sweep-interval",
+            "ratelimiter.memory.max-keys", "ratelimiter.memory.sweep-interval", "ratelimiter.deny-cache.max-age",
             "ratelimiter.health.down-when-degraded",
             "ratelimiter.valkey.mode", "ratelimiter.valkey.url", "ratelimiter.valkey.nodes",
             "ratelimiter.valkey.master-name", "ratelimiter.valkey.user", "ratelimiter.valkey.password",

@@ -282,6 +282,7 @@ class SettingsReaderTest {
             "ratelimiter.ipv6-prefix-length,        1,         128,           0,           129",
             "ratelimiter.memory.max-keys,           1,         100000000,     0,           100000001",
             "ratelimiter.memory.sweep-interval,     PT1S,      P1D,           PT0.999S,    P1DT0.001S",
+            "ratelimiter.deny-cache.max-age,        PT0S,      PT1M,          PT-0.001S,   PT1M0.001S",
             "ratelimiter.valkey.timeout,            PT0.001S,  PT10M,         PT0.0009S,   PT10M0.001S",
             "ratelimiter.valkey.pool-size,          1,         1024,          0,           1025",
             "ratelimiter.postgres.timeout,          PT0.001S,  PT10M,         PT0S,        PT10M0.001S",

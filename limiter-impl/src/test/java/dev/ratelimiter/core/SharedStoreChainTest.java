@@ -46,7 +46,8 @@ class SharedStoreChainTest {
         BackendMonitor monitor = new BackendMonitor(Backend.VALKEY, clock, RateLimiterMetrics.NONE);
         SharedStoreChain chain = SharedStoreChain.of(downStore, () -> {
             throw new java.io.IOException("connection refused");
-        }, monitor, clock, new MemoryRateLimiter(clock, 100), OutageListener.NONE, settings);
+        }, monitor, clock, new MemoryRateLimiter(clock, 100), OutageListener.NONE, settings,
+                DenyCacheSettings.OFF, RateLimiterMetrics.NONE);
         try (CircuitBreakerLimiter breaker = chain.breaker()) {
             for (int i = 0; i < 4; i++) {
                 breaker.consume(bucket, "k");
@@ -57,6 +58,31 @@ class SharedStoreChainTest {
 
             assertThat(breaker.isOpen()).as("after 5 failures").isTrue();
             assertThat(breaker.consume(bucket, "k").resetAfter()).isEqualTo(Duration.ofSeconds(7));
+        }
+    }
+
+    @Test
+    @DisplayName("ratelimiter.deny-cache.max-age: unset, refusals are kept 1 s; PT0S, the chain keeps none")
+    void denyCacheMaxAgeIsUsed() {
+        Map<String, String> properties = Map.of(
+                "ratelimiter.buckets.api-authenticated.limit", "600",
+                "ratelimiter.buckets.api-authenticated.window", "PT1M",
+                "ratelimiter.buckets.api-anonymous.limit", "120",
+                "ratelimiter.buckets.api-anonymous.window", "PT1M",
+                "ratelimiter.memory.max-keys", "7");
+        assertThat(SettingsReader.read(name -> Optional.ofNullable(properties.get(name)), properties.keySet())
+                .denyCache()).isEqualTo(new DenyCacheSettings(Duration.ofSeconds(1), 7));
+
+        Map<String, String> off = new java.util.HashMap<>(properties);
+        off.put("ratelimiter.deny-cache.max-age", "PT0S");
+        DenyCacheSettings refusals = SettingsReader.read(name -> Optional.ofNullable(off.get(name)), off.keySet())
+                .denyCache();
+        ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+        SharedStoreChain chain = SharedStoreChain.of(downStore, () -> { }, new BackendMonitor(Backend.VALKEY, clock,
+                RateLimiterMetrics.NONE), clock, new MemoryRateLimiter(clock, 100), OutageListener.NONE,
+                BreakerSettings.DEFAULTS, refusals, RateLimiterMetrics.NONE);
+        try (CircuitBreakerLimiter breaker = chain.breaker()) {
+            assertThat(chain.denyCache()).isEmpty();
         }
     }
 }

@@ -27,6 +27,7 @@ class MicrometerMetricsRecorderTest {
         recorder.register(List.of(login), Backend.VALKEY, degraded::get);
         assertThat(registry.get("rate_limiter.fallbacks").tag("bucket", "login").counter().count()).isZero();
         assertThat(registry.get("rate_limiter.fail_open").tag("bucket", "login").counter().count()).isZero();
+        assertThat(registry.get("rate_limiter.cached_denials").tag("bucket", "login").counter().count()).isZero();
         assertThat(registry.get("rate_limiter.decisions").tag("bucket", "login").tag("outcome", "denied").counter()
                 .count()).isZero();
         assertThat(registry.get("rate_limiter.backend_errors").tag("backend", "valkey").counter().count()).isZero();
@@ -42,12 +43,14 @@ class MicrometerMetricsRecorderTest {
         recorder.failOpen(login);
         recorder.failOpen(login);
         recorder.decision(login, Outcome.ALLOWED);
+        recorder.cachedDenial(login);
         recorder.backendError(Backend.VALKEY);
         recorder.backendCall(Backend.VALKEY, 1_500_000);
         degraded.set(true);
 
         assertThat(registry.get("rate_limiter.fallbacks").counter().count()).isEqualTo(1);
         assertThat(registry.get("rate_limiter.fail_open").counter().count()).isEqualTo(2);
+        assertThat(registry.get("rate_limiter.cached_denials").counter().count()).isEqualTo(1);
         assertThat(registry.get("rate_limiter.decisions").tag("outcome", "allowed").counter().count()).isEqualTo(1);
         assertThat(registry.get("rate_limiter.backend_errors").counter().count()).isEqualTo(1);
         assertThat(registry.get("rate_limiter.degraded").gauge().value()).isEqualTo(1);
@@ -59,7 +62,7 @@ class MicrometerMetricsRecorderTest {
             + "(which Prometheus naming would append to the series' name)")
     void descriptionsAndUnits() {
         recorder.register(List.of(login), Backend.VALKEY, degraded::get);
-        assertThat(registry.getMeters()).hasSize(8).allSatisfy(meter ->
+        assertThat(registry.getMeters()).hasSize(9).allSatisfy(meter ->
                 assertThat(meter.getId().getDescription()).as(meter.getId().getName()).isNotBlank());
         assertThat(registry.get("rate_limiter.decisions").tag("outcome", "denied").counter().getId().getDescription())
                 .isEqualTo("Decisions per bucket and outcome, after the outage policy");

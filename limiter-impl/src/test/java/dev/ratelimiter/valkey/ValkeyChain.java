@@ -3,6 +3,7 @@ package dev.ratelimiter.valkey;
 import dev.ratelimiter.contract.StoreChain;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
+import dev.ratelimiter.core.DenyCacheSettings;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.ValkeySettings;
 
@@ -17,21 +18,31 @@ import java.util.Optional;
 final class ValkeyChain extends StoreChain {
 
     ValkeyChain(ValkeySettings settings) {
-        this(new BackendMonitor(Backend.VALKEY, InstantSource.system(), RateLimiterMetrics.NONE), settings);
+        this(settings, DenyCacheSettings.OFF);
     }
 
-    private ValkeyChain(BackendMonitor monitor, ValkeySettings settings) {
-        this(monitor, ValkeyBackend.start(settings, monitor, RateLimiterMetrics.NONE));
+    /** With the store's refusals answered from memory as {@code refusals} says. */
+    ValkeyChain(ValkeySettings settings, DenyCacheSettings refusals) {
+        this(new BackendMonitor(Backend.VALKEY, InstantSource.system(), RateLimiterMetrics.NONE), settings, refusals);
     }
 
-    private ValkeyChain(BackendMonitor monitor, ValkeyBackend backend) {
-        super(monitor, backend.limiter(), backend.parts(), backend.probe(), backend::close);
+    private ValkeyChain(BackendMonitor monitor, ValkeySettings settings, DenyCacheSettings refusals) {
+        this(monitor, ValkeyBackend.start(settings, monitor, RateLimiterMetrics.NONE), refusals);
+    }
+
+    private ValkeyChain(BackendMonitor monitor, ValkeyBackend backend, DenyCacheSettings refusals) {
+        super(monitor, backend.limiter(), backend.parts(), backend.probe(), backend::close, refusals);
     }
 
     /** A standalone chain with the library's default 100 ms deadline. */
     static ValkeyChain standalone(String url) {
+        return standalone(url, DenyCacheSettings.OFF);
+    }
+
+    /** A standalone chain with the library's default 100 ms deadline, refusals answered from memory as given. */
+    static ValkeyChain standalone(String url, DenyCacheSettings refusals) {
         return new ValkeyChain(new ValkeySettings(ValkeySettings.Mode.STANDALONE, url, java.util.List.of(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Duration.ofMillis(100), "rl-test:", 16,
-                Optional.empty(), Optional.empty()));
+                Optional.empty(), Optional.empty()), refusals);
     }
 }

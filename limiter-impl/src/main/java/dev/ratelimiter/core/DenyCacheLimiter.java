@@ -1,0 +1,173 @@
+package dev.ratelimiter.core;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.Sweepable;
+import dev.ratelimiter.Verdict;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+/**
+ * Answers a key the store has refused from memory, without a round trip, while its refusal certainly holds. Once
+ * the store answers {@link Verdict.Outcome#DENIED} for (bucket, key) with time t left in the window, every attempt
+ * on that key is answered {@code DENIED} here until the earlier of (the call's start + t) and (the call's start +
+ * {@link DenyCacheSettings#maxAge()}), on a monotonic clock. The call's start, not the answer's arrival, so that a
+ * refusal from memory never outlives the store's window by the answer's travel time.
+ *
+ * <p>Only {@code DENIED} is kept: an {@code ALLOWED} answer changes with every attempt, and {@code UNAVAILABLE}
+ * belongs to the outage policy. A reset through this limiter clears the key at once; a reset on another replica
+ * is unseen here for at most {@code maxAge}. Attempts answered from memory are not counted by the store, which
+ * changes nothing: the window is already exhausted and denials never extend it.
+ *
+ * <p>Per bucket at most {@link DenyCacheSettings#maxKeys()} refusals are kept; past it new refusals go to the
+ * store as before and nothing is evicted early. Ended entries are removed when looked up and by {@link #sweep()}.
+ * A hit costs a map lookup, a clock read and the returned verdict.
+ */
+public final class DenyCacheLimiter implements RateLimiter, Sweepable {
+
+    private final RateLimiter store;
+    private final long maxAgeNanos;
+    private final int maxKeys;
+    private final LongSupplier nanos;
+    private final RateLimiterMetrics metrics;
+    private final ConcurrentMap<String, Refusals> byBucket = new ConcurrentHashMap<>();
+
+    /**
+     * On {@link System#nanoTime()}.
+     *
+     * @param store    the limiter whose refusals are kept: the store behind its breaker, never a fallback
+     * @param settings the age cap and the bound per bucket; must be {@linkplain DenyCacheSettings#enabled() on}
+     * @param metrics  told of each refusal answered from memory
+     */
+    public DenyCacheLimiter(RateLimiter store, DenyCacheSettings settings, RateLimiterMetrics metrics) {
+        this(store, settings, metrics, System::nanoTime);
+    }
+
+    /**
+     * @param nanos a monotonic clock in nanoseconds, as {@link System#nanoTime()}; the other parameters are
+     *              those above
+     */
+    public DenyCacheLimiter(RateLimiter store, DenyCacheSettings settings, RateLimiterMetrics metrics,
+                            LongSupplier nanos) {
+        this.store = Objects.requireNonNull(store, "store");
+        if (!settings.enabled()) {
+            throw new IllegalArgumentException("the deny cache is off (max-age 0): do not build it");
+        }
+        this.maxAgeNanos = saturatedNanos(settings.maxAge());
+        this.maxKeys = settings.maxKeys();
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.nanos = Objects.requireNonNull(nanos, "nanos");
+    }
+
+    @Override
+    public Verdict consume(Bucket bucket, String key) {
+        Refusals refusals = byBucket.get(bucket.name());
+        if (refusals == null) {
+            refusals = byBucket.computeIfAbsent(bucket.name(), name -> new Refusals());
+        }
+        Refusal refusal = refusals.entries.get(key);
+        if (refusal != null) {
+            long now = nanos.getAsLong();
+            if (now - refusal.expiresAt < 0) {
+                metrics.cachedDenial(bucket);
+                return Verdict.denied(bucket.limit(), Duration.ofNanos(refusal.windowEndsAt - now));
+            }
+            refusals.remove(key, refusal);
+        }
+        long resetsBefore = refusals.resets.get();
+        long start = nanos.getAsLong();
+        Verdict verdict = store.consume(bucket, key);
+        if (verdict.outcome() == Verdict.Outcome.DENIED) {
+            long windowEndsAt = start + saturatedNanos(verdict.resetAfter());
+            long expiresAt = windowEndsAt - start < maxAgeNanos ? windowEndsAt : start + maxAgeNanos;
+            refusals.keep(key, new Refusal(windowEndsAt, expiresAt), resetsBefore, maxKeys);
+        }
+        return verdict;
+    }
+
+    @Override
+    public void reset(Bucket bucket, String key) {
+        Refusals refusals = byBucket.get(bucket.name());
+        if (refusals != null) {
+            refusals.resets.incrementAndGet(); // a refusal the store sent before this reset is not kept
+            refusals.remove(key);
+        }
+        store.reset(bucket, key);
+    }
+
+    /** Removes every refusal whose time has passed; never throws. */
+    @Override
+    public long sweep() {
+        long now = nanos.getAsLong();
+        long removed = 0;
+        for (Refusals refusals : byBucket.values()) {
+            for (var entry : refusals.entries.entrySet()) {
+                if (now - entry.getValue().expiresAt >= 0 && refusals.remove(entry.getKey(), entry.getValue())) {
+                    removed++;
+                }
+            }
+        }
+        return removed;
+    }
+
+    /** Refusals kept for a bucket now, ended ones not yet removed included. */
+    int size(Bucket bucket) {
+        Refusals refusals = byBucket.get(bucket.name());
+        return refusals == null ? 0 : refusals.size.get();
+    }
+
+    private static long saturatedNanos(Duration duration) {
+        try {
+            return duration.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE / 2; // beyond 292 years: any window ends before, and the sum cannot overflow
+        }
+    }
+
+    /** One refusal: when the store's window ends and when this process stops answering it. */
+    private record Refusal(long windowEndsAt, long expiresAt) {
+    }
+
+    /** A bucket's refusals, their count (kept apart: a map's size is not cheap) and its resets so far. */
+    private static final class Refusals {
+        final ConcurrentMap<String, Refusal> entries = new ConcurrentHashMap<>();
+        final AtomicInteger size = new AtomicInteger();
+        final AtomicLong resets = new AtomicLong();
+
+        void keep(String key, Refusal refusal, long resetsBefore, int maxKeys) {
+            if (entries.replace(key, refusal) == null) {
+                if (size.incrementAndGet() > maxKeys) {
+                    size.decrementAndGet(); // full: this refusal goes to the store next time, nothing is evicted
+                    return;
+                }
+                if (entries.putIfAbsent(key, refusal) != null) {
+                    size.decrementAndGet(); // another thread kept one for this key meanwhile
+                    return;
+                }
+            }
+            if (resets.get() != resetsBefore) {
+                remove(key, refusal); // a reset ran while the store answered: its refusal may predate the reset
+            }
+        }
+
+        boolean remove(String key, Refusal refusal) {
+            if (entries.remove(key, refusal)) {
+                size.decrementAndGet();
+                return true;
+            }
+            return false;
+        }
+
+        void remove(String key) {
+            if (entries.remove(key) != null) {
+                size.decrementAndGet();
+            }
+        }
+    }
+}
