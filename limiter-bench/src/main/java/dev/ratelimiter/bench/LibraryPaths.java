@@ -9,6 +9,8 @@ import dev.ratelimiter.contract.CountingLimiter;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.BackendState;
+import dev.ratelimiter.core.BreakerSettings;
+import dev.ratelimiter.core.DenyCacheSettings;
 import dev.ratelimiter.core.KeyHasher;
 import dev.ratelimiter.core.KeyNormalizer;
 import dev.ratelimiter.core.MemoryRateLimiter;
@@ -38,9 +40,9 @@ import java.util.function.LongSupplier;
 
 /**
  * The one place the benchmark builds the library's objects: its stores as the runtime starts them, and the whole
- * decision path as {@code RateLimitDecider.decide} takes it (normalize, hash, outage policy, breaker, store,
- * metrics, denial event). When the runtime's assembly changes (issue 10 moves it into {@code core}), only this
- * class follows.
+ * decision path as {@code RateLimitDecider.decide} takes it (normalize, hash, outage policy, refusals kept in
+ * memory, breaker, store, metrics, denial event). When the runtime's assembly changes (issue 10 moves it into
+ * {@code core}), only this class follows.
  *
  * <p>Settings: the library's defaults (Valkey pool 32, PostgreSQL pool and bulkhead 16) except the deadline,
  * {@link #TIMEOUT}, raised from 100 ms so a loaded shared machine measures speed rather than timeouts.
@@ -145,9 +147,11 @@ final class LibraryPaths {
             metrics.register(buckets, store.backend(),
                     () -> store.monitor().status().state() == BackendState.DEGRADED);
             CountingLimiter counted = new CountingLimiter(store.limiter());
+            // As the runtime builds it with the defaults: breaker 3 / 1 s / 30 s / 3, refusals kept for 1 s.
             SharedStoreChain chain = SharedStoreChain.of(counted, store.probe(), store.monitor(),
                     InstantSource.system(), new MemoryRateLimiter(InstantSource.system(), 100_000),
-                    new OutageListeners(List.of(new OutageStatistics(), metrics)));
+                    new OutageListeners(List.of(new OutageStatistics(), metrics)), BreakerSettings.DEFAULTS,
+                    new DenyCacheSettings(Duration.ofSeconds(1), 100_000), metrics);
             return new Decision(metrics, chain.limiter(), () -> {
                 chain.breaker().close();
                 store.close();
