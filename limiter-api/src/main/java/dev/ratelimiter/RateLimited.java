@@ -15,8 +15,8 @@ import java.lang.annotation.Target;
  * configured bucket. On a type it is inherited by subclasses and may be carried by a stereotype; on a method it
  * replaces the type's (CDI's rules for interceptor bindings).
  *
- * <p>Each call counts one attempt before the method runs, keyed by the parameter marked {@link RateLimitKey},
- * else the request's principal name, else the request's client address. A denied call throws
+ * <p>Each call counts {@link #cost()} attempts (one by default) before the method runs, keyed by the parameter
+ * marked {@link RateLimitKey}, else the request's principal name, else the request's client address. A denied call throws
  * {@link RateLimitExceededException} (HTTP 429) without running the method; when the backend is down and the
  * bucket's policy is {@link OutagePolicy#FAIL_CLOSED}, {@link RateLimiterUnavailableException} (HTTP 503).
  * A method returning {@code CompletionStage} or {@code CompletableFuture} returns the refusal as a failed stage
@@ -27,8 +27,9 @@ import java.lang.annotation.Target;
  * <p>The interceptor runs at {@code Interceptor.Priority.PLATFORM_BEFORE + 100}: before {@code @Transactional}
  * and MicroProfile Fault Tolerance, so a denied call opens no transaction and triggers no retry.
  *
- * <p>The bucket must be configured ({@code ratelimiter.buckets.<bucket>.limit} and {@code .window}); an unknown
- * bucket fails the deployment with a message naming it and the method.
+ * <p>The bucket must be configured ({@code ratelimiter.buckets.<bucket>.limit} and {@code .window}, or
+ * {@code .limits}); an unknown bucket, or a {@link #cost()} below 0 or above the bucket's smallest limit, fails the
+ * deployment with a message naming it and the method.
  */
 @InterceptorBinding
 @Inherited
@@ -40,4 +41,12 @@ public @interface RateLimited {
     /** {@return the bucket's name, as in {@code ratelimiter.buckets.<name>.*}} */
     @Nonbinding
     String bucket();
+
+    /**
+     * {@return attempts each call counts, 1 by default: a call is allowed iff every window of the bucket has that
+     * many left, and a refused call counts nothing; 0 checks without counting. From 0 to the bucket's smallest
+     * limit (checked at startup)}
+     */
+    @Nonbinding
+    long cost() default 1;
 }

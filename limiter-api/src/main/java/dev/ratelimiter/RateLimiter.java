@@ -3,9 +3,11 @@ package dev.ratelimiter;
 /**
  * Counts attempts per (bucket, key) in fixed windows and decides each one.
  *
- * <p>A window opens at the first attempt for a (bucket, key) and lasts {@link Bucket#window()}. The n-th attempt
- * in it is allowed iff n &lt;= {@link Bucket#limit()}; denied attempts are counted but never extend the window.
- * At the instant the window ends the next attempt opens a new window with count 1.
+ * <p>Each window of a bucket ({@link Bucket#limits()}) opens at the first attempt for a (bucket, key) counted in it
+ * and lasts its length. A call of cost c is allowed iff, in every window, the count so far plus c stays within
+ * the window's limit; it is then counted c in every window. A refused call is counted in none and never extends a
+ * window, so a refusal by a short window spends nothing of a long one. Cost 0 checks without counting: it is
+ * refused exactly when a cost-1 call would be. At the instant a window ends the next counted call opens a new one.
  *
  * <p>Implementations are thread-safe. Keys arrive as given: the CDI layer normalizes and hashes them first, so
  * an implementation backed by a shared store never sees a login, principal name or address in clear.
@@ -13,14 +15,29 @@ package dev.ratelimiter;
 public interface RateLimiter {
 
     /**
-     * Counts one attempt and decides it. Cheap, and called before the protected work.
+     * Counts one attempt of cost 1 and decides it: {@link #consume(Bucket, String, long) consume(bucket, key, 1)}.
      *
      * @param bucket the bucket, never {@code null}
      * @param key    the key within the bucket, never {@code null}
      * @return the verdict; {@link Verdict.Outcome#UNAVAILABLE} when the backend failed or its deadline passed.
      *         Never throws for a backend failure.
      */
-    Verdict consume(Bucket bucket, String key);
+    default Verdict consume(Bucket bucket, String key) {
+        return consume(bucket, key, 1);
+    }
+
+    /**
+     * Decides one call of the given cost, in every window of the bucket at once, and counts it if allowed. Cheap,
+     * and called before the protected work.
+     *
+     * @param bucket the bucket, never {@code null}
+     * @param key    the key within the bucket, never {@code null}
+     * @param cost   attempts the call counts, from 0 (a check that counts nothing) to
+     *               {@link Bucket#smallestLimit()}; callers check it (a larger cost is simply refused)
+     * @return the verdict; {@link Verdict.Outcome#UNAVAILABLE} when the backend failed or its deadline passed.
+     *         Never throws for a backend failure.
+     */
+    Verdict consume(Bucket bucket, String key, long cost);
 
     /**
      * Clears the counter of one key, so that its next attempt opens a new window. Idempotent, safe for a key

@@ -31,7 +31,39 @@ public interface RateLimits {
      * @return the decision; {@link Verdict.Outcome#UNAVAILABLE} only for a fail-closed outage
      * @throws IllegalArgumentException if the bucket is not configured
      */
-    Verdict consume(String bucketName, CharSequence key, KeyNormalization normalization);
+    default Verdict consume(String bucketName, CharSequence key, KeyNormalization normalization) {
+        return consume(bucketName, key, normalization, 1);
+    }
+
+    /**
+     * As {@link #consume(String, CharSequence, KeyNormalization)}, for a call of the given cost: allowed iff every
+     * window of the bucket has {@code cost} attempts left, then counted {@code cost} in each; a refused call
+     * consumes nothing (a cost-10 call with 5 left is refused and the 5 remain); cost 0 checks without counting,
+     * refused exactly when a cost-1 call would be.
+     *
+     * @param bucketName    a configured bucket
+     * @param key           the raw key
+     * @param normalization how the key is normalized before it is hashed and counted
+     * @param cost          attempts the call counts, from 0 to the bucket's smallest limit
+     *                      ({@link Bucket#smallestLimit()})
+     * @return the decision; {@link Verdict.Outcome#UNAVAILABLE} only for a fail-closed outage
+     * @throws IllegalArgumentException if the bucket is not configured, or the cost is negative or above the
+     *                                  bucket's smallest limit
+     */
+    Verdict consume(String bucketName, CharSequence key, KeyNormalization normalization, long cost);
+
+    /**
+     * As {@link #consume(String, CharSequence, KeyNormalization, long)} with {@link KeyNormalization#NONE}.
+     *
+     * @param bucketName a configured bucket
+     * @param key        the raw key
+     * @param cost       attempts the call counts, from 0 to the bucket's smallest limit
+     * @return the decision; {@link Verdict.Outcome#UNAVAILABLE} only for a fail-closed outage
+     * @throws IllegalArgumentException if the bucket is not configured, or the cost is out of range
+     */
+    default Verdict consume(String bucketName, CharSequence key, long cost) {
+        return consume(bucketName, key, KeyNormalization.NONE, cost);
+    }
 
     /**
      * Clears one key's counter (raw key, {@link KeyNormalization#NONE}). Idempotent; never throws for a backend

@@ -1,24 +1,62 @@
 package dev.ratelimiter;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
  * The answer to one attempt.
  *
+ * <p>The top-level {@code limit}, {@code remaining} and {@code resetAfter} describe one window of the bucket: its
+ * only window; with several windows, for {@code DENIED} the refusing window that ends last (so
+ * {@code resetAfter} is when the same call may pass), else the window with the fewest attempts left.
+ * {@link #windows()} lists every window of a bucket that has several.
+ *
  * @param outcome    {@link Outcome#ALLOWED}, {@link Outcome#DENIED} or {@link Outcome#UNAVAILABLE}
- * @param limit      the bucket's limit (attempts per window)
- * @param remaining  attempts still allowed in the current window after this one, never negative
- * @param resetAfter time until the current window ends, never negative; for {@code UNAVAILABLE}, the time after
+ * @param limit      that window's limit (attempts per window)
+ * @param remaining  attempts still allowed in that window after this call, never negative; a refused call
+ *                   consumes nothing, so a cost-10 call refused with 5 left says 5
+ * @param resetAfter time until that window ends, never negative; for {@code UNAVAILABLE}, the time after
  *                   which asking again makes sense (for example the circuit breaker's remaining back-off)
+ * @param windows    each window's state, in the bucket's order (shortest window first), when the bucket has
+ *                   several windows and a store decided; empty otherwise (one window: the top-level values are
+ *                   its own; {@code UNAVAILABLE} and the outage policies' answers). Unmodifiable.
  */
-public record Verdict(Outcome outcome, long limit, long remaining, Duration resetAfter) {
+public record Verdict(Outcome outcome, long limit, long remaining, Duration resetAfter, List<Window> windows) {
+
+    /**
+     * One window's state after a decision.
+     *
+     * @param limit      the window: its limit and length
+     * @param remaining  attempts still allowed in it after this call, not negative
+     * @param resetAfter time until it ends, not negative (its whole length when it has not opened yet)
+     */
+    public record Window(Bucket.Limit limit, long remaining, Duration resetAfter) {
+
+        /**
+         * @throws IllegalArgumentException if {@code remaining} or {@code resetAfter} is negative
+         * @throws NullPointerException     if {@code limit} or {@code resetAfter} is {@code null}
+         */
+        public Window {
+            Objects.requireNonNull(limit, "limit");
+            Objects.requireNonNull(resetAfter, "resetAfter");
+            if (remaining < 0 || resetAfter.isNegative()) {
+                throw new IllegalArgumentException("remaining and resetAfter must not be negative, were "
+                        + remaining + " and " + resetAfter);
+            }
+        }
+
+        /** {@return seconds until the window ends, rounded up, at least 1: as {@link Verdict#retryAfterSeconds()}} */
+        public long resetSeconds() {
+            return roundUpSeconds(resetAfter);
+        }
+    }
 
     /** What was decided. */
     public enum Outcome {
-        /** The attempt is within the limit and was counted. */
+        /** The attempt is within every window's limit and was counted in each (its cost; 0 counts nothing). */
         ALLOWED,
-        /** The attempt exceeds the limit; it was counted but does not extend the window. */
+        /** The attempt would exceed a window's limit; it was counted in none and extends no window. */
         DENIED,
         /** The limiter could not decide (backend failure, deadline, counter cap); the bucket's policy decides. */
         UNAVAILABLE
@@ -28,21 +66,37 @@ public record Verdict(Outcome outcome, long limit, long remaining, Duration rese
      * A verdict, its values checked.
      *
      * @param outcome    what was decided
-     * @param limit      the bucket's limit (attempts per window)
-     * @param remaining  attempts still allowed in the current window, not negative
-     * @param resetAfter time until the current window ends (or until asking again makes sense), not negative
+     * @param limit      the window's limit (attempts per window)
+     * @param remaining  attempts still allowed in the window, not negative
+     * @param resetAfter time until the window ends (or until asking again makes sense), not negative
+     * @param windows    every window's state for a bucket of several windows, else empty; copied
      * @throws IllegalArgumentException if {@code remaining} or {@code resetAfter} is negative
-     * @throws NullPointerException     if {@code outcome} or {@code resetAfter} is {@code null}
+     * @throws NullPointerException     if {@code outcome}, {@code resetAfter} or {@code windows} is {@code null}
      */
     public Verdict {
         Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(resetAfter, "resetAfter");
+        windows = List.copyOf(windows); // the same instance for List.of(): no allocation for a one-window verdict
         if (remaining < 0) {
             throw new IllegalArgumentException("remaining must not be negative, was " + remaining);
         }
         if (resetAfter.isNegative()) {
             throw new IllegalArgumentException("resetAfter must not be negative, was " + resetAfter);
         }
+    }
+
+    /**
+     * A verdict of one window (or of none: {@code UNAVAILABLE}), with no {@link #windows()}.
+     *
+     * @param outcome    what was decided
+     * @param limit      the window's limit
+     * @param remaining  attempts still allowed in the window, not negative
+     * @param resetAfter time until the window ends (or until asking again makes sense), not negative
+     * @throws IllegalArgumentException if {@code remaining} or {@code resetAfter} is negative
+     * @throws NullPointerException     if {@code outcome} or {@code resetAfter} is {@code null}
+     */
+    public Verdict(Outcome outcome, long limit, long remaining, Duration resetAfter) {
+        this(outcome, limit, remaining, resetAfter, List.of());
     }
 
     /**
@@ -91,7 +145,11 @@ public record Verdict(Outcome outcome, long limit, long remaining, Duration rese
      * @return seconds, at least 1
      */
     public long retryAfterSeconds() {
-        long seconds = resetAfter.getSeconds() + (resetAfter.getNano() > 0 ? 1 : 0);
+        return roundUpSeconds(resetAfter);
+    }
+
+    private static long roundUpSeconds(Duration duration) {
+        long seconds = duration.getSeconds() + (duration.getNano() > 0 ? 1 : 0);
         return Math.max(1, seconds);
     }
 }

@@ -27,18 +27,48 @@ public class RateLimitDecider {
     Event<RateLimitDenied> denials;
 
     /**
-     * Counts one attempt.
+     * Counts one attempt (cost 1).
      *
      * @return the verdict after the bucket's outage policy; {@code UNAVAILABLE} only for a fail-closed outage
      */
     public Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
+        return decide(bucket, rawKey, normalization, 1);
+    }
+
+    /**
+     * Decides one call of the given cost in every window of the bucket (the README's "Fixed windows"); a decision
+     * is counted once in the metrics, whatever its cost and however many windows the bucket has.
+     *
+     * @param cost attempts the call counts, from 0 (a check) to the bucket's smallest limit
+     * @return the verdict after the bucket's outage policy; {@code UNAVAILABLE} only for a fail-closed outage
+     * @throws IllegalArgumentException if the cost is negative or above the bucket's smallest limit
+     */
+    public Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization, long cost) {
+        checkCost(bucket, cost);
         String key = hashedKey(rawKey, normalization);
-        Verdict verdict = runtime.limiter().consume(bucket, key);
+        Verdict verdict = runtime.limiter().consume(bucket, key, cost);
         runtime.metrics().decision(bucket, verdict.outcome());
         if (verdict.outcome() == Verdict.Outcome.DENIED) {
             denials.fire(new RateLimitDenied(bucket, key, verdict));
         }
         return verdict;
+    }
+
+    /**
+     * Refuses a cost no call could be allowed with, or a negative one.
+     *
+     * @throws IllegalArgumentException naming the bucket, the cost and the accepted range
+     */
+    public static void checkCost(Bucket bucket, long cost) {
+        if (cost < 0 || cost > bucket.smallestLimit()) {
+            throw new IllegalArgumentException(costProblem(bucket, cost));
+        }
+    }
+
+    /** The message for a cost out of range, without the caller's place. */
+    static String costProblem(Bucket bucket, long cost) {
+        return "cost " + cost + " is out of range for bucket '" + bucket.name() + "': from 0 to "
+                + bucket.smallestLimit() + " (the bucket's smallest limit)";
     }
 
     /**
@@ -66,6 +96,7 @@ public class RateLimitDecider {
     public Bucket bucket(String name) {
         return configuration.settings().bucket(name).orElseThrow(() -> new IllegalArgumentException(
                 "bucket '" + name + "' is not configured; set ratelimiter.buckets." + name
-                        + ".limit and ratelimiter.buckets." + name + ".window"));
+                        + ".limit and ratelimiter.buckets." + name + ".window, or ratelimiter.buckets." + name
+                        + ".limits"));
     }
 }

@@ -80,7 +80,7 @@ public class RateLimitedInterceptor {
                 : requestKey(beanClass, method);
         Consumer<Verdict> recorder = recorder(binding);
         Supplier<RateLimitException> decision = () -> {
-            Verdict verdict = decider.decide(binding.bucket(), key, rateLimited.normalization());
+            Verdict verdict = decider.decide(binding.bucket(), key, rateLimited.normalization(), rateLimited.cost());
             recorder.accept(verdict);
             return refusal(binding, verdict);
         };

@@ -21,9 +21,11 @@ import java.util.stream.Collectors;
  * @param keyParameter  the index of the {@code @RateLimitKey} parameter, or -1 to key by the request's identity
  * @param normalization the key's normalization ({@code NONE} without a key parameter)
  * @param result        how a refusal is delivered and when the attempt is counted
+ * @param cost          attempts each call counts ({@link RateLimited#cost()}); checked against the bucket at
+ *                      startup by {@link StartupValidator}
  */
 public record RateLimitedMethod(String bucketName, int keyParameter, KeyNormalization normalization,
-                                ResultType result) {
+                                ResultType result, long cost) {
 
     /**
      * Reads the rate-limit binding of {@code method} as called on an instance of {@code beanClass}.
@@ -63,7 +65,7 @@ public record RateLimitedMethod(String bucketName, int keyParameter, KeyNormaliz
             throw new IllegalArgumentException(describe(beanClass, method) + ": " + String.join("; ", problems));
         }
         return Optional.of(new RateLimitedMethod(binding.get().bucket(), keyParameter, normalization,
-                ResultType.of(method)));
+                ResultType.of(method), binding.get().cost()));
     }
 
     /** {@code com.example.LoginService#login(String, String)}, for messages. */

@@ -15,8 +15,8 @@ public class RateLimitsFacade implements RateLimits {
     RateLimitDecider decider;
 
     @Override
-    public Verdict consume(String bucketName, CharSequence key, KeyNormalization normalization) {
-        return decider.decide(decider.bucket(bucketName), key, normalization);
+    public Verdict consume(String bucketName, CharSequence key, KeyNormalization normalization, long cost) {
+        return decider.decide(decider.bucket(bucketName), key, normalization, cost);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.ratelimiter.cdi;
 
+import dev.ratelimiter.Bucket;
 import dev.ratelimiter.core.ConfigurationException;
 import dev.ratelimiter.core.LimiterSettings;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -22,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -94,12 +96,17 @@ public class StartupValidator {
             for (Method method : businessMethods(beanClass)) {
                 try {
                     RateLimitedMethod.of(beanClass, method).ifPresent(rateLimited -> {
-                        if (settings.bucket(rateLimited.bucketName()).isEmpty()) {
+                        Optional<Bucket> bucket = settings.bucket(rateLimited.bucketName());
+                        if (bucket.isEmpty()) {
                             String base = "ratelimiter.buckets." + rateLimited.bucketName();
                             problems.add("@RateLimited(bucket = \"" + rateLimited.bucketName() + "\") on "
                                     + RateLimitedMethod.describe(beanClass, method) + ": bucket '"
                                     + rateLimited.bucketName() + "' is not configured; set " + base
-                                    + ".limit and " + base + ".window");
+                                    + ".limit and " + base + ".window (or " + base + ".limits)");
+                        } else if (rateLimited.cost() < 0 || rateLimited.cost() > bucket.get().smallestLimit()) {
+                            problems.add("@RateLimited(bucket = \"" + rateLimited.bucketName() + "\", cost = "
+                                    + rateLimited.cost() + ") on " + RateLimitedMethod.describe(beanClass, method)
+                                    + ": " + RateLimitDecider.costProblem(bucket.get(), rateLimited.cost()));
                         }
                     });
                 } catch (IllegalArgumentException e) {

@@ -90,12 +90,12 @@ public final class CircuitBreakerLimiter implements RateLimiter, AutoCloseable {
     }
 
     @Override
-    public Verdict consume(Bucket bucket, String key) {
+    public Verdict consume(Bucket bucket, String key, long cost) {
         Part part = partOf(bucket, key);
         if (part.open.get()) {
             return Verdict.unavailable(bucket.limit(), part.untilNextProbe());
         }
-        Verdict verdict = store.consume(bucket, key);
+        Verdict verdict = store.consume(bucket, key, cost);
         if (verdict.outcome() == Verdict.Outcome.UNAVAILABLE) {
             if (part.consecutiveFailures.incrementAndGet() >= settings.failureThreshold()) {
                 part.trip();

@@ -6,6 +6,8 @@ import dev.ratelimiter.Sweepable;
 import dev.ratelimiter.Verdict;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -23,7 +25,15 @@ import java.util.function.LongSupplier;
  * <p>Only {@code DENIED} is kept: an {@code ALLOWED} answer changes with every attempt, and {@code UNAVAILABLE}
  * belongs to the outage policy. A reset through this limiter clears the key at once; a reset on another replica
  * is unseen here for at most {@code maxAge}. Attempts answered from memory are not counted by the store, which
- * changes nothing: the window is already exhausted and denials never extend it.
+ * changes nothing: a refused call is counted in no window and extends none.
+ *
+ * <p>Kept refusals stay exact with costs and several windows (the README's "Fixed windows"). A refusal says that
+ * one window (the verdict's top-level one) had r attempts left, fewer than the call needed; until that window
+ * ends, and barring a reset, its count can only grow, so r can only shrink. A later call is answered here only if
+ * it needs more than r (a cost above r; cost 0 needs 1): the store would refuse it too. A cheaper call, which the
+ * store might allow (a refusal of cost 10 with 5 left does not refuse a cost-1 call), goes to the store. The other
+ * windows of a kept refusal are returned as the store last reported them, their resets moved on by the time
+ * elapsed: the decision is exact, their {@code remaining} may lag what other replicas counted since.
  *
  * <p>Per bucket at most {@link DenyCacheSettings#maxKeys()} refusals are kept; past it new refusals go to the
  * store as before and nothing is evicted early. Ended entries are removed when looked up and by {@link #sweep()}.
@@ -66,7 +76,7 @@ public final class DenyCacheLimiter implements RateLimiter, Sweepable {
     }
 
     @Override
-    public Verdict consume(Bucket bucket, String key) {
+    public Verdict consume(Bucket bucket, String key, long cost) {
         Refusals refusals = byBucket.get(bucket.name());
         if (refusals == null) {
             refusals = byBucket.computeIfAbsent(bucket.name(), name -> new Refusals());
@@ -74,19 +84,20 @@ public final class DenyCacheLimiter implements RateLimiter, Sweepable {
         Refusal refusal = refusals.entries.get(key);
         if (refusal != null) {
             long now = nanos.getAsLong();
-            if (now - refusal.expiresAt < 0) {
+            if (now - refusal.expiresAt >= 0) {
+                refusals.remove(key, refusal);
+            } else if (WindowVerdicts.needed(cost) > refusal.verdict.remaining()) {
                 metrics.cachedDenial(bucket);
-                return Verdict.denied(bucket.limit(), Duration.ofNanos(refusal.windowEndsAt - now));
+                return refusal.answer(now);
             }
-            refusals.remove(key, refusal);
         }
         long resetsBefore = refusals.resets.get();
         long start = nanos.getAsLong();
-        Verdict verdict = store.consume(bucket, key);
+        Verdict verdict = store.consume(bucket, key, cost);
         if (verdict.outcome() == Verdict.Outcome.DENIED) {
             long windowEndsAt = start + saturatedNanos(verdict.resetAfter());
             long expiresAt = windowEndsAt - start < maxAgeNanos ? windowEndsAt : start + maxAgeNanos;
-            refusals.keep(key, new Refusal(windowEndsAt, expiresAt), resetsBefore, maxKeys);
+            refusals.keep(key, new Refusal(windowEndsAt, expiresAt, start, verdict), resetsBefore, maxKeys);
         }
         return verdict;
     }
@@ -130,8 +141,27 @@ public final class DenyCacheLimiter implements RateLimiter, Sweepable {
         }
     }
 
-    /** One refusal: when the store's window ends and when this process stops answering it. */
-    private record Refusal(long windowEndsAt, long expiresAt) {
+    /**
+     * One refusal: when the store's refusing window ends, when this process stops answering it, when the store was
+     * asked, and the store's verdict.
+     */
+    private record Refusal(long windowEndsAt, long expiresAt, long askedAt, Verdict verdict) {
+
+        /** The kept refusal at {@code now}: its resets moved on by the time elapsed since the store was asked. */
+        Verdict answer(long now) {
+            Duration resetAfter = Duration.ofNanos(windowEndsAt - now);
+            if (verdict.windows().isEmpty()) {
+                return new Verdict(Verdict.Outcome.DENIED, verdict.limit(), verdict.remaining(), resetAfter);
+            }
+            Duration elapsed = Duration.ofNanos(now - askedAt);
+            List<Verdict.Window> windows = new ArrayList<>(verdict.windows().size());
+            for (Verdict.Window window : verdict.windows()) {
+                Duration left = window.resetAfter().minus(elapsed);
+                windows.add(new Verdict.Window(window.limit(), window.remaining(),
+                        left.isNegative() ? Duration.ZERO : left));
+            }
+            return new Verdict(Verdict.Outcome.DENIED, verdict.limit(), verdict.remaining(), resetAfter, windows);
+        }
     }
 
     /** A bucket's refusals, their count (kept apart: a map's size is not cheap) and its resets so far. */

@@ -11,8 +11,8 @@ import dev.ratelimiter.Verdict;
 public final class DisabledRateLimiter implements RateLimiter {
 
     @Override
-    public Verdict consume(Bucket bucket, String key) {
-        return Verdict.allowed(bucket.limit(), bucket.limit(), bucket.window());
+    public Verdict consume(Bucket bucket, String key, long cost) {
+        return WindowVerdicts.untouched(bucket);
     }
 
     @Override

@@ -19,10 +19,13 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Fixed-window counters in this process's memory: the embedded default, and the fallback of a shared store.
  *
- * <p>Exact under concurrency without locks: each key has one cell whose current window is swapped by
- * compare-and-set when a window opens (the only allocation), and whose count is incremented in place.
- * A sweeper retires an ended window by swapping in a tombstone before it removes the cell, so an attempt can
- * never be counted in a cell that has left the map.
+ * <p>A one-window bucket is exact under concurrency without locks: each key has one cell whose current window is
+ * swapped by compare-and-set when a window opens (the only allocation), and whose count grows in place by
+ * compare-and-set only when the call's cost fits, so a refused call changes nothing. A bucket of several windows
+ * keeps, per key, one small state with each window's count and end, decided under that state's lock, so the
+ * windows are decided together and a refusal by one counts in none (the README's "Fixed windows"). A sweeper
+ * retires a key's state once its windows have ended, marking it before removing it, so an attempt can never be
+ * counted in a state that has left the map.
  *
  * <p>Each bucket holds at most {@code maxKeysPerBucket} live counters. A new key beyond the cap is answered
  * {@link Verdict.Outcome#UNAVAILABLE} (the bucket's outage policy decides), counted in
@@ -57,39 +60,107 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
     }
 
     @Override
-    public Verdict consume(Bucket bucket, String key) {
+    public Verdict consume(Bucket bucket, String key, long cost) {
         Counters counters = counters(bucket);
         long now = clock.millis();
+        return bucket.hasSeveralWindows() ? consumeSeveral(counters, bucket, key, cost, now)
+                : consumeOne(counters, bucket, key, cost, now);
+    }
+
+    /**
+     * One window, without locks or allocation beyond the verdict and an opened window: the count only grows by
+     * compare-and-set when the cost fits, so a refused call leaves it as it was.
+     */
+    private Verdict consumeOne(Counters counters, Bucket bucket, String key, long cost, long now) {
+        long limit = bucket.limit();
         long windowMillis = bucket.window().toMillis();
+        long needed = WindowVerdicts.needed(cost);
         while (true) {
-            Cell cell = counters.cells.get(key);
-            if (cell == null) {
+            Slot slot = counters.cells.get(key);
+            if (slot == null) {
+                if (cost == 0 || needed > limit) {
+                    return unopened(bucket, cost); // nothing to count: no window opens
+                }
                 if (!counters.reserve(now)) {
                     return counters.refuse(bucket);
                 }
-                Cell fresh = new Cell(new Window(now + windowMillis));
-                cell = counters.cells.putIfAbsent(key, fresh);
-                if (cell == null) {
-                    return firstAttempt(bucket);
+                Slot fresh = new Cell(new Window(now + windowMillis, cost));
+                slot = counters.cells.putIfAbsent(key, fresh);
+                if (slot == null) {
+                    return WindowVerdicts.single(bucket, true, limit - cost, windowMillis);
                 }
                 counters.release();
+            }
+            if (!(slot instanceof Cell cell)) {
+                counters.retire(key, slot); // counted under other windows (the bucket was built anew): start afresh
+                continue;
             }
             Window window = cell.window;
             if (window == Window.RETIRED) {
                 continue; // swept or reset a moment ago: the next lookup finds a new cell or none
             }
             if (now >= window.endsAt) {
-                if (cell.replace(window, new Window(now + windowMillis))) {
-                    return firstAttempt(bucket);
+                if (cost == 0 || needed > limit) {
+                    return unopened(bucket, cost);
+                }
+                if (cell.replace(window, new Window(now + windowMillis, cost))) {
+                    return WindowVerdicts.single(bucket, true, limit - cost, windowMillis);
                 }
                 continue;
             }
-            long count = window.increment();
-            Duration resetAfter = Duration.ofMillis(window.endsAt - now);
-            return count <= bucket.limit()
-                    ? Verdict.allowed(bucket.limit(), bucket.limit() - count, resetAfter)
-                    : Verdict.denied(bucket.limit(), resetAfter);
+            long count = window.count();
+            if (count + needed > limit) {
+                return WindowVerdicts.single(bucket, false, limit - count, window.endsAt - now);
+            }
+            if (cost == 0 || window.add(count, cost)) {
+                return WindowVerdicts.single(bucket, true, limit - count - cost, window.endsAt - now);
+            }
         }
+    }
+
+    /** Several windows: one small state per key holding each window's count and end, decided under its lock. */
+    private Verdict consumeSeveral(Counters counters, Bucket bucket, String key, long cost, long now) {
+        while (true) {
+            Slot slot = counters.cells.get(key);
+            if (slot == null) {
+                if (cost == 0 || WindowVerdicts.needed(cost) > bucket.smallestLimit()) {
+                    return unopened(bucket, cost);
+                }
+                if (!counters.reserve(now)) {
+                    return counters.refuse(bucket);
+                }
+                Windows fresh = new Windows(bucket);
+                slot = counters.cells.putIfAbsent(key, fresh);
+                if (slot == null) {
+                    continue; // decided below, under its lock, unless a sweep retired it first
+                }
+                counters.release();
+            }
+            if (!(slot instanceof Windows windows) || !windows.matches(bucket)) {
+                counters.retire(key, slot);
+                continue;
+            }
+            synchronized (windows) {
+                if (!windows.retired) {
+                    return windows.decide(bucket, cost, now);
+                }
+            }
+        }
+    }
+
+    /** The verdict for a key with no open window that nothing is counted for: cost 0, or a cost above a limit. */
+    private static Verdict unopened(Bucket bucket, long cost) {
+        int count = bucket.limits().size();
+        long[] remaining = new long[count];
+        long[] resetMillis = new long[count];
+        boolean allowed = true;
+        for (int i = 0; i < count; i++) {
+            Bucket.Limit limit = bucket.limits().get(i);
+            remaining[i] = limit.limit();
+            resetMillis[i] = limit.window().toMillis();
+            allowed &= WindowVerdicts.needed(cost) <= limit.limit();
+        }
+        return WindowVerdicts.of(bucket, cost, allowed, remaining, resetMillis);
     }
 
     @Override
@@ -98,16 +169,9 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
         if (counters == null) {
             return;
         }
-        Cell cell = counters.cells.get(key);
-        while (cell != null) {
-            Window window = cell.window;
-            if (window == Window.RETIRED) {
-                return;
-            }
-            if (cell.replace(window, Window.RETIRED)) {
-                counters.remove(key, cell);
-                return;
-            }
+        Slot slot = counters.cells.get(key);
+        if (slot != null) {
+            counters.retire(key, slot);
         }
     }
 
@@ -138,14 +202,10 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
         return counters != null ? counters : buckets.computeIfAbsent(bucket.name(), name -> new Counters(name));
     }
 
-    private static Verdict firstAttempt(Bucket bucket) {
-        return Verdict.allowed(bucket.limit(), bucket.limit() - 1, bucket.window());
-    }
-
     /** The counters of one bucket, with its cap. */
     private final class Counters {
         final String bucketName;
-        final Map<String, Cell> cells = new ConcurrentHashMap<>();
+        final Map<String, Slot> cells = new ConcurrentHashMap<>();
         final AtomicInteger live = new AtomicInteger();
         final LongAdder refused = new LongAdder();
         final AtomicBoolean warned = new AtomicBoolean();
@@ -184,9 +244,16 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             live.decrementAndGet();
         }
 
-        void remove(String key, Cell cell) {
-            cells.remove(key, cell);
+        void remove(String key, Slot slot) {
+            cells.remove(key, slot);
             release();
+        }
+
+        /** Retires {@code slot} and removes it, unless another thread retired it first. */
+        void retire(String key, Slot slot) {
+            if (slot.retire()) {
+                remove(key, slot);
+            }
         }
 
         Verdict refuse(Bucket bucket) {
@@ -201,11 +268,9 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
 
         long sweep(long now) {
             long swept = 0;
-            for (Map.Entry<String, Cell> entry : cells.entrySet()) {
-                Cell cell = entry.getValue();
-                Window window = cell.window;
-                if (window != Window.RETIRED && now >= window.endsAt && cell.replace(window, Window.RETIRED)) {
-                    remove(entry.getKey(), cell);
+            for (Map.Entry<String, Slot> entry : cells.entrySet()) {
+                if (entry.getValue().retireIfEnded(now)) {
+                    remove(entry.getKey(), entry.getValue());
                     swept++;
                 }
             }
@@ -213,8 +278,17 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
         }
     }
 
-    /** One key's counter: its current window, replaced when a new window opens or the counter is retired. */
-    private static final class Cell {
+    /** One key's state; retired (never to count again) before it leaves the map. */
+    private abstract static class Slot {
+        /** Retires the slot; false if it was retired already. */
+        abstract boolean retire();
+
+        /** Retires the slot if every window of it has ended at {@code now}; false otherwise. */
+        abstract boolean retireIfEnded(long now);
+    }
+
+    /** One key's counter of a one-window bucket: its current window, replaced when a new window opens or retired. */
+    private static final class Cell extends Slot {
         private static final VarHandle WINDOW;
 
         static {
@@ -234,11 +308,30 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
         boolean replace(Window expected, Window next) {
             return WINDOW.compareAndSet(this, expected, next);
         }
+
+        @Override
+        boolean retire() {
+            while (true) {
+                Window current = window;
+                if (current == Window.RETIRED) {
+                    return false;
+                }
+                if (replace(current, Window.RETIRED)) {
+                    return true;
+                }
+            }
+        }
+
+        @Override
+        boolean retireIfEnded(long now) {
+            Window current = window;
+            return current != Window.RETIRED && now >= current.endsAt && replace(current, Window.RETIRED);
+        }
     }
 
     /** One window: when it ends (epoch milliseconds) and how many attempts it has counted. */
     private static final class Window {
-        static final Window RETIRED = new Window(Long.MIN_VALUE);
+        static final Window RETIRED = new Window(Long.MIN_VALUE, 0);
         private static final VarHandle COUNT;
 
         static {
@@ -250,15 +343,106 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
         }
 
         final long endsAt;
-        @SuppressWarnings("unused") // updated through COUNT
-        private volatile long count = 1;
+        @SuppressWarnings("unused") // read and updated through COUNT
+        private volatile long count;
 
-        Window(long endsAt) {
+        Window(long endsAt, long count) {
             this.endsAt = endsAt;
+            this.count = count;
         }
 
-        long increment() {
-            return (long) COUNT.getAndAdd(this, 1L) + 1;
+        long count() {
+            return (long) COUNT.getVolatile(this);
+        }
+
+        /** Adds {@code cost} if the count is still {@code expected}; false if another attempt came first. */
+        boolean add(long expected, long cost) {
+            return COUNT.compareAndSet(this, expected, expected + cost);
+        }
+    }
+
+    /**
+     * One key's counters of a bucket of several windows: each window's count and end, read and written under this
+     * object's lock, so the windows are decided together (the README's "Fixed windows").
+     */
+    private static final class Windows extends Slot {
+        private final long[] windowMillis;
+        private final long[] counts;
+        private final long[] endsAt;
+        boolean retired; // guarded by this
+
+        Windows(Bucket bucket) {
+            int size = bucket.limits().size();
+            windowMillis = new long[size];
+            counts = new long[size];
+            endsAt = new long[size];
+            for (int i = 0; i < size; i++) {
+                windowMillis[i] = bucket.limits().get(i).window().toMillis();
+                endsAt[i] = Long.MIN_VALUE; // not opened: the first counted call opens it
+            }
+        }
+
+        /** Whether this state was counted under the bucket's windows, not under others of the same name. */
+        boolean matches(Bucket bucket) {
+            if (bucket.limits().size() != windowMillis.length) {
+                return false;
+            }
+            for (int i = 0; i < windowMillis.length; i++) {
+                if (bucket.limits().get(i).window().toMillis() != windowMillis[i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Decides under the caller's lock on this: all windows allow the cost, or nothing changes. */
+        Verdict decide(Bucket bucket, long cost, long now) {
+            int size = windowMillis.length;
+            long[] remaining = new long[size];
+            long[] resetMillis = new long[size];
+            long needed = WindowVerdicts.needed(cost);
+            boolean allowed = true;
+            for (int i = 0; i < size; i++) {
+                boolean open = now < endsAt[i];
+                long count = open ? counts[i] : 0;
+                remaining[i] = bucket.limits().get(i).limit() - count;
+                resetMillis[i] = open ? endsAt[i] - now : windowMillis[i];
+                allowed &= count + needed <= bucket.limits().get(i).limit();
+            }
+            if (allowed && cost > 0) {
+                for (int i = 0; i < size; i++) {
+                    if (now >= endsAt[i]) {
+                        endsAt[i] = now + windowMillis[i];
+                        counts[i] = 0;
+                    }
+                    counts[i] += cost;
+                    remaining[i] -= cost;
+                }
+            }
+            return WindowVerdicts.of(bucket, cost, allowed, remaining, resetMillis);
+        }
+
+        @Override
+        synchronized boolean retire() {
+            if (retired) {
+                return false;
+            }
+            retired = true;
+            return true;
+        }
+
+        @Override
+        synchronized boolean retireIfEnded(long now) {
+            if (retired) {
+                return false;
+            }
+            for (long end : endsAt) {
+                if (now < end) {
+                    return false;
+                }
+            }
+            retired = true;
+            return true;
         }
     }
 }

@@ -40,8 +40,8 @@ public final class OutagePolicyLimiter implements RateLimiter {
     }
 
     @Override
-    public Verdict consume(Bucket bucket, String key) {
-        Verdict verdict = store.consume(bucket, key);
+    public Verdict consume(Bucket bucket, String key, long cost) {
+        Verdict verdict = store.consume(bucket, key, cost);
         if (verdict.outcome() != Verdict.Outcome.UNAVAILABLE) {
             return verdict;
         }
@@ -51,7 +51,7 @@ public final class OutagePolicyLimiter implements RateLimiter {
                 return verdict;
             case FALLBACK:
                 if (fallback.isPresent()) {
-                    Verdict decided = fallback.get().consume(bucket, key);
+                    Verdict decided = fallback.get().consume(bucket, key, cost);
                     if (decided.outcome() != Verdict.Outcome.UNAVAILABLE) {
                         listener.fallback(bucket);
                         return decided;
@@ -72,6 +72,6 @@ public final class OutagePolicyLimiter implements RateLimiter {
 
     private Verdict failOpen(Bucket bucket) {
         listener.failOpen(bucket);
-        return Verdict.allowed(bucket.limit(), bucket.limit(), bucket.window());
+        return WindowVerdicts.untouched(bucket);
     }
 }

@@ -50,12 +50,12 @@ public final class OutsideTransactionLimiter implements RateLimiter {
     }
 
     @Override
-    public Verdict consume(Bucket bucket, String key) {
+    public Verdict consume(Bucket bucket, String key, long cost) {
         if (!inTransaction.getAsBoolean()) {
-            return store.consume(bucket, key);
+            return store.consume(bucket, key, cost);
         }
         try {
-            return await(executor.submit(() -> store.consume(bucket, key)));
+            return await(executor.submit(() -> store.consume(bucket, key, cost)));
         } catch (RejectedExecutionException | TimeoutException | ExecutionException e) {
             monitor.failure(e);
             return Verdict.unavailable(bucket.limit(), Duration.ZERO);

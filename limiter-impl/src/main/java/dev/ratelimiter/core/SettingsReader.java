@@ -23,9 +23,12 @@ import java.util.function.Function;
  * Reads {@link LimiterSettings} from configuration properties: every value is parsed here, once, and every
  * problem is collected into one {@link ConfigurationException} whose lines name the property.
  *
- * <p>Buckets are discovered from property names {@code ratelimiter.buckets.<name>.limit|window|on-outage}, also in
- * their environment-variable form {@code RATELIMITER_BUCKETS_<NAME>_LIMIT} (bucket names hold no {@code _}, so
- * {@code _} in the name maps back to {@code -}). A bucket needs both {@code limit} and {@code window}.
+ * <p>Buckets are discovered from property names {@code ratelimiter.buckets.<name>.limit|window|limits|on-outage},
+ * also in their environment-variable form {@code RATELIMITER_BUCKETS_<NAME>_LIMIT} (bucket names hold no
+ * {@code _}, so {@code _} in the name maps back to {@code -}). A bucket needs both {@code limit} and {@code window}
+ * (one window), or {@code limits}, which wins over them: a comma-separated list of {@code <limit>/<window>} such as
+ * {@code 10/PT1S, 1000/PT1H} (several windows; the README's "Fixed windows"), one value that reads the same as an
+ * environment variable ({@code RATELIMITER_BUCKETS_PROJECTS_LIMITS=10/PT1S,1000/PT1H}).
  *
  * <p>Every number and duration has a range (the README's configuration reference shows each); a value outside it
  * is a problem naming the property and the range. The ranges keep every sum and product the limiter makes from
@@ -36,7 +39,7 @@ public final class SettingsReader {
     static final String PREFIX = "ratelimiter.";
     static final String BUCKETS = "ratelimiter.buckets.";
     private static final String ENV_BUCKETS = "RATELIMITER_BUCKETS_";
-    static final List<String> BUCKET_PROPERTIES = List.of("limit", "window", "on-outage");
+    static final List<String> BUCKET_PROPERTIES = List.of("limit", "window", "limits", "on-outage");
 
     /** Pool sizes (Valkey connections per node, PostgreSQL connections and bulkhead permits). */
     static final Range<Long> POOL_SIZE = Range.of(1L, 1_024L);
@@ -226,13 +229,21 @@ public final class SettingsReader {
             String base = BUCKETS + name + ".";
             Optional<String> limitText = lookup(base + "limit");
             Optional<String> windowText = lookup(base + "window");
-            if (limitText.isEmpty() || windowText.isEmpty()) {
+            Optional<String> limitsText = lookup(base + "limits");
+            List<Bucket.Limit> limits;
+            if (limitsText.isPresent()) {
+                // limits wins over limit and window, so it can replace the one window the library's own
+                // microprofile-config.properties gives the global filter's buckets (README: "Fixed windows")
+                limits = parseLimits(base + "limits", limitsText.get());
+            } else if (limitText.isEmpty() || windowText.isEmpty()) {
                 problems.add(base + (limitText.isEmpty() ? "limit" : "window") + ": bucket '" + name
-                        + "' is configured without it; a bucket needs both limit and window");
+                        + "' is configured without it; a bucket needs both limit and window (or limits)");
                 continue;
+            } else {
+                Long limit = parseLong(base + "limit", limitText.get(), LIMIT);
+                Duration window = parseWindow(base + "window", windowText.get());
+                limits = limit != null && window != null ? List.of(new Bucket.Limit(limit, window)) : null;
             }
-            Long limit = parseLong(base + "limit", limitText.get(), LIMIT);
-            Duration window = parseWindow(base + "window", windowText.get());
             OutagePolicy onOutage = OutagePolicy.FALLBACK;
             Optional<String> onOutageText = lookup(base + "on-outage");
             if (onOutageText.isPresent()) {
@@ -242,11 +253,11 @@ public final class SettingsReader {
                     problems.add(base + "on-outage: " + e.getMessage());
                 }
             }
-            if (limit != null && window != null) {
+            if (limits != null) {
                 try {
-                    buckets.put(name, new Bucket(name, limit, window, onOutage));
+                    buckets.put(name, new Bucket(name, limits, onOutage));
                 } catch (IllegalArgumentException e) {
-                    problems.add(base + "*: " + e.getMessage());
+                    problems.add(base + (limitsText.isPresent() ? "limits" : "*") + ": " + e.getMessage());
                 }
             }
         }
@@ -265,7 +276,7 @@ public final class SettingsReader {
                 }
             } else if (property.startsWith(ENV_BUCKETS)) {
                 rest = property.substring(ENV_BUCKETS.length());
-                for (String suffix : List.of("_LIMIT", "_WINDOW", "_ON_OUTAGE")) {
+                for (String suffix : List.of("_LIMIT", "_WINDOW", "_LIMITS", "_ON_OUTAGE")) {
                     if (rest.endsWith(suffix) && rest.length() > suffix.length()) {
                         names.add(rest.substring(0, rest.length() - suffix.length())
                                 .toLowerCase(Locale.ROOT).replace('_', '-'));
@@ -359,6 +370,38 @@ public final class SettingsReader {
             return null;
         }
         return value;
+    }
+
+    /**
+     * {@code <limit>/<window>, ...}: each a whole number {@link #LIMIT} and an ISO-8601 duration {@link #WINDOW};
+     * null after adding a problem naming the property and the item.
+     */
+    private List<Bucket.Limit> parseLimits(String property, String text) {
+        List<Bucket.Limit> limits = new ArrayList<>();
+        int before = problems.size();
+        for (String item : text.split(",")) {
+            String trimmed = item.strip();
+            int slash = trimmed.indexOf('/');
+            if (slash < 0) {
+                problems.add(property + ": '" + trimmed + "' is not <limit>/<window>; write for example "
+                        + "10/PT1S, 1000/PT1H");
+                continue;
+            }
+            Long limit = parseLong(property, trimmed.substring(0, slash), LIMIT);
+            Duration window = parseWindow(property, trimmed.substring(slash + 1));
+            if (limit != null && window != null) {
+                limits.add(new Bucket.Limit(limit, window));
+            }
+        }
+        if (problems.size() > before) {
+            return null;
+        }
+        if (limits.isEmpty() || limits.size() > Bucket.MAX_WINDOWS) {
+            problems.add(property + ": '" + text + "' must list from 1 to " + Bucket.MAX_WINDOWS
+                    + " windows as <limit>/<window>, such as 10/PT1S, 1000/PT1H");
+            return null;
+        }
+        return limits;
     }
 
     private Duration parseWindow(String property, String text) {

@@ -6,6 +6,8 @@ import jakarta.json.Json;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 
+import java.util.stream.Collectors;
+
 /**
  * Builds the refusals: 429 Too Many Requests (RFC 6585 §4) for a denial, 503 Service Unavailable for a
  * fail-closed outage. Both carry {@code Retry-After} in whole seconds (RFC 9110 §10.2.3) and an
@@ -23,8 +25,9 @@ public final class RateLimitResponses {
     /** 429 for a denied attempt. */
     public static Response tooManyRequests(Bucket bucket, Verdict verdict) {
         return problem(429, "Too Many Requests", "Rate limit of bucket '" + bucket.name() + "' exceeded: "
-                + bucket.limit() + " per " + bucket.windowSeconds() + " s. Retry after "
-                + verdict.retryAfterSeconds() + " s.", bucket, verdict);
+                + bucket.limits().stream().map(limit -> limit.limit() + " per " + limit.windowSeconds() + " s")
+                .collect(Collectors.joining(" and ")) + ". Retry after " + verdict.retryAfterSeconds() + " s.",
+                bucket, verdict);
     }
 
     /** 503 for a fail-closed bucket whose backend is unavailable. */

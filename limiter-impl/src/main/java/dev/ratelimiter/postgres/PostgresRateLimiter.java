@@ -9,6 +9,7 @@ import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.ErrorDescriptions;
 import dev.ratelimiter.core.FailureKind;
 import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.core.WindowVerdicts;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -23,6 +24,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -37,6 +39,14 @@ import java.util.concurrent.TimeUnit;
  * transaction, no advisory lock. PostgreSQL's row lock serialises concurrent attempts on a key from any number of
  * processes, so each sees the count the previous one left, and two first attempts never fail with a unique
  * violation.
+ *
+ * <p>One row per (bucket, key) holds every window of the bucket (the table's V2 columns): a bucket of one window
+ * uses {@code count} and {@code ends_at}, as before V2; a bucket of several keeps each window's length, count and
+ * end in the arrays {@code window_seconds}, {@code window_counts} and {@code window_ends}, with {@code ends_at} the
+ * last of the ends (so the sweep deletes the row once every window has ended). The statement counts the cost in
+ * every window only when all of them have room for it, else it changes no count and sets {@code denied}, which
+ * {@code RETURNING} reads back (it shows the new row only). A row counted under other windows (the bucket's
+ * configuration changed) starts afresh. Cost 0 is one read ({@code SELECT}) that writes nothing.
  *
  * <p>The window's time is the database's, one instant per statement ({@code statement_timestamp()}, unlike
  * {@code clock_timestamp()}, does not move between the statement's expressions); tests bind an instant instead.
@@ -66,7 +76,9 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
     private final Optional<InstantSource> boundClock;
     private final BackendMonitor monitor;
     private final RateLimiterMetrics metrics;
-    private final String consumeSql;
+    private final NamedStatement consumeOne;
+    private final NamedStatement consumeSeveral;
+    private final NamedStatement check;
     private final String resetSql;
     private final String sweepSql;
     private final String probeSql;
@@ -97,23 +109,80 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
         this.boundClock = Objects.requireNonNull(boundClock, "boundClock");
         this.monitor = Objects.requireNonNull(monitor, "monitor");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
-        this.consumeSql = "INSERT INTO " + table + " AS c (bucket, key, ends_at, count) "
-                + "VALUES (?, ?, COALESCE(?::timestamptz, statement_timestamp()) + ? * interval '1 second', 1) "
-                + "ON CONFLICT (bucket, key) DO UPDATE SET "
-                // EXCLUDED.ends_at - window is this statement's instant; the old row's ends_at decides.
-                + "count = CASE WHEN c.ends_at <= EXCLUDED.ends_at - ? * interval '1 second' "
-                + "THEN 1 ELSE c.count + 1 END, "
-                + "ends_at = CASE WHEN c.ends_at <= EXCLUDED.ends_at - ? * interval '1 second' "
-                + "THEN EXCLUDED.ends_at ELSE c.ends_at END "
-                + "RETURNING count, ends_at, COALESCE(?::timestamptz, statement_timestamp())";
+        this.consumeOne = NamedStatement.of(consumeOneSql(table));
+        this.consumeSeveral = NamedStatement.of(consumeSeveralSql(table));
+        this.check = NamedStatement.of("SELECT " + NOW + ", c.count, c.ends_at, c.window_seconds, "
+                + "c.window_counts, c.window_ends FROM (SELECT 1) AS one LEFT JOIN " + table
+                + " AS c ON c.bucket = :bucket AND c.key = :key");
         this.resetSql = "DELETE FROM " + table + " WHERE bucket = ? AND key = ?";
         this.probeSql = "UPDATE " + table + " SET count = count WHERE false";
         this.sweepSql = "DELETE FROM " + table + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM " + table
                 + " WHERE ends_at <= COALESCE(?::timestamptz, statement_timestamp()) LIMIT " + SWEEP_BATCH + "))";
     }
 
+    /** This statement's instant: the bound one in tests, else the database's, one per statement. */
+    private static final String NOW = "COALESCE(:now::timestamptz, statement_timestamp())";
+
+    /**
+     * One window: {@code count} and {@code ends_at}. A row whose window has ended, or that holds several windows
+     * (the bucket had several before), opens a new window.
+     */
+    private static String consumeOneSql(String table) {
+        String stale = "(c.ends_at <= " + NOW + " OR c.window_seconds IS NOT NULL)";
+        String fits = "c.count + :cost <= :limit";
+        return "INSERT INTO " + table + " AS c (bucket, key, ends_at, count, denied) "
+                + "VALUES (:bucket, :key, " + NOW + " + :window * interval '1 second', "
+                + "CASE WHEN :cost <= :limit THEN :cost ELSE 0 END, :cost > :limit) "
+                + "ON CONFLICT (bucket, key) DO UPDATE SET "
+                + "count = CASE WHEN " + stale + " THEN EXCLUDED.count WHEN " + fits + " THEN c.count + :cost "
+                + "ELSE c.count END, "
+                + "ends_at = CASE WHEN " + stale + " THEN EXCLUDED.ends_at ELSE c.ends_at END, "
+                + "denied = CASE WHEN " + stale + " THEN EXCLUDED.denied ELSE NOT (" + fits + ") END, "
+                + "window_seconds = NULL, window_counts = NULL, window_ends = NULL "
+                + "RETURNING count, ends_at, denied, " + NOW;
+    }
+
+    /**
+     * Several windows in the row's arrays. The sub-select reads each window of the old row (an ended window, or
+     * every window of a row counted under other windows, as not open: count 0), decides once over all of them
+     * ({@code ok}), and writes each window: counted and opened if needed when allowed; when refused, as it was,
+     * an ended window kept ended (its end set to now, so no window opens at a refused call).
+     */
+    private static String consumeSeveralSql(String table) {
+        String parameters = "(SELECT :bucket::varchar AS bucket, :key::varchar AS key, " + NOW + " AS now, "
+                + ":seconds::bigint[] AS seconds, :cost::bigint AS cost, "
+                + ":cost::bigint <= (SELECT min(l) FROM unnest(:limits::bigint[]) AS l) AS ok) AS p";
+        String windows = "SELECT u.i, u.lim, u.old_end, "
+                + "COALESCE(u.open, false) AS open, "
+                + "CASE WHEN u.open THEN u.old_count ELSE 0 END AS count, "
+                + "CASE WHEN u.open THEN u.old_end ELSE " + NOW + " + u.sec * interval '1 second' END AS opened_end "
+                + "FROM (SELECT s.i, s.sec, s.lim, c.window_counts[s.i] AS old_count, "
+                + "c.window_ends[s.i] AS old_end, "
+                + "(c.window_seconds = EXCLUDED.window_seconds AND c.window_ends[s.i] > " + NOW + ") AS open "
+                + "FROM unnest(EXCLUDED.window_seconds, :limits::bigint[]) WITH ORDINALITY AS s(sec, lim, i)) AS u";
+        String decided = "SELECT w.*, bool_and(w.count + GREATEST(:cost, 1) <= w.lim) OVER () AS ok FROM ("
+                + windows + ") AS w";
+        String newCount = "CASE WHEN d.ok THEN d.count + :cost ELSE d.count END";
+        String newEnd = "CASE WHEN d.ok THEN d.opened_end WHEN d.open THEN d.old_end ELSE " + NOW + " END";
+        return "INSERT INTO " + table + " AS c (bucket, key, ends_at, count, denied, window_seconds, "
+                + "window_counts, window_ends) "
+                + "SELECT p.bucket, p.key, CASE WHEN p.ok THEN p.now + (SELECT max(x) FROM unnest(p.seconds) AS x) "
+                + "* interval '1 second' ELSE p.now END, "
+                + "CASE WHEN p.ok THEN p.cost ELSE 0 END, NOT p.ok, p.seconds, "
+                + "ARRAY(SELECT CASE WHEN p.ok THEN p.cost ELSE 0 END FROM unnest(p.seconds)), "
+                + "ARRAY(SELECT CASE WHEN p.ok THEN p.now + x * interval '1 second' ELSE p.now END "
+                + "FROM unnest(p.seconds) WITH ORDINALITY AS e(x, i) ORDER BY i) "
+                + "FROM " + parameters + " "
+                + "ON CONFLICT (bucket, key) DO UPDATE SET "
+                + "(ends_at, count, denied, window_seconds, window_counts, window_ends) = ("
+                + "SELECT max(" + newEnd + "), (array_agg(" + newCount + " ORDER BY d.i))[1], NOT bool_and(d.ok), "
+                + "EXCLUDED.window_seconds, array_agg(" + newCount + " ORDER BY d.i), "
+                + "array_agg(" + newEnd + " ORDER BY d.i) FROM (" + decided + ") AS d) "
+                + "RETURNING count, ends_at, denied, " + NOW + ", window_counts, window_ends";
+    }
+
     @Override
-    public Verdict consume(Bucket bucket, String key) {
+    public Verdict consume(Bucket bucket, String key, long cost) {
         long start = System.nanoTime();
         try {
             if (!bulkhead.tryAcquire(timeoutMillis, TimeUnit.MILLISECONDS)) {
@@ -125,23 +194,13 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
             return Verdict.unavailable(bucket.limit(), Duration.ZERO);
         }
         try {
+            NamedStatement sql = cost == 0 ? check : bucket.hasSeveralWindows() ? consumeSeveral : consumeOne;
             return onConnection(networkTimeoutMillis, connection -> {
-                try (PreparedStatement statement = connection.prepareStatement(consumeSql)) {
-                    Optional<OffsetDateTime> now = boundNow();
-                    long window = bucket.windowSeconds();
-                    statement.setString(1, bucket.name());
-                    statement.setString(2, key);
-                    setInstant(statement, 3, now);
-                    statement.setLong(4, window);
-                    statement.setLong(5, window);
-                    statement.setLong(6, window);
-                    setInstant(statement, 7, now);
+                try (PreparedStatement statement = connection.prepareStatement(sql.sql())) {
+                    bind(connection, statement, sql, bucket, key, cost);
                     try (ResultSet row = statement.executeQuery()) {
                         row.next();
-                        long count = row.getLong(1);
-                        Instant endsAt = row.getObject(2, OffsetDateTime.class).toInstant();
-                        Instant statementTime = row.getObject(3, OffsetDateTime.class).toInstant();
-                        return verdict(bucket, count, Duration.between(statementTime, endsAt));
+                        return cost == 0 ? checked(bucket, row) : counted(bucket, cost, row);
                     }
                 }
             });
@@ -340,13 +399,105 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
         }
     }
 
-    private static Verdict verdict(Bucket bucket, long count, Duration left) {
-        // A statement that waited for the row lock behind the one that opened the window has an earlier instant:
-        // its time left can exceed the window by microseconds.
-        Duration resetAfter = left.isNegative() ? Duration.ZERO : left.compareTo(bucket.window()) > 0
-                ? bucket.window() : left;
-        return count <= bucket.limit()
-                ? Verdict.allowed(bucket.limit(), bucket.limit() - count, resetAfter)
-                : Verdict.denied(bucket.limit(), resetAfter);
+    private void bind(Connection connection, PreparedStatement statement, NamedStatement sql, Bucket bucket,
+                      String key, long cost) throws SQLException {
+        Optional<OffsetDateTime> now = boundNow();
+        List<String> names = sql.names();
+        for (int i = 0; i < names.size(); i++) {
+            int index = i + 1;
+            switch (names.get(i)) {
+                case "bucket" -> statement.setString(index, bucket.name());
+                case "key" -> statement.setString(index, key);
+                case "now" -> setInstant(statement, index, now);
+                case "cost" -> statement.setLong(index, cost);
+                case "limit" -> statement.setLong(index, bucket.limit());
+                case "window" -> statement.setLong(index, bucket.windowSeconds());
+                case "seconds" -> statement.setArray(index, connection.createArrayOf("bigint",
+                        bucket.limits().stream().map(Bucket.Limit::windowSeconds).toArray()));
+                case "limits" -> statement.setArray(index, connection.createArrayOf("bigint",
+                        bucket.limits().stream().map(Bucket.Limit::limit).toArray()));
+                default -> throw new IllegalStateException("unbound parameter :" + names.get(i));
+            }
+        }
+    }
+
+    /** The verdict of a counting statement: {@code count, ends_at, denied, now[, window_counts, window_ends]}. */
+    private static Verdict counted(Bucket bucket, long cost, ResultSet row) throws SQLException {
+        boolean allowed = !row.getBoolean(3);
+        Instant now = row.getObject(4, OffsetDateTime.class).toInstant();
+        if (!bucket.hasSeveralWindows()) {
+            Instant endsAt = row.getObject(2, OffsetDateTime.class).toInstant();
+            // A statement that waited for the row lock behind the one that opened the window has an earlier
+            // instant: its time left can exceed the window by microseconds (WindowVerdicts clamps it).
+            return WindowVerdicts.single(bucket, allowed, bucket.limit() - row.getLong(1),
+                    Duration.between(now, endsAt).toMillis());
+        }
+        return several(bucket, cost, allowed, now, longs(row.getArray(5)), instants(row.getArray(6)));
+    }
+
+    /**
+     * The verdict of cost 0, from the row as it is ({@code now, count, ends_at, window_seconds, window_counts,
+     * window_ends}; all null without a row): allowed iff a cost-1 call would be.
+     */
+    private static Verdict checked(Bucket bucket, ResultSet row) throws SQLException {
+        Instant now = row.getObject(1, OffsetDateTime.class).toInstant();
+        long[] seconds = longs(row.getArray(4));
+        int size = bucket.limits().size();
+        long[] counts = new long[size];
+        Instant[] ends = new Instant[size];
+        if (!bucket.hasSeveralWindows()) {
+            OffsetDateTime endsAt = row.getObject(3, OffsetDateTime.class);
+            if (endsAt != null && seconds == null) {
+                counts[0] = row.getLong(2);
+                ends[0] = endsAt.toInstant();
+            }
+        } else if (seconds != null && java.util.Arrays.equals(seconds,
+                bucket.limits().stream().mapToLong(Bucket.Limit::windowSeconds).toArray())) {
+            counts = longs(row.getArray(5));
+            ends = instants(row.getArray(6));
+        }
+        boolean allowed = true;
+        for (int i = 0; i < size; i++) {
+            boolean open = ends[i] != null && ends[i].isAfter(now);
+            allowed &= (open ? counts[i] : 0) + 1 <= bucket.limits().get(i).limit();
+        }
+        return several(bucket, 0, allowed, now, counts, ends);
+    }
+
+    /** Each window's state, an ended window (or one never opened: a null end) with its whole limit and length. */
+    private static Verdict several(Bucket bucket, long cost, boolean allowed, Instant now, long[] counts,
+                                   Instant[] ends) {
+        int size = bucket.limits().size();
+        long[] remaining = new long[size];
+        long[] resetMillis = new long[size];
+        for (int i = 0; i < size; i++) {
+            Bucket.Limit limit = bucket.limits().get(i);
+            boolean open = ends[i] != null && ends[i].isAfter(now);
+            remaining[i] = limit.limit() - (open ? counts[i] : 0);
+            resetMillis[i] = open ? Duration.between(now, ends[i]).toMillis() : limit.window().toMillis();
+        }
+        return WindowVerdicts.of(bucket, cost, allowed, remaining, resetMillis);
+    }
+
+    private static long[] longs(java.sql.Array array) throws SQLException {
+        if (array == null) {
+            return null;
+        }
+        Object[] values = (Object[]) array.getArray();
+        long[] longs = new long[values.length];
+        for (int i = 0; i < values.length; i++) {
+            longs[i] = ((Number) values[i]).longValue();
+        }
+        return longs;
+    }
+
+    private static Instant[] instants(java.sql.Array array) throws SQLException {
+        Object[] values = (Object[]) array.getArray();
+        Instant[] instants = new Instant[values.length];
+        for (int i = 0; i < values.length; i++) {
+            instants[i] = values[i] instanceof java.sql.Timestamp timestamp ? timestamp.toInstant()
+                    : ((OffsetDateTime) values[i]).toInstant();
+        }
+        return instants;
     }
 }

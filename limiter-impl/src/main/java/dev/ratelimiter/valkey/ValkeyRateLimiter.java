@@ -7,6 +7,7 @@ import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.FailureKind;
 import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.core.WindowVerdicts;
 import redis.clients.jedis.CommandObjects;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
@@ -31,9 +32,10 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Fixed windows in Valkey or Redis: one Lua script ({@code fixed-window.lua}), one round trip and one key per
- * decision. INCR and PEXPIRE run atomically; the window's remaining time is the key's PTTL, so the server's clock
- * times every replica's windows.
+ * Fixed windows in Valkey or Redis: one Lua script ({@code fixed-window.lua}), one round trip per decision over
+ * every window of the bucket. The script reads each window's count and PTTL and writes (INCRBY, or SET with PX for
+ * a window that opens) only when every window has room for the cost, atomically; the window's remaining time is
+ * the key's PTTL, so the server's clock times every replica's windows.
  *
  * <p>The script runs by EVALSHA; only an explicit NOSCRIPT reply (after a restart or SCRIPT FLUSH) sends it once
  * more by EVAL, which also caches it, and only a cluster's MOVED or ASK reply (the script did not run) sends it
@@ -43,7 +45,13 @@ import java.util.function.Supplier;
  * {@link #probe}'s callers. A {@link FailureKind#RECONNECT} failure (READONLY from a demoted primary) drops the
  * pooled connections, so the next calls find the current primary.
  *
- * <p>Keys: {@code <prefix>{<bucket>:<hashed key>}}. The braces make the whole key one Redis Cluster hash tag.
+ * <p>Keys: {@code <prefix>{<bucket>:<hashed key>}} for a bucket of one window (the layout of earlier versions,
+ * so counters survive an upgrade); {@code <prefix>{<bucket>:<hashed key>}:<window>} for each window of a bucket
+ * of several ({@code :1s}, {@code :1h}: {@link Bucket.Limit#windowName()}). One key per window rather than one
+ * hash with a field per window, because a window ends by its key's expiry (PEXPIRE, PTTL), which Valkey and Redis
+ * keep per key, not per hash field on every supported version. The braces make {@code {<bucket>:<hashed key>}}
+ * the Redis Cluster hash tag of every window's key, so one key's windows share a slot and one script decides
+ * them on one node.
  */
 final class ValkeyRateLimiter implements RateLimiter {
 
@@ -51,7 +59,7 @@ final class ValkeyRateLimiter implements RateLimiter {
     static final String SCRIPT_SHA = sha1(SCRIPT);
 
     private static final CommandObjects COMMANDS = new CommandObjects();
-    private static final String PROBE_WINDOW_MILLIS = "1000";
+    private static final String[] PROBE_ARGUMENTS = {"1", Long.toString(Bucket.MAX_LIMIT), "1000"};
 
     private final Supplier<ValkeyClient> clients;
     private final String keyPrefix;
@@ -74,10 +82,10 @@ final class ValkeyRateLimiter implements RateLimiter {
     }
 
     @Override
-    public Verdict consume(Bucket bucket, String key) {
+    public Verdict consume(Bucket bucket, String key, long cost) {
         long start = System.nanoTime();
         try {
-            return verdict(bucket, decide(counterKey(bucket, key), Long.toString(bucket.window().toMillis())));
+            return verdict(bucket, cost, decide(counterKeys(bucket, key), arguments(bucket, cost)));
         } catch (RuntimeException e) {
             monitor.failure(reply(e));
             return Verdict.unavailable(bucket.limit(), Duration.ZERO);
@@ -91,7 +99,7 @@ final class ValkeyRateLimiter implements RateLimiter {
         ValkeyClient client = null;
         try {
             client = clients.get();
-            client.commands().del(counterKey(bucket, key));
+            client.commands().del(counterKeys(bucket, key));
         } catch (RuntimeException e) {
             failed(client, e);
             monitor.failure(reply(e)); // the window simply runs out
@@ -99,16 +107,16 @@ final class ValkeyRateLimiter implements RateLimiter {
     }
 
     /**
-     * Runs the script once on {@code counter}; follows a cluster's MOVED or ASK reply once, to the node it names,
+     * Runs the script once on {@code counters}; follows a cluster's MOVED or ASK reply once, to the node it names,
      * since either means the script did not run. Timeouts are never retried: their increment may have happened.
      *
      * @return the script's reply
      */
-    private Object decide(String counter, String window) {
+    private Object decide(String[] counters, String[] arguments) {
         ValkeyClient client = clients.get();
         try {
             try {
-                return run(client.commands(), counter, window);
+                return run(client.commands(), counters, arguments);
             } catch (JedisClusterOperationException e) {
                 Optional<JedisRedirectionException> redirect = onlyRedirect(e);
                 if (redirect.isEmpty()) {
@@ -117,7 +125,7 @@ final class ValkeyRateLimiter implements RateLimiter {
                 // Sent to the node the reply names, not through the slot map: while the map is being re-read
                 // (another thread may be at it) it can still name the old node.
                 try (Connection node = client.clusterNode(redirect.get().getTargetNode())) {
-                    return runOn(node, redirect.get() instanceof JedisAskDataException, counter, window);
+                    return runOn(node, redirect.get() instanceof JedisAskDataException, counters, arguments);
                 }
             }
         } catch (RuntimeException e) {
@@ -142,29 +150,39 @@ final class ValkeyRateLimiter implements RateLimiter {
         }
     }
 
-    private static Object run(UnifiedJedis client, String counter, String window) {
+    private static Object run(UnifiedJedis client, String[] counters, String[] arguments) {
+        String[] parameters = parameters(counters, arguments);
         try {
-            return client.evalsha(SCRIPT_SHA, 1, counter, window);
+            return client.evalsha(SCRIPT_SHA, counters.length, parameters);
         } catch (JedisNoScriptException e) {
-            return client.eval(SCRIPT, 1, counter, window);
+            return client.eval(SCRIPT, counters.length, parameters);
         }
+    }
+
+    /** The script's keys then its arguments, as EVAL takes them. */
+    private static String[] parameters(String[] counters, String[] arguments) {
+        String[] parameters = new String[counters.length + arguments.length];
+        System.arraycopy(counters, 0, parameters, 0, counters.length);
+        System.arraycopy(arguments, 0, parameters, counters.length, arguments.length);
+        return parameters;
     }
 
     /**
      * The script on one cluster node; after an ASK reply each command is preceded by ASKING, which lets the node
      * importing the slot run the next command (one only) on it.
      */
-    private static Object runOn(Connection node, boolean asking, String counter, String window) {
+    private static Object runOn(Connection node, boolean asking, String[] counters, String[] arguments) {
+        String[] parameters = parameters(counters, arguments);
         if (asking) {
             node.executeCommand(Protocol.Command.ASKING);
         }
         try {
-            return node.executeCommand(COMMANDS.evalsha(SCRIPT_SHA, 1, counter, window));
+            return node.executeCommand(COMMANDS.evalsha(SCRIPT_SHA, counters.length, parameters));
         } catch (JedisNoScriptException e) {
             if (asking) {
                 node.executeCommand(Protocol.Command.ASKING);
             }
-            return node.executeCommand(COMMANDS.eval(SCRIPT, 1, counter, window));
+            return node.executeCommand(COMMANDS.eval(SCRIPT, counters.length, parameters));
         }
     }
 
@@ -190,29 +208,60 @@ final class ValkeyRateLimiter implements RateLimiter {
      * @throws RuntimeException if the script does not run in time
      */
     void probe() {
-        decide(keyPrefix + "{probe}", PROBE_WINDOW_MILLIS);
+        decide(new String[] {keyPrefix + "{probe}"}, PROBE_ARGUMENTS);
     }
 
     /** The probe of one cluster master: the script on {@code probeKey}, one of its slots, sent to it directly. */
     void probeNode(ValkeyClient client, HostAndPort node, String probeKey) {
         try (Connection connection = client.clusterNode(node)) {
-            runOn(connection, false, probeKey, PROBE_WINDOW_MILLIS);
+            runOn(connection, false, new String[] {probeKey}, PROBE_ARGUMENTS);
         }
     }
 
-    /** {@code <prefix>{<bucket>:<hashed key>}}. */
+    /** {@code <prefix>{<bucket>:<hashed key>}}: the counter of a one-window bucket, the hash tag of every bucket. */
     String counterKey(Bucket bucket, String key) {
         return keyPrefix + '{' + bucket.name() + ':' + key + '}';
     }
 
-    private static Verdict verdict(Bucket bucket, Object reply) {
+    /** Each window's counter, in the bucket's order (see the class comment for the layout). */
+    String[] counterKeys(Bucket bucket, String key) {
+        String tagged = counterKey(bucket, key);
+        if (!bucket.hasSeveralWindows()) {
+            return new String[] {tagged};
+        }
+        String[] keys = new String[bucket.limits().size()];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = tagged + ':' + bucket.limits().get(i).windowName();
+        }
+        return keys;
+    }
+
+    /** The script's arguments: the cost, then each window's limit and length in milliseconds. */
+    static String[] arguments(Bucket bucket, long cost) {
+        List<Bucket.Limit> limits = bucket.limits();
+        String[] arguments = new String[1 + 2 * limits.size()];
+        arguments[0] = Long.toString(cost);
+        for (int i = 0; i < limits.size(); i++) {
+            arguments[1 + 2 * i] = Long.toString(limits.get(i).limit());
+            arguments[2 + 2 * i] = Long.toString(limits.get(i).window().toMillis());
+        }
+        return arguments;
+    }
+
+    private static Verdict verdict(Bucket bucket, long cost, Object reply) {
         List<?> values = (List<?>) reply;
-        long count = (Long) values.get(0);
-        long millisLeft = Math.max(0, Math.min((Long) values.get(1), bucket.window().toMillis()));
-        Duration resetAfter = Duration.ofMillis(millisLeft);
-        return count <= bucket.limit()
-                ? Verdict.allowed(bucket.limit(), bucket.limit() - count, resetAfter)
-                : Verdict.denied(bucket.limit(), resetAfter);
+        boolean allowed = (Long) values.get(0) == 1L;
+        List<Bucket.Limit> limits = bucket.limits();
+        if (limits.size() == 1) {
+            return WindowVerdicts.single(bucket, allowed, bucket.limit() - (Long) values.get(1), (Long) values.get(2));
+        }
+        long[] remaining = new long[limits.size()];
+        long[] resetMillis = new long[limits.size()];
+        for (int i = 0; i < limits.size(); i++) {
+            remaining[i] = limits.get(i).limit() - (Long) values.get(1 + 2 * i);
+            resetMillis[i] = (Long) values.get(2 + 2 * i);
+        }
+        return WindowVerdicts.of(bucket, cost, allowed, remaining, resetMillis);
     }
 
     private static String loadScript() {

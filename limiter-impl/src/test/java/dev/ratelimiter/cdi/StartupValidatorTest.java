@@ -149,7 +149,7 @@ class StartupValidatorTest {
     void binding() throws NoSuchMethodException {
         RateLimitedMethod method = RateLimitedMethod.of(GoodService.class,
                 GoodService.class.getMethod("login", String.class, String.class)).orElseThrow();
-        assertThat(method).isEqualTo(new RateLimitedMethod("login", 0, KeyNormalization.LOGIN, ResultType.PLAIN));
+        assertThat(method).isEqualTo(new RateLimitedMethod("login", 0, KeyNormalization.LOGIN, ResultType.PLAIN, 1));
         assertThat(RateLimitedMethod.of(GoodService.class, GoodService.class.getMethod("byIdentity")).orElseThrow()
                 .keyParameter()).isEqualTo(-1);
         assertThat(RateLimitedMethod.of(GoodService.class, GoodService.class.getMethod("notLimited", int.class)))

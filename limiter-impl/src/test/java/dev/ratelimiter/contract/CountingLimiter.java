@@ -24,9 +24,9 @@ public final class CountingLimiter implements RateLimiter {
     }
 
     @Override
-    public Verdict consume(Bucket bucket, String key) {
+    public Verdict consume(Bucket bucket, String key, long cost) {
         calls.incrementAndGet();
-        return store.consume(bucket, key);
+        return store.consume(bucket, key, cost);
     }
 
     @Override

@@ -10,7 +10,7 @@ import java.time.Duration;
 public final class UnavailableStore implements RateLimiter {
 
     @Override
-    public Verdict consume(Bucket bucket, String key) {
+    public Verdict consume(Bucket bucket, String key, long cost) {
         return Verdict.unavailable(bucket.limit(), Duration.ZERO);
     }
 

@@ -24,7 +24,7 @@ class CircuitBreakerLimiterTest {
     private final AtomicInteger probes = new AtomicInteger();
     private final RateLimiter store = new RateLimiter() {
         @Override
-        public Verdict consume(Bucket bucket, String key) {
+        public Verdict consume(Bucket bucket, String key, long cost) {
             storeCalls.incrementAndGet();
             return storeUp.get() ? Verdict.allowed(bucket.limit(), 9, Duration.ofSeconds(60))
                     : Verdict.unavailable(bucket.limit(), Duration.ZERO);

@@ -23,7 +23,7 @@ class OutagePolicyLimiterTest {
     private final AtomicInteger storeResets = new AtomicInteger();
     private final RateLimiter down = new RateLimiter() {
         @Override
-        public Verdict consume(Bucket bucket, String key) {
+        public Verdict consume(Bucket bucket, String key, long cost) {
             return Verdict.unavailable(bucket.limit(), Duration.ofSeconds(4));
         }
 

@@ -36,7 +36,7 @@ class OutsideTransactionLimiterTest {
             RateLimiterMetrics.NONE);
     private final RateLimiter store = new RateLimiter() {
         @Override
-        public Verdict consume(Bucket bucket, String key) {
+        public Verdict consume(Bucket bucket, String key, long cost) {
             threads.add("consume on " + Thread.currentThread().getName());
             return Verdict.allowed(bucket.limit(), 4, Duration.ofSeconds(60));
         }

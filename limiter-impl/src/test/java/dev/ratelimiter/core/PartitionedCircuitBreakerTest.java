@@ -33,7 +33,7 @@ class PartitionedCircuitBreakerTest {
             "node-b", new AtomicInteger());
     private final RateLimiter store = new RateLimiter() {
         @Override
-        public Verdict consume(Bucket bucket, String key) {
+        public Verdict consume(Bucket bucket, String key, long cost) {
             String part = partOf(key);
             storeCalls.get(part).incrementAndGet();
             return down.contains(part) ? Verdict.unavailable(bucket.limit(), Duration.ZERO)

@@ -19,7 +19,7 @@ class SharedStoreChainTest {
     private final Bucket bucket = new Bucket("login", 5, Duration.ofMinutes(1));
     private final RateLimiter downStore = new RateLimiter() {
         @Override
-        public Verdict consume(Bucket bucket, String key) {
+        public Verdict consume(Bucket bucket, String key, long cost) {
             return Verdict.unavailable(bucket.limit(), Duration.ZERO);
         }
 
