@@ -93,14 +93,18 @@ final class PostgresRig extends StoreRig {
     private boolean bareCall(DataSource pool, Bucket bucket, String key) throws Exception {
         try (Connection connection = pool.getConnection();
              PreparedStatement call = connection.prepareStatement(statement)) {
-            long window = bucket.windowSeconds();
-            call.setString(1, bucket.name());
-            call.setString(2, key);
-            call.setNull(3, Types.TIMESTAMP_WITH_TIMEZONE);
-            call.setLong(4, window);
-            call.setLong(5, window);
-            call.setLong(6, window);
-            call.setNull(7, Types.TIMESTAMP_WITH_TIMEZONE);
+            List<String> names = PostgresStatements.parameterNames();
+            for (int i = 0; i < names.size(); i++) {
+                switch (names.get(i)) {
+                    case "bucket" -> call.setString(i + 1, bucket.name());
+                    case "key" -> call.setString(i + 1, key);
+                    case "now" -> call.setNull(i + 1, Types.TIMESTAMP_WITH_TIMEZONE);
+                    case "window" -> call.setLong(i + 1, bucket.windowSeconds());
+                    case "cost" -> call.setLong(i + 1, 1);
+                    case "limit" -> call.setLong(i + 1, bucket.limit());
+                    default -> throw new IllegalStateException("the store's statement binds :" + names.get(i));
+                }
+            }
             try (ResultSet row = call.executeQuery()) {
                 return row.next() && row.getLong(1) > 0;
             }
@@ -130,7 +134,7 @@ final class PostgresRig extends StoreRig {
 
     /**
      * {@code pgbench -M prepared} running the store's statement: its parameters become pgbench variables in the
-     * order the store binds them (bucket, key, no bound instant, the window three times, no bound instant).
+     * order the store binds them ({@link PostgresStatements#parameterNames()}; no bound instant: NULL).
      */
     private final class Pgbench implements Contender {
         private static final Pattern TPS = Pattern.compile("tps = ([0-9.]+)");
@@ -144,12 +148,13 @@ final class PostgresRig extends StoreRig {
         @Override
         public Figure measure(Load load) throws Exception {
             Bucket bucket = bucket(load);
-            String[] values = {":bucket", ":key", "NULL", ":window", ":window", ":window", "NULL"};
+            List<String> names = PostgresStatements.parameterNames();
             StringBuilder sql = new StringBuilder();
             int parameter = 0;
             for (char c : statement.toCharArray()) {
                 if (c == '?') {
-                    sql.append(values[parameter++]);
+                    String name = names.get(parameter++);
+                    sql.append(name.equals("now") ? "NULL::timestamptz" : ":" + name);
                 } else {
                     sql.append(c);
                 }
@@ -164,7 +169,8 @@ final class PostgresRig extends StoreRig {
                         "-p", String.valueOf(cluster.port()), "-U", "postgres",
                         "-c", String.valueOf(load.threads()), "-j", String.valueOf(Math.min(load.threads(), 2)),
                         "-T", String.valueOf(seconds), "-D", "bucket=" + bucket.name(),
-                        "-D", "window=" + bucket.windowSeconds(), "-f", script.toString(), "postgres"));
+                        "-D", "window=" + bucket.windowSeconds(), "-D", "cost=1", "-D", "limit=" + bucket.limit(),
+                        "-f", script.toString(), "postgres"));
                 Matcher tps = TPS.matcher(output);
                 Matcher latency = LATENCY.matcher(output);
                 if (!tps.find()) {

@@ -29,27 +29,30 @@ import java.util.Optional;
  */
 final class PostgresStatements {
 
-    /** What the store binds, in order, for a decision (its parameters 1 to 7). */
-    static final int PARAMETERS = 7;
+    /** What the store binds, in order, for a one-window decision. */
+    static List<String> parameterNames() {
+        return dev.ratelimiter.postgres.PostgresLayout.parameterNames(LibraryPaths.TABLE);
+    }
 
     private PostgresStatements() {
     }
 
-    /** The migration that creates the counter table. */
-    private static String migration() throws IOException {
+    /** One migration of the counter table, by its file name. */
+    private static String migration(String file) throws IOException {
         try (InputStream in = PostgresRateLimiter.class.getClassLoader()
-                .getResourceAsStream("db/ratelimiter/postgres/V1__create_rate_limit_counters.sql")) {
+                .getResourceAsStream("db/ratelimiter/postgres/" + file)) {
             if (in == null) {
-                throw new IllegalStateException("the migration is missing from limiter-impl's jar");
+                throw new IllegalStateException("the migration " + file + " is missing from limiter-impl's jar");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 
-    /** Creates the counter table on {@code pool} with the library's migration. */
+    /** Creates the counter table on {@code pool} with the library's migrations, in order. */
     static void migrate(DataSource pool) throws IOException, SQLException {
         try (Connection connection = pool.getConnection(); Statement ddl = connection.createStatement()) {
-            ddl.execute(migration());
+            ddl.execute(migration("V1__create_rate_limit_counters.sql"));
+            ddl.execute(migration("V2__several_windows_and_costs.sql"));
         }
     }
 
@@ -66,9 +69,10 @@ final class PostgresStatements {
         }
         String sql = prepared.get(0);
         long placeholders = sql.chars().filter(c -> c == '?').count();
-        if (placeholders != PARAMETERS) {
+        if (placeholders != parameterNames().size()) {
             throw new IllegalStateException("the store's statement has " + placeholders + " parameters, the "
-                    + "benchmark binds " + PARAMETERS + ": update PostgresRig's bare loop and pgbench script: " + sql);
+                    + "benchmark binds " + parameterNames() + ": update PostgresRig's bare loop and pgbench script: "
+                    + sql);
         }
         return sql;
     }

@@ -70,9 +70,10 @@ final class ValkeyRig extends StoreRig {
                 Contender.inJvm(BARE, load -> {
                     Bucket bucket = bucket(load);
                     String[] keys = Keys.map(Keys.hashed(load.keys()), k -> layout.counterKey(bucket, k));
-                    String window = ValkeyLayout.windowArgument(bucket);
+                    String[] arguments = ValkeyLayout.arguments(bucket);
                     String sha = ValkeyLayout.scriptSha();
-                    return thread -> key -> bare.evalsha(sha, 1, keys[key], window) instanceof List<?>;
+                    return thread -> key -> bare.evalsha(sha, 1, keys[key], arguments[0], arguments[1], arguments[2])
+                            instanceof List<?>;
                 }),
                 new RedisBenchmark(server.port(), layout),
                 Contender.inJvm(BUCKET4J, load -> {
@@ -132,8 +133,8 @@ final class ValkeyRig extends StoreRig {
             if (!load.hot()) {
                 command.addAll(List.of("-r", String.valueOf(load.keys())));
             }
-            command.addAll(List.of("EVALSHA", ValkeyLayout.scriptSha(), "1", key,
-                    ValkeyLayout.windowArgument(bucket)));
+            command.addAll(List.of("EVALSHA", ValkeyLayout.scriptSha(), "1", key));
+            command.addAll(List.of(ValkeyLayout.arguments(bucket)));
             String output = Tools.run(command);
             // "test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms",...
             String last = output.lines().filter(l -> l.startsWith("\"EVALSHA")).reduce((a, b) -> b)

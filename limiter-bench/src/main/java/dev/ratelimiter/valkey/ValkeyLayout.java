@@ -44,8 +44,11 @@ public final class ValkeyLayout {
         return limiter.counterKey(bucket, key);
     }
 
-    /** The script's one argument besides the key: the window in milliseconds, as the store passes it. */
-    public static String windowArgument(Bucket bucket) {
-        return Long.toString(bucket.window().toMillis());
+    /**
+     * The script's arguments besides the key, as the store passes them for one attempt: the cost (1), then the
+     * window's limit and its length in milliseconds.
+     */
+    public static String[] arguments(Bucket bucket) {
+        return ValkeyRateLimiter.arguments(bucket, 1);
     }
 }

@@ -127,14 +127,16 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
      * One window: {@code count} and {@code ends_at}. A row whose window has ended, or that holds several windows
      * (the bucket had several before), opens a new window.
      */
-    private static String consumeOneSql(String table) {
+    static String consumeOneSql(String table) {
         String stale = "(c.ends_at <= " + NOW + " OR c.window_seconds IS NOT NULL)";
-        String fits = "c.count + :cost <= :limit";
+        // Typed casts: a client that binds untyped text (pgbench -M prepared) compares numbers, not strings.
+        String fits = "c.count + :cost::bigint <= :limit::bigint";
         return "INSERT INTO " + table + " AS c (bucket, key, ends_at, count, denied) "
-                + "VALUES (:bucket, :key, " + NOW + " + :window * interval '1 second', "
-                + "CASE WHEN :cost <= :limit THEN :cost ELSE 0 END, :cost > :limit) "
+                + "VALUES (:bucket, :key, " + NOW + " + :window::bigint * interval '1 second', "
+                + "CASE WHEN :cost::bigint <= :limit::bigint THEN :cost::bigint ELSE 0 END, "
+                + ":cost::bigint > :limit::bigint) "
                 + "ON CONFLICT (bucket, key) DO UPDATE SET "
-                + "count = CASE WHEN " + stale + " THEN EXCLUDED.count WHEN " + fits + " THEN c.count + :cost "
+                + "count = CASE WHEN " + stale + " THEN EXCLUDED.count WHEN " + fits + " THEN c.count + :cost::bigint "
                 + "ELSE c.count END, "
                 + "ends_at = CASE WHEN " + stale + " THEN EXCLUDED.ends_at ELSE c.ends_at END, "
                 + "denied = CASE WHEN " + stale + " THEN EXCLUDED.denied ELSE NOT (" + fits + ") END, "

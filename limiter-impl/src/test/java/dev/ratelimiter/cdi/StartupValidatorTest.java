@@ -38,6 +38,24 @@ class StartupValidatorTest {
         }
     }
 
+    static class Costs {
+        @RateLimited(bucket = "login", cost = 5)
+        public void allOfIt(@RateLimitKey String login) {
+        }
+
+        @RateLimited(bucket = "login", cost = 0)
+        public void check(@RateLimitKey String login) {
+        }
+
+        @RateLimited(bucket = "login", cost = 6)
+        public void tooExpensive(@RateLimitKey String login) {
+        }
+
+        @RateLimited(bucket = "login", cost = -1)
+        public void negative(@RateLimitKey String login) {
+        }
+    }
+
     static class UnknownBucket {
         @RateLimited(bucket = "logn")
         public void login(@RateLimitKey String login) {
@@ -154,5 +172,15 @@ class StartupValidatorTest {
                 .keyParameter()).isEqualTo(-1);
         assertThat(RateLimitedMethod.of(GoodService.class, GoodService.class.getMethod("notLimited", int.class)))
                 .isEmpty();
+    }
+
+    @Test
+    @DisplayName("a cost below 0 or above the bucket's smallest limit fails the start, naming the method; 0 and the limit itself pass")
+    void costs() {
+        assertThat(StartupValidator.check(Costs.class, SETTINGS)).containsExactlyInAnyOrder(
+                "@RateLimited(bucket = \"login\", cost = 6) on " + Costs.class.getName() + "#tooExpensive(String): "
+                        + "cost 6 is out of range for bucket 'login': from 0 to 5 (the bucket's smallest limit)",
+                "@RateLimited(bucket = \"login\", cost = -1) on " + Costs.class.getName() + "#negative(String): "
+                        + "cost -1 is out of range for bucket 'login': from 0 to 5 (the bucket's smallest limit)");
     }
 }

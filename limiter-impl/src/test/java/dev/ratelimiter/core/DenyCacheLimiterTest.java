@@ -178,4 +178,53 @@ class DenyCacheLimiterTest {
         limiter.consume(login, "c");
         assertThat(limiter.size(login)).as("removed on look-up, then kept anew").isEqualTo(1);
     }
+
+    @Test
+    @DisplayName("a refusal for cost 10 with 5 left does not refuse a cost-5 call (the store allows it); a cost-6 call, which the store would refuse, is refused from memory")
+    void refusalForACostRefusesOnlyCallsThatNeedMore() {
+        Bucket export = new Bucket("export", 15, Duration.ofSeconds(60), OutagePolicy.FALLBACK);
+        DenyCacheLimiter limiter = cache(Duration.ofMinutes(1), 100);
+        limiter.consume(export, "k", 10);
+        Verdict refused = limiter.consume(export, "k", 10);
+        assertThat(refused.outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(refused.remaining()).isEqualTo(5);
+        long calls = store.calls();
+
+        Verdict six = limiter.consume(export, "k", 6);
+        assertThat(six.outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(six.remaining()).isEqualTo(5);
+        assertThat(store.calls()).as("cost 6 > 5 left: refused from memory").isEqualTo(calls);
+
+        Verdict five = limiter.consume(export, "k", 5);
+        assertThat(five.outcome()).as("the store allows what the kept refusal does not cover").isEqualTo(Outcome.ALLOWED);
+        assertThat(store.calls()).isEqualTo(calls + 1);
+        assertThat(limiter.consume(export, "k", 1).outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(limiter.consume(export, "k", 0).outcome()).as("a check needs one attempt left").isEqualTo(Outcome.DENIED);
+        assertThat(store.calls()).as("cost 1 and 0 need more than the 0 left: from memory").isEqualTo(calls + 2);
+    }
+
+    @Test
+    @DisplayName("several windows: the kept refusal is the refusing window's; a refusal by the burst window answers from memory with every window, resets moved on")
+    void refusalOfSeveralWindows() {
+        Bucket projects = new Bucket("projects", java.util.List.of(new Bucket.Limit(2, Duration.ofSeconds(1)),
+                new Bucket.Limit(100, Duration.ofHours(1))), OutagePolicy.FALLBACK);
+        DenyCacheLimiter limiter = cache(Duration.ofMinutes(1), 100);
+        Verdict refused = exhaust(limiter, projects, "k");
+        assertThat(refused.outcome()).isEqualTo(Outcome.DENIED);
+        long calls = store.calls();
+
+        clock.advance(Duration.ofMillis(400));
+        Verdict fromMemory = limiter.consume(projects, "k");
+        assertThat(store.calls()).isEqualTo(calls);
+        assertThat(fromMemory.outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(fromMemory.resetAfter()).isEqualTo(Duration.ofMillis(600));
+        assertThat(fromMemory.windows()).extracting(Verdict.Window::remaining).containsExactly(0L, 98L);
+        assertThat(fromMemory.windows()).extracting(Verdict.Window::resetAfter)
+                .containsExactly(Duration.ofMillis(600), Duration.ofHours(1).minusMillis(400));
+
+        clock.advance(Duration.ofMillis(600));
+        Verdict reopened = limiter.consume(projects, "k");
+        assertThat(reopened.outcome()).as("the burst window ended: the store is asked").isEqualTo(Outcome.ALLOWED);
+        assertThat(reopened.windows()).extracting(Verdict.Window::remaining).containsExactly(1L, 97L);
+    }
 }

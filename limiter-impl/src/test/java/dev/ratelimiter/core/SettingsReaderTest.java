@@ -308,4 +308,43 @@ class SettingsReaderTest {
                             .startsWith(property + ": ").contains(" from "));
         }
     }
+
+    @Test
+    @DisplayName("limits: '10/PT1S, 1000/PT1H' gives a bucket of two windows, shortest first; it wins over the library's limit and window")
+    void severalWindows() {
+        properties.put("ratelimiter.buckets.projects.limits", "1000/PT1H, 10/PT1S");
+        properties.put("ratelimiter.buckets.api-anonymous.limits", "20/PT1S,120/PT1M");
+        properties.put("ratelimiter.buckets.projects.on-outage", "fail-open");
+        LimiterSettings settings = read();
+        assertThat(settings.bucket("projects")).contains(new Bucket("projects", java.util.List.of(
+                new Bucket.Limit(10, Duration.ofSeconds(1)), new Bucket.Limit(1_000, Duration.ofHours(1))),
+                OutagePolicy.FAIL_OPEN));
+        assertThat(settings.bucket("api-anonymous").orElseThrow().limits())
+                .containsExactly(new Bucket.Limit(20, Duration.ofSeconds(1)), new Bucket.Limit(120, Duration.ofMinutes(1)));
+    }
+
+    @Test
+    @DisplayName("limits as an environment variable: RATELIMITER_BUCKETS_PROJECTS_LIMITS=10/PT1S,1000/PT1H")
+    void severalWindowsFromEnvironmentNames() {
+        properties.put("ratelimiter.buckets.projects.limits", "10/PT1S,1000/PT1H");
+        java.util.List<String> names = new java.util.ArrayList<>(properties.keySet());
+        names.remove("ratelimiter.buckets.projects.limits");
+        names.add("RATELIMITER_BUCKETS_PROJECTS_LIMITS");
+        LimiterSettings settings = SettingsReader.read(name -> Optional.ofNullable(properties.get(name)), names);
+        assertThat(settings.bucket("projects").orElseThrow().limits()).hasSize(2);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "10 PT1S|is not <limit>/<window>",
+            "10/PT1S, ten/PT1H|'ten' is not a whole number",
+            "10/PT0.5S|must be a whole number of seconds",
+            "10/PT1S, 20/PT1S|two windows of PT1S",
+            "0/PT1S|0 is out of range",
+            "1/PT1S,2/PT2S,3/PT3S,4/PT4S,5/PT5S,6/PT6S,7/PT7S,8/PT8S,9/PT9S|from 1 to 8 windows"})
+    @DisplayName("a malformed limits value fails the start, naming the property")
+    void malformedLimits(String value, String problem) {
+        properties.put("ratelimiter.buckets.projects.limits", value);
+        assertProblem("ratelimiter.buckets.projects.limits", problem);
+    }
 }

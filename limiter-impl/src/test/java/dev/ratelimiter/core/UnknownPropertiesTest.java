@@ -25,7 +25,8 @@ class UnknownPropertiesTest {
             "ratelimiter.postgres.timout,             ratelimiter.postgres.timeout",
             "ratelimiter.breaker.failures-threshold,  ratelimiter.breaker.failure-threshold",
             "ratelimiter.trusted-proxy,               ratelimiter.trusted-proxies",
-            "ratelimiter.buckets.login,               ratelimiter.buckets.login.limit"})
+            "ratelimiter.buckets.login,               ratelimiter.buckets.login.limit",
+            "ratelimiter.buckets.projects.limts,      ratelimiter.buckets.projects.limits"})
     @DisplayName("an unknown ratelimiter.* name is reported with the nearest known property, its bucket kept")
     void nearestKnownProperty(String typo, String nearest) {
         assertThat(UnknownProperties.warnings(List.of(typo)))
@@ -38,6 +39,7 @@ class UnknownPropertiesTest {
         List<String> names = new ArrayList<>(SettingsReaderPropertyTest.PROPERTIES);
         names.add("ratelimiter.postgres.pgbouncer");
         names.add("ratelimiter.buckets.password-reset.on-outage");
+        names.add("ratelimiter.buckets.projects.limits");
         assertThat(UnknownProperties.warnings(names)).isEmpty();
     }
 

@@ -17,6 +17,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -60,7 +61,7 @@ class PostgresRateLimiterTest extends RateLimiterContract {
     }
 
     @Test
-    @DisplayName("the migration makes the table, its primary key (bucket, key) and the sweep's index on ends_at")
+    @DisplayName("the migrations make the table, its primary key (bucket, key) and the sweep's index on ends_at")
     void migrationApplied() throws SQLException {
         try (Connection connection = dataSource.getConnection();
              PreparedStatement statement = connection.prepareStatement(
@@ -91,6 +92,34 @@ class PostgresRateLimiterTest extends RateLimiterContract {
                 assertThat(row.getLong(2)).isEqualTo(1);
                 assertThat(row.getObject(3, java.time.OffsetDateTime.class).toInstant())
                         .isEqualTo(START.plusSeconds(60));
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("several windows: one row per key holds each window's length, count and end; ends_at is the last end, so the sweep keeps the row until every window has ended; a refusal changes no count")
+    void severalWindowsRowLayout() throws SQLException {
+        Bucket bucket = new Bucket(bucket("rows", 1, Duration.ofSeconds(1)).name(),
+                List.of(new Bucket.Limit(2, Duration.ofSeconds(10)), new Bucket.Limit(5, Duration.ofHours(1))),
+                dev.ratelimiter.OutagePolicy.FALLBACK);
+        limiter.consume(bucket, "hashed-key", 2);
+        limiter.consume(bucket, "hashed-key", 1);
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement statement = connection.prepareStatement("SELECT count, ends_at, denied, "
+                     + "window_seconds::text, window_counts::text, window_ends[1] FROM rate_limit_counters "
+                     + "WHERE bucket = ? AND key = 'hashed-key'")) {
+            statement.setString(1, bucket.name());
+            try (ResultSet row = statement.executeQuery()) {
+                assertThat(row.next()).isTrue();
+                assertThat(row.getLong(1)).isEqualTo(2);
+                assertThat(row.getObject(2, java.time.OffsetDateTime.class).toInstant())
+                        .isEqualTo(START.plusSeconds(3600));
+                assertThat(row.getBoolean(3)).as("the last call was refused").isTrue();
+                assertThat(row.getString(4)).isEqualTo("{10,3600}");
+                assertThat(row.getString(5)).isEqualTo("{2,2}");
+                assertThat(row.getObject(6, java.time.OffsetDateTime.class).toInstant())
+                        .isEqualTo(START.plusSeconds(10));
+                assertThat(row.next()).isFalse();
             }
         }
     }

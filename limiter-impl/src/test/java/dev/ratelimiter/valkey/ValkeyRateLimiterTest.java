@@ -70,6 +70,9 @@ class ValkeyRateLimiterTest extends RateLimiterContract {
                         + "(Retry-After rounding is checked on the Verdict and with real 2 s windows here)",
                 "retryAfterWithinOneToWindow", "would take a whole 60 s window of real time; checked on a 2 s "
                         + "window in ValkeyRateLimiterTest",
+                "windowsResetIndependently", "needs each window's end at an exact instant (10 s, 50 s); that "
+                        + "windows end apart is checked in real time by burstRefusalSpendsNoSustainedQuota, and the "
+                        + "expiry of each window's key by windowKeys here",
                 "clockSteppedBackKeepsNoWindowShutLonger", CLOCK_STEPS,
                 "clockJumpingBothWaysKeepsNoWindowShutLonger", CLOCK_STEPS);
     }
@@ -99,5 +102,24 @@ class ValkeyRateLimiterTest extends RateLimiterContract {
         String key = "rl-test:{" + bucket.name() + ":hashed-key}";
         assertThat(jedis.commands().get(key)).isEqualTo("1");
         assertThat(jedis.commands().pttl(key)).isBetween(1L, 60_000L);
+    }
+
+    @Test
+    @DisplayName("several windows: one key per window, <prefix>{<bucket>:<key>}:<window>, each with its own expiry, all in one cluster slot; a refusal writes nothing")
+    void windowKeys() {
+        Bucket bucket = new Bucket(bucket("windows", 1, Duration.ofSeconds(1)).name(),
+                List.of(new Bucket.Limit(2, Duration.ofSeconds(10)), new Bucket.Limit(5, Duration.ofHours(1))),
+                dev.ratelimiter.OutagePolicy.FALLBACK);
+        limiter.consume(bucket, "hashed-key", 2);
+        String tag = "rl-test:{" + bucket.name() + ":hashed-key}";
+        assertThat(jedis.commands().get(tag + ":10s")).isEqualTo("2");
+        assertThat(jedis.commands().get(tag + ":1h")).isEqualTo("2");
+        assertThat(jedis.commands().pttl(tag + ":10s")).isBetween(1L, 10_000L);
+        assertThat(jedis.commands().pttl(tag + ":1h")).isBetween(3_590_000L, 3_600_000L);
+        assertThat(redis.clients.jedis.util.JedisClusterCRC16.getSlot(tag + ":10s"))
+                .isEqualTo(redis.clients.jedis.util.JedisClusterCRC16.getSlot(tag + ":1h"));
+        assertThat(limiter.consume(bucket, "hashed-key").outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(jedis.commands().get(tag + ":1h")).as("the refusal counted nothing").isEqualTo("2");
+        assertThat(jedis.commands().exists(tag)).as("no key of the one-window layout").isFalse();
     }
 }

@@ -139,6 +139,53 @@ public abstract class ExampleApiScenarios {
     }
 
     @Test
+    @DisplayName("GET /api/projects/jrl, 3 per 10 s and 10 per hour: the 4th call within 10 s is 429 by the burst window, which spends nothing of the hour; after the burst window ends the call passes with 6 left in the hour")
+    void burstAndSustainedWindows() {
+        ExampleApi client = client();
+        for (int i = 1; i <= 3; i++) {
+            HttpResponse<String> response = client.get("api/projects/jrl");
+            assertThat(response.statusCode()).as("call %d: %s", i, response.body()).isEqualTo(200);
+            assertThat(response.headers().firstValue("RateLimit").orElseThrow()).as("call %d", i)
+                    .contains("\"projects-10s\";r=" + (3 - i) + ";", "\"projects-1h\";r=" + (10 - i) + ";");
+        }
+        HttpResponse<String> refused = client.get("api/projects/jrl");
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
+        assertThat(ExampleApi.json(refused).getString("bucket")).isEqualTo("projects");
+        assertThat(Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 10L);
+        assertThat(refused.headers().firstValue("RateLimit-Policy").orElseThrow())
+                .contains("\"projects-10s\";q=3;w=10", "\"projects-1h\";q=10;w=3600");
+        assertThat(refused.headers().firstValue("RateLimit").orElseThrow())
+                .as("the refusal counted in neither window").contains("\"projects-10s\";r=0;", "\"projects-1h\";r=7;");
+
+        HttpResponse<String> afterBurst = org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
+                .pollInterval(java.time.Duration.ofSeconds(1))
+                .until(() -> client.get("api/projects/jrl"), response -> response.statusCode() == 200);
+        assertThat(afterBurst.headers().firstValue("RateLimit").orElseThrow())
+                .contains("\"projects-10s\";r=2;", "\"projects-1h\";r=6;");
+    }
+
+    @Test
+    @DisplayName("an export costs 10 of the bucket's 25: two exports pass, the third is 429 and the 5 left stay (RateLimit r=5)")
+    void exportCost() {
+        ExampleApi client = client();
+        for (int i = 1; i <= 2; i++) {
+            HttpResponse<String> response = client.get("api/projects/jrl/export");
+            assertThat(response.statusCode()).as("export %d: %s", i, response.body()).isEqualTo(200);
+            assertThat(response.body()).contains("jrl,Jakarta Rate Limiter");
+            assertThat(response.headers().firstValue("RateLimit").orElseThrow())
+                    .contains("\"export\";r=" + (25 - 10 * i) + ";");
+        }
+        for (int i = 0; i < 2; i++) {
+            HttpResponse<String> refused = client.get("api/projects/jrl/export");
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
+            assertThat(ExampleApi.json(refused).getString("bucket")).isEqualTo("export");
+            assertThat(refused.headers().firstValue("RateLimit-Policy").orElseThrow()).contains("\"export\";q=25;w=3600");
+            assertThat(refused.headers().firstValue("RateLimit").orElseThrow())
+                    .as("refused exports consume nothing").contains("\"export\";r=5;");
+        }
+    }
+
+    @Test
     @DisplayName("allowed responses carry RateLimit-Policy and RateLimit")
     void headersOnSuccess() {
         HttpResponse<String> response = client().get("api/projects");

@@ -11,12 +11,16 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Comparator;
+import java.util.List;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 /**
- * A PostgreSQL schema of one test's own with the library's migration applied, on the server the tests use
- * ({@link TestServers#postgres()}). The test module brings the JDBC driver and passes the migration's path as the
- * system property {@code ratelimiter.migration}.
+ * A PostgreSQL schema of one test's own with the library's migrations applied by hand, in version order (V1, V2,
+ * ...), on the server the tests use ({@link TestServers#postgres()}). The test module brings the JDBC driver and
+ * passes the migrations' directory ({@code migrations/postgres}) as the system property
+ * {@code ratelimiter.migrations}.
  */
 public final class PostgresSchema implements AutoCloseable {
 
@@ -26,19 +30,31 @@ public final class PostgresSchema implements AutoCloseable {
         this.name = name;
     }
 
-    /** Creates {@code <prefix>_<random>} and applies the migration to it. */
+    /** Creates {@code <prefix>_<random>} and applies the migrations to it. */
     public static PostgresSchema create(String prefix) {
         PostgresSchema schema = new PostgresSchema(prefix + "_" + UUID.randomUUID().toString().substring(0, 8));
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute("CREATE SCHEMA " + schema.name);
             statement.execute("SET search_path TO " + schema.name);
-            statement.execute(Files.readString(Path.of(System.getProperty("ratelimiter.migration"))));
+            for (Path migration : migrations()) {
+                statement.execute(Files.readString(migration));
+            }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot prepare schema " + schema.name + " on " + TestServers.postgres().url(), e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return schema;
+    }
+
+    /** {@code V<n>__*.sql} of the migrations' directory, by version. */
+    private static List<Path> migrations() throws IOException {
+        try (Stream<Path> files = Files.list(Path.of(System.getProperty("ratelimiter.migrations")))) {
+            return files.filter(file -> file.getFileName().toString().matches("V\\d+__.*\\.sql"))
+                    .sorted(Comparator.comparingInt(file -> Integer.parseInt(
+                            file.getFileName().toString().substring(1, file.getFileName().toString().indexOf("__")))))
+                    .toList();
+        }
     }
 
     /** The schema's name. */
