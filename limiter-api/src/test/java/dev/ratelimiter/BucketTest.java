@@ -6,6 +6,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -56,5 +57,43 @@ class BucketTest {
     void unknownPolicy() {
         assertThatIllegalArgumentException().isThrownBy(() -> OutagePolicy.parse("retry"))
                 .withMessageContaining("fallback, fail-open or fail-closed");
+    }
+
+    @Test
+    @DisplayName("several windows are kept shortest first; limit() and window() are the shortest's, smallestLimit() the least of all")
+    void severalWindows() {
+        Bucket bucket = new Bucket("projects", List.of(new Bucket.Limit(1_000, Duration.ofHours(1)),
+                new Bucket.Limit(10, Duration.ofSeconds(1)), new Bucket.Limit(5, Duration.ofDays(1))),
+                OutagePolicy.FAIL_OPEN);
+        assertThat(bucket.limits()).extracting(Bucket.Limit::window)
+                .containsExactly(Duration.ofSeconds(1), Duration.ofHours(1), Duration.ofDays(1));
+        assertThat(bucket.limit()).isEqualTo(10);
+        assertThat(bucket.window()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(bucket.smallestLimit()).isEqualTo(5);
+        assertThat(bucket.hasSeveralWindows()).isTrue();
+        assertThat(new Bucket("login", 5, Duration.ofMinutes(15)).limits())
+                .containsExactly(new Bucket.Limit(5, Duration.ofMinutes(15)));
+    }
+
+    @Test
+    @DisplayName("two windows of one length, no window or more than 8 are refused with the bucket's name")
+    void badWindowLists() {
+        assertThatIllegalArgumentException().isThrownBy(() -> new Bucket("x", List.of(
+                new Bucket.Limit(1, Duration.ofSeconds(1)), new Bucket.Limit(2, Duration.ofSeconds(1))),
+                OutagePolicy.FALLBACK)).withMessageContaining("'x'").withMessageContaining("two windows of PT1S");
+        assertThatIllegalArgumentException().isThrownBy(() -> new Bucket("x", List.of(), OutagePolicy.FALLBACK))
+                .withMessageContaining("from 1 to 8 windows");
+        List<Bucket.Limit> nine = java.util.stream.IntStream.rangeClosed(1, 9)
+                .mapToObj(i -> new Bucket.Limit(i, Duration.ofSeconds(i))).toList();
+        assertThatIllegalArgumentException().isThrownBy(() -> new Bucket("x", nine, OutagePolicy.FALLBACK))
+                .withMessageContaining("from 1 to 8 windows");
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"PT1S,1s", "PT90S,90s", "PT10M,10m", "PT1H,1h", "PT36H,36h",
+            "P1D,1d", "P366D,366d"})
+    @DisplayName("a window's name is its length in the largest whole unit")
+    void windowNames(String window, String name) {
+        assertThat(new Bucket.Limit(1, Duration.parse(window)).windowName()).isEqualTo(name);
     }
 }
