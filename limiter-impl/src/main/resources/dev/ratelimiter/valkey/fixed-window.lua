@@ -8,6 +8,7 @@
 -- windows' time is the server's, so replicas with skewed clocks share one window.
 -- The call is allowed iff every window has room for the cost (for cost 0: for one attempt); a refused call writes
 -- nothing, so it is counted in no window and extends none (the README's "Fixed windows").
+-- Commands: PTTL, GET, INCRBY, PEXPIRE (what an ACL user needs inside the script; the README's Valkey section).
 local cost = tonumber(ARGV[1])
 local needed = math.max(cost, 1)
 local allowed = 1
@@ -36,10 +37,9 @@ end
 local reply = {allowed}
 for i = 1, #KEYS do
   if allowed == 1 and cost > 0 then
+    redis.call('INCRBY', KEYS[i], cost) -- keeps an existing expiry: a window's end never moves
     if counts[i] == 0 then
-      redis.call('SET', KEYS[i], cost, 'PX', ARGV[2 * i + 1])
-    else
-      redis.call('INCRBY', KEYS[i], cost) -- keeps the expiry: a window's end never moves
+      redis.call('PEXPIRE', KEYS[i], ARGV[2 * i + 1]) -- the window opens
     end
     counts[i] = counts[i] + cost
   end

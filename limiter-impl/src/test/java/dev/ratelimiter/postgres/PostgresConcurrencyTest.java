@@ -118,8 +118,8 @@ class PostgresConcurrencyTest {
         assertThat(monitor.errors()).as("database errors (unique violations, deadlocks, timeouts)").isZero();
         assertThat(outcomes).as("outcomes").containsOnlyKeys(Outcome.ALLOWED, Outcome.DENIED)
                 .containsEntry(Outcome.ALLOWED, LIMIT).containsEntry(Outcome.DENIED, THREADS - LIMIT);
-        // count = limit - remaining for an allowed attempt: 1..100 each once. A denied verdict carries no count
-        // (remaining 0), so the 101st..200th are seen only in the row's final count.
+        // count = limit - remaining for an allowed attempt: 1..100 each once. A refused attempt counts nothing
+        // (README: "Fixed windows"), so the row's final count is the limit.
         assertThat(verdicts.stream().filter(Verdict::isAllowed).map(Verdict::remaining))
                 .as("remaining of the allowed attempts")
                 .containsExactlyInAnyOrderElementsOf(LongStream.range(0, LIMIT).boxed().toList());
@@ -130,7 +130,8 @@ class PostgresConcurrencyTest {
             assertThat(verdict.limit()).isEqualTo(LIMIT);
             assertThat(verdict.resetAfter()).isPositive().isLessThanOrEqualTo(bucket.window().plusSeconds(1));
         });
-        assertThat(PostgresChain.storedCount(schema, bucket.name(), key)).as("the row's count").isEqualTo(THREADS);
+        assertThat(PostgresChain.storedCount(schema, bucket.name(), key)).as("the row's count: refusals count nothing")
+                .isEqualTo(LIMIT);
     }
 
     @Test
@@ -180,8 +181,8 @@ class PostgresConcurrencyTest {
                     .isLessThan(there.endMillis());
             assertThat(there.startMillis()).as("the processes ran at the same time: %s and %s", here, there)
                     .isLessThan(here.endMillis());
-            assertThat(PostgresChain.storedCount(schema, bucket.name(), key)).as("the row's count")
-                    .isEqualTo(2L * threads * attempts);
+            assertThat(PostgresChain.storedCount(schema, bucket.name(), key))
+                    .as("the row's count: refusals count nothing").isEqualTo(limit);
         }
     }
 
