@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * What the library checks of its DataSource at startup: the counter update must never join the application's
  * transaction (it would roll back with it and hold its row lock for the whole business transaction), so the
- * connections must be in autocommit at READ COMMITTED; and the table must exist.
+ * connections must be in autocommit at READ COMMITTED; and the table must exist, with the columns of every
+ * migration (V2 adds those of several windows and of refusals that count nothing).
  */
 public final class PostgresChecks {
 
@@ -43,9 +44,14 @@ public final class PostgresChecks {
                 try (ResultSet row = statement.executeQuery()) {
                     if (!row.next() || row.getString(1) == null) {
                         problems.add("ratelimiter.postgres.table: table '" + table + "' does not exist; apply the "
-                                + "migration V1__create_rate_limit_counters.sql (in limiter-impl's jar at "
-                                + "db/ratelimiter/postgres, for Flyway: locations=classpath:db/ratelimiter/postgres "
-                                + "with table=flyway_ratelimiter_history)");
+                                + "migrations V1__create_rate_limit_counters.sql and V2__several_windows_and_costs.sql "
+                                + "(in limiter-impl's jar at db/ratelimiter/postgres, for Flyway: "
+                                + "locations=classpath:db/ratelimiter/postgres with table=flyway_ratelimiter_history)");
+                    } else if (!hasV2Columns(connection, table)) {
+                        problems.add("ratelimiter.postgres.table: table '" + table + "' lacks the columns of the "
+                                + "migration V2__several_windows_and_costs.sql (denied, window_seconds, window_counts, "
+                                + "window_ends); apply it after V1 (in limiter-impl's jar at db/ratelimiter/postgres, "
+                                + "or migrations/postgres by hand)");
                     }
                 }
             }
@@ -54,5 +60,17 @@ public final class PostgresChecks {
                     + dev.ratelimiter.core.ErrorDescriptions.describe(e) + "); starting, and the breaker decides");
         }
         return problems;
+    }
+
+    /** Whether the table has the four columns V2 adds. */
+    private static boolean hasV2Columns(Connection connection, String table) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT count(*) FROM pg_attribute "
+                + "WHERE attrelid = to_regclass(?) AND NOT attisdropped "
+                + "AND attname IN ('denied', 'window_seconds', 'window_counts', 'window_ends')")) {
+            statement.setString(1, table);
+            try (ResultSet row = statement.executeQuery()) {
+                return row.next() && row.getInt(1) == 4;
+            }
+        }
     }
 }

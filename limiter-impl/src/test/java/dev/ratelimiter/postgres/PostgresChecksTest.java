@@ -97,6 +97,30 @@ class PostgresChecksTest {
     }
 
     @Test
+    @DisplayName("a table migrated to V1 only: one problem naming the table and the migration V2 to apply")
+    void missingV2() throws SQLException, java.io.IOException {
+        String v1Only = "rl_checks_v1_" + UUID.randomUUID().toString().substring(0, 8);
+        try (Connection connection = PostgresTarget.dataSource("public").getConnection();
+             Statement statement = connection.createStatement()) {
+            statement.execute("CREATE SCHEMA " + v1Only);
+            statement.execute("SET search_path TO " + v1Only);
+            statement.execute(java.nio.file.Files.readString(java.nio.file.Path.of(
+                    "../migrations/postgres/V1__create_rate_limit_counters.sql")));
+        }
+        try (HikariDataSource pool = pool(v1Only, config -> { })) {
+            assertThat(PostgresChecks.check(pool, TABLE)).singleElement().asString()
+                    .contains("ratelimiter.postgres.table")
+                    .contains("V2__several_windows_and_costs.sql")
+                    .contains("denied, window_seconds");
+        } finally {
+            PostgresTarget.dropSchema(v1Only);
+        }
+        try (HikariDataSource pool = pool(schema, config -> { })) {
+            assertThat(PostgresChecks.check(pool, TABLE)).as("migrated to V2").isEmpty();
+        }
+    }
+
+    @Test
     @DisplayName("autocommit off and no table: both problems, each on its own")
     void bothProblems() {
         try (HikariDataSource pool = pool(emptySchema, config -> config.setAutoCommit(false))) {
