@@ -16,8 +16,8 @@ import java.lang.annotation.Target;
  * replaces the type's (CDI's rules for interceptor bindings).
  *
  * <p>Each call counts {@link #cost()} attempts (one by default) before the method runs, keyed by the parameter
- * marked {@link RateLimitKey}, else the request's principal name, else the request's client address. A denied call throws
- * {@link RateLimitExceededException} (HTTP 429) without running the method; when the backend is down and the
+ * marked {@link RateLimitKey}, else the request's principal name, else the request's client address. A denied call
+ * throws {@link RateLimitExceededException} (HTTP 429) without running the method; when the backend is down and the
  * bucket's policy is {@link OutagePolicy#FAIL_CLOSED}, {@link RateLimiterUnavailableException} (HTTP 503).
  * A method returning {@code CompletionStage} or {@code CompletableFuture} returns the refusal as a failed stage
  * instead (counted at the call); one returning Mutiny's {@code Uni} or {@code Multi}, as a failure of that type,

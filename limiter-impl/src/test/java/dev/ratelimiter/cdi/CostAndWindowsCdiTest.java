@@ -18,7 +18,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-/** {@code @RateLimited(cost = ...)}, {@code RateLimits.consume(bucket, key, cost)} and a bucket of two windows, in Weld. */
+/**
+ * {@code @RateLimited(cost = ...)}, {@code RateLimits.consume(bucket, key, cost)} and a bucket of two windows, in
+ * Weld.
+ */
 class CostAndWindowsCdiTest {
 
     private static final Map<String, String> PROPERTIES = Map.of(

@@ -196,10 +196,12 @@ class DenyCacheLimiterTest {
         assertThat(store.calls()).as("cost 6 > 5 left: refused from memory").isEqualTo(calls);
 
         Verdict five = limiter.consume(export, "k", 5);
-        assertThat(five.outcome()).as("the store allows what the kept refusal does not cover").isEqualTo(Outcome.ALLOWED);
+        assertThat(five.outcome()).as("the store allows what the kept refusal does not cover")
+                .isEqualTo(Outcome.ALLOWED);
         assertThat(store.calls()).isEqualTo(calls + 1);
         assertThat(limiter.consume(export, "k", 1).outcome()).isEqualTo(Outcome.DENIED);
-        assertThat(limiter.consume(export, "k", 0).outcome()).as("a check needs one attempt left").isEqualTo(Outcome.DENIED);
+        assertThat(limiter.consume(export, "k", 0).outcome()).as("a check needs one attempt left")
+                .isEqualTo(Outcome.DENIED);
         assertThat(store.calls()).as("cost 1 and 0 need more than the 0 left: from memory").isEqualTo(calls + 2);
     }
 

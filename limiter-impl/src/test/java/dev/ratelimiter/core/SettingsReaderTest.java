@@ -320,7 +320,8 @@ class SettingsReaderTest {
                 new Bucket.Limit(10, Duration.ofSeconds(1)), new Bucket.Limit(1_000, Duration.ofHours(1))),
                 OutagePolicy.FAIL_OPEN));
         assertThat(settings.bucket("api-anonymous").orElseThrow().limits())
-                .containsExactly(new Bucket.Limit(20, Duration.ofSeconds(1)), new Bucket.Limit(120, Duration.ofMinutes(1)));
+                .containsExactly(new Bucket.Limit(20, Duration.ofSeconds(1)),
+                        new Bucket.Limit(120, Duration.ofMinutes(1)));
     }
 
     @Test

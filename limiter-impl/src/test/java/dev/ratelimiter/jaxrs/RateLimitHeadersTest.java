@@ -54,7 +54,8 @@ class RateLimitHeadersTest {
         Bucket projects = new Bucket("projects", List.of(new Bucket.Limit(10, Duration.ofSeconds(1)),
                 new Bucket.Limit(1_000, Duration.ofMinutes(90))), dev.ratelimiter.OutagePolicy.FAIL_CLOSED);
         List<Applied> applied = List.of(new Applied(projects, Verdict.unavailable(10, Duration.ofSeconds(5))));
-        assertThat(RateLimitHeaders.policy(applied)).isEqualTo("\"projects-1s\";q=10;w=1, \"projects-90m\";q=1000;w=5400");
+        assertThat(RateLimitHeaders.policy(applied))
+                .isEqualTo("\"projects-1s\";q=10;w=1, \"projects-90m\";q=1000;w=5400");
         assertThat(RateLimitHeaders.rateLimit(applied)).isEqualTo("\"projects-1s\";r=0;t=5, \"projects-90m\";r=0;t=5");
     }
 }

@@ -179,7 +179,8 @@ public abstract class ExampleApiScenarios {
             HttpResponse<String> refused = client.get("api/projects/jrl/export");
             assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
             assertThat(ExampleApi.json(refused).getString("bucket")).isEqualTo("export");
-            assertThat(refused.headers().firstValue("RateLimit-Policy").orElseThrow()).contains("\"export\";q=25;w=3600");
+            assertThat(refused.headers().firstValue("RateLimit-Policy").orElseThrow())
+                    .contains("\"export\";q=25;w=3600");
             assertThat(refused.headers().firstValue("RateLimit").orElseThrow())
                     .as("refused exports consume nothing").contains("\"export\";r=5;");
         }
