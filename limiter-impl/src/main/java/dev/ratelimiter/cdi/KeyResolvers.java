@@ -152,8 +152,8 @@ public class KeyResolvers {
     private void report(Resolver resolver, String bucket, String what) {
         if (reported.add(resolver.label())) {
             LOG.log(System.Logger.Level.WARNING, "RateLimitKeyResolver " + resolver.label() + " " + what
-                    + " for bucket '" + bucket + "': the call was keyed by the bucket's fallback, or refused with "
-                    + "400 without one (the global filter keys by the request's identity). Logged once per "
+                    + " for bucket \"" + bucket + "\": such a call is keyed by the bucket's fallback, or refused "
+                    + "with 400 without one (the global filter keys it by the request's identity). Logged once per "
                     + "resolver.");
         }
     }
