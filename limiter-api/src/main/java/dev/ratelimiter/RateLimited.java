@@ -23,7 +23,7 @@ import java.lang.annotation.Target;
  * A method returning {@code CompletionStage} or {@code CompletableFuture} returns the refusal as a failed stage
  * instead (counted at the call); one returning Mutiny's {@code Uni} or {@code Multi}, as a failure of that type,
  * counted at each subscription (see the README, "Adding it to an application").
- * Outside an HTTP request, a method keyed by the request (principal, client address, a resolver) fails with
+ * Outside an HTTP request, a method keyed by the request (principal, client address) fails with
  * {@link IllegalStateException}.
  *
  * <p>Several limits on one method: repeat the annotation on the method (the README, "Several limits on one
