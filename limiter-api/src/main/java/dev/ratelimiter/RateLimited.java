@@ -6,6 +6,7 @@ import jakarta.interceptor.InterceptorBinding;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
+import java.lang.annotation.Repeatable;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
@@ -15,25 +16,35 @@ import java.lang.annotation.Target;
  * configured bucket. On a type it is inherited by subclasses and may be carried by a stereotype; on a method it
  * replaces the type's (CDI's rules for interceptor bindings).
  *
- * <p>Each call counts {@link #cost()} attempts (one by default) before the method runs, keyed by the parameter
+ * <p>Each call counts {@link #cost()} attempts (one by default) before the method runs, keyed as {@link #key()} says: by default the parameter
  * marked {@link RateLimitKey}, else the request's principal name, else the request's client address. A denied call
- * throws {@link RateLimitExceededException} (HTTP 429) without running the method; when the backend is down and the
- * bucket's policy is {@link OutagePolicy#FAIL_CLOSED}, {@link RateLimiterUnavailableException} (HTTP 503).
+ * throws {@link RateLimitExceededException} (HTTP 429) without running the method; when the backend is down and
+ * the bucket's policy is {@link OutagePolicy#FAIL_CLOSED}, {@link RateLimiterUnavailableException} (HTTP 503).
  * A method returning {@code CompletionStage} or {@code CompletableFuture} returns the refusal as a failed stage
  * instead (counted at the call); one returning Mutiny's {@code Uni} or {@code Multi}, as a failure of that type,
  * counted at each subscription (see the README, "Adding it to an application").
- * Outside an HTTP request, a method without a {@code @RateLimitKey} fails with {@link IllegalStateException}.
+ * Outside an HTTP request, a method keyed by the request (principal, client address) fails with
+ * {@link IllegalStateException}.
+ *
+ * <p>Several limits on one method: repeat the annotation on the method (the README, "Several limits on one
+ * method"), each with its own bucket and key source. The buckets are decided in declaration order, each counting
+ * one attempt; the first refusal stops the call, so later buckets are not counted while earlier ones keep their
+ * count. The keys are all resolved before any bucket counts, so a call refused for a missing key
+ * ({@link RateLimitKeyMissingException}, HTTP 400) counts in none. A bucket may appear once per method, and the
+ * annotation may be repeated on methods only (Quarkus ArC does not apply repeated bindings of a type).
  *
  * <p>The interceptor runs at {@code Interceptor.Priority.PLATFORM_BEFORE + 100}: before {@code @Transactional}
  * and MicroProfile Fault Tolerance, so a denied call opens no transaction and triggers no retry.
  *
  * <p>The bucket must be configured ({@code ratelimiter.buckets.<bucket>.limit} and {@code .window}, or
- * {@code .limits}); an unknown bucket, or a {@link #cost()} below 0 or above the bucket's smallest limit, fails the
- * deployment with a message naming it and the method.
+ * {@code .limits}); an unknown bucket, a {@link #cost()} below 0 or above the bucket's smallest limit, a key source
+ * the method cannot give or a resolver that is not exactly one bean fails the deployment with a message naming the
+ * method and the attribute.
  */
 @InterceptorBinding
 @Inherited
 @Documented
+@Repeatable(RateLimited.List.class)
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.TYPE, ElementType.METHOD})
 public @interface RateLimited {
@@ -49,4 +60,67 @@ public @interface RateLimited {
      */
     @Nonbinding
     long cost() default 1;
+
+    /**
+     * {@return where the key comes from; {@link Key#DEFAULT} (today's rule) unless set, or {@link Key#RESOLVER}
+     * when {@link #resolver()} or {@link #resolverName()} is set}
+     */
+    @Nonbinding
+    Key key() default Key.DEFAULT;
+
+    /**
+     * {@return the {@link RateLimitKeyResolver} bean, by its bean class (or any type only it has), for
+     * {@link Key#RESOLVER}; the interface itself (the default) names none}
+     */
+    @Nonbinding
+    Class<? extends RateLimitKeyResolver> resolver() default RateLimitKeyResolver.class;
+
+    /**
+     * {@return the {@link RateLimitKeyResolver} bean, by its {@code @Named} name, for {@link Key#RESOLVER}; empty
+     * (the default) names none. At most one of {@code resolver} and {@code resolverName} is set}
+     */
+    @Nonbinding
+    String resolverName() default "";
+
+    /**
+     * {@return the key sources tried, in order, when {@link #key()} gives no key: an anonymous request for
+     * {@link Key#PRINCIPAL}; a resolver that returned {@code null} or a blank key, or threw. Empty (the
+     * default): such a call is refused with {@link RateLimitKeyMissingException} (HTTP 400) and counts nowhere.
+     * {@link Key#RESOLVER} cannot be a fallback}
+     */
+    @Nonbinding
+    Key[] fallback() default {};
+
+    /** Where a bucket's key comes from. Keys are normalized (see {@link RateLimitKey}) and hashed before counting. */
+    enum Key {
+        /**
+         * The parameter marked {@link RateLimitKey} if the method has one, else the request's principal name when
+         * authenticated, else its client address: the rule of a single {@code @RateLimited}.
+         */
+        DEFAULT,
+        /** The parameter marked {@link RateLimitKey}, normalized as it says; the method must have one. */
+        PARAMETER,
+        /** The authenticated principal's name; an anonymous request goes to {@link RateLimited#fallback()}. */
+        PRINCIPAL,
+        /** The client address, as the global filter resolves it (trusted proxies, IPv6 prefix). */
+        CLIENT_ADDRESS,
+        /** The key a {@link RateLimitKeyResolver} returns, named by {@link RateLimited#resolver()} or
+         * {@link RateLimited#resolverName()}. */
+        RESOLVER
+    }
+
+    /**
+     * The container of repeated {@link RateLimited} annotations on a method: written by the compiler, not by hand.
+     * It binds no interceptor itself: Weld (Payara, Open Liberty) and ArC (Quarkus) apply each repeated
+     * {@code @RateLimited} as the binding (CDI 4.0 §9.1, repeatable interceptor bindings).
+     */
+    @Documented
+    @Inherited
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target({ElementType.TYPE, ElementType.METHOD})
+    @interface List {
+
+        /** {@return the repeated annotations, in declaration order} */
+        RateLimited[] value();
+    }
 }

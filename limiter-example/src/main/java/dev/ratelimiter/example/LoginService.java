@@ -10,8 +10,10 @@ import jakarta.inject.Inject;
 import java.util.Optional;
 
 /**
- * Checks credentials, at most 5 attempts per 15 minutes per account (bucket {@code login}), whatever address they
- * come from. A successful login clears the account's counter.
+ * Checks credentials, at most 50 attempts per 15 minutes per client address (bucket {@code login-address}) and 5
+ * per 15 minutes per account (bucket {@code login}), whatever address they come from. The address is decided
+ * first: an address trying many accounts is stopped before its attempts count against those accounts. A
+ * successful login clears the account's counter.
  */
 @ApplicationScoped
 public class LoginService {
@@ -25,8 +27,9 @@ public class LoginService {
     @Inject
     RateLimits limits;
 
-    /** A bearer token if the credentials are right; throws {@code RateLimitExceededException} past the limit. */
-    @RateLimited(bucket = "login")
+    /** A bearer token if the credentials are right; throws {@code RateLimitExceededException} past a limit. */
+    @RateLimited(bucket = "login-address", key = RateLimited.Key.CLIENT_ADDRESS)
+    @RateLimited(bucket = "login", key = RateLimited.Key.PARAMETER)
     public Optional<String> login(@RateLimitKey(normalize = KeyNormalization.LOGIN) String login, String password) {
         Optional<String> user = users.authenticate(login, password);
         user.ifPresent(name -> limits.reset("login", login, KeyNormalization.LOGIN));

@@ -7,6 +7,7 @@ import jakarta.enterprise.context.RequestScoped;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -36,6 +37,11 @@ public class AppliedLimits {
      */
     public Consumer<Verdict> recorder(Bucket bucket) {
         return verdict -> record(bucket, verdict);
+    }
+
+    /** {@link #recorder(Bucket)} for any bucket: the interceptor records each bucket of a method as it decides. */
+    public BiConsumer<Bucket, Verdict> recorder() {
+        return this::record;
     }
 
     /**

@@ -5,22 +5,46 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.lang.reflect.Method;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Resolves each {@code @RateLimited} method once per bean class and keeps the result, so the interceptor does no
- * reflection per call. Keyed by the pair: two beans inheriting one method may bind it to different buckets.
+ * reflection and no bean look-up per call. Keyed by the pair: two beans inheriting one method may bind it to
+ * different buckets.
  */
 @ApplicationScoped
 public class RateLimitedMethods {
 
-    /** A resolved binding: the bucket itself and where the key comes from. */
-    public record Binding(Bucket bucket, RateLimitedMethod method) {
+    /**
+     * One limit of a method, resolved.
+     *
+     * @param bucket   the configured bucket
+     * @param limit    where its key comes from
+     * @param resolver the resolver bean, for a key from a resolver; {@code null} otherwise
+     */
+    public record BoundLimit(Bucket bucket, RateLimitedMethod.Limit limit, KeyResolvers.Resolver resolver) {
+    }
+
+    /**
+     * A resolved binding: the limits in declaration order, and the method's key parameter and result type.
+     *
+     * @param limits at least one, in the order they are decided
+     * @param method what the annotations ask
+     */
+    public record Binding(List<BoundLimit> limits, RateLimitedMethod method) {
+
+        public Binding {
+            limits = List.copyOf(limits);
+        }
     }
 
     @Inject
     RateLimitDecider decider;
+
+    @Inject
+    KeyResolvers resolvers;
 
     // Nested rather than keyed by a pair record: a look-up allocates nothing.
     private final Map<Class<?>, Map<Method, Binding>> bindings = new ConcurrentHashMap<>();
@@ -44,9 +68,23 @@ public class RateLimitedMethods {
             RateLimitedMethod rateLimited = RateLimitedMethod.of(beanClass, method).orElseThrow(() ->
                     new IllegalArgumentException(RateLimitedMethod.describe(beanClass, method)
                             + " carries no @RateLimited"));
-            return new Binding(decider.bucket(rateLimited.bucketName()), rateLimited);
+            return new Binding(rateLimited.limits().stream().map(limit -> new BoundLimit(
+                    decider.bucket(limit.bucketName()), limit, resolver(beanClass, method, limit))).toList(),
+                    rateLimited);
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    private KeyResolvers.Resolver resolver(Class<?> beanClass, Method method, RateLimitedMethod.Limit limit) {
+        if (limit.resolver() == null) {
+            return null;
+        }
+        try {
+            return resolvers.find(limit.resolver());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(RateLimitedMethod.describe(beanClass, method)
+                    + ": @RateLimited(bucket = \"" + limit.bucketName() + "\"): " + e.getMessage(), e);
         }
     }
 }

@@ -25,11 +25,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Fails the deployment, at startup, on anything that would otherwise fail on the first request: an invalid
- * property, a {@code @RateLimited} naming a bucket that is not configured, a {@code @RateLimitKey} on a
- * non-string. All problems are reported at once in one {@link ConfigurationException}.
+ * property, a {@code @RateLimited} naming a bucket that is not configured, a key source the method cannot give, a
+ * key resolver that is not exactly one bean (also {@code ratelimiter.api.key-resolver}), a {@code @RateLimitKey}
+ * on a non-string. All problems are reported at once in one {@link ConfigurationException}.
  *
  * <p>The annotated methods are found by walking the classes of the application's beans through
  * {@link BeanContainer} (CDI Lite): no portable extension, so the same code runs under Weld and Quarkus ArC.
@@ -46,6 +48,9 @@ public class StartupValidator {
     @Inject
     BeanContainer beans;
 
+    @Inject
+    KeyResolvers resolvers;
+
     void validate(@Observes Startup startup) {
         LimiterSettings settings;
         try {
@@ -56,9 +61,22 @@ public class StartupValidator {
             throw unwrap(e);
         }
         Set<String> problems = new LinkedHashSet<>(); // a type-level binding would repeat per method
+        try {
+            resolvers.global();
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
+        Function<RateLimitedMethod.ResolverName, Optional<String>> resolverProblem = name -> {
+            try {
+                resolvers.find(name);
+                return Optional.empty();
+            } catch (IllegalArgumentException e) {
+                return Optional.of(e.getMessage());
+            }
+        };
         for (Class<?> beanClass : beanClasses()) {
             if (!beanClass.isAnnotationPresent(Interceptor.class)) {
-                problems.addAll(check(beanClass, settings));
+                problems.addAll(check(beanClass, settings, resolverProblem));
             }
         }
         if (!problems.isEmpty()) {
@@ -89,24 +107,33 @@ public class StartupValidator {
      * The problems of one class's {@code @RateLimited} methods, each naming the method and the property to set.
      * Each business method is read as the interceptor reads it ({@link RateLimitedMethod#of(Class, Method)}): with
      * this bean class, so a class-level binding covers the methods it inherits.
+     *
+     * @param resolverProblem why a named resolver is not exactly one bean; empty when it is
      */
-    static List<String> check(Class<?> beanClass, LimiterSettings settings) {
+    static List<String> check(Class<?> beanClass, LimiterSettings settings,
+                              Function<RateLimitedMethod.ResolverName, Optional<String>> resolverProblem) {
         List<String> problems = new ArrayList<>();
         try {
             for (Method method : businessMethods(beanClass)) {
                 try {
                     RateLimitedMethod.of(beanClass, method).ifPresent(rateLimited -> {
-                        Optional<Bucket> bucket = settings.bucket(rateLimited.bucketName());
-                        if (bucket.isEmpty()) {
-                            String base = "ratelimiter.buckets." + rateLimited.bucketName();
-                            problems.add("@RateLimited(bucket = \"" + rateLimited.bucketName() + "\") on "
-                                    + RateLimitedMethod.describe(beanClass, method) + ": bucket '"
-                                    + rateLimited.bucketName() + "' is not configured; set " + base
-                                    + ".limit and " + base + ".window (or " + base + ".limits)");
-                        } else if (rateLimited.cost() < 0 || rateLimited.cost() > bucket.get().smallestLimit()) {
-                            problems.add("@RateLimited(bucket = \"" + rateLimited.bucketName() + "\", cost = "
-                                    + rateLimited.cost() + ") on " + RateLimitedMethod.describe(beanClass, method)
-                                    + ": " + RateLimitDecider.costProblem(bucket.get(), rateLimited.cost()));
+                        for (RateLimitedMethod.Limit limit : rateLimited.limits()) {
+                            String where = "@RateLimited(bucket = \"" + limit.bucketName() + "\") on "
+                                    + RateLimitedMethod.describe(beanClass, method);
+                            Optional<Bucket> bucket = settings.bucket(limit.bucketName());
+                            if (bucket.isEmpty()) {
+                                String base = "ratelimiter.buckets." + limit.bucketName();
+                                problems.add(where + ": bucket '" + limit.bucketName() + "' is not configured; set "
+                                        + base + ".limit and " + base + ".window (or " + base + ".limits)");
+                            } else if (limit.cost() < 0 || limit.cost() > bucket.get().smallestLimit()) {
+                                problems.add("@RateLimited(bucket = \"" + limit.bucketName() + "\", cost = "
+                                        + limit.cost() + ") on " + RateLimitedMethod.describe(beanClass, method)
+                                        + ": " + RateLimitDecider.costProblem(bucket.get(), limit.cost()));
+                            }
+                            if (limit.resolver() != null) {
+                                resolverProblem.apply(limit.resolver())
+                                        .ifPresent(problem -> problems.add(where + ": " + problem));
+                            }
                         }
                     });
                 } catch (IllegalArgumentException e) {

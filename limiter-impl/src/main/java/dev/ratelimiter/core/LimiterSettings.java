@@ -30,6 +30,8 @@ import java.util.Optional;
  * @param breaker               {@code ratelimiter.breaker.*}: the circuit breaker in front of a shared store
  * @param denyCache             {@code ratelimiter.deny-cache.max-age} and {@code ratelimiter.memory.max-keys}: a
  *                              shared store's refusals answered from memory
+ * @param keyResolver           {@code ratelimiter.api.key-resolver}: the global filter's key resolver, a
+ *                              {@code @Named} name or a bean class's name, unchecked here (the CDI layer finds it)
  */
 public record LimiterSettings(
         boolean enabled,
@@ -47,7 +49,8 @@ public record LimiterSettings(
         ValkeySettings valkey,
         PostgresSettings postgres,
         BreakerSettings breaker,
-        DenyCacheSettings denyCache) {
+        DenyCacheSettings denyCache,
+        Optional<String> keyResolver) {
 
     /** The bucket the global filter uses for authenticated requests. */
     public static final String API_AUTHENTICATED = "api-authenticated";

@@ -126,12 +126,13 @@ public final class SettingsReader {
         BreakerSettings breaker = breaker();
         DenyCacheSettings denyCache = new DenyCacheSettings(
                 duration("deny-cache.max-age", Duration.ofSeconds(1), DENY_CACHE_MAX_AGE), maxKeys);
+        Optional<String> keyResolver = value("api.key-resolver").map(String::strip);
         if (!problems.isEmpty()) {
             throw new ConfigurationException(problems);
         }
         return new LimiterSettings(enabled, backend, buckets, globalLimit, prefixes, trustedProxies, ipv6PrefixLength,
                 keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, valkey, postgres, breaker,
-                denyCache);
+                denyCache, keyResolver);
     }
 
     private BreakerSettings breaker() {

@@ -16,7 +16,8 @@ public final class UnknownProperties {
 
     /** Every property besides the buckets', as {@link SettingsReader} reads them. */
     static final List<String> KNOWN = List.of(
-            "enabled", "backend", "api.enabled", "api.path-prefixes", "trusted-proxies", "ipv6-prefix-length",
+            "enabled", "backend", "api.enabled", "api.path-prefixes", "api.key-resolver", "trusted-proxies",
+            "ipv6-prefix-length",
             "key-secret", "headers.on-success", "memory.max-keys", "memory.sweep-interval", "deny-cache.max-age",
             "health.down-when-degraded",
             "valkey.mode", "valkey.url", "valkey.nodes", "valkey.master-name", "valkey.user", "valkey.password",

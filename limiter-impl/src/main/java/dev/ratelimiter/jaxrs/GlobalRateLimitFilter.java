@@ -4,6 +4,7 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.cdi.AppliedLimits;
+import dev.ratelimiter.cdi.KeyResolvers;
 import dev.ratelimiter.cdi.LimiterConfiguration;
 import dev.ratelimiter.cdi.RateLimitDecider;
 import dev.ratelimiter.cdi.RequestIdentity;
@@ -22,6 +23,7 @@ import jakarta.ws.rs.ext.Provider;
 
 import java.security.Principal;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -34,7 +36,9 @@ import java.util.function.Supplier;
  * name and the client address in {@link RequestIdentity} (read by the {@code @RateLimited} interceptor). For
  * requests whose path after the context root starts with one of {@code ratelimiter.api.path-prefixes} it then
  * counts an attempt: bucket {@code api-authenticated} keyed by principal, or {@code api-anonymous} keyed by
- * client address, and aborts with 429 (or 503 for a fail-closed outage) before the resource method runs.
+ * client address (or by the key of the {@code RateLimitKeyResolver} named by {@code ratelimiter.api.key-resolver},
+ * falling back to that identity when it gives none), and aborts with 429 (or 503 for a fail-closed outage) before
+ * the resource method runs.
  * CORS preflights (OPTIONS with {@code Origin} and {@code Access-Control-Request-Method}) are not counted, and
  * nothing is while {@code ratelimiter.enabled=false} or {@code ratelimiter.api.enabled=false}.
  *
@@ -64,6 +68,9 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
     @Inject
     AppliedLimits applied;
 
+    @Inject
+    KeyResolvers resolvers;
+
     /**
      * The request property holding the reader of this request's verdicts ({@link AppliedLimits#reader()}); its
      * presence also says the filter already ran for the request.
@@ -81,7 +88,8 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
         Principal principal = request.getSecurityContext() == null ? null
                 : request.getSecurityContext().getUserPrincipal();
         String clientAddress = clientAddresses.clientAddress(request);
-        identity.resolve(principal == null ? null : principal.getName(), clientAddress);
+        identity.resolve(principal == null ? null : principal.getName(), clientAddress,
+                new JaxrsRequestAttributes(request));
         LimiterSettings settings = configuration.settings();
         if (!settings.enabled() || !settings.globalLimit() || isPreflight(request)
                 || !limited(request.getUriInfo(), settings.pathPrefixes())) {
@@ -90,7 +98,11 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
         boolean authenticated = identity.principalName().isPresent();
         Bucket bucket = decider.bucket(authenticated ? LimiterSettings.API_AUTHENTICATED
                 : LimiterSettings.API_ANONYMOUS);
-        String key = authenticated ? identity.principalName().get() : clientAddress;
+        String identityKey = authenticated ? identity.principalName().get() : clientAddress;
+        Optional<KeyResolvers.Resolver> resolver = resolvers.global();
+        KeyResolvers.Key key = resolver.isEmpty() ? new KeyResolvers.Key(identityKey, KeyNormalization.NONE)
+                : resolvers.resolve(resolver.get(), resolvers.filterContext(bucket.name(), identity))
+                .orElseGet(() -> new KeyResolvers.Key(identityKey, KeyNormalization.NONE));
         Consumer<Verdict> recorder = applied.recorder(bucket);
         Function<Verdict, Response> apply = verdict -> {
             recorder.accept(verdict);
@@ -100,7 +112,7 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
                 default -> null;
             };
         };
-        Supplier<Verdict> decision = () -> decider.decide(bucket, key, KeyNormalization.NONE);
+        Supplier<Verdict> decision = () -> decider.decide(bucket, key.raw(), key.normalization());
         if (decider.blocking() && offload().offload(request, decision, apply)) {
             return;
         }

@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
 
 /**
  * Builds the refusals: 429 Too Many Requests (RFC 6585 §4) for a denial, 503 Service Unavailable for a
- * fail-closed outage. Both carry {@code Retry-After} in whole seconds (RFC 9110 §10.2.3) and an
+ * fail-closed outage, 400 for a request without a key ({@link #keyMissing(String)}). Both carry {@code Retry-After} in whole seconds (RFC 9110 §10.2.3) and an
  * {@code application/problem+json} body (RFC 9457) naming the bucket; the RateLimit headers are added by
  * {@link RateLimitHeadersFilter}.
  */
@@ -35,6 +35,27 @@ public final class RateLimitResponses {
         return problem(503, "Service Unavailable", "The rate limiter of bucket '" + bucket.name()
                 + "' is unavailable and the bucket fails closed. Retry after " + verdict.retryAfterSeconds()
                 + " s.", bucket, verdict);
+    }
+
+    /**
+     * 400 Bad Request (RFC 9110 §15.5.1) for a call whose bucket has no key: its key resolver gave none and the
+     * bucket has no fallback key source. An {@code application/problem+json} body naming the bucket, never the key;
+     * no {@code Retry-After} (the same request would fail again).
+     */
+    public static Response keyMissing(String bucket) {
+        String body = Json.createObjectBuilder()
+                .add("type", "about:blank")
+                .add("title", "Bad Request")
+                .add("status", 400)
+                .add("detail", "The request carries no key for the rate limit of bucket '" + bucket + "'.")
+                .add("bucket", bucket)
+                .build()
+                .toString();
+        return Response.status(400, "Bad Request")
+                .header(HttpHeaders.CACHE_CONTROL, "no-store")
+                .type(PROBLEM_JSON)
+                .entity(body)
+                .build();
     }
 
     private static Response problem(int status, String title, String detail, Bucket bucket, Verdict verdict) {

@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * Registers all of the library's JAX-RS providers: the global filter (which also resolves the identity
- * {@code @RateLimited} keys by), the RateLimit headers filter and the mappers of refusals to 429 and 503.
+ * {@code @RateLimited} keys by), the RateLimit headers filter and the mappers of refusals to 429, 503 and
+ * 400 (no key).
  *
  * <p>Needed where provider scanning is off: an {@code Application} subclass whose {@code getClasses()} or
  * {@code getSingletons()} returns anything turns it off (Jakarta REST 3.1 §2.3.2), so list this class there
@@ -18,7 +19,8 @@ import java.util.List;
 public class RateLimiterFeature implements Feature {
 
     private static final List<Class<?>> PROVIDERS = List.of(GlobalRateLimitFilter.class,
-            RateLimitHeadersFilter.class, RateLimitExceededMapper.class, RateLimiterUnavailableMapper.class);
+            RateLimitHeadersFilter.class, RateLimitExceededMapper.class, RateLimiterUnavailableMapper.class,
+            RateLimitKeyMissingMapper.class);
 
     /** Registers each provider not yet registered; always enabled. */
     @Override

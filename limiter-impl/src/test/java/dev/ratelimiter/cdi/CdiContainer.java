@@ -47,6 +47,7 @@ final class CdiContainer implements AutoCloseable {
                     .addBeanClasses(LimiterConfiguration.class, ClockProducer.class, TestClock.class,
                             LimiterRuntime.class, RequestIdentity.class, AppliedLimits.class,
                             RateLimitDecider.class, RateLimitsFacade.class, RateLimitedMethods.class,
+                            KeyResolvers.class,
                             EventLoopWarnings.class, EventLoopOffload.class, UnfilteredRequests.class,
                             StartupValidator.class, RateLimitedInterceptor.class)
                     .addBeanClasses(beans)

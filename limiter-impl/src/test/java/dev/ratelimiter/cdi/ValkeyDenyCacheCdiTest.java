@@ -1,10 +1,14 @@
 package dev.ratelimiter.cdi;
 
 import dev.ratelimiter.RateLimitDenied;
+import dev.ratelimiter.RateLimitExceededException;
+import dev.ratelimiter.RateLimitKey;
+import dev.ratelimiter.RateLimited;
 import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.testing.TestServers;
+import jakarta.enterprise.context.ApplicationScoped;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -17,6 +21,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * A refusal answered from memory takes the same path as any decision (the denial event, the time left), without
@@ -65,6 +70,46 @@ class ValkeyDenyCacheCdiTest {
         assertThat(denials.get(1).verdict()).isEqualTo(fromMemory);
         try (JedisPooled valkey = new JedisPooled(URI.create(TestServers.valkeyUrl()))) {
             assertThat(valkey.exists(counter)).as("the third attempt did not reach the store").isFalse();
+        }
+    }
+
+    /** Two buckets keyed by one parameter, decided in this order. */
+    @ApplicationScoped
+    public static class TwoBuckets {
+        @RateLimited(bucket = "first", key = RateLimited.Key.PARAMETER)
+        @RateLimited(bucket = "second", key = RateLimited.Key.PARAMETER)
+        public String call(@RateLimitKey String key) {
+            return "ok";
+        }
+    }
+
+    @Test
+    @DisplayName("a refusal from memory for the first of two buckets stops the call before the second, as the store's own refusal does")
+    void cachedRefusalStopsLaterBuckets() {
+        cdi = CdiContainer.start(Map.of(
+                "ratelimiter.backend", "valkey",
+                "ratelimiter.valkey.url", TestServers.valkeyUrl(),
+                "ratelimiter.valkey.key-prefix", PREFIX,
+                "ratelimiter.deny-cache.max-age", "PT1M",
+                "ratelimiter.buckets.first.limit", "1",
+                "ratelimiter.buckets.first.window", "PT1M",
+                "ratelimiter.buckets.second.limit", "10",
+                "ratelimiter.buckets.second.window", "PT1M"), DenialRecorder.class, TwoBuckets.class);
+        TwoBuckets service = cdi.select(TwoBuckets.class);
+        String key = UUID.randomUUID().toString();
+        assertThat(service.call(key)).isEqualTo("ok");
+
+        for (int i = 0; i < 3; i++) {
+            assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> service.call(key))
+                    .satisfies(e -> assertThat(e.bucket().name()).isEqualTo("first"));
+        }
+
+        String hashed = cdi.select(DenialRecorder.class).denials().get(0).hashedKey();
+        try (JedisPooled valkey = new JedisPooled(URI.create(TestServers.valkeyUrl()))) {
+            assertThat(valkey.get(PREFIX + "{first:" + hashed + "}"))
+                    .as("the first bucket's store count: refused calls count nothing").isEqualTo("1");
+            assertThat(valkey.get(PREFIX + "{second:" + hashed + "}"))
+                    .as("the second bucket counted only the allowed call").isEqualTo("1");
         }
     }
 }

@@ -39,12 +39,12 @@ class RateLimiterFeatureTest {
     }
 
     @Test
-    @DisplayName("registers the global filter, the headers filter and both refusal mappers")
+    @DisplayName("registers the global filter, the headers filter and the three refusal mappers (429, 503, 400)")
     void registersAllProviders() {
         List<Class<?>> registered = new ArrayList<>();
         assertThat(new RateLimiterFeature().configure(context(Set.of(), registered))).isTrue();
         assertThat(registered).containsExactlyInAnyOrder(GlobalRateLimitFilter.class, RateLimitHeadersFilter.class,
-                RateLimitExceededMapper.class, RateLimiterUnavailableMapper.class);
+                RateLimitExceededMapper.class, RateLimiterUnavailableMapper.class, RateLimitKeyMissingMapper.class);
     }
 
     @Test
@@ -52,6 +52,6 @@ class RateLimiterFeatureTest {
     void skipsRegistered() {
         List<Class<?>> registered = new ArrayList<>();
         new RateLimiterFeature().configure(context(Set.of(GlobalRateLimitFilter.class), registered));
-        assertThat(registered).doesNotContain(GlobalRateLimitFilter.class).hasSize(3);
+        assertThat(registered).doesNotContain(GlobalRateLimitFilter.class).hasSize(4);
     }
 }

@@ -48,6 +48,15 @@ public final class ExampleApi {
         return send(request(path).header("Authorization", "Bearer " + bearerToken).GET());
     }
 
+    /** A GET with these headers, given as name, value, name, value... */
+    public HttpResponse<String> getWith(String path, String... headers) {
+        HttpRequest.Builder builder = request(path).GET();
+        for (int i = 0; i < headers.length; i += 2) {
+            builder.header(headers[i], headers[i + 1]);
+        }
+        return send(builder);
+    }
+
     public HttpResponse<String> login(String login, String password) {
         String body = Json.createObjectBuilder().add("login", login).add("password", password).build().toString();
         return send(request("api/login").header("Content-Type", "application/json")

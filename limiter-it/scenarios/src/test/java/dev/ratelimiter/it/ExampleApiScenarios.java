@@ -217,6 +217,81 @@ public abstract class ExampleApiScenarios {
     }
 
     @Test
+    @DisplayName("login is limited per address (50) before per account (5): both in the headers; the address's refusal counts on no account")
+    void loginLimitedPerAddressAndAccount() {
+        ExampleApi client = client();
+        String victim = "victim-" + UUID.randomUUID();
+        HttpResponse<String> first = client.login("spray-0-" + UUID.randomUUID(), "guess");
+        assertThat(first.statusCode()).isEqualTo(401);
+        assertThat(first.headers().firstValue("RateLimit").orElseThrow())
+                .as("every bucket decided, in order").contains("\"login-address\";r=49;t=900, \"login\";r=4;t=900");
+        for (int i = 1; i < 50; i++) {
+            assertThat(client.login("spray-" + i + "-" + UUID.randomUUID(), "guess").statusCode())
+                    .as("attempt %d", i + 1).isEqualTo(401);
+        }
+
+        HttpResponse<String> refused = client.login(victim, "guess");
+
+        assertThat(refused.statusCode()).isEqualTo(429);
+        assertThat(ExampleApi.json(refused).getString("bucket")).isEqualTo("login-address");
+        long retryAfter = Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow());
+        assertThat(retryAfter).isBetween(1L, 900L);
+        assertThat(refused.headers().firstValue("RateLimit").orElseThrow())
+                .contains("\"login-address\";r=0;t=" + retryAfter).doesNotContain("\"login\";");
+        assertThat(client().login(victim, "from-elsewhere").headers().firstValue("RateLimit").orElseThrow())
+                .as("the refused attempt did not count on the account").contains("\"login\";r=4;");
+    }
+
+    @Test
+    @DisplayName("/api/reports is limited per X-Tenant through a key resolver: 5 per tenant from any address, case-insensitive, then 429")
+    void reportsLimitedPerTenant() {
+        String tenant = "Acme-" + UUID.randomUUID();
+        for (int i = 1; i <= 5; i++) {
+            HttpResponse<String> response = client().getWith("api/reports", "X-Tenant",
+                    i % 2 == 0 ? tenant.toUpperCase() : tenant);
+            assertThat(response.statusCode()).as("request %d: %s", i, response.body()).isEqualTo(200);
+            assertThat(response.headers().firstValue("RateLimit").orElseThrow()).as("request %d", i)
+                    .contains("\"reports\";r=" + (5 - i) + ";");
+        }
+
+        HttpResponse<String> refused = client().getWith("api/reports", "X-Tenant", tenant.toLowerCase());
+
+        assertThat(refused.statusCode()).isEqualTo(429);
+        assertThat(ExampleApi.json(refused).getString("bucket")).isEqualTo("reports");
+        assertThat(refused.headers().firstValue("RateLimit-Policy").orElseThrow()).contains("\"reports\";q=5;w=60");
+        assertThat(client().getWith("api/reports", "X-Tenant", "other-" + tenant).statusCode())
+                .as("another tenant").isEqualTo(200);
+    }
+
+    @Test
+    @DisplayName("a key resolver returning null (no X-Tenant) without a fallback: 400 problem naming the bucket, counted in no tenant bucket")
+    void reportsWithoutTenant() {
+        ExampleApi client = client();
+        for (int i = 1; i <= 6; i++) {
+            HttpResponse<String> response = client.getWith("api/reports", "X-Tenant", i % 2 == 0 ? " " : "");
+            assertThat(response.statusCode()).as("request %d: %s", i, response.body()).isEqualTo(400);
+            assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                    type -> assertThat(type).startsWith("application/problem+json"));
+            assertThat(ExampleApi.json(response).getString("bucket")).isEqualTo("reports");
+            assertThat(response.headers().firstValue("Retry-After")).isEmpty();
+            assertThat(response.headers().firstValue("RateLimit").orElseThrow()).doesNotContain("reports");
+        }
+        assertThat(client.get("api/reports").statusCode()).as("no header at all").isEqualTo(400);
+    }
+
+    @Test
+    @DisplayName("a key resolver with fallback = CLIENT_ADDRESS: without X-Tenant keyed by the address (3, then 429), with it by the tenant")
+    void resolverFallsBackToAddress() {
+        ExampleApi client = client();
+        assertRefusedAfterThree(client, "api/tenant-or-address");
+
+        HttpResponse<String> asTenant = client.getWith("api/tenant-or-address", "X-Tenant", "t-" + UUID.randomUUID());
+
+        assertThat(asTenant.statusCode()).as(asTenant.body()).isEqualTo(200);
+        assertThat(asTenant.headers().firstValue("RateLimit").orElseThrow()).contains("\"imports\";r=2;");
+    }
+
+    @Test
     @DisplayName("imports that fail and roll back their transaction still count: the 4th attempt for a workspace is 429")
     void rolledBackAttemptsCount() {
         ExampleApi client = client();

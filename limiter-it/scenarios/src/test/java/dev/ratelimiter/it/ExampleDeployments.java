@@ -57,7 +57,11 @@ public final class ExampleDeployments {
             "@RateLimited(bucket = \"no-such-bucket\") on " + MisconfiguredService.class.getName()
                     + "#search(String): bucket 'no-such-bucket' is not configured; set "
                     + "ratelimiter.buckets.no-such-bucket.limit and ratelimiter.buckets.no-such-bucket.window",
-            MisconfiguredService.class.getName() + "#lookup(long): @RateLimitKey is on parameter 0 of type long");
+            MisconfiguredService.class.getName() + "#lookup(long): @RateLimitKey is on parameter 0 of type long",
+            "@RateLimited(bucket = \"login\") on " + MisconfiguredService.class.getName() + "#byTenant(): "
+                    + "resolverName = \"no-such-resolver\" names no RateLimitKeyResolver bean",
+            MisconfiguredService.class.getName() + "#spray(String): @RateLimited(bucket = \"login\"): key = "
+                    + "PARAMETER (or fallback = PARAMETER) but no parameter is marked @RateLimitKey");
 
     private ExampleDeployments() {
     }

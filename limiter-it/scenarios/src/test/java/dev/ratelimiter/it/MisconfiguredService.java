@@ -4,7 +4,10 @@ import dev.ratelimiter.RateLimitKey;
 import dev.ratelimiter.RateLimited;
 import jakarta.enterprise.context.ApplicationScoped;
 
-/** A bean an application got wrong twice: an unknown bucket, and a key that is not a string. */
+/**
+ * A bean an application got wrong four times: an unknown bucket, a key that is not a string, a resolver no bean
+ * answers to, and two limits, one asking for a key parameter the method does not have.
+ */
 @ApplicationScoped
 public class MisconfiguredService {
 
@@ -14,5 +17,14 @@ public class MisconfiguredService {
 
     @RateLimited(bucket = "login")
     public void lookup(@RateLimitKey long accountId) {
+    }
+
+    @RateLimited(bucket = "login", resolverName = "no-such-resolver")
+    public void byTenant() {
+    }
+
+    @RateLimited(bucket = "login-address", key = RateLimited.Key.CLIENT_ADDRESS)
+    @RateLimited(bucket = "login", key = RateLimited.Key.PARAMETER)
+    public void spray(String login) {
     }
 }

@@ -48,7 +48,7 @@ class QuarkusStartupValidationTest {
                     }));
 
     @Test
-    @DisplayName("an unknown bucket and a non-string key stop the start, each method named")
+    @DisplayName("an unknown bucket, a non-string key, an unknown resolver and a missing key parameter stop the start, each method named")
     void misconfigurationStopsTheStart() {
         // Nothing to do here: with assertException, QuarkusUnitTest checks the start in its beforeAll (and fails
         // the test if the application starts) and skips the test methods. This one gives JUnit a test to report.
