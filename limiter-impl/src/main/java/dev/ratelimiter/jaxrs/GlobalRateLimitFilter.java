@@ -2,6 +2,8 @@ package dev.ratelimiter.jaxrs;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
+import dev.ratelimiter.RateLimitExceededException;
+import dev.ratelimiter.RateLimiterUnavailableException;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.cdi.AppliedLimits;
 import dev.ratelimiter.cdi.LimiterConfiguration;
@@ -34,7 +36,8 @@ import java.util.function.Supplier;
  * name and the client address in {@link RequestIdentity} (read by the {@code @RateLimited} interceptor). For
  * requests whose path after the context root starts with one of {@code ratelimiter.api.path-prefixes} it then
  * counts an attempt: bucket {@code api-authenticated} keyed by principal, or {@code api-anonymous} keyed by
- * client address, and aborts with 429 (or 503 for a fail-closed outage) before the resource method runs.
+ * client address, and aborts with 429 (or 503 for a fail-closed outage; or the application's
+ * {@code RateLimitRefusalHandler} response, see {@link RefusalResponses}) before the resource method runs.
  * CORS preflights (OPTIONS with {@code Origin} and {@code Access-Control-Request-Method}) are not counted, and
  * nothing is while {@code ratelimiter.enabled=false} or {@code ratelimiter.api.enabled=false}.
  *
@@ -63,6 +66,9 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
 
     @Inject
     AppliedLimits applied;
+
+    @Inject
+    RefusalResponses refusals;
 
     /**
      * The request property holding the reader of this request's verdicts ({@link AppliedLimits#reader()}); its
@@ -95,8 +101,8 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
         Function<Verdict, Response> apply = verdict -> {
             recorder.accept(verdict);
             return switch (verdict.outcome()) {
-                case DENIED -> RateLimitResponses.tooManyRequests(bucket, verdict);
-                case UNAVAILABLE -> RateLimitResponses.unavailable(bucket, verdict);
+                case DENIED -> refusals.respond(new RateLimitExceededException(bucket, verdict));
+                case UNAVAILABLE -> refusals.respond(new RateLimiterUnavailableException(bucket, verdict));
                 default -> null;
             };
         };

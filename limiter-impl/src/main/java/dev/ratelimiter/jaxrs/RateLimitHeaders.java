@@ -1,5 +1,6 @@
 package dev.ratelimiter.jaxrs;
 
+import dev.ratelimiter.Bucket;
 import dev.ratelimiter.cdi.AppliedLimits.Applied;
 
 import java.util.List;
@@ -25,17 +26,25 @@ public final class RateLimitHeaders {
     private RateLimitHeaders() {
     }
 
+    /**
+     * The name of a bucket's policy in {@code RateLimit-Policy} and {@code RateLimit} (the item's key), also the
+     * name a refusal's problem body lists in {@code violated-policies}.
+     */
+    public static String policyName(Bucket bucket) {
+        return bucket.name();
+    }
+
     /** The {@code RateLimit-Policy} value for these verdicts. */
     public static String policy(List<Applied> applied) {
         return applied.stream()
-                .map(a -> "\"" + a.bucket().name() + "\";q=" + a.bucket().limit() + ";w=" + a.bucket().windowSeconds())
+                .map(a -> "\"" + policyName(a.bucket()) + "\";q=" + a.bucket().limit() + ";w=" + a.bucket().windowSeconds())
                 .collect(Collectors.joining(", "));
     }
 
     /** The {@code RateLimit} value for these verdicts. */
     public static String rateLimit(List<Applied> applied) {
         return applied.stream()
-                .map(a -> "\"" + a.bucket().name() + "\";r=" + a.verdict().remaining() + ";t="
+                .map(a -> "\"" + policyName(a.bucket()) + "\";r=" + a.verdict().remaining() + ";t="
                         + a.verdict().retryAfterSeconds())
                 .collect(Collectors.joining(", "));
     }
