@@ -2,7 +2,8 @@ package dev.ratelimiter;
 
 /**
  * Thrown by the {@link RateLimited} interceptor when an attempt is denied; mapped to HTTP 429 with
- * {@code Retry-After} and the RateLimit headers.
+ * {@code Retry-After} and the RateLimit headers. An application that decides in code throws it the same way
+ * (see {@link RateLimitException#of(Bucket, Verdict)}) and gets the same response.
  */
 public final class RateLimitExceededException extends RateLimitException {
 

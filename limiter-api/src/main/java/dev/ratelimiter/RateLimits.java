@@ -13,6 +13,11 @@ public interface RateLimits {
      * applied. Does not throw for a denial: the caller reads {@link Verdict#outcome()}. An outage under
      * {@link OutagePolicy#FAIL_CLOSED} returns {@link Verdict.Outcome#UNAVAILABLE}.
      *
+     * <p>Made during a JAX-RS request, the decision joins that response's {@code RateLimit-Policy} and
+     * {@code RateLimit} headers as a {@link RateLimited} method's does (outside a request, as in a scheduled job,
+     * nothing is recorded). To refuse the request as the interceptor would (429 or 503, {@code Retry-After}, the
+     * problem body), throw {@link RateLimitException#of(Bucket, Verdict)} with {@link #bucket(String)}.
+     *
      * @param bucketName a configured bucket
      * @param key        the raw key, normalized with {@link KeyNormalization#NONE}
      * @return the decision; {@link Verdict.Outcome#UNAVAILABLE} only for a fail-closed outage

@@ -5,18 +5,33 @@ import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.inject.Inject;
 
-/** The {@link RateLimits} bean. */
+/**
+ * The {@link RateLimits} bean. A decision made while a request context is active is recorded in that request's
+ * {@link AppliedLimits}, so the response of a JAX-RS request carries its bucket in the RateLimit headers as the
+ * interceptor's would; outside one (a scheduled job, a message listener) nothing is recorded.
+ */
 @ApplicationScoped
 public class RateLimitsFacade implements RateLimits {
 
     @Inject
     RateLimitDecider decider;
 
+    @Inject
+    AppliedLimits applied;
+
     @Override
     public Verdict consume(String bucketName, CharSequence key, KeyNormalization normalization, long cost) {
-        return decider.decide(decider.bucket(bucketName), key, normalization, cost);
+        Bucket bucket = decider.bucket(bucketName);
+        Verdict verdict = decider.decide(bucket, key, normalization, cost);
+        try {
+            applied.record(bucket, verdict);
+        } catch (ContextNotActiveException e) {
+            // no request, so no response to put headers on
+        }
+        return verdict;
     }
 
     @Override

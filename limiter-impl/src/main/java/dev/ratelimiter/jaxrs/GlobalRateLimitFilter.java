@@ -2,6 +2,8 @@ package dev.ratelimiter.jaxrs;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
+import dev.ratelimiter.RateLimitExceededException;
+import dev.ratelimiter.RateLimiterUnavailableException;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.cdi.AppliedLimits;
 import dev.ratelimiter.cdi.KeyResolvers;
@@ -38,7 +40,8 @@ import java.util.function.Supplier;
  * counts an attempt: bucket {@code api-authenticated} keyed by principal, or {@code api-anonymous} keyed by
  * client address (or by the key of the {@code RateLimitKeyResolver} named by {@code ratelimiter.api.key-resolver},
  * falling back to that identity when it gives none), and aborts with 429 (or 503 for a fail-closed outage) before
- * the resource method runs.
+ * the resource method runs (or the application's {@code RateLimitRefusalHandler} response, see
+ * {@link RefusalResponses}).
  * CORS preflights (OPTIONS with {@code Origin} and {@code Access-Control-Request-Method}) are not counted, and
  * nothing is while {@code ratelimiter.enabled=false} or {@code ratelimiter.api.enabled=false}.
  *
@@ -70,6 +73,9 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
 
     @Inject
     KeyResolvers resolvers;
+
+    @Inject
+    RefusalResponses refusals;
 
     /**
      * The request property holding the reader of this request's verdicts ({@link AppliedLimits#reader()}); its
@@ -107,8 +113,8 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
         Function<Verdict, Response> apply = verdict -> {
             recorder.accept(verdict);
             return switch (verdict.outcome()) {
-                case DENIED -> RateLimitResponses.tooManyRequests(bucket, verdict);
-                case UNAVAILABLE -> RateLimitResponses.unavailable(bucket, verdict);
+                case DENIED -> refusals.respond(new RateLimitExceededException(bucket, verdict));
+                case UNAVAILABLE -> refusals.respond(new RateLimiterUnavailableException(bucket, verdict));
                 default -> null;
             };
         };

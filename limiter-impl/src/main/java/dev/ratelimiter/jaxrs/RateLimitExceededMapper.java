@@ -1,16 +1,25 @@
 package dev.ratelimiter.jaxrs;
 
 import dev.ratelimiter.RateLimitExceededException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 
-/** Maps a denial of the {@code @RateLimited} interceptor to 429. */
+/**
+ * Maps a denial to 429 (or the application's {@code RateLimitRefusalHandler} response): the {@code @RateLimited}
+ * interceptor's, and one the application throws after {@code RateLimits.consume} (see {@link RefusalResponses}).
+ */
 @Provider
+@ApplicationScoped
 public class RateLimitExceededMapper implements ExceptionMapper<RateLimitExceededException> {
+
+    @Inject
+    RefusalResponses refusals;
 
     @Override
     public Response toResponse(RateLimitExceededException exception) {
-        return RateLimitResponses.tooManyRequests(exception.bucket(), exception.verdict());
+        return refusals.respond(exception);
     }
 }

@@ -1,10 +1,10 @@
 package dev.ratelimiter.jaxrs;
 
-import dev.ratelimiter.cdi.AppliedLimits.Applied;
-
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
+import dev.ratelimiter.cdi.AppliedLimits.Applied;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -33,6 +33,29 @@ public final class RateLimitHeaders {
     public static final String RATE_LIMIT = "RateLimit";
 
     private RateLimitHeaders() {
+    }
+
+    /**
+     * The policy names a refusal's problem body lists in {@code violated-policies}, as {@code RateLimit-Policy}
+     * names them: the bucket's name for a bucket of one window; for several, the refusing window the verdict
+     * describes and every window with as few attempts left (all windows when the verdict lists none, as an outage
+     * policy's answer).
+     */
+    public static List<String> violatedPolicies(Bucket bucket, Verdict verdict) {
+        if (!bucket.hasSeveralWindows()) {
+            return List.of(bucket.name());
+        }
+        List<String> names = new ArrayList<>();
+        if (verdict.windows().isEmpty()) {
+            bucket.limits().forEach(limit -> names.add(itemName(bucket, limit)));
+        } else {
+            for (Verdict.Window window : verdict.windows()) {
+                if (window.remaining() <= verdict.remaining()) {
+                    names.add(itemName(bucket, window.limit()));
+                }
+            }
+        }
+        return names;
     }
 
     /** The {@code RateLimit-Policy} value for these verdicts. */

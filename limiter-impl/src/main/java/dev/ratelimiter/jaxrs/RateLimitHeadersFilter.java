@@ -18,7 +18,9 @@ import java.util.function.Supplier;
 /**
  * Writes {@code RateLimit-Policy} and {@code RateLimit} (see {@link RateLimitHeaders}) for every bucket consulted
  * during the request: always on 429 and 503 refusals, and on other responses unless
- * {@code ratelimiter.headers.on-success=false}. Responses of requests that no limit consulted are left alone.
+ * {@code ratelimiter.headers.on-success=false}. Responses of requests that no limit consulted are left alone, and
+ * so is a field the response already carries (set by an application's {@code RateLimitRefusalHandler}). Limits
+ * consulted include {@code RateLimits.consume} calls made during the request.
  */
 @Provider
 @ApplicationScoped
@@ -46,7 +48,13 @@ public class RateLimitHeadersFilter implements ContainerResponseFilter {
             return;
         }
         MultivaluedMap<String, Object> headers = response.getHeaders();
-        headers.putSingle(RateLimitHeaders.POLICY, RateLimitHeaders.policy(verdicts));
-        headers.putSingle(RateLimitHeaders.RATE_LIMIT, RateLimitHeaders.rateLimit(verdicts));
+        // A response that carries its own (an application's RateLimitRefusalHandler, README "Refusal responses")
+        // keeps them.
+        if (!headers.containsKey(RateLimitHeaders.POLICY)) {
+            headers.putSingle(RateLimitHeaders.POLICY, RateLimitHeaders.policy(verdicts));
+        }
+        if (!headers.containsKey(RateLimitHeaders.RATE_LIMIT)) {
+            headers.putSingle(RateLimitHeaders.RATE_LIMIT, RateLimitHeaders.rateLimit(verdicts));
+        }
     }
 }

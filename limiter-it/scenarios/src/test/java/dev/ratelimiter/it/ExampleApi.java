@@ -11,6 +11,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -24,16 +26,26 @@ public final class ExampleApi {
 
     private final URI base;
     private final String clientAddress;
+    private final List<String> headers;
 
-    private ExampleApi(URI base, String clientAddress) {
+    private ExampleApi(URI base, String clientAddress, List<String> headers) {
         this.base = base;
         this.clientAddress = clientAddress;
+        this.headers = headers;
     }
 
     /** A client with an address no other scenario of this run uses (from TEST-NET-2, RFC 5737). */
     public static ExampleApi newClient(URI base) {
         int n = NEXT_CLIENT.getAndIncrement();
-        return new ExampleApi(base, "198.51." + (100 + n / 250) + "." + (1 + n % 250));
+        return new ExampleApi(base, "198.51." + (100 + n / 250) + "." + (1 + n % 250), List.of());
+    }
+
+    /** This client (the same address) sending one more header with every request. */
+    public ExampleApi withHeader(String name, String value) {
+        List<String> more = new ArrayList<>(headers);
+        more.add(name);
+        more.add(value);
+        return new ExampleApi(base, clientAddress, List.copyOf(more));
     }
 
     public String clientAddress() {
@@ -81,9 +93,13 @@ public final class ExampleApi {
     }
 
     private HttpRequest.Builder request(String path) {
-        return HttpRequest.newBuilder(base.resolve(path))
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path))
                 .timeout(Duration.ofSeconds(30))
                 .header("X-Forwarded-For", clientAddress);
+        for (int i = 0; i < headers.size(); i += 2) {
+            request.header(headers.get(i), headers.get(i + 1));
+        }
+        return request;
     }
 
     private static HttpResponse<String> send(HttpRequest.Builder request) {

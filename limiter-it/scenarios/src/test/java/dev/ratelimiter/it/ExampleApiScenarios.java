@@ -1,5 +1,7 @@
 package dev.ratelimiter.it;
 
+import dev.ratelimiter.it.app.RefusalStyleFilter;
+import dev.ratelimiter.it.app.StyledRefusals;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -74,11 +76,7 @@ public abstract class ExampleApiScenarios {
         assertThat(retryAfter).isBetween(1L, 60L);
         assertThat(refused.headers().firstValue("RateLimit-Policy")).contains("\"api-anonymous\";q=120;w=60");
         assertThat(refused.headers().firstValue("RateLimit")).contains("\"api-anonymous\";r=0;t=" + retryAfter);
-        assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("application/problem+json"));
-        JsonObject problem = ExampleApi.json(refused);
-        assertThat(problem.getInt("status")).isEqualTo(429);
-        assertThat(problem.getString("bucket")).isEqualTo("api-anonymous");
+        assertQuotaExceeded(refused, "api-anonymous");
 
         assertThat(client().get("api/projects").statusCode()).as("another client").isEqualTo(200);
     }
@@ -131,10 +129,123 @@ public abstract class ExampleApiScenarios {
         HttpResponse<String> refused = client.get(path);
 
         assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
-        assertThat(ExampleApi.json(refused).getString("bucket")).isEqualTo(bucket);
-        assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+        assertQuotaExceeded(refused, bucket);
         assertThat(refused.headers().firstValue("RateLimit-Policy").orElseThrow())
                 .contains("\"" + bucket + "\";q=" + limit);
+        assertThat(refused.headers().firstValue("RateLimit").orElseThrow()).contains("\"" + bucket + "\";r=0;");
+    }
+
+    /**
+     * The library's own 429: {@code application/problem+json} (RFC 9457) of draft-ietf-httpapi-ratelimit-headers-10's
+     * problem type {@code quota-exceeded}, {@code violated-policies} naming the bucket's policy as RateLimit-Policy
+     * does, {@code bucket}, and {@code retryAfter} equal to {@code Retry-After}; not to be stored.
+     */
+    public static void assertQuotaExceeded(HttpResponse<String> refused, String bucket) {
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
+        assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("application/problem+json"));
+        JsonObject problem = ExampleApi.json(refused);
+        assertThat(problem.getString("type"))
+                .isEqualTo("https://iana.org/assignments/http-problem-types#quota-exceeded");
+        assertThat(problem.getString("title")).isEqualTo("Quota Exceeded");
+        assertThat(problem.getInt("status")).isEqualTo(429);
+        assertThat(problem.getString("detail")).contains("'" + bucket + "'");
+        assertThat(problem.getJsonArray("violated-policies").getValuesAs(JsonString.class))
+                .extracting(JsonString::getString).containsExactly(bucket);
+        assertThat(problem.getString("bucket")).isEqualTo(bucket);
+        long retryAfter = Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow());
+        assertThat(retryAfter).isPositive();
+        assertThat(problem.getJsonNumber("retryAfter").longValueExact()).isEqualTo(retryAfter);
+        assertThat(refused.headers().firstValue("Cache-Control")).contains("no-store");
+    }
+
+    @Test
+    @DisplayName("RateLimits.consume in a resource joins the response's RateLimit headers: 3 allowed with bucket imports counted down, then the refusal it throws is 429")
+    void programmaticDecisionInHeaders() {
+        ExampleApi client = client();
+        String path = "api/decided/key-" + UUID.randomUUID();
+        HttpResponse<String> first = client.get(path);
+        assertThat(first.statusCode()).isEqualTo(200);
+        assertThat(first.headers().firstValue("RateLimit-Policy"))
+                .contains("\"api-anonymous\";q=120;w=60, \"imports\";q=3;w=3600");
+        assertThat(first.headers().firstValue("RateLimit").orElseThrow()).contains("\"imports\";r=2;t=3600");
+
+        assertRefusedAfter(client(), "api/decided/key-" + UUID.randomUUID(), "imports", 3);
+    }
+
+    @Test
+    @DisplayName("a refusal the application throws with RateLimitException.of gets the interceptor's 429: same problem, same headers")
+    void programmaticRefusalAsTheInterceptors() {
+        ExampleApi client = client();
+        String path = "api/decided/key-" + UUID.randomUUID();
+        ExampleApi other = client();
+        for (int i = 1; i <= 3; i++) {
+            assertThat(client.get(path).statusCode()).as("decided %d", i).isEqualTo(200);
+            assertThat(other.get("api/items").statusCode()).as("intercepted %d", i).isEqualTo(200);
+        }
+
+        HttpResponse<String> thrown = client.get(path);
+        HttpResponse<String> intercepted = other.get("api/items");
+
+        assertQuotaExceeded(thrown, "imports");
+        assertQuotaExceeded(intercepted, "imports");
+        for (String member : new String[] {"type", "title", "status", "violated-policies", "bucket"}) {
+            assertThat(ExampleApi.json(thrown).get(member)).as(member)
+                    .isEqualTo(ExampleApi.json(intercepted).get(member));
+        }
+        assertThat(ExampleApi.json(thrown).keySet()).isEqualTo(ExampleApi.json(intercepted).keySet());
+        for (String header : new String[] {"RateLimit-Policy", "Cache-Control", "Content-Type"}) {
+            assertThat(thrown.headers().firstValue(header)).as(header)
+                    .isEqualTo(intercepted.headers().firstValue(header));
+        }
+        assertThat(thrown.headers().firstValue("RateLimit").orElseThrow()).contains("\"imports\";r=0;");
+    }
+
+    @Test
+    @DisplayName("the application's RateLimitRefusalHandler replaces an interceptor's 429; Retry-After, Cache-Control and the RateLimit headers stay")
+    void replacedRefusalOfTheInterceptor() {
+        ExampleApi client = client().withHeader(RefusalStyleFilter.HEADER, "plain");
+        for (int i = 1; i <= 3; i++) {
+            assertThat(client.get("api/items").statusCode()).as("request %d", i).isEqualTo(200);
+        }
+
+        assertReplaced(client.get("api/items"), "imports", 3, 3600);
+    }
+
+    @Test
+    @DisplayName("the application's RateLimitRefusalHandler replaces the global filter's 429 too")
+    void replacedRefusalOfTheGlobalFilter() {
+        ExampleApi client = client().withHeader(RefusalStyleFilter.HEADER, "plain");
+        for (int i = 1; i <= 120; i++) {
+            assertThat(client.get("api/projects").statusCode()).as("request %d", i).isEqualTo(200);
+        }
+
+        assertReplaced(client.get("api/projects"), "api-anonymous", 120, 60);
+    }
+
+    @Test
+    @DisplayName("a RateLimitRefusalHandler that throws gives way to the library's own 429, never a 500")
+    void failingRefusalHandler() {
+        ExampleApi client = client().withHeader(RefusalStyleFilter.HEADER, "broken");
+        for (int i = 1; i <= 3; i++) {
+            assertThat(client.get("api/items").statusCode()).as("request %d", i).isEqualTo(200);
+        }
+
+        assertQuotaExceeded(client.get("api/items"), "imports");
+    }
+
+    /** The scenario application's replacement ({@link StyledRefusals}), with the library's headers added. */
+    private static void assertReplaced(HttpResponse<String> refused, String bucket, int limit, int window) {
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
+        assertThat(refused.body()).isEqualTo("Slow down: " + bucket + " allows " + limit + " per " + window + " s.");
+        assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("text/plain"));
+        assertThat(refused.headers().firstValue(StyledRefusals.REFUSED_BY)).contains("application");
+        assertThat(Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow()))
+                .isBetween(1L, (long) window);
+        assertThat(refused.headers().firstValue("Cache-Control")).contains("no-store");
+        assertThat(refused.headers().firstValue("RateLimit-Policy").orElseThrow())
+                .contains("\"" + bucket + "\";q=" + limit + ";w=" + window);
         assertThat(refused.headers().firstValue("RateLimit").orElseThrow()).contains("\"" + bucket + "\";r=0;");
     }
 

@@ -56,7 +56,7 @@ class PayaraValkeyOutageIT {
     }
 
     @Test
-    @DisplayName("killed while requests flow: no 5xx on fallback buckets, 503 on the fail-closed one, readiness degraded, fallbacks on /metrics; restarted: ok again")
+    @DisplayName("killed while requests flow: no 5xx on fallback buckets, 503 temporary-reduced-capacity on the fail-closed one, readiness degraded, fallbacks on /metrics; restarted: ok again")
     void killedAndRestarted() {
         ExampleApi client = ExampleApi.newClient(root());
         String account = "outage-" + UUID.randomUUID();
@@ -76,7 +76,15 @@ class PayaraValkeyOutageIT {
         HttpResponse<String> closed = client.login(account, "wrong");
         assertThat(closed.statusCode()).as("fail-closed bucket").isEqualTo(503);
         assertThat(Long.parseLong(closed.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 30L);
-        assertThat(ExampleApi.json(closed).getString("bucket")).isEqualTo("login");
+        JsonObject problem = ExampleApi.json(closed);
+        assertThat(problem.getString("type"))
+                .isEqualTo("https://iana.org/assignments/http-problem-types#temporary-reduced-capacity");
+        assertThat(problem.getString("title")).isEqualTo("Temporary Reduced Capacity");
+        assertThat(problem.getInt("status")).isEqualTo(503);
+        assertThat(problem.getJsonArray("violated-policies").getString(0)).isEqualTo("login");
+        assertThat(problem.getString("bucket")).isEqualTo("login");
+        assertThat(problem.getJsonNumber("retryAfter").longValueExact())
+                .isEqualTo(Long.parseLong(closed.headers().firstValue("Retry-After").orElseThrow()));
         assertThat(client.get("metrics").body()).containsPattern(
                 "rate_limiter_fallbacks_total\\{bucket=\"api-anonymous\"[^}]*} [1-9]");
 

@@ -24,7 +24,8 @@ public class ListedApplication extends Application {
             "dev.ratelimiter.example.MalformedBodyMapper", "dev.ratelimiter.example.MalformedJsonMapper",
             "dev.ratelimiter.example.ReportsResource",
             "dev.ratelimiter.it.app.ItemsResource", "dev.ratelimiter.it.app.AsyncResource",
-            "dev.ratelimiter.it.app.TenantOrAddressResource");
+            "dev.ratelimiter.it.app.TenantOrAddressResource",
+            "dev.ratelimiter.it.app.DecidedResource", "dev.ratelimiter.it.app.RefusalStyleFilter");
 
     @Override
     public Set<Class<?>> getClasses() {
