@@ -13,6 +13,12 @@ public interface RateLimits {
      * applied. Does not throw for a denial: the caller reads {@link Verdict#outcome()}. An outage under
      * {@link OutagePolicy#FAIL_CLOSED} returns {@link Verdict.Outcome#UNAVAILABLE}.
      *
+     * <p>For a bucket in shadow mode ({@code ratelimiter.buckets.<name>.mode=shadow}) the attempt is counted as
+     * any other, but a refusal is returned as {@link Verdict.Outcome#ALLOWED} with {@code remaining} 0 and the
+     * window's {@code resetAfter}, so code that refuses on {@code DENIED} goes on unchanged; the would-be refusal
+     * is counted in the metrics ({@code outcome="shadow_denied"} or {@code "shadow_unavailable"}) and logged, and
+     * no {@link RateLimitDenied} is fired.
+     *
      * @param bucketName a configured bucket
      * @param key        the raw key, normalized with {@link KeyNormalization#NONE}
      * @return the decision; {@link Verdict.Outcome#UNAVAILABLE} only for a fail-closed outage

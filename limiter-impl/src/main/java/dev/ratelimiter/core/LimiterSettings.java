@@ -3,9 +3,12 @@ package dev.ratelimiter.core;
 import dev.ratelimiter.Bucket;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The limiter's configuration, read and validated once at startup by {@link SettingsReader}. Property names are
@@ -30,6 +33,8 @@ import java.util.Optional;
  * @param breaker               {@code ratelimiter.breaker.*}: the circuit breaker in front of a shared store
  * @param denyCache             {@code ratelimiter.deny-cache.max-age} and {@code ratelimiter.memory.max-keys}: a
  *                              shared store's refusals answered from memory
+ * @param shadowBuckets         the names of the buckets whose {@code ratelimiter.buckets.<name>.mode} is
+ *                              {@code shadow}: decided and counted, never refused (the README's "Shadow mode")
  */
 public record LimiterSettings(
         boolean enabled,
@@ -47,7 +52,8 @@ public record LimiterSettings(
         ValkeySettings valkey,
         PostgresSettings postgres,
         BreakerSettings breaker,
-        DenyCacheSettings denyCache) {
+        DenyCacheSettings denyCache,
+        Set<String> shadowBuckets) {
 
     /** The bucket the global filter uses for authenticated requests. */
     public static final String API_AUTHENTICATED = "api-authenticated";
@@ -58,10 +64,16 @@ public record LimiterSettings(
         buckets = Map.copyOf(buckets);
         pathPrefixes = List.copyOf(pathPrefixes);
         trustedProxies = List.copyOf(trustedProxies);
+        shadowBuckets = Collections.unmodifiableSortedSet(new TreeSet<>(shadowBuckets));
     }
 
     /** The bucket of that name, if configured. */
     public Optional<Bucket> bucket(String name) {
         return Optional.ofNullable(buckets.get(name));
+    }
+
+    /** Whether the bucket is in shadow mode ({@code ratelimiter.buckets.<name>.mode=shadow}). */
+    public boolean shadow(Bucket bucket) {
+        return shadowBuckets.contains(bucket.name());
     }
 }

@@ -23,9 +23,10 @@ import java.util.function.Function;
  * Reads {@link LimiterSettings} from configuration properties: every value is parsed here, once, and every
  * problem is collected into one {@link ConfigurationException} whose lines name the property.
  *
- * <p>Buckets are discovered from property names {@code ratelimiter.buckets.<name>.limit|window|on-outage}, also in
- * their environment-variable form {@code RATELIMITER_BUCKETS_<NAME>_LIMIT} (bucket names hold no {@code _}, so
- * {@code _} in the name maps back to {@code -}). A bucket needs both {@code limit} and {@code window}.
+ * <p>Buckets are discovered from property names {@code ratelimiter.buckets.<name>.limit|window|on-outage|mode},
+ * also in their environment-variable form {@code RATELIMITER_BUCKETS_<NAME>_LIMIT} (bucket names hold no {@code _},
+ * so {@code _} in the name maps back to {@code -}). A bucket needs both {@code limit} and {@code window};
+ * {@code mode} is {@code enforce} (the default) or {@code shadow} (the README's "Shadow mode").
  *
  * <p>Every number and duration has a range (the README's configuration reference shows each); a value outside it
  * is a problem naming the property and the range. The ranges keep every sum and product the limiter makes from
@@ -36,7 +37,9 @@ public final class SettingsReader {
     static final String PREFIX = "ratelimiter.";
     static final String BUCKETS = "ratelimiter.buckets.";
     private static final String ENV_BUCKETS = "RATELIMITER_BUCKETS_";
-    static final List<String> BUCKET_PROPERTIES = List.of("limit", "window", "on-outage");
+    static final List<String> BUCKET_PROPERTIES = List.of("limit", "window", "on-outage", "mode");
+    /** {@code ratelimiter.buckets.<name>.mode}'s values: refusals enforced (the default), or only counted. */
+    static final List<String> MODES = List.of("enforce", "shadow");
 
     /** Pool sizes (Valkey connections per node, PostgreSQL connections and bulkhead permits). */
     static final Range<Long> POOL_SIZE = Range.of(1L, 1_024L);
@@ -66,6 +69,7 @@ public final class SettingsReader {
     private final Function<String, Optional<String>> lookup;
     private final List<String> propertyNames;
     private final List<String> problems = new ArrayList<>();
+    private final Set<String> shadowBuckets = new TreeSet<>();
 
     /**
      * @param lookup        the value of a property, empty if unset (MicroProfile Config's
@@ -128,7 +132,7 @@ public final class SettingsReader {
         }
         return new LimiterSettings(enabled, backend, buckets, globalLimit, prefixes, trustedProxies, ipv6PrefixLength,
                 keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, valkey, postgres, breaker,
-                denyCache);
+                denyCache, shadowBuckets);
     }
 
     private BreakerSettings breaker() {
@@ -242,15 +246,33 @@ public final class SettingsReader {
                     problems.add(base + "on-outage: " + e.getMessage());
                 }
             }
+            boolean shadow = shadowMode(base + "mode");
             if (limit != null && window != null) {
                 try {
                     buckets.put(name, new Bucket(name, limit, window, onOutage));
+                    if (shadow) {
+                        shadowBuckets.add(name);
+                    }
                 } catch (IllegalArgumentException e) {
                     problems.add(base + "*: " + e.getMessage());
                 }
             }
         }
         return buckets;
+    }
+
+    /** Whether a bucket's {@code mode} is {@code shadow}; {@code enforce} when unset or invalid (a problem). */
+    private boolean shadowMode(String property) {
+        Optional<String> text = lookup(property);
+        if (text.isEmpty()) {
+            return false;
+        }
+        String mode = text.get().strip().toLowerCase(Locale.ROOT);
+        if (!MODES.contains(mode)) {
+            problems.add(property + ": '" + text.get() + "' is not a mode; use enforce or shadow");
+            return false;
+        }
+        return mode.equals("shadow");
     }
 
     private Set<String> bucketNames() {
@@ -265,7 +287,7 @@ public final class SettingsReader {
                 }
             } else if (property.startsWith(ENV_BUCKETS)) {
                 rest = property.substring(ENV_BUCKETS.length());
-                for (String suffix : List.of("_LIMIT", "_WINDOW", "_ON_OUTAGE")) {
+                for (String suffix : List.of("_LIMIT", "_WINDOW", "_ON_OUTAGE", "_MODE")) {
                     if (rest.endsWith(suffix) && rest.length() > suffix.length()) {
                         names.add(rest.substring(0, rest.length() - suffix.length())
                                 .toLowerCase(Locale.ROOT).replace('_', '-'));
