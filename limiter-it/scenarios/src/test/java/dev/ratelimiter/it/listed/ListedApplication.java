@@ -22,7 +22,8 @@ public class ListedApplication extends Application {
             "dev.ratelimiter.example.MeResource", "dev.ratelimiter.example.ImportsResource",
             "dev.ratelimiter.example.BearerTokenFilter", "dev.ratelimiter.example.ImportRejectedMapper",
             "dev.ratelimiter.example.MalformedBodyMapper", "dev.ratelimiter.example.MalformedJsonMapper",
-            "dev.ratelimiter.it.app.ItemsResource", "dev.ratelimiter.it.app.AsyncResource");
+            "dev.ratelimiter.it.app.ItemsResource", "dev.ratelimiter.it.app.AsyncResource",
+            "dev.ratelimiter.it.app.TrialResource");
 
     @Override
     public Set<Class<?>> getClasses() {
