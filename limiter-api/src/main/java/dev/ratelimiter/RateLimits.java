@@ -18,6 +18,12 @@ public interface RateLimits {
      * nothing is recorded). To refuse the request as the interceptor would (429 or 503, {@code Retry-After}, the
      * problem body), throw {@link RateLimitException#of(Bucket, Verdict)} with {@link #bucket(String)}.
      *
+     * <p>For a bucket in shadow mode ({@code ratelimiter.buckets.<name>.mode=shadow}) the attempt is counted as
+     * any other, but a refusal is returned as {@link Verdict.Outcome#ALLOWED} with {@code remaining} 0 and the
+     * window's {@code resetAfter}, so code that refuses on {@code DENIED} goes on unchanged; the would-be refusal
+     * is counted in the metrics ({@code outcome="shadow_denied"} or {@code "shadow_unavailable"}) and logged, and
+     * no {@link RateLimitDenied} is fired.
+     *
      * @param bucketName a configured bucket
      * @param key        the raw key, normalized with {@link KeyNormalization#NONE}
      * @return the decision; {@link Verdict.Outcome#UNAVAILABLE} only for a fail-closed outage

@@ -17,6 +17,7 @@ import dev.ratelimiter.core.OutsideTransactionLimiter;
 import dev.ratelimiter.core.OutageStatistics;
 import dev.ratelimiter.core.PeriodicSweeper;
 import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.core.ShadowMode;
 import dev.ratelimiter.core.SharedStoreChain;
 import dev.ratelimiter.core.PostgresSettings;
 import dev.ratelimiter.metrics.MetricsRecorders;
@@ -81,6 +82,7 @@ public class LimiterRuntime {
     private final MetricsSwitch metrics = new MetricsSwitch();
     private boolean metricsConnected; // guarded by this
     private OutageStatistics outages;
+    private ShadowMode shadow;
     private BackendMonitor monitor;
     private final List<AutoCloseable> resources = new ArrayList<>();
 
@@ -94,6 +96,7 @@ public class LimiterRuntime {
                     + "same secret on every replica.");
         }
         outages = new OutageStatistics();
+        shadow = new ShadowMode(settings.shadowBuckets(), clock, settings.memoryMaxKeys(), metrics);
         monitor = new BackendMonitor(settings.backend(), clock, metrics);
         monitor.onChange(status -> stateChanges.fire(new RateLimiterStateChanged(status.backend().configName(),
                 status.state() == BackendState.DEGRADED, status.since(), status.lastError())));
@@ -105,6 +108,11 @@ public class LimiterRuntime {
         }
         MemoryRateLimiter memory = new MemoryRateLimiter(clock, settings.memoryMaxKeys());
         resources.add(new PeriodicSweeper(memory, settings.memorySweepInterval()));
+        if (!settings.shadowBuckets().isEmpty()) {
+            LOG.log(System.Logger.Level.INFO, "Rate limiter: buckets in shadow mode (counted, never refused): {0}",
+                    String.join(", ", settings.shadowBuckets()));
+            resources.add(new PeriodicSweeper(shadow, settings.memorySweepInterval()));
+        }
         OutageListeners listeners = new OutageListeners(List.of(outages, metrics));
         switch (settings.backend()) {
             case MEMORY:
@@ -252,6 +260,11 @@ public class LimiterRuntime {
     /** Hashes normalized keys before they are counted. */
     KeyHasher hasher() {
         return hasher;
+    }
+
+    /** The buckets in shadow mode, which turns their refusals into calls that go on. */
+    ShadowMode shadow() {
+        return shadow;
     }
 
     /** Where decisions are reported. */

@@ -6,13 +6,16 @@ import dev.ratelimiter.RateLimitDenied;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.KeyNormalizer;
+import dev.ratelimiter.core.ShadowMode;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 
 /**
  * The one path every decision takes, from the interceptor, the global filter and the {@code RateLimits} facade:
- * normalize the raw key, hash it, count it, and fire {@link RateLimitDenied} on a denial.
+ * normalize the raw key, hash it, count it, and fire {@link RateLimitDenied} on a denial. A refusal of a bucket in
+ * shadow mode is turned into a verdict that lets the call go on ({@link ShadowMode}), and fires no event: the
+ * README's "Shadow mode".
  */
 @ApplicationScoped
 public class RateLimitDecider {
@@ -29,7 +32,9 @@ public class RateLimitDecider {
     /**
      * Counts one attempt (cost 1).
      *
-     * @return the verdict after the bucket's outage policy; {@code UNAVAILABLE} only for a fail-closed outage
+     * @return the verdict after the bucket's outage policy; {@code UNAVAILABLE} only for a fail-closed outage. For
+     *         a bucket in shadow mode never {@code DENIED} nor {@code UNAVAILABLE}: a refusal comes back
+     *         {@code ALLOWED} with {@code remaining} 0 and the window's {@code resetAfter}
      */
     public Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
         return decide(bucket, rawKey, normalization, 1);
@@ -47,6 +52,9 @@ public class RateLimitDecider {
         checkCost(bucket, cost);
         String key = hashedKey(rawKey, normalization);
         Verdict verdict = runtime.limiter().consume(bucket, key, cost);
+        if (verdict.outcome() != Verdict.Outcome.ALLOWED && runtime.shadow().covers(bucket)) {
+            return runtime.shadow().letThrough(bucket, key, verdict);
+        }
         runtime.metrics().decision(bucket, verdict.outcome());
         if (verdict.outcome() == Verdict.Outcome.DENIED) {
             denials.fire(new RateLimitDenied(bucket, key, verdict));

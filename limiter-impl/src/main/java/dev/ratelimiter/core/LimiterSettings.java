@@ -3,9 +3,12 @@ package dev.ratelimiter.core;
 import dev.ratelimiter.Bucket;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The limiter's configuration, read and validated once at startup by {@link SettingsReader}. Property names are
@@ -32,6 +35,8 @@ import java.util.Optional;
  *                              shared store's refusals answered from memory
  * @param keyResolver           {@code ratelimiter.api.key-resolver}: the global filter's key resolver, a
  *                              {@code @Named} name or a bean class's name, unchecked here (the CDI layer finds it)
+ * @param shadowBuckets         the names of the buckets whose {@code ratelimiter.buckets.<name>.mode} is
+ *                              {@code shadow}: decided and counted, never refused (the README's "Shadow mode")
  */
 public record LimiterSettings(
         boolean enabled,
@@ -50,7 +55,8 @@ public record LimiterSettings(
         PostgresSettings postgres,
         BreakerSettings breaker,
         DenyCacheSettings denyCache,
-        Optional<String> keyResolver) {
+        Optional<String> keyResolver,
+        Set<String> shadowBuckets) {
 
     /** The bucket the global filter uses for authenticated requests. */
     public static final String API_AUTHENTICATED = "api-authenticated";
@@ -61,10 +67,16 @@ public record LimiterSettings(
         buckets = Map.copyOf(buckets);
         pathPrefixes = List.copyOf(pathPrefixes);
         trustedProxies = List.copyOf(trustedProxies);
+        shadowBuckets = Collections.unmodifiableSortedSet(new TreeSet<>(shadowBuckets));
     }
 
     /** The bucket of that name, if configured. */
     public Optional<Bucket> bucket(String name) {
         return Optional.ofNullable(buckets.get(name));
+    }
+
+    /** Whether the bucket is in shadow mode ({@code ratelimiter.buckets.<name>.mode=shadow}). */
+    public boolean shadow(Bucket bucket) {
+        return shadowBuckets.contains(bucket.name());
     }
 }

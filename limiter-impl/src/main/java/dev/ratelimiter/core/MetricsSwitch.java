@@ -33,6 +33,11 @@ public final class MetricsSwitch implements RateLimiterMetrics {
     }
 
     @Override
+    public void shadowDecision(Bucket bucket, Verdict.Outcome wouldBe) {
+        target.shadowDecision(bucket, wouldBe);
+    }
+
+    @Override
     public void backendCall(Backend backend, long nanos) {
         target.backendCall(backend, nanos);
     }

@@ -36,6 +36,17 @@ public interface RateLimiterMetrics extends OutageListener {
     }
 
     /**
+     * One decision of a bucket in shadow mode that would have refused the call and let it go on instead
+     * ({@link ShadowMode}); reported instead of {@link #decision}, under the outcome {@code shadow_denied} or
+     * {@code shadow_unavailable}.
+     *
+     * @param bucket a bucket in shadow mode
+     * @param wouldBe what was decided: {@link Verdict.Outcome#DENIED} or {@link Verdict.Outcome#UNAVAILABLE}
+     */
+    default void shadowDecision(Bucket bucket, Verdict.Outcome wouldBe) {
+    }
+
+    /**
      * One refusal answered from memory, without a store call ({@link DenyCacheLimiter}); it is also reported as a
      * {@link #decision} like any other.
      */

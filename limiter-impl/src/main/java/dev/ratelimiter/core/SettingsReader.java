@@ -23,12 +23,13 @@ import java.util.function.Function;
  * Reads {@link LimiterSettings} from configuration properties: every value is parsed here, once, and every
  * problem is collected into one {@link ConfigurationException} whose lines name the property.
  *
- * <p>Buckets are discovered from property names {@code ratelimiter.buckets.<name>.limit|window|limits|on-outage},
+ * <p>Buckets are discovered from property names {@code ratelimiter.buckets.<name>.limit|window|limits|on-outage|mode},
  * also in their environment-variable form {@code RATELIMITER_BUCKETS_<NAME>_LIMIT} (bucket names hold no
  * {@code _}, so {@code _} in the name maps back to {@code -}). A bucket needs both {@code limit} and {@code window}
  * (one window), or {@code limits}, which wins over them: a comma-separated list of {@code <limit>/<window>} such as
  * {@code 10/PT1S, 1000/PT1H} (several windows; the README's "Fixed windows"), one value that reads the same as an
  * environment variable ({@code RATELIMITER_BUCKETS_PROJECTS_LIMITS=10/PT1S,1000/PT1H}).
+ * {@code mode} is {@code enforce} (the default) or {@code shadow} (the README's "Shadow mode").
  *
  * <p>Every number and duration has a range (the README's configuration reference shows each); a value outside it
  * is a problem naming the property and the range. The ranges keep every sum and product the limiter makes from
@@ -39,7 +40,9 @@ public final class SettingsReader {
     static final String PREFIX = "ratelimiter.";
     static final String BUCKETS = "ratelimiter.buckets.";
     private static final String ENV_BUCKETS = "RATELIMITER_BUCKETS_";
-    static final List<String> BUCKET_PROPERTIES = List.of("limit", "window", "limits", "on-outage");
+    static final List<String> BUCKET_PROPERTIES = List.of("limit", "window", "limits", "on-outage", "mode");
+    /** {@code ratelimiter.buckets.<name>.mode}'s values: refusals enforced (the default), or only counted. */
+    static final List<String> MODES = List.of("enforce", "shadow");
 
     /** Pool sizes (Valkey connections per node, PostgreSQL connections and bulkhead permits). */
     static final Range<Long> POOL_SIZE = Range.of(1L, 1_024L);
@@ -69,6 +72,7 @@ public final class SettingsReader {
     private final Function<String, Optional<String>> lookup;
     private final List<String> propertyNames;
     private final List<String> problems = new ArrayList<>();
+    private final Set<String> shadowBuckets = new TreeSet<>();
 
     /**
      * @param lookup        the value of a property, empty if unset (MicroProfile Config's
@@ -132,7 +136,7 @@ public final class SettingsReader {
         }
         return new LimiterSettings(enabled, backend, buckets, globalLimit, prefixes, trustedProxies, ipv6PrefixLength,
                 keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, valkey, postgres, breaker,
-                denyCache, keyResolver);
+                denyCache, keyResolver, shadowBuckets);
     }
 
     private BreakerSettings breaker() {
@@ -254,15 +258,33 @@ public final class SettingsReader {
                     problems.add(base + "on-outage: " + e.getMessage());
                 }
             }
+            boolean shadow = shadowMode(base + "mode");
             if (limits != null) {
                 try {
                     buckets.put(name, new Bucket(name, limits, onOutage));
+                    if (shadow) {
+                        shadowBuckets.add(name);
+                    }
                 } catch (IllegalArgumentException e) {
                     problems.add(base + (limitsText.isPresent() ? "limits" : "*") + ": " + e.getMessage());
                 }
             }
         }
         return buckets;
+    }
+
+    /** Whether a bucket's {@code mode} is {@code shadow}; {@code enforce} when unset or invalid (a problem). */
+    private boolean shadowMode(String property) {
+        Optional<String> text = lookup(property);
+        if (text.isEmpty()) {
+            return false;
+        }
+        String mode = text.get().strip().toLowerCase(Locale.ROOT);
+        if (!MODES.contains(mode)) {
+            problems.add(property + ": '" + text.get() + "' is not a mode; use enforce or shadow");
+            return false;
+        }
+        return mode.equals("shadow");
     }
 
     private Set<String> bucketNames() {
@@ -277,7 +299,7 @@ public final class SettingsReader {
                 }
             } else if (property.startsWith(ENV_BUCKETS)) {
                 rest = property.substring(ENV_BUCKETS.length());
-                for (String suffix : List.of("_LIMIT", "_WINDOW", "_LIMITS", "_ON_OUTAGE")) {
+                for (String suffix : List.of("_LIMIT", "_WINDOW", "_LIMITS", "_ON_OUTAGE", "_MODE")) {
                     if (rest.endsWith(suffix) && rest.length() > suffix.length()) {
                         names.add(rest.substring(0, rest.length() - suffix.length())
                                 .toLowerCase(Locale.ROOT).replace('_', '-'));

@@ -61,6 +61,9 @@ public final class UnknownProperties {
     /** The known name fewest single-character edits away, with the typo's own bucket name substituted. */
     private static String nearest(String name) {
         String[] parts = name.split("\\.", -1);
+        if (parts.length == 3 && name.startsWith(SettingsReader.BUCKETS)) {
+            return name + ".limit"; // a bucket's name alone: what it needs first, though ".mode" is fewer edits away
+        }
         // ratelimiter.<buckets>.<bucket name>.<property>, or ratelimiter.buckets.<bucket name> without one: the
         // bucket name is kept as written
         String bucket = parts.length >= 4 ? String.join(".", List.of(parts).subList(2, parts.length - 1))

@@ -24,7 +24,8 @@ import java.util.Optional;
  * the per-process fallback since start) and, while degraded, {@code lastError} (the latest failure: the one that
  * opened the breaker, then each failed probe's; exception type and message, without hosts, users or passwords);
  * with a Valkey cluster, while a master's breaker is open, {@code failingNodes} (those masters' {@code host:port},
- * comma-separated, sorted).
+ * comma-separated, sorted); when a bucket is in shadow mode, {@code shadowBuckets} (their names, comma-separated,
+ * sorted: counted, never refused; the README's "Shadow mode").
  */
 @Readiness
 @ApplicationScoped
@@ -52,6 +53,9 @@ public class RateLimiterReadinessCheck implements HealthCheck {
         status.lastError().ifPresent(error -> data.put("lastError", error));
         if (!status.failingParts().isEmpty()) {
             data.put("failingNodes", String.join(",", status.failingParts()));
+        }
+        if (!configuration.settings().shadowBuckets().isEmpty()) {
+            data.put("shadowBuckets", String.join(",", configuration.settings().shadowBuckets()));
         }
         // The constructor, not HealthCheckResponse.named(...): the builder needs the server's SPI provider.
         return new HealthCheckResponse(NAME, down ? HealthCheckResponse.Status.DOWN : HealthCheckResponse.Status.UP,

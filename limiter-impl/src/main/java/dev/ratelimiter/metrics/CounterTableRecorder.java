@@ -21,6 +21,7 @@ import java.util.function.BooleanSupplier;
 abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
 
     private final Map<String, Map<Verdict.Outcome, C>> decisions = new ConcurrentHashMap<>();
+    private final Map<String, Map<Verdict.Outcome, C>> shadowDecisions = new ConcurrentHashMap<>();
     private final Map<String, C> fallbacks = new ConcurrentHashMap<>();
     private final Map<String, C> failOpens = new ConcurrentHashMap<>();
     private final Map<String, C> cachedDenials = new ConcurrentHashMap<>();
@@ -48,11 +49,18 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
     public final void register(Collection<Bucket> buckets, Backend backend, BooleanSupplier degraded) {
         for (Bucket bucket : buckets) {
             Map<Verdict.Outcome, C> byOutcome = new EnumMap<>(Verdict.Outcome.class);
+            Map<Verdict.Outcome, C> shadowByOutcome = new EnumMap<>(Verdict.Outcome.class);
             for (Verdict.Outcome outcome : Verdict.Outcome.values()) {
-                byOutcome.put(outcome, counter(Series.DECISIONS, "bucket", bucket.name(),
-                        "outcome", outcome.name().toLowerCase(Locale.ROOT)));
+                String label = outcome.name().toLowerCase(Locale.ROOT);
+                byOutcome.put(outcome, counter(Series.DECISIONS, "bucket", bucket.name(), "outcome", label));
+                if (outcome != Verdict.Outcome.ALLOWED) {
+                    // Every bucket, shadow or not, so a dashboard's query reads 0 rather than nothing.
+                    shadowByOutcome.put(outcome, counter(Series.DECISIONS, "bucket", bucket.name(),
+                            "outcome", "shadow_" + label));
+                }
             }
             decisions.put(bucket.name(), byOutcome);
+            shadowDecisions.put(bucket.name(), shadowByOutcome);
             fallbacks.put(bucket.name(), counter(Series.FALLBACKS, "bucket", bucket.name()));
             failOpens.put(bucket.name(), counter(Series.FAIL_OPEN, "bucket", bucket.name()));
             cachedDenials.put(bucket.name(), counter(Series.CACHED_DENIALS, "bucket", bucket.name()));
@@ -66,6 +74,14 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
         Map<Verdict.Outcome, C> byOutcome = decisions.get(bucket.name());
         if (byOutcome != null) {
             increment(byOutcome.get(outcome));
+        }
+    }
+
+    @Override
+    public final void shadowDecision(Bucket bucket, Verdict.Outcome wouldBe) {
+        Map<Verdict.Outcome, C> byOutcome = shadowDecisions.get(bucket.name());
+        if (byOutcome != null) {
+            incrementIfRegistered(byOutcome.get(wouldBe));
         }
     }
 

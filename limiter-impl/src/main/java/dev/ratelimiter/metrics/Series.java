@@ -6,7 +6,8 @@ package dev.ratelimiter.metrics;
  */
 enum Series {
 
-    DECISIONS("decisions", "Decisions per bucket and outcome, after the outage policy", Series.NONE),
+    DECISIONS("decisions", "Decisions per bucket and outcome, after the outage policy; shadow_* outcomes are "
+            + "refusals of a bucket in shadow mode, which let the call go on", Series.NONE),
     FALLBACKS("fallbacks", "Decisions made by the per-process fallback while the store was out", Series.NONE),
     FAIL_OPEN("fail_open", "Attempts allowed uncounted by a fail-open bucket while the store was out", Series.NONE),
     CACHED_DENIALS("cached_denials", "Refusals answered from this process's memory without a store call",

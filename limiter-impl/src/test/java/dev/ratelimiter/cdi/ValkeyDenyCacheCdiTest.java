@@ -112,4 +112,36 @@ class ValkeyDenyCacheCdiTest {
                     .as("the second bucket counted only the allowed call").isEqualTo("1");
         }
     }
+
+    @Test
+    @DisplayName("a shadow bucket's refusal answered from memory still lets the call go on, with no denial event")
+    void shadowBucketNotRefusedFromMemory() {
+        String prefix = "rl-deny-cache-shadow-test-" + UUID.randomUUID() + ":"; // its only key is found by pattern
+        cdi = CdiContainer.start(Map.of(
+                "ratelimiter.backend", "valkey",
+                "ratelimiter.valkey.url", TestServers.valkeyUrl(),
+                "ratelimiter.valkey.key-prefix", prefix,
+                "ratelimiter.deny-cache.max-age", "PT1M",
+                "ratelimiter.buckets.login.limit", "1",
+                "ratelimiter.buckets.login.window", "PT1M",
+                "ratelimiter.buckets.login.mode", "shadow"), DenialRecorder.class);
+        RateLimits limits = cdi.select(RateLimits.class);
+        String user = UUID.randomUUID().toString();
+        limits.consume("login", user);
+
+        Verdict fromStore = limits.consume("login", user);
+        Verdict fromMemory = limits.consume("login", user);
+
+        assertThat(List.of(fromStore, fromMemory)).allSatisfy(verdict -> {
+            assertThat(verdict.outcome()).isEqualTo(Outcome.ALLOWED);
+            assertThat(verdict.remaining()).isZero();
+            assertThat(verdict.retryAfterSeconds()).isBetween(1L, 60L);
+        });
+        assertThat(cdi.select(DenialRecorder.class).denials()).isEmpty();
+        try (JedisPooled valkey = new JedisPooled(URI.create(TestServers.valkeyUrl()))) {
+            assertThat(valkey.keys(prefix + "{login:*")).singleElement().satisfies(key ->
+                    assertThat(valkey.get(key)).as("attempts the store counted: only the allowed one (a refusal "
+                            + "counts nothing)").isEqualTo("1"));
+        }
+    }
 }

@@ -29,7 +29,7 @@ class SettingsReaderPropertyTest {
     static final List<String> PROPERTIES = List.of(
             "ratelimiter.enabled", "ratelimiter.backend",
             "ratelimiter.buckets.login.limit", "ratelimiter.buckets.login.window",
-            "ratelimiter.buckets.login.on-outage",
+            "ratelimiter.buckets.login.on-outage", "ratelimiter.buckets.login.mode",
             "ratelimiter.buckets.api-authenticated.limit", "ratelimiter.buckets.api-authenticated.window",
             "ratelimiter.buckets.api-anonymous.limit", "ratelimiter.buckets.api-anonymous.window",
             "ratelimiter.api.enabled", "ratelimiter.api.path-prefixes", "ratelimiter.trusted-proxies",

@@ -61,6 +61,7 @@ class SettingsReaderTest {
         assertThat(settings.headersOnSuccess()).isTrue();
         assertThat(settings.memoryMaxKeys()).isEqualTo(100_000);
         assertThat(settings.healthDownWhenDegraded()).isFalse();
+        assertThat(settings.shadowBuckets()).isEmpty();
         assertThat(settings.bucket("api-anonymous")).contains(new Bucket("api-anonymous", 120, Duration.ofMinutes(1)));
     }
 
@@ -95,6 +96,48 @@ class SettingsReaderTest {
                             "ratelimiter.buckets.api-anonymous.limit", "").keySet());
                 }}));
         assertThat(settings.bucket("password-reset")).contains(new Bucket("password-reset", 3, Duration.ofHours(1)));
+    }
+
+    @Test
+    @DisplayName("mode: enforce by default; shadow (any case, trimmed) lists the bucket among the shadow buckets, also as an environment variable")
+    void shadowMode() {
+        properties.put("ratelimiter.buckets.login.limit", "5");
+        properties.put("ratelimiter.buckets.login.window", "PT15M");
+        properties.put("ratelimiter.buckets.login.mode", " Shadow ");
+        properties.put("ratelimiter.buckets.search.limit", "10");
+        properties.put("ratelimiter.buckets.search.window", "PT1S");
+        properties.put("ratelimiter.buckets.search.mode", "enforce");
+        properties.put("ratelimiter.buckets.api-anonymous.mode", "shadow");
+        LimiterSettings settings = read();
+        assertThat(settings.shadowBuckets()).containsExactly("api-anonymous", "login");
+        assertThat(settings.shadow(settings.bucket("login").orElseThrow())).isTrue();
+        assertThat(settings.shadow(settings.bucket("search").orElseThrow())).isFalse();
+        assertThat(settings.shadow(settings.bucket("api-authenticated").orElseThrow())).isFalse();
+        assertThat(settings.bucket("login")).as("the bucket itself is unchanged")
+                .contains(new Bucket("login", 5, Duration.ofMinutes(15)));
+
+        Map<String, String> env = Map.of("RATELIMITER_BUCKETS_TRIAL_LIMIT", "2",
+                "RATELIMITER_BUCKETS_TRIAL_WINDOW", "PT1H", "RATELIMITER_BUCKETS_TRIAL_MODE", "shadow");
+        properties.put("ratelimiter.buckets.trial.limit", "2");
+        properties.put("ratelimiter.buckets.trial.window", "PT1H");
+        properties.put("ratelimiter.buckets.trial.mode", "shadow");
+        properties.remove("ratelimiter.buckets.api-anonymous.mode");
+        java.util.List<String> names = new java.util.ArrayList<>(env.keySet());
+        names.addAll(java.util.List.of("ratelimiter.buckets.api-authenticated.limit",
+                "ratelimiter.buckets.api-anonymous.limit"));
+        assertThat(SettingsReader.read(name -> Optional.ofNullable(properties.get(name)), names).shadowBuckets())
+                .containsExactly("trial");
+    }
+
+    @Test
+    @DisplayName("an unknown mode fails naming the property and the two modes; a mode without limit and window names the missing one")
+    void badMode() {
+        properties.put("ratelimiter.buckets.login.limit", "5");
+        properties.put("ratelimiter.buckets.login.window", "PT15M");
+        properties.put("ratelimiter.buckets.login.mode", "dry-run");
+        properties.put("ratelimiter.buckets.trial.mode", "shadow");
+        assertProblem("ratelimiter.buckets.login.mode: 'dry-run' is not a mode; use enforce or shadow",
+                "ratelimiter.buckets.trial.limit: bucket 'trial' is configured without it");
     }
 
     @Test

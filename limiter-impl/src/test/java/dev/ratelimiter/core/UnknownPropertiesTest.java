@@ -20,6 +20,7 @@ class UnknownPropertiesTest {
             "ratelimiter.buckets.login.limt,          ratelimiter.buckets.login.limit",
             "ratelimiter.buckets.password-reset.windw, ratelimiter.buckets.password-reset.window",
             "ratelimiter.buckets.login.on_outage,     ratelimiter.buckets.login.on-outage",
+            "ratelimiter.buckets.login.mod,           ratelimiter.buckets.login.mode",
             "ratelimiter.bucket.login.limit,          ratelimiter.buckets.login.limit",
             "ratelimiter.valkey.pool.size,            ratelimiter.valkey.pool-size",
             "ratelimiter.postgres.timout,             ratelimiter.postgres.timeout",
@@ -40,6 +41,7 @@ class UnknownPropertiesTest {
         names.add("ratelimiter.postgres.pgbouncer");
         names.add("ratelimiter.buckets.password-reset.on-outage");
         names.add("ratelimiter.buckets.projects.limits");
+        names.add("ratelimiter.buckets.password-reset.mode");
         assertThat(UnknownProperties.warnings(names)).isEmpty();
     }
 

@@ -1,18 +1,24 @@
 package dev.ratelimiter.metrics;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.core.Backend;
+import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.MetricUnits;
+import org.eclipse.microprofile.metrics.Tag;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -47,6 +53,39 @@ class MicroProfileMetricsRecorderTest {
         assertThat(byName.values()).filteredOn(metadata -> !metadata.getName().equals("rate_limiter_backend"))
                 .allSatisfy(metadata -> assertThat(metadata.getUnit()).as(metadata.getName())
                         .isEqualTo(MetricUnits.NONE));
+    }
+
+    @Test
+    @DisplayName("a shadow bucket's would-be refusals count in rate_limiter_decisions under outcome shadow_denied "
+            + "and shadow_unavailable, registered at startup, never as denied")
+    void shadowOutcomes() {
+        Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
+        MetricRegistry counting = (MetricRegistry) Proxy.newProxyInstance(MetricRegistry.class.getClassLoader(),
+                new Class<?>[] {MetricRegistry.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("counter") && args[0] instanceof Metadata metadata) {
+                        String tags = Arrays.stream((Tag[]) args[1]).map(tag -> tag.getTagName() + "="
+                                + tag.getTagValue()).collect(Collectors.joining(","));
+                        AtomicLong count = counts.computeIfAbsent(metadata.getName() + "{" + tags + "}",
+                                name -> new AtomicLong());
+                        return Proxy.newProxyInstance(Counter.class.getClassLoader(), new Class<?>[] {Counter.class},
+                                (counter, call, none) -> call.getName().equals("inc") ? count.incrementAndGet() : null);
+                    }
+                    return method.getReturnType().isInterface() ? recording(method.getReturnType(), new ArrayList<>())
+                            : null;
+                });
+        Bucket trial = new Bucket("trial", 2, Duration.ofHours(1));
+        MicroProfileMetricsRecorder recorder = new MicroProfileMetricsRecorder(counting);
+        recorder.register(List.of(trial), Backend.MEMORY, () -> false);
+        assertThat(counts).containsKeys("rate_limiter_decisions{bucket=trial,outcome=shadow_denied}",
+                "rate_limiter_decisions{bucket=trial,outcome=shadow_unavailable}");
+
+        recorder.shadowDecision(trial, Outcome.DENIED);
+        recorder.shadowDecision(trial, Outcome.DENIED);
+        recorder.shadowDecision(trial, Outcome.UNAVAILABLE);
+
+        assertThat(counts.get("rate_limiter_decisions{bucket=trial,outcome=shadow_denied}")).hasValue(2);
+        assertThat(counts.get("rate_limiter_decisions{bucket=trial,outcome=shadow_unavailable}")).hasValue(1);
+        assertThat(counts.get("rate_limiter_decisions{bucket=trial,outcome=denied}")).hasValue(0);
     }
 
     /**

@@ -62,13 +62,35 @@ class MicrometerMetricsRecorderTest {
             + "(which Prometheus naming would append to the series' name)")
     void descriptionsAndUnits() {
         recorder.register(List.of(login), Backend.VALKEY, degraded::get);
-        assertThat(registry.getMeters()).hasSize(9).allSatisfy(meter ->
+        assertThat(registry.getMeters()).hasSize(11).allSatisfy(meter ->
                 assertThat(meter.getId().getDescription()).as(meter.getId().getName()).isNotBlank());
         assertThat(registry.get("rate_limiter.decisions").tag("outcome", "denied").counter().getId().getDescription())
-                .isEqualTo("Decisions per bucket and outcome, after the outage policy");
+                .isEqualTo("Decisions per bucket and outcome, after the outage policy; shadow_* outcomes are "
+                        + "refusals of a bucket in shadow mode, which let the call go on");
         assertThat(registry.get("rate_limiter.backend").timer().getId().getBaseUnit()).isEqualTo("seconds");
         assertThat(registry.getMeters()).filteredOn(meter -> !meter.getId().getName().equals("rate_limiter.backend"))
                 .allSatisfy(meter -> assertThat(meter.getId().getBaseUnit()).as(meter.getId().getName()).isNull());
+    }
+
+    @Test
+    @DisplayName("a shadow bucket's would-be refusals have their own outcomes, at zero from the start, apart from denied")
+    void shadowOutcomes() {
+        recorder.register(List.of(login), Backend.VALKEY, degraded::get);
+        assertThat(registry.get("rate_limiter.decisions").tag("bucket", "login").tag("outcome", "shadow_denied")
+                .counter().count()).isZero();
+
+        recorder.shadowDecision(login, Outcome.DENIED);
+        recorder.shadowDecision(login, Outcome.DENIED);
+        recorder.shadowDecision(login, Outcome.UNAVAILABLE);
+
+        assertThat(registry.get("rate_limiter.decisions").tag("outcome", "shadow_denied").counter().count())
+                .isEqualTo(2);
+        assertThat(registry.get("rate_limiter.decisions").tag("outcome", "shadow_unavailable").counter().count())
+                .isEqualTo(1);
+        assertThat(registry.get("rate_limiter.decisions").tag("outcome", "denied").counter().count()).isZero();
+        assertThat(registry.get("rate_limiter.decisions").tag("outcome", "unavailable").counter().count()).isZero();
+        assertThat(registry.find("rate_limiter.decisions").tag("outcome", "shadow_allowed").counters())
+                .as("an allowed call of a shadow bucket is an ordinary allowed decision").isEmpty();
     }
 
     @Test

@@ -552,6 +552,43 @@ public abstract class ExampleApiScenarios {
                 .isPositive();
     }
 
+    @Test
+    @DisplayName("a bucket in shadow mode (trial, 2 per hour) never refuses: past the limit 200 with RateLimit r=0 and no Retry-After; readiness lists it")
+    void shadowBucketNeverRefuses() {
+        ExampleApi client = client();
+        for (int i = 1; i <= 4; i++) {
+            HttpResponse<String> response = client.get("api/trial");
+            assertThat(response.statusCode()).as("request %d: %s", i, response.body()).isEqualTo(200);
+            assertThat(response.body()).isEqualTo("trial");
+            assertThat(response.headers().firstValue("RateLimit-Policy").orElseThrow()).as("request %d", i)
+                    .contains("\"trial\";q=2;w=3600");
+            assertThat(response.headers().firstValue("RateLimit").orElseThrow()).as("request %d", i)
+                    .contains("\"trial\";r=" + Math.max(0, 2 - i) + ";t=");
+            assertThat(response.headers().firstValue("Retry-After")).as("request %d", i).isEmpty();
+        }
+        assertThat(readinessCheck().getJsonObject("data").getString("shadowBuckets")).isEqualTo("trial");
+    }
+
+    @Test
+    @DisplayName("the metrics path counts a shadow bucket's would-be refusals under outcome shadow_denied, never denied")
+    void shadowMetrics() {
+        double before = decisions("trial", "shadow_denied");
+        ExampleApi client = client();
+        for (int i = 1; i <= 5; i++) {
+            assertThat(client.get("api/trial").statusCode()).as("request %d", i).isEqualTo(200);
+        }
+        assertThat(decisions("trial", "shadow_denied")).as("3 past the limit of 2").isEqualTo(before + 3);
+        assertThat(decisions("trial", "denied")).isEqualTo(0.0);
+    }
+
+    /** {@code rate_limiter_decisions_total} of one bucket and outcome, read from the metrics path. */
+    private double decisions(String bucket, String outcome) {
+        HttpResponse<String> response = client().get(metricsPath());
+        assertThat(response.statusCode()).isEqualTo(200);
+        return series(response.body(), "rate_limiter_decisions_total", "bucket=\"" + bucket + "\"",
+                "outcome=\"" + outcome + "\"");
+    }
+
     /**
      * The value of the one sample of {@code name} whose labels include {@code labels}, in the Prometheus text
      * format (servers differ in label order, extra labels such as {@code mp_scope}, and a trailing comma).

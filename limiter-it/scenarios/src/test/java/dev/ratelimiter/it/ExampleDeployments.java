@@ -24,6 +24,15 @@ import java.util.List;
  */
 public final class ExampleDeployments {
 
+    /**
+     * The configuration of the resources the scenarios add to the example ({@code dev.ratelimiter.it.app}): bucket
+     * {@code trial} of {@code TrialResource}, 2 per hour, in shadow mode. The Quarkus module's
+     * {@code application.properties} repeats it.
+     */
+    public static final String SCENARIO_CONFIG = "ratelimiter.buckets.trial.limit=2\n"
+            + "ratelimiter.buckets.trial.window=PT1H\n"
+            + "ratelimiter.buckets.trial.mode=shadow\n";
+
     /** Properties a startup-failure test gets wrong: a window under a second, an unknown backend. */
     public static final String BAD_PROPERTIES =
             "ratelimiter.buckets.login.window=PT0.5S\nratelimiter.backend=memcached\n";
@@ -75,7 +84,7 @@ public final class ExampleDeployments {
      * The example at the root context, with one more configuration source on top of the example's own:
      * {@code extraConfig} (properties text) at ordinal 200, and the resources the scenarios add
      * ({@code dev.ratelimiter.it.app}: an inherited binding, {@code CompletionStage} methods, the library's feature
-     * registered beside scanning). Payara Micro deploys {@code ROOT.war} at {@code /}; Open Liberty takes the
+     * registered beside scanning, a bucket in shadow mode) with their configuration ({@link #SCENARIO_CONFIG}). Payara Micro deploys {@code ROOT.war} at {@code /}; Open Liberty takes the
      * context root from {@code WEB-INF/ibm-web-ext.xml}, added here (other servers ignore it). The archive name is
      * also the application's name.
      */
@@ -85,7 +94,7 @@ public final class ExampleDeployments {
                 .addAsWebInfResource(new StringAsset(IBM_WEB_EXT), "ibm-web-ext.xml")
                 .addPackage(ItemsResource.class.getPackage());
         JavaArchive config = ShrinkWrap.create(JavaArchive.class, "it-config.jar")
-                .addAsManifestResource(new StringAsset("config_ordinal=200\n" + extraConfig),
+                .addAsManifestResource(new StringAsset("config_ordinal=200\n" + SCENARIO_CONFIG + extraConfig),
                         "microprofile-config.properties");
         return archive.addAsLibrary(config);
     }

@@ -25,7 +25,8 @@ public class ListedApplication extends Application {
             "dev.ratelimiter.example.ReportsResource",
             "dev.ratelimiter.it.app.ItemsResource", "dev.ratelimiter.it.app.AsyncResource",
             "dev.ratelimiter.it.app.TenantOrAddressResource",
-            "dev.ratelimiter.it.app.DecidedResource", "dev.ratelimiter.it.app.RefusalStyleFilter");
+            "dev.ratelimiter.it.app.DecidedResource", "dev.ratelimiter.it.app.RefusalStyleFilter",
+            "dev.ratelimiter.it.app.TrialResource");
 
     @Override
     public Set<Class<?>> getClasses() {
