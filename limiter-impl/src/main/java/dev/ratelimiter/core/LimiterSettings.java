@@ -30,6 +30,8 @@ import java.util.Optional;
  * @param breaker               {@code ratelimiter.breaker.*}: the circuit breaker in front of a shared store
  * @param denyCache             {@code ratelimiter.deny-cache.max-age} and {@code ratelimiter.memory.max-keys}: a
  *                              shared store's refusals answered from memory
+ * @param metricsSystem         {@code ratelimiter.metrics.system}: which metrics library records, or
+ *                              {@link MetricsSystem#AUTO} for the first the server offers
  */
 public record LimiterSettings(
         boolean enabled,
@@ -47,7 +49,8 @@ public record LimiterSettings(
         ValkeySettings valkey,
         PostgresSettings postgres,
         BreakerSettings breaker,
-        DenyCacheSettings denyCache) {
+        DenyCacheSettings denyCache,
+        MetricsSystem metricsSystem) {
 
     /** The bucket the global filter uses for authenticated requests. */
     public static final String API_AUTHENTICATED = "api-authenticated";
