@@ -2,6 +2,7 @@ package dev.ratelimiter.it.liberty;
 
 import dev.ratelimiter.it.ExampleApi;
 import dev.ratelimiter.it.ExampleDeployments;
+import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.junit.jupiter.api.AfterAll;
@@ -35,6 +36,7 @@ import static org.awaitility.Awaitility.await;
  * configDropins override on the server Arquillian started, and removes it afterwards.
  */
 @ExtendWith(ArquillianExtension.class)
+@RunAsClient
 class LibertyOpenTelemetryIT {
 
     private static final String APP = "otel-metrics";
