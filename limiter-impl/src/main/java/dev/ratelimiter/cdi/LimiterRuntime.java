@@ -176,15 +176,16 @@ public class LimiterRuntime {
     }
 
     /**
-     * Connects the metrics adapter the server offers and registers every series; once, at the CDI {@code Startup}
-     * event (see {@link MetricsSwitch} for why not earlier).
+     * Connects the metrics adapter that {@code ratelimiter.metrics.system} chooses among those the server offers
+     * and registers every series; once, at the CDI {@code Startup} event (see {@link MetricsSwitch} for why not
+     * earlier). Throws {@link ConfigurationException} when the chosen system is absent.
      */
     synchronized void connectMetrics() {
         if (metricsConnected) {
             return;
         }
         metricsConnected = true;
-        RateLimiterMetrics adapter = MetricsRecorders.detect(beans);
+        RateLimiterMetrics adapter = MetricsRecorders.choose(configuration.settings().metricsSystem(), beans);
         adapter.register(configuration.settings().buckets().values(), configuration.settings().backend(),
                 () -> monitor.status().state() == BackendState.DEGRADED);
         metrics.connect(adapter);

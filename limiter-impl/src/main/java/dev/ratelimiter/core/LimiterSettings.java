@@ -37,6 +37,8 @@ import java.util.TreeSet;
  *                              {@code @Named} name or a bean class's name, unchecked here (the CDI layer finds it)
  * @param shadowBuckets         the names of the buckets whose {@code ratelimiter.buckets.<name>.mode} is
  *                              {@code shadow}: decided and counted, never refused (the README's "Shadow mode")
+ * @param metricsSystem         {@code ratelimiter.metrics.system}: which metrics library records, or
+ *                              {@link MetricsSystem#AUTO} for the first the server offers
  */
 public record LimiterSettings(
         boolean enabled,
@@ -56,7 +58,8 @@ public record LimiterSettings(
         BreakerSettings breaker,
         DenyCacheSettings denyCache,
         Optional<String> keyResolver,
-        Set<String> shadowBuckets) {
+        Set<String> shadowBuckets,
+        MetricsSystem metricsSystem) {
 
     /** The bucket the global filter uses for authenticated requests. */
     public static final String API_AUTHENTICATED = "api-authenticated";

@@ -131,12 +131,23 @@ public final class SettingsReader {
         DenyCacheSettings denyCache = new DenyCacheSettings(
                 duration("deny-cache.max-age", Duration.ofSeconds(1), DENY_CACHE_MAX_AGE), maxKeys);
         Optional<String> keyResolver = value("api.key-resolver").map(String::strip);
+        MetricsSystem metricsSystem = metricsSystem();
         if (!problems.isEmpty()) {
             throw new ConfigurationException(problems);
         }
         return new LimiterSettings(enabled, backend, buckets, globalLimit, prefixes, trustedProxies, ipv6PrefixLength,
                 keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, valkey, postgres, breaker,
-                denyCache, keyResolver, shadowBuckets);
+                denyCache, keyResolver, shadowBuckets, metricsSystem);
+    }
+
+    private MetricsSystem metricsSystem() {
+        String text = value("metrics.system").orElse("auto");
+        Optional<MetricsSystem> system = MetricsSystem.parse(text);
+        if (system.isEmpty()) {
+            problems.add(PREFIX + "metrics.system: '" + text + "' is not a metrics system; use auto, microprofile, "
+                    + "micrometer, opentelemetry or none");
+        }
+        return system.orElse(MetricsSystem.AUTO);
     }
 
     private BreakerSettings breaker() {

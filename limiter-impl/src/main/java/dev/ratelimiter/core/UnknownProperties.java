@@ -19,7 +19,7 @@ public final class UnknownProperties {
             "enabled", "backend", "api.enabled", "api.path-prefixes", "api.key-resolver", "trusted-proxies",
             "ipv6-prefix-length",
             "key-secret", "headers.on-success", "memory.max-keys", "memory.sweep-interval", "deny-cache.max-age",
-            "health.down-when-degraded",
+            "health.down-when-degraded", "metrics.system",
             "valkey.mode", "valkey.url", "valkey.nodes", "valkey.master-name", "valkey.user", "valkey.password",
             "valkey.timeout", "valkey.key-prefix", "valkey.pool-size", "valkey.trust-store",
             "valkey.trust-store-password", "valkey.sentinel-user", "valkey.sentinel-password",

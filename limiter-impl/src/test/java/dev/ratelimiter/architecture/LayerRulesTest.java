@@ -23,12 +23,23 @@ class LayerRulesTest {
     private static final String[] STORES = {"dev.ratelimiter.valkey..", "dev.ratelimiter.postgres.."};
 
     @Test
-    @DisplayName("core is plain Java: no Jakarta, MicroProfile, store client, Vert.x, Micrometer, JNDI or JDBC type")
+    @DisplayName("core is plain Java: no Jakarta, MicroProfile, store client, Vert.x, Micrometer, OpenTelemetry, JNDI "
+            + "or JDBC type")
     void coreIsPlainJava() {
         noClasses().that().resideInAPackage("dev.ratelimiter.core..")
                 .should().dependOnClassesThat().resideInAnyPackage("jakarta..", "org.eclipse.microprofile..",
                         "redis.clients..", "org.postgresql..", "com.zaxxer..", "io.vertx..", "io.micrometer..",
-                        "io.smallrye..", "javax.naming..", "javax.sql..")
+                        "io.opentelemetry..", "io.smallrye..", "javax.naming..", "javax.sql..")
+                .check(LIBRARY);
+    }
+
+    @Test
+    @DisplayName("the metrics libraries (MicroProfile Metrics, Micrometer, OpenTelemetry; each optional) are touched "
+            + "only in the metrics package")
+    void metricsLibrariesStayInTheirAdapter() {
+        noClasses().that().resideOutsideOfPackage("dev.ratelimiter.metrics..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.eclipse.microprofile.metrics..",
+                        "io.micrometer..", "io.opentelemetry..")
                 .check(LIBRARY);
     }
 

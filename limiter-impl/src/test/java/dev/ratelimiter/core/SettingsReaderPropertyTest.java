@@ -35,7 +35,7 @@ class SettingsReaderPropertyTest {
             "ratelimiter.api.enabled", "ratelimiter.api.path-prefixes", "ratelimiter.trusted-proxies",
             "ratelimiter.ipv6-prefix-length", "ratelimiter.key-secret", "ratelimiter.headers.on-success",
             "ratelimiter.memory.max-keys", "ratelimiter.memory.sweep-interval", "ratelimiter.deny-cache.max-age",
-            "ratelimiter.health.down-when-degraded",
+            "ratelimiter.health.down-when-degraded", "ratelimiter.metrics.system",
             "ratelimiter.valkey.mode", "ratelimiter.valkey.url", "ratelimiter.valkey.nodes",
             "ratelimiter.valkey.master-name", "ratelimiter.valkey.user", "ratelimiter.valkey.password",
             "ratelimiter.valkey.timeout", "ratelimiter.valkey.key-prefix", "ratelimiter.valkey.pool-size",
@@ -134,7 +134,8 @@ class SettingsReaderPropertyTest {
                         Arbitraries.doubles().between(0, 1e6).ofScale(4).map(String::valueOf)),
                 Arbitraries.of("S", "M", "H", "D", "", "MS")).as((prefix, amount, unit) -> prefix + amount + unit);
         Arbitrary<String> words = Arbitraries.of("true", "false", "TRUE", "yes", "", " ", "memory", "valkey",
-                "postgres", "sentinel", "cluster", "standalone", "fail-open", "fail_closed", "fallback",
+                "postgres", "sentinel", "cluster", "standalone", "fail-open", "fail_closed", "fallback", "auto",
+                "micrometer", "OpenTelemetry", "none", "microprofile ",
                 "redis://h:1", "rediss://u:p@h:6379/0", "jdbc:postgresql://db/app", "host:6379, other:0",
                 "10.0.0.0/8, ::1", "/api/, v2", "rl{x}:", "${RATE_LIMIT_KEY_SECRET}", "schema.table_1",
                 "/etc/passwd", "a\u0000b");

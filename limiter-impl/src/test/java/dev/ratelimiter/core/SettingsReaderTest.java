@@ -62,6 +62,7 @@ class SettingsReaderTest {
         assertThat(settings.memoryMaxKeys()).isEqualTo(100_000);
         assertThat(settings.healthDownWhenDegraded()).isFalse();
         assertThat(settings.shadowBuckets()).isEmpty();
+        assertThat(settings.metricsSystem()).isEqualTo(MetricsSystem.AUTO);
         assertThat(settings.bucket("api-anonymous")).contains(new Bucket("api-anonymous", 120, Duration.ofMinutes(1)));
     }
 
@@ -184,6 +185,23 @@ class SettingsReaderTest {
         assertProblem("ratelimiter.backend: 'memcached'", "ratelimiter.enabled: 'yes'",
                 "ratelimiter.trusted-proxies: 'proxy.example'", "ratelimiter.buckets.api-anonymous.on-outage",
                 "ratelimiter.memory.max-keys");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"auto,AUTO", "microprofile,MICROPROFILE", "Micrometer,MICROMETER", " opentelemetry ,OPENTELEMETRY",
+            "NONE,NONE"})
+    @DisplayName("ratelimiter.metrics.system takes its five values, in any case")
+    void metricsSystem(String text, MetricsSystem expected) {
+        properties.put("ratelimiter.metrics.system", text);
+        assertThat(read().metricsSystem()).isEqualTo(expected);
+    }
+
+    @Test
+    @DisplayName("an unknown metrics system fails, naming the property and the values it takes")
+    void unknownMetricsSystem() {
+        properties.put("ratelimiter.metrics.system", "prometheus");
+        assertProblem("ratelimiter.metrics.system: 'prometheus' is not a metrics system; use auto, microprofile, "
+                + "micrometer, opentelemetry or none");
     }
 
     @Test

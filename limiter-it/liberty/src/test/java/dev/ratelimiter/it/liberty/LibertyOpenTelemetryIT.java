@@ -1,0 +1,134 @@
+package dev.ratelimiter.it.liberty;
+
+import dev.ratelimiter.it.ExampleApi;
+import dev.ratelimiter.it.ExampleDeployments;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.exporter.ZipExporter;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The OpenTelemetry adapter on Open Liberty's MicroProfile Telemetry 2.0 ({@code mpTelemetry-2.0} in server.xml,
+ * beside {@code mpMetrics-5.1}), chosen with {@code ratelimiter.metrics.system=opentelemetry}. The application turns
+ * its own OpenTelemetry SDK on (application-level {@code otel.*} properties) with the logging exporter every half
+ * second, so the exported metrics are read from messages.log; no collector is needed.
+ *
+ * <p>mpTelemetry-2.0 offers the OpenTelemetry API as a third-party API, which an application sees only with
+ * {@code <classloader apiTypeVisibility="+third-party"/>} (the README says so). A dropins deployment, as the
+ * Arquillian adapter makes, cannot carry that, so this test deploys the example as a {@code webApplication} in a
+ * configDropins override on the server Arquillian started, and removes it afterwards.
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+class LibertyOpenTelemetryIT {
+
+    private static final String APP = "otel-metrics";
+    /** One export of the decision series by the logging exporter: {@code metric: ImmutableMetricData{...}}. */
+    private static final Pattern DECISIONS_EXPORT = Pattern.compile("name=rate_limiter\\.decisions, [^\\n]*");
+
+    private static Path override;
+    private static Path war;
+    private static ServerLog log;
+
+    @BeforeAll
+    static void deploy() throws IOException {
+        Path target = Path.of(System.getProperty("example.war")).getParent();
+        war = target.resolve(APP + ".war");
+        ExampleDeployments.example(APP + ".war", """
+                ratelimiter.trusted-proxies=127.0.0.1,::1
+                ratelimiter.metrics.system=opentelemetry
+                otel.sdk.disabled=false
+                otel.service.name=otel-metrics
+                otel.metrics.exporter=logging
+                otel.metric.export.interval=500
+                otel.traces.exporter=none
+                otel.logs.exporter=none
+                """).as(ZipExporter.class).exportTo(war.toFile(), true);
+        Path overrides = Files.createDirectories(Path.of(System.getProperty("liberty.wlp.home"), "usr", "servers",
+                System.getProperty("liberty.server.name"), "configDropins", "overrides"));
+        override = overrides.resolve("test-" + APP + ".xml");
+        log = ServerLog.mark();
+        Files.writeString(override, """
+                <server>
+                  <webApplication id="%s" name="%s" location="%s">
+                    <classloader apiTypeVisibility="+third-party"/>
+                  </webApplication>
+                </server>
+                """.formatted(APP, APP, war.toAbsolutePath()));
+        await().atMost(Duration.ofSeconds(120)).until(() -> log.text().contains("CWWKZ0001I: Application " + APP
+                + " started") || log.text().contains("CWWKZ0012I"));
+        assertThat(log.text()).as("the application started").doesNotContain("CWWKZ0012I")
+                .doesNotContain("Rate limiter configuration is invalid");
+    }
+
+    @AfterAll
+    static void undeploy() throws IOException {
+        if (override == null) {
+            return;
+        }
+        ServerLog removal = ServerLog.mark();
+        Files.deleteIfExists(override);
+        await().atMost(Duration.ofSeconds(60)).until(() -> removal.text().contains("CWWKZ0009I: The application " + APP
+                + " has stopped"));
+        Files.deleteIfExists(war);
+    }
+
+    @Test
+    @DisplayName("decisions are exported through MicroProfile Telemetry 2.0 with the other adapters' name, "
+            + "description and attributes, and not counted again in MicroProfile Metrics")
+    void decisionsExported() {
+        URI root = URI.create("http://127.0.0.1:" + System.getProperty("liberty.http.port") + "/");
+        ExampleApi client = ExampleApi.newClient(root);
+        for (int i = 0; i < 3; i++) {
+            assertThat(client.get("api/projects").statusCode()).isEqualTo(200);
+        }
+
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                assertThat(latestValue("api-anonymous", "allowed")).hasValue(3));
+        String export = latestExport();
+        assertThat(export).contains("description=Decisions per bucket and outcome, after the outage policy")
+                .contains("type=LONG_SUM")
+                .contains("attributes={bucket=\"api-anonymous\", outcome=\"denied\"}, value=0");
+        assertThat(log.text()).contains("InstrumentationScopeInfo{name=dev.ratelimiter")
+                .contains("Rate limiter metrics: OpenTelemetry");
+
+        HttpResponse<String> mpMetrics = client.get("metrics");
+        assertThat(mpMetrics.statusCode()).isEqualTo(200);
+        assertThat(mpMetrics.body()).as("MicroProfile Metrics' own series are there, the limiter's are not")
+                .contains("jvm_").doesNotContain("rate_limiter_");
+    }
+
+    /** The logging exporter's latest line about the decision series. */
+    private static String latestExport() {
+        Matcher matcher = DECISIONS_EXPORT.matcher(log.text());
+        String latest = "";
+        while (matcher.find()) {
+            latest = matcher.group();
+        }
+        return latest;
+    }
+
+    /** The value of one decision series in the latest export, if exported yet. */
+    private static OptionalLong latestValue(String bucket, String outcome) {
+        Matcher value = Pattern.compile(Pattern.quote("attributes={bucket=\"" + bucket + "\", outcome=\"" + outcome
+                + "\"}, value=") + "(\\d+)").matcher(latestExport());
+        return value.find() ? OptionalLong.of(Long.parseLong(value.group(1))) : OptionalLong.empty();
+    }
+}
