@@ -27,7 +27,7 @@ class MetricNameCheckTest {
             rate_limiter_backend_seconds_max{backend="memory"} 0.0
             """;
 
-    /** The same in OpenMetrics, with MicroProfile Metrics' mp_scope: family names lose _total, samples keep it. */
+    /** Another exporter's scrape in OpenMetrics, with mp_scope: family names lose _total, samples keep it. */
     private static final String OPEN_METRICS = """
             # TYPE rate_limiter_decisions counter
             rate_limiter_decisions_total{bucket="login",mp_scope="application",outcome="allowed"} 3.0
@@ -69,7 +69,7 @@ class MetricNameCheckTest {
 
     @Test
     @DisplayName("suffixes are compared as exported: a family name without _total, a _bucket no exporter writes, "
-            + "a _max MicroProfile Metrics' OpenMetrics scrape lacks")
+            + "a _max that one scrape has and the other lacks")
     void suffixesCompared() {
         List<OpsQuery> queries = List.of(
                 new OpsQuery("panel A", "rate(rate_limiter_decisions[5m])"),

@@ -11,10 +11,10 @@ import java.util.TreeSet;
  * a query selects, suffixes included. The suffixes differ by exporter and type, and that is the point of comparing
  * with them: a counter's samples end in {@code _total} (MicroProfile Metrics 5 on Payara and Open Liberty, and
  * Micrometer's Prometheus registry on Quarkus, alike), while an OpenMetrics {@code # TYPE} line names its family
- * without it; a timer's samples are {@code <name>_seconds_count}, {@code _sum} and {@code _max} (with
- * {@code <name>_seconds{quantile=...}} on MicroProfile Metrics only), and no {@code _bucket} (no histogram is
- * published). A query must therefore name each series with the suffix every exporter writes, and a query with a
- * suffix only one exporter writes (a {@code _bucket}, a {@code quantile}) fails on the other.
+ * without it; a timer's samples include {@code <name>_seconds_count} and {@code _sum} on every exporter, while its
+ * other samples ({@code _max}, quantiles) differ by server, and none writes {@code _bucket} (no histogram is
+ * published). A query must therefore name each series with the suffix every exporter writes: the server modules
+ * run this check each on its own scrape, so a suffix only one exporter writes fails on the others.
  */
 public final class ScrapedSeries {
 
