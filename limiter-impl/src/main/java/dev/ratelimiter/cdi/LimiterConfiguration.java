@@ -9,11 +9,10 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.spi.ConfigSource;
 
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The limiter's settings, read from MicroProfile Config once, when the application starts. The library's own
@@ -33,33 +32,39 @@ public class LimiterConfiguration {
 
     @PostConstruct
     void read() {
-        // Copied once: SmallRye Config 3.16's Iterable of names throws on a second iterator().
-        List<String> names = new ArrayList<>();
-        config.getPropertyNames().forEach(names::add);
+        List<String> names = namesAsWritten();
         // Before reading, so a typo that fails the start (a bucket left without its limit) is explained first.
-        UnknownProperties.warnings(namesAsWritten(names))
-                .forEach(warning -> LOG.log(System.Logger.Level.WARNING, warning));
+        UnknownProperties.warnings(names).forEach(warning -> LOG.log(System.Logger.Level.WARNING, warning));
         settings = SettingsReader.read(new ConfigLookup(config), names);
     }
 
     /**
-     * The names some configuration source lists as written, not as the name of an environment variable. SmallRye
-     * Config's environment source lists {@code RATELIMITER_BUCKETS_LOGIN_LIMT} also as
-     * {@code ratelimiter.buckets.login.limt}; such a name, listed beside its environment form by the same source,
-     * is left out, since an environment variable's name cannot be told apart from a typo ({@code _} stands for both
-     * {@code .} and {@code -}).
+     * Every property name as a configuration source lists it, sorted, without the names some sources list beside an
+     * environment variable. SmallRye Config's environment source lists {@code RATELIMITER_BUCKETS_LOGIN_LIMT} also
+     * as {@code ratelimiter.buckets.login.limt} (and {@code _DEV_RATELIMITER_...} as {@code %dev.ratelimiter...});
+     * such a name is left out, since an environment variable's name cannot be told apart from a typo ({@code _}
+     * stands for both {@code .} and {@code -}), and the reader finds the bucket from the variable's own name.
+     *
+     * <p>Taken from the sources, not from {@link Config#getPropertyNames()}: there SmallRye Config lists a name
+     * under the active profile without its profile ({@code %dev.x} as {@code x}), so a typo under the active
+     * profile would go unseen; the reader asks the Config which profiled names apply (README, "Configuration
+     * profiles").
      */
-    private List<String> namesAsWritten(List<String> names) {
-        Set<String> written = new HashSet<>();
+    private List<String> namesAsWritten() {
+        Set<String> written = new TreeSet<>();
         for (ConfigSource source : config.getConfigSources()) {
             Set<String> listed = source.getPropertyNames();
             for (String name : listed) {
-                if (!listed.contains(name.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT))) {
+                if (name.equals(environmentForm(name)) || !listed.contains(environmentForm(name))) {
                     written.add(name);
                 }
             }
         }
-        return names.stream().filter(written::contains).toList();
+        return List.copyOf(written);
+    }
+
+    private static String environmentForm(String name) {
+        return name.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);
     }
 
     /** The validated settings. */

@@ -30,6 +30,9 @@ import java.util.function.Function;
  * {@code 10/PT1S, 1000/PT1H} (several windows; the README's "Fixed windows"), one value that reads the same as an
  * environment variable ({@code RATELIMITER_BUCKETS_PROJECTS_LIMITS=10/PT1S,1000/PT1H}).
  * {@code mode} is {@code enforce} (the default) or {@code shadow} (the README's "Shadow mode").
+ * A name under a configuration profile ({@code %dev.ratelimiter.buckets.<name>.limit}, {@code _DEV_RATELIMITER_...};
+ * see {@link ProfiledName}) names a bucket only when the lookup answers for it without the profile, that is when
+ * the Config implementation holds that profile active.
  *
  * <p>Every number and duration has a range (the README's configuration reference shows each); a value outside it
  * is a problem naming the property and the range. The ranges keep every sum and product the limiter makes from
@@ -301,25 +304,52 @@ public final class SettingsReader {
     private Set<String> bucketNames() {
         Set<String> names = new TreeSet<>();
         for (String property : propertyNames) {
-            String rest;
-            if (property.startsWith(BUCKETS)) {
-                rest = property.substring(BUCKETS.length());
-                int dot = rest.lastIndexOf('.');
-                if (dot > 0 && BUCKET_PROPERTIES.contains(rest.substring(dot + 1))) {
-                    names.add(rest.substring(0, dot));
-                }
-            } else if (property.startsWith(ENV_BUCKETS)) {
-                rest = property.substring(ENV_BUCKETS.length());
-                for (String suffix : List.of("_LIMIT", "_WINDOW", "_LIMITS", "_ON_OUTAGE", "_MODE")) {
-                    if (rest.endsWith(suffix) && rest.length() > suffix.length()) {
-                        names.add(rest.substring(0, rest.length() - suffix.length())
-                                .toLowerCase(Locale.ROOT).replace('_', '-'));
-                        break;
-                    }
-                }
+            Optional<ProfiledName> profiled = ProfiledName.of(property);
+            if (profiled.isEmpty()) {
+                bucketProperty(property).ifPresent(set -> names.add(set.bucket()));
+            } else {
+                // Config lists every profile's names; it answers for the name without the profile only when that
+                // profile is active (README, "Configuration profiles"), so only then does the bucket exist.
+                bucketProperty(profiled.get().name())
+                        .filter(set -> answers(BUCKETS + set.bucket() + "." + set.property()))
+                        .ifPresent(set -> names.add(set.bucket()));
             }
         }
         return names;
+    }
+
+    /** A bucket's name and one of its {@link #BUCKET_PROPERTIES}. */
+    private record BucketProperty(String bucket, String property) {
+    }
+
+    /** The bucket property that {@code property} sets, in properties or environment form; empty if none. */
+    private static Optional<BucketProperty> bucketProperty(String property) {
+        if (property.startsWith(BUCKETS)) {
+            String rest = property.substring(BUCKETS.length());
+            int dot = rest.lastIndexOf('.');
+            if (dot > 0 && BUCKET_PROPERTIES.contains(rest.substring(dot + 1))) {
+                return Optional.of(new BucketProperty(rest.substring(0, dot), rest.substring(dot + 1)));
+            }
+        } else if (property.startsWith(ENV_BUCKETS)) {
+            String rest = property.substring(ENV_BUCKETS.length());
+            for (String bucketProperty : BUCKET_PROPERTIES) {
+                String suffix = "_" + bucketProperty.toUpperCase(Locale.ROOT).replace('-', '_');
+                if (rest.endsWith(suffix) && rest.length() > suffix.length()) {
+                    return Optional.of(new BucketProperty(rest.substring(0, rest.length() - suffix.length())
+                            .toLowerCase(Locale.ROOT).replace('_', '-'), bucketProperty));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether the configuration has a value for the property; one it cannot read counts (read reports it). */
+    private boolean answers(String property) {
+        try {
+            return lookup.apply(property).filter(value -> !value.isBlank()).isPresent();
+        } catch (RuntimeException e) {
+            return true;
+        }
     }
 
     private Backend backend() {

@@ -10,7 +10,8 @@ import java.util.List;
  * <p>Only names in properties form are checked: a name must start with {@code ratelimiter.} exactly. Environment
  * variables ({@code RATELIMITER_BUCKETS_LOGIN_LIMT}) appear among MicroProfile Config's property names in upper
  * case with {@code _}, so they never match; their names are ambiguous ({@code _} stands for {@code .} and
- * {@code -}), so they are not checked. Names under a profile ({@code %dev.ratelimiter...}) are not checked either.
+ * {@code -}), so they are not checked. A name under a profile ({@code %dev.ratelimiter.buckets.login.limt}) is
+ * checked as the name it sets, whether or not its profile is active, and reported with its profile.
  */
 public final class UnknownProperties {
 
@@ -37,13 +38,21 @@ public final class UnknownProperties {
      * @param propertyNames every property name the configuration knows (MicroProfile Config's
      *                      {@code getPropertyNames()}); walked once
      * @return lines such as {@code Unknown property ratelimiter.buckets.login.limt is ignored; did you mean
-     *         ratelimiter.buckets.login.limit?}, empty when every {@code ratelimiter.} name is known
+     *         ratelimiter.buckets.login.limit?} ({@code %dev.ratelimiter...} on both sides for a name under the
+     *         profile {@code dev}), empty when every {@code ratelimiter.} name is known
      */
     public static List<String> warnings(Iterable<String> propertyNames) {
         List<String> warnings = new ArrayList<>();
         for (String name : propertyNames) {
             if (name.startsWith(SettingsReader.PREFIX) && !known(name)) {
                 warnings.add("Unknown property " + name + " is ignored; did you mean " + nearest(name) + "?");
+            } else if (name.startsWith("%")) {
+                // Under a profile: checked as the name it sets, whichever profile is active; the profile is kept.
+                ProfiledName.of(name).filter(profiled -> !known(profiled.name())).ifPresent(profiled -> {
+                    String prefix = "%" + profiled.profile() + ".";
+                    warnings.add("Unknown property " + name + " is ignored; did you mean "
+                            + prefix + nearest(profiled.name()) + "?");
+                });
             }
         }
         return warnings;

@@ -48,6 +48,55 @@ class SettingsReaderTest {
         assertThat(settings.buckets()).containsOnlyKeys("api-anonymous", "api-authenticated");
     }
 
+    /**
+     * Reads as a Config with the profile {@code dev} active does, when it lists every name as written (Payara's
+     * does): a name is looked up under {@code %dev.} first (or {@code _DEV_} in environment form), then as is.
+     */
+    private LimiterSettings readWithDevProfile() {
+        return SettingsReader.read(name -> Optional.ofNullable(properties.get("%dev." + name))
+                .or(() -> Optional.ofNullable(properties.get(
+                        "_DEV_" + name.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(java.util.Locale.ROOT))))
+                .or(() -> Optional.ofNullable(properties.get(name))), properties.keySet());
+    }
+
+    @Test
+    @DisplayName("a bucket only under the active profile exists; one only under another profile does not")
+    void bucketsUnderProfiles() {
+        properties.put("%dev.ratelimiter.buckets.debug.limit", "7");
+        properties.put("%dev.ratelimiter.buckets.debug.window", "PT1M");
+        properties.put("_DEV_RATELIMITER_BUCKETS_FROM_ENV_LIMIT", "8");
+        properties.put("_DEV_RATELIMITER_BUCKETS_FROM_ENV_WINDOW", "PT2M");
+        properties.put("%prod.ratelimiter.buckets.audit.limit", "9");
+        properties.put("%prod.ratelimiter.buckets.audit.window", "PT1M");
+        properties.put("_PROD_RATELIMITER_BUCKETS_EXPORT_LIMIT", "9");
+        properties.put("_PROD_RATELIMITER_BUCKETS_EXPORT_WINDOW", "PT1M");
+
+        LimiterSettings settings = readWithDevProfile();
+
+        assertThat(settings.buckets()).containsOnlyKeys("api-anonymous", "api-authenticated", "debug", "from-env");
+        assertThat(settings.bucket("debug")).contains(new Bucket("debug", 7, Duration.ofMinutes(1)));
+        assertThat(settings.bucket("from-env")).contains(new Bucket("from-env", 8, Duration.ofMinutes(2)));
+    }
+
+    @Test
+    @DisplayName("a bucket's property under the active profile overrides its plain value; another profile's does not")
+    void bucketValueUnderProfile() {
+        properties.put("ratelimiter.buckets.login.limit", "5");
+        properties.put("ratelimiter.buckets.login.window", "PT15M");
+        properties.put("%dev.ratelimiter.buckets.login.limit", "500");
+        properties.put("%prod.ratelimiter.buckets.login.window", "PT1H");
+        assertThat(readWithDevProfile().bucket("login")).contains(new Bucket("login", 500, Duration.ofMinutes(15)));
+    }
+
+    @Test
+    @DisplayName("a bucket under the active profile without its window is refused, naming the property")
+    void incompleteBucketUnderProfile() {
+        properties.put("%dev.ratelimiter.buckets.debug.limit", "7");
+        properties.put("%prod.ratelimiter.buckets.debug.window", "PT1M");
+        assertThatThrownBy(this::readWithDevProfile).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("ratelimiter.buckets.debug.window: bucket 'debug' is configured without it");
+    }
+
     @Test
     @DisplayName("defaults: enabled, memory, /api/, no trusted proxies, /64, headers on success, 100000 keys")
     void defaults() {

@@ -64,9 +64,29 @@ class UnknownPropertiesTest {
     }
 
     @Test
-    @DisplayName("environment variable names and other prefixes are not checked")
+    @DisplayName("environment variable names (also under a profile) and other prefixes are not checked")
     void environmentNamesNotChecked() {
         assertThat(UnknownProperties.warnings(List.of("RATELIMITER_BUCKETS_LOGIN_LIMT", "RATELIMITER_BACKEND",
-                "%dev.ratelimiter.buckets.login.limt", "quarkus.http.port", "ratelimiterx"))).isEmpty();
+                "_DEV_RATELIMITER_BUCKETS_LOGIN_LIMT", "%dev.quarkus.http.port", "quarkus.http.port",
+                "ratelimiterx"))).isEmpty();
+    }
+
+    @Test
+    @DisplayName("known properties under a profile, active or not, are not reported")
+    void knownUnderProfile() {
+        assertThat(UnknownProperties.warnings(List.of("%dev.ratelimiter.buckets.login.limit",
+                "%dev.ratelimiter.buckets.login.window", "%test.ratelimiter.backend",
+                "%prod.ratelimiter.valkey.url", "%dev,test.ratelimiter.breaker.max-backoff"))).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}: did you mean {1}?")
+    @CsvSource(delimiter = '|', value = {
+            "%dev.ratelimiter.buckets.login.limt | %dev.ratelimiter.buckets.login.limit",
+            "%prod.ratelimiter.backnd            | %prod.ratelimiter.backend",
+            "%dev,test.ratelimiter.valkey.timout | %dev,test.ratelimiter.valkey.timeout"})
+    @DisplayName("an unknown name under a profile is reported with its profile kept")
+    void typoUnderProfile(String typo, String nearest) {
+        assertThat(UnknownProperties.warnings(List.of(typo)))
+                .containsExactly("Unknown property " + typo + " is ignored; did you mean " + nearest + "?");
     }
 }

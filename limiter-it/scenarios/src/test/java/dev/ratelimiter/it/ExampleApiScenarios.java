@@ -2,6 +2,9 @@ package dev.ratelimiter.it;
 
 import dev.ratelimiter.it.app.RefusalStyleFilter;
 import dev.ratelimiter.it.app.StyledRefusals;
+import dev.ratelimiter.it.ops.MetricNameCheck;
+import dev.ratelimiter.it.ops.OpsQueries;
+import dev.ratelimiter.it.ops.ScrapedSeries;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -587,6 +590,33 @@ public abstract class ExampleApiScenarios {
         assertThat(response.statusCode()).isEqualTo(200);
         return series(response.body(), "rate_limiter_decisions_total", "bucket=\"" + bucket + "\"",
                 "outcome=\"" + outcome + "\"");
+    }
+
+    @Test
+    @DisplayName("every series the Grafana dashboard (ops/grafana) and the alert rules (ops/prometheus) query is exposed on the metrics path")
+    void opsQueriesUseExposedSeries() {
+        client().get("api/projects");
+        HttpResponse<String> response = client().get(metricsPath());
+        assertThat(response.statusCode()).isEqualTo(200);
+        java.util.Set<String> exposed = ScrapedSeries.names(response.body());
+
+        assertThat(MetricNameCheck.missing(OpsQueries.shipped(), exposed))
+                .as("series queried by ops/ but not exposed here; exposed: %s", exposed).isEmpty();
+    }
+
+    /**
+     * Asserts that the bucket {@code activeOnly}, configured only under the active configuration profile, exists
+     * (its series are registered at startup, at zero) and that {@code inactiveOnly}, configured only under another
+     * profile, does not.
+     */
+    protected void assertBucketsUnderProfiles(String activeOnly, String inactiveOnly) {
+        HttpResponse<String> response = client().get(metricsPath());
+        assertThat(response.statusCode()).isEqualTo(200);
+        String body = response.body();
+        assertThat(series(body, "rate_limiter_decisions_total", "bucket=\"" + activeOnly + "\"",
+                "outcome=\"allowed\"")).isZero();
+        assertThat(series(body, "rate_limiter_fallbacks_total", "bucket=\"" + activeOnly + "\"")).isZero();
+        assertThat(body).contains("bucket=\"api-anonymous\"").doesNotContain("bucket=\"" + inactiveOnly + "\"");
     }
 
     /**

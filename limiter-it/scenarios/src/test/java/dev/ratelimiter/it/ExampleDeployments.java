@@ -43,6 +43,20 @@ public final class ExampleDeployments {
             "ratelimiter.buckets.login.window: 'PT0.5S' must be a whole number of seconds",
             "ratelimiter.backend: 'memcached' is not a backend; use memory, valkey or postgres");
 
+    /**
+     * Configuration profiles (README, "Configuration profiles"): the profile {@code it} made active by
+     * {@code mp.config.profile}, the bucket {@code profiled} defined only under it, the bucket {@code other-only}
+     * only under the inactive profile {@code other}. {@link ExampleApiScenarios#assertBucketsUnderProfiles} checks
+     * that the first exists and the second does not.
+     */
+    public static final String PROFILES = """
+            mp.config.profile=it
+            %it.ratelimiter.buckets.profiled.limit=7
+            %it.ratelimiter.buckets.profiled.window=PT1M
+            %other.ratelimiter.buckets.other-only.limit=7
+            %other.ratelimiter.buckets.other-only.window=PT1M
+            """;
+
     /** The environment variable {@link #UNRESOLVED_SECRET} refers to; a scenario checks it is unset. */
     public static final String SECRET_VARIABLE = "RATE_LIMIT_KEY_SECRET";
 

@@ -68,6 +68,12 @@ class QuarkusExampleApiTest extends ExampleApiScenarios {
         assertThat(refused.headers().firstValue("Retry-After")).isPresent();
     }
 
+    @Test
+    @DisplayName("Quarkus's test profile: the bucket under %test. exists, the one under %dev. does not")
+    void bucketsUnderProfiles() {
+        assertBucketsUnderProfiles("profiled", "dev-only");
+    }
+
     /** Quarkus REST answers OPTIONS for a resource without an {@code @OPTIONS} method before request filters. */
     @Override
     protected boolean optionsReachFilters() {
