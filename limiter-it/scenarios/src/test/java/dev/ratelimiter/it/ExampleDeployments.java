@@ -27,7 +27,7 @@ public final class ExampleDeployments {
     /**
      * The configuration of the resources the scenarios add to the example ({@code dev.ratelimiter.it.app}): bucket
      * {@code trial} of {@code TrialResource}, 2 per hour, in shadow mode. The Quarkus module's
-     * {@code application.properties} repeats it.
+     * {@code application.properties} repeats it; the Quarkus application that lists its classes adds it.
      */
     public static final String SCENARIO_CONFIG = "ratelimiter.buckets.trial.limit=2\n"
             + "ratelimiter.buckets.trial.window=PT1H\n"

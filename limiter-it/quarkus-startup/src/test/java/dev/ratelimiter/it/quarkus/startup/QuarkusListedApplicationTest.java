@@ -2,6 +2,7 @@ package dev.ratelimiter.it.quarkus.startup;
 
 import dev.ratelimiter.it.ExampleApi;
 import dev.ratelimiter.it.ExampleApiScenarios;
+import dev.ratelimiter.it.ExampleDeployments;
 import dev.ratelimiter.it.app.ItemsResource;
 import io.quarkus.test.QuarkusUnitTest;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -31,7 +32,7 @@ class QuarkusListedApplicationTest {
                             ratelimiter.buckets.imports.limit=3
                             ratelimiter.buckets.imports.window=PT1H
                             ratelimiter.trusted-proxies=127.0.0.1,::1
-                            """), "application.properties"));
+                            """ + ExampleDeployments.SCENARIO_CONFIG), "application.properties"));
 
     @TestHTTPResource("/")
     URL root;
