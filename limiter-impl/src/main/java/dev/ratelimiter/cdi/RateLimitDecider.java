@@ -5,6 +5,7 @@ import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.RateLimitDenied;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.core.Backend;
+import dev.ratelimiter.core.CounterKeys;
 import dev.ratelimiter.core.KeyNormalizer;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
@@ -12,7 +13,8 @@ import jakarta.inject.Inject;
 
 /**
  * The one path every decision takes, from the interceptor, the global filter and the {@code RateLimits} facade:
- * normalize the raw key, hash it, count it, and fire {@link RateLimitDenied} on a denial.
+ * normalize the raw key, hash it, count it, and fire {@link RateLimitDenied} on a denial (with the key's
+ * HMAC-SHA-256 or SHA-256, whichever hash it was counted under: {@link CounterKeys}).
  */
 @ApplicationScoped
 public class RateLimitDecider {
@@ -32,11 +34,13 @@ public class RateLimitDecider {
      * @return the verdict after the bucket's outage policy; {@code UNAVAILABLE} only for a fail-closed outage
      */
     public Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
-        String key = hashedKey(rawKey, normalization);
+        CounterKeys keys = runtime.keys();
+        String normalized = KeyNormalizer.normalize(rawKey, normalization);
+        String key = keys.counterKey(normalized);
         Verdict verdict = runtime.limiter().consume(bucket, key);
         runtime.metrics().decision(bucket, verdict.outcome());
         if (verdict.outcome() == Verdict.Outcome.DENIED) {
-            denials.fire(new RateLimitDenied(bucket, key, verdict));
+            denials.fire(new RateLimitDenied(bucket, keys.eventKey(normalized, key), verdict));
         }
         return verdict;
     }
@@ -51,11 +55,7 @@ public class RateLimitDecider {
 
     /** Clears one raw key's counter; never throws for a backend failure. */
     public void reset(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
-        runtime.limiter().reset(bucket, hashedKey(rawKey, normalization));
-    }
-
-    private String hashedKey(CharSequence rawKey, KeyNormalization normalization) {
-        return runtime.hasher().hash(KeyNormalizer.normalize(rawKey, normalization));
+        runtime.limiter().reset(bucket, runtime.keys().counterKey(KeyNormalizer.normalize(rawKey, normalization)));
     }
 
     /**

@@ -49,14 +49,17 @@ final class ValkeyRateLimiter implements RateLimiter {
 
     static final String SCRIPT = loadScript();
     static final String SCRIPT_SHA = sha1(SCRIPT);
+    private static final byte[] SCRIPT_BYTES = SCRIPT.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] SCRIPT_SHA_BYTES = SCRIPT_SHA.getBytes(StandardCharsets.US_ASCII);
 
     private static final CommandObjects COMMANDS = new CommandObjects();
-    private static final String PROBE_WINDOW_MILLIS = "1000";
+    private static final byte[] PROBE_WINDOW_MILLIS = "1000".getBytes(StandardCharsets.US_ASCII);
 
     private final Supplier<ValkeyClient> clients;
     private final String keyPrefix;
     private final BackendMonitor monitor;
     private final RateLimiterMetrics metrics;
+    private final ScriptArguments arguments;
 
     /**
      * @param clients   the pooled client (standalone, Sentinel or Cluster), owned by the caller; it may throw
@@ -71,13 +74,15 @@ final class ValkeyRateLimiter implements RateLimiter {
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
         this.monitor = Objects.requireNonNull(monitor, "monitor");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.arguments = new ScriptArguments(keyPrefix);
     }
 
     @Override
     public Verdict consume(Bucket bucket, String key) {
         long start = System.nanoTime();
         try {
-            return verdict(bucket, decide(counterKey(bucket, key), Long.toString(bucket.window().toMillis())));
+            ScriptArguments.OfBucket ofBucket = arguments.of(bucket);
+            return verdict(bucket, decide(ofBucket.counterKey(key), ofBucket.window()));
         } catch (RuntimeException e) {
             monitor.failure(reply(e));
             return Verdict.unavailable(bucket.limit(), Duration.ZERO);
@@ -104,7 +109,7 @@ final class ValkeyRateLimiter implements RateLimiter {
      *
      * @return the script's reply
      */
-    private Object decide(String counter, String window) {
+    private Object decide(byte[] counter, byte[] window) {
         ValkeyClient client = clients.get();
         try {
             try {
@@ -142,11 +147,12 @@ final class ValkeyRateLimiter implements RateLimiter {
         }
     }
 
-    private static Object run(UnifiedJedis client, String counter, String window) {
+    /** By bytes: the string forms encode every argument again and decode the reply through streams. */
+    private static Object run(UnifiedJedis client, byte[] counter, byte[] window) {
         try {
-            return client.evalsha(SCRIPT_SHA, 1, counter, window);
+            return client.evalsha(SCRIPT_SHA_BYTES, 1, counter, window);
         } catch (JedisNoScriptException e) {
-            return client.eval(SCRIPT, 1, counter, window);
+            return client.eval(SCRIPT_BYTES, 1, counter, window);
         }
     }
 
@@ -154,17 +160,17 @@ final class ValkeyRateLimiter implements RateLimiter {
      * The script on one cluster node; after an ASK reply each command is preceded by ASKING, which lets the node
      * importing the slot run the next command (one only) on it.
      */
-    private static Object runOn(Connection node, boolean asking, String counter, String window) {
+    private static Object runOn(Connection node, boolean asking, byte[] counter, byte[] window) {
         if (asking) {
             node.executeCommand(Protocol.Command.ASKING);
         }
         try {
-            return node.executeCommand(COMMANDS.evalsha(SCRIPT_SHA, 1, counter, window));
+            return node.executeCommand(COMMANDS.evalsha(SCRIPT_SHA_BYTES, 1, counter, window));
         } catch (JedisNoScriptException e) {
             if (asking) {
                 node.executeCommand(Protocol.Command.ASKING);
             }
-            return node.executeCommand(COMMANDS.eval(SCRIPT, 1, counter, window));
+            return node.executeCommand(COMMANDS.eval(SCRIPT_BYTES, 1, counter, window));
         }
     }
 
@@ -190,13 +196,13 @@ final class ValkeyRateLimiter implements RateLimiter {
      * @throws RuntimeException if the script does not run in time
      */
     void probe() {
-        decide(keyPrefix + "{probe}", PROBE_WINDOW_MILLIS);
+        decide((keyPrefix + "{probe}").getBytes(StandardCharsets.UTF_8), PROBE_WINDOW_MILLIS);
     }
 
     /** The probe of one cluster master: the script on {@code probeKey}, one of its slots, sent to it directly. */
     void probeNode(ValkeyClient client, HostAndPort node, String probeKey) {
         try (Connection connection = client.clusterNode(node)) {
-            runOn(connection, false, probeKey, PROBE_WINDOW_MILLIS);
+            runOn(connection, false, probeKey.getBytes(StandardCharsets.UTF_8), PROBE_WINDOW_MILLIS);
         }
     }
 
