@@ -11,6 +11,9 @@ import dev.ratelimiter.core.FailureKind;
 import dev.ratelimiter.core.RateLimiterMetrics;
 
 import javax.sql.DataSource;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,7 +22,6 @@ import java.sql.SQLNonTransientException;
 import java.sql.SQLTimeoutException;
 import java.sql.Types;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -55,6 +57,8 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
 
     private static final System.Logger LOG = System.getLogger(PostgresRateLimiter.class.getName());
     private static final Executor DIRECT = Runnable::run;
+    private static final VarHandle BIG_ENDIAN_LONG = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.BIG_ENDIAN);
     private static final int SWEEP_BATCH = 10_000;
     private static final int SWEEP_TIMEOUT_MILLIS = 30_000;
 
@@ -138,10 +142,7 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
                     setInstant(statement, 7, now);
                     try (ResultSet row = statement.executeQuery()) {
                         row.next();
-                        long count = row.getLong(1);
-                        Instant endsAt = row.getObject(2, OffsetDateTime.class).toInstant();
-                        Instant statementTime = row.getObject(3, OffsetDateTime.class).toInstant();
-                        return verdict(bucket, count, Duration.between(statementTime, endsAt));
+                        return verdict(bucket, row.getLong(1), timeLeft(row));
                     }
                 }
             });
@@ -338,6 +339,27 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
         } else {
             statement.setNull(index, Types.TIMESTAMP_WITH_TIMEZONE);
         }
+    }
+
+    /**
+     * The returned {@code ends_at} (column 2) minus the statement's instant (column 3). PostgreSQL sends a
+     * {@code timestamptz} in binary as 8 bytes, big-endian microseconds since 2000-01-01 (integer datetimes, the
+     * only build since PostgreSQL 10), and pgjdbc hands a binary column's bytes out as they came once it has
+     * prepared the statement on the server (from the statement's fifth use on a connection): their difference
+     * needs no calendar, where {@code getObject(OffsetDateTime)} builds a {@code GregorianCalendar} per result.
+     * In text (the first uses, or {@code prepareThreshold=0} behind PgBouncer) a value is never 8 bytes long, and
+     * both instants are parsed.
+     */
+    private static Duration timeLeft(ResultSet row) throws SQLException {
+        byte[] endsAt = row.getBytes(2);
+        byte[] statementTime = row.getBytes(3);
+        if (endsAt != null && statementTime != null && endsAt.length == Long.BYTES
+                && statementTime.length == Long.BYTES) {
+            long micros = (long) BIG_ENDIAN_LONG.get(endsAt, 0) - (long) BIG_ENDIAN_LONG.get(statementTime, 0);
+            return Duration.ofNanos(micros * 1_000);
+        }
+        return Duration.between(row.getObject(3, OffsetDateTime.class).toInstant(),
+                row.getObject(2, OffsetDateTime.class).toInstant());
     }
 
     private static Verdict verdict(Bucket bucket, long count, Duration left) {
