@@ -45,7 +45,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Deadlines: a bulkhead ({@link Semaphore#tryAcquire(long, TimeUnit)}) admits at most {@code permits} calls
  * at once and waits at most {@code timeout} for a place, since pools cannot all wait less than 250 ms; each call
- * sets the connection's network timeout to 1.5 x {@code timeout}, which bounds it whatever the server does (the
+ * runs with the connection's network timeout at 1.5 x {@code timeout} (set once per connection of the library's
+ * own pool, set and put back on a server's pool), which bounds it whatever the server does (the
  * statement timeout, which lets the server end a slow statement and keep the connection, is the pool's: the
  * library's own pool sets it unless behind PgBouncer). No client-side cancel: pgjdbc makes a timed-out call wait
  * for its cancel request to finish, which against a paused server takes the driver's cancelSignalTimeout (10 s).
@@ -75,6 +76,7 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
     private final String sweepSql;
     private final String probeSql;
     private final ConnectionEviction eviction;
+    private final boolean ownPool;
     private final Set<String> configurationStatesLogged = ConcurrentHashMap.newKeySet();
 
     /**
@@ -90,6 +92,20 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
     public PostgresRateLimiter(DataSource dataSource, String table, Duration timeout, int permits,
                                Optional<InstantSource> boundClock, ConnectionEviction eviction,
                                BackendMonitor monitor, RateLimiterMetrics metrics) {
+        this(dataSource, table, timeout, permits, boundClock, eviction, false, monitor, metrics);
+    }
+
+    /**
+     * @param ownPool {@code true} when {@code dataSource} is the library's own pool ({@link HikariPools#create}),
+     *                used by nothing else: a connection then keeps the network timeout a call set on it, set on the
+     *                driver's connection, so the pool does not put it back on every return and the next call on it
+     *                finds it set. {@code false} for a server's pool shared with the application: each call puts
+     *                the connection's previous network timeout back. The other parameters are those above.
+     */
+    public PostgresRateLimiter(DataSource dataSource, String table, Duration timeout, int permits,
+                               Optional<InstantSource> boundClock, ConnectionEviction eviction, boolean ownPool,
+                               BackendMonitor monitor, RateLimiterMetrics metrics) {
+        this.ownPool = ownPool;
         this.eviction = Objects.requireNonNull(eviction, "eviction");
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.table = Objects.requireNonNull(table, "table");
@@ -263,6 +279,10 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
         try (Connection connection = dataSource.getConnection()) {
             try {
                 refuseJoinedTransaction(connection);
+                if (ownPool) {
+                    setNetworkTimeout(connection.unwrap(Connection.class), networkTimeout);
+                    return work.run(connection);
+                }
                 int previous = connection.getNetworkTimeout();
                 connection.setNetworkTimeout(DIRECT, networkTimeout);
                 try {
@@ -315,6 +335,13 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
             // A configuration mistake, not an outage: calls outside transactions succeed in between, so the
             // breaker may never open and readiness may stay ok. Logged once, loudly (FailureKind.CONFIGURATION).
             throw refusal;
+        }
+    }
+
+    /** Sets the network timeout only when it differs: a connection of the library's own pool keeps it. */
+    private static void setNetworkTimeout(Connection driverConnection, int networkTimeout) throws SQLException {
+        if (driverConnection.getNetworkTimeout() != networkTimeout) {
+            driverConnection.setNetworkTimeout(DIRECT, networkTimeout);
         }
     }
 

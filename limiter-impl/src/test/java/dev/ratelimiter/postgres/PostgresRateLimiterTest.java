@@ -114,4 +114,27 @@ class PostgresRateLimiterTest extends RateLimiterContract {
             }
         }
     }
+
+    @Test
+    @DisplayName("the library's own pool keeps the call's network timeout on its connection; a server's pool gets its own back")
+    void networkTimeoutKeptOrPutBack() throws SQLException {
+        Bucket bucket = bucket("timeout", 100, Duration.ofSeconds(60));
+        for (boolean ownPool : new boolean[] {true, false}) {
+            try (com.zaxxer.hikari.HikariDataSource one = PostgresTarget.pool(schema, 1)) {
+                RateLimiter store = new PostgresRateLimiter(one, "rate_limit_counters", Duration.ofSeconds(10), 1,
+                        Optional.of(clock), ConnectionEviction.ABORT, ownPool, new BackendMonitor(Backend.POSTGRES,
+                        clock, RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
+                int before;
+                try (Connection connection = one.getConnection()) {
+                    before = connection.unwrap(Connection.class).getNetworkTimeout();
+                }
+                assertThat(store.consume(bucket, "hashed-key").outcome()).isEqualTo(Verdict.Outcome.ALLOWED);
+                try (Connection connection = one.getConnection()) {
+                    assertThat(connection.unwrap(Connection.class).getNetworkTimeout())
+                            .isEqualTo(ownPool ? 15_000 : before);
+                }
+                assertThat(store.consume(bucket, "hashed-key").remaining()).isEqualTo(ownPool ? 98 : 96);
+            }
+        }
+    }
 }
