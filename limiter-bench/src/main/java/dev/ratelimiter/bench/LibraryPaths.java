@@ -10,6 +10,7 @@ import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.BackendState;
 import dev.ratelimiter.core.BreakerSettings;
+import dev.ratelimiter.core.CounterKeys;
 import dev.ratelimiter.core.DenyCacheSettings;
 import dev.ratelimiter.core.KeyHasher;
 import dev.ratelimiter.core.KeyNormalizer;
@@ -53,7 +54,7 @@ final class LibraryPaths {
     static final String KEY_PREFIX = "rl:";
     static final String TABLE = "rate_limit_counters";
     private static final String SECRET = "benchmark-secret";
-    private static final KeyHasher HASHER = new KeyHasher(Optional.of(SECRET)); // thread-safe: clones per call
+    private static final KeyHasher HASHER = new KeyHasher(Optional.of(SECRET)); // thread-safe
 
     private LibraryPaths() {
     }
@@ -117,15 +118,16 @@ final class LibraryPaths {
      * store, the outage policy around the in-memory limiter for {@code MEMORY}.
      */
     static final class Decision implements AutoCloseable {
-        private final KeyHasher hasher = new KeyHasher(Optional.of(SECRET));
+        private final CounterKeys keys;
         private final RateLimiterMetrics metrics;
         private final RateLimiter limiter;
         private final AutoCloseable resources;
         private final Consumer<RateLimitDenied> denials;
         private final LongSupplier storeCalls;
 
-        private Decision(RateLimiterMetrics metrics, RateLimiter limiter, AutoCloseable resources,
+        private Decision(CounterKeys keys, RateLimiterMetrics metrics, RateLimiter limiter, AutoCloseable resources,
                          LongSupplier storeCalls) {
+            this.keys = keys;
             this.metrics = metrics;
             this.limiter = limiter;
             this.resources = resources;
@@ -139,7 +141,8 @@ final class LibraryPaths {
             metrics.register(buckets, Backend.MEMORY, () -> false);
             OutagePolicyLimiter limiter = new OutagePolicyLimiter(new MemoryRateLimiter(InstantSource.system(),
                     maxKeys), Optional.empty(), new OutageListeners(List.of(new OutageStatistics(), metrics)));
-            return new Decision(metrics, limiter, () -> { }, () -> 0);
+            return new Decision(CounterKeys.inProcess(new KeyHasher(Optional.of(SECRET))), metrics, limiter, () -> { },
+                    () -> 0);
         }
 
         /** Over a shared store built with {@code metrics} (see {@link #metrics()}). */
@@ -152,7 +155,7 @@ final class LibraryPaths {
                     InstantSource.system(), new MemoryRateLimiter(InstantSource.system(), 100_000),
                     new OutageListeners(List.of(new OutageStatistics(), metrics)), BreakerSettings.DEFAULTS,
                     new DenyCacheSettings(Duration.ofSeconds(1), 100_000), metrics);
-            return new Decision(metrics, chain.limiter(), () -> {
+            return new Decision(CounterKeys.shared(new KeyHasher(Optional.of(SECRET))), metrics, chain.limiter(), () -> {
                 chain.breaker().close();
                 store.close();
             }, counted::calls);
@@ -164,11 +167,12 @@ final class LibraryPaths {
         }
 
         Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
-            String key = hasher.hash(KeyNormalizer.normalize(rawKey, normalization));
+            String normalized = KeyNormalizer.normalize(rawKey, normalization);
+            String key = keys.counterKey(normalized);
             Verdict verdict = limiter.consume(bucket, key);
             metrics.decision(bucket, verdict.outcome());
             if (verdict.outcome() == Verdict.Outcome.DENIED) {
-                denials.accept(new RateLimitDenied(bucket, key, verdict));
+                denials.accept(new RateLimitDenied(bucket, keys.eventKey(normalized, key), verdict));
             }
             return verdict;
         }

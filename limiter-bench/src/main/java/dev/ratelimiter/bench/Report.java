@@ -13,6 +13,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -76,6 +77,18 @@ final class Report {
             md.append("\n## Goals\n\nEvery row below that has a goal, gathered from the sections that follow.\n\n")
                     .append("| section | measurement | ratio | goal | |\n|---|---|---:|---|---|\n").append(rows);
         }
+        Map<String, String> missed = new LinkedHashMap<>();
+        for (Section section : sections) {
+            for (Row row : section.rows()) {
+                row.goal().filter(goal -> row.ratio().map(r -> !goal.met(r)).orElse(false))
+                        .ifPresent(goal -> missed.putIfAbsent(goal.name() + " " + goal, goal.closing()));
+            }
+        }
+        if (!missed.isEmpty()) {
+            md.append("\nWhat would close each goal missed in this run:\n\n");
+            missed.forEach((goal, closing) -> md.append("- **").append(goal).append("**: ").append(closing)
+                    .append('\n'));
+        }
     }
 
     private static String cell(Figure figure) {
@@ -128,7 +141,8 @@ final class Report {
                 row.ratio().ifPresent(ratio -> r.add("ratio", ratio));
                 row.goal().ifPresent(goal -> {
                     r.add("goal", Json.createObjectBuilder().add("ratio", goal.ratio())
-                            .add("direction", goal.atLeast() ? "at least" : "at most"));
+                            .add("direction", goal.atLeast() ? "at least" : "at most").add("name", goal.name())
+                            .add("ifMissed", goal.closing()));
                     row.ratio().ifPresent(ratio -> r.add("goalMet", goal.met(ratio)));
                 });
                 rows.add(r);

@@ -40,7 +40,7 @@ class StoreSectionTest {
     @Test
     void a_comparison_is_one_row_per_load_with_its_goal() throws Exception {
         Section section = StoreSection.run(Mode.SMOKE, rig(List.of(
-                Comparison.withGoal(StoreRig.STORE, "bare client", load -> Goal.atLeast(0.95)))));
+                Comparison.withGoal(StoreRig.STORE, "bare client", load -> Goal.atLeast(0.95, "store", "closing")))));
 
         assertThat(section.rows()).extracting(Row::what).containsExactly(
                 "1 thread, one hot key: library store / bare client",
@@ -48,7 +48,7 @@ class StoreSectionTest {
                 "4 threads, one hot key: library store / bare client",
                 "4 threads, 100 keys: library store / bare client");
         assertThat(section.rows().get(0).ratio()).contains(0.9);
-        assertThat(section.rows().get(0).goal()).contains(new Goal(0.95, true));
+        assertThat(section.rows().get(0).goal()).contains(new Goal(0.95, true, "store", "closing"));
     }
 
     @Test

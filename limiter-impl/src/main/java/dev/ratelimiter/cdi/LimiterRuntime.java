@@ -2,11 +2,13 @@ package dev.ratelimiter.cdi;
 
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.RateLimiterStateChanged;
+import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.BackendState;
 import dev.ratelimiter.core.BackendStatus;
 import dev.ratelimiter.core.ConfigurationException;
 import dev.ratelimiter.core.DisabledRateLimiter;
+import dev.ratelimiter.core.CounterKeys;
 import dev.ratelimiter.core.KeyHasher;
 import dev.ratelimiter.core.LimiterSettings;
 import dev.ratelimiter.core.MemoryRateLimiter;
@@ -78,7 +80,7 @@ public class LimiterRuntime {
     Instance<DataSource> dataSources;
 
     private RateLimiter limiter;
-    private KeyHasher hasher;
+    private CounterKeys keys;
     private final MetricsSwitch metrics = new MetricsSwitch();
     private boolean metricsConnected; // guarded by this
     private OutageStatistics outages;
@@ -89,7 +91,10 @@ public class LimiterRuntime {
     @PostConstruct
     void start() {
         LimiterSettings settings = configuration.settings();
-        hasher = new KeyHasher(settings.keySecret());
+        KeyHasher hasher = new KeyHasher(settings.keySecret());
+        // In memory the counted key never leaves the process: a faster keyed hash; a shared store's replicas must
+        // agree on each key (docs/architecture.md, "The path of a request").
+        keys = settings.backend() == Backend.MEMORY ? CounterKeys.inProcess(hasher) : CounterKeys.shared(hasher);
         if (!hasher.keyed()) {
             LOG.log(System.Logger.Level.WARNING, "ratelimiter.key-secret is not set: keys are hashed with plain "
                     + "SHA-256, which can be reversed by guessing for short logins and IPv4 addresses. Set the "
@@ -258,9 +263,9 @@ public class LimiterRuntime {
         return limiter;
     }
 
-    /** Hashes normalized keys before they are counted. */
-    KeyHasher hasher() {
-        return hasher;
+    /** Hashes normalized keys before they are counted, and for the denial event. */
+    CounterKeys keys() {
+        return keys;
     }
 
     /** The buckets in shadow mode, which turns their refusals into calls that go on. */

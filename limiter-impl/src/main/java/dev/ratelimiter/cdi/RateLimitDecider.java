@@ -5,6 +5,7 @@ import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.RateLimitDenied;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.core.Backend;
+import dev.ratelimiter.core.CounterKeys;
 import dev.ratelimiter.core.KeyNormalizer;
 import dev.ratelimiter.core.ShadowMode;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -13,7 +14,8 @@ import jakarta.inject.Inject;
 
 /**
  * The one path every decision takes, from the interceptor, the global filter and the {@code RateLimits} facade:
- * normalize the raw key, hash it, count it, and fire {@link RateLimitDenied} on a denial. A refusal of a bucket in
+ * normalize the raw key, hash it, count it, and fire {@link RateLimitDenied} on a denial (with the key's
+ * HMAC-SHA-256 or SHA-256, whichever hash it was counted under: {@link CounterKeys}). A refusal of a bucket in
  * shadow mode is turned into a verdict that lets the call go on ({@link ShadowMode}), and fires no event: the
  * README's "Shadow mode".
  */
@@ -50,14 +52,16 @@ public class RateLimitDecider {
      */
     public Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization, long cost) {
         checkCost(bucket, cost);
-        String key = hashedKey(rawKey, normalization);
+        CounterKeys keys = runtime.keys();
+        String normalized = KeyNormalizer.normalize(rawKey, normalization);
+        String key = keys.counterKey(normalized);
         Verdict verdict = runtime.limiter().consume(bucket, key, cost);
         if (verdict.outcome() != Verdict.Outcome.ALLOWED && runtime.shadow().covers(bucket)) {
             return runtime.shadow().letThrough(bucket, key, verdict);
         }
         runtime.metrics().decision(bucket, verdict.outcome());
         if (verdict.outcome() == Verdict.Outcome.DENIED) {
-            denials.fire(new RateLimitDenied(bucket, key, verdict));
+            denials.fire(new RateLimitDenied(bucket, keys.eventKey(normalized, key), verdict));
         }
         return verdict;
     }
@@ -89,11 +93,7 @@ public class RateLimitDecider {
 
     /** Clears one raw key's counter; never throws for a backend failure. */
     public void reset(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
-        runtime.limiter().reset(bucket, hashedKey(rawKey, normalization));
-    }
-
-    private String hashedKey(CharSequence rawKey, KeyNormalization normalization) {
-        return runtime.hasher().hash(KeyNormalizer.normalize(rawKey, normalization));
+        runtime.limiter().reset(bucket, runtime.keys().counterKey(KeyNormalizer.normalize(rawKey, normalization)));
     }
 
     /**

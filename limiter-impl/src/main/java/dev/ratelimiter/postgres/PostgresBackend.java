@@ -39,18 +39,18 @@ public final class PostgresBackend implements AutoCloseable {
             // HikariCP is optional: only the library's own pool may name it.
             DataSource pool = HikariPools.create(settings);
             return new PostgresBackend(pool, () -> HikariPools.close(pool), limiter(settings, pool,
-                    HikariPools.eviction(pool), monitor, metrics));
+                    HikariPools.eviction(pool), true, monitor, metrics));
         }
         BoundedWaitDataSource bounded = new BoundedWaitDataSource(dataSource.get(), settings.connectionWait(),
                 settings.poolSize());
         return new PostgresBackend(dataSource.get(), bounded::close, limiter(settings, bounded,
-                ConnectionEviction.ABORT, monitor, metrics));
+                ConnectionEviction.ABORT, false, monitor, metrics));
     }
 
     private static PostgresRateLimiter limiter(PostgresSettings settings, DataSource pool, ConnectionEviction eviction,
-                                               BackendMonitor monitor, RateLimiterMetrics metrics) {
+                                               boolean ownPool, BackendMonitor monitor, RateLimiterMetrics metrics) {
         return new PostgresRateLimiter(pool, settings.table(), settings.timeout(), settings.poolSize(),
-                Optional.empty(), eviction, monitor, metrics);
+                Optional.empty(), eviction, ownPool, monitor, metrics);
     }
 
     /**

@@ -12,6 +12,9 @@ import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.WindowVerdicts;
 
 import javax.sql.DataSource;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -53,7 +56,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Deadlines: a bulkhead ({@link Semaphore#tryAcquire(long, TimeUnit)}) admits at most {@code permits} calls
  * at once and waits at most {@code timeout} for a place, since pools cannot all wait less than 250 ms; each call
- * sets the connection's network timeout to 1.5 x {@code timeout}, which bounds it whatever the server does (the
+ * runs with the connection's network timeout at 1.5 x {@code timeout} (set once per connection of the library's
+ * own pool, set and put back on a server's pool), which bounds it whatever the server does (the
  * statement timeout, which lets the server end a slow statement and keep the connection, is the pool's: the
  * library's own pool sets it unless behind PgBouncer). No client-side cancel: pgjdbc makes a timed-out call wait
  * for its cancel request to finish, which against a paused server takes the driver's cancelSignalTimeout (10 s).
@@ -65,6 +69,8 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
 
     private static final System.Logger LOG = System.getLogger(PostgresRateLimiter.class.getName());
     private static final Executor DIRECT = Runnable::run;
+    private static final VarHandle BIG_ENDIAN_LONG = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.BIG_ENDIAN);
     private static final int SWEEP_BATCH = 10_000;
     private static final int SWEEP_TIMEOUT_MILLIS = 30_000;
 
@@ -83,6 +89,7 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
     private final String sweepSql;
     private final String probeSql;
     private final ConnectionEviction eviction;
+    private final boolean ownPool;
     private final Set<String> configurationStatesLogged = ConcurrentHashMap.newKeySet();
 
     /**
@@ -98,6 +105,20 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
     public PostgresRateLimiter(DataSource dataSource, String table, Duration timeout, int permits,
                                Optional<InstantSource> boundClock, ConnectionEviction eviction,
                                BackendMonitor monitor, RateLimiterMetrics metrics) {
+        this(dataSource, table, timeout, permits, boundClock, eviction, false, monitor, metrics);
+    }
+
+    /**
+     * @param ownPool {@code true} when {@code dataSource} is the library's own pool ({@link HikariPools#create}),
+     *                used by nothing else: a connection then keeps the network timeout a call set on it, set on the
+     *                driver's connection, so the pool does not put it back on every return and the next call on it
+     *                finds it set. {@code false} for a server's pool shared with the application: each call puts
+     *                the connection's previous network timeout back. The other parameters are those above.
+     */
+    public PostgresRateLimiter(DataSource dataSource, String table, Duration timeout, int permits,
+                               Optional<InstantSource> boundClock, ConnectionEviction eviction, boolean ownPool,
+                               BackendMonitor monitor, RateLimiterMetrics metrics) {
+        this.ownPool = ownPool;
         this.eviction = Objects.requireNonNull(eviction, "eviction");
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.table = Objects.requireNonNull(table, "table");
@@ -323,6 +344,10 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
         try (Connection connection = dataSource.getConnection()) {
             try {
                 refuseJoinedTransaction(connection);
+                if (ownPool) {
+                    setNetworkTimeout(connection.unwrap(Connection.class), networkTimeout);
+                    return work.run(connection);
+                }
                 int previous = connection.getNetworkTimeout();
                 connection.setNetworkTimeout(DIRECT, networkTimeout);
                 try {
@@ -378,6 +403,13 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
         }
     }
 
+    /** Sets the network timeout only when it differs: a connection of the library's own pool keeps it. */
+    private static void setNetworkTimeout(Connection driverConnection, int networkTimeout) throws SQLException {
+        if (driverConnection.getNetworkTimeout() != networkTimeout) {
+            driverConnection.setNetworkTimeout(DIRECT, networkTimeout);
+        }
+    }
+
     /**
      * Puts the pool's network timeout back. Not on a connection the driver closed after a timeout: that would throw
      * and hide the failure that matters.
@@ -426,14 +458,12 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
     /** The verdict of a counting statement: {@code count, ends_at, denied, now[, window_counts, window_ends]}. */
     private static Verdict counted(Bucket bucket, long cost, ResultSet row) throws SQLException {
         boolean allowed = !row.getBoolean(3);
-        Instant now = row.getObject(4, OffsetDateTime.class).toInstant();
         if (!bucket.hasSeveralWindows()) {
-            Instant endsAt = row.getObject(2, OffsetDateTime.class).toInstant();
             // A statement that waited for the row lock behind the one that opened the window has an earlier
             // instant: its time left can exceed the window by microseconds (WindowVerdicts clamps it).
-            return WindowVerdicts.single(bucket, allowed, bucket.limit() - row.getLong(1),
-                    Duration.between(now, endsAt).toMillis());
+            return WindowVerdicts.single(bucket, allowed, bucket.limit() - row.getLong(1), millisLeft(row, 2, 4));
         }
+        Instant now = row.getObject(4, OffsetDateTime.class).toInstant();
         return several(bucket, cost, allowed, now, longs(row.getArray(5)), instants(row.getArray(6)));
     }
 
@@ -501,5 +531,24 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
                     : ((OffsetDateTime) values[i]).toInstant();
         }
         return instants;
+    }
+
+    /**
+     * The returned {@code ends_at} (column {@code endsAt}) minus the statement's instant (column {@code now}), in
+     * milliseconds. PostgreSQL sends a {@code timestamptz} in binary as 8 bytes, big-endian microseconds since
+     * 2000-01-01 (integer datetimes, the only build since PostgreSQL 10), and pgjdbc hands a binary column's bytes
+     * out as they came once it has prepared the statement on the server (from the statement's fifth use on a
+     * connection): their difference needs no calendar, where {@code getObject(OffsetDateTime)} builds a
+     * {@code GregorianCalendar} per result. In text (the first uses, or {@code prepareThreshold=0} behind
+     * PgBouncer) a value is never 8 bytes long, and both instants are parsed.
+     */
+    private static long millisLeft(ResultSet row, int endsAt, int now) throws SQLException {
+        byte[] end = row.getBytes(endsAt);
+        byte[] start = row.getBytes(now);
+        if (end != null && start != null && end.length == Long.BYTES && start.length == Long.BYTES) {
+            return ((long) BIG_ENDIAN_LONG.get(end, 0) - (long) BIG_ENDIAN_LONG.get(start, 0)) / 1_000;
+        }
+        return Duration.between(row.getObject(now, OffsetDateTime.class).toInstant(),
+                row.getObject(endsAt, OffsetDateTime.class).toInstant()).toMillis();
     }
 }

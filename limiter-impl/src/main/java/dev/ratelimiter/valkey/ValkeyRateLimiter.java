@@ -57,14 +57,18 @@ final class ValkeyRateLimiter implements RateLimiter {
 
     static final String SCRIPT = loadScript();
     static final String SCRIPT_SHA = sha1(SCRIPT);
+    private static final byte[] SCRIPT_BYTES = SCRIPT.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] SCRIPT_SHA_BYTES = SCRIPT_SHA.getBytes(StandardCharsets.US_ASCII);
 
     private static final CommandObjects COMMANDS = new CommandObjects();
-    private static final String[] PROBE_ARGUMENTS = {"1", Long.toString(Bucket.MAX_LIMIT), "1000"};
+    private static final byte[][] PROBE_ARGUMENTS = {{'1'}, Long.toString(Bucket.MAX_LIMIT).getBytes(StandardCharsets.US_ASCII),
+            "1000".getBytes(StandardCharsets.US_ASCII)};
 
     private final Supplier<ValkeyClient> clients;
     private final String keyPrefix;
     private final BackendMonitor monitor;
     private final RateLimiterMetrics metrics;
+    private final ScriptArguments arguments;
 
     /**
      * @param clients   the pooled client (standalone, Sentinel or Cluster), owned by the caller; it may throw
@@ -79,13 +83,15 @@ final class ValkeyRateLimiter implements RateLimiter {
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
         this.monitor = Objects.requireNonNull(monitor, "monitor");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.arguments = new ScriptArguments(keyPrefix);
     }
 
     @Override
     public Verdict consume(Bucket bucket, String key, long cost) {
         long start = System.nanoTime();
         try {
-            return verdict(bucket, cost, decide(counterKeys(bucket, key), arguments(bucket, cost)));
+            ScriptArguments.OfBucket ofBucket = arguments.of(bucket);
+            return verdict(bucket, cost, decide(ofBucket.parameters(key, cost), ofBucket.keyCount()));
         } catch (RuntimeException e) {
             monitor.failure(reply(e));
             return Verdict.unavailable(bucket.limit(), Duration.ZERO);
@@ -112,11 +118,11 @@ final class ValkeyRateLimiter implements RateLimiter {
      *
      * @return the script's reply
      */
-    private Object decide(String[] counters, String[] arguments) {
+    private Object decide(byte[][] parameters, int keyCount) {
         ValkeyClient client = clients.get();
         try {
             try {
-                return run(client.commands(), counters, arguments);
+                return run(client.commands(), parameters, keyCount);
             } catch (JedisClusterOperationException e) {
                 Optional<JedisRedirectionException> redirect = onlyRedirect(e);
                 if (redirect.isEmpty()) {
@@ -125,7 +131,7 @@ final class ValkeyRateLimiter implements RateLimiter {
                 // Sent to the node the reply names, not through the slot map: while the map is being re-read
                 // (another thread may be at it) it can still name the old node.
                 try (Connection node = client.clusterNode(redirect.get().getTargetNode())) {
-                    return runOn(node, redirect.get() instanceof JedisAskDataException, counters, arguments);
+                    return runOn(node, redirect.get() instanceof JedisAskDataException, parameters, keyCount);
                 }
             }
         } catch (RuntimeException e) {
@@ -150,20 +156,20 @@ final class ValkeyRateLimiter implements RateLimiter {
         }
     }
 
-    private static Object run(UnifiedJedis client, String[] counters, String[] arguments) {
-        String[] parameters = parameters(counters, arguments);
+    /** By bytes: the string forms encode every argument again and decode the reply through streams. */
+    private static Object run(UnifiedJedis client, byte[][] parameters, int keyCount) {
         try {
-            return client.evalsha(SCRIPT_SHA, counters.length, parameters);
+            return client.evalsha(SCRIPT_SHA_BYTES, keyCount, parameters);
         } catch (JedisNoScriptException e) {
-            return client.eval(SCRIPT, counters.length, parameters);
+            return client.eval(SCRIPT_BYTES, keyCount, parameters);
         }
     }
 
-    /** The script's keys then its arguments, as EVAL takes them. */
-    private static String[] parameters(String[] counters, String[] arguments) {
-        String[] parameters = new String[counters.length + arguments.length];
-        System.arraycopy(counters, 0, parameters, 0, counters.length);
-        System.arraycopy(arguments, 0, parameters, counters.length, arguments.length);
+    /** The probe's parameters: its key, then cost 1 against the largest limit, in a 1 s window. */
+    private static byte[][] probeParameters(String key) {
+        byte[][] parameters = new byte[1 + PROBE_ARGUMENTS.length][];
+        parameters[0] = key.getBytes(StandardCharsets.UTF_8);
+        System.arraycopy(PROBE_ARGUMENTS, 0, parameters, 1, PROBE_ARGUMENTS.length);
         return parameters;
     }
 
@@ -171,18 +177,17 @@ final class ValkeyRateLimiter implements RateLimiter {
      * The script on one cluster node; after an ASK reply each command is preceded by ASKING, which lets the node
      * importing the slot run the next command (one only) on it.
      */
-    private static Object runOn(Connection node, boolean asking, String[] counters, String[] arguments) {
-        String[] parameters = parameters(counters, arguments);
+    private static Object runOn(Connection node, boolean asking, byte[][] parameters, int keyCount) {
         if (asking) {
             node.executeCommand(Protocol.Command.ASKING);
         }
         try {
-            return node.executeCommand(COMMANDS.evalsha(SCRIPT_SHA, counters.length, parameters));
+            return node.executeCommand(COMMANDS.evalsha(SCRIPT_SHA_BYTES, keyCount, parameters));
         } catch (JedisNoScriptException e) {
             if (asking) {
                 node.executeCommand(Protocol.Command.ASKING);
             }
-            return node.executeCommand(COMMANDS.eval(SCRIPT, counters.length, parameters));
+            return node.executeCommand(COMMANDS.eval(SCRIPT_BYTES, keyCount, parameters));
         }
     }
 
@@ -208,13 +213,13 @@ final class ValkeyRateLimiter implements RateLimiter {
      * @throws RuntimeException if the script does not run in time
      */
     void probe() {
-        decide(new String[] {keyPrefix + "{probe}"}, PROBE_ARGUMENTS);
+        decide(probeParameters(keyPrefix + "{probe}"), 1);
     }
 
     /** The probe of one cluster master: the script on {@code probeKey}, one of its slots, sent to it directly. */
     void probeNode(ValkeyClient client, HostAndPort node, String probeKey) {
         try (Connection connection = client.clusterNode(node)) {
-            runOn(connection, false, new String[] {probeKey}, PROBE_ARGUMENTS);
+            runOn(connection, false, probeParameters(probeKey), 1);
         }
     }
 

@@ -7,6 +7,7 @@ import dev.ratelimiter.RateLimiterUnavailableException;
 import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.core.ConfigurationException;
+import dev.ratelimiter.core.KeyHasher;
 import dev.ratelimiter.testing.LogCapture;
 import jakarta.enterprise.context.control.RequestContextController;
 import org.junit.jupiter.api.AfterEach;
@@ -19,6 +20,7 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -74,6 +76,8 @@ class RateLimitedInterceptorTest {
         RateLimitDenied denied = cdi.select(DenialRecorder.class).denials().get(0);
         assertThat(denied.bucket().name()).isEqualTo("login");
         assertThat(denied.hashedKey()).hasSize(43).doesNotContain("user");
+        // in memory the counter's key is the process's own SipHash; the event's stays SHA-256 (no secret set)
+        assertThat(denied.hashedKey()).isEqualTo(new KeyHasher(Optional.empty()).hash(login));
     }
 
     @Test

@@ -1,10 +1,16 @@
 package dev.ratelimiter.core;
 
 import dev.ratelimiter.KeyNormalization;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.text.Normalizer;
 import java.util.Locale;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,5 +46,22 @@ class KeyNormalizerTest {
     void noneKeepsKey() {
         assertThat(KeyNormalizer.normalize(" Alice ", KeyNormalization.NONE)).isEqualTo(" Alice ");
         assertThat(KeyNormalizer.normalize(null, KeyNormalization.LOGIN)).isEmpty();
+    }
+
+    @Property
+    @DisplayName("LOGIN gives what NFKC, strip() and toLowerCase(Locale.ROOT) give, for ASCII keys and others")
+    void loginIsTheThreeSteps(@ForAll("keys") String key) {
+        String expected = Normalizer.normalize(key, Normalizer.Form.NFKC).strip().toLowerCase(Locale.ROOT);
+        assertThat(KeyNormalizer.normalize(key, KeyNormalization.LOGIN)).isEqualTo(expected);
+    }
+
+    @Provide
+    Arbitrary<String> keys() {
+        Arbitrary<String> ascii = Arbitraries.strings().ascii().ofMaxLength(40);
+        Arbitrary<String> login = Arbitraries.strings().withChars("abcXYZ09@.-_ \t").ofMaxLength(24);
+        Arbitrary<String> unicode = Arbitraries.strings().all().ofMaxLength(12);
+        Arbitrary<String> compatibility = Arbitraries.strings().withChars("aA \u2003\uFF21\uFB01\u0130\u00C5\u212B")
+                .ofMaxLength(8);
+        return Arbitraries.oneOf(ascii, login, unicode, compatibility);
     }
 }

@@ -2,6 +2,7 @@ package dev.ratelimiter.postgres;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.Verdict;
 import dev.ratelimiter.contract.RateLimiterContract;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
@@ -120,6 +121,48 @@ class PostgresRateLimiterTest extends RateLimiterContract {
                 assertThat(row.getObject(6, java.time.OffsetDateTime.class).toInstant())
                         .isEqualTo(START.plusSeconds(10));
                 assertThat(row.next()).isFalse();
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("the time left is exact on one connection before and after pgjdbc prepares the statement (text, then binary)")
+    void timeLeftBeforeAndAfterServerPrepare() {
+        try (com.zaxxer.hikari.HikariDataSource one = PostgresTarget.pool(schema, 1)) {
+            RateLimiter store = new PostgresRateLimiter(one, "rate_limit_counters", Duration.ofSeconds(10), 1,
+                    Optional.of(clock), ConnectionEviction.ABORT, new BackendMonitor(Backend.POSTGRES, clock,
+                    RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
+            Bucket bucket = bucket("prepare", 100, Duration.ofSeconds(60));
+            for (int attempt = 0; attempt < 12; attempt++) {
+                Verdict verdict = store.consume(bucket, "hashed-key");
+                assertThat(verdict.outcome()).isEqualTo(Verdict.Outcome.ALLOWED);
+                assertThat(verdict.remaining()).isEqualTo(99 - attempt);
+                assertThat(verdict.resetAfter()).as("attempt %d", attempt)
+                        .isEqualTo(Duration.ofSeconds(60).minusMillis(1_500L * attempt));
+                clock.advance(Duration.ofMillis(1_500));
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("the library's own pool keeps the call's network timeout on its connection; a server's pool gets its own back")
+    void networkTimeoutKeptOrPutBack() throws SQLException {
+        Bucket bucket = bucket("timeout", 100, Duration.ofSeconds(60));
+        for (boolean ownPool : new boolean[] {true, false}) {
+            try (com.zaxxer.hikari.HikariDataSource one = PostgresTarget.pool(schema, 1)) {
+                RateLimiter store = new PostgresRateLimiter(one, "rate_limit_counters", Duration.ofSeconds(10), 1,
+                        Optional.of(clock), ConnectionEviction.ABORT, ownPool, new BackendMonitor(Backend.POSTGRES,
+                        clock, RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
+                int before;
+                try (Connection connection = one.getConnection()) {
+                    before = connection.unwrap(Connection.class).getNetworkTimeout();
+                }
+                assertThat(store.consume(bucket, "hashed-key").outcome()).isEqualTo(Verdict.Outcome.ALLOWED);
+                try (Connection connection = one.getConnection()) {
+                    assertThat(connection.unwrap(Connection.class).getNetworkTimeout())
+                            .isEqualTo(ownPool ? 15_000 : before);
+                }
+                assertThat(store.consume(bucket, "hashed-key").remaining()).isEqualTo(ownPool ? 98 : 96);
             }
         }
     }
