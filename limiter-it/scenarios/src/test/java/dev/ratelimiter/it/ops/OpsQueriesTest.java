@@ -74,9 +74,11 @@ class OpsQueriesTest {
                 .filter(query -> query.where().startsWith("rate-limiter-alerts.yml")).toList();
         assertThat(rules).extracting(OpsQuery::where).containsExactly(
                 "rate-limiter-alerts.yml: group rate-limiter, rule RateLimiterDegraded",
-                "rate-limiter-alerts.yml: group rate-limiter, rule RateLimiterFailingOpen");
+                "rate-limiter-alerts.yml: group rate-limiter, rule RateLimiterFailingOpen",
+                "rate-limiter-alerts.yml: group rate-limiter, rule RateLimiterShadowWouldRefuse");
         assertThat(rules.get(0).metricNames()).containsExactly("rate_limiter_degraded");
         assertThat(rules.get(1).metricNames()).containsExactly("rate_limiter_fail_open_total");
+        assertThat(rules.get(2).metricNames()).containsExactly("rate_limiter_decisions_total");
     }
 
     @Test
