@@ -36,9 +36,11 @@ class LibertyPostgresExampleApiIT extends ExampleApiScenarios {
         LibertyPostgresOverride.applyIfInContainer();
         schema = PostgresSchema.create("rl_liberty");
         // server.xml's dataSource is static, so the deployment names this run's table rather than the pool
-        // choosing the schema.
+        // choosing the schema. The scenarios test counting, not deadlines: a generous one keeps a decision on a
+        // loaded 2-core CI machine from timing out (which the metrics scenario would see as a store error).
         return ExampleDeployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n"
                 + "ratelimiter.backend=postgres\nratelimiter.postgres.datasource=jdbc/ratelimiter\n"
+                + "ratelimiter.postgres.timeout=PT1S\n"
                 + "ratelimiter.postgres.table=" + schema.name() + ".rate_limit_counters\n");
     }
 
