@@ -26,7 +26,7 @@ class QuarkusListedApplicationTest {
     static final QuarkusUnitTest APPLICATION = new QuarkusUnitTest()
             .setFlatClassPath(true)
             .withApplicationRoot(jar -> jar
-                    .addClasses(ListedApplication.class, PingResource.class)
+                    .addClasses(ListedApplication.class, PingResource.class, TenantHeaderResolver.class)
                     .addPackage(ItemsResource.class.getPackage())
                     .addAsResource(new StringAsset("""
                             ratelimiter.buckets.imports.limit=3
