@@ -54,6 +54,8 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage) {
         /**
          * A window, its values checked.
          *
+         * @param limit  attempts per window, from 1 to {@link #MAX_LIMIT}
+         * @param window the window's length, whole seconds from 1 s to {@link #MAX_WINDOW}
          * @throws IllegalArgumentException if a value is out of range
          * @throws NullPointerException     if {@code window} is {@code null}
          */

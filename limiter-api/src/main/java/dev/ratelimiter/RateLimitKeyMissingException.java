@@ -11,6 +11,7 @@ public final class RateLimitKeyMissingException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The name of the bucket whose key is missing (serialized with the exception; never the key). */
     private final String bucket;
 
     /**

@@ -34,6 +34,11 @@ public record Verdict(Outcome outcome, long limit, long remaining, Duration rese
     public record Window(Bucket.Limit limit, long remaining, Duration resetAfter) {
 
         /**
+         * One window's state, its values checked.
+         *
+         * @param limit      the window: its limit and length
+         * @param remaining  attempts still allowed in it after this call, not negative
+         * @param resetAfter time until it ends, not negative
          * @throws IllegalArgumentException if {@code remaining} or {@code resetAfter} is negative
          * @throws NullPointerException     if {@code limit} or {@code resetAfter} is {@code null}
          */
