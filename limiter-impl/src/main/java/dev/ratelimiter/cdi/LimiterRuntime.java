@@ -6,7 +6,7 @@ import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.BackendState;
 import dev.ratelimiter.core.BackendStatus;
-import dev.ratelimiter.core.ConfigurationException;
+import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.core.DisabledRateLimiter;
 import dev.ratelimiter.core.CounterKeys;
 import dev.ratelimiter.core.KeyHasher;

@@ -1,6 +1,6 @@
 package dev.ratelimiter.cdi;
 
-import dev.ratelimiter.core.ConfigurationException;
+import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.core.PostgresSettings;
 import dev.ratelimiter.postgres.LateBoundDataSource;
 import dev.ratelimiter.postgres.PostgresChecks;

@@ -1,7 +1,7 @@
 package dev.ratelimiter.cdi;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.core.ConfigurationException;
+import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.core.LimiterSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;

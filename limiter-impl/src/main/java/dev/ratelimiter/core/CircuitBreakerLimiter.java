@@ -1,5 +1,7 @@
 package dev.ratelimiter.core;
 
+import dev.ratelimiter.spi.StoreParts;
+
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;

@@ -84,6 +84,36 @@ public final class WindowVerdicts {
     }
 
     /**
+     * The verdict of one item of a store's answer ({@link dev.ratelimiter.spi.RateLimitStore#consume}): its allowed
+     * flag at {@code offset}, then each window's count after the call and milliseconds left.
+     *
+     * @param bucket the item's bucket
+     * @param cost   the item's cost
+     * @param answer the store's answer
+     * @param offset where the item's numbers start
+     * @return ALLOWED or DENIED
+     * @throws IllegalStateException if the answer is too short for the bucket's windows
+     */
+    public static Verdict fromCounts(Bucket bucket, long cost, long[] answer, int offset) {
+        java.util.List<Bucket.Limit> limits = bucket.limits();
+        if (answer.length < offset + 1 + 2 * limits.size()) {
+            throw new IllegalStateException("the store answered " + answer.length + " numbers; " + (offset + 1
+                    + 2 * limits.size()) + " expected for bucket " + bucket.name());
+        }
+        boolean allowed = answer[offset] == 1L;
+        if (limits.size() == 1) {
+            return single(bucket, allowed, limits.get(0).limit() - answer[offset + 1], answer[offset + 2]);
+        }
+        long[] remaining = new long[limits.size()];
+        long[] resetMillis = new long[limits.size()];
+        for (int i = 0; i < limits.size(); i++) {
+            remaining[i] = limits.get(i).limit() - answer[offset + 1 + 2 * i];
+            resetMillis[i] = answer[offset + 2 + 2 * i];
+        }
+        return of(bucket, cost, allowed, remaining, resetMillis);
+    }
+
+    /**
      * An allowed verdict that counted nothing: every window with its whole limit left and its whole length to run
      * (the kill switch, a fail-open outage).
      *

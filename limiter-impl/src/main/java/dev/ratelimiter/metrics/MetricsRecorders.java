@@ -1,7 +1,7 @@
 package dev.ratelimiter.metrics;
 
 import dev.ratelimiter.core.ClassPresence;
-import dev.ratelimiter.core.ConfigurationException;
+import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.core.MetricsSystem;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import jakarta.enterprise.inject.Instance;

@@ -2,7 +2,7 @@ package dev.ratelimiter.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.ratelimiter.core.ConfigurationException;
+import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.core.PostgresSettings;
 
 import javax.sql.DataSource;

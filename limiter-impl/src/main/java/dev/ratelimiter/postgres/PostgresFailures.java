@@ -1,6 +1,6 @@
 package dev.ratelimiter.postgres;
 
-import dev.ratelimiter.core.FailureKind;
+import dev.ratelimiter.spi.FailureKind;
 
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;

@@ -7,7 +7,7 @@ import dev.ratelimiter.Verdict;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.ErrorDescriptions;
-import dev.ratelimiter.core.FailureKind;
+import dev.ratelimiter.spi.FailureKind;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.WindowVerdicts;
 

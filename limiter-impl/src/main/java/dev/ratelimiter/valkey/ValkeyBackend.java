@@ -7,7 +7,7 @@ import dev.ratelimiter.core.DenyCacheSettings;
 import dev.ratelimiter.core.OutageListener;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.SharedStoreChain;
-import dev.ratelimiter.core.StoreParts;
+import dev.ratelimiter.spi.StoreParts;
 import dev.ratelimiter.core.StoreProbe;
 import dev.ratelimiter.core.ValkeySettings;
 
@@ -44,7 +44,7 @@ public final class ValkeyBackend implements AutoCloseable {
      * URL or trust store fails the deployment. Where the server is up and lets the client read its
      * {@code maxmemory-policy}, a policy that may evict counters is warned about once the client is built.
      *
-     * @throws dev.ratelimiter.core.ConfigurationException naming {@code ratelimiter.valkey.url},
+     * @throws dev.ratelimiter.spi.ConfigurationException naming {@code ratelimiter.valkey.url},
      *                                                     {@code .trust-store} or {@code .trust-store-password}
      */
     public static ValkeyBackend start(ValkeySettings settings, BackendMonitor monitor, RateLimiterMetrics metrics) {

@@ -1,7 +1,7 @@
 package dev.ratelimiter.valkey;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.core.StoreParts;
+import dev.ratelimiter.spi.StoreParts;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.util.JedisClusterCRC16;
 

@@ -1,6 +1,6 @@
 package dev.ratelimiter.valkey;
 
-import dev.ratelimiter.core.FailureKind;
+import dev.ratelimiter.spi.FailureKind;
 import redis.clients.jedis.exceptions.JedisAccessControlException;
 import redis.clients.jedis.exceptions.JedisDataException;
 

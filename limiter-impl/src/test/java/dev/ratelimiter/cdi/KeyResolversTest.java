@@ -1,7 +1,7 @@
 package dev.ratelimiter.cdi;
 
 import dev.ratelimiter.KeyNormalization;
-import dev.ratelimiter.core.ConfigurationException;
+import dev.ratelimiter.spi.ConfigurationException;
 import jakarta.enterprise.context.control.RequestContextController;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;

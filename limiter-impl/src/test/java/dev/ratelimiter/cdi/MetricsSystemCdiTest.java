@@ -1,7 +1,7 @@
 package dev.ratelimiter.cdi;
 
 import dev.ratelimiter.RateLimits;
-import dev.ratelimiter.core.ConfigurationException;
+import dev.ratelimiter.spi.ConfigurationException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;

@@ -4,7 +4,7 @@ import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.core.BackendState;
 import dev.ratelimiter.core.BackendStatus;
-import dev.ratelimiter.core.ConfigurationException;
+import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.testing.TestServers;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;

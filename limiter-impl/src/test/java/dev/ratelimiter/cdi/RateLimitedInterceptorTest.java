@@ -6,7 +6,7 @@ import dev.ratelimiter.RateLimitExceededException;
 import dev.ratelimiter.RateLimiterUnavailableException;
 import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict.Outcome;
-import dev.ratelimiter.core.ConfigurationException;
+import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.core.KeyHasher;
 import dev.ratelimiter.testing.LogCapture;
 import jakarta.enterprise.context.control.RequestContextController;

@@ -1,6 +1,6 @@
 package dev.ratelimiter.cdi;
 
-import dev.ratelimiter.core.ConfigurationException;
+import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.testing.LogCapture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -11,7 +11,7 @@ import dev.ratelimiter.core.MemoryRateLimiter;
 import dev.ratelimiter.core.OutageStatistics;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.SharedStoreChain;
-import dev.ratelimiter.core.StoreParts;
+import dev.ratelimiter.spi.StoreParts;
 import dev.ratelimiter.core.StoreProbe;
 
 import java.time.InstantSource;

@@ -1,5 +1,7 @@
 package dev.ratelimiter.core;
 
+import dev.ratelimiter.spi.ConfigurationException;
+
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
 import org.junit.jupiter.api.DisplayName;

@@ -1,6 +1,6 @@
 package dev.ratelimiter.metrics;
 
-import dev.ratelimiter.core.ConfigurationException;
+import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.core.MetricsSystem;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import io.micrometer.core.instrument.MeterRegistry;

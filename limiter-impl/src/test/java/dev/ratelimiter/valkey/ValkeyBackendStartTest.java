@@ -4,7 +4,7 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
-import dev.ratelimiter.core.ConfigurationException;
+import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.ValkeySettings;
 import dev.ratelimiter.core.ValkeySettings.Mode;

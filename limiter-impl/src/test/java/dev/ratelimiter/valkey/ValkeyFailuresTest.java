@@ -1,6 +1,6 @@
 package dev.ratelimiter.valkey;
 
-import dev.ratelimiter.core.FailureKind;
+import dev.ratelimiter.spi.FailureKind;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,6 +1,6 @@
 package dev.ratelimiter.it.quarkus.startup;
 
-import dev.ratelimiter.core.ConfigurationException;
+import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.it.ExampleDeployments;
 import dev.ratelimiter.it.MisconfiguredService;
 import io.quarkus.test.QuarkusUnitTest;

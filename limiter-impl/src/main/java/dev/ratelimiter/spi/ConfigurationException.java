@@ -1,4 +1,4 @@
-package dev.ratelimiter.core;
+package dev.ratelimiter.spi;
 
 import java.util.List;
 

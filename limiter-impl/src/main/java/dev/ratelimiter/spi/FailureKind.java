@@ -1,4 +1,4 @@
-package dev.ratelimiter.core;
+package dev.ratelimiter.spi;
 
 /**
  * What a failed store call asks of the store's client, so that each store classifies its own errors once and

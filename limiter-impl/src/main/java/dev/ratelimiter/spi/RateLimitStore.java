@@ -1,0 +1,80 @@
+package dev.ratelimiter.spi;
+
+import dev.ratelimiter.Bucket;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where counters live: the seam a store author implements (docs/architecture.md, "The store SPI"; the README's
+ * "Writing a store"). The library wraps a store in everything else (key hashing, the circuit breaker, refusals kept
+ * in memory, the outage policies, metrics and readiness), so a store only counts, and classifies its failures.
+ *
+ * <p>Counting rule (the README's "Fixed windows"): each window of a bucket opens at the first attempt counted in it
+ * for a key and lasts its length. An item of cost c is allowed iff, in every window of its bucket, the count so far
+ * plus max(c, 1) stays within the window's limit; only then is c added to every window, atomically. A refused item
+ * counts in none and extends no window.
+ *
+ * <p>Implementations are thread-safe. They never see a key in clear ({@link StoreItem#key()} is hashed).
+ */
+public interface RateLimitStore extends AutoCloseable {
+
+    /**
+     * Decides the items in their order, each atomically over every window of its bucket, and stops at the first
+     * refused item: later items are neither decided nor counted, earlier ones keep their count. A store that can
+     * should decide them in one round trip.
+     *
+     * <p>The answer holds, for each decided item in order, {@code 1 + 2 × windows} numbers: {@code 1} if the item
+     * was allowed (and counted) else {@code 0}; then, for each window in {@link Bucket#limits()} order, the
+     * attempts counted in it after this call, and the milliseconds until it ends (the window's whole length when
+     * none is open for the key). It ends after the first refused item, so its length says how many were decided.
+     * Counts above the limit and times outside 0..window are clamped by the caller.
+     *
+     * @param items one or more items; an item's key may repeat in another item of another bucket
+     * @return the decided items' numbers, as above
+     * @throws StoreException the store failed or its deadline passed; an increment may have happened (a timeout)
+     */
+    long[] consume(List<StoreItem> items) throws StoreException;
+
+    /**
+     * Clears every window of one key, so its next attempt opens new ones. Idempotent, and fine for a key never
+     * counted.
+     *
+     * @param bucket the bucket
+     * @param key    the hashed key
+     * @throws StoreException the store failed (the reset is then lost and the windows simply run out)
+     */
+    void reset(Bucket bucket, String key) throws StoreException;
+
+    /**
+     * One cheap call that needs what a decision needs, with a decision's deadline: the write path (a store that
+     * answers reads but refuses writes fails it). The circuit breaker's background probe calls it while the store
+     * is out; never called on a user's request.
+     *
+     * @throws StoreException the store is still unavailable
+     */
+    void probe() throws StoreException;
+
+    /**
+     * Whether a call waits on the network or a lock, so the library moves decisions made on a reactive event loop
+     * to a worker thread (the README's "Reactive endpoints").
+     */
+    boolean blocking();
+
+    /**
+     * For a store made of parts that fail on their own (the masters of a Valkey cluster), which part holds a key
+     * and each part's probe, so the circuit breaker keeps one state per part; empty for a store that is up or down
+     * as a whole (the default).
+     */
+    default Optional<StoreParts> parts() {
+        return Optional.empty();
+    }
+
+    /**
+     * Releases what the store made (its pool, its client), when the application stops. Not called on a
+     * DataSource or client the application gave it. The default does nothing.
+     */
+    @Override
+    default void close() {
+    }
+}

@@ -1,0 +1,39 @@
+package dev.ratelimiter.spi;
+
+import java.util.Set;
+
+/**
+ * Builds one kind of store, selected by name with {@code ratelimiter.backend} (the README's "Writing a store").
+ * Providers are found with {@link java.util.ServiceLoader}: a jar that ships one lists its class in
+ * {@code META-INF/services/dev.ratelimiter.spi.RateLimitStoreProvider}. The library's own are {@code valkey} and
+ * {@code postgres}; {@code memory}, the embedded default, is not a provider (it is also every shared store's
+ * per-process fallback, and its hot path has no seam).
+ */
+public interface RateLimitStoreProvider {
+
+    /**
+     * The value of {@code ratelimiter.backend} that selects this store, and the name of its configuration subtree
+     * {@code ratelimiter.<name>.*}: lower case letters, digits and {@code -}, unique among the providers found.
+     */
+    String name();
+
+    /**
+     * The properties this store reads, relative to its subtree ({@code url} for {@code ratelimiter.valkey.url}),
+     * so that a misspelt one is warned about with the nearest name.
+     */
+    Set<String> propertyNames();
+
+    /**
+     * Reads this store's settings from {@link StoreContext#config()} and builds the store. Called once at startup,
+     * only when {@code ratelimiter.backend} names this provider.
+     *
+     * <p>A store that cannot be reached yet must still be built (the application deploys degraded and the circuit
+     * breaker's probe finds it when it comes), while settings that can never work (a malformed URL, a missing
+     * table) fail the deployment.
+     *
+     * @param context the configuration subtree and what the server provides
+     * @return the store, closed by the library when the application stops
+     * @throws ConfigurationException naming each property to change (use {@link StoreConfig}, which collects them)
+     */
+    RateLimitStore create(StoreContext context);
+}

@@ -1,0 +1,29 @@
+package dev.ratelimiter.spi;
+
+import dev.ratelimiter.Bucket;
+
+import java.util.Objects;
+
+/**
+ * One decision a store is asked for: a call of {@code cost} against every window of {@code bucket} for one hashed
+ * key (docs/architecture.md, "The store SPI").
+ *
+ * @param bucket the bucket, whose {@link Bucket#limits()} are decided together, atomically
+ * @param key    the hashed key (HMAC-SHA-256 or SHA-256, hex): never a login, principal or address in clear
+ * @param cost   attempts the call counts in every window, from 0 (a check that counts nothing) to the bucket's
+ *               {@link Bucket#smallestLimit()}
+ */
+public record StoreItem(Bucket bucket, String key, long cost) {
+
+    /**
+     * @throws NullPointerException     if {@code bucket} or {@code key} is {@code null}
+     * @throws IllegalArgumentException if {@code cost} is negative
+     */
+    public StoreItem {
+        Objects.requireNonNull(bucket, "bucket");
+        Objects.requireNonNull(key, "key");
+        if (cost < 0) {
+            throw new IllegalArgumentException("cost " + cost + " is negative");
+        }
+    }
+}
