@@ -23,10 +23,12 @@ public interface StoreContext {
     InstantSource clock();
 
     /**
-     * An application bean of this type: the one with {@code @Named(name)} when a name is given, else the only one.
+     * An application bean of this type: with a name, the one carrying a qualifier whose {@code value()} is the name
+     * ({@code @Named}, {@code @Identifier}, Quarkus' {@code @io.quarkus.agroal.DataSource}); without, the only
+     * {@code @Default} one.
      *
      * @param type the bean's type, such as {@code javax.sql.DataSource}
-     * @param name the bean's {@code @Named} value; empty for the only bean of the type
+     * @param name the qualifier's value; empty for the only default bean of the type
      * @return empty when there is none (or, without a name, more than one)
      */
     <T> Optional<T> bean(Class<T> type, Optional<String> name);
@@ -34,7 +36,10 @@ public interface StoreContext {
     /**
      * A resource bound in JNDI, such as {@code java:comp/env/jdbc/limits}.
      *
-     * @return empty where there is no JNDI, nothing bound under the name, or something of another type
+     * @return empty when nothing is bound under the name (yet: a server may bind an application's own resources
+     *         only when the application starts)
+     * @throws IllegalStateException where there is no naming service, or what is bound is not a {@code type}; the
+     *                               message says which
      */
     <T> Optional<T> lookup(String jndiName, Class<T> type);
 
