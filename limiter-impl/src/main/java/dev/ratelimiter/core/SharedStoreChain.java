@@ -1,5 +1,6 @@
 package dev.ratelimiter.core;
 
+import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.StoreParts;
 
 import dev.ratelimiter.RateLimiter;
@@ -35,6 +36,29 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, Optional<DenyCache
                                       DenyCacheSettings refusals, RateLimiterMetrics metrics) {
         return around(new CircuitBreakerLimiter(store, probe, monitor, clock, settings), fallback, outages, refusals,
                 metrics);
+    }
+
+    /**
+     * The chain around a store of the SPI ({@link StoreLimiter}): one breaker probing the whole store, or one per
+     * part when the store has {@link RateLimitStore#parts() parts}.
+     *
+     * @param store    the store
+     * @param monitor  told of each failure, and when a breaker opens and closes
+     * @param clock    for the breakers' back-off
+     * @param fallback the per-process limiter for {@code FALLBACK} buckets
+     * @param outages  told of every attempt an outage policy answered
+     * @param settings each breaker's thresholds and back-offs ({@code ratelimiter.breaker.*})
+     * @param refusals how long refusals are answered from memory ({@code ratelimiter.deny-cache.max-age})
+     * @param metrics  told how long each store call took, and of each refusal answered from memory
+     */
+    public static SharedStoreChain of(RateLimitStore store, BackendMonitor monitor, InstantSource clock,
+                                      RateLimiter fallback, OutageListener outages, BreakerSettings settings,
+                                      DenyCacheSettings refusals, RateLimiterMetrics metrics) {
+        StoreLimiter limiter = new StoreLimiter(store, monitor, metrics);
+        Optional<StoreParts> parts = store.parts();
+        return parts.isPresent()
+                ? of(limiter, parts.get(), monitor, clock, fallback, outages, settings, refusals, metrics)
+                : of(limiter, store::probe, monitor, clock, fallback, outages, settings, refusals, metrics);
     }
 
     /**
