@@ -84,7 +84,7 @@ final class LibraryPaths {
     }
 
     /** A store as the runtime starts it: its limiter, the breaker's probe, and what closes it. */
-    record Store(Backend backend, RateLimiter limiter, StoreProbe probe, BackendMonitor monitor,
+    record Store(String backend, RateLimiter limiter, StoreProbe probe, BackendMonitor monitor,
                  AutoCloseable resources) implements AutoCloseable {
         @Override
         public void close() throws Exception {

@@ -2,59 +2,38 @@ package dev.ratelimiter.cdi;
 
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.RateLimiterStateChanged;
-import dev.ratelimiter.core.Backend;
-import dev.ratelimiter.core.BackendMonitor;
-import dev.ratelimiter.core.BackendState;
 import dev.ratelimiter.core.BackendStatus;
-import dev.ratelimiter.spi.ConfigurationException;
-import dev.ratelimiter.core.DisabledRateLimiter;
 import dev.ratelimiter.core.CounterKeys;
-import dev.ratelimiter.core.KeyHasher;
+import dev.ratelimiter.core.LimiterAssembly;
 import dev.ratelimiter.core.LimiterSettings;
-import dev.ratelimiter.core.MemoryRateLimiter;
-import dev.ratelimiter.core.MetricsSwitch;
-import dev.ratelimiter.core.OutageListeners;
-import dev.ratelimiter.core.OutagePolicyLimiter;
-import dev.ratelimiter.core.OutsideTransactionLimiter;
 import dev.ratelimiter.core.OutageStatistics;
-import dev.ratelimiter.core.PeriodicSweeper;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.ShadowMode;
-import dev.ratelimiter.core.SharedStoreChain;
-import dev.ratelimiter.core.PostgresSettings;
-import dev.ratelimiter.metrics.MetricsRecorders;
-import dev.ratelimiter.postgres.PostgresBackend;
-import dev.ratelimiter.valkey.ValkeyBackend;
-import jakarta.annotation.PostConstruct;
+import dev.ratelimiter.core.StoreProviders;
+import dev.ratelimiter.core.SubtreeConfig;
+import dev.ratelimiter.spi.RateLimitStore;
+import dev.ratelimiter.spi.RateLimitStoreProvider;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
-import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.Config;
 
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
 import javax.sql.DataSource;
-import java.time.Duration;
 import java.time.InstantSource;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.function.BooleanSupplier;
 
 /**
- * Builds the limiter chain, the key hasher and the metrics adapter from the settings once, at startup; owns what
- * it started (sweeper, circuit breaker, client pool) and closes it when the application stops. Produces the
- * {@link RateLimiter} bean that applications may inject: the backend wrapped in the outage policies.
+ * The limiter in the server: builds the chain ({@link LimiterAssembly}) once, from the settings and the store that
+ * {@code ratelimiter.backend} names, with what the server offers the store ({@link CdiStoreContext}), and closes
+ * what it opened when the application stops. A store other than {@code memory} is built by its provider, found by
+ * name among those on the class path ({@link StoreProviders}; the README's "Writing a store").
  *
- * <p>The chain: in memory, {@code OutagePolicyLimiter(MemoryRateLimiter)}; with Valkey or PostgreSQL,
- * {@code OutagePolicyLimiter(DenyCacheLimiter(CircuitBreakerLimiter(store)), fallback: MemoryRateLimiter)} (the
- * deny cache only when {@code ratelimiter.deny-cache.max-age} is not 0), and for PostgreSQL a sweeper on the
- * server's managed scheduler where it has one.
+ * <p>Built on first use: at the latest by {@link StartupValidator} at the CDI {@code Startup} event, so a store that
+ * cannot work fails the deployment, but possibly earlier, on a request thread (a readiness probe during
+ * deployment).
  */
 @ApplicationScoped
 public class LimiterRuntime {
@@ -65,13 +44,19 @@ public class LimiterRuntime {
     LimiterConfiguration configuration;
 
     @Inject
+    Config config;
+
+    @Inject
     InstantSource clock;
 
     @Inject
     Event<RateLimiterStateChanged> stateChanges;
 
     @Inject
-    Instance<Object> beans; // typed Object: the metrics registries' classes may be absent
+    MetricsConnection metrics;
+
+    @Inject
+    Instance<Object> beans; // typed Object: a store's types may be absent
 
     // @Any: every DataSource bean is a candidate, also a named one only the configuration refers to (Quarkus
     // removes beans no injection point can reach).
@@ -79,81 +64,60 @@ public class LimiterRuntime {
     @Any
     Instance<DataSource> dataSources;
 
-    private RateLimiter limiter;
-    private CounterKeys keys;
-    private final MetricsSwitch metrics = new MetricsSwitch();
-    private boolean metricsConnected; // guarded by this
-    private OutageStatistics outages;
-    private ShadowMode shadow;
-    private BackendMonitor monitor;
-    private final List<AutoCloseable> resources = new ArrayList<>();
+    private volatile LimiterAssembly assembly;
 
-    @PostConstruct
+    /**
+     * Builds the chain if no call has yet; the deployment's startup step.
+     *
+     * @throws dev.ratelimiter.spi.ConfigurationException the settings or the store cannot work
+     */
     void start() {
-        LimiterSettings settings = configuration.settings();
-        KeyHasher hasher = new KeyHasher(settings.keySecret());
-        // In memory the counted key never leaves the process: a faster keyed hash; a shared store's replicas must
-        // agree on each key (docs/architecture.md, "The path of a request").
-        keys = settings.backend() == Backend.MEMORY ? CounterKeys.inProcess(hasher) : CounterKeys.shared(hasher);
-        if (!hasher.keyed()) {
-            LOG.log(System.Logger.Level.WARNING, "ratelimiter.key-secret is not set: keys are hashed with plain "
-                    + "SHA-256, which can be reversed by guessing for short logins and IPv4 addresses. Set the "
-                    + "same secret on every replica.");
-        }
-        outages = new OutageStatistics();
-        shadow = new ShadowMode(settings.shadowBuckets(), clock, settings.memoryMaxKeys(), metrics);
-        monitor = new BackendMonitor(settings.backend(), clock, metrics);
-        monitor.onChange(status -> stateChanges.fire(new RateLimiterStateChanged(status.backend().configName(),
-                status.state() == BackendState.DEGRADED, status.since(), status.lastError())));
-        if (!settings.enabled()) {
-            LOG.log(System.Logger.Level.WARNING, "ratelimiter.enabled=false: every attempt is allowed and "
-                    + "nothing is counted");
-            limiter = new DisabledRateLimiter();
-            return;
-        }
-        MemoryRateLimiter memory = new MemoryRateLimiter(clock, settings.memoryMaxKeys());
-        resources.add(new PeriodicSweeper(memory, settings.memorySweepInterval()));
-        if (!settings.shadowBuckets().isEmpty()) {
-            LOG.log(System.Logger.Level.INFO, "Rate limiter: buckets in shadow mode (counted, never refused): {0}",
-                    String.join(", ", settings.shadowBuckets()));
-            resources.add(new PeriodicSweeper(shadow, settings.memorySweepInterval()));
-        }
-        OutageListeners listeners = new OutageListeners(List.of(outages, metrics));
-        switch (settings.backend()) {
-            case MEMORY:
-                limiter = new OutagePolicyLimiter(memory, Optional.empty(), listeners);
-                break;
-            case VALKEY:
-                ValkeyBackend valkey;
-                try {
-                    valkey = ValkeyBackend.start(settings.valkey(), monitor, metrics);
-                } catch (ConfigurationException e) {
-                    stop(); // the sweeper started above
-                    throw e;
+        assembly();
+    }
+
+    private LimiterAssembly assembly() {
+        LimiterAssembly built = assembly;
+        if (built == null) {
+            synchronized (this) {
+                built = assembly;
+                if (built == null) {
+                    LimiterSettings settings = configuration.settings();
+                    built = LimiterAssembly.assemble(settings, sharedStore(settings), clock, metrics.port(),
+                            new StateChangeEvents(stateChanges));
+                    assembly = built;
                 }
-                resources.add(valkey);
-                limiter = sharedStore(valkey.chain(monitor, clock, memory, listeners, settings.breaker(),
-                        settings.denyCache(), metrics));
-                break;
-            case POSTGRES:
-            default:
-                PostgresSettings postgresSettings = settings.postgres();
-                PostgresBackend postgres = PostgresBackend.start(postgresSettings,
-                        new PostgresDataSources(dataSources).resolve(postgresSettings),
-                        monitor, metrics);
-                resources.add(postgres);
-                List<String> problems = postgres.check(postgresSettings.table());
-                if (!problems.isEmpty()) {
-                    stop();
-                    throw new ConfigurationException(problems);
-                }
-                limiter = sharedStore(SharedStoreChain.of(outsideTransactions(postgres.limiter(),
-                        postgresSettings.timeout()), postgres.probe(), monitor, clock, memory, listeners,
-                        settings.breaker(), settings.denyCache(), metrics));
-                resources.add(0, new PeriodicSweeper(postgres.sweeper(), postgresSettings.sweepInterval(),
-                        managedScheduler()));
-                break;
+            }
         }
+        return built;
+    }
+
+    /** The store {@code ratelimiter.backend} names, built by its provider; empty in memory or when disabled. */
+    private Optional<LimiterAssembly.SharedStore> sharedStore(LimiterSettings settings) {
+        String name = settings.backend();
+        if (!settings.enabled() || name.equals(StoreProviders.MEMORY)) {
+            return Optional.empty();
+        }
+        RateLimitStoreProvider provider = StoreProviders.load().byName().get(name);
+        if (provider == null) {
+            return Optional.of(BuiltInStores.of(name, settings, beans, dataSources)); // transitional
+        }
+        SubtreeConfig storeConfig = new SubtreeConfig(name, new ConfigLookup(config));
+        CdiStoreContext context = new CdiStoreContext(storeConfig, clock, beans);
+        RateLimitStore store;
+        try {
+            store = provider.create(context);
+        } catch (RuntimeException | Error e) {
+            context.close(); // the sweeps it may have started
+            throw e;
+        }
+        try {
+            storeConfig.check(); // a problem the provider recorded but did not throw
+        } catch (RuntimeException e) {
+            context.close();
+            store.close();
+            throw e;
+        }
+        return Optional.of(LimiterAssembly.of(store, context));
     }
 
     /**
@@ -163,128 +127,52 @@ public class LimiterRuntime {
     void announceReady() {
         LimiterSettings settings = configuration.settings();
         if (!settings.enabled()) {
-            return; // start() said so already
+            return; // the assembly said so already
         }
         LOG.log(System.Logger.Level.INFO, "Rate limiter ready: backend {0}, {1} buckets",
-                settings.backend().configName(), String.valueOf(settings.buckets().size()));
-    }
-
-    /**
-     * Keeps the chain's breaker to close first, so the probe stops before the store's pool closes, and sweeps its
-     * ended refusals with the in-memory counters.
-     */
-    private RateLimiter sharedStore(SharedStoreChain chain) {
-        resources.add(0, chain.breaker());
-        chain.denyCache().ifPresent(refusals -> resources.add(new PeriodicSweeper(refusals,
-                configuration.settings().memorySweepInterval())));
-        return chain.limiter();
-    }
-
-    /**
-     * Connects the metrics adapter that {@code ratelimiter.metrics.system} chooses among those the server offers
-     * and registers every series; once, at the CDI {@code Startup} event (see {@link MetricsSwitch} for why not
-     * earlier). Throws {@link ConfigurationException} when the chosen system is absent.
-     */
-    synchronized void connectMetrics() {
-        if (metricsConnected) {
-            return;
-        }
-        metricsConnected = true;
-        RateLimiterMetrics adapter = MetricsRecorders.choose(configuration.settings().metricsSystem(), beans);
-        adapter.register(configuration.settings().buckets().values(), configuration.settings().backend(),
-                () -> monitor.status().state() == BackendState.DEGRADED);
-        metrics.connect(adapter);
-    }
-
-    /**
-     * The PostgreSQL store, with its calls made inside a caller's JTA transaction moved to the server's managed
-     * executor ({@link OutsideTransactionLimiter}), where the server has both a transaction manager and Jakarta
-     * Concurrency; else the store as it is, relying on a non-transactional pool (checked at startup and, where the
-     * connection shows it, at each call).
-     */
-    private RateLimiter outsideTransactions(RateLimiter store, Duration timeout) {
-        Optional<BooleanSupplier> inTransaction = JtaTransactions.detect(beans);
-        if (inTransaction.isEmpty()) {
-            return store;
-        }
-        Optional<ExecutorService> executor = managedExecutor();
-        if (executor.isEmpty()) {
-            LOG.log(System.Logger.Level.INFO, "Rate limiter: no managed executor (Jakarta Concurrency), so "
-                    + "PostgreSQL calls made inside a transaction use the caller's thread: the pool must be "
-                    + "non-transactional");
-            return store;
-        }
-        // The store's own deadline is at most a bulkhead wait plus a network timeout of 1.5 times the timeout.
-        return new OutsideTransactionLimiter(store, inTransaction.get(), executor.get(),
-                timeout.multipliedBy(3).plusMillis(100), monitor);
-    }
-
-    /** The server's default managed executor (Jakarta Concurrency), if it has one. */
-    private static Optional<ExecutorService> managedExecutor() {
-        return serverDefault("java:comp/DefaultManagedExecutorService", ExecutorService.class);
-    }
-
-    /** The server's default managed scheduler (Jakarta Concurrency), if it has one. */
-    private static Optional<ScheduledExecutorService> managedScheduler() {
-        return serverDefault("java:comp/DefaultManagedScheduledExecutorService", ScheduledExecutorService.class);
-    }
-
-    /** A default resource the platform binds in JNDI; empty where there is no JNDI or no such resource. */
-    private static <T> Optional<T> serverDefault(String name, Class<T> type) {
-        try {
-            Object found = new InitialContext().lookup(name);
-            return type.isInstance(found) ? Optional.of(type.cast(found)) : Optional.empty();
-        } catch (NamingException | RuntimeException | LinkageError e) {
-            return Optional.empty();
-        }
+                settings.backend(), String.valueOf(settings.buckets().size()));
     }
 
     @PreDestroy
     void stop() {
-        for (AutoCloseable resource : resources) {
-            try {
-                resource.close();
-            } catch (Exception e) {
-                LOG.log(System.Logger.Level.WARNING, "closing " + resource.getClass().getSimpleName() + " failed", e);
-            }
+        LimiterAssembly built = assembly;
+        if (built != null) {
+            built.shutdown().close();
         }
-        resources.clear();
     }
 
-    /** The backend wrapped in the outage policies (or the kill switch's limiter). */
-    @Produces
-    @ApplicationScoped
-    RateLimiter rateLimiter() {
-        return limiter;
-    }
-
-    /** The chain used by the interceptor, the filter and the facade (no proxy in between). */
+    /** The chain used by the decider, on hashed keys (no proxy in between). */
     RateLimiter limiter() {
-        return limiter;
+        return assembly().limiter();
     }
 
     /** Hashes normalized keys before they are counted, and for the denial event. */
     CounterKeys keys() {
-        return keys;
+        return assembly().keys();
     }
 
     /** The buckets in shadow mode, which turns their refusals into calls that go on. */
     ShadowMode shadow() {
-        return shadow;
+        return assembly().shadow();
     }
 
     /** Where decisions are reported. */
     RateLimiterMetrics metrics() {
-        return metrics;
+        return metrics.port();
+    }
+
+    /** Whether a decision may wait on the network or a lock ({@link RateLimitStore#blocking()}). */
+    boolean blocking() {
+        return assembly().blocking();
     }
 
     /** Attempts answered by an outage policy, per bucket. */
     public OutageStatistics outages() {
-        return outages;
+        return assembly().outages();
     }
 
-    /** The backend's state for the readiness check. */
+    /** The store's state for the readiness check. */
     public BackendStatus status() {
-        return monitor.status();
+        return assembly().monitor().status();
     }
 }

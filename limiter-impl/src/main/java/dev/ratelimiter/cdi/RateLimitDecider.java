@@ -4,7 +4,6 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.RateLimitDenied;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.CounterKeys;
 import dev.ratelimiter.core.KeyNormalizer;
 import dev.ratelimiter.core.ShadowMode;
@@ -84,11 +83,11 @@ public class RateLimitDecider {
     }
 
     /**
-     * Whether a decision makes a network round trip (Valkey or PostgreSQL), so must not run on a thread that may
-     * not block, such as a Vert.x event loop. In-memory decisions never block.
+     * Whether a decision may wait on the network or a lock (the store says so: {@code RateLimitStore.blocking()}),
+     * so must not run on a thread that may not block, such as a Vert.x event loop. In-memory decisions never block.
      */
     public boolean blocking() {
-        return configuration.settings().backend() != Backend.MEMORY;
+        return runtime.blocking();
     }
 
     /** Clears one raw key's counter; never throws for a backend failure. */

@@ -24,7 +24,20 @@ public class RateLimitsFacade implements RateLimits {
 
     @Override
     public Verdict consume(String bucketName, CharSequence key, KeyNormalization normalization, long cost) {
-        Bucket bucket = decider.bucket(bucketName);
+        return consume(decider.bucket(bucketName), key, normalization, cost);
+    }
+
+    /**
+     * Decides through the decider and records the verdict for the response's headers: the path of the facade and
+     * of the injectable {@code RateLimiter} bean ({@link DecidingRateLimiter}).
+     *
+     * @param bucket        the bucket
+     * @param key           the raw key, normalized and hashed before it is counted
+     * @param normalization how the key is normalized
+     * @param cost          attempts the call counts, from 0 to the bucket's smallest limit
+     * @return the verdict, as {@link RateLimitDecider#decide(Bucket, CharSequence, KeyNormalization, long)}
+     */
+    Verdict consume(Bucket bucket, CharSequence key, KeyNormalization normalization, long cost) {
         Verdict verdict = decider.decide(bucket, key, normalization, cost);
         try {
             applied.record(bucket, verdict);

@@ -2,6 +2,7 @@ package dev.ratelimiter.cdi;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.spi.ConfigurationException;
+import dev.ratelimiter.core.BackendState;
 import dev.ratelimiter.core.LimiterSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -46,6 +47,9 @@ public class StartupValidator {
     LimiterRuntime runtime;
 
     @Inject
+    MetricsConnection metrics;
+
+    @Inject
     BeanContainer beans;
 
     @Inject
@@ -55,8 +59,8 @@ public class StartupValidator {
         LimiterSettings settings;
         try {
             settings = configuration.settings(); // parsing errors surface here
-            runtime.status(); // builds the limiter chain now, not on the first request
-            runtime.connectMetrics();
+            runtime.start(); // the chain now, not on the first request, so a store that cannot work fails here
+            metrics.connect(settings, () -> runtime.status().state() == BackendState.DEGRADED);
         } catch (RuntimeException e) {
             throw unwrap(e);
         }

@@ -1,18 +1,21 @@
 package dev.ratelimiter.core;
 
-import java.util.Locale;
+/**
+ * The names of the library's own shared stores, for the code of the {@code valkey} and {@code postgres} packages
+ * written before they became providers of the store SPI (docs/architecture.md, "The store SPI"). A store is named
+ * by a plain {@code String} everywhere else: {@code memory} ({@link StoreProviders#MEMORY}) or a provider's
+ * {@link dev.ratelimiter.spi.RateLimitStoreProvider#name()}. Transitional: removed once those packages name
+ * themselves.
+ */
+public final class Backend {
 
-/** Where counters live ({@code ratelimiter.backend}). */
-public enum Backend {
-    /** This process's memory: the embedded default; limits hold per process. */
-    MEMORY,
-    /** Valkey or Redis, shared by every replica. */
-    VALKEY,
-    /** A PostgreSQL table, shared by every replica. */
-    POSTGRES;
+    /** The embedded default, {@link StoreProviders#MEMORY}. */
+    public static final String MEMORY = StoreProviders.MEMORY;
+    /** Valkey or Redis. */
+    public static final String VALKEY = "valkey";
+    /** A PostgreSQL table. */
+    public static final String POSTGRES = "postgres";
 
-    /** The configuration spelling: {@code memory}, {@code valkey}, {@code postgres}. */
-    public String configName() {
-        return name().toLowerCase(Locale.ROOT);
+    private Backend() {
     }
 }

@@ -21,7 +21,7 @@ public final class BackendMonitor {
 
     private static final System.Logger LOG = System.getLogger(BackendMonitor.class.getName());
 
-    private final Backend backend;
+    private final String backend;
     private final InstantSource clock;
     private final RateLimiterMetrics metrics;
     private final AtomicReference<BackendStatus> status;
@@ -32,11 +32,11 @@ public final class BackendMonitor {
     private final List<Consumer<BackendStatus>> listeners = new CopyOnWriteArrayList<>();
 
     /**
-     * @param backend the backend watched
+     * @param backend the watched store's name ({@code ratelimiter.backend})
      * @param clock   for the {@code since} of each change
      * @param metrics told of every failure
      */
-    public BackendMonitor(Backend backend, InstantSource clock, RateLimiterMetrics metrics) {
+    public BackendMonitor(String backend, InstantSource clock, RateLimiterMetrics metrics) {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -122,16 +122,16 @@ public final class BackendMonitor {
         }
         if (next.state() == current.state()) {
             LOG.log(System.Logger.Level.WARNING, "Rate limiter backend {0}: failing parts now {1} ({2})",
-                    backend.configName(), next.failingParts(), next.lastError().orElse("no error recorded"));
+                    backend, next.failingParts(), next.lastError().orElse("no error recorded"));
             return; // still degraded: no state change for the listeners
         }
         if (next.state() == BackendState.DEGRADED) {
             LOG.log(System.Logger.Level.WARNING, "Rate limiter backend {0} is degraded ({1}{2}): buckets now "
-                    + "follow their outage policy until the background probe succeeds", backend.configName(),
+                    + "follow their outage policy until the background probe succeeds", backend,
                     next.lastError().orElse("no error recorded"),
                     next.failingParts().isEmpty() ? "" : "; failing: " + String.join(", ", next.failingParts()));
         } else {
-            LOG.log(System.Logger.Level.INFO, "Rate limiter backend {0} is ok again", backend.configName());
+            LOG.log(System.Logger.Level.INFO, "Rate limiter backend {0} is ok again", backend);
         }
         for (Consumer<BackendStatus> listener : listeners) {
             try {

@@ -8,7 +8,7 @@ import java.util.Optional;
 /**
  * What the readiness check reports about the backend.
  *
- * @param backend      the configured backend
+ * @param backend      the configured store's name ({@code ratelimiter.backend}): {@code memory} or a provider's
  * @param state        ok or degraded
  * @param since        when the backend entered that state (startup for a backend that never changed)
  * @param lastError    the last failure's exception type and a message with no host, user or password; empty when
@@ -17,7 +17,7 @@ import java.util.Optional;
  *                     breaker is open, by name ({@code host:port}), sorted; the state is degraded while any is.
  *                     Empty for a store that fails as a whole.
  */
-public record BackendStatus(Backend backend, BackendState state, Instant since, Optional<String> lastError,
+public record BackendStatus(String backend, BackendState state, Instant since, Optional<String> lastError,
                             List<String> failingParts) {
 
     public BackendStatus {
@@ -29,7 +29,7 @@ public record BackendStatus(Backend backend, BackendState state, Instant since, 
     }
 
     /** The status of a store that fails as a whole. */
-    public BackendStatus(Backend backend, BackendState state, Instant since, Optional<String> lastError) {
+    public BackendStatus(String backend, BackendState state, Instant since, Optional<String> lastError) {
         this(backend, state, since, lastError, List.of());
     }
 }

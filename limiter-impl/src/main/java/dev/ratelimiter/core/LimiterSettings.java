@@ -15,7 +15,7 @@ import java.util.TreeSet;
  * those of the README's configuration reference.
  *
  * @param enabled               {@code ratelimiter.enabled}: false allows everything and counts nothing
- * @param backend               {@code ratelimiter.backend}
+ * @param backend               {@code ratelimiter.backend}: {@code memory} or a store provider's name
  * @param buckets               every configured bucket by name ({@code ratelimiter.buckets.<name>.*})
  * @param globalLimit           {@code ratelimiter.api.enabled}: whether the global filter limits {@code /api/}
  * @param pathPrefixes          {@code ratelimiter.api.path-prefixes}: paths after the context root that the
@@ -42,7 +42,7 @@ import java.util.TreeSet;
  */
 public record LimiterSettings(
         boolean enabled,
-        Backend backend,
+        String backend,
         Map<String, Bucket> buckets,
         boolean globalLimit,
         List<String> pathPrefixes,

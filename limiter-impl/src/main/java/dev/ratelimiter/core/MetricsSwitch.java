@@ -23,7 +23,7 @@ public final class MetricsSwitch implements RateLimiterMetrics {
     }
 
     @Override
-    public void register(Collection<Bucket> buckets, Backend backend, BooleanSupplier degraded) {
+    public void register(Collection<Bucket> buckets, String backend, BooleanSupplier degraded) {
         target.register(buckets, backend, degraded);
     }
 
@@ -38,7 +38,7 @@ public final class MetricsSwitch implements RateLimiterMetrics {
     }
 
     @Override
-    public void backendCall(Backend backend, long nanos) {
+    public void backendCall(String backend, long nanos) {
         target.backendCall(backend, nanos);
     }
 
@@ -48,7 +48,7 @@ public final class MetricsSwitch implements RateLimiterMetrics {
     }
 
     @Override
-    public void backendError(Backend backend) {
+    public void backendError(String backend) {
         target.backendError(backend);
     }
 

@@ -21,14 +21,14 @@ public interface RateLimiterMetrics extends OutageListener {
      * Registers every series at startup, so they read zero before the first event.
      *
      * @param buckets  every configured bucket
-     * @param backend  the configured backend
+     * @param backend  the configured store's name ({@code ratelimiter.backend}), the {@code backend} tag
      * @param degraded whether the backend is degraded, read when scraped (exported as 1 or 0)
      */
-    default void register(Collection<Bucket> buckets, Backend backend, BooleanSupplier degraded) {
+    default void register(Collection<Bucket> buckets, String backend, BooleanSupplier degraded) {
     }
 
     /** One failed backend call (timeout, connection error, error reply). */
-    default void backendError(Backend backend) {
+    default void backendError(String backend) {
     }
 
     /** One decision, after the outage policy. */
@@ -54,6 +54,6 @@ public interface RateLimiterMetrics extends OutageListener {
     }
 
     /** One call to the backend and how long it took, in nanoseconds. */
-    default void backendCall(Backend backend, long nanos) {
+    default void backendCall(String backend, long nanos) {
     }
 }

@@ -78,14 +78,18 @@ public final class SettingsReader {
     private final List<String> propertyNames;
     private final List<String> problems = new ArrayList<>();
     private final Set<String> shadowBuckets = new TreeSet<>();
+    private final List<String> storeNames;
 
     /**
      * @param lookup        the value of a property, empty if unset (MicroProfile Config's
      *                      {@code getOptionalValue(name, String.class)}, which also finds the environment form)
      * @param propertyNames every property name the configuration knows, to discover buckets
+     * @param storeNames    the names {@code ratelimiter.backend} accepts
      */
-    private SettingsReader(Function<String, Optional<String>> lookup, Iterable<String> propertyNames) {
+    private SettingsReader(Function<String, Optional<String>> lookup, Iterable<String> propertyNames,
+                           List<String> storeNames) {
         this.lookup = lookup;
+        this.storeNames = storeNames;
         // Copied once: SmallRye Config 3.16 (Quarkus 3.33) returns an Iterable whose second iterator() throws
         // NoSuchElementException, and the names are walked more than once.
         List<String> names = new ArrayList<>();
@@ -102,12 +106,35 @@ public final class SettingsReader {
      * @throws ConfigurationException listing every invalid or missing value, each naming its property
      */
     public static LimiterSettings read(Function<String, Optional<String>> lookup, Iterable<String> propertyNames) {
-        return new SettingsReader(lookup, propertyNames).read();
+        return read(lookup, propertyNames, StoreProviders.load());
+    }
+
+    /**
+     * Reads and validates the settings, {@code ratelimiter.backend} naming {@code memory} or one of
+     * {@code stores}.
+     *
+     * @param lookup        a property's value, empty if unset; blank values count as unset
+     * @param propertyNames every known property name, to discover the configured buckets
+     * @param stores        the store providers found
+     * @return the settings
+     * @throws ConfigurationException listing every invalid or missing value, each naming its property; for an
+     *                                unknown store, the names found
+     */
+    public static LimiterSettings read(Function<String, Optional<String>> lookup, Iterable<String> propertyNames,
+                                       StoreProviders stores) {
+        List<String> names = new ArrayList<>(stores.names());
+        // Transitional, until the valkey and postgres packages register their providers: their names stay valid.
+        for (String builtIn : List.of(Backend.VALKEY, Backend.POSTGRES)) {
+            if (!names.contains(builtIn)) {
+                names.add(builtIn);
+            }
+        }
+        return new SettingsReader(lookup, propertyNames, List.copyOf(names)).read();
     }
 
     private LimiterSettings read() {
         boolean enabled = bool("enabled", true);
-        Backend backend = backend();
+        String backend = backend();
         Map<String, Bucket> buckets = buckets();
         Set<String> named = bucketNames();
         for (String required : List.of(LimiterSettings.API_AUTHENTICATED, LimiterSettings.API_ANONYMOUS)) {
@@ -130,7 +157,7 @@ public final class SettingsReader {
         int maxKeys = integer("memory.max-keys", 100_000, MAX_KEYS);
         Duration sweepInterval = duration("memory.sweep-interval", Duration.ofSeconds(30), SWEEP_INTERVAL);
         boolean downWhenDegraded = bool("health.down-when-degraded", false);
-        ValkeySettings valkey = valkey(backend == Backend.VALKEY);
+        ValkeySettings valkey = valkey(Backend.VALKEY.equals(backend));
         PostgresSettings postgres = postgres();
         BreakerSettings breaker = breaker();
         DenyCacheSettings denyCache = new DenyCacheSettings(
@@ -354,14 +381,16 @@ public final class SettingsReader {
         }
     }
 
-    private Backend backend() {
-        String text = value("backend").orElse("memory");
-        try {
-            return Backend.valueOf(text.strip().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            problems.add(PREFIX + "backend: '" + text + "' is not a backend; use memory, valkey or postgres");
-            return Backend.MEMORY;
+    private String backend() {
+        String text = value("backend").orElse(StoreProviders.MEMORY);
+        String name = text.strip().toLowerCase(Locale.ROOT);
+        if (!storeNames.contains(name)) {
+            problems.add(PREFIX + "backend: '" + text + "' is not a store found on the class path; use one of "
+                    + String.join(", ", storeNames) + " (a store's jar registers its provider, README: \"Writing a "
+                    + "store\")");
+            return StoreProviders.MEMORY;
         }
+        return name;
     }
 
     private String pathPrefix(String prefix) {

@@ -22,7 +22,7 @@ public final class StoreLimiter implements RateLimiter {
     private final RateLimitStore store;
     private final BackendMonitor monitor;
     private final RateLimiterMetrics metrics;
-    private final Backend backend;
+    private final String backend;
 
     /**
      * @param store   the store, owned by the caller

@@ -15,7 +15,10 @@ import java.util.List;
  */
 public final class UnknownProperties {
 
-    /** Every property besides the buckets', as {@link SettingsReader} reads them. */
+    /**
+     * Every property besides the buckets' and the store providers', as {@link SettingsReader} reads them (and,
+     * until they register their providers, the valkey and postgres stores').
+     */
     static final List<String> KNOWN = List.of(
             "enabled", "backend", "api.enabled", "api.path-prefixes", "api.key-resolver", "trusted-proxies",
             "ipv6-prefix-length",
@@ -42,33 +45,53 @@ public final class UnknownProperties {
      *         profile {@code dev}), empty when every {@code ratelimiter.} name is known
      */
     public static List<String> warnings(Iterable<String> propertyNames) {
+        return warnings(propertyNames, StoreProviders.load());
+    }
+
+    /**
+     * One warning per unknown name, in the order given, each store provider's
+     * {@link dev.ratelimiter.spi.RateLimitStoreProvider#propertyNames() properties} known under
+     * {@code ratelimiter.<name>.*}.
+     *
+     * @param propertyNames every property name the configuration knows; walked once
+     * @param stores        the store providers found
+     * @return the lines as {@link #warnings(Iterable)} gives them
+     */
+    public static List<String> warnings(Iterable<String> propertyNames, StoreProviders stores) {
+        List<String> known = new ArrayList<>(KNOWN);
+        stores.byName().forEach((store, provider) -> provider.propertyNames().forEach(property -> {
+            String name = SettingsReader.PREFIX + store + '.' + property;
+            if (!known.contains(name)) {
+                known.add(name);
+            }
+        }));
         List<String> warnings = new ArrayList<>();
         for (String name : propertyNames) {
-            if (name.startsWith(SettingsReader.PREFIX) && !known(name)) {
-                warnings.add("Unknown property " + name + " is ignored; did you mean " + nearest(name) + "?");
+            if (name.startsWith(SettingsReader.PREFIX) && !known(name, known)) {
+                warnings.add("Unknown property " + name + " is ignored; did you mean " + nearest(name, known) + "?");
             } else if (name.startsWith("%")) {
                 // Under a profile: checked as the name it sets, whichever profile is active; the profile is kept.
-                ProfiledName.of(name).filter(profiled -> !known(profiled.name())).ifPresent(profiled -> {
+                ProfiledName.of(name).filter(profiled -> !known(profiled.name(), known)).ifPresent(profiled -> {
                     String prefix = "%" + profiled.profile() + ".";
                     warnings.add("Unknown property " + name + " is ignored; did you mean "
-                            + prefix + nearest(profiled.name()) + "?");
+                            + prefix + nearest(profiled.name(), known) + "?");
                 });
             }
         }
         return warnings;
     }
 
-    private static boolean known(String name) {
+    private static boolean known(String name, List<String> known) {
         if (name.startsWith(SettingsReader.BUCKETS)) {
             String rest = name.substring(SettingsReader.BUCKETS.length());
             int dot = rest.lastIndexOf('.');
             return dot > 0 && SettingsReader.BUCKET_PROPERTIES.contains(rest.substring(dot + 1));
         }
-        return KNOWN.contains(name);
+        return known.contains(name);
     }
 
     /** The known name fewest single-character edits away, with the typo's own bucket name substituted. */
-    private static String nearest(String name) {
+    private static String nearest(String name, List<String> known) {
         String[] parts = name.split("\\.", -1);
         if (parts.length == 3 && name.startsWith(SettingsReader.BUCKETS)) {
             return name + ".limit"; // a bucket's name alone: what it needs first, though ".mode" is fewer edits away
@@ -78,7 +101,7 @@ public final class UnknownProperties {
         String bucket = parts.length >= 4 ? String.join(".", List.of(parts).subList(2, parts.length - 1))
                 : name.startsWith(SettingsReader.BUCKETS) ? name.substring(SettingsReader.BUCKETS.length())
                 : "<name>";
-        List<String> candidates = new ArrayList<>(KNOWN);
+        List<String> candidates = new ArrayList<>(known);
         SettingsReader.BUCKET_PROPERTIES.forEach(property ->
                 candidates.add(SettingsReader.BUCKETS + bucket + "." + property));
         String best = candidates.get(0);

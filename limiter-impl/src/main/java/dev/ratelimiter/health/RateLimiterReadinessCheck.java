@@ -46,7 +46,7 @@ public class RateLimiterReadinessCheck implements HealthCheck {
         boolean down = status.state() == BackendState.DEGRADED
                 && configuration.settings().healthDownWhenDegraded();
         Map<String, Object> data = new LinkedHashMap<>();
-        data.put("backend", status.backend().configName());
+        data.put("backend", status.backend());
         data.put("state", status.state().label());
         data.put("since", status.since().toString());
         data.put("fallbacks", runtime.outages().totalFallbacks());

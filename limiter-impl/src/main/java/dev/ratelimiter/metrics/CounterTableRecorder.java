@@ -2,7 +2,6 @@ package dev.ratelimiter.metrics;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.RateLimiterMetrics;
 
 import java.util.Collection;
@@ -25,7 +24,7 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
     private final Map<String, C> fallbacks = new ConcurrentHashMap<>();
     private final Map<String, C> failOpens = new ConcurrentHashMap<>();
     private final Map<String, C> cachedDenials = new ConcurrentHashMap<>();
-    private final Map<Backend, C> errors = new ConcurrentHashMap<>();
+    private final Map<String, C> errors = new ConcurrentHashMap<>();
 
     /**
      * A counter of this library, with the series' description and unit.
@@ -43,10 +42,10 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
      * Registers {@link Series#DEGRADED} (1 or 0, read when scraped) and the backend's call timer
      * {@link Series#BACKEND}, with their descriptions and units.
      */
-    abstract void registerBackend(Backend backend, BooleanSupplier degraded);
+    abstract void registerBackend(String backend, BooleanSupplier degraded);
 
     @Override
-    public final void register(Collection<Bucket> buckets, Backend backend, BooleanSupplier degraded) {
+    public final void register(Collection<Bucket> buckets, String backend, BooleanSupplier degraded) {
         for (Bucket bucket : buckets) {
             Map<Verdict.Outcome, C> byOutcome = new EnumMap<>(Verdict.Outcome.class);
             Map<Verdict.Outcome, C> shadowByOutcome = new EnumMap<>(Verdict.Outcome.class);
@@ -65,7 +64,7 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
             failOpens.put(bucket.name(), counter(Series.FAIL_OPEN, "bucket", bucket.name()));
             cachedDenials.put(bucket.name(), counter(Series.CACHED_DENIALS, "bucket", bucket.name()));
         }
-        errors.put(backend, counter(Series.BACKEND_ERRORS, "backend", backend.configName()));
+        errors.put(backend, counter(Series.BACKEND_ERRORS, "backend", backend));
         registerBackend(backend, degraded);
     }
 
@@ -101,7 +100,7 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
     }
 
     @Override
-    public final void backendError(Backend backend) {
+    public final void backendError(String backend) {
         incrementIfRegistered(errors.get(backend));
     }
 

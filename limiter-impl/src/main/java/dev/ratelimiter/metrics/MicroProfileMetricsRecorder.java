@@ -1,6 +1,5 @@
 package dev.ratelimiter.metrics;
 
-import dev.ratelimiter.core.Backend;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
@@ -23,7 +22,7 @@ import java.util.function.BooleanSupplier;
 final class MicroProfileMetricsRecorder extends CounterTableRecorder<Counter> {
 
     private final MetricRegistry registry;
-    private final Map<Backend, Timer> timers = new ConcurrentHashMap<>();
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
     MicroProfileMetricsRecorder(MetricRegistry registry) {
         this.registry = registry;
@@ -40,14 +39,14 @@ final class MicroProfileMetricsRecorder extends CounterTableRecorder<Counter> {
     }
 
     @Override
-    void registerBackend(Backend backend, BooleanSupplier degraded) {
-        Tag tag = new Tag("backend", backend.configName());
+    void registerBackend(String backend, BooleanSupplier degraded) {
+        Tag tag = new Tag("backend", backend);
         registry.gauge(metadata(Series.DEGRADED), degraded, d -> d.getAsBoolean() ? 1 : 0, tag);
         timers.put(backend, registry.timer(metadata(Series.BACKEND), tag));
     }
 
     @Override
-    public void backendCall(Backend backend, long nanos) {
+    public void backendCall(String backend, long nanos) {
         Timer timer = timers.get(backend);
         if (timer != null) {
             timer.update(Duration.ofNanos(nanos));

@@ -1,6 +1,5 @@
 package dev.ratelimiter.metrics;
 
-import dev.ratelimiter.core.Backend;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -21,7 +20,7 @@ import java.util.function.BooleanSupplier;
 final class MicrometerMetricsRecorder extends CounterTableRecorder<Counter> {
 
     private final MeterRegistry registry;
-    private final Map<Backend, Timer> timers = new ConcurrentHashMap<>();
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
     MicrometerMetricsRecorder(MeterRegistry registry) {
         this.registry = registry;
@@ -39,8 +38,8 @@ final class MicrometerMetricsRecorder extends CounterTableRecorder<Counter> {
     }
 
     @Override
-    void registerBackend(Backend backend, BooleanSupplier degraded) {
-        String name = backend.configName();
+    void registerBackend(String backend, BooleanSupplier degraded) {
+        String name = backend;
         // strongReference: Micrometer holds a gauge's object weakly, and nothing else holds this lambda, so it
         // would be collected and the gauge would read NaN.
         Gauge.builder("rate_limiter." + Series.DEGRADED.metric(), degraded, d -> d.getAsBoolean() ? 1 : 0)
@@ -55,7 +54,7 @@ final class MicrometerMetricsRecorder extends CounterTableRecorder<Counter> {
     }
 
     @Override
-    public void backendCall(Backend backend, long nanos) {
+    public void backendCall(String backend, long nanos) {
         Timer timer = timers.get(backend);
         if (timer != null) {
             timer.record(nanos, TimeUnit.NANOSECONDS);

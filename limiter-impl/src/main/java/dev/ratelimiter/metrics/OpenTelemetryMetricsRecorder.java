@@ -1,6 +1,5 @@
 package dev.ratelimiter.metrics;
 
-import dev.ratelimiter.core.Backend;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
@@ -56,8 +55,8 @@ final class OpenTelemetryMetricsRecorder extends CounterTableRecorder<OpenTeleme
 
     private final Meter meter;
     private final Map<Series, LongCounter> counters = new ConcurrentHashMap<>();
-    private final Map<Backend, DoubleHistogram> histograms = new ConcurrentHashMap<>();
-    private final Map<Backend, Attributes> backendAttributes = new ConcurrentHashMap<>();
+    private final Map<String, DoubleHistogram> histograms = new ConcurrentHashMap<>();
+    private final Map<String, Attributes> backendAttributes = new ConcurrentHashMap<>();
     // Held so the gauge's callback lives as long as this recorder (closing it would unregister the callback).
     private final List<ObservableLongGauge> gauges = new CopyOnWriteArrayList<>();
 
@@ -87,8 +86,8 @@ final class OpenTelemetryMetricsRecorder extends CounterTableRecorder<OpenTeleme
     }
 
     @Override
-    void registerBackend(Backend backend, BooleanSupplier degraded) {
-        Attributes attributes = Attributes.of(AttributeKey.stringKey("backend"), backend.configName());
+    void registerBackend(String backend, BooleanSupplier degraded) {
+        Attributes attributes = Attributes.of(AttributeKey.stringKey("backend"), backend);
         backendAttributes.put(backend, attributes);
         gauges.add(meter.gaugeBuilder(name(Series.DEGRADED)).ofLongs()
                 .setDescription(Series.DEGRADED.description())
@@ -99,7 +98,7 @@ final class OpenTelemetryMetricsRecorder extends CounterTableRecorder<OpenTeleme
     }
 
     @Override
-    public void backendCall(Backend backend, long nanos) {
+    public void backendCall(String backend, long nanos) {
         DoubleHistogram histogram = histograms.get(backend);
         if (histogram != null) {
             histogram.record(nanos / NANOS_PER_SECOND, backendAttributes.get(backend));
