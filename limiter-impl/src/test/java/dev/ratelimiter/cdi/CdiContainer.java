@@ -45,7 +45,8 @@ final class CdiContainer implements AutoCloseable {
                     .disableDiscovery()
                     .addExtension(new ConfigExtension())
                     .addBeanClasses(LimiterConfiguration.class, ClockProducer.class, TestClock.class,
-                            LimiterRuntime.class, RequestIdentity.class, AppliedLimits.class,
+                            LimiterRuntime.class, MetricsConnection.class, DecidingRateLimiter.class,
+                            RequestIdentity.class, AppliedLimits.class,
                             RateLimitDecider.class, RateLimitsFacade.class, RateLimitedMethods.class,
                             KeyResolvers.class,
                             EventLoopWarnings.class, EventLoopOffload.class, UnfilteredRequests.class,

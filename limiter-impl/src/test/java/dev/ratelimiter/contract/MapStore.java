@@ -1,0 +1,122 @@
+package dev.ratelimiter.contract;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.spi.FailureKind;
+import dev.ratelimiter.spi.RateLimitStore;
+import dev.ratelimiter.spi.StoreException;
+import dev.ratelimiter.spi.StoreItem;
+
+import java.io.IOException;
+import java.time.InstantSource;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A complete store of the SPI in a hash map, the README's example of "Writing a store": it decides on the
+ * library's clock, answers in the SPI's layout, and can be taken down ({@link #down(boolean)}) so that it fails
+ * as a store out of reach does, with a {@link FailureKind#TRANSIENT} {@link StoreException}. Defined only in test
+ * sources and selected by name ({@code ratelimiter.backend=test-map}) through {@link MapStoreProvider}: no main
+ * class knows it.
+ */
+public final class MapStore implements RateLimitStore {
+
+    private final InstantSource clock;
+    /** Per bucket name and hashed key: each window's count and end (epoch milliseconds). */
+    private final Map<String, Map<String, long[][]>> counters = new HashMap<>(); // guarded by this
+    private volatile boolean down;
+
+    /** @param clock the library's clock ({@code StoreContext.clock()}), which times every window */
+    public MapStore(InstantSource clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** Takes the store down ({@code true}: every call fails) or brings it back. */
+    public void down(boolean down) {
+        this.down = down;
+    }
+
+    /** The hashed keys holding a counter of the bucket, as the library sent them; for tests. */
+    public synchronized Set<String> keys(Bucket bucket) {
+        return new TreeSet<>(counters.getOrDefault(bucket.name(), Map.of()).keySet());
+    }
+
+    @Override
+    public long[] consume(List<StoreItem> items) throws StoreException {
+        failIfDown();
+        long now = clock.millis();
+        long[] answer = new long[items.stream().mapToInt(item -> 1 + 2 * item.bucket().limits().size()).sum()];
+        int at = 0;
+        synchronized (this) {
+            for (StoreItem item : items) {
+                boolean allowed = decide(item, now, answer, at);
+                at += 1 + 2 * item.bucket().limits().size();
+                if (!allowed) {
+                    break; // later items are neither decided nor counted
+                }
+            }
+        }
+        return at == answer.length ? answer : java.util.Arrays.copyOf(answer, at);
+    }
+
+    /** Decides one item over every window at once and writes its numbers at {@code at}; guarded by this. */
+    private boolean decide(StoreItem item, long now, long[] answer, int at) {
+        List<Bucket.Limit> limits = item.bucket().limits();
+        Map<String, long[][]> bucket = counters.computeIfAbsent(item.bucket().name(), name -> new HashMap<>());
+        long[][] windows = bucket.getOrDefault(item.key(), new long[][] {new long[limits.size()],
+                new long[limits.size()]});
+        long[] counts = windows[0];
+        long[] ends = windows[1];
+        long needed = Math.max(1, item.cost());
+        boolean allowed = true;
+        for (int i = 0; i < limits.size(); i++) {
+            long count = now >= ends[i] ? 0 : counts[i];
+            allowed &= count + needed <= limits.get(i).limit();
+        }
+        if (allowed && item.cost() > 0) {
+            for (int i = 0; i < limits.size(); i++) {
+                if (now >= ends[i]) { // the window opens at its first counted attempt
+                    counts[i] = 0;
+                    ends[i] = now + limits.get(i).window().toMillis();
+                }
+                counts[i] += item.cost();
+            }
+            bucket.put(item.key(), windows);
+        }
+        answer[at] = allowed ? 1 : 0;
+        for (int i = 0; i < limits.size(); i++) {
+            boolean open = now < ends[i];
+            answer[at + 1 + 2 * i] = open ? counts[i] : 0;
+            answer[at + 2 + 2 * i] = open ? ends[i] - now : limits.get(i).window().toMillis();
+        }
+        return allowed;
+    }
+
+    @Override
+    public void reset(Bucket bucket, String key) throws StoreException {
+        failIfDown();
+        synchronized (this) {
+            counters.getOrDefault(bucket.name(), new HashMap<>()).remove(key);
+        }
+    }
+
+    @Override
+    public void probe() throws StoreException {
+        failIfDown();
+    }
+
+    /** A map in this process neither waits on the network nor on a lock held across a call. */
+    @Override
+    public boolean blocking() {
+        return false;
+    }
+
+    private void failIfDown() throws StoreException {
+        if (down) {
+            throw new StoreException(FailureKind.TRANSIENT, new IOException("test-map is down"));
+        }
+    }
+}

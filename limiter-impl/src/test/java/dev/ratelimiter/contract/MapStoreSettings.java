@@ -1,0 +1,35 @@
+package dev.ratelimiter.contract;
+
+import dev.ratelimiter.core.LimiterSettings;
+import dev.ratelimiter.core.SettingsReader;
+import dev.ratelimiter.core.StoreProviders;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Settings read as the library reads them, for a chain assembled by hand: the global filter's buckets, the given
+ * properties above them, and the store providers of the test class path ({@link MapStoreProvider}).
+ */
+public final class MapStoreSettings {
+
+    private MapStoreSettings() {
+    }
+
+    /**
+     * @param properties {@code ratelimiter.*} properties, such as {@code ratelimiter.backend=test-map}
+     * @return the settings
+     */
+    public static LimiterSettings read(Map<String, String> properties) {
+        Map<String, String> all = new HashMap<>(Map.of(
+                "ratelimiter.buckets.api-authenticated.limit", "600",
+                "ratelimiter.buckets.api-authenticated.window", "PT1M",
+                "ratelimiter.buckets.api-anonymous.limit", "120",
+                "ratelimiter.buckets.api-anonymous.window", "PT1M"));
+        all.putAll(properties);
+        return SettingsReader.read(name -> Optional.ofNullable(all.get(name)), all.keySet(),
+                StoreProviders.of(List.of(new MapStoreProvider())));
+    }
+}
