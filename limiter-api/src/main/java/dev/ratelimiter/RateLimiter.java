@@ -11,6 +11,11 @@ package dev.ratelimiter;
  *
  * <p>Implementations are thread-safe. Keys arrive as given: the CDI layer normalizes and hashes them first, so
  * an implementation backed by a shared store never sees a login, principal name or address in clear.
+ *
+ * <p>The bean an application injects ({@code @Inject RateLimiter}) takes the key as the application has it and
+ * decides as {@link RateLimits#consume(String, CharSequence, long)} does: hashed before it is counted, counted in
+ * the metrics, {@link RateLimitDenied} fired on a denial, a bucket in shadow mode letting the call go on; a cost
+ * out of range throws {@link IllegalArgumentException}.
  */
 public interface RateLimiter {
 

@@ -23,8 +23,10 @@ public class DecidingRateLimiter implements RateLimiter {
     RateLimitDecider decider;
 
     /**
-     * @param key  the raw key, hashed before it is counted
-     * @param cost attempts the call counts, from 0 to the bucket's smallest limit
+     * @param bucket the bucket, configured or not
+     * @param key    the raw key, hashed before it is counted
+     * @param cost   attempts the call counts, from 0 to the bucket's smallest limit
+     * @return the verdict after the bucket's outage policy and shadow mode
      * @throws IllegalArgumentException if the cost is negative or above the bucket's smallest limit
      */
     @Override
@@ -32,7 +34,10 @@ public class DecidingRateLimiter implements RateLimiter {
         return facade.consume(bucket, key, KeyNormalization.NONE, cost);
     }
 
-    /** @param key the raw key, hashed as {@link #consume} hashes it */
+    /**
+     * @param bucket the bucket
+     * @param key    the raw key, hashed as {@link #consume} hashes it
+     */
     @Override
     public void reset(Bucket bucket, String key) {
         decider.reset(bucket, key, KeyNormalization.NONE);

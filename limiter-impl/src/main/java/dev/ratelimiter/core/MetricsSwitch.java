@@ -9,7 +9,7 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The metrics port the limiter chain holds from the start, forwarding to the adapter once the application has
- * started. The adapter is connected at the CDI {@code Startup} event rather than when the chain is built, because
+ * started (in a server, the CDI layer's one metrics step connects it). The adapter is connected at the CDI {@code Startup} event rather than when the chain is built, because
  * the chain may be built earlier, on a request thread (a readiness probe during deployment), where Payara cannot
  * yet resolve its {@code MetricRegistry}. Events before then are not reported.
  */

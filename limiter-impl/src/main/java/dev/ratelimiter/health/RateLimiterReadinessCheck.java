@@ -19,7 +19,7 @@ import java.util.Optional;
  * while degraded, since an outage of the shared store must not take every replica out of the load balancer;
  * DOWN when degraded only with {@code ratelimiter.health.down-when-degraded=true}.
  *
- * <p>Data: {@code backend} ({@code memory}, {@code valkey}, {@code postgres}), {@code state} ({@code ok} or
+ * <p>Data: {@code backend} ({@code memory}, {@code valkey}, {@code postgres} or another provider's name), {@code state} ({@code ok} or
  * {@code degraded}), {@code since} (ISO-8601 instant of the last change), {@code fallbacks} (attempts decided by
  * the per-process fallback since start) and, while degraded, {@code lastError} (the latest failure: the one that
  * opened the breaker, then each failed probe's; exception type and message, without hosts, users or passwords);

@@ -90,6 +90,23 @@ class LayerRulesTest {
                 .check(LIBRARY);
     }
 
+    @Test
+    @DisplayName("the store SPI is plain Java on limiter-api: a store author's compile path needs nothing else")
+    void spiStandsOnTheApiAlone() {
+        noClasses().that().resideInAPackage("dev.ratelimiter.spi..")
+                .should().dependOnClassesThat().resideOutsideOfPackages("dev.ratelimiter", "dev.ratelimiter.spi..",
+                        "java..")
+                .check(LIBRARY);
+    }
+
+    @Test
+    @DisplayName("no store package reaches the runtime's assembly: a store is built only through its provider")
+    void storesDoNotAssembleTheChain() {
+        noClasses().that().resideInAnyPackage(STORES)
+                .should().dependOnClassesThat().haveFullyQualifiedName("dev.ratelimiter.core.LimiterAssembly")
+                .check(LIBRARY);
+    }
+
     private static String[] concat(String[] first, String... more) {
         String[] all = new String[first.length + more.length];
         System.arraycopy(first, 0, all, 0, first.length);

@@ -20,8 +20,13 @@ class MapStoreContractTest extends RateLimiterContract {
 
     private LimiterAssembly assembly;
 
+    /**
+     * The test's clock as the library hands it to a store in a server ({@code cdi.ClockProducer}): forward-only, so
+     * the cases that step the clock back see what a store sees.
+     */
     @Override
-    protected RateLimiter newLimiter(InstantSource clock) {
+    protected RateLimiter newLimiter(InstantSource testClock) {
+        InstantSource clock = ForwardOnlyClock.of(testClock);
         // Every decision reaches the store: no refusals kept in memory.
         LimiterSettings settings = MapStoreSettings.read(Map.of("ratelimiter.backend", MapStoreProvider.NAME,
                 "ratelimiter.deny-cache.max-age", "PT0S"));
