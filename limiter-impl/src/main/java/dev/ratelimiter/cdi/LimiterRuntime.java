@@ -82,6 +82,7 @@ public class LimiterRuntime {
                 built = assembly;
                 if (built == null) {
                     LimiterSettings settings = configuration.settings();
+                    warnings(settings);
                     built = LimiterAssembly.assemble(settings, sharedStore(settings), clock, metrics.port(),
                             new StateChangeEvents(stateChanges));
                     assembly = built;
@@ -89,6 +90,19 @@ public class LimiterRuntime {
             }
         }
         return built;
+    }
+
+    /** What an operator must see in the log as the limiter starts, under this class's logger name. */
+    private static void warnings(LimiterSettings settings) {
+        if (settings.keySecret().isEmpty()) {
+            LOG.log(System.Logger.Level.WARNING, "ratelimiter.key-secret is not set: keys are hashed with plain "
+                    + "SHA-256, which can be reversed by guessing for short logins and IPv4 addresses. Set the "
+                    + "same secret on every replica.");
+        }
+        if (!settings.enabled()) {
+            LOG.log(System.Logger.Level.WARNING, "ratelimiter.enabled=false: every attempt is allowed and "
+                    + "nothing is counted");
+        }
     }
 
     /** The store {@code ratelimiter.backend} names, built by its provider; empty in memory or when disabled. */

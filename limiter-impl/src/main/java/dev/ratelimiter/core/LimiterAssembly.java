@@ -100,7 +100,8 @@ public record LimiterAssembly(RateLimiter limiter, BackendMonitor monitor, Count
     }
 
     /**
-     * Builds the chain.
+     * Builds the chain. The warnings an operator must see (no key secret, the limiter disabled) are the caller's
+     * to log, under its own logger name.
      *
      * @param settings the settings; {@link LimiterSettings#backend()} names the store
      * @param store    the shared store; empty for {@code memory}
@@ -117,19 +118,12 @@ public record LimiterAssembly(RateLimiter limiter, BackendMonitor monitor, Count
         // In memory the counted key never leaves the process: a faster keyed hash; a shared store's replicas must
         // agree on each key (docs/architecture.md, "The path of a request").
         CounterKeys keys = store.isEmpty() ? CounterKeys.inProcess(hasher) : CounterKeys.shared(hasher);
-        if (!hasher.keyed()) {
-            LOG.log(System.Logger.Level.WARNING, "ratelimiter.key-secret is not set: keys are hashed with plain "
-                    + "SHA-256, which can be reversed by guessing for short logins and IPv4 addresses. Set the "
-                    + "same secret on every replica.");
-        }
         OutageStatistics outages = new OutageStatistics();
         ShadowMode shadow = new ShadowMode(settings.shadowBuckets(), clock, settings.memoryMaxKeys(), metrics);
         BackendMonitor monitor = new BackendMonitor(settings.backend(), clock, metrics);
         monitor.onChange(onChange);
         Shutdown shutdown = new Shutdown();
         if (!settings.enabled()) {
-            LOG.log(System.Logger.Level.WARNING, "ratelimiter.enabled=false: every attempt is allowed and "
-                    + "nothing is counted");
             return new LimiterAssembly(new DisabledRateLimiter(), monitor, keys, shadow, outages, false, shutdown);
         }
         MemoryRateLimiter memory = new MemoryRateLimiter(clock, settings.memoryMaxKeys());

@@ -16,7 +16,7 @@ class BackendMonitorTest {
     @Test
     @DisplayName("while degraded, a later failure (a failed probe) becomes lastError; since stays, no listener hears it")
     void latestFailureWhileDegraded() {
-        BackendMonitor monitor = new BackendMonitor(Backend.POSTGRES, InstantSource.fixed(Instant.EPOCH),
+        BackendMonitor monitor = new BackendMonitor("postgres", InstantSource.fixed(Instant.EPOCH),
                 RateLimiterMetrics.NONE);
         List<BackendStatus> changes = new CopyOnWriteArrayList<>();
         monitor.onChange(changes::add);
@@ -35,7 +35,7 @@ class BackendMonitorTest {
     @Test
     @DisplayName("while ok, failures leave the status without an error")
     void okStaysWithoutError() {
-        BackendMonitor monitor = new BackendMonitor(Backend.POSTGRES, InstantSource.system(), RateLimiterMetrics.NONE);
+        BackendMonitor monitor = new BackendMonitor("postgres", InstantSource.system(), RateLimiterMetrics.NONE);
         monitor.failure(new SQLException("ERROR: canceling statement due to statement timeout", "57014"));
         assertThat(monitor.status().state()).isEqualTo(BackendState.OK);
         assertThat(monitor.status().lastError()).isEmpty();

@@ -36,7 +36,7 @@ class CircuitBreakerLimiterTest {
         }
     };
     private final BackendMonitor monitor =
-            new BackendMonitor(Backend.VALKEY, InstantSource.system(), RateLimiterMetrics.NONE);
+            new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE);
     private final CircuitBreakerLimiter breaker = new CircuitBreakerLimiter(store, () -> {
         probes.incrementAndGet();
         if (!storeUp.get()) {

@@ -61,7 +61,7 @@ class PartitionedCircuitBreakerTest {
         }
     };
     private final BackendMonitor monitor =
-            new BackendMonitor(Backend.VALKEY, InstantSource.system(), RateLimiterMetrics.NONE);
+            new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE);
     private final CircuitBreakerLimiter breaker = new CircuitBreakerLimiter(store, parts, monitor,
             InstantSource.system(), new BreakerSettings(3, Duration.ofMillis(50), Duration.ofMillis(400), 3));
 

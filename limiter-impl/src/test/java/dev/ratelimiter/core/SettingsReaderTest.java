@@ -104,7 +104,7 @@ class SettingsReaderTest {
     void defaults() {
         LimiterSettings settings = read();
         assertThat(settings.enabled()).isTrue();
-        assertThat(settings.backend()).isEqualTo(Backend.MEMORY);
+        assertThat(settings.backend()).isEqualTo("memory");
         assertThat(settings.pathPrefixes()).containsExactly("/api/");
         assertThat(settings.trustedProxies()).isEmpty();
         assertThat(settings.ipv6PrefixLength()).isEqualTo(64);

@@ -43,7 +43,7 @@ class SharedStoreChainTest {
         BreakerSettings settings = SettingsReader.read(name -> Optional.ofNullable(properties.get(name)),
                 properties.keySet()).breaker();
         ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
-        BackendMonitor monitor = new BackendMonitor(Backend.VALKEY, clock, RateLimiterMetrics.NONE);
+        BackendMonitor monitor = new BackendMonitor("valkey", clock, RateLimiterMetrics.NONE);
         SharedStoreChain chain = SharedStoreChain.of(downStore, () -> {
             throw new java.io.IOException("connection refused");
         }, monitor, clock, new MemoryRateLimiter(clock, 100), OutageListener.NONE, settings,
@@ -78,7 +78,7 @@ class SharedStoreChainTest {
         DenyCacheSettings refusals = SettingsReader.read(name -> Optional.ofNullable(off.get(name)), off.keySet())
                 .denyCache();
         ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
-        SharedStoreChain chain = SharedStoreChain.of(downStore, () -> { }, new BackendMonitor(Backend.VALKEY, clock,
+        SharedStoreChain chain = SharedStoreChain.of(downStore, () -> { }, new BackendMonitor("valkey", clock,
                 RateLimiterMetrics.NONE), clock, new MemoryRateLimiter(clock, 100), OutageListener.NONE,
                 BreakerSettings.DEFAULTS, refusals, RateLimiterMetrics.NONE);
         try (CircuitBreakerLimiter breaker = chain.breaker()) {

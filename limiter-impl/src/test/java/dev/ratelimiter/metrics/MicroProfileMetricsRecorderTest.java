@@ -2,7 +2,6 @@ package dev.ratelimiter.metrics;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict.Outcome;
-import dev.ratelimiter.core.Backend;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
@@ -35,7 +34,7 @@ class MicroProfileMetricsRecorderTest {
             + "records; exported in seconds), none for counts and the degraded flag")
     void descriptionsAndUnits() {
         new MicroProfileMetricsRecorder(registry)
-                .register(List.of(new Bucket("login", 5, Duration.ofMinutes(15))), Backend.POSTGRES, () -> false);
+                .register(List.of(new Bucket("login", 5, Duration.ofMinutes(15))), "postgres", () -> false);
 
         Map<String, Metadata> byName = registered.stream()
                 .collect(Collectors.toMap(Metadata::getName, Function.identity(), (a, b) -> {
@@ -75,7 +74,7 @@ class MicroProfileMetricsRecorderTest {
                 });
         Bucket trial = new Bucket("trial", 2, Duration.ofHours(1));
         MicroProfileMetricsRecorder recorder = new MicroProfileMetricsRecorder(counting);
-        recorder.register(List.of(trial), Backend.MEMORY, () -> false);
+        recorder.register(List.of(trial), "memory", () -> false);
         assertThat(counts).containsKeys("rate_limiter_decisions{bucket=trial,outcome=shadow_denied}",
                 "rate_limiter_decisions{bucket=trial,outcome=shadow_unavailable}");
 

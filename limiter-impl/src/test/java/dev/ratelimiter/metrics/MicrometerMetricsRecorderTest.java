@@ -3,7 +3,6 @@ package dev.ratelimiter.metrics;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.Verdict.Outcome;
-import dev.ratelimiter.core.Backend;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -24,7 +23,7 @@ class MicrometerMetricsRecorderTest {
     @Test
     @DisplayName("every series exists at zero right after registration, tagged by bucket or backend only")
     void registeredAtZero() {
-        recorder.register(List.of(login), Backend.VALKEY, degraded::get);
+        recorder.register(List.of(login), "valkey", degraded::get);
         assertThat(registry.get("rate_limiter.fallbacks").tag("bucket", "login").counter().count()).isZero();
         assertThat(registry.get("rate_limiter.fail_open").tag("bucket", "login").counter().count()).isZero();
         assertThat(registry.get("rate_limiter.cached_denials").tag("bucket", "login").counter().count()).isZero();
@@ -38,14 +37,14 @@ class MicrometerMetricsRecorderTest {
     @Test
     @DisplayName("events move their series; the degraded gauge follows the backend's state")
     void eventsCounted() {
-        recorder.register(List.of(login), Backend.VALKEY, degraded::get);
+        recorder.register(List.of(login), "valkey", degraded::get);
         recorder.fallback(login);
         recorder.failOpen(login);
         recorder.failOpen(login);
         recorder.decision(login, Outcome.ALLOWED);
         recorder.cachedDenial(login);
-        recorder.backendError(Backend.VALKEY);
-        recorder.backendCall(Backend.VALKEY, 1_500_000);
+        recorder.backendError("valkey");
+        recorder.backendCall("valkey", 1_500_000);
         degraded.set(true);
 
         assertThat(registry.get("rate_limiter.fallbacks").counter().count()).isEqualTo(1);
@@ -61,7 +60,7 @@ class MicrometerMetricsRecorderTest {
     @DisplayName("every meter has a description; the timer is in seconds, counts and the flag have no base unit "
             + "(which Prometheus naming would append to the series' name)")
     void descriptionsAndUnits() {
-        recorder.register(List.of(login), Backend.VALKEY, degraded::get);
+        recorder.register(List.of(login), "valkey", degraded::get);
         assertThat(registry.getMeters()).hasSize(11).allSatisfy(meter ->
                 assertThat(meter.getId().getDescription()).as(meter.getId().getName()).isNotBlank());
         assertThat(registry.get("rate_limiter.decisions").tag("outcome", "denied").counter().getId().getDescription())
@@ -75,7 +74,7 @@ class MicrometerMetricsRecorderTest {
     @Test
     @DisplayName("a shadow bucket's would-be refusals have their own outcomes, at zero from the start, apart from denied")
     void shadowOutcomes() {
-        recorder.register(List.of(login), Backend.VALKEY, degraded::get);
+        recorder.register(List.of(login), "valkey", degraded::get);
         assertThat(registry.get("rate_limiter.decisions").tag("bucket", "login").tag("outcome", "shadow_denied")
                 .counter().count()).isZero();
 
@@ -96,7 +95,7 @@ class MicrometerMetricsRecorderTest {
     @Test
     @DisplayName("the degraded gauge survives garbage collection, though only the registry holds its supplier")
     void degradedGaugeHeldStrongly() {
-        recorder.register(List.of(login), Backend.MEMORY, () -> degraded.get());
+        recorder.register(List.of(login), "memory", () -> degraded.get());
         for (int i = 0; i < 3; i++) {
             System.gc();
         }

@@ -3,7 +3,6 @@ package dev.ratelimiter.metrics;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.Verdict.Outcome;
-import dev.ratelimiter.core.Backend;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -59,7 +58,7 @@ class OpenTelemetryMetricsRecorderTest {
     @DisplayName("every count and the flag are exported at zero right after registration: a decision series per "
             + "outcome, tagged by bucket or backend only; the call histogram comes with the first call")
     void registeredAtZero() {
-        recorder.register(List.of(login), Backend.VALKEY, degraded::get);
+        recorder.register(List.of(login), "valkey", degraded::get);
         Map<String, MetricData> metrics = collect();
 
         // OpenTelemetry has no empty histogram: recording a 0 would count a call that never happened.
@@ -88,7 +87,7 @@ class OpenTelemetryMetricsRecorderTest {
     @DisplayName("events move their series; the degraded gauge follows the backend's state; a store call is "
             + "recorded in seconds")
     void eventsCounted() {
-        recorder.register(List.of(login), Backend.VALKEY, degraded::get);
+        recorder.register(List.of(login), "valkey", degraded::get);
         recorder.fallback(login);
         recorder.failOpen(login);
         recorder.failOpen(login);
@@ -96,8 +95,8 @@ class OpenTelemetryMetricsRecorderTest {
         recorder.decision(login, Outcome.DENIED);
         recorder.decision(login, Outcome.DENIED);
         recorder.cachedDenial(login);
-        recorder.backendError(Backend.VALKEY);
-        recorder.backendCall(Backend.VALKEY, 1_500_000);
+        recorder.backendError("valkey");
+        recorder.backendCall("valkey", 1_500_000);
         degraded.set(true);
         Map<String, MetricData> metrics = collect();
 
@@ -126,12 +125,12 @@ class OpenTelemetryMetricsRecorderTest {
     @Test
     @DisplayName("an unregistered bucket or backend records nothing, rather than a series nobody registered")
     void unregisteredIgnored() {
-        recorder.register(List.of(login), Backend.MEMORY, degraded::get);
+        recorder.register(List.of(login), "memory", degraded::get);
         Bucket other = new Bucket("other", 1, Duration.ofMinutes(1));
         recorder.decision(other, Outcome.ALLOWED);
         recorder.fallback(other);
-        recorder.backendError(Backend.POSTGRES);
-        recorder.backendCall(Backend.POSTGRES, 1_000);
+        recorder.backendError("postgres");
+        recorder.backendCall("postgres", 1_000);
 
         Map<String, MetricData> metrics = collect();
         assertThat(metrics.values()).allSatisfy(metric -> assertThat(points(metric)).allSatisfy(attributes ->
@@ -142,8 +141,8 @@ class OpenTelemetryMetricsRecorderTest {
     @DisplayName("every instrument carries its series' description; counts and the flag have no unit, the call "
             + "timer is in seconds; counts are monotonic sums, the flag a gauge, the timer a histogram")
     void descriptionsUnitsAndTypes() {
-        recorder.register(List.of(login), Backend.VALKEY, degraded::get);
-        recorder.backendCall(Backend.VALKEY, 1_000);
+        recorder.register(List.of(login), "valkey", degraded::get);
+        recorder.backendCall("valkey", 1_000);
         Map<String, MetricData> metrics = collect();
 
         for (Series series : Series.values()) {
@@ -163,10 +162,10 @@ class OpenTelemetryMetricsRecorderTest {
     @Test
     @DisplayName("the same names and the same attribute sets as the Micrometer adapter")
     void sameSeriesAsMicrometer() {
-        recorder.register(List.of(login), Backend.POSTGRES, degraded::get);
-        recorder.backendCall(Backend.POSTGRES, 1_000);
+        recorder.register(List.of(login), "postgres", degraded::get);
+        recorder.backendCall("postgres", 1_000);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        new MicrometerMetricsRecorder(registry).register(List.of(login), Backend.POSTGRES, degraded::get);
+        new MicrometerMetricsRecorder(registry).register(List.of(login), "postgres", degraded::get);
 
         Map<String, Set<Map<String, String>>> micrometer = new TreeMap<>();
         for (Meter meter : registry.getMeters()) {
