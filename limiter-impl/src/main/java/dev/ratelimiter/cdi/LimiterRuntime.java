@@ -24,7 +24,7 @@ import dev.ratelimiter.core.SharedStoreChain;
 import dev.ratelimiter.core.PostgresSettings;
 import dev.ratelimiter.metrics.MetricsRecorders;
 import dev.ratelimiter.postgres.PostgresBackend;
-import dev.ratelimiter.valkey.ValkeyBackend;
+import dev.ratelimiter.valkey.ValkeyStoreProvider;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -124,15 +124,17 @@ public class LimiterRuntime {
                 limiter = new OutagePolicyLimiter(memory, Optional.empty(), listeners);
                 break;
             case VALKEY:
-                ValkeyBackend valkey;
+                dev.ratelimiter.spi.RateLimitStore valkey;
                 try {
-                    valkey = ValkeyBackend.start(settings.valkey(), monitor, metrics);
+                    valkey = new ValkeyStoreProvider().create(new CdiStoreContext(new dev.ratelimiter.core.SubtreeConfig(
+                            "valkey", new ConfigLookup(beans.select(org.eclipse.microprofile.config.Config.class).get())),
+                            clock, beans));
                 } catch (ConfigurationException e) {
                     stop(); // the sweeper started above
                     throw e;
                 }
                 resources.add(valkey);
-                limiter = sharedStore(valkey.chain(monitor, clock, memory, listeners, settings.breaker(),
+                limiter = sharedStore(SharedStoreChain.of(valkey, monitor, clock, memory, listeners, settings.breaker(),
                         settings.denyCache(), metrics));
                 break;
             case POSTGRES:

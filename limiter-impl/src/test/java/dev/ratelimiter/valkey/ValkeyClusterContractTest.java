@@ -9,7 +9,7 @@ import dev.ratelimiter.contract.RateLimiterContract;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
-import dev.ratelimiter.core.ValkeySettings;
+import dev.ratelimiter.core.StoreLimiter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -62,7 +62,7 @@ class ValkeyClusterContractTest extends RateLimiterContract {
     protected RateLimiter newLimiter(InstantSource clock) {
         jedis = ValkeyClients.create(settings(cluster.addresses()));
         monitor = new BackendMonitor(Backend.VALKEY, InstantSource.system(), RateLimiterMetrics.NONE);
-        return new ValkeyRateLimiter(() -> jedis, "rl-test:", monitor, RateLimiterMetrics.NONE);
+        return new StoreLimiter(new ValkeyStore(() -> jedis, "rl-test:"), monitor, RateLimiterMetrics.NONE);
     }
 
     @AfterEach

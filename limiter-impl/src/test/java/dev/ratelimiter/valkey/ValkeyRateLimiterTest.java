@@ -9,7 +9,7 @@ import dev.ratelimiter.contract.RateLimiterContract;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
-import dev.ratelimiter.core.ValkeySettings;
+import dev.ratelimiter.core.StoreLimiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -44,7 +44,7 @@ class ValkeyRateLimiterTest extends RateLimiterContract {
     @Override
     protected RateLimiter newLimiter(InstantSource clock) {
         jedis = ValkeyClients.create(settings(ValkeyTarget.url()));
-        return new ValkeyRateLimiter(() -> jedis, "rl-test:",
+        return new StoreLimiter(new ValkeyStore(() -> jedis, "rl-test:"),
                 new BackendMonitor(Backend.VALKEY, InstantSource.system(), RateLimiterMetrics.NONE),
                 RateLimiterMetrics.NONE);
     }

@@ -6,8 +6,8 @@ import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.core.RateLimiterMetrics;
-import dev.ratelimiter.core.ValkeySettings;
-import dev.ratelimiter.core.ValkeySettings.Mode;
+import dev.ratelimiter.core.StoreLimiter;
+import dev.ratelimiter.valkey.ValkeySettings.Mode;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The client is built at startup, not at the first decision: a value it cannot use fails the deployment with
  * the property named, whether or not a server is up; a server that is down does not.
  */
-class ValkeyBackendStartTest {
+class ValkeyStoreStartTest {
 
     private static ValkeySettings settings(Mode mode, String url, Optional<String> trustStore,
                                            Optional<String> trustStorePassword) {
@@ -39,9 +39,8 @@ class ValkeyBackendStartTest {
                 Duration.ofMillis(100), "rl-test:", 4, trustStore, trustStorePassword);
     }
 
-    private static ValkeyBackend start(ValkeySettings settings) {
-        return ValkeyBackend.start(settings, new BackendMonitor(Backend.VALKEY, InstantSource.system(),
-                RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
+    private static ValkeyStore start(ValkeySettings settings) {
+        return ValkeyStore.start(settings);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -61,9 +60,11 @@ class ValkeyBackendStartTest {
     @DisplayName("a server that is down at startup: the start succeeds and the decision is UNAVAILABLE, not thrown")
     void serverDownAtStart() throws Exception {
         int closedPort = RedisServer.freePort();
-        try (ValkeyBackend backend = start(settings(Mode.STANDALONE, "redis://127.0.0.1:" + closedPort,
+        try (ValkeyStore store = start(settings(Mode.STANDALONE, "redis://127.0.0.1:" + closedPort,
                 Optional.empty(), Optional.empty()))) {
-            assertThat(backend.limiter().consume(new Bucket("down", 5, Duration.ofSeconds(60)), "k").outcome())
+            StoreLimiter limiter = new StoreLimiter(store, new BackendMonitor(Backend.VALKEY, InstantSource.system(),
+                    RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
+            assertThat(limiter.consume(new Bucket("down", 5, Duration.ofSeconds(60)), "k").outcome())
                     .isEqualTo(Outcome.UNAVAILABLE);
         }
     }
