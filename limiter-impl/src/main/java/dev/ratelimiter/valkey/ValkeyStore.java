@@ -68,7 +68,6 @@ final class ValkeyStore implements RateLimitStore {
     private final Supplier<ValkeyClient> clients;
     private final String keyPrefix;
     private final ScriptArguments arguments;
-    private final boolean cluster;
     private final StoreParts parts; // null unless cluster
     private final Runnable closer;
 
@@ -95,7 +94,6 @@ final class ValkeyStore implements RateLimitStore {
         this.clients = Objects.requireNonNull(clients, "clients");
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
         this.arguments = new ScriptArguments(keyPrefix);
-        this.cluster = built.isPresent();
         this.parts = built.map(b -> new ValkeyClusterParts(b, clients, this, keyPrefix)).orElse(null);
         this.closer = closer;
     }
@@ -131,6 +129,12 @@ final class ValkeyStore implements RateLimitStore {
         if (items.isEmpty()) {
             return new long[0];
         }
+        boolean cluster;
+        try {
+            cluster = clients.get().isCluster();
+        } catch (RuntimeException e) {
+            throw failed(null, e);
+        }
         if (!cluster) {
             return answer(decide(items, 0, items.size()));
         }
@@ -143,8 +147,8 @@ final class ValkeyStore implements RateLimitStore {
             if (next != slot) {
                 long[] run = answer(decide(items, from, i));
                 answer = concat(answer, run);
-                if (run.length < decidedLength(items, from, i)) {
-                    return answer; // an item of the run was refused: the later items are not decided
+                if (refused(run, items, from)) {
+                    return answer; // the later items are neither decided nor counted
                 }
                 from = i;
                 slot = next;
@@ -153,13 +157,16 @@ final class ValkeyStore implements RateLimitStore {
         return answer;
     }
 
-    /** The answer's length when every item from {@code from} to {@code to} (excluded) is decided and allowed. */
-    private static int decidedLength(List<StoreItem> items, int from, int to) {
-        int length = 0;
-        for (int i = from; i < to; i++) {
-            length += 1 + 2 * items.get(i).bucket().limits().size();
+    /** Whether an item of a run was refused: the script's answer then ends with it. */
+    private static boolean refused(long[] run, List<StoreItem> items, int from) {
+        int offset = 0;
+        for (int i = from; offset < run.length; i++) {
+            if (run[offset] != 1L) {
+                return true;
+            }
+            offset += 1 + 2 * items.get(i).bucket().limits().size();
         }
-        return length;
+        return false;
     }
 
     private static long[] concat(long[] first, long[] second) {
