@@ -65,7 +65,6 @@ public record ValkeySettings(
         CLUSTER
     }
 
-    /** Copies {@code nodes}. */
     public ValkeySettings {
         nodes = List.copyOf(nodes);
     }

@@ -19,13 +19,11 @@ public final class ValkeyStoreProvider implements RateLimitStoreProvider {
     public ValkeyStoreProvider() {
     }
 
-    /** {@code valkey}. */
     @Override
     public String name() {
         return "valkey";
     }
 
-    /** {@link ValkeySettings#PROPERTIES}. */
     @Override
     public Set<String> propertyNames() {
         return ValkeySettings.PROPERTIES;
@@ -36,6 +34,8 @@ public final class ValkeyStoreProvider implements RateLimitStoreProvider {
      * first call), a Sentinel or Cluster client at the first call; a server that is down leaves the application
      * deployed and degraded, a policy that may evict counters is warned about once connected.
      *
+     * @param context the subtree {@code ratelimiter.valkey.*}; nothing else of the server is needed
+     * @return the store, which owns its client and closes it
      * @throws dev.ratelimiter.spi.ConfigurationException naming each unusable property, among them a malformed
      *                                                     {@code url} or a {@code trust-store} that does not open
      */
