@@ -126,9 +126,10 @@ public class LimiterRuntime {
             case VALKEY:
                 dev.ratelimiter.spi.RateLimitStore valkey;
                 try {
-                    valkey = new ValkeyStoreProvider().create(new CdiStoreContext(new dev.ratelimiter.core.SubtreeConfig(
-                            "valkey", new ConfigLookup(beans.select(org.eclipse.microprofile.config.Config.class).get())),
-                            clock, beans));
+                    ConfigLookup lookup = new ConfigLookup(
+                            beans.select(org.eclipse.microprofile.config.Config.class).get());
+                    valkey = new ValkeyStoreProvider().create(new CdiStoreContext(
+                            new dev.ratelimiter.core.SubtreeConfig("valkey", lookup), clock, beans));
                 } catch (ConfigurationException e) {
                     stop(); // the sweeper started above
                     throw e;

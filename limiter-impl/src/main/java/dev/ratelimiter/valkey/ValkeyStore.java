@@ -35,7 +35,8 @@ import java.util.function.Supplier;
  * keys of one slot). The script decides the items in order, each over every window of its bucket: it reads each
  * window's count and PTTL and writes (INCRBY, then PEXPIRE for a window that opens) only when every window has room
  * for the cost, atomically, and stops at the first refused item; a window's remaining time is its key's PTTL, so
- * the server's clock times every replica's windows.
+ * the server's clock times every replica's windows. In a cluster, a call whose later run fails throws, and the
+ * items of its earlier runs stay counted (as after a timeout, the SPI's "an increment may have happened").
  *
  * <p>The script runs by EVALSHA; only an explicit NOSCRIPT reply (after a restart or SCRIPT FLUSH) sends it once
  * more by EVAL, which also caches it, and only a cluster's MOVED or ASK reply (the script did not run) sends it
