@@ -23,18 +23,23 @@ import dev.ratelimiter.core.PostgresSettings;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.SharedStoreChain;
 import dev.ratelimiter.core.StoreProbe;
-import dev.ratelimiter.core.ValkeySettings;
+import dev.ratelimiter.core.PlainStoreContext;
+import dev.ratelimiter.core.StoreLimiter;
+import dev.ratelimiter.core.SubtreeConfig;
 import dev.ratelimiter.metrics.BenchMetrics;
 import dev.ratelimiter.postgres.HikariPools;
 import dev.ratelimiter.postgres.PostgresBackend;
-import dev.ratelimiter.valkey.ValkeyBackend;
+import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.valkey.ValkeyLayout;
+import dev.ratelimiter.valkey.ValkeySettings;
+import dev.ratelimiter.valkey.ValkeyStoreProvider;
 import redis.clients.jedis.UnifiedJedis;
 
 import javax.sql.DataSource;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -94,8 +99,11 @@ final class LibraryPaths {
 
     static Store valkey(String url, Duration timeout, RateLimiterMetrics metrics) {
         BackendMonitor monitor = new BackendMonitor(Backend.VALKEY, InstantSource.system(), metrics);
-        ValkeyBackend backend = ValkeyBackend.start(valkeySettings(url, timeout), monitor, metrics);
-        return new Store(Backend.VALKEY, backend.limiter(), backend.probe(), monitor, backend);
+        Map<String, String> properties = Map.of("ratelimiter.valkey.url", url, "ratelimiter.valkey.timeout",
+                timeout.toString(), "ratelimiter.valkey.key-prefix", KEY_PREFIX, "ratelimiter.valkey.pool-size", "32");
+        RateLimitStore store = new ValkeyStoreProvider().create(new PlainStoreContext(new SubtreeConfig("valkey",
+                name -> Optional.ofNullable(properties.get(name))), InstantSource.system(), Optional.empty()));
+        return new Store(Backend.VALKEY, new StoreLimiter(store, monitor, metrics), store::probe, monitor, store);
     }
 
     static Store postgres(String jdbcUrl, Duration timeout, RateLimiterMetrics metrics) {

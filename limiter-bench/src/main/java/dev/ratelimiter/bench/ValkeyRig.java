@@ -72,8 +72,8 @@ final class ValkeyRig extends StoreRig {
                     String[] keys = Keys.map(Keys.hashed(load.keys()), k -> layout.counterKey(bucket, k));
                     String[] arguments = ValkeyLayout.arguments(bucket);
                     String sha = ValkeyLayout.scriptSha();
-                    return thread -> key -> bare.evalsha(sha, 1, keys[key], arguments[0], arguments[1], arguments[2])
-                            instanceof List<?>;
+                    return thread -> key -> bare.evalsha(sha, 1, keys[key], arguments[0], arguments[1], arguments[2],
+                            arguments[3]) instanceof List<?>;
                 }),
                 new RedisBenchmark(server.port(), layout),
                 Contender.inJvm(BUCKET4J, load -> {

@@ -12,7 +12,6 @@ import dev.ratelimiter.core.SharedStoreChain;
 import dev.ratelimiter.core.Shutdown;
 import dev.ratelimiter.postgres.PostgresBackend;
 import dev.ratelimiter.spi.ConfigurationException;
-import dev.ratelimiter.valkey.ValkeyBackend;
 import jakarta.enterprise.inject.Instance;
 
 import javax.sql.DataSource;
@@ -47,19 +46,12 @@ final class BuiltInStores {
         return new LimiterAssembly.SharedStore() {
             @Override
             public SharedStoreChain start(LimiterAssembly.ChainInputs in, Shutdown shutdown) {
-                return Backend.VALKEY.equals(name) ? valkey(in, shutdown) : postgres(in, shutdown);
+                return postgres(in, shutdown);
             }
 
             @Override
             public boolean blocking() {
                 return true;
-            }
-
-            private SharedStoreChain valkey(LimiterAssembly.ChainInputs in, Shutdown shutdown) {
-                ValkeyBackend valkey = ValkeyBackend.start(settings.valkey(), in.monitor(), in.metrics());
-                shutdown.then(valkey);
-                return valkey.chain(in.monitor(), in.clock(), in.fallback(), in.outages(), settings.breaker(),
-                        settings.denyCache(), in.metrics());
             }
 
             private SharedStoreChain postgres(LimiterAssembly.ChainInputs in, Shutdown shutdown) {

@@ -5,9 +5,6 @@ import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
 
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -49,7 +46,7 @@ public final class SettingsReader {
     /** {@code ratelimiter.buckets.<name>.mode}'s values: refusals enforced (the default), or only counted. */
     static final List<String> MODES = List.of("enforce", "shadow");
 
-    /** Pool sizes (Valkey connections per node, PostgreSQL connections and bulkhead permits). */
+    /** Pool sizes (PostgreSQL connections and bulkhead permits). */
     static final Range<Long> POOL_SIZE = Range.of(1L, 1_024L);
     /** Live counters per bucket in memory: a cap on memory (about 200 bytes a counter), 10^8 at most. */
     static final Range<Long> MAX_KEYS = Range.of(1L, 100_000_000L);
@@ -157,7 +154,6 @@ public final class SettingsReader {
         int maxKeys = integer("memory.max-keys", 100_000, MAX_KEYS);
         Duration sweepInterval = duration("memory.sweep-interval", Duration.ofSeconds(30), SWEEP_INTERVAL);
         boolean downWhenDegraded = bool("health.down-when-degraded", false);
-        ValkeySettings valkey = valkey(Backend.VALKEY.equals(backend));
         PostgresSettings postgres = postgres();
         BreakerSettings breaker = breaker();
         DenyCacheSettings denyCache = new DenyCacheSettings(
@@ -168,7 +164,7 @@ public final class SettingsReader {
             throw new ConfigurationException(problems);
         }
         return new LimiterSettings(enabled, backend, buckets, globalLimit, prefixes, trustedProxies, ipv6PrefixLength,
-                keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, valkey, postgres, breaker,
+                keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, postgres, breaker,
                 denyCache, keyResolver, shadowBuckets, metricsSystem);
     }
 
@@ -198,47 +194,6 @@ public final class SettingsReader {
                 integer("breaker.success-threshold", defaults.successThreshold(), BREAKER_THRESHOLD));
     }
 
-    private ValkeySettings valkey(boolean used) {
-        String modeText = value("valkey.mode").orElse("standalone");
-        ValkeySettings.Mode mode = ValkeySettings.Mode.STANDALONE;
-        try {
-            mode = ValkeySettings.Mode.valueOf(modeText.strip().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            problems.add(PREFIX + "valkey.mode: '" + modeText + "' is not a mode; use standalone, sentinel or cluster");
-        }
-        String url = value("valkey.url").orElse("redis://127.0.0.1:6379");
-        if (!url.startsWith("redis://") && !url.startsWith("rediss://")) {
-            problems.add(PREFIX + "valkey.url: must start with redis:// or rediss:// (TLS)");
-        }
-        List<String> nodes = list("valkey.nodes", "");
-        Optional<String> masterName = value("valkey.master-name");
-        if (used && mode != ValkeySettings.Mode.STANDALONE && nodes.isEmpty()) {
-            problems.add(PREFIX + "valkey.nodes: " + modeText.strip() + " mode needs host:port of "
-                    + (mode == ValkeySettings.Mode.SENTINEL ? "the Sentinels" : "one or more cluster nodes"));
-        }
-        if (used && mode == ValkeySettings.Mode.SENTINEL && masterName.isEmpty()) {
-            problems.add(PREFIX + "valkey.master-name: sentinel mode needs the monitored master's name");
-        }
-        for (String node : nodes) {
-            int colon = node.lastIndexOf(':');
-            if (colon <= 0 || parsePort(node.substring(colon + 1)) < 0) {
-                problems.add(PREFIX + "valkey.nodes: '" + node + "' is not host:port");
-            }
-        }
-        Duration timeout = duration("valkey.timeout", Duration.ofMillis(100), TIMEOUT);
-        String keyPrefix = value("valkey.key-prefix").orElse("rl:");
-        if (keyPrefix.contains("{") || keyPrefix.contains("}")) {
-            problems.add(PREFIX + "valkey.key-prefix: '" + keyPrefix + "' must not contain { or }, which would "
-                    + "change the key's cluster hash slot");
-        }
-        int poolSize = integer("valkey.pool-size", 32, POOL_SIZE);
-        value("valkey.trust-store").filter(path -> !readableFile(path))
-                .ifPresent(path -> problems.add(PREFIX + "valkey.trust-store: '" + path + "' is not a readable file"));
-        return new ValkeySettings(mode, url, nodes, masterName, value("valkey.user"), value("valkey.password"),
-                timeout, keyPrefix, poolSize, value("valkey.trust-store"), value("valkey.trust-store-password"),
-                value("valkey.sentinel-user"), value("valkey.sentinel-password"));
-    }
-
     private PostgresSettings postgres() {
         String table = value("postgres.table").orElse("rate_limit_counters").strip();
         if (!table.matches("([a-z_][a-z0-9_]{0,62}\\.)?[a-z_][a-z0-9_]{0,62}")) {
@@ -252,23 +207,6 @@ public final class SettingsReader {
                 value("postgres.password"), table, duration("postgres.timeout", Duration.ofMillis(100), TIMEOUT),
                 duration("postgres.sweep-interval", Duration.ofMinutes(5), SWEEP_INTERVAL),
                 integer("postgres.pool-size", 16, POOL_SIZE), bool("postgres.pgbouncer", false));
-    }
-
-    private static boolean readableFile(String path) {
-        try {
-            return Files.isReadable(Path.of(path));
-        } catch (InvalidPathException e) {
-            return false; // a NUL character, for one
-        }
-    }
-
-    private static int parsePort(String text) {
-        try {
-            int port = Integer.parseInt(text);
-            return port > 0 && port < 65_536 ? port : -1;
-        } catch (NumberFormatException e) {
-            return -1;
-        }
     }
 
     private Map<String, Bucket> buckets() {

@@ -10,9 +10,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The script's keys and arguments as the bytes Jedis sends, so a decision encodes only its key (and a cost other
  * than 1): per bucket, the counter key's start (the prefix, an opening brace, the bucket's name and a colon), each
- * window's key end ({@code }} for a one-window bucket, {@code }:<window>} for each of several) and each window's
- * limit and length in milliseconds are encoded once and kept. The layout is {@link ValkeyRateLimiter}'s.
- * Thread-safe.
+ * window's key end ({@code }} for a one-window bucket, {@code }:<window>} for each of several), and the number of
+ * windows with each window's limit and length in milliseconds are encoded once and kept. The layout is
+ * {@link ValkeyStore}'s. Thread-safe.
  */
 final class ScriptArguments {
 
@@ -36,12 +36,13 @@ final class ScriptArguments {
         }
         List<Bucket.Limit> limits = bucket.limits();
         byte[][] keyEnds = new byte[limits.size()][];
-        byte[][] windows = new byte[2 * limits.size()][];
+        byte[][] windows = new byte[1 + 2 * limits.size()][];
+        windows[0] = ascii(limits.size());
         for (int i = 0; i < limits.size(); i++) {
             keyEnds[i] = (bucket.hasSeveralWindows() ? "}:" + limits.get(i).windowName() : "}")
                     .getBytes(StandardCharsets.US_ASCII);
-            windows[2 * i] = ascii(limits.get(i).limit());
-            windows[2 * i + 1] = ascii(limits.get(i).window().toMillis());
+            windows[1 + 2 * i] = ascii(limits.get(i).limit());
+            windows[2 + 2 * i] = ascii(limits.get(i).window().toMillis());
         }
         OfBucket made = new OfBucket((keyPrefix + '{' + bucket.name() + ':').getBytes(StandardCharsets.UTF_8),
                 keyEnds, windows);
@@ -60,8 +61,8 @@ final class ScriptArguments {
      *
      * @param keyStart {@code <prefix>{<bucket>:} in UTF-8
      * @param keyEnds  each window's key end, in the bucket's order
-     * @param windows  each window's limit then length in milliseconds, in the bucket's order, as the script's
-     *                 arguments after the cost
+     * @param windows  the number of windows, then each window's limit and length in milliseconds in the
+     *                 bucket's order: the script's arguments after the item's cost
      */
     record OfBucket(byte[] keyStart, byte[][] keyEnds, byte[][] windows) {
 
@@ -70,14 +71,32 @@ final class ScriptArguments {
             return keyEnds.length;
         }
 
-        /** EVAL's parameters: each window's counter key, then the cost, then each window's limit and length. */
-        byte[][] parameters(String key, long cost) {
-            byte[][] parameters = new byte[keyEnds.length + 1 + windows.length][];
+        /** How many script arguments an item of this bucket takes: its cost, then {@link #windows}. */
+        int argumentCount() {
+            return 1 + windows.length;
+        }
+
+        /** Writes an item's counter keys into {@code parameters} from {@code at}. */
+        void putKeys(String key, byte[][] parameters, int at) {
             for (int i = 0; i < keyEnds.length; i++) {
-                parameters[i] = counterKey(key, keyEnds[i]);
+                parameters[at + i] = counterKey(key, keyEnds[i]);
             }
-            parameters[keyEnds.length] = cost == 1 ? COST_ONE : ascii(cost);
-            System.arraycopy(windows, 0, parameters, keyEnds.length + 1, windows.length);
+        }
+
+        /** Writes an item's arguments (its cost, then {@link #windows}) into {@code parameters} from {@code at}. */
+        void putArguments(long cost, byte[][] parameters, int at) {
+            parameters[at] = cost == 1 ? COST_ONE : ascii(cost);
+            System.arraycopy(windows, 0, parameters, at + 1, windows.length);
+        }
+
+        /**
+         * EVAL's parameters for one item: each window's counter key, then the cost, the number of windows and each
+         * window's limit and length.
+         */
+        byte[][] parameters(String key, long cost) {
+            byte[][] parameters = new byte[keyEnds.length + argumentCount()][];
+            putKeys(key, parameters, 0);
+            putArguments(cost, parameters, keyEnds.length);
             return parameters;
         }
 

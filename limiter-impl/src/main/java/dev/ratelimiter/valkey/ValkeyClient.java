@@ -56,6 +56,11 @@ final class ValkeyClient implements AutoCloseable {
         }
     }
 
+    /** Whether this is a cluster's client, whose script calls may only touch keys of one slot. */
+    boolean isCluster() {
+        return cluster != null;
+    }
+
     /** The pools of the cluster nodes the client knows; empty unless cluster. */
     Collection<ConnectionPool> clusterNodes() {
         return cluster == null ? List.of() : cluster.getNodes().values();

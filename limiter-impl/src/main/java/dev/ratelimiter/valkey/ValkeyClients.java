@@ -1,7 +1,6 @@
 package dev.ratelimiter.valkey;
 
 import dev.ratelimiter.spi.ConfigurationException;
-import dev.ratelimiter.core.ValkeySettings;
 import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;

@@ -1,6 +1,7 @@
 package dev.ratelimiter.valkey;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StoreParts;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.util.JedisClusterCRC16;
@@ -24,19 +25,20 @@ final class ValkeyClusterParts implements StoreParts {
 
     private final Supplier<Optional<ValkeyClient>> built;
     private final Supplier<ValkeyClient> client;
-    private final ValkeyRateLimiter limiter;
+    private final ValkeyStore store;
     private final String keyPrefix;
 
     /**
      * @param built   the client if it is built, without building it
      * @param client  the client, built if need be (may throw)
-     * @param limiter runs the script
+     * @param store   runs the script
+     * @param keyPrefix the store's key prefix, for the probe keys
      */
     ValkeyClusterParts(Supplier<Optional<ValkeyClient>> built, Supplier<ValkeyClient> client,
-                       ValkeyRateLimiter limiter, String keyPrefix) {
+                       ValkeyStore store, String keyPrefix) {
         this.built = built;
         this.client = client;
-        this.limiter = limiter;
+        this.store = store;
         this.keyPrefix = keyPrefix;
     }
 
@@ -46,7 +48,7 @@ final class ValkeyClusterParts implements StoreParts {
         if (current.isEmpty()) {
             return SEED_NODES;
         }
-        HostAndPort node = current.get().clusterNodeOf(JedisClusterCRC16.getSlot(limiter.counterKey(bucket, key)));
+        HostAndPort node = current.get().clusterNodeOf(JedisClusterCRC16.getSlot(store.counterKey(bucket, key)));
         return node == null ? UNCOVERED : node.toString();
     }
 
@@ -56,9 +58,9 @@ final class ValkeyClusterParts implements StoreParts {
      * no slot passes.
      */
     @Override
-    public void probe(String part) {
+    public void probe(String part) throws StoreException {
         if (part.equals(SEED_NODES)) {
-            limiter.probe(); // builds the client, then one script through the slot map
+            store.probe(); // builds the client, then one script through the slot map
             return;
         }
         ValkeyClient cluster = client.get();
@@ -70,7 +72,7 @@ final class ValkeyClusterParts implements StoreParts {
         for (int i = 0; i < PROBE_KEYS_TRIED; i++) {
             String probeKey = keyPrefix + "{probe-" + i + "}";
             if (node.equals(cluster.clusterNodeOf(JedisClusterCRC16.getSlot(probeKey)))) {
-                limiter.probeNode(cluster, node, probeKey);
+                store.probeNode(cluster, node, probeKey);
                 return;
             }
         }

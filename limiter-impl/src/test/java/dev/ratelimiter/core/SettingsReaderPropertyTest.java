@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * reference: it returns settings within the documented ranges or throws a {@link ConfigurationException} whose
  * every line names the property that was set, and never throws anything else.
  */
-class SettingsReaderPropertyTest {
+public class SettingsReaderPropertyTest {
 
     /** Every property of the configuration reference; {@code login} stands for any bucket. */
     static final List<String> PROPERTIES = List.of(
@@ -38,11 +38,6 @@ class SettingsReaderPropertyTest {
             "ratelimiter.ipv6-prefix-length", "ratelimiter.key-secret", "ratelimiter.headers.on-success",
             "ratelimiter.memory.max-keys", "ratelimiter.memory.sweep-interval", "ratelimiter.deny-cache.max-age",
             "ratelimiter.health.down-when-degraded", "ratelimiter.metrics.system",
-            "ratelimiter.valkey.mode", "ratelimiter.valkey.url", "ratelimiter.valkey.nodes",
-            "ratelimiter.valkey.master-name", "ratelimiter.valkey.user", "ratelimiter.valkey.password",
-            "ratelimiter.valkey.timeout", "ratelimiter.valkey.key-prefix", "ratelimiter.valkey.pool-size",
-            "ratelimiter.valkey.trust-store", "ratelimiter.valkey.trust-store-password",
-            "ratelimiter.valkey.sentinel-user", "ratelimiter.valkey.sentinel-password",
             "ratelimiter.postgres.datasource", "ratelimiter.postgres.url", "ratelimiter.postgres.user",
             "ratelimiter.postgres.password", "ratelimiter.postgres.table", "ratelimiter.postgres.timeout",
             "ratelimiter.postgres.pool-size", "ratelimiter.postgres.sweep-interval",
@@ -99,8 +94,6 @@ class SettingsReaderPropertyTest {
         assertThat(settings.ipv6PrefixLength()).isBetween(1, 128);
         assertThat(settings.memoryMaxKeys()).isBetween(1, 100_000_000);
         assertThat(settings.memorySweepInterval()).isBetween(Duration.ofSeconds(1), Duration.ofDays(1));
-        assertThat(settings.valkey().timeout()).isBetween(Duration.ofMillis(1), Duration.ofMinutes(10));
-        assertThat(settings.valkey().poolSize()).isBetween(1, 1_024);
         assertThat(settings.postgres().timeout()).isBetween(Duration.ofMillis(1), Duration.ofMinutes(10));
         assertThat(settings.postgres().poolSize()).isBetween(1, 1_024);
         assertThat(settings.postgres().sweepInterval()).isBetween(Duration.ofSeconds(1), Duration.ofDays(1));
@@ -120,9 +113,12 @@ class SettingsReaderPropertyTest {
         return values().list().ofSize(PROPERTIES.size());
     }
 
-    /** Text of every shape a property might be given: junk, numbers of any size, durations, lists, URLs. */
+    /**
+     * Text of every shape a property might be given: junk, numbers of any size, durations, lists, URLs; also for
+     * the stores' own settings tests.
+     */
     @Provide
-    Arbitrary<String> values() {
+    public Arbitrary<String> values() {
         Arbitrary<String> numbers = Arbitraries.oneOf(
                 Arbitraries.longs().map(String::valueOf),
                 Arbitraries.bigIntegers().between(BigInteger.TEN.pow(30).negate(), BigInteger.TEN.pow(30))

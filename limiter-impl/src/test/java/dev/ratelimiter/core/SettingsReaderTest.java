@@ -274,37 +274,6 @@ class SettingsReaderTest {
     }
 
     @Test
-    @DisplayName("valkey defaults: standalone, redis://127.0.0.1:6379, 100 ms, prefix rl:, pool 32")
-    void valkeyDefaults() {
-        ValkeySettings valkey = read().valkey();
-        assertThat(valkey.mode()).isEqualTo(ValkeySettings.Mode.STANDALONE);
-        assertThat(valkey.url()).isEqualTo("redis://127.0.0.1:6379");
-        assertThat(valkey.timeout()).isEqualTo(Duration.ofMillis(100));
-        assertThat(valkey.keyPrefix()).isEqualTo("rl:");
-        assertThat(valkey.poolSize()).isEqualTo(32);
-    }
-
-    @Test
-    @DisplayName("a sentinel backend without nodes or master name, a bad URL and a braced prefix fail, naming each property")
-    void valkeyProblems() {
-        properties.put("ratelimiter.backend", "valkey");
-        properties.put("ratelimiter.valkey.mode", "sentinel");
-        properties.put("ratelimiter.valkey.url", "http://cache:6379");
-        properties.put("ratelimiter.valkey.key-prefix", "rl{x}:");
-        assertProblem("ratelimiter.valkey.nodes", "ratelimiter.valkey.master-name", "ratelimiter.valkey.url",
-                "ratelimiter.valkey.key-prefix");
-    }
-
-    @Test
-    @DisplayName("cluster nodes must be host:port")
-    void valkeyNodes() {
-        properties.put("ratelimiter.backend", "valkey");
-        properties.put("ratelimiter.valkey.mode", "cluster");
-        properties.put("ratelimiter.valkey.nodes", "node-1:6379, node-2");
-        assertProblem("ratelimiter.valkey.nodes: 'node-2' is not host:port");
-    }
-
-    @Test
     @DisplayName("ratelimiter.api.enabled=false turns the global limit off")
     void globalLimitSwitch() {
         properties.put("ratelimiter.api.enabled", "false");
@@ -395,8 +364,6 @@ class SettingsReaderTest {
             "ratelimiter.memory.max-keys,           1,         100000000,     0,           100000001",
             "ratelimiter.memory.sweep-interval,     PT1S,      P1D,           PT0.999S,    P1DT0.001S",
             "ratelimiter.deny-cache.max-age,        PT0S,      PT1M,          PT-0.001S,   PT1M0.001S",
-            "ratelimiter.valkey.timeout,            PT0.001S,  PT10M,         PT0.0009S,   PT10M0.001S",
-            "ratelimiter.valkey.pool-size,          1,         1024,          0,           1025",
             "ratelimiter.postgres.timeout,          PT0.001S,  PT10M,         PT0S,        PT10M0.001S",
             "ratelimiter.postgres.sweep-interval,   PT1S,      P1D,           PT-1S,       P2D",
             "ratelimiter.postgres.pool-size,        1,         1024,          -1,          1025",

@@ -46,7 +46,7 @@ class UnknownPropertiesTest {
     }
 
     @Test
-    @DisplayName("every property the settings reader looks up is known")
+    @DisplayName("every property the settings reader and the Valkey store's settings look up is known")
     void everyPropertyReadIsKnown() {
         Map<String, String> properties = new HashMap<>(Map.of(
                 "ratelimiter.buckets.api-authenticated.limit", "600",
@@ -58,6 +58,11 @@ class UnknownPropertiesTest {
             lookedUp.add(name);
             return Optional.ofNullable(properties.get(name));
         }, properties.keySet());
+        // The Valkey store reads its own subtree (dev.ratelimiter.valkey.ValkeySettings).
+        dev.ratelimiter.valkey.ValkeySettings.read(new SubtreeConfig("valkey", name -> {
+            lookedUp.add(name);
+            return Optional.empty();
+        }));
         assertThat(lookedUp).hasSizeGreaterThan(UnknownProperties.KNOWN.size());
         assertThat(UnknownProperties.warnings(lookedUp)).isEmpty();
         assertThat(lookedUp).containsAll(UnknownProperties.KNOWN);

@@ -7,7 +7,7 @@ import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
-import dev.ratelimiter.core.ValkeySettings;
+import dev.ratelimiter.core.StoreLimiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -138,7 +138,7 @@ class ValkeyAclTlsTest {
         assertThat(admin.get("rl-test:{acl-url:k}")).isEqualTo("3");
         store.limiter.reset(bucket, "k");
         assertThat(admin.exists("rl-test:{acl-url:k}")).isFalse();
-        assertThatCode(store.backend.probe()::probe).doesNotThrowAnyException();
+        assertThatCode(store.store::probe).doesNotThrowAnyException();
         assertThat(store.monitor.errors()).isZero();
         assertThat(refusals(admin)).as("commands the server refused the limiter user").isEmpty();
         assertThat(admin.clientList()).as("the connection's name was set").contains("name=jakarta-rate-limiter");
@@ -224,7 +224,7 @@ class ValkeyAclTlsTest {
         assertThat(remainingAfter(store.limiter, bucket, 3)).containsExactly(4L, 3L, 2L);
         store.limiter.reset(bucket, "k");
         assertThat(store.limiter.consume(bucket, "k").remaining()).as("after reset").isEqualTo(4);
-        assertThatCode(store.backend.probe()::probe).doesNotThrowAnyException();
+        assertThatCode(store.store::probe).doesNotThrowAnyException();
         assertThat(store.monitor.errors()).isZero();
     }
 
@@ -266,13 +266,13 @@ class ValkeyAclTlsTest {
     }
 
     /** The bare store's limiter (no breaker, no fallback), so that a refusal shows as UNAVAILABLE. */
-    private record Store(ValkeyBackend backend, RateLimiter limiter, BackendMonitor monitor) {
+    private record Store(ValkeyStore store, RateLimiter limiter, BackendMonitor monitor) {
     }
 
     private Store store(ValkeySettings settings) {
         BackendMonitor monitor = new BackendMonitor(Backend.VALKEY, InstantSource.system(), RateLimiterMetrics.NONE);
-        ValkeyBackend backend = started(ValkeyBackend.start(settings, monitor, RateLimiterMetrics.NONE));
-        return new Store(backend, backend.limiter(), monitor);
+        ValkeyStore store = started(ValkeyStore.start(settings));
+        return new Store(store, new StoreLimiter(store, monitor, RateLimiterMetrics.NONE), monitor);
     }
 
     private static List<Long> remainingAfter(RateLimiter limiter, Bucket bucket, int attempts) {

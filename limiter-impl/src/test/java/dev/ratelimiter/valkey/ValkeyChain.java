@@ -5,15 +5,18 @@ import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.DenyCacheSettings;
 import dev.ratelimiter.core.RateLimiterMetrics;
-import dev.ratelimiter.core.ValkeySettings;
+import dev.ratelimiter.core.StoreLimiter;
 
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Optional;
 
 /**
- * The test chain ({@link StoreChain}) around a Valkey store started from {@code settings}: in cluster mode with a
- * breaker per master, as {@link ValkeyBackend#chain} builds it.
+ * The test chain ({@link StoreChain}) around a Valkey store started from {@code settings} ({@link ValkeyStore}
+ * behind {@link StoreLimiter}): in cluster mode with a breaker per master, as
+ * {@link dev.ratelimiter.core.SharedStoreChain#of(dev.ratelimiter.spi.RateLimitStore, BackendMonitor,
+ * InstantSource, dev.ratelimiter.RateLimiter, dev.ratelimiter.core.OutageListener,
+ * dev.ratelimiter.core.BreakerSettings, DenyCacheSettings, RateLimiterMetrics)} builds it.
  */
 final class ValkeyChain extends StoreChain {
 
@@ -27,11 +30,12 @@ final class ValkeyChain extends StoreChain {
     }
 
     private ValkeyChain(BackendMonitor monitor, ValkeySettings settings, DenyCacheSettings refusals) {
-        this(monitor, ValkeyBackend.start(settings, monitor, RateLimiterMetrics.NONE), refusals);
+        this(monitor, ValkeyStore.start(settings), refusals);
     }
 
-    private ValkeyChain(BackendMonitor monitor, ValkeyBackend backend, DenyCacheSettings refusals) {
-        super(monitor, backend.limiter(), backend.parts(), backend.probe(), backend::close, refusals);
+    private ValkeyChain(BackendMonitor monitor, ValkeyStore store, DenyCacheSettings refusals) {
+        super(monitor, new StoreLimiter(store, monitor, RateLimiterMetrics.NONE), store.parts(), store::probe,
+                store::close, refusals);
     }
 
     /** A standalone chain with the library's default 100 ms deadline. */

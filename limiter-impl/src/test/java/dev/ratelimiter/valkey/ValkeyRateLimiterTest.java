@@ -9,7 +9,7 @@ import dev.ratelimiter.contract.RateLimiterContract;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
-import dev.ratelimiter.core.ValkeySettings;
+import dev.ratelimiter.core.StoreLimiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -34,6 +34,7 @@ class ValkeyRateLimiterTest extends RateLimiterContract {
             + "own clock, which the test cannot step and the limiter's clock does not reach";
 
     private ValkeyClient jedis;
+    private ValkeyStore store;
 
     static ValkeySettings settings(String url) {
         return new ValkeySettings(ValkeySettings.Mode.STANDALONE, url, List.of(), Optional.empty(),
@@ -44,7 +45,8 @@ class ValkeyRateLimiterTest extends RateLimiterContract {
     @Override
     protected RateLimiter newLimiter(InstantSource clock) {
         jedis = ValkeyClients.create(settings(ValkeyTarget.url()));
-        return new ValkeyRateLimiter(() -> jedis, "rl-test:",
+        store = new ValkeyStore(() -> jedis, "rl-test:");
+        return new StoreLimiter(store,
                 new BackendMonitor(Backend.VALKEY, InstantSource.system(), RateLimiterMetrics.NONE),
                 RateLimiterMetrics.NONE);
     }
@@ -123,5 +125,11 @@ class ValkeyRateLimiterTest extends RateLimiterContract {
         assertThat(limiter.consume(bucket, "hashed-key").outcome()).isEqualTo(Outcome.DENIED);
         assertThat(jedis.commands().get(tag + ":1h")).as("the refusal counted nothing").isEqualTo("2");
         assertThat(jedis.commands().exists(tag)).as("no key of the one-window layout").isFalse();
+    }
+
+    @Test
+    @DisplayName("two buckets in one call (one script run): both counted; a refusal of the first leaves the second uncounted")
+    void twoBucketsInOneCall() throws Exception {
+        SeveralItems.assertTwoBuckets(store, jedis, bucket("multi", 1, Duration.ofSeconds(1)).name());
     }
 }

@@ -5,7 +5,6 @@ import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.contract.SteadyLoad;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
-import dev.ratelimiter.core.ValkeySettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;

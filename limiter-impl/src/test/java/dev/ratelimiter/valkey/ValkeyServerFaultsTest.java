@@ -5,7 +5,6 @@ import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.core.BackendState;
 import dev.ratelimiter.core.BreakerSettings;
-import dev.ratelimiter.core.ValkeySettings;
 import dev.ratelimiter.postgres.TcpProxy;
 import dev.ratelimiter.testing.LogCapture;
 import org.junit.jupiter.api.AfterEach;

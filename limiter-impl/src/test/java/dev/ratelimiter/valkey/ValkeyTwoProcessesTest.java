@@ -4,6 +4,7 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.core.StoreLimiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -79,7 +80,7 @@ class ValkeyTwoProcessesTest {
 
         jedis = ValkeyClients.create(ValkeyTwoProcessesWorker.settings(server.url()));
         BackendMonitor monitor = new BackendMonitor(Backend.VALKEY, InstantSource.system(), RateLimiterMetrics.NONE);
-        ValkeyRateLimiter limiter = new ValkeyRateLimiter(() -> jedis, "rl-test:", monitor, RateLimiterMetrics.NONE);
+        StoreLimiter limiter = new StoreLimiter(new ValkeyStore(() -> jedis, "rl-test:"), monitor, RateLimiterMetrics.NONE);
         limiter.consume(new Bucket("two-processes-warm", 1, Duration.ofSeconds(1)), "test"); // connect, cache script
         ValkeyTwoProcessesWorker.Outcomes outcomes = new ValkeyTwoProcessesWorker.Outcomes();
         threads = Executors.newFixedThreadPool(THREADS);

@@ -5,7 +5,7 @@ import dev.ratelimiter.Verdict;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
-import dev.ratelimiter.core.ValkeySettings;
+import dev.ratelimiter.core.StoreLimiter;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The second process of {@link ValkeyTwoProcessesTest}: hammers one key of one bucket through the bare store
- * ({@link ValkeyRateLimiter}) from many threads and prints what it got.
+ * ({@link ValkeyStore} behind {@link StoreLimiter}) from many threads and prints what it got.
  *
  * <p>Arguments: {@code <url> <bucket> <limit> <window seconds> <key> <threads> <attempts per thread>}. Protocol
  * on standard output: {@code READY} once connected with its threads waiting; it then waits for a line on
@@ -45,7 +45,7 @@ public final class ValkeyTwoProcessesWorker {
 
         ValkeyClient jedis = ValkeyClients.create(settings(url));
         BackendMonitor monitor = new BackendMonitor(Backend.VALKEY, InstantSource.system(), RateLimiterMetrics.NONE);
-        ValkeyRateLimiter limiter = new ValkeyRateLimiter(() -> jedis, "rl-test:", monitor, RateLimiterMetrics.NONE);
+        StoreLimiter limiter = new StoreLimiter(new ValkeyStore(() -> jedis, "rl-test:"), monitor, RateLimiterMetrics.NONE);
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             // Connected and the script cached before the start, on a key of its own.

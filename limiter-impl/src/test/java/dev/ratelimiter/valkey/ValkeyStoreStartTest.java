@@ -6,8 +6,15 @@ import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.core.RateLimiterMetrics;
-import dev.ratelimiter.core.ValkeySettings;
-import dev.ratelimiter.core.ValkeySettings.Mode;
+import dev.ratelimiter.core.PlainStoreContext;
+import dev.ratelimiter.core.StoreLimiter;
+import dev.ratelimiter.core.StoreProviders;
+import dev.ratelimiter.core.SubtreeConfig;
+import dev.ratelimiter.spi.FailureKind;
+import dev.ratelimiter.spi.RateLimitStoreProvider;
+import dev.ratelimiter.spi.StoreException;
+import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.valkey.ValkeySettings.Mode;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,6 +28,7 @@ import java.security.KeyStore;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The client is built at startup, not at the first decision: a value it cannot use fails the deployment with
  * the property named, whether or not a server is up; a server that is down does not.
  */
-class ValkeyBackendStartTest {
+class ValkeyStoreStartTest {
 
     private static ValkeySettings settings(Mode mode, String url, Optional<String> trustStore,
                                            Optional<String> trustStorePassword) {
@@ -39,9 +47,8 @@ class ValkeyBackendStartTest {
                 Duration.ofMillis(100), "rl-test:", 4, trustStore, trustStorePassword);
     }
 
-    private static ValkeyBackend start(ValkeySettings settings) {
-        return ValkeyBackend.start(settings, new BackendMonitor(Backend.VALKEY, InstantSource.system(),
-                RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
+    private static ValkeyStore start(ValkeySettings settings) {
+        return ValkeyStore.start(settings);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -61,10 +68,65 @@ class ValkeyBackendStartTest {
     @DisplayName("a server that is down at startup: the start succeeds and the decision is UNAVAILABLE, not thrown")
     void serverDownAtStart() throws Exception {
         int closedPort = RedisServer.freePort();
-        try (ValkeyBackend backend = start(settings(Mode.STANDALONE, "redis://127.0.0.1:" + closedPort,
+        try (ValkeyStore store = start(settings(Mode.STANDALONE, "redis://127.0.0.1:" + closedPort,
                 Optional.empty(), Optional.empty()))) {
-            assertThat(backend.limiter().consume(new Bucket("down", 5, Duration.ofSeconds(60)), "k").outcome())
+            StoreLimiter limiter = new StoreLimiter(store, new BackendMonitor(Backend.VALKEY, InstantSource.system(),
+                    RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
+            assertThat(limiter.consume(new Bucket("down", 5, Duration.ofSeconds(60)), "k").outcome())
                     .isEqualTo(Outcome.UNAVAILABLE);
+        }
+    }
+
+    @Test
+    @DisplayName("a server that is down: the store throws a TRANSIENT StoreException whose cause is the client's, blocks, and has no parts outside a cluster")
+    void serverDownIsTransient() throws Exception {
+        int closedPort = RedisServer.freePort();
+        try (ValkeyStore store = start(settings(Mode.STANDALONE, "redis://127.0.0.1:" + closedPort,
+                Optional.empty(), Optional.empty()))) {
+            Bucket bucket = new Bucket("down", 5, Duration.ofSeconds(60));
+            assertThatThrownBy(() -> store.consume(List.of(new StoreItem(bucket, "k", 1))))
+                    .isInstanceOfSatisfying(StoreException.class, e -> {
+                        assertThat(e.kind()).isEqualTo(FailureKind.TRANSIENT);
+                        assertThat(e.getCause()).isInstanceOf(redis.clients.jedis.exceptions.JedisException.class);
+                    });
+            assertThatThrownBy(store::probe).isInstanceOf(StoreException.class);
+            assertThatThrownBy(() -> store.reset(bucket, "k")).isInstanceOf(StoreException.class);
+            assertThat(store.blocking()).isTrue();
+            assertThat(store.parts()).isEmpty();
+        }
+    }
+
+    @Test
+    @DisplayName("ratelimiter.backend=valkey finds the provider by ServiceLoader; its problems fail the start, each named")
+    void providerFoundByName() {
+        RateLimitStoreProvider provider = StoreProviders.load().byName().get("valkey");
+        assertThat(provider).isInstanceOf(ValkeyStoreProvider.class);
+        Map<String, String> properties = Map.of("ratelimiter.valkey.mode", "cluster",
+                "ratelimiter.valkey.pool-size", "0");
+        try (PlainStoreContext context = new PlainStoreContext(new SubtreeConfig("valkey",
+                name -> Optional.ofNullable(properties.get(name))), InstantSource.system(), Optional.empty())) {
+            assertThatThrownBy(() -> provider.create(context))
+                    .isInstanceOfSatisfying(ConfigurationException.class, e -> assertThat(e.problems())
+                            .anySatisfy(p -> assertThat(p).startsWith("ratelimiter.valkey.nodes: "))
+                            .anySatisfy(p -> assertThat(p).startsWith("ratelimiter.valkey.pool-size: ")));
+        }
+    }
+
+    @Test
+    @DisplayName("the provider builds a standalone store with no server up; its URL problem names the property")
+    void providerBuildsStandalone() throws Exception {
+        int closedPort = RedisServer.freePort();
+        try (PlainStoreContext context = new PlainStoreContext(new SubtreeConfig("valkey",
+                name -> Optional.ofNullable(Map.of("ratelimiter.valkey.url", "redis://127.0.0.1:" + closedPort)
+                        .get(name))), InstantSource.system(), Optional.empty())) {
+            new ValkeyStoreProvider().create(context).close();
+        }
+        try (PlainStoreContext context = new PlainStoreContext(new SubtreeConfig("valkey",
+                name -> Optional.ofNullable(Map.of("ratelimiter.valkey.url", "redis://127.0.0.1:notaport")
+                        .get(name))), InstantSource.system(), Optional.empty())) {
+            assertThatThrownBy(() -> new ValkeyStoreProvider().create(context))
+                    .isInstanceOfSatisfying(ConfigurationException.class, e -> assertThat(e.problems())
+                            .singleElement().asString().startsWith("ratelimiter.valkey.url: "));
         }
     }
 
