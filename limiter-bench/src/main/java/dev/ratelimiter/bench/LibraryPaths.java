@@ -19,14 +19,18 @@ import dev.ratelimiter.core.MetricsSwitch;
 import dev.ratelimiter.core.OutageListeners;
 import dev.ratelimiter.core.OutagePolicyLimiter;
 import dev.ratelimiter.core.OutageStatistics;
-import dev.ratelimiter.core.PostgresSettings;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.SharedStoreChain;
 import dev.ratelimiter.core.StoreProbe;
 import dev.ratelimiter.core.ValkeySettings;
 import dev.ratelimiter.metrics.BenchMetrics;
 import dev.ratelimiter.postgres.HikariPools;
-import dev.ratelimiter.postgres.PostgresBackend;
+import dev.ratelimiter.postgres.PostgresSettings;
+import dev.ratelimiter.postgres.PostgresStoreProvider;
+import dev.ratelimiter.spi.RateLimitStore;
+import dev.ratelimiter.core.PlainStoreContext;
+import dev.ratelimiter.core.StoreLimiter;
+import dev.ratelimiter.core.SubtreeConfig;
 import dev.ratelimiter.valkey.ValkeyBackend;
 import dev.ratelimiter.valkey.ValkeyLayout;
 import redis.clients.jedis.UnifiedJedis;
@@ -35,6 +39,7 @@ import javax.sql.DataSource;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -100,9 +105,16 @@ final class LibraryPaths {
 
     static Store postgres(String jdbcUrl, Duration timeout, RateLimiterMetrics metrics) {
         BackendMonitor monitor = new BackendMonitor(Backend.POSTGRES, InstantSource.system(), metrics);
-        PostgresBackend backend = PostgresBackend.start(postgresSettings(jdbcUrl, timeout), Optional.empty(),
-                monitor, metrics);
-        return new Store(Backend.POSTGRES, backend.limiter(), backend.probe(), monitor, backend);
+        Map<String, String> properties = Map.of("ratelimiter.postgres.url", jdbcUrl,
+                "ratelimiter.postgres.user", "postgres", "ratelimiter.postgres.table", TABLE,
+                "ratelimiter.postgres.timeout", timeout.toString());
+        PlainStoreContext context = new PlainStoreContext(new SubtreeConfig("postgres",
+                name -> Optional.ofNullable(properties.get(name))), InstantSource.system(), Optional.empty());
+        RateLimitStore store = new PostgresStoreProvider().create(context);
+        return new Store(Backend.POSTGRES, new StoreLimiter(store, monitor, metrics), store::probe, monitor, () -> {
+            context.close();
+            store.close();
+        });
     }
 
     /** The metrics an application on Quarkus reports to (Micrometer), behind the runtime's switch. */

@@ -15,15 +15,15 @@ import dev.ratelimiter.core.MemoryRateLimiter;
 import dev.ratelimiter.core.MetricsSwitch;
 import dev.ratelimiter.core.OutageListeners;
 import dev.ratelimiter.core.OutagePolicyLimiter;
-import dev.ratelimiter.core.OutsideTransactionLimiter;
 import dev.ratelimiter.core.OutageStatistics;
 import dev.ratelimiter.core.PeriodicSweeper;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.ShadowMode;
 import dev.ratelimiter.core.SharedStoreChain;
-import dev.ratelimiter.core.PostgresSettings;
+import dev.ratelimiter.core.SubtreeConfig;
 import dev.ratelimiter.metrics.MetricsRecorders;
-import dev.ratelimiter.postgres.PostgresBackend;
+import dev.ratelimiter.postgres.PostgresStoreProvider;
+import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.valkey.ValkeyBackend;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -34,17 +34,11 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
 import javax.sql.DataSource;
-import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.function.BooleanSupplier;
 
 /**
  * Builds the limiter chain, the key hasher and the metrics adapter from the settings once, at startup; owns what
@@ -73,8 +67,9 @@ public class LimiterRuntime {
     @Inject
     Instance<Object> beans; // typed Object: the metrics registries' classes may be absent
 
-    // @Any: every DataSource bean is a candidate, also a named one only the configuration refers to (Quarkus
-    // removes beans no injection point can reach).
+    // Not read here: the PostgreSQL store finds its DataSource through CdiStoreContext.bean. This @Any injection
+    // point keeps every DataSource bean, also a named one only the configuration refers to (Quarkus removes beans
+    // no injection point can reach).
     @Inject
     @Any
     Instance<DataSource> dataSources;
@@ -137,21 +132,20 @@ public class LimiterRuntime {
                 break;
             case POSTGRES:
             default:
-                PostgresSettings postgresSettings = settings.postgres();
-                PostgresBackend postgres = PostgresBackend.start(postgresSettings,
-                        new PostgresDataSources(dataSources).resolve(postgresSettings),
-                        monitor, metrics);
-                resources.add(postgres);
-                List<String> problems = postgres.check(postgresSettings.table());
-                if (!problems.isEmpty()) {
-                    stop();
-                    throw new ConfigurationException(problems);
+                CdiStoreContext context = new CdiStoreContext(
+                        new SubtreeConfig("postgres", new ConfigLookup(configuration.config)), clock, beans);
+                RateLimitStore store;
+                try {
+                    store = new PostgresStoreProvider().create(context);
+                } catch (RuntimeException e) {
+                    context.close();
+                    stop(); // the sweeper started above
+                    throw e;
                 }
-                limiter = sharedStore(SharedStoreChain.of(outsideTransactions(postgres.limiter(),
-                        postgresSettings.timeout()), postgres.probe(), monitor, clock, memory, listeners,
+                resources.add(store);
+                limiter = sharedStore(SharedStoreChain.of(store, monitor, clock, memory, listeners,
                         settings.breaker(), settings.denyCache(), metrics));
-                resources.add(0, new PeriodicSweeper(postgres.sweeper(), postgresSettings.sweepInterval(),
-                        managedScheduler()));
+                resources.add(0, context); // its sweeps stop first, before the breaker and the store's pool
                 break;
         }
     }
@@ -194,49 +188,6 @@ public class LimiterRuntime {
         adapter.register(configuration.settings().buckets().values(), configuration.settings().backend(),
                 () -> monitor.status().state() == BackendState.DEGRADED);
         metrics.connect(adapter);
-    }
-
-    /**
-     * The PostgreSQL store, with its calls made inside a caller's JTA transaction moved to the server's managed
-     * executor ({@link OutsideTransactionLimiter}), where the server has both a transaction manager and Jakarta
-     * Concurrency; else the store as it is, relying on a non-transactional pool (checked at startup and, where the
-     * connection shows it, at each call).
-     */
-    private RateLimiter outsideTransactions(RateLimiter store, Duration timeout) {
-        Optional<BooleanSupplier> inTransaction = JtaTransactions.detect(beans);
-        if (inTransaction.isEmpty()) {
-            return store;
-        }
-        Optional<ExecutorService> executor = managedExecutor();
-        if (executor.isEmpty()) {
-            LOG.log(System.Logger.Level.INFO, "Rate limiter: no managed executor (Jakarta Concurrency), so "
-                    + "PostgreSQL calls made inside a transaction use the caller's thread: the pool must be "
-                    + "non-transactional");
-            return store;
-        }
-        // The store's own deadline is at most a bulkhead wait plus a network timeout of 1.5 times the timeout.
-        return new OutsideTransactionLimiter(store, inTransaction.get(), executor.get(),
-                timeout.multipliedBy(3).plusMillis(100), monitor);
-    }
-
-    /** The server's default managed executor (Jakarta Concurrency), if it has one. */
-    private static Optional<ExecutorService> managedExecutor() {
-        return serverDefault("java:comp/DefaultManagedExecutorService", ExecutorService.class);
-    }
-
-    /** The server's default managed scheduler (Jakarta Concurrency), if it has one. */
-    private static Optional<ScheduledExecutorService> managedScheduler() {
-        return serverDefault("java:comp/DefaultManagedScheduledExecutorService", ScheduledExecutorService.class);
-    }
-
-    /** A default resource the platform binds in JNDI; empty where there is no JNDI or no such resource. */
-    private static <T> Optional<T> serverDefault(String name, Class<T> type) {
-        try {
-            Object found = new InitialContext().lookup(name);
-            return type.isInstance(found) ? Optional.of(type.cast(found)) : Optional.empty();
-        } catch (NamingException | RuntimeException | LinkageError e) {
-            return Optional.empty();
-        }
     }
 
     @PreDestroy

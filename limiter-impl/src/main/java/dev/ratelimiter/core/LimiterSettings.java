@@ -29,7 +29,6 @@ import java.util.TreeSet;
  * @param memorySweepInterval   {@code ratelimiter.memory.sweep-interval}: delay between sweeps, 1 s to 1 day
  * @param healthDownWhenDegraded {@code ratelimiter.health.down-when-degraded}
  * @param valkey                {@code ratelimiter.valkey.*}, read whatever the backend
- * @param postgres              {@code ratelimiter.postgres.*}, read whatever the backend
  * @param breaker               {@code ratelimiter.breaker.*}: the circuit breaker in front of a shared store
  * @param denyCache             {@code ratelimiter.deny-cache.max-age} and {@code ratelimiter.memory.max-keys}: a
  *                              shared store's refusals answered from memory
@@ -54,7 +53,6 @@ public record LimiterSettings(
         Duration memorySweepInterval,
         boolean healthDownWhenDegraded,
         ValkeySettings valkey,
-        PostgresSettings postgres,
         BreakerSettings breaker,
         DenyCacheSettings denyCache,
         Optional<String> keyResolver,

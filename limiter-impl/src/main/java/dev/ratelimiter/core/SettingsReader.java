@@ -131,7 +131,6 @@ public final class SettingsReader {
         Duration sweepInterval = duration("memory.sweep-interval", Duration.ofSeconds(30), SWEEP_INTERVAL);
         boolean downWhenDegraded = bool("health.down-when-degraded", false);
         ValkeySettings valkey = valkey(backend == Backend.VALKEY);
-        PostgresSettings postgres = postgres();
         BreakerSettings breaker = breaker();
         DenyCacheSettings denyCache = new DenyCacheSettings(
                 duration("deny-cache.max-age", Duration.ofSeconds(1), DENY_CACHE_MAX_AGE), maxKeys);
@@ -141,7 +140,7 @@ public final class SettingsReader {
             throw new ConfigurationException(problems);
         }
         return new LimiterSettings(enabled, backend, buckets, globalLimit, prefixes, trustedProxies, ipv6PrefixLength,
-                keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, valkey, postgres, breaker,
+                keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, valkey, breaker,
                 denyCache, keyResolver, shadowBuckets, metricsSystem);
     }
 
@@ -210,21 +209,6 @@ public final class SettingsReader {
         return new ValkeySettings(mode, url, nodes, masterName, value("valkey.user"), value("valkey.password"),
                 timeout, keyPrefix, poolSize, value("valkey.trust-store"), value("valkey.trust-store-password"),
                 value("valkey.sentinel-user"), value("valkey.sentinel-password"));
-    }
-
-    private PostgresSettings postgres() {
-        String table = value("postgres.table").orElse("rate_limit_counters").strip();
-        if (!table.matches("([a-z_][a-z0-9_]{0,62}\\.)?[a-z_][a-z0-9_]{0,62}")) {
-            problems.add(PREFIX + "postgres.table: '" + table + "' must be a lower-case identifier, optionally "
-                    + "schema-qualified, such as rate_limit_counters or limits.rate_limit_counters");
-        }
-        Optional<String> url = value("postgres.url");
-        url.filter(u -> !u.startsWith("jdbc:postgresql:")).ifPresent(u ->
-                problems.add(PREFIX + "postgres.url: must start with jdbc:postgresql:"));
-        return new PostgresSettings(value("postgres.datasource"), url, value("postgres.user"),
-                value("postgres.password"), table, duration("postgres.timeout", Duration.ofMillis(100), TIMEOUT),
-                duration("postgres.sweep-interval", Duration.ofMinutes(5), SWEEP_INTERVAL),
-                integer("postgres.pool-size", 16, POOL_SIZE), bool("postgres.pgbouncer", false));
     }
 
     private static boolean readableFile(String path) {

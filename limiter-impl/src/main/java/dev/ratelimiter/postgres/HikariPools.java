@@ -3,7 +3,6 @@ package dev.ratelimiter.postgres;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.ratelimiter.spi.ConfigurationException;
-import dev.ratelimiter.core.PostgresSettings;
 
 import javax.sql.DataSource;
 import java.util.List;
