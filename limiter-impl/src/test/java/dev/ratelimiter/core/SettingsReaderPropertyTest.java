@@ -27,7 +27,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SettingsReaderPropertyTest {
 
-    /** Every property of the configuration reference; {@code login} stands for any bucket. */
+    /**
+     * Every property of the configuration reference that the reader reads ({@code ratelimiter.postgres.*} is the
+     * PostgreSQL store's: PostgresSettingsTest); {@code login} stands for any bucket.
+     */
     static final List<String> PROPERTIES = List.of(
             "ratelimiter.enabled", "ratelimiter.backend",
             "ratelimiter.buckets.login.limit", "ratelimiter.buckets.login.window",
@@ -43,9 +46,6 @@ class SettingsReaderPropertyTest {
             "ratelimiter.valkey.timeout", "ratelimiter.valkey.key-prefix", "ratelimiter.valkey.pool-size",
             "ratelimiter.valkey.trust-store", "ratelimiter.valkey.trust-store-password",
             "ratelimiter.valkey.sentinel-user", "ratelimiter.valkey.sentinel-password",
-            "ratelimiter.postgres.datasource", "ratelimiter.postgres.url", "ratelimiter.postgres.user",
-            "ratelimiter.postgres.password", "ratelimiter.postgres.table", "ratelimiter.postgres.timeout",
-            "ratelimiter.postgres.pool-size", "ratelimiter.postgres.sweep-interval",
             "ratelimiter.breaker.failure-threshold", "ratelimiter.breaker.initial-backoff",
             "ratelimiter.breaker.max-backoff", "ratelimiter.breaker.success-threshold");
 
@@ -101,9 +101,6 @@ class SettingsReaderPropertyTest {
         assertThat(settings.memorySweepInterval()).isBetween(Duration.ofSeconds(1), Duration.ofDays(1));
         assertThat(settings.valkey().timeout()).isBetween(Duration.ofMillis(1), Duration.ofMinutes(10));
         assertThat(settings.valkey().poolSize()).isBetween(1, 1_024);
-        assertThat(settings.postgres().timeout()).isBetween(Duration.ofMillis(1), Duration.ofMinutes(10));
-        assertThat(settings.postgres().poolSize()).isBetween(1, 1_024);
-        assertThat(settings.postgres().sweepInterval()).isBetween(Duration.ofSeconds(1), Duration.ofDays(1));
         assertThat(settings.breaker().failureThreshold()).isBetween(1, 1_000);
         assertThat(settings.breaker().successThreshold()).isBetween(1, 1_000);
         assertThat(settings.breaker().initialBackoff()).isBetween(Duration.ofMillis(1), Duration.ofHours(1));

@@ -38,7 +38,6 @@ class UnknownPropertiesTest {
     @DisplayName("every property of the configuration reference, for any bucket, is known")
     void referenceIsKnown() {
         List<String> names = new ArrayList<>(SettingsReaderPropertyTest.PROPERTIES);
-        names.add("ratelimiter.postgres.pgbouncer");
         names.add("ratelimiter.buckets.password-reset.on-outage");
         names.add("ratelimiter.buckets.projects.limits");
         names.add("ratelimiter.buckets.password-reset.mode");

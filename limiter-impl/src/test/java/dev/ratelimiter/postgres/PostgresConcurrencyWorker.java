@@ -7,6 +7,7 @@ import dev.ratelimiter.Verdict;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.core.StoreLimiter;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -90,8 +91,8 @@ public final class PostgresConcurrencyWorker {
 
     /** The bare limiter as a replica would run it: deadline and bulkhead generous enough that nothing times out. */
     static RateLimiter limiter(javax.sql.DataSource pool, int permits, BackendMonitor monitor) {
-        return new PostgresRateLimiter(pool, PostgresChain.TABLE, Duration.ofSeconds(30), permits, Optional.empty(),
-                ConnectionEviction.ABORT, monitor, RateLimiterMetrics.NONE);
+        return new StoreLimiter(new PostgresStore(pool, PostgresChain.TABLE, Duration.ofSeconds(30), permits, Optional.empty(),
+                ConnectionEviction.ABORT), monitor, RateLimiterMetrics.NONE);
     }
 
     /** Opens {@code connections} connections at once, so that the pool holds them before the start. */

@@ -1,10 +1,12 @@
 package dev.ratelimiter.postgres;
 
+import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.core.StoreLimiter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -52,7 +54,7 @@ class PostgresJoinedTransactionTest {
             + "says to use a non-transactional pool")
     void refused() throws SQLException {
         BackendMonitor monitor = new BackendMonitor(Backend.POSTGRES, InstantSource.system(), RateLimiterMetrics.NONE);
-        PostgresRateLimiter limiter = limiter(inTransaction(plain), monitor);
+        RateLimiter limiter = limiter(inTransaction(plain), monitor);
 
         assertThat(limiter.consume(BUCKET, "k1").outcome()).isEqualTo(Outcome.UNAVAILABLE);
         limiter.reset(BUCKET, "k1");
@@ -79,9 +81,9 @@ class PostgresJoinedTransactionTest {
         assertThat(monitor.errors()).isZero();
     }
 
-    private static PostgresRateLimiter limiter(DataSource dataSource, BackendMonitor monitor) {
-        return new PostgresRateLimiter(dataSource, PostgresChain.TABLE, Duration.ofSeconds(10), 4, Optional.empty(),
-                ConnectionEviction.ABORT, monitor, RateLimiterMetrics.NONE);
+    private static RateLimiter limiter(DataSource dataSource, BackendMonitor monitor) {
+        return new StoreLimiter(new PostgresStore(dataSource, PostgresChain.TABLE, Duration.ofSeconds(10), 4, Optional.empty(),
+                ConnectionEviction.ABORT), monitor, RateLimiterMetrics.NONE);
     }
 
     /** Hands out connections as a transactional pool does inside a transaction: autocommit off. */

@@ -7,6 +7,7 @@ import dev.ratelimiter.contract.RateLimiterContract;
 import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.core.StoreLimiter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -28,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The whole contract suite against PostgreSQL, driven by the bound instant (the statement's time is the test's
  * clock), in a schema of this class's own, migrated by Flyway.
  */
-class PostgresRateLimiterTest extends RateLimiterContract {
+class PostgresStoreTest extends RateLimiterContract {
 
     private static String schema;
     private static com.zaxxer.hikari.HikariDataSource dataSource;
@@ -47,9 +48,8 @@ class PostgresRateLimiterTest extends RateLimiterContract {
 
     @Override
     protected RateLimiter newLimiter(InstantSource clock) {
-        return new PostgresRateLimiter(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 32,
-                Optional.of(clock), ConnectionEviction.ABORT, new BackendMonitor(Backend.POSTGRES, clock, RateLimiterMetrics.NONE),
-                RateLimiterMetrics.NONE);
+        return new StoreLimiter(new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 32,
+                Optional.of(clock), ConnectionEviction.ABORT), new BackendMonitor(Backend.POSTGRES, clock, RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
     }
 
     @Override
@@ -129,8 +129,8 @@ class PostgresRateLimiterTest extends RateLimiterContract {
     @DisplayName("the time left is exact on one connection before and after pgjdbc prepares the statement (text, then binary)")
     void timeLeftBeforeAndAfterServerPrepare() {
         try (com.zaxxer.hikari.HikariDataSource one = PostgresTarget.pool(schema, 1)) {
-            RateLimiter store = new PostgresRateLimiter(one, "rate_limit_counters", Duration.ofSeconds(10), 1,
-                    Optional.of(clock), ConnectionEviction.ABORT, new BackendMonitor(Backend.POSTGRES, clock,
+            RateLimiter store = new StoreLimiter(new PostgresStore(one, "rate_limit_counters", Duration.ofSeconds(10), 1,
+                    Optional.of(clock), ConnectionEviction.ABORT), new BackendMonitor(Backend.POSTGRES, clock,
                     RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
             Bucket bucket = bucket("prepare", 100, Duration.ofSeconds(60));
             for (int attempt = 0; attempt < 12; attempt++) {
@@ -150,8 +150,8 @@ class PostgresRateLimiterTest extends RateLimiterContract {
         Bucket bucket = bucket("timeout", 100, Duration.ofSeconds(60));
         for (boolean ownPool : new boolean[] {true, false}) {
             try (com.zaxxer.hikari.HikariDataSource one = PostgresTarget.pool(schema, 1)) {
-                RateLimiter store = new PostgresRateLimiter(one, "rate_limit_counters", Duration.ofSeconds(10), 1,
-                        Optional.of(clock), ConnectionEviction.ABORT, ownPool, new BackendMonitor(Backend.POSTGRES,
+                RateLimiter store = new StoreLimiter(new PostgresStore(one, "rate_limit_counters", Duration.ofSeconds(10), 1,
+                        Optional.of(clock), ConnectionEviction.ABORT, ownPool), new BackendMonitor(Backend.POSTGRES,
                         clock, RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
                 int before;
                 try (Connection connection = one.getConnection()) {
