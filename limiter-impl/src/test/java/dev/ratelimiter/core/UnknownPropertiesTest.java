@@ -57,9 +57,12 @@ class UnknownPropertiesTest {
             lookedUp.add(name);
             return Optional.ofNullable(properties.get(name));
         }, properties.keySet());
-        assertThat(lookedUp).hasSizeGreaterThan(UnknownProperties.KNOWN.size());
+        // ratelimiter.postgres.* is read by the PostgreSQL store (PostgresSettingsTest checks those names).
+        List<String> known = UnknownProperties.KNOWN.stream()
+                .filter(name -> !name.startsWith("ratelimiter.postgres.")).toList();
+        assertThat(lookedUp).hasSizeGreaterThan(known.size());
         assertThat(UnknownProperties.warnings(lookedUp)).isEmpty();
-        assertThat(lookedUp).containsAll(UnknownProperties.KNOWN);
+        assertThat(lookedUp).containsAll(known);
     }
 
     @Test
