@@ -33,6 +33,7 @@ import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.Config;
 
 import javax.sql.DataSource;
 import java.time.InstantSource;
@@ -60,6 +61,9 @@ public class LimiterRuntime {
 
     @Inject
     InstantSource clock;
+
+    @Inject
+    Config config; // a store's own subtree (ratelimiter.<name>.*), read by its provider
 
     @Inject
     Event<RateLimiterStateChanged> stateChanges;
@@ -133,7 +137,7 @@ public class LimiterRuntime {
             case POSTGRES:
             default:
                 CdiStoreContext context = new CdiStoreContext(
-                        new SubtreeConfig("postgres", new ConfigLookup(configuration.config)), clock, beans);
+                        new SubtreeConfig("postgres", new ConfigLookup(config)), clock, beans);
                 RateLimitStore store;
                 try {
                     store = new PostgresStoreProvider().create(context);

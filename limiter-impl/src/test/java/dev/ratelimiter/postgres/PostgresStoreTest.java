@@ -8,6 +8,7 @@ import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.StoreLimiter;
+import dev.ratelimiter.spi.StoreItem;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -165,5 +166,28 @@ class PostgresStoreTest extends RateLimiterContract {
                 assertThat(store.consume(bucket, "hashed-key").remaining()).isEqualTo(ownPool ? 98 : 96);
             }
         }
+    }
+
+    @Test
+    @DisplayName("two items in one call: decided in order on one connection; the first refusal stops the call, so a later item is neither answered nor counted")
+    void twoItemsInOneCall() throws Exception {
+        Bucket single = bucket("items-a", 5, Duration.ofSeconds(60));
+        Bucket several = new Bucket(bucket("items-b", 1, Duration.ofSeconds(1)).name(),
+                List.of(new Bucket.Limit(1, Duration.ofSeconds(10)), new Bucket.Limit(3, Duration.ofHours(1))),
+                dev.ratelimiter.OutagePolicy.FALLBACK);
+        PostgresStore store = new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 4,
+                Optional.of(clock), ConnectionEviction.ABORT);
+
+        assertThat(store.consume(List.of(new StoreItem(single, "k", 1), new StoreItem(several, "k", 1))))
+                .as("both allowed: each item's flag, then each window's count and time left")
+                .containsExactly(1, 1, 60_000, 1, 1, 10_000, 1, 3_600_000);
+
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(store.consume(List.of(new StoreItem(several, "k", 1), new StoreItem(single, "k", 1))))
+                .as("the first item refused: the answer ends with it")
+                .containsExactly(0, 1, 9_000, 1, 3_599_000);
+        assertThat(store.consume(List.of(new StoreItem(single, "k", 0))))
+                .as("the item after the refusal was not counted")
+                .containsExactly(1, 1, 59_000);
     }
 }
