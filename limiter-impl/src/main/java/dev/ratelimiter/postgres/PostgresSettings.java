@@ -63,6 +63,8 @@ public record PostgresSettings(Optional<String> dataSource, Optional<String> url
     /**
      * The longest wait for a connection of the pool: the timeout, but at least 250 ms, HikariCP's floor, which
      * also leaves a server's pool time to open a connection on a busy machine.
+     *
+     * @return the timeout, at least 250 ms
      */
     public Duration connectionWait() {
         Duration floor = Duration.ofMillis(250);

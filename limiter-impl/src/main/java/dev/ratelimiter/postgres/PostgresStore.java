@@ -117,8 +117,13 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
      *                used by nothing else: a connection then keeps the network timeout a call set on it, set on the
      *                driver's connection, so the pool does not put it back on every return and the next call on it
      *                finds it set. {@code false} for a server's pool shared with the application: each call puts
-     *                the connection's previous network timeout back. The other parameters are those above; the
-     *                pool is not closed by {@link #close()}.
+     *                the connection's previous network timeout back. The pool is not closed by {@link #close()}.
+     * @param dataSource a non-transactional pool (autocommit, READ COMMITTED)
+     * @param table      the counter table, already validated as an identifier
+     * @param timeout    the deadline of each call
+     * @param permits    calls in flight at once (the bulkhead)
+     * @param boundClock empty in production (the database's {@code statement_timestamp()}); tests bind instants
+     * @param eviction   how a connection that must not be used again leaves the pool
      */
     public PostgresStore(DataSource dataSource, String table, Duration timeout, int permits,
                          Optional<InstantSource> boundClock, ConnectionEviction eviction, boolean ownPool) {
