@@ -43,7 +43,9 @@ final class OutsideTransactionStore implements RateLimitStore {
      * @param store         the store
      * @param inTransaction whether the calling thread has a JTA transaction
      * @param executor      runs tasks with no transaction: the server's managed executor
-     * @param deadline      how long a caller waits for a handed-over call: longer than the store's own deadline
+     * @param deadline      how long a caller waits for a handed-over call of one item: longer than the store's own
+     *                      deadline (a call of several items waits that long per item, as the store decides them
+     *                      one statement each)
      */
     OutsideTransactionStore(RateLimitStore store, BooleanSupplier inTransaction, ExecutorService executor,
                             Duration deadline) {
@@ -58,7 +60,7 @@ final class OutsideTransactionStore implements RateLimitStore {
         if (!inTransaction.getAsBoolean()) {
             return store.consume(items);
         }
-        return handOver(() -> store.consume(items));
+        return handOver(() -> store.consume(items), items.size());
     }
 
     @Override
@@ -70,7 +72,7 @@ final class OutsideTransactionStore implements RateLimitStore {
         handOver(() -> {
             store.reset(bucket, key);
             return null;
-        });
+        }, 1);
     }
 
     /** The breaker's probe runs on its own thread, never in a transaction. */
@@ -94,7 +96,7 @@ final class OutsideTransactionStore implements RateLimitStore {
         store.close();
     }
 
-    private <T> T handOver(Callable<T> call) throws StoreException {
+    private <T> T handOver(Callable<T> call, int items) throws StoreException {
         Future<T> future;
         try {
             future = executor.submit(call);
@@ -102,7 +104,8 @@ final class OutsideTransactionStore implements RateLimitStore {
             throw new StoreException(FailureKind.TRANSIENT, e);
         }
         try {
-            return future.get(deadlineNanos, TimeUnit.NANOSECONDS);
+            return future.get(deadlineNanos > Long.MAX_VALUE / items ? Long.MAX_VALUE : deadlineNanos * items,
+                    TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             future.cancel(false); // not started yet: never start it
             throw new StoreException(FailureKind.TRANSIENT, e);

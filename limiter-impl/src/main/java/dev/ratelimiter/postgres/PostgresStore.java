@@ -68,7 +68,8 @@ import java.util.concurrent.TimeUnit;
  * bulkhead permit, stopping at the first refusal. One statement over all the rows cannot keep that rule: a
  * refusal must leave the later items uncounted, which a single {@code INSERT ... ON CONFLICT} over several rows
  * cannot express, since each row is decided on its own. Each statement is its own short transaction, so no two
- * calls hold row locks while waiting for each other (no deadlock, whatever the items' order).
+ * calls hold row locks while waiting for each other (no deadlock, whatever the items' order); each statement has
+ * its own network timeout, so such a call may take that long per item.
  */
 public final class PostgresStore implements RateLimitStore, Sweepable {
 
