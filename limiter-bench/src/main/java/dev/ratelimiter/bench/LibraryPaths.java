@@ -6,7 +6,6 @@ import dev.ratelimiter.RateLimitDenied;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.contract.CountingLimiter;
-import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.BackendState;
 import dev.ratelimiter.core.BreakerSettings;
@@ -19,7 +18,6 @@ import dev.ratelimiter.core.MetricsSwitch;
 import dev.ratelimiter.core.OutageListeners;
 import dev.ratelimiter.core.OutagePolicyLimiter;
 import dev.ratelimiter.core.OutageStatistics;
-import dev.ratelimiter.core.PostgresSettings;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.SharedStoreChain;
 import dev.ratelimiter.core.StoreProbe;
@@ -28,7 +26,11 @@ import dev.ratelimiter.core.StoreLimiter;
 import dev.ratelimiter.core.SubtreeConfig;
 import dev.ratelimiter.metrics.BenchMetrics;
 import dev.ratelimiter.postgres.HikariPools;
-import dev.ratelimiter.postgres.PostgresBackend;
+import dev.ratelimiter.core.PlainStoreContext;
+import dev.ratelimiter.core.StoreLimiter;
+import dev.ratelimiter.core.SubtreeConfig;
+import dev.ratelimiter.postgres.PostgresSettings;
+import dev.ratelimiter.postgres.PostgresStoreProvider;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.valkey.ValkeyLayout;
 import dev.ratelimiter.valkey.ValkeySettings;
@@ -98,19 +100,26 @@ final class LibraryPaths {
     }
 
     static Store valkey(String url, Duration timeout, RateLimiterMetrics metrics) {
-        BackendMonitor monitor = new BackendMonitor(Backend.VALKEY, InstantSource.system(), metrics);
+        BackendMonitor monitor = new BackendMonitor("valkey", InstantSource.system(), metrics);
         Map<String, String> properties = Map.of("ratelimiter.valkey.url", url, "ratelimiter.valkey.timeout",
                 timeout.toString(), "ratelimiter.valkey.key-prefix", KEY_PREFIX, "ratelimiter.valkey.pool-size", "32");
         RateLimitStore store = new ValkeyStoreProvider().create(new PlainStoreContext(new SubtreeConfig("valkey",
                 name -> Optional.ofNullable(properties.get(name))), InstantSource.system(), Optional.empty()));
-        return new Store(Backend.VALKEY, new StoreLimiter(store, monitor, metrics), store::probe, monitor, store);
+        return new Store("valkey", new StoreLimiter(store, monitor, metrics), store::probe, monitor, store);
     }
 
     static Store postgres(String jdbcUrl, Duration timeout, RateLimiterMetrics metrics) {
-        BackendMonitor monitor = new BackendMonitor(Backend.POSTGRES, InstantSource.system(), metrics);
-        PostgresBackend backend = PostgresBackend.start(postgresSettings(jdbcUrl, timeout), Optional.empty(),
-                monitor, metrics);
-        return new Store(Backend.POSTGRES, backend.limiter(), backend.probe(), monitor, backend);
+        BackendMonitor monitor = new BackendMonitor("postgres", InstantSource.system(), metrics);
+        Map<String, String> properties = Map.of("ratelimiter.postgres.url", jdbcUrl,
+                "ratelimiter.postgres.user", "postgres", "ratelimiter.postgres.table", TABLE,
+                "ratelimiter.postgres.timeout", timeout.toString());
+        PlainStoreContext context = new PlainStoreContext(new SubtreeConfig("postgres",
+                name -> Optional.ofNullable(properties.get(name))), InstantSource.system(), Optional.empty());
+        RateLimitStore store = new PostgresStoreProvider().create(context);
+        return new Store("postgres", new StoreLimiter(store, monitor, metrics), store::probe, monitor, () -> {
+            context.close();
+            store.close();
+        });
     }
 
     /** The metrics an application on Quarkus reports to (Micrometer), behind the runtime's switch. */
@@ -146,7 +155,7 @@ final class LibraryPaths {
         /** In memory: {@code maxKeys} live counters per bucket. */
         static Decision memory(List<Bucket> buckets, int maxKeys) {
             RateLimiterMetrics metrics = metrics();
-            metrics.register(buckets, Backend.MEMORY, () -> false);
+            metrics.register(buckets, "memory", () -> false);
             OutagePolicyLimiter limiter = new OutagePolicyLimiter(new MemoryRateLimiter(InstantSource.system(),
                     maxKeys), Optional.empty(), new OutageListeners(List.of(new OutageStatistics(), metrics)));
             return new Decision(CounterKeys.inProcess(new KeyHasher(Optional.of(SECRET))), metrics, limiter, () -> { },

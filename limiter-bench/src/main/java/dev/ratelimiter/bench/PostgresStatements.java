@@ -2,11 +2,11 @@ package dev.ratelimiter.bench;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.core.StoreLimiter;
 import dev.ratelimiter.postgres.ConnectionEviction;
-import dev.ratelimiter.postgres.PostgresRateLimiter;
+import dev.ratelimiter.postgres.PostgresStore;
 
 import javax.sql.DataSource;
 import java.io.IOException;
@@ -39,7 +39,7 @@ final class PostgresStatements {
 
     /** One migration of the counter table, by its file name. */
     private static String migration(String file) throws IOException {
-        try (InputStream in = PostgresRateLimiter.class.getClassLoader()
+        try (InputStream in = PostgresStore.class.getClassLoader()
                 .getResourceAsStream("db/ratelimiter/postgres/" + file)) {
             if (in == null) {
                 throw new IllegalStateException("the migration " + file + " is missing from limiter-impl's jar");
@@ -56,13 +56,13 @@ final class PostgresStatements {
         }
     }
 
-    /** The statement {@link PostgresRateLimiter#consume} prepares, made by one decision on {@code pool}. */
+    /** The statement {@link PostgresStore#consume} prepares, made by one decision on {@code pool}. */
     static String consumeStatement(DataSource pool) {
         List<String> prepared = new ArrayList<>();
         DataSource recording = recording(pool, prepared);
-        Verdict verdict = new PostgresRateLimiter(recording, LibraryPaths.TABLE, LibraryPaths.TIMEOUT, 1,
-                Optional.empty(), ConnectionEviction.ABORT, new BackendMonitor(Backend.POSTGRES, InstantSource.system(),
-                RateLimiterMetrics.NONE), RateLimiterMetrics.NONE)
+        Verdict verdict = new StoreLimiter(new PostgresStore(recording, LibraryPaths.TABLE, LibraryPaths.TIMEOUT, 1,
+                Optional.empty(), ConnectionEviction.ABORT), new BackendMonitor("postgres",
+                InstantSource.system(), RateLimiterMetrics.NONE), RateLimiterMetrics.NONE)
                 .consume(new Bucket("statement-capture", 1, java.time.Duration.ofSeconds(1)), "capture");
         if (verdict.outcome() == Verdict.Outcome.UNAVAILABLE || prepared.isEmpty()) {
             throw new IllegalStateException("the store's statement could not be captured (verdict " + verdict + ")");

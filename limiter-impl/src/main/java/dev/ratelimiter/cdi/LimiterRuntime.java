@@ -112,8 +112,8 @@ public class LimiterRuntime {
             return Optional.empty();
         }
         RateLimitStoreProvider provider = StoreProviders.load().byName().get(name);
-        if (provider == null) {
-            return Optional.of(BuiltInStores.of(name, settings, beans, dataSources)); // transitional
+        if (provider == null) { // SettingsReader accepts only the names found, from the same class loader
+            throw new IllegalStateException("no store provider named '" + name + "'");
         }
         SubtreeConfig storeConfig = new SubtreeConfig(name, new ConfigLookup(config));
         CdiStoreContext context = new CdiStoreContext(storeConfig, clock, beans);

@@ -28,7 +28,6 @@ import java.util.TreeSet;
  * @param memoryMaxKeys         {@code ratelimiter.memory.max-keys}: live counters per bucket, 1 to 10<sup>8</sup>
  * @param memorySweepInterval   {@code ratelimiter.memory.sweep-interval}: delay between sweeps, 1 s to 1 day
  * @param healthDownWhenDegraded {@code ratelimiter.health.down-when-degraded}
- * @param postgres              {@code ratelimiter.postgres.*}, read whatever the backend
  * @param breaker               {@code ratelimiter.breaker.*}: the circuit breaker in front of a shared store
  * @param denyCache             {@code ratelimiter.deny-cache.max-age} and {@code ratelimiter.memory.max-keys}: a
  *                              shared store's refusals answered from memory
@@ -52,7 +51,6 @@ public record LimiterSettings(
         int memoryMaxKeys,
         Duration memorySweepInterval,
         boolean healthDownWhenDegraded,
-        PostgresSettings postgres,
         BreakerSettings breaker,
         DenyCacheSettings denyCache,
         Optional<String> keyResolver,

@@ -119,14 +119,7 @@ public final class SettingsReader {
      */
     public static LimiterSettings read(Function<String, Optional<String>> lookup, Iterable<String> propertyNames,
                                        StoreProviders stores) {
-        List<String> names = new ArrayList<>(stores.names());
-        // Transitional, until the valkey and postgres packages register their providers: their names stay valid.
-        for (String builtIn : List.of(Backend.VALKEY, Backend.POSTGRES)) {
-            if (!names.contains(builtIn)) {
-                names.add(builtIn);
-            }
-        }
-        return new SettingsReader(lookup, propertyNames, List.copyOf(names)).read();
+        return new SettingsReader(lookup, propertyNames, stores.names()).read();
     }
 
     private LimiterSettings read() {
@@ -154,7 +147,6 @@ public final class SettingsReader {
         int maxKeys = integer("memory.max-keys", 100_000, MAX_KEYS);
         Duration sweepInterval = duration("memory.sweep-interval", Duration.ofSeconds(30), SWEEP_INTERVAL);
         boolean downWhenDegraded = bool("health.down-when-degraded", false);
-        PostgresSettings postgres = postgres();
         BreakerSettings breaker = breaker();
         DenyCacheSettings denyCache = new DenyCacheSettings(
                 duration("deny-cache.max-age", Duration.ofSeconds(1), DENY_CACHE_MAX_AGE), maxKeys);
@@ -164,7 +156,7 @@ public final class SettingsReader {
             throw new ConfigurationException(problems);
         }
         return new LimiterSettings(enabled, backend, buckets, globalLimit, prefixes, trustedProxies, ipv6PrefixLength,
-                keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, postgres, breaker,
+                keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, breaker,
                 denyCache, keyResolver, shadowBuckets, metricsSystem);
     }
 
@@ -192,21 +184,6 @@ public final class SettingsReader {
         return new BreakerSettings(integer("breaker.failure-threshold", defaults.failureThreshold(),
                 BREAKER_THRESHOLD), initial, max,
                 integer("breaker.success-threshold", defaults.successThreshold(), BREAKER_THRESHOLD));
-    }
-
-    private PostgresSettings postgres() {
-        String table = value("postgres.table").orElse("rate_limit_counters").strip();
-        if (!table.matches("([a-z_][a-z0-9_]{0,62}\\.)?[a-z_][a-z0-9_]{0,62}")) {
-            problems.add(PREFIX + "postgres.table: '" + table + "' must be a lower-case identifier, optionally "
-                    + "schema-qualified, such as rate_limit_counters or limits.rate_limit_counters");
-        }
-        Optional<String> url = value("postgres.url");
-        url.filter(u -> !u.startsWith("jdbc:postgresql:")).ifPresent(u ->
-                problems.add(PREFIX + "postgres.url: must start with jdbc:postgresql:"));
-        return new PostgresSettings(value("postgres.datasource"), url, value("postgres.user"),
-                value("postgres.password"), table, duration("postgres.timeout", Duration.ofMillis(100), TIMEOUT),
-                duration("postgres.sweep-interval", Duration.ofMinutes(5), SWEEP_INTERVAL),
-                integer("postgres.pool-size", 16, POOL_SIZE), bool("postgres.pgbouncer", false));
     }
 
     private Map<String, Bucket> buckets() {

@@ -16,19 +16,13 @@ import java.util.List;
 public final class UnknownProperties {
 
     /**
-     * Every property besides the buckets' and the store providers', as {@link SettingsReader} reads them (and,
-     * until they register their providers, the valkey and postgres stores').
+     * Every property besides the buckets' and the store providers', as {@link SettingsReader} reads them.
      */
     static final List<String> KNOWN = List.of(
             "enabled", "backend", "api.enabled", "api.path-prefixes", "api.key-resolver", "trusted-proxies",
             "ipv6-prefix-length",
             "key-secret", "headers.on-success", "memory.max-keys", "memory.sweep-interval", "deny-cache.max-age",
             "health.down-when-degraded", "metrics.system",
-            "valkey.mode", "valkey.url", "valkey.nodes", "valkey.master-name", "valkey.user", "valkey.password",
-            "valkey.timeout", "valkey.key-prefix", "valkey.pool-size", "valkey.trust-store",
-            "valkey.trust-store-password", "valkey.sentinel-user", "valkey.sentinel-password",
-            "postgres.datasource", "postgres.url", "postgres.user", "postgres.password", "postgres.table",
-            "postgres.timeout", "postgres.sweep-interval", "postgres.pool-size", "postgres.pgbouncer",
             "breaker.failure-threshold", "breaker.initial-backoff", "breaker.max-backoff",
             "breaker.success-threshold").stream().map(key -> SettingsReader.PREFIX + key).toList();
 

@@ -20,6 +20,7 @@ public interface ConnectionEviction {
     /**
      * Takes the connection, still open and not yet closed by the caller, out of use.
      *
+     * @param connection the connection as the pool handed it out
      * @throws SQLException when the pool or driver refuses; the call has failed anyway
      */
     void evict(Connection connection) throws SQLException;

@@ -3,7 +3,6 @@ package dev.ratelimiter.postgres;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.ratelimiter.spi.ConfigurationException;
-import dev.ratelimiter.core.PostgresSettings;
 
 import javax.sql.DataSource;
 import java.util.List;
@@ -26,6 +25,8 @@ public final class HikariPools {
      * A new pool, built without connecting (the database may be down at startup: the breaker decides); the caller
      * closes it ({@link #close}).
      *
+     * @param settings {@code ratelimiter.postgres.*}: URL, user, password, pool size, timeout, PgBouncer
+     * @return the pool, a {@code HikariDataSource}
      * @throws ConfigurationException naming {@code ratelimiter.postgres.url} when the driver refuses the URL
      */
     public static DataSource create(PostgresSettings settings) {
@@ -64,6 +65,9 @@ public final class HikariPools {
      * Evicts a connection of a pool made by {@link #create}, and retires the pool's other connections as they come
      * back: they came from the same address, so after a demotion they are read-only sessions too, and would stay so
      * after the database is writable again.
+     *
+     * @param dataSource a pool made by {@link #create}
+     * @return how the store evicts a connection of that pool
      */
     public static ConnectionEviction eviction(DataSource dataSource) {
         HikariDataSource hikari = (HikariDataSource) dataSource;
@@ -73,7 +77,11 @@ public final class HikariPools {
         };
     }
 
-    /** Closes a pool made by {@link #create}. */
+    /**
+     * Closes a pool made by {@link #create}.
+     *
+     * @param dataSource the pool; anything else is left alone
+     */
     public static void close(DataSource dataSource) {
         if (dataSource instanceof HikariDataSource hikari) {
             hikari.close();

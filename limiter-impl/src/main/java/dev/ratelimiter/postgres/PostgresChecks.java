@@ -22,6 +22,10 @@ public final class PostgresChecks {
     }
 
     /**
+     * Checks that the DataSource is non-transactional and READ COMMITTED and that the table has every migration.
+     *
+     * @param dataSource the store's DataSource
+     * @param table      the counter table, optionally schema-qualified
      * @return the problems found, each saying what to change; empty when all is well, and also when the database
      *         cannot be reached (the application then starts degraded, and a warning is logged)
      */

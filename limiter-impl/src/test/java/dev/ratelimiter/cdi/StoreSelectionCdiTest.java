@@ -28,7 +28,7 @@ class StoreSelectionCdiTest {
         assertThatThrownBy(() -> cdi = CdiContainer.start(Map.of("ratelimiter.backend", "hazelcast")))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("ratelimiter.backend: 'hazelcast' is not a store found on the class path")
-                .hasMessageContaining("memory, " + MapStoreProvider.NAME);
+                .hasMessageContaining("memory, postgres, " + MapStoreProvider.NAME + ", valkey");
     }
 
     @Test

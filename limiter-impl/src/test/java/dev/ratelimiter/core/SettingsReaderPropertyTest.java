@@ -27,7 +27,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 public class SettingsReaderPropertyTest {
 
-    /** Every property of the configuration reference; {@code login} stands for any bucket. */
+    /**
+     * Every property of the configuration reference that the reader reads ({@code ratelimiter.postgres.*} is the
+     * PostgreSQL store's: PostgresSettingsTest); {@code login} stands for any bucket.
+     */
     static final List<String> PROPERTIES = List.of(
             "ratelimiter.enabled", "ratelimiter.backend",
             "ratelimiter.buckets.login.limit", "ratelimiter.buckets.login.window",
@@ -38,9 +41,6 @@ public class SettingsReaderPropertyTest {
             "ratelimiter.ipv6-prefix-length", "ratelimiter.key-secret", "ratelimiter.headers.on-success",
             "ratelimiter.memory.max-keys", "ratelimiter.memory.sweep-interval", "ratelimiter.deny-cache.max-age",
             "ratelimiter.health.down-when-degraded", "ratelimiter.metrics.system",
-            "ratelimiter.postgres.datasource", "ratelimiter.postgres.url", "ratelimiter.postgres.user",
-            "ratelimiter.postgres.password", "ratelimiter.postgres.table", "ratelimiter.postgres.timeout",
-            "ratelimiter.postgres.pool-size", "ratelimiter.postgres.sweep-interval",
             "ratelimiter.breaker.failure-threshold", "ratelimiter.breaker.initial-backoff",
             "ratelimiter.breaker.max-backoff", "ratelimiter.breaker.success-threshold");
 
@@ -94,9 +94,6 @@ public class SettingsReaderPropertyTest {
         assertThat(settings.ipv6PrefixLength()).isBetween(1, 128);
         assertThat(settings.memoryMaxKeys()).isBetween(1, 100_000_000);
         assertThat(settings.memorySweepInterval()).isBetween(Duration.ofSeconds(1), Duration.ofDays(1));
-        assertThat(settings.postgres().timeout()).isBetween(Duration.ofMillis(1), Duration.ofMinutes(10));
-        assertThat(settings.postgres().poolSize()).isBetween(1, 1_024);
-        assertThat(settings.postgres().sweepInterval()).isBetween(Duration.ofSeconds(1), Duration.ofDays(1));
         assertThat(settings.breaker().failureThreshold()).isBetween(1, 1_000);
         assertThat(settings.breaker().successThreshold()).isBetween(1, 1_000);
         assertThat(settings.breaker().initialBackoff()).isBetween(Duration.ofMillis(1), Duration.ofHours(1));

@@ -293,45 +293,12 @@ class SettingsReaderTest {
     }
 
     @Test
-    @DisplayName("postgres defaults: table rate_limit_counters, 100 ms, sweep every 5 minutes, pool 16")
-    void postgresDefaults() {
-        PostgresSettings postgres = read().postgres();
-        assertThat(postgres.table()).isEqualTo("rate_limit_counters");
-        assertThat(postgres.timeout()).isEqualTo(Duration.ofMillis(100));
-        assertThat(postgres.sweepInterval()).isEqualTo(Duration.ofMinutes(5));
-        assertThat(postgres.poolSize()).isEqualTo(16);
-        assertThat(postgres.dataSource()).isEmpty();
-    }
-
-    @Test
-    @DisplayName("a table name that is not an identifier, and a URL that is not PostgreSQL's, fail naming the property")
-    void postgresProblems() {
-        properties.put("ratelimiter.postgres.table", "counters; DROP TABLE users");
-        properties.put("ratelimiter.postgres.url", "jdbc:mysql://db/app");
-        assertProblem("ratelimiter.postgres.table", "ratelimiter.postgres.url: must start with jdbc:postgresql:");
-    }
-
-    @Test
-    @DisplayName("a schema-qualified table is accepted")
-    void postgresSchemaTable() {
-        properties.put("ratelimiter.postgres.table", "limits.rate_limit_counters");
-        assertThat(read().postgres().table()).isEqualTo("limits.rate_limit_counters");
-    }
-
-    @Test
     @DisplayName("issue 14: window PT9999999999999999S fails the start naming the property and its range")
     void hugeWindowFails() {
         properties.put("ratelimiter.buckets.login.limit", "5");
         properties.put("ratelimiter.buckets.login.window", "PT9999999999999999S");
         assertProblem("ratelimiter.buckets.login.window: 'PT9999999999999999S' must be a whole number of seconds "
                 + "from PT1S to P366D");
-    }
-
-    @Test
-    @DisplayName("issue 14: a huge postgres.timeout fails naming the property and its range, not as ArithmeticException")
-    void hugeTimeoutFails() {
-        properties.put("ratelimiter.postgres.timeout", "PT9999999999999999S");
-        assertProblem("ratelimiter.postgres.timeout: 'PT9999999999999999S' is out of range from PT0.001S to PT10M");
     }
 
     @Test
@@ -364,9 +331,6 @@ class SettingsReaderTest {
             "ratelimiter.memory.max-keys,           1,         100000000,     0,           100000001",
             "ratelimiter.memory.sweep-interval,     PT1S,      P1D,           PT0.999S,    P1DT0.001S",
             "ratelimiter.deny-cache.max-age,        PT0S,      PT1M,          PT-0.001S,   PT1M0.001S",
-            "ratelimiter.postgres.timeout,          PT0.001S,  PT10M,         PT0S,        PT10M0.001S",
-            "ratelimiter.postgres.sweep-interval,   PT1S,      P1D,           PT-1S,       P2D",
-            "ratelimiter.postgres.pool-size,        1,         1024,          -1,          1025",
             "ratelimiter.breaker.failure-threshold, 1,         1000,          0,           1001",
             "ratelimiter.breaker.success-threshold, 1,         1000,          0,           1001",
             "ratelimiter.breaker.initial-backoff,   PT0.001S,  PT1H,          PT0.0009S,   PT1H0.001S",

@@ -1,7 +1,6 @@
 package dev.ratelimiter.postgres;
 
 import dev.ratelimiter.spi.ConfigurationException;
-import dev.ratelimiter.core.PostgresSettings;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

@@ -102,7 +102,7 @@ class PgBouncerTest {
     @DisplayName("PostgreSQL paused behind PgBouncer (transaction mode): every call returns within 1 s as UNAVAILABLE, then the breaker opens and fail-closed refuses; resumed: ok again, counting in PostgreSQL")
     void pausedBehindPgBouncer() throws Exception {
         PostgresChain chain = chain(bouncer(PoolMode.TRANSACTION), "rl-pgbouncer-paused");
-        RateLimiter store = chain.backend.limiter();
+        RateLimiter store = chain.storeLimiter;
         Bucket bucket = new Bucket("paused", 1_000, Duration.ofSeconds(300), OutagePolicy.FAIL_CLOSED);
         for (int i = 1; i <= 3; i++) {
             assertThat(store.consume(bucket, "k").remaining()).isEqualTo(1_000 - i);
@@ -136,8 +136,8 @@ class PgBouncerTest {
     @DisplayName("two sweepers through PgBouncer in transaction mode, 20 rounds of 500 ended rows: every round leaves the table empty, the rows are deleted once, and no advisory lock is left held")
     void twoSweepersThroughTransactionPooling() throws Exception {
         PgBouncer bouncer = bouncer(PoolMode.TRANSACTION);
-        Sweepable first = chain(bouncer, "rl-pgbouncer-sweep-1").backend.sweeper();
-        Sweepable second = chain(bouncer, "rl-pgbouncer-sweep-2").backend.sweeper();
+        Sweepable first = chain(bouncer, "rl-pgbouncer-sweep-1").postgres;
+        Sweepable second = chain(bouncer, "rl-pgbouncer-sweep-2").postgres;
         for (int round = 1; round <= 20; round++) {
             cluster.execute("INSERT INTO rate_limit_counters (bucket, key, ends_at, count) SELECT 'ended', "
                     + "'r" + round + "-' || g, now() - interval '1 minute', 1 FROM generate_series(1, 500) AS g");

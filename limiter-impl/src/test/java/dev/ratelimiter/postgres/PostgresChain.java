@@ -1,9 +1,8 @@
 package dev.ratelimiter.postgres;
 
 import dev.ratelimiter.contract.StoreChain;
-import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
-import dev.ratelimiter.core.PostgresSettings;
+import dev.ratelimiter.core.StoreLimiter;
 import dev.ratelimiter.core.RateLimiterMetrics;
 
 import javax.sql.DataSource;
@@ -19,8 +18,9 @@ import java.util.regex.Pattern;
 
 /**
  * The test chain ({@link StoreChain}) around a PostgreSQL store with {@code ratelimiter.postgres.url}: the store's
- * pool is the library's own ({@link HikariPools}, made by {@link PostgresBackend#start}), or a server's pool given
- * as the application's DataSource.
+ * pool is the library's own ({@link HikariPools}, made by {@link PostgresStore#start}, as the provider makes it), or
+ * a server's pool given as the application's DataSource. The store's limiter is the library's
+ * {@link StoreLimiter}.
  */
 final class PostgresChain extends StoreChain {
 
@@ -30,26 +30,34 @@ final class PostgresChain extends StoreChain {
 
     private static final Pattern HOST_PORT_DB = Pattern.compile("jdbc:postgresql://([^:/?]+)(?::(\\d+))?/([^?]*)(.*)");
 
-    final PostgresBackend backend;
+    /** The store itself, also its sweeper. */
+    final PostgresStore postgres;
+    /** The store's limiter, answering {@code UNAVAILABLE} for its failures (not counted). */
+    final StoreLimiter storeLimiter;
 
     PostgresChain(PostgresSettings settings) {
-        this(new BackendMonitor(Backend.POSTGRES, InstantSource.system(), RateLimiterMetrics.NONE), settings,
+        this(new BackendMonitor("postgres", InstantSource.system(), RateLimiterMetrics.NONE), settings,
                 Optional.empty());
     }
 
     /** The chain on a server's pool (the application's DataSource), which the library does not close. */
     PostgresChain(PostgresSettings settings, DataSource serverPool) {
-        this(new BackendMonitor(Backend.POSTGRES, InstantSource.system(), RateLimiterMetrics.NONE), settings,
+        this(new BackendMonitor("postgres", InstantSource.system(), RateLimiterMetrics.NONE), settings,
                 Optional.of(serverPool));
     }
 
     private PostgresChain(BackendMonitor monitor, PostgresSettings settings, Optional<DataSource> serverPool) {
-        this(monitor, PostgresBackend.start(settings, serverPool, monitor, RateLimiterMetrics.NONE));
+        this(monitor, PostgresStore.start(settings, serverPool));
     }
 
-    private PostgresChain(BackendMonitor monitor, PostgresBackend backend) {
-        super(monitor, backend.limiter(), backend.probe(), backend::close);
-        this.backend = backend;
+    private PostgresChain(BackendMonitor monitor, PostgresStore postgres) {
+        this(monitor, postgres, new StoreLimiter(postgres, monitor, RateLimiterMetrics.NONE));
+    }
+
+    private PostgresChain(BackendMonitor monitor, PostgresStore postgres, StoreLimiter storeLimiter) {
+        super(monitor, storeLimiter, postgres::probe, postgres::close);
+        this.postgres = postgres;
+        this.storeLimiter = storeLimiter;
     }
 
     /** The library's settings for its own pool on {@code url}: 100 ms deadline, {@code poolSize} connections. */

@@ -5,7 +5,6 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
-import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.postgres.PostgresConcurrencyWorker.Counts;
@@ -95,7 +94,7 @@ class PostgresConcurrencyTest {
     @RepeatedTest(5)
     @DisplayName("200 first attempts on a new key at once, limit 100: exactly 100 allowed with remaining 99..0 once each, 100 denied, none unavailable, no database error, and the row counts 200")
     void firstAttemptsAtOnce(RepetitionInfo repetition) throws Exception {
-        BackendMonitor monitor = new BackendMonitor(Backend.POSTGRES, InstantSource.system(), RateLimiterMetrics.NONE);
+        BackendMonitor monitor = new BackendMonitor("postgres", InstantSource.system(), RateLimiterMetrics.NONE);
         RateLimiter limiter = PostgresConcurrencyWorker.limiter(pool, THREADS, monitor);
         Bucket bucket = new Bucket("burst", LIMIT, Duration.ofSeconds(300));
         String key = "new-key-" + repetition.getCurrentRepetition();
@@ -149,7 +148,7 @@ class PostgresConcurrencyTest {
 
         try (HikariDataSource own = PostgresTarget.pool(schema, threads)) {
             PostgresConcurrencyWorker.openAll(own, threads);
-            BackendMonitor monitor = new BackendMonitor(Backend.POSTGRES, InstantSource.system(),
+            BackendMonitor monitor = new BackendMonitor("postgres", InstantSource.system(),
                     RateLimiterMetrics.NONE);
             RateLimiter limiter = PostgresConcurrencyWorker.limiter(own, threads, monitor);
             executor = Executors.newFixedThreadPool(threads);

@@ -4,9 +4,9 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.core.StoreLimiter;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -62,7 +62,7 @@ public final class PostgresConcurrencyWorker {
         int attempts = Integer.parseInt(args[6]);
         try (HikariDataSource pool = PostgresTarget.pool(schema, threads)) {
             openAll(pool, threads);
-            BackendMonitor monitor = new BackendMonitor(Backend.POSTGRES, InstantSource.system(),
+            BackendMonitor monitor = new BackendMonitor("postgres", InstantSource.system(),
                     RateLimiterMetrics.NONE);
             RateLimiter limiter = limiter(pool, threads, monitor);
             CountDownLatch go = new CountDownLatch(1);
@@ -90,8 +90,8 @@ public final class PostgresConcurrencyWorker {
 
     /** The bare limiter as a replica would run it: deadline and bulkhead generous enough that nothing times out. */
     static RateLimiter limiter(javax.sql.DataSource pool, int permits, BackendMonitor monitor) {
-        return new PostgresRateLimiter(pool, PostgresChain.TABLE, Duration.ofSeconds(30), permits, Optional.empty(),
-                ConnectionEviction.ABORT, monitor, RateLimiterMetrics.NONE);
+        return new StoreLimiter(new PostgresStore(pool, PostgresChain.TABLE, Duration.ofSeconds(30), permits, Optional.empty(),
+                ConnectionEviction.ABORT), monitor, RateLimiterMetrics.NONE);
     }
 
     /** Opens {@code connections} connections at once, so that the pool holds them before the start. */

@@ -1,10 +1,11 @@
 package dev.ratelimiter.postgres;
 
+import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict.Outcome;
-import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.core.StoreLimiter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -51,8 +52,8 @@ class PostgresJoinedTransactionTest {
     @DisplayName("a connection in the caller's transaction is not used: UNAVAILABLE, nothing written, the error "
             + "says to use a non-transactional pool")
     void refused() throws SQLException {
-        BackendMonitor monitor = new BackendMonitor(Backend.POSTGRES, InstantSource.system(), RateLimiterMetrics.NONE);
-        PostgresRateLimiter limiter = limiter(inTransaction(plain), monitor);
+        BackendMonitor monitor = new BackendMonitor("postgres", InstantSource.system(), RateLimiterMetrics.NONE);
+        RateLimiter limiter = limiter(inTransaction(plain), monitor);
 
         assertThat(limiter.consume(BUCKET, "k1").outcome()).isEqualTo(Outcome.UNAVAILABLE);
         limiter.reset(BUCKET, "k1");
@@ -67,7 +68,7 @@ class PostgresJoinedTransactionTest {
     @Test
     @DisplayName("the same pool's connections in autocommit are used: the attempt is counted")
     void autocommitUsed() throws SQLException {
-        BackendMonitor monitor = new BackendMonitor(Backend.POSTGRES, InstantSource.system(), RateLimiterMetrics.NONE);
+        BackendMonitor monitor = new BackendMonitor("postgres", InstantSource.system(), RateLimiterMetrics.NONE);
         assertThat(limiter(plain, monitor).consume(USED, "k2").outcome()).isEqualTo(Outcome.ALLOWED);
 
         try (Connection connection = plain.getConnection(); Statement statement = connection.createStatement();
@@ -79,9 +80,9 @@ class PostgresJoinedTransactionTest {
         assertThat(monitor.errors()).isZero();
     }
 
-    private static PostgresRateLimiter limiter(DataSource dataSource, BackendMonitor monitor) {
-        return new PostgresRateLimiter(dataSource, PostgresChain.TABLE, Duration.ofSeconds(10), 4, Optional.empty(),
-                ConnectionEviction.ABORT, monitor, RateLimiterMetrics.NONE);
+    private static RateLimiter limiter(DataSource dataSource, BackendMonitor monitor) {
+        return new StoreLimiter(new PostgresStore(dataSource, PostgresChain.TABLE, Duration.ofSeconds(10), 4, Optional.empty(),
+                ConnectionEviction.ABORT), monitor, RateLimiterMetrics.NONE);
     }
 
     /** Hands out connections as a transactional pool does inside a transaction: autocommit off. */

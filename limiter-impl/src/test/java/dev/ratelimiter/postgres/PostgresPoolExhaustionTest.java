@@ -89,7 +89,7 @@ class PostgresPoolExhaustionTest {
     @Test
     @DisplayName("bare limiter, pool of 2, rows locked, 50 callers at once: every call returns within 1 s as UNAVAILABLE, each failure reported once, sessions stay near 2, and the callers' threads all end; unlocked: allowed again")
     void bareLimiter() throws Exception {
-        RateLimiter limiter = chain.backend.limiter();
+        RateLimiter limiter = chain.storeLimiter;
         Bucket bucket = new Bucket("bare", 1_000, Duration.ofSeconds(300));
         assertThat(limiter.consume(bucket, "hot").remaining()).isEqualTo(999);
         int baseline = threadBean.getThreadCount();
@@ -149,7 +149,7 @@ class PostgresPoolExhaustionTest {
         try (HikariDataSource serverPool = PostgresTarget.pool(schema, POOL);
              PostgresChain onServerPool = new PostgresChain(PostgresChain.settings(
                      PostgresChain.url(schema, applicationName, Optional.empty()), POOL), serverPool)) {
-            RateLimiter limiter = onServerPool.backend.limiter();
+            RateLimiter limiter = onServerPool.storeLimiter;
             assertThat(limiter.consume(bucket, "k").remaining()).isEqualTo(999);
             List<Connection> held = new ArrayList<>();
             for (int i = 0; i < POOL; i++) {

@@ -3,9 +3,9 @@ package dev.ratelimiter.postgres;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.contract.ManualClock;
-import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.core.StoreLimiter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -74,14 +74,14 @@ class PostgresSweepTest {
     @DisplayName("with a bound instant, the sweep deletes exactly the ended rows: a window ending now or before is deleted, one ending a millisecond later is not, and it returns how many it deleted")
     void deletesExactlyTheEndedRows() throws SQLException {
         ManualClock clock = new ManualClock(T0);
-        PostgresRateLimiter limiter = limiter(clock);
+        PostgresStore limiter = limiter(clock);
         Bucket bucket = new Bucket("sweep-edge", 5, Duration.ofSeconds(60));
         clock.set(T0.minusSeconds(1));
-        limiter.consume(bucket, "ended-before");
+        consume(limiter, bucket, "ended-before");
         clock.set(T0);
-        limiter.consume(bucket, "ends-now");
+        consume(limiter, bucket, "ends-now");
         clock.set(T0.plusMillis(1));
-        limiter.consume(bucket, "ends-later");
+        consume(limiter, bucket, "ends-later");
         assertThat(keys()).containsExactlyInAnyOrder("ended-before", "ends-now", "ends-later");
 
         clock.set(T0.plusSeconds(60)); // "ends-now"'s window ends at this very instant
@@ -105,7 +105,7 @@ class PostgresSweepTest {
                 + "FOR EACH STATEMENT EXECUTE FUNCTION " + schema + ".record_sweep_batch()");
         execute("INSERT INTO " + table + " (bucket, key, ends_at, count) SELECT 'bulk', 'k' || g, "
                 + "now() - interval '1 hour', 1 FROM generate_series(1, 1000000) AS g");
-        PostgresRateLimiter limiter = limiter(null); // the database's time
+        PostgresStore limiter = limiter(null); // the database's time
 
         long start = System.nanoTime();
         long deleted = limiter.sweep();
@@ -132,7 +132,7 @@ class PostgresSweepTest {
     void advisoryLockKeepsSecondSweeperOut() throws SQLException {
         execute("INSERT INTO " + table + " (bucket, key, ends_at, count) SELECT 'locked', 'k' || g, "
                 + "now() - interval '1 hour', 1 FROM generate_series(1, 100) AS g");
-        PostgresRateLimiter limiter = limiter(null);
+        PostgresStore limiter = limiter(null);
         assertThat(advisoryLock("pg_try_advisory_lock")).as("lock taken by the other session").isTrue();
 
         assertThat(limiter.sweep()).isZero();
@@ -145,10 +145,15 @@ class PostgresSweepTest {
         assertThat(advisoryLock("pg_advisory_unlock")).isTrue();
     }
 
-    private PostgresRateLimiter limiter(InstantSource boundClock) {
-        return new PostgresRateLimiter(pool, table, Duration.ofSeconds(10), 4, Optional.ofNullable(boundClock),
-                ConnectionEviction.ABORT, new BackendMonitor(Backend.POSTGRES, InstantSource.system(), RateLimiterMetrics.NONE),
-                RateLimiterMetrics.NONE);
+    private PostgresStore limiter(InstantSource boundClock) {
+        return new PostgresStore(pool, table, Duration.ofSeconds(10), 4, Optional.ofNullable(boundClock),
+                ConnectionEviction.ABORT);
+    }
+
+    /** Counts one attempt through the library's limiter around the store. */
+    private static void consume(PostgresStore store, Bucket bucket, String key) {
+        new StoreLimiter(store, new BackendMonitor("postgres", InstantSource.system(),
+                RateLimiterMetrics.NONE), RateLimiterMetrics.NONE).consume(bucket, key);
     }
 
     /** Takes or releases, on the other session, the lock a sweep of {@link #table} takes. */
@@ -194,16 +199,12 @@ class PostgresSweepTest {
     void lockIsPerTable() throws SQLException {
         String otherSchema = PostgresTarget.newSchema("sweep_other");
         try (HikariDataSource otherPool = PostgresTarget.pool(otherSchema, 2)) {
-            PostgresRateLimiter elsewhere = new PostgresRateLimiter(otherPool, "rate_limit_counters",
-                    Duration.ofSeconds(10), 2, Optional.of(InstantSource.fixed(T0)), ConnectionEviction.ABORT,
-                    new BackendMonitor(Backend.POSTGRES, InstantSource.system(), RateLimiterMetrics.NONE),
-                    RateLimiterMetrics.NONE);
-            elsewhere.consume(new Bucket("other", 1, Duration.ofSeconds(1)), "k");
+            PostgresStore elsewhere = new PostgresStore(otherPool, "rate_limit_counters",
+                    Duration.ofSeconds(10), 2, Optional.of(InstantSource.fixed(T0)), ConnectionEviction.ABORT);
+            consume(elsewhere, new Bucket("other", 1, Duration.ofSeconds(1)), "k");
             assertThat(advisoryLock("pg_try_advisory_lock")).isTrue(); // this class's table is being swept
-            PostgresRateLimiter later = new PostgresRateLimiter(otherPool, "rate_limit_counters",
-                    Duration.ofSeconds(10), 2, Optional.of(InstantSource.fixed(T0.plusSeconds(1))), ConnectionEviction.ABORT,
-                    new BackendMonitor(Backend.POSTGRES, InstantSource.system(), RateLimiterMetrics.NONE),
-                    RateLimiterMetrics.NONE);
+            PostgresStore later = new PostgresStore(otherPool, "rate_limit_counters",
+                    Duration.ofSeconds(10), 2, Optional.of(InstantSource.fixed(T0.plusSeconds(1))), ConnectionEviction.ABORT);
             assertThat(later.sweep()).as("the other schema's sweep works").isEqualTo(1);
         } finally {
             advisoryLock("pg_advisory_unlock");
@@ -215,7 +216,7 @@ class PostgresSweepTest {
     @DisplayName("a sweep is not cut short by the pool's 100 ms statement timeout, which is meant for decisions")
     void sweepOutlivesDecisionTimeout() throws SQLException {
         String slowSchema = PostgresTarget.newSchema("sweep_slow");
-        javax.sql.DataSource slowPool = HikariPools.create(new dev.ratelimiter.core.PostgresSettings(
+        javax.sql.DataSource slowPool = HikariPools.create(new PostgresSettings(
                 Optional.empty(), Optional.of(PostgresTarget.url() + (PostgresTarget.url().contains("?") ? "&" : "?")
                         + "currentSchema=" + slowSchema), Optional.of(PostgresTarget.user()),
                 Optional.of(PostgresTarget.password()).filter(p -> !p.isEmpty()), "rate_limit_counters",
@@ -230,10 +231,8 @@ class PostgresSweepTest {
                     + "SELECT 'slow', 'k' || i, now() - interval '1 minute', 1 FROM generate_series(1, 3) i");
         }
         try {
-            PostgresRateLimiter limiter = new PostgresRateLimiter(slowPool, "rate_limit_counters",
-                    Duration.ofMillis(100), 2, Optional.empty(), HikariPools.eviction(slowPool),
-                    new BackendMonitor(Backend.POSTGRES, InstantSource.system(), RateLimiterMetrics.NONE),
-                    RateLimiterMetrics.NONE);
+            PostgresStore limiter = new PostgresStore(slowPool, "rate_limit_counters",
+                    Duration.ofMillis(100), 2, Optional.empty(), HikariPools.eviction(slowPool));
             assertThat(limiter.sweep()).isEqualTo(3);
         } finally {
             HikariPools.close(slowPool);

@@ -4,7 +4,6 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
-import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.StoreLimiter;
@@ -270,7 +269,7 @@ class ValkeyAclTlsTest {
     }
 
     private Store store(ValkeySettings settings) {
-        BackendMonitor monitor = new BackendMonitor(Backend.VALKEY, InstantSource.system(), RateLimiterMetrics.NONE);
+        BackendMonitor monitor = new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE);
         ValkeyStore store = started(ValkeyStore.start(settings));
         return new Store(store, new StoreLimiter(store, monitor, RateLimiterMetrics.NONE), monitor);
     }

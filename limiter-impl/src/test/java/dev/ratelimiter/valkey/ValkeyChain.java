@@ -1,7 +1,6 @@
 package dev.ratelimiter.valkey;
 
 import dev.ratelimiter.contract.StoreChain;
-import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.DenyCacheSettings;
 import dev.ratelimiter.core.RateLimiterMetrics;
@@ -26,7 +25,7 @@ final class ValkeyChain extends StoreChain {
 
     /** With the store's refusals answered from memory as {@code refusals} says. */
     ValkeyChain(ValkeySettings settings, DenyCacheSettings refusals) {
-        this(new BackendMonitor(Backend.VALKEY, InstantSource.system(), RateLimiterMetrics.NONE), settings, refusals);
+        this(new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE), settings, refusals);
     }
 
     private ValkeyChain(BackendMonitor monitor, ValkeySettings settings, DenyCacheSettings refusals) {

@@ -6,7 +6,6 @@ import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.contract.ContractTime;
 import dev.ratelimiter.contract.RateLimiterContract;
-import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.StoreLimiter;
@@ -31,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The contract suite against a three-master Redis Cluster of the class's own, through the client
  * {@link ValkeyClients} builds for {@code mode=cluster} (one attempt, no redirect retries), with real time as in
- * {@link ValkeyRateLimiterTest}.
+ * {@link ValkeyStoreTest}.
  */
 class ValkeyClusterContractTest extends RateLimiterContract {
 
@@ -62,7 +61,7 @@ class ValkeyClusterContractTest extends RateLimiterContract {
     @Override
     protected RateLimiter newLimiter(InstantSource clock) {
         jedis = ValkeyClients.create(settings(cluster.addresses()));
-        monitor = new BackendMonitor(Backend.VALKEY, InstantSource.system(), RateLimiterMetrics.NONE);
+        monitor = new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE);
         store = new ValkeyStore(() -> jedis, "rl-test:");
         return new StoreLimiter(store, monitor, RateLimiterMetrics.NONE);
     }
@@ -81,7 +80,7 @@ class ValkeyClusterContractTest extends RateLimiterContract {
 
     @Override
     protected Map<String, String> casesNotRun() {
-        return new ValkeyRateLimiterTest().casesNotRun(); // the same cases, for the same reasons
+        return new ValkeyStoreTest().casesNotRun(); // the same cases, for the same reasons
     }
 
     @Test

@@ -2,7 +2,6 @@ package dev.ratelimiter.valkey;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict.Outcome;
-import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.core.RateLimiterMetrics;
@@ -70,7 +69,7 @@ class ValkeyStoreStartTest {
         int closedPort = RedisServer.freePort();
         try (ValkeyStore store = start(settings(Mode.STANDALONE, "redis://127.0.0.1:" + closedPort,
                 Optional.empty(), Optional.empty()))) {
-            StoreLimiter limiter = new StoreLimiter(store, new BackendMonitor(Backend.VALKEY, InstantSource.system(),
+            StoreLimiter limiter = new StoreLimiter(store, new BackendMonitor("valkey", InstantSource.system(),
                     RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
             assertThat(limiter.consume(new Bucket("down", 5, Duration.ofSeconds(60)), "k").outcome())
                     .isEqualTo(Outcome.UNAVAILABLE);

@@ -1,7 +1,6 @@
 package dev.ratelimiter.valkey;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.StoreLimiter;
@@ -79,7 +78,7 @@ class ValkeyTwoProcessesTest {
         worker = startWorker(bucket, "hot");
 
         jedis = ValkeyClients.create(ValkeyTwoProcessesWorker.settings(server.url()));
-        BackendMonitor monitor = new BackendMonitor(Backend.VALKEY, InstantSource.system(), RateLimiterMetrics.NONE);
+        BackendMonitor monitor = new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE);
         StoreLimiter limiter = new StoreLimiter(new ValkeyStore(() -> jedis, "rl-test:"), monitor, RateLimiterMetrics.NONE);
         limiter.consume(new Bucket("two-processes-warm", 1, Duration.ofSeconds(1)), "test"); // connect, cache script
         ValkeyTwoProcessesWorker.Outcomes outcomes = new ValkeyTwoProcessesWorker.Outcomes();

@@ -2,7 +2,6 @@ package dev.ratelimiter.valkey;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.StoreLimiter;
@@ -44,7 +43,7 @@ public final class ValkeyTwoProcessesWorker {
         int attempts = Integer.parseInt(args[6]);
 
         ValkeyClient jedis = ValkeyClients.create(settings(url));
-        BackendMonitor monitor = new BackendMonitor(Backend.VALKEY, InstantSource.system(), RateLimiterMetrics.NONE);
+        BackendMonitor monitor = new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE);
         StoreLimiter limiter = new StoreLimiter(new ValkeyStore(() -> jedis, "rl-test:"), monitor, RateLimiterMetrics.NONE);
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {

@@ -1,9 +1,14 @@
-package dev.ratelimiter.core;
+package dev.ratelimiter.postgres;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
+import dev.ratelimiter.core.BackendMonitor;
+import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.core.StoreLimiter;
+import dev.ratelimiter.spi.RateLimitStore;
+import dev.ratelimiter.spi.StoreItem;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -23,27 +28,36 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Store calls made inside the caller's transaction run on the executor (a thread without it), the caller waits
  * for their verdict; calls outside a transaction stay on the caller's thread; a hand-over that fails or takes
- * too long is a store failure answered UNAVAILABLE.
+ * too long is a store failure answered UNAVAILABLE (through the library's {@link StoreLimiter}).
  */
-class OutsideTransactionLimiterTest {
+class OutsideTransactionStoreTest {
 
     private static final Bucket BUCKET = new Bucket("tx", 5, Duration.ofSeconds(60));
 
     private final List<String> threads = new CopyOnWriteArrayList<>();
     private final ExecutorService executor = Executors.newSingleThreadExecutor(task -> new Thread(task, "managed"));
     private final AtomicBoolean inTransaction = new AtomicBoolean();
-    private final BackendMonitor monitor = new BackendMonitor(Backend.POSTGRES, InstantSource.system(),
+    private final BackendMonitor monitor = new BackendMonitor("postgres", InstantSource.system(),
             RateLimiterMetrics.NONE);
-    private final RateLimiter store = new RateLimiter() {
+    private final RateLimitStore store = new RateLimitStore() {
         @Override
-        public Verdict consume(Bucket bucket, String key, long cost) {
+        public long[] consume(List<StoreItem> items) {
             threads.add("consume on " + Thread.currentThread().getName());
-            return Verdict.allowed(bucket.limit(), 4, Duration.ofSeconds(60));
+            return new long[] {1, 1, 60_000}; // allowed, 1 counted, 60 s left
         }
 
         @Override
         public void reset(Bucket bucket, String key) {
             threads.add("reset on " + Thread.currentThread().getName());
+        }
+
+        @Override
+        public void probe() {
+        }
+
+        @Override
+        public boolean blocking() {
+            return true;
         }
     };
 
@@ -56,7 +70,7 @@ class OutsideTransactionLimiterTest {
     @DisplayName("inside a transaction: consume and reset run on the executor's thread, the verdict comes back")
     void insideTransactionHandedOver() {
         inTransaction.set(true);
-        OutsideTransactionLimiter limiter = limiter(Duration.ofSeconds(10));
+        RateLimiter limiter = limiter(Duration.ofSeconds(10));
 
         Verdict verdict = limiter.consume(BUCKET, "k");
         limiter.reset(BUCKET, "k");
@@ -70,7 +84,7 @@ class OutsideTransactionLimiterTest {
     @Test
     @DisplayName("outside a transaction: the caller's own thread, no hand-over")
     void outsideTransactionInline() {
-        OutsideTransactionLimiter limiter = limiter(Duration.ofSeconds(10));
+        RateLimiter limiter = limiter(Duration.ofSeconds(10));
 
         limiter.consume(BUCKET, "k");
         limiter.reset(BUCKET, "k");
@@ -89,7 +103,7 @@ class OutsideTransactionLimiterTest {
             release.await(); // the only thread is busy until released
             return null;
         });
-        OutsideTransactionLimiter limiter = limiter(Duration.ofMillis(50));
+        RateLimiter limiter = limiter(Duration.ofMillis(50));
 
         assertThat(limiter.consume(BUCKET, "k").outcome()).isEqualTo(Outcome.UNAVAILABLE);
 
@@ -105,7 +119,7 @@ class OutsideTransactionLimiterTest {
     void rejected() {
         inTransaction.set(true);
         executor.shutdown();
-        OutsideTransactionLimiter limiter = limiter(Duration.ofSeconds(10));
+        RateLimiter limiter = limiter(Duration.ofSeconds(10));
 
         assertThat(limiter.consume(BUCKET, "k").outcome()).isEqualTo(Outcome.UNAVAILABLE);
         limiter.reset(BUCKET, "k");
@@ -114,7 +128,8 @@ class OutsideTransactionLimiterTest {
         assertThat(threads).isEmpty();
     }
 
-    private OutsideTransactionLimiter limiter(Duration deadline) {
-        return new OutsideTransactionLimiter(store, inTransaction::get, executor, deadline, monitor);
+    private RateLimiter limiter(Duration deadline) {
+        return new StoreLimiter(new OutsideTransactionStore(store, inTransaction::get, executor, deadline), monitor,
+                RateLimiterMetrics.NONE);
     }
 }

@@ -1,15 +1,12 @@
 package dev.ratelimiter.postgres;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Sweepable;
-import dev.ratelimiter.Verdict;
-import dev.ratelimiter.core.Backend;
-import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.ErrorDescriptions;
 import dev.ratelimiter.spi.FailureKind;
-import dev.ratelimiter.core.RateLimiterMetrics;
-import dev.ratelimiter.core.WindowVerdicts;
+import dev.ratelimiter.spi.RateLimitStore;
+import dev.ratelimiter.spi.StoreException;
+import dev.ratelimiter.spi.StoreItem;
 
 import javax.sql.DataSource;
 import java.lang.invoke.MethodHandles;
@@ -27,6 +24,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -61,13 +59,21 @@ import java.util.concurrent.TimeUnit;
  * statement timeout, which lets the server end a slow statement and keep the connection, is the pool's: the
  * library's own pool sets it unless behind PgBouncer). No client-side cancel: pgjdbc makes a timed-out call wait
  * for its cancel request to finish, which against a paused server takes the driver's cancelSignalTimeout (10 s).
- * Any failure is reported to the {@link BackendMonitor} and answered {@link Verdict.Outcome#UNAVAILABLE}; nothing
- * is thrown out of {@link #consume}, {@link #reset} or {@link #sweep}. A failed connection leaves its pool when no
- * later call could use it ({@link PostgresFailures}).
+ * A failure of {@link #consume}, {@link #reset} or {@link #probe} is thrown as a {@link StoreException} classified by
+ * {@link PostgresFailures} (the library answers it {@code UNAVAILABLE} and reports it); nothing is thrown out of
+ * {@link #sweep}. A failed connection leaves its pool, before the exception is thrown, when no later call could use
+ * it ({@link FailureKind#RECONNECT}).
+ *
+ * <p>Several items in one call are decided one statement each, in their order, on one connection and under one
+ * bulkhead permit, stopping at the first refusal. One statement over all the rows cannot keep that rule: a
+ * refusal must leave the later items uncounted, which a single {@code INSERT ... ON CONFLICT} over several rows
+ * cannot express, since each row is decided on its own. Each statement is its own short transaction, so no two
+ * calls hold row locks while waiting for each other (no deadlock, whatever the items' order); each statement has
+ * its own network timeout, so such a call may take that long per item.
  */
-public final class PostgresRateLimiter implements RateLimiter, Sweepable {
+public final class PostgresStore implements RateLimitStore, Sweepable {
 
-    private static final System.Logger LOG = System.getLogger(PostgresRateLimiter.class.getName());
+    private static final System.Logger LOG = System.getLogger(PostgresStore.class.getName());
     private static final Executor DIRECT = Runnable::run;
     private static final VarHandle BIG_ENDIAN_LONG = MethodHandles.byteArrayViewVarHandle(long[].class,
             ByteOrder.BIG_ENDIAN);
@@ -80,8 +86,6 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
     private final int networkTimeoutMillis;
     private final Semaphore bulkhead;
     private final Optional<InstantSource> boundClock;
-    private final BackendMonitor monitor;
-    private final RateLimiterMetrics metrics;
     private final NamedStatement consumeOne;
     private final NamedStatement consumeSeveral;
     private final NamedStatement check;
@@ -90,22 +94,23 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
     private final String probeSql;
     private final ConnectionEviction eviction;
     private final boolean ownPool;
+    private final DataSource checked;
+    private final Runnable closing;
     private final Set<String> configurationStatesLogged = ConcurrentHashMap.newKeySet();
 
     /**
+     * A store on a pool it does not own: {@link #close()} leaves the pool open.
+     *
      * @param dataSource a non-transactional pool (autocommit, READ COMMITTED)
      * @param table      the counter table, already validated as an identifier
      * @param timeout    the deadline of each call
      * @param permits    calls in flight at once (the bulkhead)
      * @param boundClock empty in production (the database's {@code statement_timestamp()}); tests bind instants
      * @param eviction   how a connection that must not be used again leaves the pool
-     * @param monitor    told of every failure
-     * @param metrics    told how long each call took
      */
-    public PostgresRateLimiter(DataSource dataSource, String table, Duration timeout, int permits,
-                               Optional<InstantSource> boundClock, ConnectionEviction eviction,
-                               BackendMonitor monitor, RateLimiterMetrics metrics) {
-        this(dataSource, table, timeout, permits, boundClock, eviction, false, monitor, metrics);
+    public PostgresStore(DataSource dataSource, String table, Duration timeout, int permits,
+                         Optional<InstantSource> boundClock, ConnectionEviction eviction) {
+        this(dataSource, table, timeout, permits, boundClock, eviction, false);
     }
 
     /**
@@ -113,11 +118,24 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
      *                used by nothing else: a connection then keeps the network timeout a call set on it, set on the
      *                driver's connection, so the pool does not put it back on every return and the next call on it
      *                finds it set. {@code false} for a server's pool shared with the application: each call puts
-     *                the connection's previous network timeout back. The other parameters are those above.
+     *                the connection's previous network timeout back. The pool is not closed by {@link #close()}.
+     * @param dataSource a non-transactional pool (autocommit, READ COMMITTED)
+     * @param table      the counter table, already validated as an identifier
+     * @param timeout    the deadline of each call
+     * @param permits    calls in flight at once (the bulkhead)
+     * @param boundClock empty in production (the database's {@code statement_timestamp()}); tests bind instants
+     * @param eviction   how a connection that must not be used again leaves the pool
      */
-    public PostgresRateLimiter(DataSource dataSource, String table, Duration timeout, int permits,
-                               Optional<InstantSource> boundClock, ConnectionEviction eviction, boolean ownPool,
-                               BackendMonitor monitor, RateLimiterMetrics metrics) {
+    public PostgresStore(DataSource dataSource, String table, Duration timeout, int permits,
+                         Optional<InstantSource> boundClock, ConnectionEviction eviction, boolean ownPool) {
+        this(dataSource, dataSource, table, timeout, permits, boundClock, eviction, ownPool, () -> { });
+    }
+
+    private PostgresStore(DataSource dataSource, DataSource checked, String table, Duration timeout, int permits,
+                          Optional<InstantSource> boundClock, ConnectionEviction eviction, boolean ownPool,
+                          Runnable closing) {
+        this.checked = checked;
+        this.closing = closing;
         this.ownPool = ownPool;
         this.eviction = Objects.requireNonNull(eviction, "eviction");
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -128,8 +146,6 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
         this.networkTimeoutMillis = timeoutMillis + Math.max(50, timeoutMillis / 2);
         this.bulkhead = new Semaphore(permits);
         this.boundClock = Objects.requireNonNull(boundClock, "boundClock");
-        this.monitor = Objects.requireNonNull(monitor, "monitor");
-        this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.consumeOne = NamedStatement.of(consumeOneSql(table));
         this.consumeSeveral = NamedStatement.of(consumeSeveralSql(table));
         this.check = NamedStatement.of("SELECT " + NOW + ", c.count, c.ends_at, c.window_seconds, "
@@ -139,6 +155,46 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
         this.probeSql = "UPDATE " + table + " SET count = count WHERE false";
         this.sweepSql = "DELETE FROM " + table + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM " + table
                 + " WHERE ends_at <= COALESCE(?::timestamptz, statement_timestamp()) LIMIT " + SWEEP_BATCH + "))";
+    }
+
+    /**
+     * The store of {@code settings}: on {@code dataSource}, a server's pool whose wait for a free connection is
+     * then bounded by the deadline ({@link BoundedWaitDataSource}) and which {@link #close()} leaves open; or, when
+     * empty, on the library's own pool from {@code ratelimiter.postgres.url}, whose own connection timeout bounds
+     * that wait and which {@link #close()} closes.
+     *
+     * @param settings   {@code ratelimiter.postgres.*}
+     * @param dataSource the DataSource named by the settings or the application's bean; empty for the own pool
+     * @return the store, with the database's time
+     */
+    static PostgresStore start(PostgresSettings settings, Optional<DataSource> dataSource) {
+        if (dataSource.isEmpty()) {
+            // HikariCP is optional: only the library's own pool may name it.
+            DataSource pool = HikariPools.create(settings);
+            return new PostgresStore(pool, pool, settings.table(), settings.timeout(), settings.poolSize(),
+                    Optional.empty(), HikariPools.eviction(pool), true, () -> HikariPools.close(pool));
+        }
+        BoundedWaitDataSource bounded = new BoundedWaitDataSource(dataSource.get(), settings.connectionWait(),
+                settings.poolSize());
+        return new PostgresStore(bounded, dataSource.get(), settings.table(), settings.timeout(),
+                settings.poolSize(), Optional.empty(), ConnectionEviction.ABORT, false, bounded::close);
+    }
+
+    /**
+     * Problems of the DataSource and table, each saying what to change (see {@link PostgresChecks}); none yet for a
+     * DataSource whose JNDI name is not bound at startup, which checks itself when it first resolves
+     * ({@link LateBoundDataSource}).
+     */
+    List<String> check() {
+        return checked instanceof LateBoundDataSource ? List.of() : PostgresChecks.check(checked, table);
+    }
+
+    /**
+     * The longest a call can take: a bulkhead wait of the timeout, then a network timeout of 1.5 times it (plus a
+     * margin), so that whoever waits for a call from another thread waits a little longer than the call can.
+     */
+    Duration deadline() {
+        return Duration.ofMillis(timeoutMillis).multipliedBy(3).plusMillis(100);
     }
 
     /** This statement's instant: the bound one in tests, else the database's, one per statement. */
@@ -205,39 +261,77 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
     }
 
     @Override
-    public Verdict consume(Bucket bucket, String key, long cost) {
-        long start = System.nanoTime();
+    public long[] consume(List<StoreItem> items) throws StoreException {
+        acquire();
+        try {
+            if (items.size() == 1) {
+                StoreItem item = items.get(0);
+                long[] answer = new long[answerSize(item)];
+                onConnection(networkTimeoutMillis, connection -> decide(connection, item, answer, 0));
+                return answer;
+            }
+            int size = 0;
+            for (StoreItem item : items) {
+                size += answerSize(item);
+            }
+            long[] answer = new long[size];
+            int length = onConnection(networkTimeoutMillis, connection -> {
+                int offset = 0;
+                for (StoreItem item : items) {
+                    boolean allowed = decide(connection, item, answer, offset);
+                    offset += answerSize(item);
+                    if (!allowed) {
+                        break; // later items are neither decided nor counted
+                    }
+                }
+                return offset;
+            });
+            return length == size ? answer : Arrays.copyOf(answer, length);
+        } catch (SQLException | RuntimeException e) {
+            throw new StoreException(PostgresFailures.classify(e), e);
+        } finally {
+            bulkhead.release();
+        }
+    }
+
+    private static int answerSize(StoreItem item) {
+        return 1 + 2 * item.bucket().limits().size();
+    }
+
+    /** Waits at most the timeout for a place in the bulkhead, since pools cannot all wait less than 250 ms. */
+    private void acquire() throws StoreException {
         try {
             if (!bulkhead.tryAcquire(timeoutMillis, TimeUnit.MILLISECONDS)) {
-                monitor.failure(new SQLTimeoutException("no connection within the deadline (bulkhead full)"));
-                return Verdict.unavailable(bucket.limit(), Duration.ZERO);
+                throw new StoreException(FailureKind.TRANSIENT,
+                        new SQLTimeoutException("no connection within the deadline (bulkhead full)"));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Verdict.unavailable(bucket.limit(), Duration.ZERO);
+            throw new StoreException(FailureKind.TRANSIENT,
+                    new SQLTimeoutException("interrupted while waiting for a connection"));
         }
-        try {
-            NamedStatement sql = cost == 0 ? check : bucket.hasSeveralWindows() ? consumeSeveral : consumeOne;
-            return onConnection(networkTimeoutMillis, connection -> {
-                try (PreparedStatement statement = connection.prepareStatement(sql.sql())) {
-                    bind(connection, statement, sql, bucket, key, cost);
-                    try (ResultSet row = statement.executeQuery()) {
-                        row.next();
-                        return cost == 0 ? checked(bucket, row) : counted(bucket, cost, row);
-                    }
-                }
-            });
-        } catch (SQLException | RuntimeException e) {
-            monitor.failure(e);
-            return Verdict.unavailable(bucket.limit(), Duration.ZERO);
-        } finally {
-            bulkhead.release();
-            metrics.backendCall(Backend.POSTGRES, System.nanoTime() - start);
+    }
+
+    /**
+     * Decides one item with one statement, writing its numbers into {@code answer} from {@code offset}.
+     *
+     * @return whether it was allowed
+     */
+    private boolean decide(Connection connection, StoreItem item, long[] answer, int offset) throws SQLException {
+        Bucket bucket = item.bucket();
+        long cost = item.cost();
+        NamedStatement sql = cost == 0 ? check : bucket.hasSeveralWindows() ? consumeSeveral : consumeOne;
+        try (PreparedStatement statement = connection.prepareStatement(sql.sql())) {
+            bind(connection, statement, sql, bucket, item.key(), cost);
+            try (ResultSet row = statement.executeQuery()) {
+                row.next();
+                return cost == 0 ? checked(bucket, row, answer, offset) : counted(bucket, row, answer, offset);
+            }
         }
     }
 
     @Override
-    public void reset(Bucket bucket, String key) {
+    public void reset(Bucket bucket, String key) throws StoreException {
         try {
             onConnection(networkTimeoutMillis, connection -> {
                 try (PreparedStatement statement = connection.prepareStatement(resetSql)) {
@@ -247,7 +341,7 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
                 }
             });
         } catch (SQLException | RuntimeException e) {
-            monitor.failure(e); // the window simply runs out
+            throw new StoreException(PostgresFailures.classify(e), e);
         }
     }
 
@@ -319,14 +413,31 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
      * (a demoted writer, a standby behind the same address) fails it with SQLSTATE 25006 where {@code SELECT 1}
      * would succeed and close the breaker on a store that refuses every decision.
      *
-     * @throws SQLException if the database does not take a write within the deadline
+     * @throws StoreException if the database does not take a write within the deadline
      */
-    public void probe() throws SQLException {
-        onConnection(networkTimeoutMillis, connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(probeSql)) {
-                return statement.executeUpdate();
-            }
-        });
+    @Override
+    public void probe() throws StoreException {
+        try {
+            onConnection(networkTimeoutMillis, connection -> {
+                try (PreparedStatement statement = connection.prepareStatement(probeSql)) {
+                    return statement.executeUpdate();
+                }
+            });
+        } catch (SQLException | RuntimeException e) {
+            throw new StoreException(PostgresFailures.classify(e), e);
+        }
+    }
+
+    /** Always: each call waits on the network and on the row's lock. */
+    @Override
+    public boolean blocking() {
+        return true;
+    }
+
+    /** Closes the library's own pool, or ends the threads waiting for a server's pool (which the server closes). */
+    @Override
+    public void close() {
+        closing.run();
     }
 
     /** Work on a borrowed connection. */
@@ -455,23 +566,33 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
         }
     }
 
-    /** The verdict of a counting statement: {@code count, ends_at, denied, now[, window_counts, window_ends]}. */
-    private static Verdict counted(Bucket bucket, long cost, ResultSet row) throws SQLException {
+    /**
+     * The numbers of a counting statement ({@code count, ends_at, denied, now[, window_counts, window_ends]}).
+     *
+     * @return whether it was allowed
+     */
+    private static boolean counted(Bucket bucket, ResultSet row, long[] answer, int offset) throws SQLException {
         boolean allowed = !row.getBoolean(3);
         if (!bucket.hasSeveralWindows()) {
             // A statement that waited for the row lock behind the one that opened the window has an earlier
             // instant: its time left can exceed the window by microseconds (WindowVerdicts clamps it).
-            return WindowVerdicts.single(bucket, allowed, bucket.limit() - row.getLong(1), millisLeft(row, 2, 4));
+            answer[offset] = allowed ? 1 : 0;
+            answer[offset + 1] = row.getLong(1);
+            answer[offset + 2] = millisLeft(row, 2, 4);
+            return allowed;
         }
         Instant now = row.getObject(4, OffsetDateTime.class).toInstant();
-        return several(bucket, cost, allowed, now, longs(row.getArray(5)), instants(row.getArray(6)));
+        several(bucket, allowed, now, longs(row.getArray(5)), instants(row.getArray(6)), answer, offset);
+        return allowed;
     }
 
     /**
-     * The verdict of cost 0, from the row as it is ({@code now, count, ends_at, window_seconds, window_counts,
+     * The numbers of cost 0, from the row as it is ({@code now, count, ends_at, window_seconds, window_counts,
      * window_ends}; all null without a row): allowed iff a cost-1 call would be.
+     *
+     * @return whether it was allowed
      */
-    private static Verdict checked(Bucket bucket, ResultSet row) throws SQLException {
+    private static boolean checked(Bucket bucket, ResultSet row, long[] answer, int offset) throws SQLException {
         Instant now = row.getObject(1, OffsetDateTime.class).toInstant();
         long[] seconds = longs(row.getArray(4));
         int size = bucket.limits().size();
@@ -483,7 +604,7 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
                 counts[0] = row.getLong(2);
                 ends[0] = endsAt.toInstant();
             }
-        } else if (seconds != null && java.util.Arrays.equals(seconds,
+        } else if (seconds != null && Arrays.equals(seconds,
                 bucket.limits().stream().mapToLong(Bucket.Limit::windowSeconds).toArray())) {
             counts = longs(row.getArray(5));
             ends = instants(row.getArray(6));
@@ -493,22 +614,23 @@ public final class PostgresRateLimiter implements RateLimiter, Sweepable {
             boolean open = ends[i] != null && ends[i].isAfter(now);
             allowed &= (open ? counts[i] : 0) + 1 <= bucket.limits().get(i).limit();
         }
-        return several(bucket, 0, allowed, now, counts, ends);
+        several(bucket, allowed, now, counts, ends, answer, offset);
+        return allowed;
     }
 
-    /** Each window's state, an ended window (or one never opened: a null end) with its whole limit and length. */
-    private static Verdict several(Bucket bucket, long cost, boolean allowed, Instant now, long[] counts,
-                                   Instant[] ends) {
-        int size = bucket.limits().size();
-        long[] remaining = new long[size];
-        long[] resetMillis = new long[size];
-        for (int i = 0; i < size; i++) {
+    /**
+     * Each window's numbers, an ended window (or one never opened: a null end) with no count and its whole
+     * length.
+     */
+    private static void several(Bucket bucket, boolean allowed, Instant now, long[] counts, Instant[] ends,
+                                long[] answer, int offset) {
+        answer[offset] = allowed ? 1 : 0;
+        for (int i = 0; i < bucket.limits().size(); i++) {
             Bucket.Limit limit = bucket.limits().get(i);
             boolean open = ends[i] != null && ends[i].isAfter(now);
-            remaining[i] = limit.limit() - (open ? counts[i] : 0);
-            resetMillis[i] = open ? Duration.between(now, ends[i]).toMillis() : limit.window().toMillis();
+            answer[offset + 1 + 2 * i] = open ? counts[i] : 0;
+            answer[offset + 2 + 2 * i] = open ? Duration.between(now, ends[i]).toMillis() : limit.window().toMillis();
         }
-        return WindowVerdicts.of(bucket, cost, allowed, remaining, resetMillis);
     }
 
     private static long[] longs(java.sql.Array array) throws SQLException {

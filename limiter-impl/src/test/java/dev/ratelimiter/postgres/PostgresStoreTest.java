@@ -4,9 +4,10 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.contract.RateLimiterContract;
-import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
+import dev.ratelimiter.core.StoreLimiter;
+import dev.ratelimiter.spi.StoreItem;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -28,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The whole contract suite against PostgreSQL, driven by the bound instant (the statement's time is the test's
  * clock), in a schema of this class's own, migrated by Flyway.
  */
-class PostgresRateLimiterTest extends RateLimiterContract {
+class PostgresStoreTest extends RateLimiterContract {
 
     private static String schema;
     private static com.zaxxer.hikari.HikariDataSource dataSource;
@@ -47,9 +48,8 @@ class PostgresRateLimiterTest extends RateLimiterContract {
 
     @Override
     protected RateLimiter newLimiter(InstantSource clock) {
-        return new PostgresRateLimiter(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 32,
-                Optional.of(clock), ConnectionEviction.ABORT, new BackendMonitor(Backend.POSTGRES, clock, RateLimiterMetrics.NONE),
-                RateLimiterMetrics.NONE);
+        return new StoreLimiter(new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 32,
+                Optional.of(clock), ConnectionEviction.ABORT), new BackendMonitor("postgres", clock, RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
     }
 
     @Override
@@ -129,8 +129,8 @@ class PostgresRateLimiterTest extends RateLimiterContract {
     @DisplayName("the time left is exact on one connection before and after pgjdbc prepares the statement (text, then binary)")
     void timeLeftBeforeAndAfterServerPrepare() {
         try (com.zaxxer.hikari.HikariDataSource one = PostgresTarget.pool(schema, 1)) {
-            RateLimiter store = new PostgresRateLimiter(one, "rate_limit_counters", Duration.ofSeconds(10), 1,
-                    Optional.of(clock), ConnectionEviction.ABORT, new BackendMonitor(Backend.POSTGRES, clock,
+            RateLimiter store = new StoreLimiter(new PostgresStore(one, "rate_limit_counters", Duration.ofSeconds(10), 1,
+                    Optional.of(clock), ConnectionEviction.ABORT), new BackendMonitor("postgres", clock,
                     RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
             Bucket bucket = bucket("prepare", 100, Duration.ofSeconds(60));
             for (int attempt = 0; attempt < 12; attempt++) {
@@ -150,8 +150,8 @@ class PostgresRateLimiterTest extends RateLimiterContract {
         Bucket bucket = bucket("timeout", 100, Duration.ofSeconds(60));
         for (boolean ownPool : new boolean[] {true, false}) {
             try (com.zaxxer.hikari.HikariDataSource one = PostgresTarget.pool(schema, 1)) {
-                RateLimiter store = new PostgresRateLimiter(one, "rate_limit_counters", Duration.ofSeconds(10), 1,
-                        Optional.of(clock), ConnectionEviction.ABORT, ownPool, new BackendMonitor(Backend.POSTGRES,
+                RateLimiter store = new StoreLimiter(new PostgresStore(one, "rate_limit_counters", Duration.ofSeconds(10), 1,
+                        Optional.of(clock), ConnectionEviction.ABORT, ownPool), new BackendMonitor("postgres",
                         clock, RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
                 int before;
                 try (Connection connection = one.getConnection()) {
@@ -165,5 +165,28 @@ class PostgresRateLimiterTest extends RateLimiterContract {
                 assertThat(store.consume(bucket, "hashed-key").remaining()).isEqualTo(ownPool ? 98 : 96);
             }
         }
+    }
+
+    @Test
+    @DisplayName("two items in one call: decided in order on one connection; the first refusal stops the call, so a later item is neither answered nor counted")
+    void twoItemsInOneCall() throws Exception {
+        Bucket single = bucket("items-a", 5, Duration.ofSeconds(60));
+        Bucket several = new Bucket(bucket("items-b", 1, Duration.ofSeconds(1)).name(),
+                List.of(new Bucket.Limit(1, Duration.ofSeconds(10)), new Bucket.Limit(3, Duration.ofHours(1))),
+                dev.ratelimiter.OutagePolicy.FALLBACK);
+        PostgresStore store = new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 4,
+                Optional.of(clock), ConnectionEviction.ABORT);
+
+        assertThat(store.consume(List.of(new StoreItem(single, "k", 1), new StoreItem(several, "k", 1))))
+                .as("both allowed: each item's flag, then each window's count and time left")
+                .containsExactly(1, 1, 60_000, 1, 1, 10_000, 1, 3_600_000);
+
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(store.consume(List.of(new StoreItem(several, "k", 1), new StoreItem(single, "k", 1))))
+                .as("the first item refused: the answer ends with it")
+                .containsExactly(0, 1, 9_000, 1, 3_599_000);
+        assertThat(store.consume(List.of(new StoreItem(single, "k", 0))))
+                .as("the item after the refusal was not counted")
+                .containsExactly(1, 1, 59_000);
     }
 }

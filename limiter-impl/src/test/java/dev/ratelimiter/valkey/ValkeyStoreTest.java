@@ -6,7 +6,6 @@ import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.contract.ContractTime;
 import dev.ratelimiter.contract.RateLimiterContract;
-import dev.ratelimiter.core.Backend;
 import dev.ratelimiter.core.BackendMonitor;
 import dev.ratelimiter.core.RateLimiterMetrics;
 import dev.ratelimiter.core.StoreLimiter;
@@ -27,7 +26,7 @@ import static org.awaitility.Awaitility.await;
  * The contract suite against Valkey/Redis ({@link ValkeyTarget}) with short real windows: the store's key expiry
  * times the windows, so time passes for real (waited for with Awaitility).
  */
-class ValkeyRateLimiterTest extends RateLimiterContract {
+class ValkeyStoreTest extends RateLimiterContract {
 
     /** Why the cases that step the clock do not run here. */
     static final String CLOCK_STEPS = "the store times windows by key expiry (PEXPIRE, PTTL) on the Valkey server's "
@@ -47,7 +46,7 @@ class ValkeyRateLimiterTest extends RateLimiterContract {
         jedis = ValkeyClients.create(settings(ValkeyTarget.url()));
         store = new ValkeyStore(() -> jedis, "rl-test:");
         return new StoreLimiter(store,
-                new BackendMonitor(Backend.VALKEY, InstantSource.system(), RateLimiterMetrics.NONE),
+                new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE),
                 RateLimiterMetrics.NONE);
     }
 
@@ -64,14 +63,14 @@ class ValkeyRateLimiterTest extends RateLimiterContract {
     @Override
     protected Map<String, String> casesNotRun() {
         String reason = "needs instants finer than the store's own clock allows a test to hit; covered with whole "
-                + "seconds in ValkeyRateLimiterTest";
+                + "seconds in ValkeyStoreTest";
         return Map.of(
                 "windowEndsExactlyAfterWindow", reason,
                 "deniedAttemptsDoNotExtendWindow", reason,
                 "retryAfterRoundsUp", "the store times the window; a test cannot stop its clock at t = 10.3 s "
                         + "(Retry-After rounding is checked on the Verdict and with real 2 s windows here)",
                 "retryAfterWithinOneToWindow", "would take a whole 60 s window of real time; checked on a 2 s "
-                        + "window in ValkeyRateLimiterTest",
+                        + "window in ValkeyStoreTest",
                 "windowsResetIndependently", "needs each window's end at an exact instant (10 s, 50 s); that "
                         + "windows end apart is checked in real time by burstRefusalSpendsNoSustainedQuota, and the "
                         + "expiry of each window's key by windowKeys here",
