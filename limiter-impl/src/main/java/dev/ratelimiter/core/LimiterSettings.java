@@ -20,7 +20,7 @@ import java.util.TreeSet;
  * @param globalLimit           {@code ratelimiter.api.enabled}: whether the global filter limits {@code /api/}
  * @param pathPrefixes          {@code ratelimiter.api.path-prefixes}: paths after the context root that the
  *                              global filter limits, each starting and ending with {@code /}
- * @param trustedProxies        {@code ratelimiter.trusted-proxies}: CIDRs or addresses, unparsed
+ * @param trustedProxies        {@code ratelimiter.trusted-proxies}: CIDRs or addresses, parsed
  * @param ipv6PrefixLength      {@code ratelimiter.ipv6-prefix-length}: IPv6 clients are keyed by this prefix,
  *                              1..128
  * @param keySecret             {@code ratelimiter.key-secret}: the HMAC key, if any
@@ -44,7 +44,7 @@ public record LimiterSettings(
         Map<String, Bucket> buckets,
         boolean globalLimit,
         List<String> pathPrefixes,
-        List<String> trustedProxies,
+        TrustedProxies trustedProxies,
         int ipv6PrefixLength,
         Optional<String> keySecret,
         boolean headersOnSuccess,
@@ -65,7 +65,6 @@ public record LimiterSettings(
     public LimiterSettings {
         buckets = Map.copyOf(buckets);
         pathPrefixes = List.copyOf(pathPrefixes);
-        trustedProxies = List.copyOf(trustedProxies);
         shadowBuckets = Collections.unmodifiableSortedSet(new TreeSet<>(shadowBuckets));
     }
 

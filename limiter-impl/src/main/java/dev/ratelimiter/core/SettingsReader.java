@@ -135,13 +135,13 @@ public final class SettingsReader {
         }
         boolean globalLimit = bool("api.enabled", true);
         List<String> prefixes = list("api.path-prefixes", "/api/").stream().map(this::pathPrefix).toList();
-        List<String> trustedProxies = list("trusted-proxies", "");
-        int ipv6PrefixLength = integer("ipv6-prefix-length", 64, IPV6_PREFIX);
+        TrustedProxies trustedProxies = TrustedProxies.NONE;
         try {
-            ClientAddressResolver.create(trustedProxies, ipv6PrefixLength);
+            trustedProxies = TrustedProxies.parse(list("trusted-proxies", ""));
         } catch (IllegalArgumentException e) {
             problems.add(e.getMessage());
         }
+        int ipv6PrefixLength = integer("ipv6-prefix-length", 64, IPV6_PREFIX);
         Optional<String> keySecret = value("key-secret");
         boolean headersOnSuccess = bool("headers.on-success", true);
         int maxKeys = integer("memory.max-keys", 100_000, MAX_KEYS);

@@ -1,8 +1,8 @@
 package dev.ratelimiter.jaxrs;
 
-import dev.ratelimiter.core.ClientAddressResolver;
 import dev.ratelimiter.core.LimiterSettings;
 import dev.ratelimiter.cdi.LimiterConfiguration;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -19,22 +19,19 @@ public class ClientAddresses {
     @Inject
     LimiterConfiguration configuration;
 
-    private volatile ClientAddressResolver resolver;
+    private ClientAddressResolver resolver;
     private volatile ServerRequest server;
 
-    /**
-     * The resolver built from {@code ratelimiter.trusted-proxies}.
-     *
-     * @throws IllegalArgumentException naming the property, if an entry is not a CIDR or address
-     */
+    /** Builds the resolver once, from the settings (their trusted proxies were parsed and checked at startup). */
+    @PostConstruct
+    void start() {
+        LimiterSettings settings = configuration.settings();
+        resolver = new ClientAddressResolver(settings.trustedProxies(), settings.ipv6PrefixLength());
+    }
+
+    /** The resolver built from {@code ratelimiter.trusted-proxies} and {@code ratelimiter.ipv6-prefix-length}. */
     public ClientAddressResolver resolver() {
-        ClientAddressResolver current = resolver;
-        if (current == null) {
-            LimiterSettings settings = configuration.settings();
-            current = ClientAddressResolver.create(settings.trustedProxies(), settings.ipv6PrefixLength());
-            resolver = current;
-        }
-        return current;
+        return resolver;
     }
 
     /** The platform's view of the current request. */

@@ -106,7 +106,7 @@ class SettingsReaderTest {
         assertThat(settings.enabled()).isTrue();
         assertThat(settings.backend()).isEqualTo("memory");
         assertThat(settings.pathPrefixes()).containsExactly("/api/");
-        assertThat(settings.trustedProxies()).isEmpty();
+        assertThat(settings.trustedProxies().entries()).isEmpty();
         assertThat(settings.ipv6PrefixLength()).isEqualTo(64);
         assertThat(settings.keySecret()).isEmpty();
         assertThat(settings.headersOnSuccess()).isTrue();
@@ -270,7 +270,7 @@ class SettingsReaderTest {
         properties.put("ratelimiter.trusted-proxies", " 10.0.0.0/8 ,::1 ");
         LimiterSettings settings = read();
         assertThat(settings.pathPrefixes()).containsExactly("/api/", "/v2/");
-        assertThat(settings.trustedProxies()).containsExactly("10.0.0.0/8", "::1");
+        assertThat(settings.trustedProxies().entries()).containsExactly("10.0.0.0/8", "::1");
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.ratelimiter.core;
+package dev.ratelimiter.jaxrs;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

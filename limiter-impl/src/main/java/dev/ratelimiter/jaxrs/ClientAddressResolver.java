@@ -1,11 +1,10 @@
-package dev.ratelimiter.core;
+package dev.ratelimiter.jaxrs;
 
+import dev.ratelimiter.core.TrustedProxies;
 import inet.ipaddr.AddressStringParameters.RangeParameters;
 import inet.ipaddr.HostName;
 import inet.ipaddr.HostNameParameters;
 import inet.ipaddr.IPAddress;
-import inet.ipaddr.IPAddressString;
-import inet.ipaddr.IPAddressStringParameters;
 import inet.ipaddr.ipv6.IPv6Address;
 
 import java.util.ArrayList;
@@ -43,20 +42,21 @@ public final class ClientAddressResolver {
             .getParentBuilder()
             .toParams();
 
-    private static final IPAddressStringParameters CIDR = new IPAddressStringParameters.Builder()
-            .allowEmpty(false)
-            .allowAll(false)
-            .allowSingleSegment(false)
-            .allowMask(false)
-            .allow_inet_aton(false)
-            .allowWildcardedSeparator(false)
-            .setRangeOptions(RangeParameters.NO_RANGE)
-            .toParams();
-
-    private final List<IPAddress> trustedProxies;
+    private final TrustedProxies trustedProxies;
     private final int ipv6PrefixLength;
 
-    private ClientAddressResolver(List<IPAddress> trustedProxies, int ipv6PrefixLength) {
+    /**
+     * Built once, when the application starts serving ({@link ClientAddresses}).
+     *
+     * @param trustedProxies   {@code ratelimiter.trusted-proxies}, parsed with the settings
+     * @param ipv6PrefixLength 1..128, from {@code ratelimiter.ipv6-prefix-length}
+     * @throws IllegalArgumentException naming {@code ratelimiter.ipv6-prefix-length} when it is out of range
+     */
+    public ClientAddressResolver(TrustedProxies trustedProxies, int ipv6PrefixLength) {
+        if (ipv6PrefixLength < 1 || ipv6PrefixLength > 128) {
+            throw new IllegalArgumentException("ratelimiter.ipv6-prefix-length: " + ipv6PrefixLength
+                    + " is out of range 1..128");
+        }
         this.trustedProxies = trustedProxies;
         this.ipv6PrefixLength = ipv6PrefixLength;
     }
@@ -69,20 +69,7 @@ public final class ClientAddressResolver {
      *                                  or address
      */
     public static ClientAddressResolver create(List<String> trustedProxies, int ipv6PrefixLength) {
-        List<IPAddress> blocks = new ArrayList<>();
-        for (String entry : trustedProxies) {
-            IPAddress address = new IPAddressString(entry.strip(), CIDR).getAddress();
-            if (address == null) {
-                throw new IllegalArgumentException("ratelimiter.trusted-proxies: '" + entry
-                        + "' is not an IP address or CIDR such as 10.0.0.0/8 or 2001:db8::/32");
-            }
-            blocks.add(unmapped(address).toPrefixBlock());
-        }
-        if (ipv6PrefixLength < 1 || ipv6PrefixLength > 128) {
-            throw new IllegalArgumentException("ratelimiter.ipv6-prefix-length: " + ipv6PrefixLength
-                    + " is out of range 1..128");
-        }
-        return new ClientAddressResolver(List.copyOf(blocks), ipv6PrefixLength);
+        return new ClientAddressResolver(TrustedProxies.parse(trustedProxies), ipv6PrefixLength);
     }
 
     /**
@@ -116,12 +103,7 @@ public final class ClientAddressResolver {
 
     /** {@code true} if the address lies in a trusted proxy range. */
     boolean trusted(IPAddress address) {
-        for (IPAddress block : trustedProxies) {
-            if (block.getIPVersion() == address.getIPVersion() && block.contains(address)) {
-                return true;
-            }
-        }
-        return false;
+        return trustedProxies.contains(address);
     }
 
     private String key(IPAddress address) {
@@ -154,13 +136,6 @@ public final class ClientAddressResolver {
             return Optional.empty();
         }
         IPAddress address = host.asAddress();
-        return address == null ? Optional.empty() : Optional.of(unmapped(address));
-    }
-
-    private static IPAddress unmapped(IPAddress address) {
-        if (address.isIPv6() && address.toIPv6().isIPv4Mapped()) {
-            return address.toIPv6().getEmbeddedIPv4Address();
-        }
-        return address;
+        return address == null ? Optional.empty() : Optional.of(TrustedProxies.unmapped(address));
     }
 }
