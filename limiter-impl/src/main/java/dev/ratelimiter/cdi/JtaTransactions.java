@@ -5,8 +5,6 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
@@ -30,14 +28,12 @@ final class JtaTransactions {
     }
 
     private static Optional<TransactionSynchronizationRegistry> registry(Instance<Object> beans) {
-        try {
-            Object found = new InitialContext().lookup("java:comp/TransactionSynchronizationRegistry");
-            if (found instanceof TransactionSynchronizationRegistry registry) {
-                return Optional.of(registry);
-            }
-        } catch (NamingException | RuntimeException e) {
-            // no JNDI (Quarkus): the CDI bean below, if any
+        Optional<TransactionSynchronizationRegistry> bound = CdiStoreContext.serverDefault(
+                "java:comp/TransactionSynchronizationRegistry", TransactionSynchronizationRegistry.class);
+        if (bound.isPresent()) {
+            return bound;
         }
+        // no JNDI (Quarkus): the CDI bean, if any
         Instance<TransactionSynchronizationRegistry> bean = beans.select(TransactionSynchronizationRegistry.class);
         return bean.isResolvable() ? Optional.of(bean.get()) : Optional.empty();
     }
