@@ -36,8 +36,9 @@ import java.util.function.Supplier;
  *
  * <p>The binding is the one the container applied to the intercepted bean (its class, superclasses, stereotypes),
  * resolved once per bean class and method by {@link RateLimitedMethods}; a repeated {@code @RateLimited} gives
- * several buckets, decided in declaration order until the first refusal. A call for which a bucket has no key
- * (a resolver's {@code null}, no fallback) is refused with {@link RateLimitKeyMissingException} before any
+ * several buckets, decided in declaration order until the first refusal, in one call of the limiter chain (one
+ * store round trip where the store allows it: {@link RateLimitDecider#decideAll}). A call for which a bucket has
+ * no key (a resolver's {@code null}, no fallback) is refused with {@link RateLimitKeyMissingException} before any
  * bucket counts, delivered like a refusal.
  *
  * <p>At {@code PLATFORM_BEFORE + 100}, so it runs before {@code @Transactional} (PLATFORM_BEFORE + 200) and

@@ -187,6 +187,8 @@ class BatchedChainTest {
         assertThat(outages.fallbacks("fallen")).isEqualTo(1);
         assertThat(outages.failCloseds("closed")).isEqualTo(1);
         assertThat(outages.failOpens("never")).as("after the fail-closed bucket: not decided").isZero();
+        assertThat(chain.breaker().isOpen()).as("one failed call is one failure of the breaker (threshold 3)")
+                .isFalse();
 
         Verdict[] again = decide(item(fallen, "f"), item(open, "o"));
 
