@@ -4,12 +4,18 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.RateLimitDenied;
 import dev.ratelimiter.Verdict;
+import dev.ratelimiter.core.BatchingLimiter;
 import dev.ratelimiter.core.CounterKeys;
 import dev.ratelimiter.core.KeyNormalizer;
 import dev.ratelimiter.core.ShadowMode;
+import dev.ratelimiter.spi.StoreItem;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * The one path every decision takes, from the interceptor, the global filter and the {@code RateLimits} facade:
@@ -54,13 +60,60 @@ public class RateLimitDecider {
         CounterKeys keys = runtime.keys();
         String normalized = KeyNormalizer.normalize(rawKey, normalization);
         String key = keys.counterKey(normalized);
-        Verdict verdict = runtime.limiter().consume(bucket, key, cost);
+        return settle(bucket, normalized, key, runtime.limiter().consume(bucket, key, cost));
+    }
+
+    /**
+     * Decides the buckets of one method with several {@code @RateLimited}, in declaration order, each as
+     * {@link #decide(Bucket, CharSequence, KeyNormalization, long)} would, but in one call of the limiter chain, so
+     * one store round trip where the store allows it (the README's "Several limits on one method"). The first
+     * refusal stops the rest: later buckets are not counted, earlier ones keep their count. A refusal of a bucket in
+     * shadow mode does not stop the rest: it is let through, and the later buckets are decided in a further call.
+     *
+     * @param buckets the buckets, in the order they are decided, at least one
+     * @param keys    each bucket's raw key and its normalization, at the same index
+     * @param costs   each bucket's cost, at the same index, from 0 to the bucket's smallest limit
+     * @return one verdict per decided bucket, in order: all {@code ALLOWED} but for the last, which may be the
+     *         refusal ({@code DENIED}, or {@code UNAVAILABLE} for a fail-closed outage) that stopped the rest
+     * @throws IllegalArgumentException if a cost is negative or above its bucket's smallest limit, before anything
+     *                                  is counted
+     */
+    public Verdict[] decideAll(List<Bucket> buckets, List<KeyResolvers.Key> keys, long[] costs) {
+        int count = buckets.size();
+        CounterKeys counterKeys = runtime.keys();
+        String[] normalized = new String[count];
+        List<StoreItem> items = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            Bucket bucket = buckets.get(i);
+            checkCost(bucket, costs[i]);
+            normalized[i] = KeyNormalizer.normalize(keys.get(i).raw(), keys.get(i).normalization());
+            items.add(new StoreItem(bucket, counterKeys.counterKey(normalized[i]), costs[i]));
+        }
+        Verdict[] verdicts = new Verdict[count];
+        int done = 0;
+        while (done < count) {
+            Verdict[] decided = BatchingLimiter.consumeAll(runtime.limiter(),
+                    done == 0 ? items : items.subList(done, count));
+            for (Verdict verdict : decided) {
+                StoreItem item = items.get(done);
+                Verdict answer = settle(item.bucket(), normalized[done], item.key(), verdict);
+                verdicts[done++] = answer;
+                if (answer.outcome() != Verdict.Outcome.ALLOWED) {
+                    return done == count ? verdicts : Arrays.copyOf(verdicts, done);
+                }
+            }
+        }
+        return verdicts;
+    }
+
+    /** What {@link #decide} does with the chain's verdict: shadow mode, the metrics, the denial event. */
+    private Verdict settle(Bucket bucket, String normalized, String key, Verdict verdict) {
         if (verdict.outcome() != Verdict.Outcome.ALLOWED && runtime.shadow().covers(bucket)) {
             return runtime.shadow().letThrough(bucket, key, verdict);
         }
         runtime.metrics().decision(bucket, verdict.outcome());
         if (verdict.outcome() == Verdict.Outcome.DENIED) {
-            denials.fire(new RateLimitDenied(bucket, keys.eventKey(normalized, key), verdict));
+            denials.fire(new RateLimitDenied(bucket, runtime.keys().eventKey(normalized, key), verdict));
         }
         return verdict;
     }

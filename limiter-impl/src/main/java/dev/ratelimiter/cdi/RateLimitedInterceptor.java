@@ -19,6 +19,7 @@ import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -35,8 +36,9 @@ import java.util.function.Supplier;
  *
  * <p>The binding is the one the container applied to the intercepted bean (its class, superclasses, stereotypes),
  * resolved once per bean class and method by {@link RateLimitedMethods}; a repeated {@code @RateLimited} gives
- * several buckets, decided in declaration order until the first refusal. A call for which a bucket has no key
- * (a resolver's {@code null}, no fallback) is refused with {@link RateLimitKeyMissingException} before any
+ * several buckets, decided in declaration order until the first refusal, in one call of the limiter chain (one
+ * store round trip where the store allows it: {@link RateLimitDecider#decideAll}). A call for which a bucket has
+ * no key (a resolver's {@code null}, no fallback) is refused with {@link RateLimitKeyMissingException} before any
  * bucket counts, delivered like a refusal.
  *
  * <p>At {@code PLATFORM_BEFORE + 100}, so it runs before {@code @Transactional} (PLATFORM_BEFORE + 200) and
@@ -129,11 +131,24 @@ public class RateLimitedInterceptor {
      */
     private RateLimitException decide(List<RateLimitedMethods.BoundLimit> limits, KeyResolvers.Key[] keys,
                                       BiConsumer<Bucket, Verdict> recorder) {
-        for (int i = 0; i < keys.length; i++) {
-            Bucket bucket = limits.get(i).bucket();
-            Verdict verdict = decider.decide(bucket, keys[i].raw(), keys[i].normalization(), limits.get(i).limit().cost());
+        if (keys.length == 1) { // the common case, without the lists of several buckets
+            Bucket bucket = limits.get(0).bucket();
+            Verdict verdict = decider.decide(bucket, keys[0].raw(), keys[0].normalization(),
+                    limits.get(0).limit().cost());
             recorder.accept(bucket, verdict);
-            RateLimitException refusal = refusal(bucket, verdict);
+            return refusal(bucket, verdict);
+        }
+        List<Bucket> buckets = new ArrayList<>(keys.length);
+        long[] costs = new long[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            buckets.add(limits.get(i).bucket());
+            costs[i] = limits.get(i).limit().cost();
+        }
+        // One call of the chain for every bucket: one store round trip where the store allows it.
+        Verdict[] verdicts = decider.decideAll(buckets, Arrays.asList(keys), costs);
+        for (int i = 0; i < verdicts.length; i++) {
+            recorder.accept(buckets.get(i), verdicts[i]);
+            RateLimitException refusal = refusal(buckets.get(i), verdicts[i]);
             if (refusal != null) {
                 return refusal;
             }

@@ -1,5 +1,6 @@
 package dev.ratelimiter.core;
 
+import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreParts;
 
 import dev.ratelimiter.Bucket;
@@ -8,6 +9,8 @@ import dev.ratelimiter.Verdict;
 
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -34,8 +37,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>For a store of {@link StoreParts} (a Valkey cluster's masters) all of this is kept per part: the failures of
  * one part open the breaker for its keys only, each part is probed on its own, and the monitor is told which
  * parts are failing. The parts share the one probe thread.
+ *
+ * <p>{@link #consumeAll Several items} are one store call, so one failure or one success of the breaker. With
+ * parts, the items go in runs of consecutive items of one part, one call per run, each counted for its part only:
+ * the state of each part stays what one call per part would make it.
  */
-public final class CircuitBreakerLimiter implements RateLimiter, AutoCloseable {
+public final class CircuitBreakerLimiter implements BatchingLimiter, AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(CircuitBreakerLimiter.class.getName());
 
@@ -98,14 +105,55 @@ public final class CircuitBreakerLimiter implements RateLimiter, AutoCloseable {
             return Verdict.unavailable(bucket.limit(), part.untilNextProbe());
         }
         Verdict verdict = store.consume(bucket, key, cost);
-        if (verdict.outcome() == Verdict.Outcome.UNAVAILABLE) {
-            if (part.consecutiveFailures.incrementAndGet() >= settings.failureThreshold()) {
-                part.trip();
-            }
-        } else if (part.consecutiveFailures.get() != 0) {
-            part.consecutiveFailures.set(0); // read first: a shared write on every call would contend
-        }
+        part.record(verdict.outcome() == Verdict.Outcome.UNAVAILABLE);
         return verdict;
+    }
+
+    /**
+     * Decides the items in runs of one part (the whole store when it has no parts), one call of the store's
+     * limiter per run. An open part answers {@code UNAVAILABLE} for each item of its run without a call, and the
+     * answer ends there; so does it after a run with a refusal. The outage policy asks again for the rest.
+     *
+     * @param items one or more items, keys hashed
+     * @return one verdict per decided item, in order
+     */
+    @Override
+    public Verdict[] consumeAll(List<StoreItem> items) {
+        if (whole != null) {
+            return run(whole, items);
+        }
+        Part first = partOf(items.get(0).bucket(), items.get(0).key());
+        int end = 1;
+        while (end < items.size() && partOf(items.get(end).bucket(), items.get(end).key()) == first) {
+            end++;
+        }
+        Verdict[] verdicts = run(first, end == items.size() ? items : items.subList(0, end));
+        if (end == items.size() || verdicts.length < end || verdicts[end - 1].outcome() != Verdict.Outcome.ALLOWED) {
+            return verdicts;
+        }
+        Verdict[] rest = consumeAll(items.subList(end, items.size()));
+        Verdict[] all = Arrays.copyOf(verdicts, end + rest.length);
+        System.arraycopy(rest, 0, all, end, rest.length);
+        return all;
+    }
+
+    /** One call for a run of items of one part; an open part answers without it. */
+    private Verdict[] run(Part part, List<StoreItem> items) {
+        if (part.open.get()) {
+            Duration untilNextProbe = part.untilNextProbe();
+            Verdict[] verdicts = new Verdict[items.size()];
+            for (int i = 0; i < verdicts.length; i++) {
+                verdicts[i] = Verdict.unavailable(items.get(i).bucket().limit(), untilNextProbe);
+            }
+            return verdicts;
+        }
+        Verdict[] verdicts = BatchingLimiter.consumeAll(store, items);
+        boolean failed = false;
+        for (Verdict verdict : verdicts) {
+            failed |= verdict.outcome() == Verdict.Outcome.UNAVAILABLE;
+        }
+        part.record(failed);
+        return verdicts;
     }
 
     @Override
@@ -152,6 +200,17 @@ public final class CircuitBreakerLimiter implements RateLimiter, AutoCloseable {
         Part(String name, StoreProbe probe) {
             this.name = name;
             this.probe = probe;
+        }
+
+        /** Counts one call: a failure towards the threshold, a success clears the count. */
+        void record(boolean failed) {
+            if (failed) {
+                if (consecutiveFailures.incrementAndGet() >= settings.failureThreshold()) {
+                    trip();
+                }
+            } else if (consecutiveFailures.get() != 0) {
+                consecutiveFailures.set(0); // read first: a shared write on every call would contend
+            }
         }
 
         void trip() {

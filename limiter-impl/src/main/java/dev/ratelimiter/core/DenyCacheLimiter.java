@@ -2,11 +2,13 @@ package dev.ratelimiter.core;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.Sweepable;
 import dev.ratelimiter.Verdict;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,8 +40,13 @@ import java.util.function.LongSupplier;
  * <p>Per bucket at most {@link DenyCacheSettings#maxKeys()} refusals are kept; past it new refusals go to the
  * store as before and nothing is evicted early. Ended entries are removed when looked up and by {@link #sweep()}.
  * A hit costs a map lookup, a clock read and the returned verdict.
+ *
+ * <p>{@link #consumeAll Several items} keep the order of a method's buckets (the README's "Several limits on one
+ * method"): the items before the first one refused from memory go to the store first, as one call, so they keep
+ * their count; only if the store allows them all is that item answered {@code DENIED} from memory, and the answer
+ * ends there, as it would at a refusal of the store.
  */
-public final class DenyCacheLimiter implements RateLimiter, Sweepable {
+public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
 
     private final RateLimiter store;
     private final long maxAgeNanos;
@@ -77,10 +84,87 @@ public final class DenyCacheLimiter implements RateLimiter, Sweepable {
 
     @Override
     public Verdict consume(Bucket bucket, String key, long cost) {
-        Refusals refusals = byBucket.get(bucket.name());
-        if (refusals == null) {
-            refusals = byBucket.computeIfAbsent(bucket.name(), name -> new Refusals());
+        Refusals refusals = refusals(bucket);
+        Verdict cached = cached(refusals, bucket, key, cost);
+        if (cached != null) {
+            return cached;
         }
+        long resetsBefore = refusals.resets.get();
+        long start = nanos.getAsLong();
+        Verdict verdict = store.consume(bucket, key, cost);
+        keepIfDenied(refusals, key, verdict, start, resetsBefore);
+        return verdict;
+    }
+
+    /**
+     * Decides the items as the class comment says: those before the first item refused from memory in one call of
+     * the store's limiter, then that item from memory, if the store allowed them all.
+     *
+     * @param items one or more items, keys hashed
+     * @return one verdict per decided item, in order
+     */
+    @Override
+    public Verdict[] consumeAll(List<StoreItem> items) {
+        int count = items.size();
+        Verdict[] verdicts = new Verdict[count];
+        int done = 0;
+        while (done < count) {
+            int hit = done;
+            while (hit < count && !refusedFromMemory(items.get(hit))) {
+                hit++;
+            }
+            if (hit > done) {
+                Verdict[] decided = decideInStore(items.subList(done, hit));
+                System.arraycopy(decided, 0, verdicts, done, decided.length);
+                done += decided.length;
+                if (decided[decided.length - 1].outcome() != Verdict.Outcome.ALLOWED) {
+                    return done == count ? verdicts : Arrays.copyOf(verdicts, done);
+                }
+            }
+            if (done < count) {
+                // Asked again, since the store's call took time: a refusal that ended meanwhile goes to the store.
+                StoreItem item = items.get(done);
+                Verdict cached = cached(refusals(item.bucket()), item.bucket(), item.key(), item.cost());
+                if (cached != null) {
+                    verdicts[done++] = cached;
+                    return done == count ? verdicts : Arrays.copyOf(verdicts, done);
+                }
+            }
+        }
+        return verdicts;
+    }
+
+    /** Whether a kept refusal answers the item now; counts nothing. */
+    private boolean refusedFromMemory(StoreItem item) {
+        Refusals refusals = byBucket.get(item.bucket().name());
+        Refusal refusal = refusals == null ? null : refusals.entries.get(item.key());
+        return refusal != null && nanos.getAsLong() - refusal.expiresAt < 0
+                && WindowVerdicts.needed(item.cost()) > refusal.verdict.remaining();
+    }
+
+    /** One call of the store's limiter for items none of which is refused from memory; keeps its refusals. */
+    private Verdict[] decideInStore(List<StoreItem> items) {
+        Refusals[] refusals = new Refusals[items.size()];
+        long[] resetsBefore = new long[items.size()];
+        for (int i = 0; i < refusals.length; i++) {
+            refusals[i] = refusals(items.get(i).bucket());
+            resetsBefore[i] = refusals[i].resets.get();
+        }
+        long start = nanos.getAsLong();
+        Verdict[] verdicts = BatchingLimiter.consumeAll(store, items);
+        for (int i = 0; i < verdicts.length; i++) {
+            keepIfDenied(refusals[i], items.get(i).key(), verdicts[i], start, resetsBefore[i]);
+        }
+        return verdicts;
+    }
+
+    private Refusals refusals(Bucket bucket) {
+        Refusals refusals = byBucket.get(bucket.name());
+        return refusals != null ? refusals : byBucket.computeIfAbsent(bucket.name(), name -> new Refusals());
+    }
+
+    /** The kept refusal's answer for this call, counted in the metrics; {@code null} when the store must decide. */
+    private Verdict cached(Refusals refusals, Bucket bucket, String key, long cost) {
         Refusal refusal = refusals.entries.get(key);
         if (refusal != null) {
             long now = nanos.getAsLong();
@@ -91,15 +175,16 @@ public final class DenyCacheLimiter implements RateLimiter, Sweepable {
                 return refusal.answer(now);
             }
         }
-        long resetsBefore = refusals.resets.get();
-        long start = nanos.getAsLong();
-        Verdict verdict = store.consume(bucket, key, cost);
+        return null;
+    }
+
+    /** Keeps the store's refusal of a call that started at {@code start}. */
+    private void keepIfDenied(Refusals refusals, String key, Verdict verdict, long start, long resetsBefore) {
         if (verdict.outcome() == Verdict.Outcome.DENIED) {
             long windowEndsAt = start + saturatedNanos(verdict.resetAfter());
             long expiresAt = windowEndsAt - start < maxAgeNanos ? windowEndsAt : start + maxAgeNanos;
             refusals.keep(key, new Refusal(windowEndsAt, expiresAt, start, verdict), resetsBefore, maxKeys);
         }
-        return verdict;
     }
 
     @Override

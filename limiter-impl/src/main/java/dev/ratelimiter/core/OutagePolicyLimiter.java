@@ -4,6 +4,10 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
+import dev.ratelimiter.spi.StoreItem;
+
+import java.util.Arrays;
+import java.util.List;
 
 import java.util.Objects;
 import java.util.Optional;
@@ -21,8 +25,15 @@ import java.util.Optional;
  * </ul>
  * Every answer is reported to the {@link OutageListener}. A reset clears the key in both limiters, so a reset made
  * during an outage also clears the fallback's counter.
+ *
+ * <p>{@link #consumeAll Several items} (the buckets of one method, the README's "Several limits on one method"): the
+ * wrapped limiter decides them in one call; each {@code UNAVAILABLE} item is answered by its own bucket's policy, in
+ * order, as if decided alone. An answer that stops the call (a {@code DENIED}, a fail-closed {@code UNAVAILABLE}, a
+ * refusal of the fallback) ends the answer: later items are not counted. An item the policy lets through does not
+ * stop the rest: the items the wrapped limiter did not decide (it stopped at that item, or at an open part of the
+ * store) are asked for in a further call, so every item is decided exactly once.
  */
-public final class OutagePolicyLimiter implements RateLimiter {
+public final class OutagePolicyLimiter implements BatchingLimiter {
 
     private final RateLimiter store;
     private final Optional<RateLimiter> fallback;
@@ -45,6 +56,53 @@ public final class OutagePolicyLimiter implements RateLimiter {
         if (verdict.outcome() != Verdict.Outcome.UNAVAILABLE) {
             return verdict;
         }
+        return outage(bucket, key, cost, verdict);
+    }
+
+    /**
+     * Decides the items as the class comment says: one call of the wrapped limiter, then one more for the items
+     * after an item the policy let through, if it did not decide them.
+     *
+     * @param items one or more items, keys hashed
+     * @return one verdict per decided item, in order, each after its bucket's policy
+     */
+    @Override
+    public Verdict[] consumeAll(List<StoreItem> items) {
+        int count = items.size();
+        Verdict[] verdicts = null;
+        int done = 0;
+        while (done < count) {
+            Verdict[] decided = BatchingLimiter.consumeAll(store, done == 0 ? items : items.subList(done, count));
+            if (verdicts == null) {
+                if (decided.length == count && allowed(decided)) {
+                    return decided; // the common case: nothing to copy
+                }
+                verdicts = new Verdict[count];
+            }
+            for (Verdict verdict : decided) {
+                StoreItem item = items.get(done);
+                Verdict answer = verdict.outcome() == Verdict.Outcome.UNAVAILABLE
+                        ? outage(item.bucket(), item.key(), item.cost(), verdict) : verdict;
+                verdicts[done++] = answer;
+                if (answer.outcome() != Verdict.Outcome.ALLOWED) {
+                    return done == count ? verdicts : Arrays.copyOf(verdicts, done);
+                }
+            }
+        }
+        return verdicts;
+    }
+
+    private static boolean allowed(Verdict[] verdicts) {
+        for (Verdict verdict : verdicts) {
+            if (verdict.outcome() != Verdict.Outcome.ALLOWED) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The bucket's policy's answer for an {@code UNAVAILABLE} verdict. */
+    private Verdict outage(Bucket bucket, String key, long cost, Verdict verdict) {
         switch (bucket.onOutage()) {
             case FAIL_CLOSED:
                 listener.failClosed(bucket);

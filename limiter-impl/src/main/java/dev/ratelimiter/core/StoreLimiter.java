@@ -1,7 +1,6 @@
 package dev.ratelimiter.core;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.StoreException;
@@ -15,9 +14,9 @@ import java.util.Objects;
  * A {@link RateLimitStore} as the innermost limiter of the outage chain (docs/architecture.md, "The store SPI"):
  * turns the store's numbers into verdicts ({@link WindowVerdicts}, the one place for that rule), times each call
  * for the metrics, and turns each failure into an {@code UNAVAILABLE} verdict reported to the
- * {@link BackendMonitor}. Never throws out of {@link #consume} or {@link #reset}.
+ * {@link BackendMonitor}. Never throws out of {@link #consume}, {@link #consumeAll} or {@link #reset}.
  */
-public final class StoreLimiter implements RateLimiter {
+public final class StoreLimiter implements BatchingLimiter {
 
     private final RateLimitStore store;
     private final BackendMonitor monitor;
@@ -52,6 +51,53 @@ public final class StoreLimiter implements RateLimiter {
         } finally {
             metrics.backendCall(backend, System.nanoTime() - start);
         }
+    }
+
+    /**
+     * Decides every item in one {@link RateLimitStore#consume} call (one round trip where the store allows it). A
+     * failed call, or an answer that does not fit the items, makes every item {@code UNAVAILABLE}: the outage
+     * policy then answers each by its bucket's policy, without another call.
+     *
+     * @param items one or more items, keys hashed
+     * @return one verdict per item the store decided, in order; one per item when the call failed
+     */
+    @Override
+    public Verdict[] consumeAll(List<StoreItem> items) {
+        long start = System.nanoTime();
+        try {
+            return verdicts(items, store.consume(items));
+        } catch (StoreException e) {
+            monitor.failure(e.getCause());
+            return unavailable(items);
+        } catch (RuntimeException e) {
+            monitor.failure(e); // a store's own bug, as in consume
+            return unavailable(items);
+        } finally {
+            metrics.backendCall(backend, System.nanoTime() - start);
+        }
+    }
+
+    /** Reads the store's answer item by item; it ends after the first refused item. */
+    private static Verdict[] verdicts(List<StoreItem> items, long[] answer) {
+        Verdict[] verdicts = new Verdict[items.size()];
+        int offset = 0;
+        for (int i = 0; i < verdicts.length; i++) {
+            StoreItem item = items.get(i);
+            verdicts[i] = WindowVerdicts.fromCounts(item.bucket(), item.cost(), answer, offset);
+            offset += 1 + 2 * item.bucket().limits().size();
+            if (verdicts[i].outcome() != Verdict.Outcome.ALLOWED) {
+                return i + 1 == verdicts.length ? verdicts : java.util.Arrays.copyOf(verdicts, i + 1);
+            }
+        }
+        return verdicts;
+    }
+
+    private static Verdict[] unavailable(List<StoreItem> items) {
+        Verdict[] verdicts = new Verdict[items.size()];
+        for (int i = 0; i < verdicts.length; i++) {
+            verdicts[i] = Verdict.unavailable(items.get(i).bucket().limit(), Duration.ZERO);
+        }
+        return verdicts;
     }
 
     @Override

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A complete store of the SPI in a hash map, the README's example of "Writing a store": it decides on the
@@ -28,6 +29,7 @@ public final class MapStore implements RateLimitStore {
     /** Per bucket name and hashed key: each window's count and end (epoch milliseconds). */
     private final Map<String, Map<String, long[][]>> counters = new HashMap<>(); // guarded by this
     private volatile boolean down;
+    private final AtomicLong calls = new AtomicLong();
 
     /** @param clock the library's clock ({@code StoreContext.clock()}), which times every window */
     public MapStore(InstantSource clock) {
@@ -44,8 +46,14 @@ public final class MapStore implements RateLimitStore {
         return new TreeSet<>(counters.getOrDefault(bucket.name(), Map.of()).keySet());
     }
 
+    /** Calls of {@link #consume} so far, failed ones included: one per round trip a real store would make. */
+    public long calls() {
+        return calls.get();
+    }
+
     @Override
     public long[] consume(List<StoreItem> items) throws StoreException {
+        calls.incrementAndGet();
         failIfDown();
         long now = clock.millis();
         long[] answer = new long[items.stream().mapToInt(item -> 1 + 2 * item.bucket().limits().size()).sum()];

@@ -5,6 +5,8 @@ import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
+import dev.ratelimiter.core.BatchingLimiter;
+import dev.ratelimiter.spi.StoreItem;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
@@ -468,5 +470,31 @@ public abstract class RateLimiterContract {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    @DisplayName("several buckets in one call (a method's @RateLimited): decided in order and each counted; the "
+            + "first refusal stops the rest, which are not counted, and the earlier ones keep their count")
+    void severalBucketsInOneCall() {
+        Bucket first = bucket("batch-first", 3, Duration.ofSeconds(60));
+        Bucket second = bucket("batch-second", 1, Duration.ofSeconds(60));
+        Bucket third = bucket("batch-third", 3, Duration.ofSeconds(60));
+        List<StoreItem> items = List.of(new StoreItem(first, "k", 1), new StoreItem(second, "k", 1),
+                new StoreItem(third, "k", 1));
+
+        Verdict[] allowed = BatchingLimiter.consumeAll(limiter, items);
+
+        assertThat(allowed).extracting(Verdict::outcome)
+                .containsExactly(Outcome.ALLOWED, Outcome.ALLOWED, Outcome.ALLOWED);
+        assertThat(allowed).extracting(Verdict::remaining).containsExactly(2L, 0L, 2L);
+
+        Verdict[] refused = BatchingLimiter.consumeAll(limiter, items);
+
+        assertThat(refused).extracting(Verdict::outcome).containsExactly(Outcome.ALLOWED, Outcome.DENIED);
+        assertThat(refused[0].remaining()).isEqualTo(1);
+        assertThat(limiter.consume(first, "k", 0).remaining()).as("the earlier bucket keeps its count")
+                .isEqualTo(1);
+        assertThat(limiter.consume(third, "k", 0).remaining()).as("the later bucket was not counted")
+                .isEqualTo(2);
     }
 }
