@@ -1,6 +1,6 @@
 package dev.ratelimiter.bench;
 
-import dev.ratelimiter.valkey.RedisServer;
+import dev.ratelimiter.internal.valkey.RedisServer;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

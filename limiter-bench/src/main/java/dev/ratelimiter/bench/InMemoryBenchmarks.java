@@ -3,7 +3,7 @@ package dev.ratelimiter.bench;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.core.MemoryRateLimiter;
+import dev.ratelimiter.internal.core.MemoryRateLimiter;
 import io.github.bucket4j.BandwidthBuilder;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -2,11 +2,11 @@ package dev.ratelimiter.bench;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.core.BackendMonitor;
-import dev.ratelimiter.core.RateLimiterMetrics;
-import dev.ratelimiter.core.StoreLimiter;
-import dev.ratelimiter.postgres.ConnectionEviction;
-import dev.ratelimiter.postgres.PostgresStore;
+import dev.ratelimiter.internal.core.BackendMonitor;
+import dev.ratelimiter.internal.core.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.StoreLimiter;
+import dev.ratelimiter.internal.postgres.ConnectionEviction;
+import dev.ratelimiter.internal.postgres.PostgresStore;
 
 import javax.sql.DataSource;
 import java.io.IOException;
@@ -31,7 +31,7 @@ final class PostgresStatements {
 
     /** What the store binds, in order, for a one-window decision. */
     static List<String> parameterNames() {
-        return dev.ratelimiter.postgres.PostgresLayout.parameterNames(LibraryPaths.TABLE);
+        return dev.ratelimiter.internal.postgres.PostgresLayout.parameterNames(LibraryPaths.TABLE);
     }
 
     private PostgresStatements() {

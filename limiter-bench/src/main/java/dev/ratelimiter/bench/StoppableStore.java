@@ -1,7 +1,7 @@
 package dev.ratelimiter.bench;
 
-import dev.ratelimiter.core.RateLimiterMetrics;
-import dev.ratelimiter.valkey.RedisServer;
+import dev.ratelimiter.internal.core.RateLimiterMetrics;
+import dev.ratelimiter.internal.valkey.RedisServer;
 
 import javax.sql.DataSource;
 import java.time.Duration;

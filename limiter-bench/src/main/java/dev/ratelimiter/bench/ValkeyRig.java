@@ -1,9 +1,9 @@
 package dev.ratelimiter.bench;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.core.RateLimiterMetrics;
-import dev.ratelimiter.valkey.RedisServer;
-import dev.ratelimiter.valkey.ValkeyLayout;
+import dev.ratelimiter.internal.core.RateLimiterMetrics;
+import dev.ratelimiter.internal.valkey.RedisServer;
+import dev.ratelimiter.internal.valkey.ValkeyLayout;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
 import io.github.bucket4j.distributed.proxy.ProxyManager;

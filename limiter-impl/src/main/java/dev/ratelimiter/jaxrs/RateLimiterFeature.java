@@ -1,5 +1,10 @@
 package dev.ratelimiter.jaxrs;
 
+import dev.ratelimiter.internal.jaxrs.GlobalRateLimitFilter;
+import dev.ratelimiter.internal.jaxrs.RateLimitExceededMapper;
+import dev.ratelimiter.internal.jaxrs.RateLimitHeadersFilter;
+import dev.ratelimiter.internal.jaxrs.RateLimitKeyMissingMapper;
+import dev.ratelimiter.internal.jaxrs.RateLimiterUnavailableMapper;
 import jakarta.ws.rs.core.Configuration;
 import jakarta.ws.rs.core.Feature;
 import jakarta.ws.rs.core.FeatureContext;

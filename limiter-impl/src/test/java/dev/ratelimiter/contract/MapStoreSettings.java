@@ -1,8 +1,8 @@
 package dev.ratelimiter.contract;
 
-import dev.ratelimiter.core.LimiterSettings;
-import dev.ratelimiter.core.SettingsReader;
-import dev.ratelimiter.core.StoreProviders;
+import dev.ratelimiter.internal.core.LimiterSettings;
+import dev.ratelimiter.internal.core.SettingsReader;
+import dev.ratelimiter.internal.core.StoreProviders;
 
 import java.util.HashMap;
 import java.util.List;

@@ -2,17 +2,17 @@ package dev.ratelimiter.contract;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.RateLimiter;
-import dev.ratelimiter.core.BackendMonitor;
-import dev.ratelimiter.core.BackendState;
-import dev.ratelimiter.core.BreakerSettings;
-import dev.ratelimiter.core.CircuitBreakerLimiter;
-import dev.ratelimiter.core.DenyCacheSettings;
-import dev.ratelimiter.core.MemoryRateLimiter;
-import dev.ratelimiter.core.OutageStatistics;
-import dev.ratelimiter.core.RateLimiterMetrics;
-import dev.ratelimiter.core.SharedStoreChain;
+import dev.ratelimiter.internal.core.BackendMonitor;
+import dev.ratelimiter.internal.core.BackendState;
+import dev.ratelimiter.internal.core.BreakerSettings;
+import dev.ratelimiter.internal.core.CircuitBreakerLimiter;
+import dev.ratelimiter.internal.core.DenyCacheSettings;
+import dev.ratelimiter.internal.core.MemoryRateLimiter;
+import dev.ratelimiter.internal.core.OutageStatistics;
+import dev.ratelimiter.internal.core.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.SharedStoreChain;
 import dev.ratelimiter.spi.StoreParts;
-import dev.ratelimiter.core.StoreProbe;
+import dev.ratelimiter.internal.core.StoreProbe;
 
 import java.time.InstantSource;
 import java.util.Map;

@@ -2,7 +2,7 @@ package dev.ratelimiter.it.payara;
 
 import dev.ratelimiter.it.ExampleApi;
 import dev.ratelimiter.it.ExampleDeployments;
-import dev.ratelimiter.valkey.RedisServer;
+import dev.ratelimiter.internal.valkey.RedisServer;
 import jakarta.json.JsonObject;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;

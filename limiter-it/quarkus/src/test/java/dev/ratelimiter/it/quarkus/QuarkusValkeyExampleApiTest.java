@@ -1,7 +1,7 @@
 package dev.ratelimiter.it.quarkus;
 
 import dev.ratelimiter.it.ExampleApi;
-import dev.ratelimiter.valkey.RedisServer;
+import dev.ratelimiter.internal.valkey.RedisServer;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -145,7 +145,7 @@ class QuarkusValkeyExampleApiTest extends QuarkusExampleApiTest {
             + "and nothing warns")
     void rateLimitedUniLeavesTheEventLoop() throws Exception {
         try (LogCapture blocked = LogCapture.of(BLOCKED_THREAD_CHECKER);
-             LogCapture warnings = LogCapture.of("dev.ratelimiter.cdi.EventLoopWarnings")) {
+             LogCapture warnings = LogCapture.of("dev.ratelimiter.internal.cdi.EventLoopWarnings")) {
             HttpResponse<String> response = twoAtOnceWhileTheStoreStalls("api/reactive/quota");
             assertThat(response.headers().firstValue("RateLimit").orElseThrow()).contains("\"reactive\";r=");
             assertThat(blocked.seen()).as("blocked-thread warnings").isEmpty();

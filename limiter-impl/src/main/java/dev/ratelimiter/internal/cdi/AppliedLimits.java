@@ -1,0 +1,61 @@
+package dev.ratelimiter.internal.cdi;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Verdict;
+import jakarta.enterprise.context.RequestScoped;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The verdicts given during one HTTP request, in order, from which the response filter writes the RateLimit
+ * headers.
+ */
+@RequestScoped
+public class AppliedLimits {
+
+    /** One bucket's verdict. */
+    public record Applied(Bucket bucket, Verdict verdict) {
+    }
+
+    private final List<Applied> applied = new ArrayList<>(2);
+
+    /** Records a verdict; a later verdict of the same bucket replaces the earlier one. */
+    public void record(Bucket bucket, Verdict verdict) {
+        applied.removeIf(entry -> entry.bucket().name().equals(bucket.name()));
+        applied.add(new Applied(bucket, verdict));
+    }
+
+    /**
+     * What records a verdict of {@code bucket} into this request's limits later, from a thread where the request
+     * context may no longer be active (a filter that handed its store call to a worker thread): the consumer holds
+     * this request's instance, not the proxy.
+     */
+    public Consumer<Verdict> recorder(Bucket bucket) {
+        return verdict -> record(bucket, verdict);
+    }
+
+    /** {@link #recorder(Bucket)} for any bucket: the interceptor records each bucket of a method as it decides. */
+    public BiConsumer<Bucket, Verdict> recorder() {
+        return this::record;
+    }
+
+    /**
+     * What reads this request's verdicts later, from a thread where the request context may not be active (the
+     * response filter of a {@code CompletionStage} resource method that completed elsewhere): it holds this
+     * request's instance, not the proxy. (Not the instance itself: a client proxy hands back itself for a method
+     * returning {@code this}.)
+     */
+    public Supplier<List<Applied>> reader() {
+        return this::all;
+    }
+
+    /** The verdicts so far, oldest first. */
+    public List<Applied> all() {
+        return Collections.unmodifiableList(applied);
+    }
+}

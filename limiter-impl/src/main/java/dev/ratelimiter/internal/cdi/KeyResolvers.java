@@ -1,0 +1,160 @@
+package dev.ratelimiter.internal.cdi;
+
+import dev.ratelimiter.KeyNormalization;
+import dev.ratelimiter.RateLimitContext;
+import dev.ratelimiter.RateLimitKeyResolver;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.literal.NamedLiteral;
+import jakarta.inject.Inject;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Finds the {@link RateLimitKeyResolver} beans that {@code @RateLimited} and {@code ratelimiter.api.key-resolver}
+ * name, and calls them: a {@code null} or blank key, or an exception, is "no key", logged once per resolver without
+ * the key or the exception's message (either may hold a secret such as an API key).
+ *
+ * <p>The injected {@code @Any Instance<RateLimitKeyResolver>} also keeps Quarkus ArC from removing a resolver bean
+ * that nothing else injects.
+ */
+@ApplicationScoped
+public class KeyResolvers {
+
+    private static final System.Logger LOG = System.getLogger(KeyResolvers.class.getName());
+
+    /** The property naming the global filter's resolver. */
+    static final String GLOBAL_PROPERTY = "ratelimiter.api.key-resolver";
+
+    /**
+     * A resolver bean and its bean class's name, which messages name (the instance may be a client proxy).
+     *
+     * @param resolver the contextual reference
+     * @param label    the bean class's name
+     */
+    public record Resolver(RateLimitKeyResolver resolver, String label) {
+    }
+
+    /**
+     * A key to count and how to normalize it.
+     *
+     * @param raw           the key as the source gave it
+     * @param normalization how it is normalized before hashing
+     */
+    public record Key(CharSequence raw, KeyNormalization normalization) {
+    }
+
+    @Inject
+    @Any
+    Instance<RateLimitKeyResolver> resolvers;
+
+    @Inject
+    LimiterConfiguration configuration;
+
+    private final Set<String> reported = ConcurrentHashMap.newKeySet();
+    private volatile Optional<Resolver> global;
+
+    /**
+     * The one resolver bean {@code name} designates.
+     *
+     * @throws IllegalArgumentException saying whether none or several beans match, naming them
+     */
+    public Resolver find(RateLimitedMethod.ResolverName name) {
+        return name.type() != null ? only(resolvers.select(name.type()), name.describe())
+                : only(resolvers.select(NamedLiteral.of(name.name())), name.describe());
+    }
+
+    /**
+     * The global filter's resolver, {@code ratelimiter.api.key-resolver}: a {@code @Named} name, else a bean class's
+     * fully qualified name; empty when the property is unset.
+     *
+     * @throws IllegalArgumentException naming the property, if it designates no bean or several
+     */
+    public Optional<Resolver> global() {
+        Optional<Resolver> current = global;
+        if (current == null) {
+            current = configuration.settings().keyResolver().map(this::findGlobal);
+            global = current;
+        }
+        return current;
+    }
+
+    private Resolver findGlobal(String value) {
+        String what = GLOBAL_PROPERTY + "='" + value + "'";
+        Instance<RateLimitKeyResolver> named = resolvers.select(NamedLiteral.of(value));
+        if (!named.isUnsatisfied()) {
+            return only(named, what);
+        }
+        Class<?> type;
+        try {
+            type = Class.forName(value, false, Thread.currentThread().getContextClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new IllegalArgumentException(what + ": no RateLimitKeyResolver bean has this @Named name, and no "
+                    + "class has this name");
+        }
+        if (!RateLimitKeyResolver.class.isAssignableFrom(type)) {
+            throw new IllegalArgumentException(what + ": " + type.getName() + " does not implement "
+                    + RateLimitKeyResolver.class.getName());
+        }
+        return only(resolvers.select(type.asSubclass(RateLimitKeyResolver.class)), what);
+    }
+
+    private static Resolver only(Instance<? extends RateLimitKeyResolver> matching, String what) {
+        List<String> classes = matching.handlesStream().map(h -> h.getBean().getBeanClass().getName()).toList();
+        if (classes.isEmpty()) {
+            throw new IllegalArgumentException(what + " names no RateLimitKeyResolver bean (is the class a CDI bean, "
+                    + "with a bean-defining annotation such as @ApplicationScoped?)");
+        }
+        if (classes.size() > 1) {
+            throw new IllegalArgumentException(what + " is ambiguous: it names the beans " + String.join(", ",
+                    classes.stream().sorted().toList()) + "; name one by a type only it has, or by @Named");
+        }
+        return new Resolver(matching.get(), classes.get(0));
+    }
+
+    /**
+     * What the global filter's resolver reads: the bucket and the request, no method.
+     *
+     * @param bucket   the global bucket being decided ({@code api-authenticated} or {@code api-anonymous})
+     * @param identity this request's identity, resolved by the filter just before
+     */
+    public RateLimitContext filterContext(String bucket, RequestIdentity identity) {
+        return new CallContext(bucket, Optional.empty(), List.of(), identity.principalName(),
+                identity.clientAddress(), identity.attributes());
+    }
+
+    /**
+     * Asks {@code resolver} for the key of a call.
+     *
+     * @return the key with the resolver's normalization; empty when it returned {@code null} or a blank key, or
+     *         threw (logged once per resolver)
+     */
+    public Optional<Key> resolve(Resolver resolver, RateLimitContext context) {
+        String key;
+        try {
+            key = resolver.resolver().resolve(context);
+        } catch (RuntimeException e) {
+            report(resolver, context.bucket(), "threw " + e.getClass().getName()
+                    + " (its message is not logged: it may hold the key)");
+            return Optional.empty();
+        }
+        if (key == null || key.isBlank()) {
+            report(resolver, context.bucket(), "returned " + (key == null ? "null" : "a blank key"));
+            return Optional.empty();
+        }
+        return Optional.of(new Key(key, resolver.resolver().normalization()));
+    }
+
+    private void report(Resolver resolver, String bucket, String what) {
+        if (reported.add(resolver.label())) {
+            LOG.log(System.Logger.Level.WARNING, "RateLimitKeyResolver " + resolver.label() + " " + what
+                    + " for bucket \"" + bucket + "\": such a call is keyed by the bucket's fallback, or refused "
+                    + "with 400 without one (the global filter keys it by the request's identity). Logged once per "
+                    + "resolver.");
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package dev.ratelimiter.internal.cdi;
+
+import dev.ratelimiter.internal.core.LimiterSettings;
+import dev.ratelimiter.internal.core.SettingsReader;
+import dev.ratelimiter.internal.core.UnknownProperties;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.spi.ConfigSource;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The limiter's settings, read from MicroProfile Config once, when the application starts. The library's own
+ * {@code META-INF/microprofile-config.properties} holds the built-in buckets at {@code config_ordinal} 50, below
+ * the application's file (100), environment variables (300) and system properties (400). An unknown
+ * {@code ratelimiter.*} name in properties form is logged as a warning naming the nearest known property.
+ */
+@ApplicationScoped
+public class LimiterConfiguration {
+
+    private static final System.Logger LOG = System.getLogger(LimiterConfiguration.class.getName());
+
+    @Inject
+    Config config;
+
+    private LimiterSettings settings;
+
+    @PostConstruct
+    void read() {
+        List<String> names = namesAsWritten();
+        // Before reading, so a typo that fails the start (a bucket left without its limit) is explained first.
+        UnknownProperties.warnings(names).forEach(warning -> LOG.log(System.Logger.Level.WARNING, warning));
+        settings = SettingsReader.read(new ConfigLookup(config), names);
+    }
+
+    /**
+     * Every property name as a configuration source lists it, sorted, without the names some sources list beside an
+     * environment variable. SmallRye Config's environment source lists {@code RATELIMITER_BUCKETS_LOGIN_LIMT} also
+     * as {@code ratelimiter.buckets.login.limt} (and {@code _DEV_RATELIMITER_...} as {@code %dev.ratelimiter...});
+     * such a name is left out, since an environment variable's name cannot be told apart from a typo ({@code _}
+     * stands for both {@code .} and {@code -}), and the reader finds the bucket from the variable's own name.
+     *
+     * <p>Taken from the sources, not from {@link Config#getPropertyNames()}: there SmallRye Config lists a name
+     * under the active profile without its profile ({@code %dev.x} as {@code x}), so a typo under the active
+     * profile would go unseen; the reader asks the Config which profiled names apply (README, "Configuration
+     * profiles").
+     */
+    private List<String> namesAsWritten() {
+        Set<String> written = new TreeSet<>();
+        for (ConfigSource source : config.getConfigSources()) {
+            Set<String> listed = source.getPropertyNames();
+            for (String name : listed) {
+                if (name.equals(environmentForm(name)) || !listed.contains(environmentForm(name))) {
+                    written.add(name);
+                }
+            }
+        }
+        return List.copyOf(written);
+    }
+
+    private static String environmentForm(String name) {
+        return name.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);
+    }
+
+    /** The validated settings. */
+    public LimiterSettings settings() {
+        return settings;
+    }
+}

@@ -1,0 +1,192 @@
+package dev.ratelimiter.internal.cdi;
+
+import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.RateLimiterStateChanged;
+import dev.ratelimiter.internal.core.BackendStatus;
+import dev.ratelimiter.internal.core.CounterKeys;
+import dev.ratelimiter.internal.core.LimiterAssembly;
+import dev.ratelimiter.internal.core.LimiterSettings;
+import dev.ratelimiter.internal.core.OutageStatistics;
+import dev.ratelimiter.internal.core.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.ShadowMode;
+import dev.ratelimiter.internal.core.StoreProviders;
+import dev.ratelimiter.internal.core.SubtreeConfig;
+import dev.ratelimiter.spi.RateLimitStore;
+import dev.ratelimiter.spi.RateLimitStoreProvider;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.Config;
+
+import javax.sql.DataSource;
+import java.time.InstantSource;
+import java.util.Optional;
+
+/**
+ * The limiter in the server: builds the chain ({@link LimiterAssembly}) once, from the settings and the store that
+ * {@code ratelimiter.backend} names, with what the server offers the store ({@link CdiStoreContext}), and closes
+ * what it opened when the application stops. A store other than {@code memory} is built by its provider, found by
+ * name among those on the class path ({@link StoreProviders}; the README's "Writing a store").
+ *
+ * <p>Built on first use: at the latest by {@link StartupValidator} at the CDI {@code Startup} event, so a store that
+ * cannot work fails the deployment, but possibly earlier, on a request thread (a readiness probe during
+ * deployment).
+ */
+@ApplicationScoped
+public class LimiterRuntime {
+
+    private static final System.Logger LOG = System.getLogger(LimiterRuntime.class.getName());
+
+    @Inject
+    LimiterConfiguration configuration;
+
+    @Inject
+    Config config;
+
+    @Inject
+    InstantSource clock;
+
+    @Inject
+    Event<RateLimiterStateChanged> stateChanges;
+
+    @Inject
+    MetricsConnection metrics;
+
+    @Inject
+    Instance<Object> beans; // typed Object: a store's types may be absent
+
+    // @Any: every DataSource bean is a candidate, also a named one only the configuration refers to (Quarkus
+    // removes beans no injection point can reach).
+    @Inject
+    @Any
+    Instance<DataSource> dataSources;
+
+    private volatile LimiterAssembly assembly;
+
+    /**
+     * Builds the chain if no call has yet; the deployment's startup step.
+     *
+     * @throws dev.ratelimiter.spi.ConfigurationException the settings or the store cannot work
+     */
+    void start() {
+        assembly();
+    }
+
+    private LimiterAssembly assembly() {
+        LimiterAssembly built = assembly;
+        if (built == null) {
+            synchronized (this) {
+                built = assembly;
+                if (built == null) {
+                    LimiterSettings settings = configuration.settings();
+                    warnings(settings);
+                    built = LimiterAssembly.assemble(settings, sharedStore(settings), clock, metrics.port(),
+                            new StateChangeEvents(stateChanges));
+                    assembly = built;
+                }
+            }
+        }
+        return built;
+    }
+
+    /** What an operator must see in the log as the limiter starts, under this class's logger name. */
+    private static void warnings(LimiterSettings settings) {
+        if (settings.keySecret().isEmpty()) {
+            LOG.log(System.Logger.Level.WARNING, "ratelimiter.key-secret is not set: keys are hashed with plain "
+                    + "SHA-256, which can be reversed by guessing for short logins and IPv4 addresses. Set the "
+                    + "same secret on every replica.");
+        }
+        if (!settings.enabled()) {
+            LOG.log(System.Logger.Level.WARNING, "ratelimiter.enabled=false: every attempt is allowed and "
+                    + "nothing is counted");
+        }
+    }
+
+    /** The store {@code ratelimiter.backend} names, built by its provider; empty in memory or when disabled. */
+    private Optional<LimiterAssembly.SharedStore> sharedStore(LimiterSettings settings) {
+        String name = settings.backend();
+        if (!settings.enabled() || name.equals(StoreProviders.MEMORY)) {
+            return Optional.empty();
+        }
+        RateLimitStoreProvider provider = StoreProviders.load().byName().get(name);
+        if (provider == null) { // SettingsReader accepts only the names found, from the same class loader
+            throw new IllegalStateException("no store provider named '" + name + "'");
+        }
+        SubtreeConfig storeConfig = new SubtreeConfig(name, new ConfigLookup(config));
+        CdiStoreContext context = new CdiStoreContext(storeConfig, clock, beans);
+        RateLimitStore store;
+        try {
+            store = provider.create(context);
+        } catch (RuntimeException | Error e) {
+            context.close(); // the sweeps it may have started
+            throw e;
+        }
+        try {
+            storeConfig.check(); // a problem the provider recorded but did not throw
+        } catch (RuntimeException e) {
+            context.close();
+            store.close();
+            throw e;
+        }
+        return Optional.of(LimiterAssembly.of(store, context));
+    }
+
+    /**
+     * Logs that the limiter is ready: called by {@link StartupValidator} once every check has passed, so the line
+     * never precedes a failed start.
+     */
+    void announceReady() {
+        LimiterSettings settings = configuration.settings();
+        if (!settings.enabled()) {
+            return; // the assembly said so already
+        }
+        LOG.log(System.Logger.Level.INFO, "Rate limiter ready: backend {0}, {1} buckets",
+                settings.backend(), String.valueOf(settings.buckets().size()));
+    }
+
+    @PreDestroy
+    void stop() {
+        LimiterAssembly built = assembly;
+        if (built != null) {
+            built.shutdown().close();
+        }
+    }
+
+    /** The chain used by the decider, on hashed keys (no proxy in between). */
+    RateLimiter limiter() {
+        return assembly().limiter();
+    }
+
+    /** Hashes normalized keys before they are counted, and for the denial event. */
+    CounterKeys keys() {
+        return assembly().keys();
+    }
+
+    /** The buckets in shadow mode, which turns their refusals into calls that go on. */
+    ShadowMode shadow() {
+        return assembly().shadow();
+    }
+
+    /** Where decisions are reported. */
+    RateLimiterMetrics metrics() {
+        return metrics.port();
+    }
+
+    /** Whether a decision may wait on the network or a lock ({@link RateLimitStore#blocking()}). */
+    boolean blocking() {
+        return assembly().blocking();
+    }
+
+    /** Attempts answered by an outage policy, per bucket. */
+    public OutageStatistics outages() {
+        return assembly().outages();
+    }
+
+    /** The store's state for the readiness check. */
+    public BackendStatus status() {
+        return assembly().monitor().status();
+    }
+}

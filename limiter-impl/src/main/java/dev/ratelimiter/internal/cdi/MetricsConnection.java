@@ -1,0 +1,50 @@
+package dev.ratelimiter.internal.cdi;
+
+import dev.ratelimiter.internal.core.LimiterSettings;
+import dev.ratelimiter.internal.core.MetricsSwitch;
+import dev.ratelimiter.internal.core.RateLimiterMetrics;
+import dev.ratelimiter.internal.metrics.MetricsRecorders;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+
+import java.util.function.BooleanSupplier;
+
+/**
+ * The metrics port the limiter chain reports to, and the one startup step that connects it to the adapter
+ * {@code ratelimiter.metrics.system} chooses among those the server offers (the README's "Metrics"). The chain is
+ * built with the port from the start; the adapter is connected only at the CDI {@code Startup} event, by
+ * {@link StartupValidator}, because the chain may be built earlier, on a request thread (a readiness probe during
+ * deployment), where Payara cannot yet resolve its {@code MetricRegistry}. Events before then are not reported.
+ */
+@ApplicationScoped
+public class MetricsConnection {
+
+    @Inject
+    Instance<Object> beans; // typed Object: the metrics registries' classes may be absent
+
+    private final MetricsSwitch port = new MetricsSwitch();
+    private boolean connected; // guarded by this
+
+    /** What the chain reports to: nothing until {@link #connect}, then the chosen adapter. */
+    RateLimiterMetrics port() {
+        return port;
+    }
+
+    /**
+     * Chooses the adapter, registers every series and starts forwarding to it; once, later calls do nothing.
+     *
+     * @param settings the buckets, the store's name and {@code ratelimiter.metrics.system}
+     * @param degraded whether the store is degraded, read when scraped
+     * @throws dev.ratelimiter.spi.ConfigurationException when the chosen system is absent
+     */
+    synchronized void connect(LimiterSettings settings, BooleanSupplier degraded) {
+        if (connected) {
+            return;
+        }
+        connected = true;
+        RateLimiterMetrics adapter = MetricsRecorders.choose(settings.metricsSystem(), beans);
+        adapter.register(settings.buckets().values(), settings.backend(), degraded);
+        port.connect(adapter);
+    }
+}

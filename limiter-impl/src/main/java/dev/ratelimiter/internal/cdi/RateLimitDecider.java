@@ -1,0 +1,162 @@
+package dev.ratelimiter.internal.cdi;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.KeyNormalization;
+import dev.ratelimiter.RateLimitDenied;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.internal.core.BatchingLimiter;
+import dev.ratelimiter.internal.core.CounterKeys;
+import dev.ratelimiter.internal.core.KeyNormalizer;
+import dev.ratelimiter.internal.core.ShadowMode;
+import dev.ratelimiter.spi.StoreItem;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The one path every decision takes, from the interceptor, the global filter and the {@code RateLimits} facade:
+ * normalize the raw key, hash it, count it, and fire {@link RateLimitDenied} on a denial (with the key's
+ * HMAC-SHA-256 or SHA-256, whichever hash it was counted under: {@link CounterKeys}). A refusal of a bucket in
+ * shadow mode is turned into a verdict that lets the call go on ({@link ShadowMode}), and fires no event: the
+ * README's "Shadow mode".
+ */
+@ApplicationScoped
+public class RateLimitDecider {
+
+    @Inject
+    LimiterConfiguration configuration;
+
+    @Inject
+    LimiterRuntime runtime;
+
+    @Inject
+    Event<RateLimitDenied> denials;
+
+    /**
+     * Counts one attempt (cost 1).
+     *
+     * @return the verdict after the bucket's outage policy; {@code UNAVAILABLE} only for a fail-closed outage. For
+     *         a bucket in shadow mode never {@code DENIED} nor {@code UNAVAILABLE}: a refusal comes back
+     *         {@code ALLOWED} with {@code remaining} 0 and the window's {@code resetAfter}
+     */
+    public Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
+        return decide(bucket, rawKey, normalization, 1);
+    }
+
+    /**
+     * Decides one call of the given cost in every window of the bucket (the README's "Fixed windows"); a decision
+     * is counted once in the metrics, whatever its cost and however many windows the bucket has.
+     *
+     * @param cost attempts the call counts, from 0 (a check) to the bucket's smallest limit
+     * @return the verdict after the bucket's outage policy; {@code UNAVAILABLE} only for a fail-closed outage
+     * @throws IllegalArgumentException if the cost is negative or above the bucket's smallest limit
+     */
+    public Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization, long cost) {
+        checkCost(bucket, cost);
+        CounterKeys keys = runtime.keys();
+        String normalized = KeyNormalizer.normalize(rawKey, normalization);
+        String key = keys.counterKey(normalized);
+        return settle(bucket, normalized, key, runtime.limiter().consume(bucket, key, cost));
+    }
+
+    /**
+     * Decides the buckets of one method with several {@code @RateLimited}, in declaration order, each as
+     * {@link #decide(Bucket, CharSequence, KeyNormalization, long)} would, but in one call of the limiter chain, so
+     * one store round trip where the store allows it (the README's "Several limits on one method"). The first
+     * refusal stops the rest: later buckets are not counted, earlier ones keep their count. A refusal of a bucket in
+     * shadow mode does not stop the rest: it is let through, and the later buckets are decided in a further call.
+     *
+     * @param buckets the buckets, in the order they are decided, at least one
+     * @param keys    each bucket's raw key and its normalization, at the same index
+     * @param costs   each bucket's cost, at the same index, from 0 to the bucket's smallest limit
+     * @return one verdict per decided bucket, in order: all {@code ALLOWED} but for the last, which may be the
+     *         refusal ({@code DENIED}, or {@code UNAVAILABLE} for a fail-closed outage) that stopped the rest
+     * @throws IllegalArgumentException if a cost is negative or above its bucket's smallest limit, before anything
+     *                                  is counted
+     */
+    public Verdict[] decideAll(List<Bucket> buckets, List<KeyResolvers.Key> keys, long[] costs) {
+        int count = buckets.size();
+        CounterKeys counterKeys = runtime.keys();
+        String[] normalized = new String[count];
+        List<StoreItem> items = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            Bucket bucket = buckets.get(i);
+            checkCost(bucket, costs[i]);
+            normalized[i] = KeyNormalizer.normalize(keys.get(i).raw(), keys.get(i).normalization());
+            items.add(new StoreItem(bucket, counterKeys.counterKey(normalized[i]), costs[i]));
+        }
+        Verdict[] verdicts = new Verdict[count];
+        int done = 0;
+        while (done < count) {
+            Verdict[] decided = BatchingLimiter.consumeAll(runtime.limiter(),
+                    done == 0 ? items : items.subList(done, count));
+            for (Verdict verdict : decided) {
+                StoreItem item = items.get(done);
+                Verdict answer = settle(item.bucket(), normalized[done], item.key(), verdict);
+                verdicts[done++] = answer;
+                if (answer.outcome() != Verdict.Outcome.ALLOWED) {
+                    return done == count ? verdicts : Arrays.copyOf(verdicts, done);
+                }
+            }
+        }
+        return verdicts;
+    }
+
+    /** What {@link #decide} does with the chain's verdict: shadow mode, the metrics, the denial event. */
+    private Verdict settle(Bucket bucket, String normalized, String key, Verdict verdict) {
+        if (verdict.outcome() != Verdict.Outcome.ALLOWED && runtime.shadow().covers(bucket)) {
+            return runtime.shadow().letThrough(bucket, key, verdict);
+        }
+        runtime.metrics().decision(bucket, verdict.outcome());
+        if (verdict.outcome() == Verdict.Outcome.DENIED) {
+            denials.fire(new RateLimitDenied(bucket, runtime.keys().eventKey(normalized, key), verdict));
+        }
+        return verdict;
+    }
+
+    /**
+     * Refuses a cost no call could be allowed with, or a negative one.
+     *
+     * @throws IllegalArgumentException naming the bucket, the cost and the accepted range
+     */
+    public static void checkCost(Bucket bucket, long cost) {
+        if (cost < 0 || cost > bucket.smallestLimit()) {
+            throw new IllegalArgumentException(costProblem(bucket, cost));
+        }
+    }
+
+    /** The message for a cost out of range, without the caller's place. */
+    static String costProblem(Bucket bucket, long cost) {
+        return "cost " + cost + " is out of range for bucket '" + bucket.name() + "': from 0 to "
+                + bucket.smallestLimit() + " (the bucket's smallest limit)";
+    }
+
+    /**
+     * Whether a decision may wait on the network or a lock (the store says so: {@code RateLimitStore.blocking()}),
+     * so must not run on a thread that may not block, such as a Vert.x event loop. In-memory decisions never block.
+     */
+    public boolean blocking() {
+        return runtime.blocking();
+    }
+
+    /** Clears one raw key's counter; never throws for a backend failure. */
+    public void reset(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
+        runtime.limiter().reset(bucket, runtime.keys().counterKey(KeyNormalizer.normalize(rawKey, normalization)));
+    }
+
+    /**
+     * The configured bucket.
+     *
+     * @throws IllegalArgumentException naming the properties to set, if the bucket is not configured
+     */
+    public Bucket bucket(String name) {
+        return configuration.settings().bucket(name).orElseThrow(() -> new IllegalArgumentException(
+                "bucket '" + name + "' is not configured; set ratelimiter.buckets." + name
+                        + ".limit and ratelimiter.buckets." + name + ".window, or ratelimiter.buckets." + name
+                        + ".limits"));
+    }
+}

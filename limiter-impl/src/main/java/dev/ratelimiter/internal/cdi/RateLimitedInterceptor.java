@@ -1,0 +1,258 @@
+package dev.ratelimiter.internal.cdi;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.KeyNormalization;
+import dev.ratelimiter.RateLimitException;
+import dev.ratelimiter.RateLimitExceededException;
+import dev.ratelimiter.RateLimitKeyMissingException;
+import dev.ratelimiter.RateLimited;
+import dev.ratelimiter.RateLimiterUnavailableException;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.internal.cdi.RateLimitedMethod.KeySource;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ContextNotActiveException;
+import jakarta.enterprise.inject.Intercepted;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.inject.Inject;
+import jakarta.interceptor.AroundInvoke;
+import jakarta.interceptor.Interceptor;
+import jakarta.interceptor.InvocationContext;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+
+/**
+ * Counts each call of a {@link RateLimited} method before it runs, and refuses it with
+ * {@link RateLimitExceededException} or, for a fail-closed outage, {@link RateLimiterUnavailableException}: thrown
+ * by an ordinary method, as a failed stage by one returning {@code CompletionStage}, as a failure by one returning
+ * Mutiny's {@code Uni} or {@code Multi} (counted at each subscription; see {@link ResultType}).
+ *
+ * <p>The binding is the one the container applied to the intercepted bean (its class, superclasses, stereotypes),
+ * resolved once per bean class and method by {@link RateLimitedMethods}; a repeated {@code @RateLimited} gives
+ * several buckets, decided in declaration order until the first refusal, in one call of the limiter chain (one
+ * store round trip where the store allows it: {@link RateLimitDecider#decideAll}). A call for which a bucket has
+ * no key (a resolver's {@code null}, no fallback) is refused with {@link RateLimitKeyMissingException} before any
+ * bucket counts, delivered like a refusal.
+ *
+ * <p>At {@code PLATFORM_BEFORE + 100}, so it runs before {@code @Transactional} (PLATFORM_BEFORE + 200) and
+ * MicroProfile Fault Tolerance: a denied call opens no transaction and is not retried.
+ */
+@RateLimited(bucket = "")
+@Interceptor
+@Priority(Interceptor.Priority.PLATFORM_BEFORE + 100)
+public class RateLimitedInterceptor {
+
+    @Inject
+    @Intercepted
+    Bean<?> intercepted;
+
+    @Inject
+    RateLimitedMethods methods;
+
+    @Inject
+    RateLimitDecider decider;
+
+    @Inject
+    RequestIdentity identity;
+
+    @Inject
+    AppliedLimits applied;
+
+    @Inject
+    LimiterConfiguration configuration;
+
+    @Inject
+    EventLoopWarnings eventLoops;
+
+    @Inject
+    EventLoopOffload offload;
+
+    @Inject
+    UnfilteredRequests unfiltered;
+
+    @Inject
+    KeyResolvers resolvers;
+
+    @AroundInvoke
+    Object limit(InvocationContext context) throws Exception {
+        if (!configuration.settings().enabled()) {
+            return context.proceed();
+        }
+        Method method = context.getMethod();
+        Class<?> beanClass = intercepted.getBeanClass();
+        RateLimitedMethods.Binding binding = methods.binding(beanClass, method);
+        // Every key is read now, on the calling thread (a Uni may be subscribed where the request context is not
+        // active), and before any bucket counts: a call without a key counts nowhere.
+        List<RateLimitedMethods.BoundLimit> limits = binding.limits();
+        KeyResolvers.Key[] keys = new KeyResolvers.Key[limits.size()];
+        RateLimitKeyMissingException missing = null;
+        for (int i = 0; i < keys.length && missing == null; i++) {
+            keys[i] = key(limits.get(i), binding.method(), context, beanClass);
+            if (keys[i] == null) {
+                missing = new RateLimitKeyMissingException(limits.get(i).bucket().name());
+            }
+        }
+        RateLimitKeyMissingException noKey = missing;
+        BiConsumer<Bucket, Verdict> recorder = recorder();
+        Supplier<RuntimeException> decision = noKey != null ? () -> noKey : () -> decide(limits, keys, recorder);
+        RateLimitedMethod rateLimited = binding.method();
+        switch (rateLimited.result()) {
+            case UNI, MULTI:
+                return MutinyResults.defer(rateLimited.result(), decision, decider.blocking(), offload,
+                        context::proceed);
+            case COMPLETION_STAGE: {
+                eventLoops.check(method, decider.blocking());
+                RuntimeException refusal = decision.get();
+                return refusal == null ? context.proceed() : CompletableFuture.failedFuture(refusal);
+            }
+            default: {
+                eventLoops.check(method, decider.blocking());
+                RuntimeException refusal = decision.get();
+                if (refusal != null) {
+                    throw refusal;
+                }
+                return context.proceed();
+            }
+        }
+    }
+
+    /**
+     * Decides the buckets in declaration order; the first refusal stops the rest (README, "Several limits on one
+     * method"): later buckets are not counted, earlier ones keep their count.
+     *
+     * @return the refusal, or {@code null} when every bucket allowed the call
+     */
+    private RateLimitException decide(List<RateLimitedMethods.BoundLimit> limits, KeyResolvers.Key[] keys,
+                                      BiConsumer<Bucket, Verdict> recorder) {
+        if (keys.length == 1) { // the common case, without the lists of several buckets
+            Bucket bucket = limits.get(0).bucket();
+            Verdict verdict = decider.decide(bucket, keys[0].raw(), keys[0].normalization(),
+                    limits.get(0).limit().cost());
+            recorder.accept(bucket, verdict);
+            return refusal(bucket, verdict);
+        }
+        List<Bucket> buckets = new ArrayList<>(keys.length);
+        long[] costs = new long[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            buckets.add(limits.get(i).bucket());
+            costs[i] = limits.get(i).limit().cost();
+        }
+        // One call of the chain for every bucket: one store round trip where the store allows it.
+        Verdict[] verdicts = decider.decideAll(buckets, Arrays.asList(keys), costs);
+        for (int i = 0; i < verdicts.length; i++) {
+            recorder.accept(buckets.get(i), verdicts[i]);
+            RateLimitException refusal = refusal(buckets.get(i), verdicts[i]);
+            if (refusal != null) {
+                return refusal;
+            }
+        }
+        return null;
+    }
+
+    private static RateLimitException refusal(Bucket bucket, Verdict verdict) {
+        return switch (verdict.outcome()) {
+            case DENIED -> new RateLimitExceededException(bucket, verdict);
+            case UNAVAILABLE -> new RateLimiterUnavailableException(bucket, verdict);
+            default -> null;
+        };
+    }
+
+    /**
+     * The key of one limit, from its source, else from its fallback sources in order.
+     *
+     * @return {@code null} when no source gave one
+     * @throws IllegalStateException for a key from the request outside a request the filter saw
+     */
+    private KeyResolvers.Key key(RateLimitedMethods.BoundLimit limit, RateLimitedMethod rateLimited,
+                                 InvocationContext context, Class<?> beanClass) {
+        KeyResolvers.Key key = key(limit.limit().source(), limit, rateLimited, context, beanClass);
+        List<KeySource> fallback = limit.limit().fallback();
+        for (int i = 0; key == null && i < fallback.size(); i++) {
+            key = key(fallback.get(i), limit, rateLimited, context, beanClass);
+        }
+        return key;
+    }
+
+    private KeyResolvers.Key key(KeySource source, RateLimitedMethods.BoundLimit limit, RateLimitedMethod rateLimited,
+                                 InvocationContext context, Class<?> beanClass) {
+        return switch (source) {
+            case PARAMETER -> new KeyResolvers.Key(
+                    (CharSequence) context.getParameters()[rateLimited.keyParameter()], rateLimited.normalization());
+            case IDENTITY -> {
+                requireRequest(beanClass, context.getMethod());
+                yield plain(identity.principalName().or(identity::clientAddress));
+            }
+            case PRINCIPAL -> {
+                requireRequest(beanClass, context.getMethod());
+                yield plain(identity.principalName());
+            }
+            case CLIENT_ADDRESS -> {
+                requireRequest(beanClass, context.getMethod());
+                yield plain(identity.clientAddress());
+            }
+            case RESOLVER -> resolvers.resolve(limit.resolver(), callContext(limit, context)).orElse(null);
+        };
+    }
+
+    private static KeyResolvers.Key plain(Optional<String> key) {
+        return key.map(value -> new KeyResolvers.Key(value, KeyNormalization.NONE)).orElse(null);
+    }
+
+    /**
+     * Fails unless the call runs in an HTTP request the global filter saw (it records the client address of every
+     * request): otherwise there is no principal or client address to key by.
+     */
+    private void requireRequest(Class<?> beanClass, Method method) {
+        boolean seen;
+        try {
+            seen = identity.clientAddress().isPresent();
+        } catch (ContextNotActiveException e) {
+            throw noKey(beanClass, method);
+        }
+        if (!seen) {
+            unfiltered.report(beanClass, method);
+            throw new IllegalStateException(UnfilteredRequests.message(beanClass, method));
+        }
+    }
+
+    /** What a resolver reads; outside a request, only the bucket, the method and its arguments. */
+    private CallContext callContext(RateLimitedMethods.BoundLimit limit, InvocationContext context) {
+        Optional<String> principal = Optional.empty();
+        Optional<String> address = Optional.empty();
+        RequestAttributes attributes = RequestAttributes.NONE;
+        try {
+            principal = identity.principalName();
+            address = identity.clientAddress();
+            attributes = identity.attributes();
+        } catch (ContextNotActiveException e) {
+            // a call outside HTTP: the resolver may still key by the arguments
+        }
+        return new CallContext(limit.bucket().name(), Optional.of(context.getMethod()),
+                Collections.unmodifiableList(Arrays.asList(context.getParameters())), principal, address, attributes);
+    }
+
+    /** Records into this request's limits, if there is a request; holds the instance, not the proxy. */
+    private BiConsumer<Bucket, Verdict> recorder() {
+        try {
+            return applied.recorder();
+        } catch (ContextNotActiveException e) {
+            return (bucket, verdict) -> {
+                // no HTTP request, so no response to put headers on
+            };
+        }
+    }
+
+    private static IllegalStateException noKey(Class<?> beanClass, Method method) {
+        return new IllegalStateException(RateLimitedMethod.describe(beanClass, method) + " is @RateLimited "
+                + "with a key from the request (no @RateLimitKey parameter, or key = PRINCIPAL or CLIENT_ADDRESS) and "
+                + "was called outside an HTTP request handled by the rate limiter's filter, so there is no principal "
+                + "or client address to key it by");
+    }
+}

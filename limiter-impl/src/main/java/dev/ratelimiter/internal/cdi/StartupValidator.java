@@ -1,0 +1,180 @@
+package dev.ratelimiter.internal.cdi;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.spi.ConfigurationException;
+import dev.ratelimiter.internal.core.BackendState;
+import dev.ratelimiter.internal.core.LimiterSettings;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Startup;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanContainer;
+import jakarta.inject.Inject;
+
+import jakarta.interceptor.Interceptor;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Fails the deployment, at startup, on anything that would otherwise fail on the first request: an invalid
+ * property, a {@code @RateLimited} naming a bucket that is not configured, a key source the method cannot give, a
+ * key resolver that is not exactly one bean (also {@code ratelimiter.api.key-resolver}), a {@code @RateLimitKey}
+ * on a non-string. All problems are reported at once in one {@link ConfigurationException}.
+ *
+ * <p>The annotated methods are found by walking the classes of the application's beans through
+ * {@link BeanContainer} (CDI Lite): no portable extension, so the same code runs under Weld and Quarkus ArC.
+ */
+@ApplicationScoped
+public class StartupValidator {
+
+    @Inject
+    LimiterConfiguration configuration;
+
+    @Inject
+    LimiterRuntime runtime;
+
+    @Inject
+    MetricsConnection metrics;
+
+    @Inject
+    BeanContainer beans;
+
+    @Inject
+    KeyResolvers resolvers;
+
+    void validate(@Observes Startup startup) {
+        LimiterSettings settings;
+        try {
+            settings = configuration.settings(); // parsing errors surface here
+            runtime.start(); // the chain now, not on the first request, so a store that cannot work fails here
+            metrics.connect(settings, () -> runtime.status().state() == BackendState.DEGRADED);
+        } catch (RuntimeException e) {
+            throw unwrap(e);
+        }
+        Set<String> problems = new LinkedHashSet<>(); // a type-level binding would repeat per method
+        try {
+            resolvers.global();
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
+        Function<RateLimitedMethod.ResolverName, Optional<String>> resolverProblem = name -> {
+            try {
+                resolvers.find(name);
+                return Optional.empty();
+            } catch (IllegalArgumentException e) {
+                return Optional.of(e.getMessage());
+            }
+        };
+        for (Class<?> beanClass : beanClasses()) {
+            if (!beanClass.isAnnotationPresent(Interceptor.class)) {
+                problems.addAll(check(beanClass, settings, resolverProblem));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigurationException(List.copyOf(problems));
+        }
+        runtime.announceReady();
+    }
+
+    /**
+     * The {@link ConfigurationException} behind a bean's failed creation: containers wrap it (Weld's
+     * WELD-000049) and some servers print only the wrapper's message, which would hide what to change.
+     */
+    private static RuntimeException unwrap(RuntimeException failure) {
+        Throwable root = failure;
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ConfigurationException configuration) {
+                return configuration;
+            }
+            root = cause;
+        }
+        ConfigurationException startFailed = new ConfigurationException(
+                List.of("the rate limiter could not start: " + root));
+        startFailed.initCause(failure);
+        return startFailed;
+    }
+
+    /**
+     * The problems of one class's {@code @RateLimited} methods, each naming the method and the property to set.
+     * Each business method is read as the interceptor reads it ({@link RateLimitedMethod#of(Class, Method)}): with
+     * this bean class, so a class-level binding covers the methods it inherits.
+     *
+     * @param resolverProblem why a named resolver is not exactly one bean; empty when it is
+     */
+    static List<String> check(Class<?> beanClass, LimiterSettings settings,
+                              Function<RateLimitedMethod.ResolverName, Optional<String>> resolverProblem) {
+        List<String> problems = new ArrayList<>();
+        try {
+            for (Method method : businessMethods(beanClass)) {
+                try {
+                    RateLimitedMethod.of(beanClass, method).ifPresent(rateLimited -> {
+                        for (RateLimitedMethod.Limit limit : rateLimited.limits()) {
+                            String where = "@RateLimited(bucket = \"" + limit.bucketName() + "\") on "
+                                    + RateLimitedMethod.describe(beanClass, method);
+                            Optional<Bucket> bucket = settings.bucket(limit.bucketName());
+                            if (bucket.isEmpty()) {
+                                String base = "ratelimiter.buckets." + limit.bucketName();
+                                problems.add(where + ": bucket '" + limit.bucketName() + "' is not configured; set "
+                                        + base + ".limit and " + base + ".window (or " + base + ".limits)");
+                            } else if (limit.cost() < 0 || limit.cost() > bucket.get().smallestLimit()) {
+                                problems.add("@RateLimited(bucket = \"" + limit.bucketName() + "\", cost = "
+                                        + limit.cost() + ") on " + RateLimitedMethod.describe(beanClass, method)
+                                        + ": " + RateLimitDecider.costProblem(bucket.get(), limit.cost()));
+                            }
+                            if (limit.resolver() != null) {
+                                resolverProblem.apply(limit.resolver())
+                                        .ifPresent(problem -> problems.add(where + ": " + problem));
+                            }
+                        }
+                    });
+                } catch (IllegalArgumentException e) {
+                    problems.add(e.getMessage());
+                }
+            }
+        } catch (LinkageError e) {
+            // A class of the container whose optional dependencies are absent: it carries no @RateLimited.
+        }
+        return problems;
+    }
+
+    /**
+     * The methods an interceptor can see on {@code beanClass}: non-static, non-private, declared by it or a
+     * superclass below {@code Object}, an overriding method in place of the one it overrides.
+     */
+    private static Collection<Method> businessMethods(Class<?> beanClass) {
+        Map<String, Method> methods = new LinkedHashMap<>();
+        for (Class<?> type = beanClass; type != null && type != Object.class; type = type.getSuperclass()) {
+            for (Method method : type.getDeclaredMethods()) {
+                int modifiers = method.getModifiers();
+                if (method.isSynthetic() || method.isBridge() || Modifier.isStatic(modifiers)
+                        || Modifier.isPrivate(modifiers)) {
+                    continue;
+                }
+                methods.putIfAbsent(method.getName() + Arrays.toString(method.getParameterTypes()), method);
+            }
+        }
+        return methods.values();
+    }
+
+    private Set<Class<?>> beanClasses() {
+        Set<Class<?>> classes = new LinkedHashSet<>();
+        Set<Bean<?>> seen = new HashSet<>(beans.getBeans(Object.class, Any.Literal.INSTANCE));
+        for (Bean<?> bean : seen) {
+            classes.add(bean.getBeanClass());
+        }
+        return classes;
+    }
+}

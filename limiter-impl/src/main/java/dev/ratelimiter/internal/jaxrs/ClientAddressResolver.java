@@ -1,0 +1,141 @@
+package dev.ratelimiter.internal.jaxrs;
+
+import dev.ratelimiter.internal.core.TrustedProxies;
+import inet.ipaddr.AddressStringParameters.RangeParameters;
+import inet.ipaddr.HostName;
+import inet.ipaddr.HostNameParameters;
+import inet.ipaddr.IPAddress;
+import inet.ipaddr.ipv6.IPv6Address;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Decides which address a request is keyed by: the direct peer, unless the peer is a trusted proxy; then the
+ * first address in {@code X-Forwarded-For}, walked from the right, that is not itself a trusted proxy.
+ *
+ * <p>Addresses are parsed as literals only, never looked up in DNS (IPAddress library, no wildcards, ranges or
+ * {@code inet_aton} forms). An optional port ({@code 203.0.113.7:4711}, {@code [2001:db8::1]:443}) is dropped.
+ * An IPv4-mapped IPv6 address is its IPv4 address; an IPv6 client is keyed by its prefix
+ * ({@code ratelimiter.ipv6-prefix-length}, default /64), since one subscriber usually holds a whole /64. A hop that
+ * does not parse ends the walk and the peer is used: a malformed header never causes an error, and never lets a
+ * client choose its key.
+ */
+public final class ClientAddressResolver {
+
+    private static final HostNameParameters LITERAL = new HostNameParameters.Builder()
+            .allowPort(true)
+            .allowService(false)
+            .allowEmpty(false)
+            .allowBracketedIPv4(true)
+            .allowBracketedIPv6(true)
+            .getAddressOptionsBuilder()
+            .allowEmpty(false)
+            .allowAll(false)
+            .allowSingleSegment(false)
+            .allowPrefix(false)
+            .allowMask(false)
+            .allow_inet_aton(false)
+            .allowWildcardedSeparator(false)
+            .setRangeOptions(RangeParameters.NO_RANGE)
+            .getParentBuilder()
+            .toParams();
+
+    private final TrustedProxies trustedProxies;
+    private final int ipv6PrefixLength;
+
+    /**
+     * Built once, when the application starts serving ({@link ClientAddresses}).
+     *
+     * @param trustedProxies   {@code ratelimiter.trusted-proxies}, parsed with the settings
+     * @param ipv6PrefixLength 1..128, from {@code ratelimiter.ipv6-prefix-length}
+     * @throws IllegalArgumentException naming {@code ratelimiter.ipv6-prefix-length} when it is out of range
+     */
+    public ClientAddressResolver(TrustedProxies trustedProxies, int ipv6PrefixLength) {
+        if (ipv6PrefixLength < 1 || ipv6PrefixLength > 128) {
+            throw new IllegalArgumentException("ratelimiter.ipv6-prefix-length: " + ipv6PrefixLength
+                    + " is out of range 1..128");
+        }
+        this.trustedProxies = trustedProxies;
+        this.ipv6PrefixLength = ipv6PrefixLength;
+    }
+
+    /**
+     * @param trustedProxies   CIDRs ({@code 10.0.0.0/8}, {@code 2001:db8::/32}) or single addresses, from
+     *                         {@code ratelimiter.trusted-proxies}
+     * @param ipv6PrefixLength 1..128, from {@code ratelimiter.ipv6-prefix-length}
+     * @throws IllegalArgumentException naming {@code ratelimiter.trusted-proxies} and the entry that is not a CIDR
+     *                                  or address
+     */
+    public static ClientAddressResolver create(List<String> trustedProxies, int ipv6PrefixLength) {
+        return new ClientAddressResolver(TrustedProxies.parse(trustedProxies), ipv6PrefixLength);
+    }
+
+    /**
+     * @param peer         the direct peer's address as the server reports it; may be {@code null} or garbage
+     * @param forwardedFor every {@code X-Forwarded-For} header line, in the order received (possibly empty)
+     * @return the client key: an IPv4 address ({@code 203.0.113.7}), an IPv6 prefix ({@code 2001:db8:1:2::/64}),
+     *         or, when even the peer does not parse, the peer text as given ({@code "unknown"} for none)
+     */
+    public String resolve(String peer, List<String> forwardedFor) {
+        Optional<IPAddress> peerAddress = parse(peer);
+        if (peerAddress.isEmpty()) {
+            return peer == null || peer.isBlank() ? "unknown" : peer.strip();
+        }
+        if (!trusted(peerAddress.get()) || forwardedFor.isEmpty()) {
+            return key(peerAddress.get());
+        }
+        List<String> hops = hops(forwardedFor);
+        IPAddress leftmostTrusted = null;
+        for (int i = hops.size() - 1; i >= 0; i--) {
+            Optional<IPAddress> hop = parse(hops.get(i));
+            if (hop.isEmpty()) {
+                return key(peerAddress.get());
+            }
+            if (!trusted(hop.get())) {
+                return key(hop.get());
+            }
+            leftmostTrusted = hop.get();
+        }
+        return key(leftmostTrusted != null ? leftmostTrusted : peerAddress.get());
+    }
+
+    /** {@code true} if the address lies in a trusted proxy range. */
+    boolean trusted(IPAddress address) {
+        return trustedProxies.contains(address);
+    }
+
+    private String key(IPAddress address) {
+        if (address.isIPv4()) {
+            return address.toNormalizedString();
+        }
+        IPv6Address v6 = address.toIPv6().removeZone();
+        return v6.toPrefixBlock(ipv6PrefixLength).toCanonicalString();
+    }
+
+    private static List<String> hops(List<String> headerLines) {
+        List<String> hops = new ArrayList<>();
+        for (String line : headerLines) {
+            if (line == null) {
+                continue;
+            }
+            for (String hop : line.split(",", -1)) {
+                hops.add(hop.strip());
+            }
+        }
+        return hops;
+    }
+
+    private static Optional<IPAddress> parse(String text) {
+        if (text == null || text.isBlank() || text.length() > 100) {
+            return Optional.empty();
+        }
+        HostName host = new HostName(text.strip(), LITERAL);
+        if (!host.isAddress()) {
+            return Optional.empty();
+        }
+        IPAddress address = host.asAddress();
+        return address == null ? Optional.empty() : Optional.of(TrustedProxies.unmapped(address));
+    }
+}

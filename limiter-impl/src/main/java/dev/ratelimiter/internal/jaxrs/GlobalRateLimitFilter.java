@@ -1,0 +1,186 @@
+package dev.ratelimiter.internal.jaxrs;
+
+import dev.ratelimiter.jaxrs.RateLimiterFeature;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.KeyNormalization;
+import dev.ratelimiter.RateLimitExceededException;
+import dev.ratelimiter.RateLimiterUnavailableException;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.internal.cdi.AppliedLimits;
+import dev.ratelimiter.internal.cdi.KeyResolvers;
+import dev.ratelimiter.internal.cdi.LimiterConfiguration;
+import dev.ratelimiter.internal.cdi.RateLimitDecider;
+import dev.ratelimiter.internal.cdi.RequestIdentity;
+import dev.ratelimiter.internal.core.LimiterSettings;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.HttpMethod;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.core.PathSegment;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import jakarta.ws.rs.ext.Provider;
+
+import java.security.Principal;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The global limit, and the place where each request's identity is resolved once.
+ *
+ * <p>A post-matching filter at {@code Priorities.AUTHENTICATION + 1}: it runs after the application's own
+ * authentication filter, so it sees the principal that filter set. For every request it records the principal's
+ * name and the client address in {@link RequestIdentity} (read by the {@code @RateLimited} interceptor). For
+ * requests whose path after the context root starts with one of {@code ratelimiter.api.path-prefixes} it then
+ * counts an attempt: bucket {@code api-authenticated} keyed by principal, or {@code api-anonymous} keyed by
+ * client address (or by the key of the {@code RateLimitKeyResolver} named by {@code ratelimiter.api.key-resolver},
+ * falling back to that identity when it gives none), and aborts with 429 (or 503 for a fail-closed outage) before
+ * the resource method runs (or the application's {@code RateLimitRefusalHandler} response, see
+ * {@link RefusalResponses}).
+ * CORS preflights (OPTIONS with {@code Origin} and {@code Access-Control-Request-Method}) are not counted, and
+ * nothing is while {@code ratelimiter.enabled=false} or {@code ratelimiter.api.enabled=false}.
+ *
+ * <p>Registered by provider scanning, or by {@link RateLimiterFeature} where the application turns scanning off;
+ * registered both ways, it still counts each request once.
+ *
+ * <p>On Quarkus REST the filters of non-blocking endpoints run on the Vert.x event loop; there a Valkey or
+ * PostgreSQL decision runs on a worker thread while the request is suspended ({@link RequestOffload}).
+ */
+@Provider
+@ApplicationScoped
+@Priority(Priorities.AUTHENTICATION + 1)
+public class GlobalRateLimitFilter implements ContainerRequestFilter {
+
+    @Inject
+    LimiterConfiguration configuration;
+
+    @Inject
+    ClientAddresses clientAddresses;
+
+    @Inject
+    RateLimitDecider decider;
+
+    @Inject
+    RequestIdentity identity;
+
+    @Inject
+    AppliedLimits applied;
+
+    @Inject
+    KeyResolvers resolvers;
+
+    @Inject
+    RefusalResponses refusals;
+
+    /**
+     * The request property holding the reader of this request's verdicts ({@link AppliedLimits#reader()}); its
+     * presence also says the filter already ran for the request.
+     */
+    static final String APPLIED = AppliedLimits.class.getName();
+
+    private volatile RequestOffload offload;
+
+    @Override
+    public void filter(ContainerRequestContext request) {
+        if (request.getProperty(APPLIED) != null) {
+            return; // registered twice (found by scanning and by RateLimiterFeature): count the request once
+        }
+        request.setProperty(APPLIED, applied.reader());
+        Principal principal = request.getSecurityContext() == null ? null
+                : request.getSecurityContext().getUserPrincipal();
+        String clientAddress = clientAddresses.clientAddress(request);
+        identity.resolve(principal == null ? null : principal.getName(), clientAddress,
+                new JaxrsRequestAttributes(request));
+        LimiterSettings settings = configuration.settings();
+        if (!settings.enabled() || !settings.globalLimit() || isPreflight(request)
+                || !limited(request.getUriInfo(), settings.pathPrefixes())) {
+            return;
+        }
+        boolean authenticated = identity.principalName().isPresent();
+        Bucket bucket = decider.bucket(authenticated ? LimiterSettings.API_AUTHENTICATED
+                : LimiterSettings.API_ANONYMOUS);
+        String identityKey = authenticated ? identity.principalName().get() : clientAddress;
+        Optional<KeyResolvers.Resolver> resolver = resolvers.global();
+        KeyResolvers.Key key = resolver.isEmpty() ? new KeyResolvers.Key(identityKey, KeyNormalization.NONE)
+                : resolvers.resolve(resolver.get(), resolvers.filterContext(bucket.name(), identity))
+                .orElseGet(() -> new KeyResolvers.Key(identityKey, KeyNormalization.NONE));
+        Consumer<Verdict> recorder = applied.recorder(bucket);
+        Function<Verdict, Response> apply = verdict -> {
+            recorder.accept(verdict);
+            return switch (verdict.outcome()) {
+                case DENIED -> refusals.respond(new RateLimitExceededException(bucket, verdict));
+                case UNAVAILABLE -> refusals.respond(new RateLimiterUnavailableException(bucket, verdict));
+                default -> null;
+            };
+        };
+        Supplier<Verdict> decision = () -> decider.decide(bucket, key.raw(), key.normalization());
+        if (decider.blocking() && offload().offload(request, decision, apply)) {
+            return;
+        }
+        Response refusal = apply.apply(decision.get());
+        if (refusal != null) {
+            request.abortWith(refusal);
+        }
+    }
+
+    private RequestOffload offload() {
+        RequestOffload current = offload;
+        if (current == null) {
+            current = RequestOffloads.detect();
+            offload = current;
+        }
+        return current;
+    }
+
+    /**
+     * A CORS preflight (Fetch standard): OPTIONS with an {@code Origin} and a non-empty
+     * {@code Access-Control-Request-Method}. Anything short of that is an ordinary OPTIONS request and counts.
+     */
+    private static boolean isPreflight(ContainerRequestContext request) {
+        if (!HttpMethod.OPTIONS.equals(request.getMethod())) {
+            return false;
+        }
+        String origin = request.getHeaderString("Origin");
+        String method = request.getHeaderString("Access-Control-Request-Method");
+        return origin != null && !origin.isBlank() && method != null && !method.isBlank();
+    }
+
+    private boolean limited(UriInfo uri, List<String> prefixes) {
+        String path = pathAfterContextRoot(uri);
+        for (String prefix : prefixes) {
+            if (path.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The matched path after the context root, decoded, without matrix parameters or dot segments, ending with
+     * {@code /}: {@code /api/projects/}. Built from the application's base path and the path segments JAX-RS
+     * matched, so {@code /api/./projects}, {@code /api;x=1/projects} and {@code /%61pi/projects} all count.
+     */
+    private String pathAfterContextRoot(UriInfo uri) {
+        StringBuilder path = new StringBuilder(uri.getBaseUri().normalize().getPath());
+        for (PathSegment segment : uri.getPathSegments(true)) {
+            if (segment.getPath().isEmpty()) {
+                continue;
+            }
+            if (path.length() == 0 || path.charAt(path.length() - 1) != '/') {
+                path.append('/');
+            }
+            path.append(segment.getPath());
+        }
+        path.append('/');
+        String contextPath = clientAddresses.server().contextPath();
+        String full = path.toString();
+        return full.startsWith(contextPath) ? full.substring(contextPath.length()) : full;
+    }
+}

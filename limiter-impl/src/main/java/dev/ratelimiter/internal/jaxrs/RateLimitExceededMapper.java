@@ -1,0 +1,25 @@
+package dev.ratelimiter.internal.jaxrs;
+
+import dev.ratelimiter.RateLimitExceededException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+
+/**
+ * Maps a denial to 429 (or the application's {@code RateLimitRefusalHandler} response): the {@code @RateLimited}
+ * interceptor's, and one the application throws after {@code RateLimits.consume} (see {@link RefusalResponses}).
+ */
+@Provider
+@ApplicationScoped
+public class RateLimitExceededMapper implements ExceptionMapper<RateLimitExceededException> {
+
+    @Inject
+    RefusalResponses refusals;
+
+    @Override
+    public Response toResponse(RateLimitExceededException exception) {
+        return refusals.respond(exception);
+    }
+}

@@ -1,0 +1,51 @@
+package dev.ratelimiter.internal.metrics;
+
+/**
+ * The series every adapter registers, with the description and unit each library is given, so MicroProfile
+ * Metrics and Micrometer describe them alike (the README's "Metrics" table).
+ */
+enum Series {
+
+    DECISIONS("decisions", "Decisions per bucket and outcome, after the outage policy; shadow_* outcomes are "
+            + "refusals of a bucket in shadow mode, which let the call go on", Series.NONE),
+    FALLBACKS("fallbacks", "Decisions made by the per-process fallback while the store was out", Series.NONE),
+    FAIL_OPEN("fail_open", "Attempts allowed uncounted by a fail-open bucket while the store was out", Series.NONE),
+    CACHED_DENIALS("cached_denials", "Refusals answered from this process's memory without a store call",
+            Series.NONE),
+    BACKEND_ERRORS("backend_errors", "Failed store calls: timeouts, connection errors, failed probes", Series.NONE),
+    DEGRADED("degraded", "1 while the store is out and buckets follow their outage policy, else 0", Series.NONE),
+    BACKEND("backend", "Time of each store call", "nanoseconds");
+
+    /** MicroProfile Metrics' unit of a count or a flag ({@code MetricUnits.NONE}). */
+    static final String NONE = "none";
+
+    private final String metric;
+    private final String description;
+    private final String unit;
+
+    Series(String metric, String description, String unit) {
+        this.metric = metric;
+        this.description = description;
+        this.unit = unit;
+    }
+
+    /** The name after the library's prefix ({@code rate_limiter_} or {@code rate_limiter.}). */
+    String metric() {
+        return metric;
+    }
+
+    /** One sentence for the series' HELP line. */
+    String description() {
+        return description;
+    }
+
+    /**
+     * MicroProfile Metrics' unit of what the series records: {@link #NONE} for counts and the degraded flag;
+     * {@code nanoseconds} for the call timer, the unit a MicroProfile {@code Timer} keeps (Payara's exporter scales
+     * a timer's values from its declared unit to seconds, and names the series {@code _seconds} from it).
+     * Micrometer's timer records in its registry's base time unit, seconds in Prometheus.
+     */
+    String unit() {
+        return unit;
+    }
+}

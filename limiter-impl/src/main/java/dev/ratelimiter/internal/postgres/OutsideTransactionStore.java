@@ -1,0 +1,122 @@
+package dev.ratelimiter.internal.postgres;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.spi.FailureKind;
+import dev.ratelimiter.spi.RateLimitStore;
+import dev.ratelimiter.spi.StoreException;
+import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StoreParts;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Keeps a store's calls out of the caller's JTA transaction. A transactional server pool hands a caller inside a
+ * transaction a connection enlisted in it: the counter would roll back with the caller's work and hold its row
+ * lock until then. Some servers' connections do not even show it (Open Liberty's report autocommit), so no check
+ * of the connection can be relied on. Instead, a call made while the caller's thread has a transaction runs on
+ * the server's managed executor, whose tasks run with no transaction (Jakarta Concurrency), and the caller waits
+ * for it; calls outside a transaction run on the caller's thread as before.
+ *
+ * <p>A call that cannot be handed over or does not finish within {@code deadline} fails with a
+ * {@link FailureKind#TRANSIENT} {@link StoreException}, so the bucket's outage policy decides; the store's own
+ * failures pass through as they are.
+ */
+final class OutsideTransactionStore implements RateLimitStore {
+
+    private final RateLimitStore store;
+    private final BooleanSupplier inTransaction;
+    private final ExecutorService executor;
+    private final long deadlineNanos;
+
+    /**
+     * @param store         the store
+     * @param inTransaction whether the calling thread has a JTA transaction
+     * @param executor      runs tasks with no transaction: the server's managed executor
+     * @param deadline      how long a caller waits for a handed-over call of one item: longer than the store's own
+     *                      deadline (a call of several items waits that long per item, as the store decides them
+     *                      one statement each)
+     */
+    OutsideTransactionStore(RateLimitStore store, BooleanSupplier inTransaction, ExecutorService executor,
+                            Duration deadline) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.inTransaction = Objects.requireNonNull(inTransaction, "inTransaction");
+        this.executor = Objects.requireNonNull(executor, "executor");
+        this.deadlineNanos = deadline.toNanos();
+    }
+
+    @Override
+    public long[] consume(List<StoreItem> items) throws StoreException {
+        if (!inTransaction.getAsBoolean()) {
+            return store.consume(items);
+        }
+        return handOver(() -> store.consume(items), items.size());
+    }
+
+    @Override
+    public void reset(Bucket bucket, String key) throws StoreException {
+        if (!inTransaction.getAsBoolean()) {
+            store.reset(bucket, key);
+            return;
+        }
+        handOver(() -> {
+            store.reset(bucket, key);
+            return null;
+        }, 1);
+    }
+
+    /** The breaker's probe runs on its own thread, never in a transaction. */
+    @Override
+    public void probe() throws StoreException {
+        store.probe();
+    }
+
+    @Override
+    public boolean blocking() {
+        return store.blocking();
+    }
+
+    @Override
+    public Optional<StoreParts> parts() {
+        return store.parts();
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+
+    private <T> T handOver(Callable<T> call, int items) throws StoreException {
+        Future<T> future;
+        try {
+            future = executor.submit(call);
+        } catch (RejectedExecutionException e) {
+            throw new StoreException(FailureKind.TRANSIENT, e);
+        }
+        try {
+            return future.get(deadlineNanos > Long.MAX_VALUE / items ? Long.MAX_VALUE : deadlineNanos * items,
+                    TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            future.cancel(false); // not started yet: never start it
+            throw new StoreException(FailureKind.TRANSIENT, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof StoreException failure) {
+                throw failure;
+            }
+            throw new StoreException(FailureKind.TRANSIENT, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException(FailureKind.TRANSIENT, e);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.ratelimiter.internal.valkey;
+
+import dev.ratelimiter.spi.FailureKind;
+import redis.clients.jedis.exceptions.JedisAccessControlException;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Classifies a failed Valkey call by the server's error reply, looked for in the exception, its causes and what
+ * it suppressed (a cluster call keeps each attempt's reply there).
+ */
+final class ValkeyFailures {
+
+    /** Error-reply prefixes of a connection that reaches a server that is no longer the primary. */
+    private static final List<String> RECONNECT = List.of("READONLY", "MASTERDOWN");
+    /** Error-reply prefixes that persist until an operator acts. */
+    private static final List<String> CONFIGURATION = List.of("NOAUTH", "WRONGPASS", "NOPERM", "OOM", "MISCONF");
+
+    private ValkeyFailures() {
+    }
+
+    static FailureKind classify(Throwable failure) {
+        Deque<Throwable> pending = new ArrayDeque<>(List.of(failure));
+        Set<Throwable> seen = new HashSet<>();
+        while (!pending.isEmpty()) {
+            Throwable next = pending.pop();
+            if (!seen.add(next)) {
+                continue;
+            }
+            if (next instanceof JedisAccessControlException) {
+                return FailureKind.CONFIGURATION;
+            }
+            if (next instanceof JedisDataException && next.getMessage() != null) {
+                if (startsWithAny(next.getMessage(), RECONNECT)) {
+                    return FailureKind.RECONNECT;
+                }
+                if (startsWithAny(next.getMessage(), CONFIGURATION)) {
+                    return FailureKind.CONFIGURATION;
+                }
+            }
+            if (next.getCause() != null) {
+                pending.add(next.getCause());
+            }
+            pending.addAll(List.of(next.getSuppressed()));
+        }
+        return FailureKind.TRANSIENT;
+    }
+
+    private static boolean startsWithAny(String message, List<String> prefixes) {
+        for (String prefix : prefixes) {
+            if (message.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

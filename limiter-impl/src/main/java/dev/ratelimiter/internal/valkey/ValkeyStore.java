@@ -1,0 +1,467 @@
+package dev.ratelimiter.internal.valkey;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.spi.FailureKind;
+import dev.ratelimiter.spi.RateLimitStore;
+import dev.ratelimiter.spi.StoreException;
+import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StoreParts;
+import redis.clients.jedis.CommandObjects;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisAskDataException;
+import redis.clients.jedis.exceptions.JedisClusterOperationException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.exceptions.JedisRedirectionException;
+import redis.clients.jedis.util.JedisClusterCRC16;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Fixed windows in Valkey or Redis: one Lua script ({@code fixed-window.lua}), one round trip for every item of a
+ * call (in a cluster: one per run of consecutive items whose keys share a slot, since a script may only touch the
+ * keys of one slot). The script decides the items in order, each over every window of its bucket: it reads each
+ * window's count and PTTL and writes (INCRBY, then PEXPIRE for a window that opens) only when every window has room
+ * for the cost, atomically, and stops at the first refused item; a window's remaining time is its key's PTTL, so
+ * the server's clock times every replica's windows. In a cluster, a call whose later run fails throws, and the
+ * items of its earlier runs stay counted (as after a timeout, the SPI's "an increment may have happened").
+ *
+ * <p>The script runs by EVALSHA; only an explicit NOSCRIPT reply (after a restart or SCRIPT FLUSH) sends it once
+ * more by EVAL, which also caches it, and only a cluster's MOVED or ASK reply (the script did not run) sends it
+ * once more: to the slot's new node, or after ASKING to the node importing the slot. A timeout is never retried,
+ * since the increment may have happened. Every client error becomes a {@link StoreException} classified by
+ * {@link ValkeyFailures}; a {@link FailureKind#RECONNECT} failure (READONLY from a demoted primary) first drops the
+ * pooled connections, so the next calls find the current primary.
+ *
+ * <p>Keys: {@code <prefix>{<bucket>:<hashed key>}} for a bucket of one window (the layout of earlier versions,
+ * so counters survive an upgrade); {@code <prefix>{<bucket>:<hashed key>}:<window>} for each window of a bucket
+ * of several ({@code :1s}, {@code :1h}: {@link Bucket.Limit#windowName()}). One key per window rather than one
+ * hash with a field per window, because a window ends by its key's expiry (PEXPIRE, PTTL), which Valkey and Redis
+ * keep per key, not per hash field on every supported version. The braces make {@code {<bucket>:<hashed key>}}
+ * the Redis Cluster hash tag of every window's key, so one key's windows share a slot and one script decides
+ * them on one node.
+ */
+final class ValkeyStore implements RateLimitStore {
+
+    static final String SCRIPT = loadScript();
+    static final String SCRIPT_SHA = sha1(SCRIPT);
+    private static final byte[] SCRIPT_BYTES = SCRIPT.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] SCRIPT_SHA_BYTES = SCRIPT_SHA.getBytes(StandardCharsets.US_ASCII);
+
+    private static final CommandObjects COMMANDS = new CommandObjects();
+    /** The probe's arguments after its key: cost 1, one window, the largest limit, 1 s. */
+    private static final byte[][] PROBE_ARGUMENTS = {{'1'}, {'1'},
+            Long.toString(Bucket.MAX_LIMIT).getBytes(StandardCharsets.US_ASCII),
+            "1000".getBytes(StandardCharsets.US_ASCII)};
+
+    private final Supplier<ValkeyClient> clients;
+    private final String keyPrefix;
+    private final ScriptArguments arguments;
+    private final StoreParts parts; // null unless cluster
+    private final Runnable closer;
+
+    /**
+     * A store over a client the caller owns and closes, with no parts: one breaker for the whole store.
+     *
+     * @param clients   the client (standalone, Sentinel or Cluster); it may throw while the store cannot be
+     *                  reached, which counts as a failure of the call
+     * @param keyPrefix prepended to every key
+     */
+    ValkeyStore(Supplier<ValkeyClient> clients, String keyPrefix) {
+        this(clients, keyPrefix, Optional.empty(), () -> { });
+    }
+
+    /**
+     * @param clients   the client, built if need be (may throw)
+     * @param keyPrefix prepended to every key
+     * @param built     in cluster mode, the client if it is built, without building it: the masters become the
+     *                  store's {@link #parts()}; empty otherwise
+     * @param closer    closes the client, once
+     */
+    private ValkeyStore(Supplier<ValkeyClient> clients, String keyPrefix,
+                        Optional<Supplier<Optional<ValkeyClient>>> built, Runnable closer) {
+        this.clients = Objects.requireNonNull(clients, "clients");
+        this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
+        this.arguments = new ScriptArguments(keyPrefix);
+        this.parts = built.map(b -> new ValkeyClusterParts(b, clients, this, keyPrefix)).orElse(null);
+        this.closer = closer;
+    }
+
+    /**
+     * Builds the store from checked settings: a standalone client at once (it connects at its first call), a
+     * Sentinel or Cluster client at the first call and again by a later call if that failed (those connect when
+     * built). So a store that is down at startup leaves the application deployed and degraded, while a bad URL or
+     * trust store fails the deployment. Where the server is up and lets the client read its
+     * {@code maxmemory-policy}, a policy that may evict counters is warned about once the client is built.
+     *
+     * @throws dev.ratelimiter.spi.ConfigurationException naming {@code ratelimiter.valkey.url},
+     *                                                     {@code .trust-store} or {@code .trust-store-password}
+     */
+    static ValkeyStore start(ValkeySettings settings) {
+        ValkeyClients prepared = ValkeyClients.of(settings);
+        LazyClient client = new LazyClient(prepared);
+        ValkeyStore store = new ValkeyStore(client, settings.keyPrefix(),
+                prepared.cluster() ? Optional.of(client::built) : Optional.empty(), client::close);
+        if (!prepared.connectsWhenBuilt()) {
+            client.get();
+        }
+        return store;
+    }
+
+    @Override
+    public long[] consume(List<StoreItem> items) throws StoreException {
+        if (items.size() == 1) { // nearly every call: no slot to compute, no list to walk
+            StoreItem item = items.get(0);
+            ScriptArguments.OfBucket ofBucket = arguments.of(item.bucket());
+            return answer(decide(ofBucket.parameters(item.key(), item.cost()), ofBucket.keyCount()));
+        }
+        if (items.isEmpty()) {
+            return new long[0];
+        }
+        boolean cluster;
+        try {
+            cluster = clients.get().isCluster();
+        } catch (RuntimeException e) {
+            throw failed(null, e);
+        }
+        if (!cluster) {
+            return answer(decide(items, 0, items.size()));
+        }
+        // A script may only touch keys of one slot: one call per run of consecutive items in the same slot.
+        long[] answer = new long[0];
+        int from = 0;
+        int slot = slot(items.get(0));
+        for (int i = 1; i <= items.size(); i++) {
+            int next = i < items.size() ? slot(items.get(i)) : -1;
+            if (next != slot) {
+                long[] run = answer(decide(items, from, i));
+                answer = concat(answer, run);
+                if (refused(run, items, from)) {
+                    return answer; // the later items are neither decided nor counted
+                }
+                from = i;
+                slot = next;
+            }
+        }
+        return answer;
+    }
+
+    /** Whether an item of a run was refused: the script's answer then ends with it. */
+    private static boolean refused(long[] run, List<StoreItem> items, int from) {
+        int offset = 0;
+        for (int i = from; offset < run.length; i++) {
+            if (run[offset] != 1L) {
+                return true;
+            }
+            offset += 1 + 2 * items.get(i).bucket().limits().size();
+        }
+        return false;
+    }
+
+    private static long[] concat(long[] first, long[] second) {
+        if (first.length == 0) {
+            return second;
+        }
+        long[] both = java.util.Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
+    }
+
+    /** The cluster slot of an item's keys: their hash tag's. */
+    private int slot(StoreItem item) {
+        return JedisClusterCRC16.getSlot(arguments.of(item.bucket()).counterKey(item.key()));
+    }
+
+    /** One script call for the items from {@code from} to {@code to} (excluded). */
+    private Object decide(List<StoreItem> items, int from, int to) throws StoreException {
+        int keyCount = 0;
+        int argumentCount = 0;
+        for (int i = from; i < to; i++) {
+            ScriptArguments.OfBucket ofBucket = arguments.of(items.get(i).bucket());
+            keyCount += ofBucket.keyCount();
+            argumentCount += ofBucket.argumentCount();
+        }
+        byte[][] parameters = new byte[keyCount + argumentCount][];
+        int key = 0;
+        int argument = keyCount;
+        for (int i = from; i < to; i++) {
+            StoreItem item = items.get(i);
+            ScriptArguments.OfBucket ofBucket = arguments.of(item.bucket());
+            ofBucket.putKeys(item.key(), parameters, key);
+            ofBucket.putArguments(item.cost(), parameters, argument);
+            key += ofBucket.keyCount();
+            argument += ofBucket.argumentCount();
+        }
+        return decide(parameters, keyCount);
+    }
+
+    /** The script's reply, a list of integers, as the SPI's numbers. */
+    private static long[] answer(Object reply) {
+        List<?> values = (List<?>) reply;
+        long[] answer = new long[values.size()];
+        for (int i = 0; i < answer.length; i++) {
+            answer[i] = (Long) values.get(i);
+        }
+        return answer;
+    }
+
+    @Override
+    public void reset(Bucket bucket, String key) throws StoreException {
+        ValkeyClient client = null;
+        try {
+            client = clients.get();
+            client.commands().del(counterKeys(bucket, key));
+        } catch (RuntimeException e) {
+            throw failed(client, e);
+        }
+    }
+
+    /**
+     * The circuit breaker's probe: the decision's own write path, the script on the key {@code <prefix>{probe}}
+     * with a 1 s window, so a server that answers reads but refuses writes (a demoted primary, a full server)
+     * keeps the breaker open (README: "Reliability: faults and the tests that prove them").
+     *
+     * @throws StoreException if the script does not run in time
+     */
+    @Override
+    public void probe() throws StoreException {
+        decide(probeParameters(keyPrefix + "{probe}"), 1);
+    }
+
+    /** Always: every call is a network round trip. */
+    @Override
+    public boolean blocking() {
+        return true;
+    }
+
+    /**
+     * In cluster mode, the masters as parts the breaker watches one by one (a master down sends only its own keys
+     * to the outage policy); empty otherwise.
+     */
+    @Override
+    public Optional<StoreParts> parts() {
+        return Optional.ofNullable(parts);
+    }
+
+    @Override
+    public void close() {
+        closer.run();
+    }
+
+    /** The client, built if need be, for the tests that read the keys. */
+    ValkeyClient client() {
+        return clients.get();
+    }
+
+    /**
+     * Runs the script once; follows a cluster's MOVED or ASK reply once, to the node it names, since either means
+     * the script did not run. Timeouts are never retried: their increment may have happened.
+     *
+     * @return the script's reply
+     */
+    private Object decide(byte[][] parameters, int keyCount) throws StoreException {
+        ValkeyClient client = null;
+        try {
+            client = clients.get();
+            try {
+                return run(client.commands(), parameters, keyCount);
+            } catch (JedisClusterOperationException e) {
+                Optional<JedisRedirectionException> redirect = onlyRedirect(e);
+                if (redirect.isEmpty()) {
+                    throw e;
+                }
+                // Sent to the node the reply names, not through the slot map: while the map is being re-read
+                // (another thread may be at it) it can still name the old node.
+                try (Connection node = client.clusterNode(redirect.get().getTargetNode())) {
+                    return runOn(node, redirect.get() instanceof JedisAskDataException, parameters, keyCount);
+                }
+            }
+        } catch (RuntimeException e) {
+            throw failed(client, e);
+        }
+    }
+
+    /**
+     * The failure as the SPI's exception: classified, with what the server replied as its cause (a cluster
+     * call's failure says only "No more cluster attempts left" and keeps the attempt's own failure, READONLY or a
+     * refused connection, among its suppressed). A {@link FailureKind#RECONNECT} failure drops the pooled
+     * connections first.
+     */
+    private static StoreException failed(ValkeyClient client, RuntimeException failure) {
+        FailureKind kind = ValkeyFailures.classify(failure);
+        if (client != null && kind == FailureKind.RECONNECT) {
+            client.dropConnections();
+        }
+        Throwable[] attempts = failure.getSuppressed();
+        Throwable reply = failure instanceof JedisClusterOperationException && attempts.length > 0
+                ? attempts[attempts.length - 1] : failure;
+        return new StoreException(kind, reply);
+    }
+
+    /** By bytes: the string forms encode every argument again and decode the reply through streams. */
+    private static Object run(UnifiedJedis client, byte[][] parameters, int keyCount) {
+        try {
+            return client.evalsha(SCRIPT_SHA_BYTES, keyCount, parameters);
+        } catch (JedisNoScriptException e) {
+            return client.eval(SCRIPT_BYTES, keyCount, parameters);
+        }
+    }
+
+    /** The probe's parameters: its key, then cost 1 against the largest limit, in a 1 s window. */
+    private static byte[][] probeParameters(String key) {
+        byte[][] parameters = new byte[1 + PROBE_ARGUMENTS.length][];
+        parameters[0] = key.getBytes(StandardCharsets.UTF_8);
+        System.arraycopy(PROBE_ARGUMENTS, 0, parameters, 1, PROBE_ARGUMENTS.length);
+        return parameters;
+    }
+
+    /**
+     * The script on one cluster node; after an ASK reply each command is preceded by ASKING, which lets the node
+     * importing the slot run the next command (one only) on it.
+     */
+    private static Object runOn(Connection node, boolean asking, byte[][] parameters, int keyCount) {
+        if (asking) {
+            node.executeCommand(Protocol.Command.ASKING);
+        }
+        try {
+            return node.executeCommand(COMMANDS.evalsha(SCRIPT_SHA_BYTES, keyCount, parameters));
+        } catch (JedisNoScriptException e) {
+            if (asking) {
+                node.executeCommand(Protocol.Command.ASKING);
+            }
+            return node.executeCommand(COMMANDS.eval(SCRIPT_BYTES, keyCount, parameters));
+        }
+    }
+
+    /** The one redirection a cluster call met, if redirections are all it met (one attempt: one reply). */
+    private static Optional<JedisRedirectionException> onlyRedirect(JedisClusterOperationException failure) {
+        Throwable[] suppressed = failure.getSuppressed();
+        if (suppressed.length == 0) {
+            return Optional.empty();
+        }
+        for (Throwable attempt : suppressed) {
+            if (!(attempt instanceof JedisRedirectionException)) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of((JedisRedirectionException) suppressed[suppressed.length - 1]);
+    }
+
+    /** The probe of one cluster master: the script on {@code probeKey}, one of its slots, sent to it directly. */
+    void probeNode(ValkeyClient client, HostAndPort node, String probeKey) {
+        try (Connection connection = client.clusterNode(node)) {
+            runOn(connection, false, probeParameters(probeKey), 1);
+        }
+    }
+
+    /** {@code <prefix>{<bucket>:<hashed key>}}: the counter of a one-window bucket, the hash tag of every bucket. */
+    String counterKey(Bucket bucket, String key) {
+        return keyPrefix + '{' + bucket.name() + ':' + key + '}';
+    }
+
+    /** Each window's counter, in the bucket's order (see the class comment for the layout). */
+    String[] counterKeys(Bucket bucket, String key) {
+        String tagged = counterKey(bucket, key);
+        if (!bucket.hasSeveralWindows()) {
+            return new String[] {tagged};
+        }
+        String[] keys = new String[bucket.limits().size()];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = tagged + ':' + bucket.limits().get(i).windowName();
+        }
+        return keys;
+    }
+
+    /**
+     * The script's arguments for one item, as text: the cost, the number of windows, then each window's limit and
+     * length in milliseconds.
+     */
+    static String[] arguments(Bucket bucket, long cost) {
+        List<Bucket.Limit> limits = bucket.limits();
+        String[] arguments = new String[2 + 2 * limits.size()];
+        arguments[0] = Long.toString(cost);
+        arguments[1] = Integer.toString(limits.size());
+        for (int i = 0; i < limits.size(); i++) {
+            arguments[2 + 2 * i] = Long.toString(limits.get(i).limit());
+            arguments[3 + 2 * i] = Long.toString(limits.get(i).window().toMillis());
+        }
+        return arguments;
+    }
+
+    private static String loadScript() {
+        try (InputStream in = ValkeyStore.class.getResourceAsStream("fixed-window.lua")) {
+            if (in == null) {
+                throw new IllegalStateException("fixed-window.lua is missing from the jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String sha1(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
+                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The client built at its first use and again by a later use if building failed (a Sentinel or Cluster client
+     * connects when built), with the eviction-policy warning once it is built.
+     */
+    private static final class LazyClient implements Supplier<ValkeyClient> {
+
+        private final ValkeyClients clients;
+        private final EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck();
+        private volatile ValkeyClient client;
+        private boolean closed; // guarded by this
+
+        LazyClient(ValkeyClients clients) {
+            this.clients = clients;
+        }
+
+        @Override
+        public ValkeyClient get() {
+            ValkeyClient current = client;
+            if (current != null) {
+                return current;
+            }
+            synchronized (this) {
+                if (closed) {
+                    throw new IllegalStateException("the rate limiter is stopping");
+                }
+                if (client == null) {
+                    client = clients.connect();
+                    evictionPolicy.warnIfEvicting(client);
+                }
+                return client;
+            }
+        }
+
+        Optional<ValkeyClient> built() {
+            return Optional.ofNullable(client);
+        }
+
+        synchronized void close() {
+            closed = true;
+            if (client != null) {
+                client.close();
+            }
+        }
+    }
+}

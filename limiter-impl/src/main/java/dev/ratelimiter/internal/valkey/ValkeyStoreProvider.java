@@ -1,0 +1,49 @@
+package dev.ratelimiter.internal.valkey;
+
+import dev.ratelimiter.spi.RateLimitStore;
+import dev.ratelimiter.spi.RateLimitStoreProvider;
+import dev.ratelimiter.spi.StoreConfig;
+import dev.ratelimiter.spi.StoreContext;
+
+import java.util.Set;
+
+/**
+ * The Valkey / Redis store, {@code ratelimiter.backend=valkey} (the README's "The Valkey / Redis backend"):
+ * standalone, behind Sentinels or a cluster, configured by {@code ratelimiter.valkey.*} ({@link ValkeySettings}).
+ * Found by {@link java.util.ServiceLoader}; its public types name no Jedis type, so the provider loads without
+ * Jedis on the class path when another store is configured.
+ */
+public final class ValkeyStoreProvider implements RateLimitStoreProvider {
+
+    /** For {@link java.util.ServiceLoader}. */
+    public ValkeyStoreProvider() {
+    }
+
+    @Override
+    public String name() {
+        return "valkey";
+    }
+
+    @Override
+    public Set<String> propertyNames() {
+        return ValkeySettings.PROPERTIES;
+    }
+
+    /**
+     * Reads {@code ratelimiter.valkey.*} and builds the store: a standalone client at once (it connects at its
+     * first call), a Sentinel or Cluster client at the first call; a server that is down leaves the application
+     * deployed and degraded, a policy that may evict counters is warned about once connected.
+     *
+     * @param context the subtree {@code ratelimiter.valkey.*}; nothing else of the server is needed
+     * @return the store, which owns its client and closes it
+     * @throws dev.ratelimiter.spi.ConfigurationException naming each unusable property, among them a malformed
+     *                                                     {@code url} or a {@code trust-store} that does not open
+     */
+    @Override
+    public RateLimitStore create(StoreContext context) {
+        StoreConfig config = context.config();
+        ValkeySettings settings = ValkeySettings.read(config);
+        config.check();
+        return ValkeyStore.start(settings);
+    }
+}

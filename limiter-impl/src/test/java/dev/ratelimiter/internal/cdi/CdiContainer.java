@@ -1,0 +1,84 @@
+package dev.ratelimiter.internal.cdi;
+
+import dev.ratelimiter.contract.ManualClock;
+import io.smallrye.config.inject.ConfigExtension;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Alternative;
+import jakarta.enterprise.inject.Produces;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
+import org.jboss.weld.environment.se.Weld;
+import org.jboss.weld.environment.se.WeldContainer;
+
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Map;
+
+/**
+ * Boots the library's CDI beans in Weld SE with SmallRye Config, the test's properties as system properties
+ * (above the library's defaults), and a manual clock in place of the system clock.
+ */
+final class CdiContainer implements AutoCloseable {
+
+    static final ManualClock CLOCK = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+
+    /** Replaces the library's clock, as an application's test would. */
+    @ApplicationScoped
+    @Alternative
+    @Priority(1)
+    static class TestClock {
+        @Produces
+        InstantSource clock() {
+            return CLOCK;
+        }
+    }
+
+    private final Map<String, String> properties;
+    private final WeldContainer container;
+
+    private CdiContainer(Map<String, String> properties, Class<?>... beans) {
+        this.properties = properties;
+        properties.forEach(System::setProperty);
+        try {
+            this.container = new Weld("test-" + System.nanoTime())
+                    .disableDiscovery()
+                    .addExtension(new ConfigExtension())
+                    .addBeanClasses(LimiterConfiguration.class, ClockProducer.class, TestClock.class,
+                            LimiterRuntime.class, MetricsConnection.class, DecidingRateLimiter.class,
+                            RequestIdentity.class, AppliedLimits.class,
+                            RateLimitDecider.class, RateLimitsFacade.class, RateLimitedMethods.class,
+                            KeyResolvers.class,
+                            EventLoopWarnings.class, EventLoopOffload.class, UnfilteredRequests.class,
+                            StartupValidator.class, RateLimitedInterceptor.class)
+                    .addBeanClasses(beans)
+                    .initialize();
+        } catch (RuntimeException e) {
+            clearProperties();
+            throw e;
+        }
+    }
+
+    static CdiContainer start(Map<String, String> properties, Class<?>... beans) {
+        return new CdiContainer(properties, beans);
+    }
+
+    <T> T select(Class<T> type, java.lang.annotation.Annotation... qualifiers) {
+        return container.select(type, qualifiers).get();
+    }
+
+    @Override
+    public void close() {
+        try {
+            container.close();
+        } finally {
+            clearProperties();
+        }
+    }
+
+    private void clearProperties() {
+        properties.keySet().forEach(System::clearProperty);
+        // SmallRye caches the configuration per class loader: forget it, so the next container reads anew.
+        ConfigProviderResolver.instance().releaseConfig(ConfigProvider.getConfig());
+    }
+}

@@ -1,0 +1,315 @@
+package dev.ratelimiter.internal.cdi;
+
+import dev.ratelimiter.KeyNormalization;
+import dev.ratelimiter.RateLimitKey;
+import dev.ratelimiter.RateLimitKeyResolver;
+import dev.ratelimiter.RateLimited;
+import dev.ratelimiter.RateLimited.Key;
+import dev.ratelimiter.internal.cdi.RateLimitedMethod.KeySource;
+import dev.ratelimiter.internal.cdi.RateLimitedMethod.Limit;
+import dev.ratelimiter.internal.cdi.RateLimitedMethod.ResolverName;
+import dev.ratelimiter.internal.core.LimiterSettings;
+import dev.ratelimiter.internal.core.SettingsReader;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class StartupValidatorTest {
+
+    private static final Map<String, String> PROPERTIES = Map.of(
+            "ratelimiter.buckets.api-authenticated.limit", "600",
+            "ratelimiter.buckets.api-authenticated.window", "PT1M",
+            "ratelimiter.buckets.api-anonymous.limit", "120",
+            "ratelimiter.buckets.api-anonymous.window", "PT1M",
+            "ratelimiter.buckets.login.limit", "5",
+            "ratelimiter.buckets.login.window", "PT15M",
+            "ratelimiter.buckets.login-address.limit", "20",
+            "ratelimiter.buckets.login-address.window", "PT15M");
+    private static final LimiterSettings SETTINGS =
+            SettingsReader.read(name -> Optional.ofNullable(PROPERTIES.get(name)), PROPERTIES.keySet());
+
+    static class GoodService {
+        @RateLimited(bucket = "login")
+        public void login(@RateLimitKey(normalize = KeyNormalization.LOGIN) String login, String password) {
+        }
+
+        @RateLimited(bucket = "api-anonymous")
+        public void byIdentity() {
+        }
+
+        public void notLimited(int anything) {
+        }
+    }
+
+    static class Costs {
+        @RateLimited(bucket = "login", cost = 5)
+        public void allOfIt(@RateLimitKey String login) {
+        }
+
+        @RateLimited(bucket = "login", cost = 0)
+        public void check(@RateLimitKey String login) {
+        }
+
+        @RateLimited(bucket = "login", cost = 6)
+        public void tooExpensive(@RateLimitKey String login) {
+        }
+
+        @RateLimited(bucket = "login", cost = -1)
+        public void negative(@RateLimitKey String login) {
+        }
+    }
+
+    static class UnknownBucket {
+        @RateLimited(bucket = "logn")
+        public void login(@RateLimitKey String login) {
+        }
+    }
+
+    static class KeyOnInt {
+        @RateLimited(bucket = "login")
+        public void lookup(@RateLimitKey int id) {
+        }
+    }
+
+    static class TwoKeys {
+        @RateLimited(bucket = "login")
+        public void lookup(@RateLimitKey String a, @RateLimitKey StringBuilder b) {
+        }
+    }
+
+    @RateLimited(bucket = "missing-on-type")
+    static class TypeLevel {
+        public void any() {
+        }
+    }
+
+    static class Subclass extends UnknownBucket {
+    }
+
+    /** Declares a method and no binding, as a generic CRUD base class would. */
+    static class CrudBase {
+        public String list() {
+            return "";
+        }
+
+        private void helper() {
+        }
+    }
+
+    @RateLimited(bucket = "imprts")
+    static class ItemsResource extends CrudBase {
+    }
+
+    @SearchEndpoint
+    static class Stereotyped extends CrudBase {
+    }
+
+    @jakarta.enterprise.inject.Stereotype
+    @RateLimited(bucket = "serch")
+    @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
+    @interface SearchEndpoint {
+    }
+
+    @Test
+    @DisplayName("configured buckets and CharSequence keys pass")
+    void validMethods() {
+        assertThat(check(GoodService.class)).isEmpty();
+    }
+
+    @Test
+    @DisplayName("an unknown bucket names the bucket, the method and the properties to set")
+    void unknownBucket() {
+        assertThat(check(UnknownBucket.class)).singleElement().asString()
+                .contains("bucket 'logn' is not configured")
+                .contains(UnknownBucket.class.getName() + "#login(String)")
+                .contains("ratelimiter.buckets.logn.limit");
+    }
+
+    @Test
+    @DisplayName("@RateLimitKey on an int names the parameter and the method")
+    void keyOnNonString() {
+        assertThat(check(KeyOnInt.class)).singleElement().asString()
+                .contains(KeyOnInt.class.getName() + "#lookup(int)")
+                .contains("parameter 0 of type int").contains("CharSequence");
+    }
+
+    @Test
+    @DisplayName("two @RateLimitKey parameters are refused")
+    void twoKeys() {
+        assertThat(check(TwoKeys.class)).singleElement().asString()
+                .contains("more than one parameter");
+    }
+
+    @Test
+    @DisplayName("a type-level @RateLimited is checked for its methods, and superclasses are walked")
+    void typeLevelAndInherited() {
+        assertThat(check(TypeLevel.class)).singleElement().asString()
+                .contains("missing-on-type");
+        assertThat(check(Subclass.class)).singleElement().asString()
+                .contains("logn");
+    }
+
+    @Test
+    @DisplayName("a class-level binding on a subclass is checked for the methods it inherits, named on the subclass")
+    void classLevelCoversInheritedMethods() {
+        assertThat(check(ItemsResource.class)).singleElement().asString()
+                .contains("bucket 'imprts' is not configured")
+                .contains(ItemsResource.class.getName() + "#list() (declared in " + CrudBase.class.getName() + ")");
+        assertThat(check(CrudBase.class)).as("the base alone").isEmpty();
+    }
+
+    /** The problems of a class, every named resolver found (resolvers are checked in {@link KeyResolversTest}). */
+    private static List<String> check(Class<?> beanClass) {
+        return StartupValidator.check(beanClass, SETTINGS, name -> Optional.empty());
+    }
+
+    /** A resolver type for the annotations below; never called here. */
+    interface TenantKeys extends RateLimitKeyResolver {
+    }
+
+    static class TwoLimits {
+        @RateLimited(bucket = "login-address", key = Key.CLIENT_ADDRESS)
+        @RateLimited(bucket = "login", key = Key.PARAMETER)
+        @RateLimited(bucket = "api-anonymous", resolver = TenantKeys.class, fallback = {Key.PRINCIPAL, Key.DEFAULT})
+        public void login(@RateLimitKey(normalize = KeyNormalization.LOGIN) String login) {
+        }
+    }
+
+    static class BadCombinations {
+        @RateLimited(bucket = "login", key = Key.PARAMETER)
+        public void parameterWithoutKey(String login) {
+        }
+
+        @RateLimited(bucket = "login", resolver = TenantKeys.class, resolverName = "tenant")
+        public void twoResolvers() {
+        }
+
+        @RateLimited(bucket = "login", key = Key.RESOLVER)
+        public void noResolver() {
+        }
+
+        @RateLimited(bucket = "login", key = Key.CLIENT_ADDRESS, resolverName = "tenant")
+        public void resolverUnused() {
+        }
+
+        @RateLimited(bucket = "login", resolverName = "tenant", fallback = Key.RESOLVER)
+        public void resolverAsFallback() {
+        }
+
+        @RateLimited(bucket = "login", key = Key.CLIENT_ADDRESS, fallback = Key.PRINCIPAL)
+        public void fallbackNeverUsed() {
+        }
+
+        @RateLimited(bucket = "login", key = Key.CLIENT_ADDRESS)
+        @RateLimited(bucket = "login", key = Key.PRINCIPAL)
+        public void sameBucketTwice() {
+        }
+    }
+
+    @RateLimited(bucket = "login")
+    @RateLimited(bucket = "login-address")
+    static class RepeatedOnType {
+        public void any() {
+        }
+    }
+
+    @Test
+    @DisplayName("a repeated @RateLimited gives its limits in declaration order, DEFAULT resolved for the method")
+    void repeatedBinding() throws NoSuchMethodException {
+        RateLimitedMethod method = RateLimitedMethod.of(TwoLimits.class,
+                TwoLimits.class.getMethod("login", String.class)).orElseThrow();
+
+        assertThat(method.limits()).containsExactly(
+                new Limit("login-address", KeySource.CLIENT_ADDRESS, List.of(), null, 1),
+                new Limit("login", KeySource.PARAMETER, List.of(), null, 1),
+                new Limit("api-anonymous", KeySource.RESOLVER, List.of(KeySource.PRINCIPAL, KeySource.PARAMETER),
+                        new ResolverName(TenantKeys.class, null), 1));
+        assertThat(check(TwoLimits.class)).isEmpty();
+    }
+
+    @Test
+    @DisplayName("each bad combination of key attributes fails naming the method, the bucket and the attribute")
+    void badCombinations() {
+        String type = BadCombinations.class.getName();
+        assertThat(check(BadCombinations.class)).containsExactlyInAnyOrder(
+                type + "#parameterWithoutKey(String): @RateLimited(bucket = \"login\"): key = PARAMETER (or fallback "
+                        + "= PARAMETER) but no parameter is marked @RateLimitKey",
+                type + "#twoResolvers(): @RateLimited(bucket = \"login\") sets both resolver and resolverName; set "
+                        + "one",
+                type + "#noResolver(): @RateLimited(bucket = \"login\"): key = RESOLVER needs resolver or "
+                        + "resolverName",
+                type + "#resolverUnused(): @RateLimited(bucket = \"login\"): key = CLIENT_ADDRESS with resolverName "
+                        + "= \"tenant\"; a resolver gives the key only with key = RESOLVER (or key left unset)",
+                type + "#resolverAsFallback(): @RateLimited(bucket = \"login\"): fallback = RESOLVER; a fallback is "
+                        + "PARAMETER, PRINCIPAL, CLIENT_ADDRESS or DEFAULT",
+                type + "#fallbackNeverUsed(): @RateLimited(bucket = \"login\"): fallback is set but key = "
+                        + "CLIENT_ADDRESS always gives a key; a fallback serves key = RESOLVER or PRINCIPAL",
+                type + "#sameBucketTwice(): @RateLimited(bucket = \"login\") appears more than once; give each limit "
+                        + "its own bucket");
+    }
+
+    @Test
+    @DisplayName("a @RateLimited repeated on a type fails: ArC would not apply it")
+    void repeatedOnType() {
+        assertThat(check(RepeatedOnType.class)).singleElement().asString()
+                .startsWith(RepeatedOnType.class.getName() + "#any(): @RateLimited is repeated on the type; repeat it "
+                        + "on the methods instead");
+    }
+
+    @Test
+    @DisplayName("an unknown bucket among repeated ones is named with its method, and a resolver's problem too")
+    void repeatedUnknownBucketAndResolver() {
+        List<String> problems = StartupValidator.check(UnknownAmongTwo.class, SETTINGS,
+                name -> Optional.of(name.describe() + " names no RateLimitKeyResolver bean"));
+
+        String method = UnknownAmongTwo.class.getName() + "#call()";
+        assertThat(problems).containsExactly(
+                "@RateLimited(bucket = \"tenat\") on " + method + ": bucket 'tenat' is not configured; set "
+                        + "ratelimiter.buckets.tenat.limit and ratelimiter.buckets.tenat.window (or ratelimiter.buckets.tenat.limits)",
+                "@RateLimited(bucket = \"tenat\") on " + method + ": resolverName = \"tenant\" names no "
+                        + "RateLimitKeyResolver bean");
+    }
+
+    static class UnknownAmongTwo {
+        @RateLimited(bucket = "login", key = Key.CLIENT_ADDRESS)
+        @RateLimited(bucket = "tenat", resolverName = "tenant")
+        public void call() {
+        }
+    }
+
+    @Test
+    @DisplayName("a stereotype's binding is checked like the interceptor reads it")
+    void stereotypeChecked() {
+        assertThat(check(Stereotyped.class)).singleElement().asString()
+                .contains("bucket 'serch' is not configured");
+    }
+
+    @Test
+    @DisplayName("the binding records the key parameter and its normalization")
+    void binding() throws NoSuchMethodException {
+        RateLimitedMethod method = RateLimitedMethod.of(GoodService.class,
+                GoodService.class.getMethod("login", String.class, String.class)).orElseThrow();
+        assertThat(method).isEqualTo(new RateLimitedMethod(
+                List.of(new Limit("login", KeySource.PARAMETER, List.of(), null, 1)), 0, KeyNormalization.LOGIN,
+                ResultType.PLAIN));
+        assertThat(RateLimitedMethod.of(GoodService.class, GoodService.class.getMethod("byIdentity")).orElseThrow()
+                .keyParameter()).isEqualTo(-1);
+        assertThat(RateLimitedMethod.of(GoodService.class, GoodService.class.getMethod("notLimited", int.class)))
+                .isEmpty();
+    }
+
+    @Test
+    @DisplayName("a cost below 0 or above the bucket's smallest limit fails the start, naming the method; 0 and the limit itself pass")
+    void costs() {
+        assertThat(check(Costs.class)).containsExactlyInAnyOrder(
+                "@RateLimited(bucket = \"login\", cost = 6) on " + Costs.class.getName() + "#tooExpensive(String): "
+                        + "cost 6 is out of range for bucket 'login': from 0 to 5 (the bucket's smallest limit)",
+                "@RateLimited(bucket = \"login\", cost = -1) on " + Costs.class.getName() + "#negative(String): "
+                        + "cost -1 is out of range for bucket 'login': from 0 to 5 (the bucket's smallest limit)");
+    }
+}

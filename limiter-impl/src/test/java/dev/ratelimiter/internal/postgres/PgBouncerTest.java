@@ -1,0 +1,214 @@
+package dev.ratelimiter.internal.postgres;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.OutagePolicy;
+import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.Sweepable;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.Verdict.Outcome;
+import dev.ratelimiter.internal.postgres.PgBouncer.PoolMode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The store through PgBouncer (the Debian package's, 1.18) with its default settings, in transaction and in session
+ * pooling mode, in front of a PostgreSQL cluster of the test's own, the library's own pool with
+ * {@code ratelimiter.postgres.pgbouncer=true}. PgBouncer's server pool is kept at 2 connections, so that clients'
+ * transactions keep landing on different server connections: what a busy pooler does.
+ */
+class PgBouncerTest {
+
+    private static final int THREADS = 8;
+    private static final int CALLS = 50;
+    private static final Duration BOUND = Duration.ofSeconds(1); // 10 x the 100 ms deadline
+    private static final int LOCK_SPACE = 0x524C; // the sweep's advisory lock space, "RL"
+
+    private static PostgresCluster cluster;
+
+    private final List<AutoCloseable> closing = new ArrayList<>();
+    private ExecutorService threads;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = PostgresCluster.start();
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        cluster.close();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (threads != null) {
+            threads.shutdownNow();
+            assertThat(threads.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+        }
+        cluster.resume();
+        for (int i = closing.size() - 1; i >= 0; i--) {
+            closing.get(i).close();
+        }
+        cluster.execute("TRUNCATE rate_limit_counters");
+    }
+
+    @ParameterizedTest(name = "{0} mode")
+    @EnumSource(PoolMode.class)
+    @DisplayName("8 threads x 50 decisions on one key through PgBouncer: every one counted by PostgreSQL, none failed (no refused startup parameter, no lost prepared statement after the fifth use)")
+    void decisionsThroughPgBouncer(PoolMode mode) throws Exception {
+        PgBouncer bouncer = bouncer(mode);
+        PostgresChain chain = chain(bouncer, "rl-pgbouncer-" + mode.name().toLowerCase(java.util.Locale.ROOT));
+        Bucket bucket = new Bucket("through-" + mode.name().toLowerCase(java.util.Locale.ROOT), 1_000_000,
+                Duration.ofSeconds(300));
+
+        List<List<Verdict>> verdicts = atOnce(THREADS, () -> {
+            List<Verdict> mine = new ArrayList<>();
+            for (int i = 0; i < CALLS; i++) {
+                mine.add(chain.limiter.consume(bucket, "k"));
+            }
+            return mine;
+        });
+
+        assertThat(verdicts).allSatisfy(mine -> assertThat(mine).allSatisfy(verdict ->
+                assertThat(verdict.outcome()).isEqualTo(Outcome.ALLOWED)));
+        assertThat(chain.monitor.errors()).as("failed store calls (last: %s)", chain.monitor.status().lastError())
+                .isZero();
+        assertThat(chain.store.calls()).isEqualTo(THREADS * CALLS);
+        assertThat(count(bucket.name())).as("the count in PostgreSQL").isEqualTo(THREADS * CALLS);
+    }
+
+    @Test
+    @DisplayName("PostgreSQL paused behind PgBouncer (transaction mode): every call returns within 1 s as UNAVAILABLE, then the breaker opens and fail-closed refuses; resumed: ok again, counting in PostgreSQL")
+    void pausedBehindPgBouncer() throws Exception {
+        PostgresChain chain = chain(bouncer(PoolMode.TRANSACTION), "rl-pgbouncer-paused");
+        RateLimiter store = chain.storeLimiter;
+        Bucket bucket = new Bucket("paused", 1_000, Duration.ofSeconds(300), OutagePolicy.FAIL_CLOSED);
+        for (int i = 1; i <= 3; i++) {
+            assertThat(store.consume(bucket, "k").remaining()).isEqualTo(1_000 - i);
+        }
+
+        cluster.pause();
+        for (int i = 0; i < 10; i++) {
+            long start = System.nanoTime();
+            Verdict verdict = store.consume(bucket, "k");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("call %d", i).isLessThan(BOUND);
+            assertThat(verdict.outcome()).isEqualTo(Outcome.UNAVAILABLE);
+        }
+        for (int i = 0; i < 10 && !chain.breaker.isOpen(); i++) {
+            long start = System.nanoTime();
+            assertThat(chain.limiter.consume(bucket, "k").outcome()).isEqualTo(Outcome.UNAVAILABLE);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("call %d through the chain", i)
+                    .isLessThan(BOUND);
+        }
+        assertThat(chain.degraded()).isTrue();
+        assertThat(chain.outages.failCloseds("paused")).isPositive();
+
+        cluster.resume();
+        await().atMost(Duration.ofSeconds(60)).until(() -> !chain.degraded());
+        Verdict verdict = chain.limiter.consume(bucket, "k");
+        assertThat(verdict.outcome()).isEqualTo(Outcome.ALLOWED);
+        // Statements that timed out while paused ran when the server resumed (a statement is never resent).
+        assertThat(verdict.remaining()).isEqualTo(1_000 - count("paused"));
+    }
+
+    @Test
+    @DisplayName("two sweepers through PgBouncer in transaction mode, 20 rounds of 500 ended rows: every round leaves the table empty, the rows are deleted once, and no advisory lock is left held")
+    void twoSweepersThroughTransactionPooling() throws Exception {
+        PgBouncer bouncer = bouncer(PoolMode.TRANSACTION);
+        Sweepable first = chain(bouncer, "rl-pgbouncer-sweep-1").postgres;
+        Sweepable second = chain(bouncer, "rl-pgbouncer-sweep-2").postgres;
+        for (int round = 1; round <= 20; round++) {
+            cluster.execute("INSERT INTO rate_limit_counters (bucket, key, ends_at, count) SELECT 'ended', "
+                    + "'r" + round + "-' || g, now() - interval '1 minute', 1 FROM generate_series(1, 500) AS g");
+            Sweepable[] sweepers = {first, second};
+            List<Long> deleted = atOnce(2, new Callable<>() {
+                private final java.util.concurrent.atomic.AtomicInteger next =
+                        new java.util.concurrent.atomic.AtomicInteger();
+
+                @Override
+                public Long call() {
+                    return sweepers[next.getAndIncrement()].sweep();
+                }
+            });
+            assertThat(count("ended")).as("rows left after round %d (deleted %s)", round, deleted).isEqualTo(-1);
+            assertThat(deleted.stream().mapToLong(Long::longValue).sum()).as("deleted in round %d", round)
+                    .isEqualTo(500);
+            assertThat(heldSweepLocks()).as("sweep locks held after round %d", round).isZero();
+        }
+    }
+
+    private PgBouncer bouncer(PoolMode mode) {
+        PgBouncer bouncer = PgBouncer.start("postgres", cluster.port(), mode, 2);
+        closing.add(bouncer);
+        return bouncer;
+    }
+
+    private PostgresChain chain(PgBouncer bouncer, String applicationName) {
+        PostgresChain chain = new PostgresChain(PostgresChain.settings("jdbc:postgresql://127.0.0.1:" + bouncer.port()
+                + "/postgres?ApplicationName=" + applicationName, THREADS, true));
+        closing.add(chain);
+        return chain;
+    }
+
+    /** {@code count} threads run {@code task} at once; their results, rethrowing any failure. */
+    private <T> List<T> atOnce(int count, Callable<T> task) throws Exception {
+        if (threads == null) {
+            threads = Executors.newFixedThreadPool(THREADS);
+        }
+        CyclicBarrier barrier = new CyclicBarrier(count);
+        List<Future<T>> futures = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            futures.add(threads.submit(() -> {
+                barrier.await(30, TimeUnit.SECONDS);
+                return task.call();
+            }));
+        }
+        List<T> results = new ArrayList<>();
+        for (Future<T> future : futures) {
+            results.add(future.get(60, TimeUnit.SECONDS));
+        }
+        return results;
+    }
+
+    /** The stored count of a bucket's keys, summed; -1 when it has no row. Read on PostgreSQL directly. */
+    private static long count(String bucket) throws SQLException {
+        try (Connection connection = cluster.dataSource().getConnection();
+             Statement statement = connection.createStatement();
+             ResultSet row = statement.executeQuery("SELECT coalesce(sum(count), -1) FROM rate_limit_counters "
+                     + "WHERE bucket = '" + bucket + "'")) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+
+    private static long heldSweepLocks() throws SQLException {
+        try (Connection connection = cluster.dataSource().getConnection();
+             Statement statement = connection.createStatement();
+             ResultSet row = statement.executeQuery("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+                     + "AND classid = " + LOCK_SPACE)) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+}

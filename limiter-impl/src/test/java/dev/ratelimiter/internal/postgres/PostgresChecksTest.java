@@ -1,0 +1,158 @@
+package dev.ratelimiter.internal.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
+
+import javax.sql.DataSource;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The startup checks of the DataSource and table: each problem found says what to change; a good pool has none.
+ */
+class PostgresChecksTest {
+
+    private static final String TABLE = PostgresChain.TABLE;
+
+    private static String schema;
+    private static String emptySchema;
+
+    @BeforeAll
+    static void migrate() throws SQLException {
+        schema = PostgresTarget.newSchema("checks");
+        emptySchema = "rl_checks_empty_" + UUID.randomUUID().toString().substring(0, 8);
+        try (Connection connection = PostgresTarget.dataSource("public").getConnection();
+             Statement statement = connection.createStatement()) {
+            statement.execute("CREATE SCHEMA " + emptySchema);
+        }
+    }
+
+    @AfterAll
+    static void drop() {
+        PostgresTarget.dropSchema(schema);
+        PostgresTarget.dropSchema(emptySchema);
+    }
+
+    @Test
+    @DisplayName("the library's own pool on a migrated schema: no problem")
+    void goodPool() {
+        DataSource pool = HikariPools.create(PostgresChain.settings(
+                PostgresChain.url(schema, "rl-checks", Optional.empty()), 2));
+        try {
+            assertThat(PostgresChecks.check(pool, TABLE)).isEmpty();
+            assertThat(PostgresChecks.check(pool, schema + "." + TABLE)).as("schema-qualified").isEmpty();
+        } finally {
+            HikariPools.close(pool);
+        }
+    }
+
+    @Test
+    @DisplayName("connections not in autocommit: one problem, saying to use a non-transactional pool")
+    void notAutocommit() {
+        try (HikariDataSource pool = pool(schema, config -> config.setAutoCommit(false))) {
+            List<String> problems = PostgresChecks.check(pool, TABLE);
+            assertThat(problems).singleElement().asString()
+                    .contains("ratelimiter.postgres")
+                    .contains("not in autocommit")
+                    .contains("non-transactional pool")
+                    .contains("transactional=false");
+        }
+    }
+
+    @Test
+    @DisplayName("connections at another isolation level: one problem, saying to set read-committed")
+    void notReadCommitted() {
+        try (HikariDataSource pool = pool(schema,
+                config -> config.setTransactionIsolation("TRANSACTION_SERIALIZABLE"))) {
+            assertThat(PostgresChecks.check(pool, TABLE)).singleElement().asString()
+                    .contains("isolation level is " + Connection.TRANSACTION_SERIALIZABLE)
+                    .contains("read-committed");
+        }
+    }
+
+    @Test
+    @DisplayName("a schema without the migration: one problem naming the table and the migration to apply")
+    void missingTable() {
+        try (HikariDataSource pool = pool(emptySchema, config -> { })) {
+            assertThat(PostgresChecks.check(pool, TABLE)).singleElement().asString()
+                    .contains("ratelimiter.postgres.table")
+                    .contains("'" + TABLE + "' does not exist")
+                    .contains("V1__create_rate_limit_counters.sql")
+                    .contains("db/ratelimiter/postgres");
+        }
+    }
+
+    @Test
+    @DisplayName("a table migrated to V1 only: one problem naming the table and the migration V2 to apply")
+    void missingV2() throws SQLException, java.io.IOException {
+        String v1Only = "rl_checks_v1_" + UUID.randomUUID().toString().substring(0, 8);
+        try (Connection connection = PostgresTarget.dataSource("public").getConnection();
+             Statement statement = connection.createStatement()) {
+            statement.execute("CREATE SCHEMA " + v1Only);
+            statement.execute("SET search_path TO " + v1Only);
+            statement.execute(java.nio.file.Files.readString(java.nio.file.Path.of(
+                    "../migrations/postgres/V1__create_rate_limit_counters.sql")));
+        }
+        try (HikariDataSource pool = pool(v1Only, config -> { })) {
+            assertThat(PostgresChecks.check(pool, TABLE)).singleElement().asString()
+                    .contains("ratelimiter.postgres.table")
+                    .contains("V2__several_windows_and_costs.sql")
+                    .contains("denied, window_seconds");
+        } finally {
+            PostgresTarget.dropSchema(v1Only);
+        }
+        try (HikariDataSource pool = pool(schema, config -> { })) {
+            assertThat(PostgresChecks.check(pool, TABLE)).as("migrated to V2").isEmpty();
+        }
+    }
+
+    @Test
+    @DisplayName("autocommit off and no table: both problems, each on its own")
+    void bothProblems() {
+        try (HikariDataSource pool = pool(emptySchema, config -> config.setAutoCommit(false))) {
+            List<String> problems = PostgresChecks.check(pool, TABLE);
+            assertThat(problems).hasSize(2);
+            assertThat(problems.get(0)).contains("autocommit");
+            assertThat(problems.get(1)).contains("does not exist");
+        }
+    }
+
+    @Test
+    @DisplayName("a database that cannot be reached: no problem reported (the application starts degraded)")
+    void unreachable() throws IOException {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            closedPort = socket.getLocalPort();
+        }
+        PGSimpleDataSource nowhere = new PGSimpleDataSource();
+        nowhere.setUrl(PostgresChain.url(schema, "rl-checks", Optional.of(closedPort)));
+        nowhere.setUser(PostgresTarget.user());
+        nowhere.setConnectTimeout(2);
+        assertThat(PostgresChecks.check(nowhere, TABLE)).isEmpty();
+    }
+
+    private static HikariDataSource pool(String schema, java.util.function.Consumer<HikariConfig> change) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(PostgresTarget.url());
+        config.setUsername(PostgresTarget.user());
+        config.setPassword(PostgresTarget.password());
+        config.setSchema(schema);
+        config.setMaximumPoolSize(1);
+        change.accept(config);
+        return new HikariDataSource(config);
+    }
+}

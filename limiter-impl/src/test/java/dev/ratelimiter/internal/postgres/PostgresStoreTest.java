@@ -1,0 +1,192 @@
+package dev.ratelimiter.internal.postgres;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.contract.RateLimiterContract;
+import dev.ratelimiter.internal.core.BackendMonitor;
+import dev.ratelimiter.internal.core.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.StoreLimiter;
+import dev.ratelimiter.spi.StoreItem;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The whole contract suite against PostgreSQL, driven by the bound instant (the statement's time is the test's
+ * clock), in a schema of this class's own, migrated by Flyway.
+ */
+class PostgresStoreTest extends RateLimiterContract {
+
+    private static String schema;
+    private static com.zaxxer.hikari.HikariDataSource dataSource;
+
+    @BeforeAll
+    static void migrate() {
+        schema = PostgresTarget.newSchema("contract");
+        dataSource = PostgresTarget.pool(schema, 16);
+    }
+
+    @AfterAll
+    static void drop() {
+        dataSource.close();
+        PostgresTarget.dropSchema(schema);
+    }
+
+    @Override
+    protected RateLimiter newLimiter(InstantSource clock) {
+        return new StoreLimiter(new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 32,
+                Optional.of(clock), ConnectionEviction.ABORT), new BackendMonitor("postgres", clock, RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
+    }
+
+    @Override
+    protected Map<String, String> casesNotRun() {
+        String reason = "in production the window's end is the database server's statement_timestamp() plus the "
+                + "window, the server's wall clock, which the library cannot make forward-only; the test binds "
+                + "instants only to reach the other cases' exact edges";
+        return Map.of("clockSteppedBackKeepsNoWindowShutLonger", reason,
+                "clockJumpingBothWaysKeepsNoWindowShutLonger", reason);
+    }
+
+    @Test
+    @DisplayName("the migrations make the table, its primary key (bucket, key) and the sweep's index on ends_at")
+    void migrationApplied() throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement statement = connection.prepareStatement(
+                     "SELECT indexdef FROM pg_indexes WHERE schemaname = ? AND tablename = 'rate_limit_counters'")) {
+            statement.setString(1, schema);
+            StringBuilder indexes = new StringBuilder();
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    indexes.append(rows.getString(1)).append('\n');
+                }
+            }
+            assertThat(indexes.toString()).contains("(bucket, key)").contains("(ends_at)");
+        }
+    }
+
+    @Test
+    @DisplayName("rows hold the hashed key as given, never more; the counter row ends one window after the first attempt")
+    void rowLayout() throws SQLException {
+        Bucket bucket = bucket("row", 5, Duration.ofSeconds(60));
+        limiter.consume(bucket, "hashed-key");
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement statement = connection.prepareStatement(
+                     "SELECT key, count, ends_at FROM rate_limit_counters WHERE bucket = ?")) {
+            statement.setString(1, bucket.name());
+            try (ResultSet row = statement.executeQuery()) {
+                assertThat(row.next()).isTrue();
+                assertThat(row.getString(1)).isEqualTo("hashed-key");
+                assertThat(row.getLong(2)).isEqualTo(1);
+                assertThat(row.getObject(3, java.time.OffsetDateTime.class).toInstant())
+                        .isEqualTo(START.plusSeconds(60));
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("several windows: one row per key holds each window's length, count and end; ends_at is the last end, so the sweep keeps the row until every window has ended; a refusal changes no count")
+    void severalWindowsRowLayout() throws SQLException {
+        Bucket bucket = new Bucket(bucket("rows", 1, Duration.ofSeconds(1)).name(),
+                List.of(new Bucket.Limit(2, Duration.ofSeconds(10)), new Bucket.Limit(5, Duration.ofHours(1))),
+                dev.ratelimiter.OutagePolicy.FALLBACK);
+        limiter.consume(bucket, "hashed-key", 2);
+        limiter.consume(bucket, "hashed-key", 1);
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement statement = connection.prepareStatement("SELECT count, ends_at, denied, "
+                     + "window_seconds::text, window_counts::text, window_ends[1] FROM rate_limit_counters "
+                     + "WHERE bucket = ? AND key = 'hashed-key'")) {
+            statement.setString(1, bucket.name());
+            try (ResultSet row = statement.executeQuery()) {
+                assertThat(row.next()).isTrue();
+                assertThat(row.getLong(1)).isEqualTo(2);
+                assertThat(row.getObject(2, java.time.OffsetDateTime.class).toInstant())
+                        .isEqualTo(START.plusSeconds(3600));
+                assertThat(row.getBoolean(3)).as("the last call was refused").isTrue();
+                assertThat(row.getString(4)).isEqualTo("{10,3600}");
+                assertThat(row.getString(5)).isEqualTo("{2,2}");
+                assertThat(row.getObject(6, java.time.OffsetDateTime.class).toInstant())
+                        .isEqualTo(START.plusSeconds(10));
+                assertThat(row.next()).isFalse();
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("the time left is exact on one connection before and after pgjdbc prepares the statement (text, then binary)")
+    void timeLeftBeforeAndAfterServerPrepare() {
+        try (com.zaxxer.hikari.HikariDataSource one = PostgresTarget.pool(schema, 1)) {
+            RateLimiter store = new StoreLimiter(new PostgresStore(one, "rate_limit_counters", Duration.ofSeconds(10), 1,
+                    Optional.of(clock), ConnectionEviction.ABORT), new BackendMonitor("postgres", clock,
+                    RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
+            Bucket bucket = bucket("prepare", 100, Duration.ofSeconds(60));
+            for (int attempt = 0; attempt < 12; attempt++) {
+                Verdict verdict = store.consume(bucket, "hashed-key");
+                assertThat(verdict.outcome()).isEqualTo(Verdict.Outcome.ALLOWED);
+                assertThat(verdict.remaining()).isEqualTo(99 - attempt);
+                assertThat(verdict.resetAfter()).as("attempt %d", attempt)
+                        .isEqualTo(Duration.ofSeconds(60).minusMillis(1_500L * attempt));
+                clock.advance(Duration.ofMillis(1_500));
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("the library's own pool keeps the call's network timeout on its connection; a server's pool gets its own back")
+    void networkTimeoutKeptOrPutBack() throws SQLException {
+        Bucket bucket = bucket("timeout", 100, Duration.ofSeconds(60));
+        for (boolean ownPool : new boolean[] {true, false}) {
+            try (com.zaxxer.hikari.HikariDataSource one = PostgresTarget.pool(schema, 1)) {
+                RateLimiter store = new StoreLimiter(new PostgresStore(one, "rate_limit_counters", Duration.ofSeconds(10), 1,
+                        Optional.of(clock), ConnectionEviction.ABORT, ownPool), new BackendMonitor("postgres",
+                        clock, RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
+                int before;
+                try (Connection connection = one.getConnection()) {
+                    before = connection.unwrap(Connection.class).getNetworkTimeout();
+                }
+                assertThat(store.consume(bucket, "hashed-key").outcome()).isEqualTo(Verdict.Outcome.ALLOWED);
+                try (Connection connection = one.getConnection()) {
+                    assertThat(connection.unwrap(Connection.class).getNetworkTimeout())
+                            .isEqualTo(ownPool ? 15_000 : before);
+                }
+                assertThat(store.consume(bucket, "hashed-key").remaining()).isEqualTo(ownPool ? 98 : 96);
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("two items in one call: decided in order on one connection; the first refusal stops the call, so a later item is neither answered nor counted")
+    void twoItemsInOneCall() throws Exception {
+        Bucket single = bucket("items-a", 5, Duration.ofSeconds(60));
+        Bucket several = new Bucket(bucket("items-b", 1, Duration.ofSeconds(1)).name(),
+                List.of(new Bucket.Limit(1, Duration.ofSeconds(10)), new Bucket.Limit(3, Duration.ofHours(1))),
+                dev.ratelimiter.OutagePolicy.FALLBACK);
+        PostgresStore store = new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 4,
+                Optional.of(clock), ConnectionEviction.ABORT);
+
+        assertThat(store.consume(List.of(new StoreItem(single, "k", 1), new StoreItem(several, "k", 1))))
+                .as("both allowed: each item's flag, then each window's count and time left")
+                .containsExactly(1, 1, 60_000, 1, 1, 10_000, 1, 3_600_000);
+
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(store.consume(List.of(new StoreItem(several, "k", 1), new StoreItem(single, "k", 1))))
+                .as("the first item refused: the answer ends with it")
+                .containsExactly(0, 1, 9_000, 1, 3_599_000);
+        assertThat(store.consume(List.of(new StoreItem(single, "k", 0))))
+                .as("the item after the refusal was not counted")
+                .containsExactly(1, 1, 59_000);
+    }
+}

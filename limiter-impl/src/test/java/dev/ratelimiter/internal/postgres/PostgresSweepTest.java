@@ -1,0 +1,242 @@
+package dev.ratelimiter.internal.postgres;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.contract.ManualClock;
+import dev.ratelimiter.internal.core.BackendMonitor;
+import dev.ratelimiter.internal.core.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.StoreLimiter;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The sweep: which rows it deletes (bound instants), a million ended rows in batches of at most 10 000, and the
+ * advisory lock that keeps two sweepers from working at once.
+ *
+ * <p>The advisory lock is keyed by the table's OID, so this class's schema has a lock of its own although
+ * advisory locks are database-wide and other classes sweep tables of the same name.
+ */
+class PostgresSweepTest {
+
+    private static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
+    private static final int LOCK_SPACE = 0x524C; // "RL", 21068
+
+    private static String schema;
+    private static String table;
+    private static HikariDataSource pool;
+
+    private Connection other;
+
+    @BeforeAll
+    static void migrate() {
+        schema = PostgresTarget.newSchema("sweep");
+        table = schema + "." + PostgresChain.TABLE;
+        pool = PostgresTarget.pool(schema, 4);
+    }
+
+    @AfterAll
+    static void drop() {
+        pool.close();
+        PostgresTarget.dropSchema(schema);
+    }
+
+    @BeforeEach
+    void empty() throws SQLException {
+        other = PostgresTarget.dataSource(schema).getConnection();
+        execute("TRUNCATE " + table);
+    }
+
+    @AfterEach
+    void close() throws SQLException {
+        execute("DROP TRIGGER IF EXISTS record_sweep_batch ON " + table);
+        other.close(); // ends its session: releases any advisory lock it holds
+    }
+
+    @Test
+    @DisplayName("with a bound instant, the sweep deletes exactly the ended rows: a window ending now or before is deleted, one ending a millisecond later is not, and it returns how many it deleted")
+    void deletesExactlyTheEndedRows() throws SQLException {
+        ManualClock clock = new ManualClock(T0);
+        PostgresStore limiter = limiter(clock);
+        Bucket bucket = new Bucket("sweep-edge", 5, Duration.ofSeconds(60));
+        clock.set(T0.minusSeconds(1));
+        consume(limiter, bucket, "ended-before");
+        clock.set(T0);
+        consume(limiter, bucket, "ends-now");
+        clock.set(T0.plusMillis(1));
+        consume(limiter, bucket, "ends-later");
+        assertThat(keys()).containsExactlyInAnyOrder("ended-before", "ends-now", "ends-later");
+
+        clock.set(T0.plusSeconds(60)); // "ends-now"'s window ends at this very instant
+        assertThat(limiter.sweep()).isEqualTo(2);
+        assertThat(keys()).containsExactly("ends-later");
+        assertThat(limiter.sweep()).as("a second sweep at the same instant").isZero();
+
+        clock.advance(Duration.ofMillis(1));
+        assertThat(limiter.sweep()).isEqualTo(1);
+        assertThat(keys()).isEmpty();
+    }
+
+    @Test
+    @DisplayName("a million ended rows: one sweep leaves the table empty, returns 1 000 000, and no DELETE removed more than 10 000 rows")
+    void millionEndedRows() throws SQLException {
+        execute("CREATE TABLE IF NOT EXISTS " + schema + ".sweep_batches (deleted bigint NOT NULL)");
+        execute("TRUNCATE " + schema + ".sweep_batches");
+        execute("CREATE OR REPLACE FUNCTION " + schema + ".record_sweep_batch() RETURNS trigger LANGUAGE plpgsql AS "
+                + "$$ BEGIN INSERT INTO " + schema + ".sweep_batches SELECT count(*) FROM old_rows; RETURN NULL; END $$");
+        execute("CREATE TRIGGER record_sweep_batch AFTER DELETE ON " + table + " REFERENCING OLD TABLE AS old_rows "
+                + "FOR EACH STATEMENT EXECUTE FUNCTION " + schema + ".record_sweep_batch()");
+        execute("INSERT INTO " + table + " (bucket, key, ends_at, count) SELECT 'bulk', 'k' || g, "
+                + "now() - interval '1 hour', 1 FROM generate_series(1, 1000000) AS g");
+        PostgresStore limiter = limiter(null); // the database's time
+
+        long start = System.nanoTime();
+        long deleted = limiter.sweep();
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(deleted).isEqualTo(1_000_000);
+        assertThat(count()).isZero();
+        List<Long> batches = new ArrayList<>();
+        try (Statement statement = other.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT deleted FROM " + schema + ".sweep_batches")) {
+            while (rows.next()) {
+                batches.add(rows.getLong(1));
+            }
+        }
+        assertThat(batches).as("rows deleted by each DELETE").allSatisfy(batch ->
+                assertThat(batch).isBetween(0L, 10_000L));
+        assertThat(batches.stream().mapToLong(Long::longValue).sum()).isEqualTo(1_000_000);
+        assertThat(batches).hasSizeGreaterThanOrEqualTo(100);
+        assertThat(took).as("sweep of a million rows").isLessThan(Duration.ofSeconds(60));
+    }
+
+    @Test
+    @DisplayName("while another session holds the sweep's advisory lock, sweep returns 0 and deletes nothing; released, the sweep works and releases the lock again")
+    void advisoryLockKeepsSecondSweeperOut() throws SQLException {
+        execute("INSERT INTO " + table + " (bucket, key, ends_at, count) SELECT 'locked', 'k' || g, "
+                + "now() - interval '1 hour', 1 FROM generate_series(1, 100) AS g");
+        PostgresStore limiter = limiter(null);
+        assertThat(advisoryLock("pg_try_advisory_lock")).as("lock taken by the other session").isTrue();
+
+        assertThat(limiter.sweep()).isZero();
+        assertThat(count()).as("rows left").isEqualTo(100);
+
+        assertThat(advisoryLock("pg_advisory_unlock")).isTrue();
+        assertThat(limiter.sweep()).isEqualTo(100);
+        assertThat(count()).isZero();
+        assertThat(advisoryLock("pg_try_advisory_lock")).as("the sweeper released the lock").isTrue();
+        assertThat(advisoryLock("pg_advisory_unlock")).isTrue();
+    }
+
+    private PostgresStore limiter(InstantSource boundClock) {
+        return new PostgresStore(pool, table, Duration.ofSeconds(10), 4, Optional.ofNullable(boundClock),
+                ConnectionEviction.ABORT);
+    }
+
+    /** Counts one attempt through the library's limiter around the store. */
+    private static void consume(PostgresStore store, Bucket bucket, String key) {
+        new StoreLimiter(store, new BackendMonitor("postgres", InstantSource.system(),
+                RateLimiterMetrics.NONE), RateLimiterMetrics.NONE).consume(bucket, key);
+    }
+
+    /** Takes or releases, on the other session, the lock a sweep of {@link #table} takes. */
+    private boolean advisoryLock(String function) throws SQLException {
+        try (PreparedStatement statement = other.prepareStatement(
+                "SELECT " + function + "(?, hashtext(?::regclass::oid::text))")) {
+            statement.setInt(1, LOCK_SPACE);
+            statement.setString(2, table);
+            try (ResultSet row = statement.executeQuery()) {
+                row.next();
+                return row.getBoolean(1);
+            }
+        }
+    }
+
+    private List<String> keys() throws SQLException {
+        List<String> keys = new ArrayList<>();
+        try (Statement statement = other.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT key FROM " + table)) {
+            while (rows.next()) {
+                keys.add(rows.getString(1));
+            }
+        }
+        return keys;
+    }
+
+    private long count() throws SQLException {
+        try (Statement statement = other.createStatement();
+             ResultSet row = statement.executeQuery("SELECT count(*) FROM " + table)) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+
+    private void execute(String sql) throws SQLException {
+        try (Statement statement = other.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    @Test
+    @DisplayName("a sweep of the same table name in another schema does not wait for this one's lock")
+    void lockIsPerTable() throws SQLException {
+        String otherSchema = PostgresTarget.newSchema("sweep_other");
+        try (HikariDataSource otherPool = PostgresTarget.pool(otherSchema, 2)) {
+            PostgresStore elsewhere = new PostgresStore(otherPool, "rate_limit_counters",
+                    Duration.ofSeconds(10), 2, Optional.of(InstantSource.fixed(T0)), ConnectionEviction.ABORT);
+            consume(elsewhere, new Bucket("other", 1, Duration.ofSeconds(1)), "k");
+            assertThat(advisoryLock("pg_try_advisory_lock")).isTrue(); // this class's table is being swept
+            PostgresStore later = new PostgresStore(otherPool, "rate_limit_counters",
+                    Duration.ofSeconds(10), 2, Optional.of(InstantSource.fixed(T0.plusSeconds(1))), ConnectionEviction.ABORT);
+            assertThat(later.sweep()).as("the other schema's sweep works").isEqualTo(1);
+        } finally {
+            advisoryLock("pg_advisory_unlock");
+            PostgresTarget.dropSchema(otherSchema);
+        }
+    }
+
+    @Test
+    @DisplayName("a sweep is not cut short by the pool's 100 ms statement timeout, which is meant for decisions")
+    void sweepOutlivesDecisionTimeout() throws SQLException {
+        String slowSchema = PostgresTarget.newSchema("sweep_slow");
+        javax.sql.DataSource slowPool = HikariPools.create(new PostgresSettings(
+                Optional.empty(), Optional.of(PostgresTarget.url() + (PostgresTarget.url().contains("?") ? "&" : "?")
+                        + "currentSchema=" + slowSchema), Optional.of(PostgresTarget.user()),
+                Optional.of(PostgresTarget.password()).filter(p -> !p.isEmpty()), "rate_limit_counters",
+                Duration.ofMillis(100), Duration.ofMinutes(5), 2, false));
+        try (Connection admin = slowPool.getConnection(); Statement statement = admin.createStatement()) {
+            // Every DELETE statement on the table takes 150 ms, longer than a decision may.
+            statement.execute("CREATE FUNCTION " + slowSchema + ".slow() RETURNS trigger AS "
+                    + "$$ BEGIN PERFORM pg_sleep(0.15); RETURN NULL; END $$ LANGUAGE plpgsql");
+            statement.execute("CREATE TRIGGER slow AFTER DELETE ON " + slowSchema + ".rate_limit_counters "
+                    + "FOR EACH STATEMENT EXECUTE FUNCTION " + slowSchema + ".slow()");
+            statement.execute("INSERT INTO " + slowSchema + ".rate_limit_counters (bucket, key, ends_at, count) "
+                    + "SELECT 'slow', 'k' || i, now() - interval '1 minute', 1 FROM generate_series(1, 3) i");
+        }
+        try {
+            PostgresStore limiter = new PostgresStore(slowPool, "rate_limit_counters",
+                    Duration.ofMillis(100), 2, Optional.empty(), HikariPools.eviction(slowPool));
+            assertThat(limiter.sweep()).isEqualTo(3);
+        } finally {
+            HikariPools.close(slowPool);
+            PostgresTarget.dropSchema(slowSchema);
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package dev.ratelimiter.internal.valkey;
+
+import dev.ratelimiter.Bucket;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ScriptArgumentsTest {
+
+    private static final Bucket BUCKET = new Bucket("login", 5, Duration.ofMinutes(2));
+
+    @Test
+    @DisplayName("several windows: each window's key and arguments are those of the store's documented layout")
+    void severalWindows() {
+        Bucket bucket = new Bucket("projects", java.util.List.of(new Bucket.Limit(3, Duration.ofSeconds(10)),
+                new Bucket.Limit(10, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK);
+        ValkeyStore limiter = new ValkeyStore(() -> {
+            throw new UnsupportedOperationException("layout only");
+        }, "rl:");
+        ScriptArguments.OfBucket arguments = new ScriptArguments("rl:").of(bucket);
+        byte[][] parameters = arguments.parameters("k", 7);
+        java.util.List<String> sent = java.util.Arrays.stream(parameters)
+                .map(bytes -> new String(bytes, StandardCharsets.UTF_8)).toList();
+        java.util.List<String> expected = new java.util.ArrayList<>(java.util.List.of(limiter.counterKeys(bucket, "k")));
+        expected.addAll(java.util.List.of(ValkeyStore.arguments(bucket, 7)));
+        assertThat(arguments.keyCount()).isEqualTo(2);
+        assertThat(sent).isEqualTo(expected);
+    }
+
+    @Test
+    @DisplayName("the bytes sent are the UTF-8 of the counter key the store documents, for ASCII and other keys")
+    void counterKeyBytes() {
+        for (String prefix : new String[] {"rl:", "r\u00e9seau:"}) {
+            ValkeyStore limiter = new ValkeyStore(() -> {
+                throw new UnsupportedOperationException("layout only");
+            }, prefix);
+            ScriptArguments.OfBucket arguments = new ScriptArguments(prefix).of(BUCKET);
+            for (String key : new String[] {"W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM", "", "j\u00f6rg", "\u4e2d"}) {
+                assertThat(new String(arguments.counterKey(key), StandardCharsets.UTF_8))
+                        .isEqualTo(limiter.counterKey(BUCKET, key));
+            }
+            assertThat(new String(arguments.windows()[0], StandardCharsets.US_ASCII)).as("windows").isEqualTo("1");
+            assertThat(new String(arguments.windows()[1], StandardCharsets.US_ASCII)).isEqualTo("5");
+            assertThat(new String(arguments.windows()[2], StandardCharsets.US_ASCII)).isEqualTo("120000");
+        }
+    }
+}

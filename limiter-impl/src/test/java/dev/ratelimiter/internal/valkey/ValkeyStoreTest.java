@@ -1,0 +1,134 @@
+package dev.ratelimiter.internal.valkey;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.Verdict.Outcome;
+import dev.ratelimiter.contract.ContractTime;
+import dev.ratelimiter.contract.RateLimiterContract;
+import dev.ratelimiter.internal.core.BackendMonitor;
+import dev.ratelimiter.internal.core.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.StoreLimiter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The contract suite against Valkey/Redis ({@link ValkeyTarget}) with short real windows: the store's key expiry
+ * times the windows, so time passes for real (waited for with Awaitility).
+ */
+class ValkeyStoreTest extends RateLimiterContract {
+
+    /** Why the cases that step the clock do not run here. */
+    static final String CLOCK_STEPS = "the store times windows by key expiry (PEXPIRE, PTTL) on the Valkey server's "
+            + "own clock, which the test cannot step and the limiter's clock does not reach";
+
+    private ValkeyClient jedis;
+    private ValkeyStore store;
+
+    static ValkeySettings settings(String url) {
+        return new ValkeySettings(ValkeySettings.Mode.STANDALONE, url, List.of(), Optional.empty(),
+                Optional.empty(), Optional.empty(), Duration.ofSeconds(2), "rl-test:", 32, Optional.empty(),
+                Optional.empty());
+    }
+
+    @Override
+    protected RateLimiter newLimiter(InstantSource clock) {
+        jedis = ValkeyClients.create(settings(ValkeyTarget.url()));
+        store = new ValkeyStore(() -> jedis, "rl-test:");
+        return new StoreLimiter(store,
+                new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE),
+                RateLimiterMetrics.NONE);
+    }
+
+    @AfterEach
+    void closeClient() {
+        jedis.close();
+    }
+
+    @Override
+    protected ContractTime time() {
+        return ContractTimes.real();
+    }
+
+    @Override
+    protected Map<String, String> casesNotRun() {
+        String reason = "needs instants finer than the store's own clock allows a test to hit; covered with whole "
+                + "seconds in ValkeyStoreTest";
+        return Map.of(
+                "windowEndsExactlyAfterWindow", reason,
+                "deniedAttemptsDoNotExtendWindow", reason,
+                "retryAfterRoundsUp", "the store times the window; a test cannot stop its clock at t = 10.3 s "
+                        + "(Retry-After rounding is checked on the Verdict and with real 2 s windows here)",
+                "retryAfterWithinOneToWindow", "would take a whole 60 s window of real time; checked on a 2 s "
+                        + "window in ValkeyStoreTest",
+                "windowsResetIndependently", "needs each window's end at an exact instant (10 s, 50 s); that "
+                        + "windows end apart is checked in real time by burstRefusalSpendsNoSustainedQuota, and the "
+                        + "expiry of each window's key by windowKeys here",
+                "clockSteppedBackKeepsNoWindowShutLonger", CLOCK_STEPS,
+                "clockJumpingBothWaysKeepsNoWindowShutLonger", CLOCK_STEPS);
+    }
+
+    @Test
+    @DisplayName("real time: denied attempts do not extend a 2 s window, and Retry-After stays in 1..2")
+    void deniedAttemptsDoNotExtendRealWindow() {
+        Bucket bucket = bucket("real", 1, Duration.ofSeconds(2));
+        long start = System.nanoTime();
+        assertThat(limiter.consume(bucket, "k").outcome()).isEqualTo(Outcome.ALLOWED);
+        // Counted from the first call's answer: the window had opened by then, however long the call took.
+        long opened = System.nanoTime();
+        await().atMost(Duration.ofSeconds(3)).until(() -> System.nanoTime() - opened >= 1_000_000_000L);
+        Verdict denied = limiter.consume(bucket, "k");
+        assertThat(denied.outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(denied.retryAfterSeconds()).isBetween(1L, 2L);
+        assertThat(denied.resetAfter()).isLessThanOrEqualTo(Duration.ofMillis(1_000));
+        await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(50))
+                .until(() -> limiter.consume(bucket, "k").outcome() == Outcome.ALLOWED);
+        assertThat(System.nanoTime() - start).as("the window ended about 2 s after the first attempt")
+                .isBetween(1_900_000_000L, 4_000_000_000L);
+    }
+
+    @Test
+    @DisplayName("keys in the store are <prefix>{<bucket>:<key>}, with an expiry, and hold no clear text of the caller")
+    void keyLayout() {
+        Bucket bucket = bucket("layout", 5, Duration.ofSeconds(60));
+        limiter.consume(bucket, "hashed-key");
+        String key = "rl-test:{" + bucket.name() + ":hashed-key}";
+        assertThat(jedis.commands().get(key)).isEqualTo("1");
+        assertThat(jedis.commands().pttl(key)).isBetween(1L, 60_000L);
+    }
+
+    @Test
+    @DisplayName("several windows: one key per window, <prefix>{<bucket>:<key>}:<window>, each with its own expiry, all in one cluster slot; a refusal writes nothing")
+    void windowKeys() {
+        Bucket bucket = new Bucket(bucket("windows", 1, Duration.ofSeconds(1)).name(),
+                List.of(new Bucket.Limit(2, Duration.ofSeconds(10)), new Bucket.Limit(5, Duration.ofHours(1))),
+                dev.ratelimiter.OutagePolicy.FALLBACK);
+        limiter.consume(bucket, "hashed-key", 2);
+        String tag = "rl-test:{" + bucket.name() + ":hashed-key}";
+        assertThat(jedis.commands().get(tag + ":10s")).isEqualTo("2");
+        assertThat(jedis.commands().get(tag + ":1h")).isEqualTo("2");
+        assertThat(jedis.commands().pttl(tag + ":10s")).isBetween(1L, 10_000L);
+        assertThat(jedis.commands().pttl(tag + ":1h")).isBetween(3_590_000L, 3_600_000L);
+        assertThat(redis.clients.jedis.util.JedisClusterCRC16.getSlot(tag + ":10s"))
+                .isEqualTo(redis.clients.jedis.util.JedisClusterCRC16.getSlot(tag + ":1h"));
+        assertThat(limiter.consume(bucket, "hashed-key").outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(jedis.commands().get(tag + ":1h")).as("the refusal counted nothing").isEqualTo("2");
+        assertThat(jedis.commands().exists(tag)).as("no key of the one-window layout").isFalse();
+    }
+
+    @Test
+    @DisplayName("two buckets in one call (one script run): both counted; a refusal of the first leaves the second uncounted")
+    void twoBucketsInOneCall() throws Exception {
+        SeveralItems.assertTwoBuckets(store, jedis, bucket("multi", 1, Duration.ofSeconds(1)).name());
+    }
+}
