@@ -9,13 +9,13 @@ import dev.ratelimiter.contract.CountingLimiter;
 import dev.ratelimiter.internal.core.BackendMonitor;
 import dev.ratelimiter.internal.core.BackendState;
 import dev.ratelimiter.internal.core.BreakerSettings;
-import dev.ratelimiter.internal.core.CounterKeys;
+import dev.ratelimiter.internal.core.CounterKeyHasher;
 import dev.ratelimiter.internal.core.DenyCacheSettings;
 import dev.ratelimiter.internal.core.KeyHasher;
 import dev.ratelimiter.internal.core.KeyNormalizer;
 import dev.ratelimiter.internal.core.MemoryRateLimiter;
 import dev.ratelimiter.internal.core.MetricsSwitch;
-import dev.ratelimiter.internal.core.OutageListeners;
+import dev.ratelimiter.internal.core.CompositeOutageListener;
 import dev.ratelimiter.internal.core.OutagePolicyLimiter;
 import dev.ratelimiter.internal.core.OutageStatistics;
 import dev.ratelimiter.internal.core.RateLimiterMetrics;
@@ -135,14 +135,14 @@ final class LibraryPaths {
      * store, the outage policy around the in-memory limiter for {@code MEMORY}.
      */
     static final class Decision implements AutoCloseable {
-        private final CounterKeys keys;
+        private final CounterKeyHasher keys;
         private final RateLimiterMetrics metrics;
         private final RateLimiter limiter;
         private final AutoCloseable resources;
         private final Consumer<RateLimitDenied> denials;
         private final LongSupplier storeCalls;
 
-        private Decision(CounterKeys keys, RateLimiterMetrics metrics, RateLimiter limiter, AutoCloseable resources,
+        private Decision(CounterKeyHasher keys, RateLimiterMetrics metrics, RateLimiter limiter, AutoCloseable resources,
                          LongSupplier storeCalls) {
             this.keys = keys;
             this.metrics = metrics;
@@ -157,8 +157,8 @@ final class LibraryPaths {
             RateLimiterMetrics metrics = metrics();
             metrics.register(buckets, "memory", () -> false);
             OutagePolicyLimiter limiter = new OutagePolicyLimiter(new MemoryRateLimiter(InstantSource.system(),
-                    maxKeys), Optional.empty(), new OutageListeners(List.of(new OutageStatistics(), metrics)));
-            return new Decision(CounterKeys.inProcess(new KeyHasher(Optional.of(SECRET))), metrics, limiter, () -> { },
+                    maxKeys), Optional.empty(), new CompositeOutageListener(List.of(new OutageStatistics(), metrics)));
+            return new Decision(CounterKeyHasher.inProcess(new KeyHasher(Optional.of(SECRET))), metrics, limiter, () -> { },
                     () -> 0);
         }
 
@@ -170,9 +170,9 @@ final class LibraryPaths {
             // As the runtime builds it with the defaults: breaker 3 / 1 s / 30 s / 3, refusals kept for 1 s.
             SharedStoreChain chain = SharedStoreChain.of(counted, store.probe(), store.monitor(),
                     InstantSource.system(), new MemoryRateLimiter(InstantSource.system(), 100_000),
-                    new OutageListeners(List.of(new OutageStatistics(), metrics)), BreakerSettings.DEFAULTS,
+                    new CompositeOutageListener(List.of(new OutageStatistics(), metrics)), BreakerSettings.DEFAULTS,
                     new DenyCacheSettings(Duration.ofSeconds(1), 100_000), metrics);
-            return new Decision(CounterKeys.shared(new KeyHasher(Optional.of(SECRET))), metrics, chain.limiter(), () -> {
+            return new Decision(CounterKeyHasher.shared(new KeyHasher(Optional.of(SECRET))), metrics, chain.limiter(), () -> {
                 chain.breaker().close();
                 store.close();
             }, counted::calls);

@@ -2,7 +2,7 @@ package dev.ratelimiter.contract;
 
 import dev.ratelimiter.internal.core.LimiterSettings;
 import dev.ratelimiter.internal.core.SettingsReader;
-import dev.ratelimiter.internal.core.StoreProviders;
+import dev.ratelimiter.internal.core.StoreProviderRegistry;
 
 import java.util.HashMap;
 import java.util.List;
@@ -30,6 +30,6 @@ public final class MapStoreSettings {
                 "ratelimiter.buckets.api-anonymous.window", "PT1M"));
         all.putAll(properties);
         return SettingsReader.read(name -> Optional.ofNullable(all.get(name)), all.keySet(),
-                StoreProviders.of(List.of(new MapStoreProvider())));
+                StoreProviderRegistry.of(List.of(new MapStoreProvider())));
     }
 }

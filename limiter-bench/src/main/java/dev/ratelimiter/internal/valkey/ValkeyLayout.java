@@ -23,7 +23,7 @@ public final class ValkeyLayout {
      * Bucket4j; close it when done.
      */
     public static redis.clients.jedis.UnifiedJedis client(ValkeySettings settings) {
-        return ValkeyClients.create(settings).commands();
+        return ValkeyClientFactory.create(settings).commands();
     }
 
     /** The text of {@code fixed-window.lua}. */

@@ -3,13 +3,13 @@ package dev.ratelimiter.internal.cdi;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.RateLimiterStateChanged;
 import dev.ratelimiter.internal.core.BackendStatus;
-import dev.ratelimiter.internal.core.CounterKeys;
+import dev.ratelimiter.internal.core.CounterKeyHasher;
 import dev.ratelimiter.internal.core.LimiterAssembly;
 import dev.ratelimiter.internal.core.LimiterSettings;
 import dev.ratelimiter.internal.core.OutageStatistics;
 import dev.ratelimiter.internal.core.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.ShadowMode;
-import dev.ratelimiter.internal.core.StoreProviders;
+import dev.ratelimiter.internal.core.StoreProviderRegistry;
 import dev.ratelimiter.internal.core.SubtreeConfig;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.RateLimitStoreProvider;
@@ -29,7 +29,7 @@ import java.util.Optional;
  * The limiter in the server: builds the chain ({@link LimiterAssembly}) once, from the settings and the store that
  * {@code ratelimiter.backend} names, with what the server offers the store ({@link CdiStoreContext}), and closes
  * what it opened when the application stops. A store other than {@code memory} is built by its provider, found by
- * name among those on the class path ({@link StoreProviders}; the README's "Writing a store").
+ * name among those on the class path ({@link StoreProviderRegistry}; the README's "Writing a store").
  *
  * <p>Built on first use: at the latest by {@link StartupValidator} at the CDI {@code Startup} event, so a store that
  * cannot work fails the deployment, but possibly earlier, on a request thread (a readiness probe during
@@ -84,7 +84,7 @@ public class LimiterRuntime {
                     LimiterSettings settings = configuration.settings();
                     warnings(settings);
                     built = LimiterAssembly.assemble(settings, sharedStore(settings), clock, metrics.port(),
-                            new StateChangeEvents(stateChanges));
+                            new StateChangeEventBridge(stateChanges));
                     assembly = built;
                 }
             }
@@ -108,10 +108,10 @@ public class LimiterRuntime {
     /** The store {@code ratelimiter.backend} names, built by its provider; empty in memory or when disabled. */
     private Optional<LimiterAssembly.SharedStore> sharedStore(LimiterSettings settings) {
         String name = settings.backend();
-        if (!settings.enabled() || name.equals(StoreProviders.MEMORY)) {
+        if (!settings.enabled() || name.equals(StoreProviderRegistry.MEMORY)) {
             return Optional.empty();
         }
-        RateLimitStoreProvider provider = StoreProviders.load().byName().get(name);
+        RateLimitStoreProvider provider = StoreProviderRegistry.load().byName().get(name);
         if (provider == null) { // SettingsReader accepts only the names found, from the same class loader
             throw new IllegalStateException("no store provider named '" + name + "'");
         }
@@ -161,7 +161,7 @@ public class LimiterRuntime {
     }
 
     /** Hashes normalized keys before they are counted, and for the denial event. */
-    CounterKeys keys() {
+    CounterKeyHasher keys() {
         return assembly().keys();
     }
 

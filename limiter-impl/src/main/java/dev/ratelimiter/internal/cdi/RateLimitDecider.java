@@ -5,7 +5,7 @@ import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.RateLimitDenied;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.BatchingLimiter;
-import dev.ratelimiter.internal.core.CounterKeys;
+import dev.ratelimiter.internal.core.CounterKeyHasher;
 import dev.ratelimiter.internal.core.KeyNormalizer;
 import dev.ratelimiter.internal.core.ShadowMode;
 import dev.ratelimiter.spi.StoreItem;
@@ -20,7 +20,7 @@ import java.util.List;
 /**
  * The one path every decision takes, from the interceptor, the global filter and the {@code RateLimits} facade:
  * normalize the raw key, hash it, count it, and fire {@link RateLimitDenied} on a denial (with the key's
- * HMAC-SHA-256 or SHA-256, whichever hash it was counted under: {@link CounterKeys}). A refusal of a bucket in
+ * HMAC-SHA-256 or SHA-256, whichever hash it was counted under: {@link CounterKeyHasher}). A refusal of a bucket in
  * shadow mode is turned into a verdict that lets the call go on ({@link ShadowMode}), and fires no event: the
  * README's "Shadow mode".
  */
@@ -57,7 +57,7 @@ public class RateLimitDecider {
      */
     public Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization, long cost) {
         checkCost(bucket, cost);
-        CounterKeys keys = runtime.keys();
+        CounterKeyHasher keys = runtime.keys();
         String normalized = KeyNormalizer.normalize(rawKey, normalization);
         String key = keys.counterKey(normalized);
         return settle(bucket, normalized, key, runtime.limiter().consume(bucket, key, cost));
@@ -78,9 +78,9 @@ public class RateLimitDecider {
      * @throws IllegalArgumentException if a cost is negative or above its bucket's smallest limit, before anything
      *                                  is counted
      */
-    public Verdict[] decideAll(List<Bucket> buckets, List<KeyResolvers.Key> keys, long[] costs) {
+    public Verdict[] decideAll(List<Bucket> buckets, List<KeyResolverInvoker.Key> keys, long[] costs) {
         int count = buckets.size();
-        CounterKeys counterKeys = runtime.keys();
+        CounterKeyHasher counterKeys = runtime.keys();
         String[] normalized = new String[count];
         List<StoreItem> items = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {

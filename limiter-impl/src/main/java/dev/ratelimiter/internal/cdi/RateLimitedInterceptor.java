@@ -35,7 +35,7 @@ import java.util.function.Supplier;
  * Mutiny's {@code Uni} or {@code Multi} (counted at each subscription; see {@link ResultType}).
  *
  * <p>The binding is the one the container applied to the intercepted bean (its class, superclasses, stereotypes),
- * resolved once per bean class and method by {@link RateLimitedMethods}; a repeated {@code @RateLimited} gives
+ * resolved once per bean class and method by {@link RateLimitedMethodCache}; a repeated {@code @RateLimited} gives
  * several buckets, decided in declaration order until the first refusal, in one call of the limiter chain (one
  * store round trip where the store allows it: {@link RateLimitDecider#decideAll}). A call for which a bucket has
  * no key (a resolver's {@code null}, no fallback) is refused with {@link RateLimitKeyMissingException} before any
@@ -54,7 +54,7 @@ public class RateLimitedInterceptor {
     Bean<?> intercepted;
 
     @Inject
-    RateLimitedMethods methods;
+    RateLimitedMethodCache methods;
 
     @Inject
     RateLimitDecider decider;
@@ -69,16 +69,16 @@ public class RateLimitedInterceptor {
     LimiterConfiguration configuration;
 
     @Inject
-    EventLoopWarnings eventLoops;
+    EventLoopWarner eventLoops;
 
     @Inject
     EventLoopOffload offload;
 
     @Inject
-    UnfilteredRequests unfiltered;
+    UnfilteredRequestWarner unfiltered;
 
     @Inject
-    KeyResolvers resolvers;
+    KeyResolverInvoker resolvers;
 
     @AroundInvoke
     Object limit(InvocationContext context) throws Exception {
@@ -87,11 +87,11 @@ public class RateLimitedInterceptor {
         }
         Method method = context.getMethod();
         Class<?> beanClass = intercepted.getBeanClass();
-        RateLimitedMethods.Binding binding = methods.binding(beanClass, method);
+        RateLimitedMethodCache.Binding binding = methods.binding(beanClass, method);
         // Every key is read now, on the calling thread (a Uni may be subscribed where the request context is not
         // active), and before any bucket counts: a call without a key counts nowhere.
-        List<RateLimitedMethods.BoundLimit> limits = binding.limits();
-        KeyResolvers.Key[] keys = new KeyResolvers.Key[limits.size()];
+        List<RateLimitedMethodCache.BoundLimit> limits = binding.limits();
+        KeyResolverInvoker.Key[] keys = new KeyResolverInvoker.Key[limits.size()];
         RateLimitKeyMissingException missing = null;
         for (int i = 0; i < keys.length && missing == null; i++) {
             keys[i] = key(limits.get(i), binding.method(), context, beanClass);
@@ -129,7 +129,7 @@ public class RateLimitedInterceptor {
      *
      * @return the refusal, or {@code null} when every bucket allowed the call
      */
-    private RateLimitException decide(List<RateLimitedMethods.BoundLimit> limits, KeyResolvers.Key[] keys,
+    private RateLimitException decide(List<RateLimitedMethodCache.BoundLimit> limits, KeyResolverInvoker.Key[] keys,
                                       BiConsumer<Bucket, Verdict> recorder) {
         if (keys.length == 1) { // the common case, without the lists of several buckets
             Bucket bucket = limits.get(0).bucket();
@@ -170,9 +170,9 @@ public class RateLimitedInterceptor {
      * @return {@code null} when no source gave one
      * @throws IllegalStateException for a key from the request outside a request the filter saw
      */
-    private KeyResolvers.Key key(RateLimitedMethods.BoundLimit limit, RateLimitedMethod rateLimited,
+    private KeyResolverInvoker.Key key(RateLimitedMethodCache.BoundLimit limit, RateLimitedMethod rateLimited,
                                  InvocationContext context, Class<?> beanClass) {
-        KeyResolvers.Key key = key(limit.limit().source(), limit, rateLimited, context, beanClass);
+        KeyResolverInvoker.Key key = key(limit.limit().source(), limit, rateLimited, context, beanClass);
         List<KeySource> fallback = limit.limit().fallback();
         for (int i = 0; key == null && i < fallback.size(); i++) {
             key = key(fallback.get(i), limit, rateLimited, context, beanClass);
@@ -180,10 +180,10 @@ public class RateLimitedInterceptor {
         return key;
     }
 
-    private KeyResolvers.Key key(KeySource source, RateLimitedMethods.BoundLimit limit, RateLimitedMethod rateLimited,
+    private KeyResolverInvoker.Key key(KeySource source, RateLimitedMethodCache.BoundLimit limit, RateLimitedMethod rateLimited,
                                  InvocationContext context, Class<?> beanClass) {
         return switch (source) {
-            case PARAMETER -> new KeyResolvers.Key(
+            case PARAMETER -> new KeyResolverInvoker.Key(
                     (CharSequence) context.getParameters()[rateLimited.keyParameter()], rateLimited.normalization());
             case IDENTITY -> {
                 requireRequest(beanClass, context.getMethod());
@@ -201,8 +201,8 @@ public class RateLimitedInterceptor {
         };
     }
 
-    private static KeyResolvers.Key plain(Optional<String> key) {
-        return key.map(value -> new KeyResolvers.Key(value, KeyNormalization.NONE)).orElse(null);
+    private static KeyResolverInvoker.Key plain(Optional<String> key) {
+        return key.map(value -> new KeyResolverInvoker.Key(value, KeyNormalization.NONE)).orElse(null);
     }
 
     /**
@@ -218,12 +218,12 @@ public class RateLimitedInterceptor {
         }
         if (!seen) {
             unfiltered.report(beanClass, method);
-            throw new IllegalStateException(UnfilteredRequests.message(beanClass, method));
+            throw new IllegalStateException(UnfilteredRequestWarner.message(beanClass, method));
         }
     }
 
     /** What a resolver reads; outside a request, only the bucket, the method and its arguments. */
-    private CallContext callContext(RateLimitedMethods.BoundLimit limit, InvocationContext context) {
+    private CallContext callContext(RateLimitedMethodCache.BoundLimit limit, InvocationContext context) {
         Optional<String> principal = Optional.empty();
         Optional<String> address = Optional.empty();
         RequestAttributes attributes = RequestAttributes.NONE;

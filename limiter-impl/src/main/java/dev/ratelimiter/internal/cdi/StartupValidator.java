@@ -53,7 +53,7 @@ public class StartupValidator {
     BeanContainer beans;
 
     @Inject
-    KeyResolvers resolvers;
+    KeyResolverInvoker resolvers;
 
     void validate(@Observes Startup startup) {
         LimiterSettings settings;

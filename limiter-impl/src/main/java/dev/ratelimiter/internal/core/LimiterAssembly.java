@@ -25,7 +25,7 @@ import java.util.function.Consumer;
  * @param blocking whether a decision may wait on the network or a lock ({@link RateLimitStore#blocking()})
  * @param shutdown what the chain opened, in close order
  */
-public record LimiterAssembly(RateLimiter limiter, BackendMonitor monitor, CounterKeys keys, ShadowMode shadow,
+public record LimiterAssembly(RateLimiter limiter, BackendMonitor monitor, CounterKeyHasher keys, ShadowMode shadow,
                               OutageStatistics outages, boolean blocking, Shutdown shutdown) {
 
     private static final System.Logger LOG = System.getLogger(LimiterAssembly.class.getName());
@@ -117,7 +117,7 @@ public record LimiterAssembly(RateLimiter limiter, BackendMonitor monitor, Count
         KeyHasher hasher = new KeyHasher(settings.keySecret());
         // In memory the counted key never leaves the process: a faster keyed hash; a shared store's replicas must
         // agree on each key (docs/architecture.md, "The path of a request").
-        CounterKeys keys = store.isEmpty() ? CounterKeys.inProcess(hasher) : CounterKeys.shared(hasher);
+        CounterKeyHasher keys = store.isEmpty() ? CounterKeyHasher.inProcess(hasher) : CounterKeyHasher.shared(hasher);
         OutageStatistics outages = new OutageStatistics();
         ShadowMode shadow = new ShadowMode(settings.shadowBuckets(), clock, settings.memoryMaxKeys(), metrics);
         BackendMonitor monitor = new BackendMonitor(settings.backend(), clock, metrics);
@@ -133,7 +133,7 @@ public record LimiterAssembly(RateLimiter limiter, BackendMonitor monitor, Count
                     String.join(", ", settings.shadowBuckets()));
             shutdown.then(new PeriodicSweeper(shadow, settings.memorySweepInterval()));
         }
-        OutageListeners listeners = new OutageListeners(List.of(outages, metrics));
+        CompositeOutageListener listeners = new CompositeOutageListener(List.of(outages, metrics));
         if (store.isEmpty()) {
             return new LimiterAssembly(new OutagePolicyLimiter(memory, Optional.empty(), listeners), monitor, keys,
                     shadow, outages, false, shutdown);

@@ -103,7 +103,7 @@ public final class SettingsReader {
      * @throws ConfigurationException listing every invalid or missing value, each naming its property
      */
     public static LimiterSettings read(Function<String, Optional<String>> lookup, Iterable<String> propertyNames) {
-        return read(lookup, propertyNames, StoreProviders.load());
+        return read(lookup, propertyNames, StoreProviderRegistry.load());
     }
 
     /**
@@ -118,7 +118,7 @@ public final class SettingsReader {
      *                                unknown store, the names found
      */
     public static LimiterSettings read(Function<String, Optional<String>> lookup, Iterable<String> propertyNames,
-                                       StoreProviders stores) {
+                                       StoreProviderRegistry stores) {
         return new SettingsReader(lookup, propertyNames, stores.names()).read();
     }
 
@@ -297,13 +297,13 @@ public final class SettingsReader {
     }
 
     private String backend() {
-        String text = value("backend").orElse(StoreProviders.MEMORY);
+        String text = value("backend").orElse(StoreProviderRegistry.MEMORY);
         String name = text.strip().toLowerCase(Locale.ROOT);
         if (!storeNames.contains(name)) {
             problems.add(PREFIX + "backend: '" + text + "' is not a store found on the class path; use one of "
                     + String.join(", ", storeNames) + " (a store's jar registers its provider, README: \"Writing a "
                     + "store\")");
-            return StoreProviders.MEMORY;
+            return StoreProviderRegistry.MEMORY;
         }
         return name;
     }

@@ -39,7 +39,7 @@ public final class UnknownProperties {
      *         profile {@code dev}), empty when every {@code ratelimiter.} name is known
      */
     public static List<String> warnings(Iterable<String> propertyNames) {
-        return warnings(propertyNames, StoreProviders.load());
+        return warnings(propertyNames, StoreProviderRegistry.load());
     }
 
     /**
@@ -51,7 +51,7 @@ public final class UnknownProperties {
      * @param stores        the store providers found
      * @return the lines as {@link #warnings(Iterable)} gives them
      */
-    public static List<String> warnings(Iterable<String> propertyNames, StoreProviders stores) {
+    public static List<String> warnings(Iterable<String> propertyNames, StoreProviderRegistry stores) {
         List<String> known = new ArrayList<>(KNOWN);
         stores.byName().forEach((store, provider) -> provider.propertyNames().forEach(property -> {
             String name = SettingsReader.PREFIX + store + '.' + property;

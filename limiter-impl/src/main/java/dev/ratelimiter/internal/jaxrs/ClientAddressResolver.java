@@ -46,7 +46,7 @@ public final class ClientAddressResolver {
     private final int ipv6PrefixLength;
 
     /**
-     * Built once, when the application starts serving ({@link ClientAddresses}).
+     * Built once, when the application starts serving ({@link ClientAddressSource}).
      *
      * @param trustedProxies   {@code ratelimiter.trusted-proxies}, parsed with the settings
      * @param ipv6PrefixLength 1..128, from {@code ratelimiter.ipv6-prefix-length}

@@ -8,7 +8,7 @@ import dev.ratelimiter.RateLimitExceededException;
 import dev.ratelimiter.RateLimiterUnavailableException;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.cdi.AppliedLimits;
-import dev.ratelimiter.internal.cdi.KeyResolvers;
+import dev.ratelimiter.internal.cdi.KeyResolverInvoker;
 import dev.ratelimiter.internal.cdi.LimiterConfiguration;
 import dev.ratelimiter.internal.cdi.RateLimitDecider;
 import dev.ratelimiter.internal.cdi.RequestIdentity;
@@ -43,7 +43,7 @@ import java.util.function.Supplier;
  * client address (or by the key of the {@code RateLimitKeyResolver} named by {@code ratelimiter.api.key-resolver},
  * falling back to that identity when it gives none), and aborts with 429 (or 503 for a fail-closed outage) before
  * the resource method runs (or the application's {@code RateLimitRefusalHandler} response, see
- * {@link RefusalResponses}).
+ * {@link RefusalResponder}).
  * CORS preflights (OPTIONS with {@code Origin} and {@code Access-Control-Request-Method}) are not counted, and
  * nothing is while {@code ratelimiter.enabled=false} or {@code ratelimiter.api.enabled=false}.
  *
@@ -62,7 +62,7 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
     LimiterConfiguration configuration;
 
     @Inject
-    ClientAddresses clientAddresses;
+    ClientAddressSource clientAddresses;
 
     @Inject
     RateLimitDecider decider;
@@ -74,10 +74,10 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
     AppliedLimits applied;
 
     @Inject
-    KeyResolvers resolvers;
+    KeyResolverInvoker resolvers;
 
     @Inject
-    RefusalResponses refusals;
+    RefusalResponder refusals;
 
     /**
      * The request property holding the reader of this request's verdicts ({@link AppliedLimits#reader()}); its
@@ -107,10 +107,10 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
         Bucket bucket = decider.bucket(authenticated ? LimiterSettings.API_AUTHENTICATED
                 : LimiterSettings.API_ANONYMOUS);
         String identityKey = authenticated ? identity.principalName().get() : clientAddress;
-        Optional<KeyResolvers.Resolver> resolver = resolvers.global();
-        KeyResolvers.Key key = resolver.isEmpty() ? new KeyResolvers.Key(identityKey, KeyNormalization.NONE)
+        Optional<KeyResolverInvoker.Resolver> resolver = resolvers.global();
+        KeyResolverInvoker.Key key = resolver.isEmpty() ? new KeyResolverInvoker.Key(identityKey, KeyNormalization.NONE)
                 : resolvers.resolve(resolver.get(), resolvers.filterContext(bucket.name(), identity))
-                .orElseGet(() -> new KeyResolvers.Key(identityKey, KeyNormalization.NONE));
+                .orElseGet(() -> new KeyResolverInvoker.Key(identityKey, KeyNormalization.NONE));
         Consumer<Verdict> recorder = applied.recorder(bucket);
         Function<Verdict, Response> apply = verdict -> {
             recorder.accept(verdict);

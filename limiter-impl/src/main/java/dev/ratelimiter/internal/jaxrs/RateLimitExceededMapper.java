@@ -9,14 +9,14 @@ import jakarta.ws.rs.ext.Provider;
 
 /**
  * Maps a denial to 429 (or the application's {@code RateLimitRefusalHandler} response): the {@code @RateLimited}
- * interceptor's, and one the application throws after {@code RateLimits.consume} (see {@link RefusalResponses}).
+ * interceptor's, and one the application throws after {@code RateLimits.consume} (see {@link RefusalResponder}).
  */
 @Provider
 @ApplicationScoped
 public class RateLimitExceededMapper implements ExceptionMapper<RateLimitExceededException> {
 
     @Inject
-    RefusalResponses refusals;
+    RefusalResponder refusals;
 
     @Override
     public Response toResponse(RateLimitExceededException exception) {

@@ -24,7 +24,7 @@ import java.util.stream.Collectors;
  * holds the policy names as {@code RateLimit-Policy} writes them ({@link RateLimitHeaders#violatedPolicies(Bucket, Verdict)}),
  * {@code bucket} the bucket's name and {@code retryAfter} the seconds of {@code Retry-After}. The RateLimit headers
  * are added by {@link RateLimitHeadersFilter}; an application's {@code RateLimitRefusalHandler} may replace the
- * whole response ({@link RefusalResponses}).
+ * whole response ({@link RefusalResponder}).
  */
 public final class RateLimitResponses {
 

@@ -10,14 +10,14 @@ import jakarta.ws.rs.ext.Provider;
 /**
  * Maps a fail-closed outage to 503 (or the application's {@code RateLimitRefusalHandler} response): the
  * {@code @RateLimited} interceptor's, and one the application throws after {@code RateLimits.consume} (see
- * {@link RefusalResponses}).
+ * {@link RefusalResponder}).
  */
 @Provider
 @ApplicationScoped
 public class RateLimiterUnavailableMapper implements ExceptionMapper<RateLimiterUnavailableException> {
 
     @Inject
-    RefusalResponses refusals;
+    RefusalResponder refusals;
 
     @Override
     public Response toResponse(RateLimiterUnavailableException exception) {

@@ -68,7 +68,7 @@ final class ValkeyStore implements RateLimitStore {
 
     private final Supplier<ValkeyClient> clients;
     private final String keyPrefix;
-    private final ScriptArguments arguments;
+    private final ScriptArgumentEncoder arguments;
     private final StoreParts parts; // null unless cluster
     private final Runnable closer;
 
@@ -94,7 +94,7 @@ final class ValkeyStore implements RateLimitStore {
                         Optional<Supplier<Optional<ValkeyClient>>> built, Runnable closer) {
         this.clients = Objects.requireNonNull(clients, "clients");
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
-        this.arguments = new ScriptArguments(keyPrefix);
+        this.arguments = new ScriptArgumentEncoder(keyPrefix);
         this.parts = built.map(b -> new ValkeyClusterParts(b, clients, this, keyPrefix)).orElse(null);
         this.closer = closer;
     }
@@ -110,7 +110,7 @@ final class ValkeyStore implements RateLimitStore {
      *                                                     {@code .trust-store} or {@code .trust-store-password}
      */
     static ValkeyStore start(ValkeySettings settings) {
-        ValkeyClients prepared = ValkeyClients.of(settings);
+        ValkeyClientFactory prepared = ValkeyClientFactory.of(settings);
         LazyClient client = new LazyClient(prepared);
         ValkeyStore store = new ValkeyStore(client, settings.keyPrefix(),
                 prepared.cluster() ? Optional.of(client::built) : Optional.empty(), client::close);
@@ -124,7 +124,7 @@ final class ValkeyStore implements RateLimitStore {
     public long[] consume(List<StoreItem> items) throws StoreException {
         if (items.size() == 1) { // nearly every call: no slot to compute, no list to walk
             StoreItem item = items.get(0);
-            ScriptArguments.OfBucket ofBucket = arguments.of(item.bucket());
+            ScriptArgumentEncoder.OfBucket ofBucket = arguments.of(item.bucket());
             return answer(decide(ofBucket.parameters(item.key(), item.cost()), ofBucket.keyCount()));
         }
         if (items.isEmpty()) {
@@ -189,7 +189,7 @@ final class ValkeyStore implements RateLimitStore {
         int keyCount = 0;
         int argumentCount = 0;
         for (int i = from; i < to; i++) {
-            ScriptArguments.OfBucket ofBucket = arguments.of(items.get(i).bucket());
+            ScriptArgumentEncoder.OfBucket ofBucket = arguments.of(items.get(i).bucket());
             keyCount += ofBucket.keyCount();
             argumentCount += ofBucket.argumentCount();
         }
@@ -198,7 +198,7 @@ final class ValkeyStore implements RateLimitStore {
         int argument = keyCount;
         for (int i = from; i < to; i++) {
             StoreItem item = items.get(i);
-            ScriptArguments.OfBucket ofBucket = arguments.of(item.bucket());
+            ScriptArgumentEncoder.OfBucket ofBucket = arguments.of(item.bucket());
             ofBucket.putKeys(item.key(), parameters, key);
             ofBucket.putArguments(item.cost(), parameters, argument);
             key += ofBucket.keyCount();
@@ -426,12 +426,12 @@ final class ValkeyStore implements RateLimitStore {
      */
     private static final class LazyClient implements Supplier<ValkeyClient> {
 
-        private final ValkeyClients clients;
+        private final ValkeyClientFactory clients;
         private final EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck();
         private volatile ValkeyClient client;
         private boolean closed; // guarded by this
 
-        LazyClient(ValkeyClients clients) {
+        LazyClient(ValkeyClientFactory clients) {
             this.clients = clients;
         }
 

@@ -47,9 +47,9 @@ final class CdiContainer implements AutoCloseable {
                     .addBeanClasses(LimiterConfiguration.class, ClockProducer.class, TestClock.class,
                             LimiterRuntime.class, MetricsConnection.class, DecidingRateLimiter.class,
                             RequestIdentity.class, AppliedLimits.class,
-                            RateLimitDecider.class, RateLimitsFacade.class, RateLimitedMethods.class,
-                            KeyResolvers.class,
-                            EventLoopWarnings.class, EventLoopOffload.class, UnfilteredRequests.class,
+                            RateLimitDecider.class, RateLimitsFacade.class, RateLimitedMethodCache.class,
+                            KeyResolverInvoker.class,
+                            EventLoopWarner.class, EventLoopOffload.class, UnfilteredRequestWarner.class,
                             StartupValidator.class, RateLimitedInterceptor.class)
                     .addBeanClasses(beans)
                     .initialize();

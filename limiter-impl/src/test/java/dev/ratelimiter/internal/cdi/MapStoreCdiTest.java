@@ -7,7 +7,7 @@ import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.contract.MapStore;
 import dev.ratelimiter.contract.MapStoreProvider;
-import dev.ratelimiter.internal.core.CounterKeys;
+import dev.ratelimiter.internal.core.CounterKeyHasher;
 import dev.ratelimiter.internal.core.KeyHasher;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -66,7 +66,7 @@ class MapStoreCdiTest {
         assertThat(limiter.consume(login, "alice@example.com").outcome()).isEqualTo(Outcome.ALLOWED);
         assertThat(limiter.consume(login, "alice@example.com").outcome()).isEqualTo(Outcome.DENIED);
 
-        String hashed = CounterKeys.shared(new KeyHasher(Optional.of("a-test-secret")))
+        String hashed = CounterKeyHasher.shared(new KeyHasher(Optional.of("a-test-secret")))
                 .counterKey("alice@example.com");
         assertThat(store().keys(login)).containsExactly(hashed);
         assertThat(cdi.select(DenialRecorder.class).denials()).singleElement().satisfies(denied -> {

@@ -140,7 +140,7 @@ class RateLimitedInterceptorTest {
         GuardedService service = cdi.select(GuardedService.class);
         RequestContextController request = cdi.select(RequestContextController.class);
         List<LogRecord> errors;
-        try (LogCapture log = LogCapture.of(UnfilteredRequests.class)) {
+        try (LogCapture log = LogCapture.of(UnfilteredRequestWarner.class)) {
             for (int i = 0; i < 2; i++) {
                 request.activate();
                 assertThatIllegalStateException().isThrownBy(() -> service.search("q"))

@@ -163,7 +163,7 @@ class SeveralLimitsTest {
     @DisplayName("a resolver returning null without a fallback: 400's exception, nothing counted, logged once naming the resolver")
     void resolverReturnsNull() {
         String address = address();
-        try (LogCapture log = LogCapture.of(KeyResolvers.class)) {
+        try (LogCapture log = LogCapture.of(KeyResolverInvoker.class)) {
             for (int i = 0; i < 3; i++) {
                 Outcome<String> outcome = inRequest(address, Map.of(), service::report);
                 assertThat(outcome.failure()).isInstanceOfSatisfying(RateLimitKeyMissingException.class,
@@ -195,7 +195,7 @@ class SeveralLimitsTest {
     @DisplayName("a resolver that throws: the call fails with a missing key before any bucket counts, logged once without the key or its message")
     void resolverThrows() {
         String address = address();
-        try (LogCapture log = LogCapture.of(KeyResolvers.class)) {
+        try (LogCapture log = LogCapture.of(KeyResolverInvoker.class)) {
             for (int i = 0; i < 2; i++) {
                 Outcome<String> outcome = inRequest(address, Map.of("X-Api-Key", "sk-live-secret"),
                         service::throwing);

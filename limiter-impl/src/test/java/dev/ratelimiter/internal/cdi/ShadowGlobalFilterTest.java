@@ -1,8 +1,8 @@
 package dev.ratelimiter.internal.cdi;
 
-import dev.ratelimiter.internal.jaxrs.ClientAddresses;
+import dev.ratelimiter.internal.jaxrs.ClientAddressSource;
 import dev.ratelimiter.internal.jaxrs.GlobalRateLimitFilter;
-import dev.ratelimiter.internal.jaxrs.RefusalResponses;
+import dev.ratelimiter.internal.jaxrs.RefusalResponder;
 import dev.ratelimiter.internal.jaxrs.ServerRequest;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -37,7 +37,7 @@ class ShadowGlobalFilterTest {
     @ApplicationScoped
     @Alternative
     @Priority(1)
-    static class OneClient extends ClientAddresses {
+    static class OneClient extends ClientAddressSource {
         @Override
         public String clientAddress(ContainerRequestContext request) {
             return "203.0.113.7";
@@ -74,7 +74,7 @@ class ShadowGlobalFilterTest {
         cdi = CdiContainer.start(new HashMap<>(Map.of(
                 "ratelimiter.buckets.api-anonymous.limit", "3",
                 "ratelimiter.buckets.api-anonymous.mode", "shadow")),
-                GlobalRateLimitFilter.class, RefusalResponses.class, OneClient.class, DenialRecorder.class);
+                GlobalRateLimitFilter.class, RefusalResponder.class, OneClient.class, DenialRecorder.class);
         GlobalRateLimitFilter filter = cdi.select(GlobalRateLimitFilter.class);
         RequestContextController request = cdi.select(RequestContextController.class);
         List<Response> aborted = new ArrayList<>();

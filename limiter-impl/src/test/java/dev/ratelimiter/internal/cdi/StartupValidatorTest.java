@@ -163,7 +163,7 @@ class StartupValidatorTest {
         assertThat(check(CrudBase.class)).as("the base alone").isEmpty();
     }
 
-    /** The problems of a class, every named resolver found (resolvers are checked in {@link KeyResolversTest}). */
+    /** The problems of a class, every named resolver found (resolvers are checked in {@link KeyResolverInvokerTest}). */
     private static List<String> check(Class<?> beanClass) {
         return StartupValidator.check(beanClass, SETTINGS, name -> Optional.empty());
     }

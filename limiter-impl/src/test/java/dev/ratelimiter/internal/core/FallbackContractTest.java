@@ -17,6 +17,6 @@ class FallbackContractTest extends RateLimiterContract {
     @Override
     protected RateLimiter newLimiter(InstantSource clock) {
         return new OutagePolicyLimiter(new UnavailableStore(), Optional.of(new MemoryRateLimiter(clock, 100_000)),
-                new OutageListeners(List.of()));
+                new CompositeOutageListener(List.of()));
     }
 }

@@ -38,7 +38,7 @@ class LimiterAssemblyTest {
             assertThat(assembly.blocking()).isFalse();
             assertThat(assembly.monitor().status().backend()).isEqualTo("memory");
             assertThat(assembly.keys().counterKey("alice"))
-                    .isNotEqualTo(CounterKeys.shared(new KeyHasher(Optional.empty())).counterKey("alice"));
+                    .isNotEqualTo(CounterKeyHasher.shared(new KeyHasher(Optional.empty())).counterKey("alice"));
             assertThat(assembly.limiter().consume(login, "k").outcome()).isEqualTo(Outcome.ALLOWED);
             assertThat(assembly.limiter().consume(login, "k").outcome()).isEqualTo(Outcome.ALLOWED);
             assertThat(assembly.limiter().consume(login, "k").outcome()).isEqualTo(Outcome.DENIED);
@@ -60,7 +60,7 @@ class LimiterAssemblyTest {
                 context)), clock, RateLimiterMetrics.NONE, status -> { });
         try {
             assertThat(assembly.keys().counterKey("alice"))
-                    .isEqualTo(CounterKeys.shared(new KeyHasher(Optional.empty())).counterKey("alice"));
+                    .isEqualTo(CounterKeyHasher.shared(new KeyHasher(Optional.empty())).counterKey("alice"));
             assertThat(assembly.monitor().status().backend()).isEqualTo(MapStoreProvider.NAME);
             assertThat(assembly.limiter().consume(login, "hashed").outcome()).isEqualTo(Outcome.ALLOWED);
             assertThat(store.keys(login)).containsExactly("hashed");
@@ -123,7 +123,7 @@ class LimiterAssemblyTest {
     @Test
     @DisplayName("a provider's property misspelt under ratelimiter.<name>.*: warned with the nearest name")
     void providerPropertiesAreKnown() {
-        StoreProviders stores = StoreProviders.of(List.of(new MapStoreProvider()));
+        StoreProviderRegistry stores = StoreProviderRegistry.of(List.of(new MapStoreProvider()));
         assertThat(UnknownProperties.warnings(List.of("ratelimiter.test-map.down"), stores)).isEmpty();
         assertThat(UnknownProperties.warnings(List.of("ratelimiter.test-map.dwn"), stores)).containsExactly(
                 "Unknown property ratelimiter.test-map.dwn is ignored; did you mean ratelimiter.test-map.down?");

@@ -32,7 +32,7 @@ class MapStoreContractTest extends RateLimiterContract {
                 "ratelimiter.deny-cache.max-age", "PT0S"));
         PlainStoreContext context = new PlainStoreContext(new SubtreeConfig(settings.backend(),
                 name -> Optional.empty()), clock, Optional.empty());
-        RateLimitStore store = StoreProviders.of(java.util.List.of(new MapStoreProvider())).byName()
+        RateLimitStore store = StoreProviderRegistry.of(java.util.List.of(new MapStoreProvider())).byName()
                 .get(settings.backend()).create(context);
         assembly = LimiterAssembly.assemble(settings, Optional.of(LimiterAssembly.of(store, context)), clock,
                 RateLimiterMetrics.NONE, status -> { });

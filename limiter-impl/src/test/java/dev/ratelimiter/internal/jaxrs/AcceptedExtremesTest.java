@@ -8,7 +8,7 @@ import dev.ratelimiter.internal.cdi.AppliedLimits.Applied;
 import dev.ratelimiter.contract.ManualClock;
 import dev.ratelimiter.contract.UnavailableStore;
 import dev.ratelimiter.internal.core.MemoryRateLimiter;
-import dev.ratelimiter.internal.core.OutageListeners;
+import dev.ratelimiter.internal.core.CompositeOutageListener;
 import dev.ratelimiter.internal.core.OutagePolicyLimiter;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -77,6 +77,6 @@ class AcceptedExtremesTest {
         if (chain.equals("memory store")) {
             return memory;
         }
-        return new OutagePolicyLimiter(new UnavailableStore(), Optional.of(memory), new OutageListeners(List.of()));
+        return new OutagePolicyLimiter(new UnavailableStore(), Optional.of(memory), new CompositeOutageListener(List.of()));
     }
 }

@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The contract suite against a three-master Redis Cluster of the class's own, through the client
- * {@link ValkeyClients} builds for {@code mode=cluster} (one attempt, no redirect retries), with real time as in
+ * {@link ValkeyClientFactory} builds for {@code mode=cluster} (one attempt, no redirect retries), with real time as in
  * {@link ValkeyStoreTest}.
  */
 class ValkeyClusterContractTest extends RateLimiterContract {
@@ -60,7 +60,7 @@ class ValkeyClusterContractTest extends RateLimiterContract {
 
     @Override
     protected RateLimiter newLimiter(InstantSource clock) {
-        jedis = ValkeyClients.create(settings(cluster.addresses()));
+        jedis = ValkeyClientFactory.create(settings(cluster.addresses()));
         monitor = new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE);
         store = new ValkeyStore(() -> jedis, "rl-test:");
         return new StoreLimiter(store, monitor, RateLimiterMetrics.NONE);

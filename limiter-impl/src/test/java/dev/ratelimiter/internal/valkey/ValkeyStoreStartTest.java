@@ -7,7 +7,7 @@ import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.internal.core.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.PlainStoreContext;
 import dev.ratelimiter.internal.core.StoreLimiter;
-import dev.ratelimiter.internal.core.StoreProviders;
+import dev.ratelimiter.internal.core.StoreProviderRegistry;
 import dev.ratelimiter.internal.core.SubtreeConfig;
 import dev.ratelimiter.spi.FailureKind;
 import dev.ratelimiter.spi.RateLimitStoreProvider;
@@ -98,7 +98,7 @@ class ValkeyStoreStartTest {
     @Test
     @DisplayName("ratelimiter.backend=valkey finds the provider by ServiceLoader; its problems fail the start, each named")
     void providerFoundByName() {
-        RateLimitStoreProvider provider = StoreProviders.load().byName().get("valkey");
+        RateLimitStoreProvider provider = StoreProviderRegistry.load().byName().get("valkey");
         assertThat(provider).isInstanceOf(ValkeyStoreProvider.class);
         Map<String, String> properties = Map.of("ratelimiter.valkey.mode", "cluster",
                 "ratelimiter.valkey.pool-size", "0");

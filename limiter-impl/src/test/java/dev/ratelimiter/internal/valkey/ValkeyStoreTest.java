@@ -43,7 +43,7 @@ class ValkeyStoreTest extends RateLimiterContract {
 
     @Override
     protected RateLimiter newLimiter(InstantSource clock) {
-        jedis = ValkeyClients.create(settings(ValkeyTarget.url()));
+        jedis = ValkeyClientFactory.create(settings(ValkeyTarget.url()));
         store = new ValkeyStore(() -> jedis, "rl-test:");
         return new StoreLimiter(store,
                 new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE),

@@ -77,7 +77,7 @@ class ValkeyTwoProcessesTest {
         Bucket bucket = new Bucket("two-processes", LIMIT, Duration.ofSeconds(120));
         worker = startWorker(bucket, "hot");
 
-        jedis = ValkeyClients.create(ValkeyTwoProcessesWorker.settings(server.url()));
+        jedis = ValkeyClientFactory.create(ValkeyTwoProcessesWorker.settings(server.url()));
         BackendMonitor monitor = new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE);
         StoreLimiter limiter = new StoreLimiter(new ValkeyStore(() -> jedis, "rl-test:"), monitor, RateLimiterMetrics.NONE);
         limiter.consume(new Bucket("two-processes-warm", 1, Duration.ofSeconds(1)), "test"); // connect, cache script

@@ -42,7 +42,7 @@ public final class ValkeyTwoProcessesWorker {
         int threads = Integer.parseInt(args[5]);
         int attempts = Integer.parseInt(args[6]);
 
-        ValkeyClient jedis = ValkeyClients.create(settings(url));
+        ValkeyClient jedis = ValkeyClientFactory.create(settings(url));
         BackendMonitor monitor = new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE);
         StoreLimiter limiter = new StoreLimiter(new ValkeyStore(() -> jedis, "rl-test:"), monitor, RateLimiterMetrics.NONE);
         ExecutorService pool = Executors.newFixedThreadPool(threads);

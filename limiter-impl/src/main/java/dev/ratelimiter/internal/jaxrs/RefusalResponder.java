@@ -19,9 +19,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link RateLimitHeadersFilter} the same way (README "Refusal responses").
  */
 @ApplicationScoped
-public class RefusalResponses {
+public class RefusalResponder {
 
-    private static final System.Logger LOG = System.getLogger(RefusalResponses.class.getName());
+    private static final System.Logger LOG = System.getLogger(RefusalResponder.class.getName());
 
     @Inject
     Instance<RateLimitRefusalHandler> handlers;

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Finding the resolvers {@code @RateLimited} and {@code ratelimiter.api.key-resolver} name, in Weld SE. */
-class KeyResolversTest {
+class KeyResolverInvokerTest {
 
     private CdiContainer cdi;
 
@@ -83,19 +83,19 @@ class KeyResolversTest {
     void globalResolver() {
         for (String value : new String[] {"tenant-header", TenantHeaderKeys.class.getName()}) {
             cdi = CdiContainer.start(config("ratelimiter.api.key-resolver", value), TenantHeaderKeys.class);
-            KeyResolvers resolvers = cdi.select(KeyResolvers.class);
+            KeyResolverInvoker resolvers = cdi.select(KeyResolverInvoker.class);
             RequestContextController request = cdi.select(RequestContextController.class);
             request.activate();
             try {
                 RequestIdentity identity = cdi.select(RequestIdentity.class);
                 identity.resolve(null, "198.51.100.9", new HeaderAttributes(Map.of("X-Tenant", "Acme")));
 
-                KeyResolvers.Resolver resolver = resolvers.global().orElseThrow();
-                Optional<KeyResolvers.Key> key = resolvers.resolve(resolver,
+                KeyResolverInvoker.Resolver resolver = resolvers.global().orElseThrow();
+                Optional<KeyResolverInvoker.Key> key = resolvers.resolve(resolver,
                         resolvers.filterContext("api-anonymous", identity));
 
                 assertThat(resolver.label()).as(value).isEqualTo(TenantHeaderKeys.class.getName());
-                assertThat(key).contains(new KeyResolvers.Key("Acme", KeyNormalization.LOGIN));
+                assertThat(key).contains(new KeyResolverInvoker.Key("Acme", KeyNormalization.LOGIN));
             } finally {
                 request.deactivate();
                 cdi.close();
@@ -108,7 +108,7 @@ class KeyResolversTest {
     @DisplayName("without ratelimiter.api.key-resolver the filter has no resolver")
     void noGlobalResolver() {
         cdi = CdiContainer.start(config(), TenantHeaderKeys.class);
-        assertThat(cdi.select(KeyResolvers.class).global()).isEmpty();
+        assertThat(cdi.select(KeyResolverInvoker.class).global()).isEmpty();
     }
 
     /** Headers only, as a test's request carries them. */

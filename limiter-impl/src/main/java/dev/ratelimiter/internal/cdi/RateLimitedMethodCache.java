@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * different buckets.
  */
 @ApplicationScoped
-public class RateLimitedMethods {
+public class RateLimitedMethodCache {
 
     /**
      * One limit of a method, resolved.
@@ -24,7 +24,7 @@ public class RateLimitedMethods {
      * @param limit    where its key comes from
      * @param resolver the resolver bean, for a key from a resolver; {@code null} otherwise
      */
-    public record BoundLimit(Bucket bucket, RateLimitedMethod.Limit limit, KeyResolvers.Resolver resolver) {
+    public record BoundLimit(Bucket bucket, RateLimitedMethod.Limit limit, KeyResolverInvoker.Resolver resolver) {
     }
 
     /**
@@ -44,7 +44,7 @@ public class RateLimitedMethods {
     RateLimitDecider decider;
 
     @Inject
-    KeyResolvers resolvers;
+    KeyResolverInvoker resolvers;
 
     // Nested rather than keyed by a pair record: a look-up allocates nothing.
     private final Map<Class<?>, Map<Method, Binding>> bindings = new ConcurrentHashMap<>();
@@ -76,7 +76,7 @@ public class RateLimitedMethods {
         }
     }
 
-    private KeyResolvers.Resolver resolver(Class<?> beanClass, Method method, RateLimitedMethod.Limit limit) {
+    private KeyResolverInvoker.Resolver resolver(Class<?> beanClass, Method method, RateLimitedMethod.Limit limit) {
         if (limit.resolver() == null) {
             return null;
         }

@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link RateLimitRefusalHandler}: the library's problem bodies (draft-ietf-httpapi-ratelimit-headers-10 §5) and
  * what is kept of them when the application replaces them.
  */
-class RefusalResponsesTest {
+class RefusalResponderTest {
 
     private static final Bucket LOGIN = new Bucket("login", 5, Duration.ofMinutes(15), OutagePolicy.FAIL_CLOSED);
     private static final RateLimitException DENIED =
@@ -72,10 +72,10 @@ class RefusalResponsesTest {
 
     private WeldContainer cdi;
 
-    private RefusalResponses start(Class<?>... handlers) {
+    private RefusalResponder start(Class<?>... handlers) {
         cdi = new Weld("refusals-" + System.nanoTime()).disableDiscovery()
-                .addBeanClasses(RefusalResponses.class).addBeanClasses(handlers).initialize();
-        return cdi.select(RefusalResponses.class).get();
+                .addBeanClasses(RefusalResponder.class).addBeanClasses(handlers).initialize();
+        return cdi.select(RefusalResponder.class).get();
     }
 
     @AfterEach
@@ -129,7 +129,7 @@ class RefusalResponsesTest {
     @Test
     @DisplayName("a refusal the application builds from a verdict is answered exactly as the interceptor's")
     void applicationRefusalAsTheInterceptors() {
-        RefusalResponses refusals = start();
+        RefusalResponder refusals = start();
         Verdict verdict = Verdict.denied(5, Duration.ofSeconds(30));
 
         Response thrown = refusals.respond(RateLimitException.of(LOGIN, verdict));
@@ -154,7 +154,7 @@ class RefusalResponsesTest {
     @Test
     @DisplayName("a handler that sets no header gets Retry-After and Cache-Control; one that returns null gets the library's response")
     void partlyReplaced() {
-        RefusalResponses refusals = start(DenialsOnly.class);
+        RefusalResponder refusals = start(DenialsOnly.class);
 
         Response denied = refusals.respond(DENIED);
         Response unavailable = refusals.respond(UNAVAILABLE);
@@ -170,8 +170,8 @@ class RefusalResponsesTest {
     @Test
     @DisplayName("a handler that throws gives way to the library's response, logged once however often it fails")
     void failingHandler() {
-        RefusalResponses refusals = start(Failing.class);
-        try (LogCapture log = LogCapture.of(RefusalResponses.class)) {
+        RefusalResponder refusals = start(Failing.class);
+        try (LogCapture log = LogCapture.of(RefusalResponder.class)) {
             Response first = refusals.respond(DENIED);
             Response second = refusals.respond(UNAVAILABLE);
 
@@ -188,8 +188,8 @@ class RefusalResponsesTest {
     @Test
     @DisplayName("two handlers: the library's response, and the ambiguity logged")
     void ambiguousHandlers() {
-        RefusalResponses refusals = start(Teapot.class, AnotherTeapot.class);
-        try (LogCapture log = LogCapture.of(RefusalResponses.class)) {
+        RefusalResponder refusals = start(Teapot.class, AnotherTeapot.class);
+        try (LogCapture log = LogCapture.of(RefusalResponder.class)) {
             Response response = refusals.respond(DENIED);
 
             assertThat(response.getStatus()).isEqualTo(429);

@@ -14,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * windows with each window's limit and length in milliseconds are encoded once and kept. The layout is
  * {@link ValkeyStore}'s. Thread-safe.
  */
-final class ScriptArguments {
+final class ScriptArgumentEncoder {
 
     /** Buckets kept: the configured ones, far below this; a caller inventing buckets gets them encoded per call. */
     private static final int MAX_BUCKETS = 1_024;
@@ -25,7 +25,7 @@ final class ScriptArguments {
     private final String keyPrefix;
     private final Map<Bucket, OfBucket> byBucket = new ConcurrentHashMap<>();
 
-    ScriptArguments(String keyPrefix) {
+    ScriptArgumentEncoder(String keyPrefix) {
         this.keyPrefix = keyPrefix;
     }
 

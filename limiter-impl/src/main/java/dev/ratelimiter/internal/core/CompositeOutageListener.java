@@ -5,12 +5,12 @@ import dev.ratelimiter.Bucket;
 import java.util.List;
 
 /** Tells several outage listeners, in order. */
-public final class OutageListeners implements OutageListener {
+public final class CompositeOutageListener implements OutageListener {
 
     private final List<OutageListener> listeners;
 
     /** @param listeners told in this order; a listener that throws stops the ones after it */
-    public OutageListeners(List<OutageListener> listeners) {
+    public CompositeOutageListener(List<OutageListener> listeners) {
         this.listeners = List.copyOf(listeners);
     }
 

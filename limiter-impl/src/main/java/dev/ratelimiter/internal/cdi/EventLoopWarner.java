@@ -16,21 +16,21 @@ import java.util.function.BooleanSupplier;
  * decisions off the loop; here the warning says what to do instead.
  */
 @ApplicationScoped
-public class EventLoopWarnings {
+public class EventLoopWarner {
 
-    private static final System.Logger LOG = System.getLogger(EventLoopWarnings.class.getName());
+    private static final System.Logger LOG = System.getLogger(EventLoopWarner.class.getName());
 
     private final BooleanSupplier onEventLoop;
     private final Set<Method> warned = ConcurrentHashMap.newKeySet();
 
     /** Asks Vert.x whether the current thread is an event loop, where Vert.x is present; else never warns. */
-    public EventLoopWarnings() {
-        this(ClassPresence.present("io.vertx.core.Context", EventLoopWarnings.class)
+    public EventLoopWarner() {
+        this(ClassPresence.present("io.vertx.core.Context", EventLoopWarner.class)
                 ? VertxEventLoop::current : () -> false);
     }
 
     /** With {@code onEventLoop} answering whether the current thread must not block. */
-    EventLoopWarnings(BooleanSupplier onEventLoop) {
+    EventLoopWarner(BooleanSupplier onEventLoop) {
         this.onEventLoop = onEventLoop;
     }
 

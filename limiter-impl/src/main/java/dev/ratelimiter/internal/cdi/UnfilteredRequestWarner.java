@@ -13,12 +13,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the global limit nor the identity the interceptor keys by exists, and every such call fails.
  */
 @ApplicationScoped
-public class UnfilteredRequests {
+public class UnfilteredRequestWarner {
 
     /** The feature that registers the library's providers, named in the message. */
     static final String FEATURE = "dev.ratelimiter.jaxrs.RateLimiterFeature";
 
-    private static final System.Logger LOG = System.getLogger(UnfilteredRequests.class.getName());
+    private static final System.Logger LOG = System.getLogger(UnfilteredRequestWarner.class.getName());
 
     private final AtomicBoolean reported = new AtomicBoolean();
 

@@ -9,7 +9,7 @@ import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class ScriptArgumentsTest {
+class ScriptArgumentEncoderTest {
 
     private static final Bucket BUCKET = new Bucket("login", 5, Duration.ofMinutes(2));
 
@@ -21,7 +21,7 @@ class ScriptArgumentsTest {
         ValkeyStore limiter = new ValkeyStore(() -> {
             throw new UnsupportedOperationException("layout only");
         }, "rl:");
-        ScriptArguments.OfBucket arguments = new ScriptArguments("rl:").of(bucket);
+        ScriptArgumentEncoder.OfBucket arguments = new ScriptArgumentEncoder("rl:").of(bucket);
         byte[][] parameters = arguments.parameters("k", 7);
         java.util.List<String> sent = java.util.Arrays.stream(parameters)
                 .map(bytes -> new String(bytes, StandardCharsets.UTF_8)).toList();
@@ -38,7 +38,7 @@ class ScriptArgumentsTest {
             ValkeyStore limiter = new ValkeyStore(() -> {
                 throw new UnsupportedOperationException("layout only");
             }, prefix);
-            ScriptArguments.OfBucket arguments = new ScriptArguments(prefix).of(BUCKET);
+            ScriptArgumentEncoder.OfBucket arguments = new ScriptArgumentEncoder(prefix).of(BUCKET);
             for (String key : new String[] {"W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM", "", "j\u00f6rg", "\u4e2d"}) {
                 assertThat(new String(arguments.counterKey(key), StandardCharsets.UTF_8))
                         .isEqualTo(limiter.counterKey(BUCKET, key));

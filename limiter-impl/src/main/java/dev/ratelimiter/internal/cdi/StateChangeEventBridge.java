@@ -12,12 +12,12 @@ import java.util.function.Consumer;
  * Bridges the store's state changes ({@link dev.ratelimiter.internal.core.BackendMonitor}) to the CDI event
  * {@link RateLimiterStateChanged}, fired on the thread that caused the change (the README's "Readiness").
  */
-final class StateChangeEvents implements Consumer<BackendStatus> {
+final class StateChangeEventBridge implements Consumer<BackendStatus> {
 
     private final Event<RateLimiterStateChanged> events;
 
     /** @param events where each change is fired */
-    StateChangeEvents(Event<RateLimiterStateChanged> events) {
+    StateChangeEventBridge(Event<RateLimiterStateChanged> events) {
         this.events = Objects.requireNonNull(events, "events");
     }
 

@@ -13,14 +13,14 @@ import java.util.TreeMap;
  * The store providers on the class path ({@link ServiceLoader}), by name: what {@code ratelimiter.backend} may
  * name besides {@code memory} (the README's "Writing a store").
  */
-public final class StoreProviders {
+public final class StoreProviderRegistry {
 
     /** The built-in store that is no provider. */
     public static final String MEMORY = "memory";
 
     private final Map<String, RateLimitStoreProvider> byName;
 
-    private StoreProviders(Map<String, RateLimitStoreProvider> byName) {
+    private StoreProviderRegistry(Map<String, RateLimitStoreProvider> byName) {
         this.byName = byName;
     }
 
@@ -29,15 +29,15 @@ public final class StoreProviders {
      *
      * @throws ConfigurationException when two providers share a name, or one is named {@code memory}
      */
-    public static StoreProviders load() {
-        return of(ServiceLoader.load(RateLimitStoreProvider.class, StoreProviders.class.getClassLoader()));
+    public static StoreProviderRegistry load() {
+        return of(ServiceLoader.load(RateLimitStoreProvider.class, StoreProviderRegistry.class.getClassLoader()));
     }
 
     /**
      * @param providers the providers
      * @throws ConfigurationException when two providers share a name, or one is named {@code memory}
      */
-    public static StoreProviders of(Iterable<RateLimitStoreProvider> providers) {
+    public static StoreProviderRegistry of(Iterable<RateLimitStoreProvider> providers) {
         Map<String, RateLimitStoreProvider> byName = new TreeMap<>();
         List<String> problems = new ArrayList<>();
         for (RateLimitStoreProvider provider : providers) {
@@ -51,7 +51,7 @@ public final class StoreProviders {
         if (!problems.isEmpty()) {
             throw new ConfigurationException(problems);
         }
-        return new StoreProviders(byName);
+        return new StoreProviderRegistry(byName);
     }
 
     /** Every provider, by name. */

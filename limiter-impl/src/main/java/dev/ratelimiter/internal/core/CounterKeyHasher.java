@@ -9,27 +9,27 @@ import java.util.Objects;
  * key never leaves the process: it is the faster {@link InProcessKeyHasher}'s, and only a denial pays for the
  * event's HMAC (the README's "Keys and privacy"). Thread-safe.
  */
-public final class CounterKeys {
+public final class CounterKeyHasher {
 
     private final KeyHasher shared;
     private final InProcessKeyHasher local; // null: counted under the shared hash
 
-    private CounterKeys(KeyHasher shared, InProcessKeyHasher local) {
+    private CounterKeyHasher(KeyHasher shared, InProcessKeyHasher local) {
         this.shared = Objects.requireNonNull(shared, "shared");
         this.local = local;
     }
 
     /** Counted under {@code hasher}'s hash: for a shared store, whose replicas must agree on every key. */
-    public static CounterKeys shared(KeyHasher hasher) {
-        return new CounterKeys(hasher, null);
+    public static CounterKeyHasher shared(KeyHasher hasher) {
+        return new CounterKeyHasher(hasher, null);
     }
 
     /**
      * Counted under a keyed hash of this process's own (random key, made here), the event's key from
      * {@code hasher}: for the in-memory backend.
      */
-    public static CounterKeys inProcess(KeyHasher hasher) {
-        return new CounterKeys(hasher, new InProcessKeyHasher());
+    public static CounterKeyHasher inProcess(KeyHasher hasher) {
+        return new CounterKeyHasher(hasher, new InProcessKeyHasher());
     }
 
     /**

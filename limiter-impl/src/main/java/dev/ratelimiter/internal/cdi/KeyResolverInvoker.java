@@ -23,9 +23,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * that nothing else injects.
  */
 @ApplicationScoped
-public class KeyResolvers {
+public class KeyResolverInvoker {
 
-    private static final System.Logger LOG = System.getLogger(KeyResolvers.class.getName());
+    private static final System.Logger LOG = System.getLogger(KeyResolverInvoker.class.getName());
 
     /** The property naming the global filter's resolver. */
     static final String GLOBAL_PROPERTY = "ratelimiter.api.key-resolver";

@@ -14,7 +14,7 @@ import java.util.List;
  * {@code X-Forwarded-For} header, with the configured trusted proxies.
  */
 @ApplicationScoped
-public class ClientAddresses {
+public class ClientAddressSource {
 
     @Inject
     LimiterConfiguration configuration;

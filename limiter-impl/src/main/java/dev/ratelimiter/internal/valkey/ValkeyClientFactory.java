@@ -41,7 +41,7 @@ import java.util.Set;
 // Jedis 7.5 marks these classes and builder methods deprecated in favour of Jedis 8's RedisClient family; this
 // version stays on Jedis 7 (README: "The Valkey / Redis backend"), whose classes are still supported there.
 @SuppressWarnings("deprecation")
-final class ValkeyClients {
+final class ValkeyClientFactory {
 
     private static final String URL = "ratelimiter.valkey.url";
 
@@ -51,7 +51,7 @@ final class ValkeyClients {
     private final ConnectionPoolConfig pool;
     private final HostAndPort standaloneAddress;
 
-    private ValkeyClients(ValkeySettings settings, URI uri) {
+    private ValkeyClientFactory(ValkeySettings settings, URI uri) {
         this.settings = settings;
         boolean tls = JedisURIHelper.isRedisSSLScheme(uri);
         int millis = (int) Math.min(Integer.MAX_VALUE, settings.timeout().toMillis());
@@ -99,8 +99,8 @@ final class ValkeyClients {
      * @throws ConfigurationException naming {@code ratelimiter.valkey.url}, {@code .trust-store} or
      *                                {@code .trust-store-password} when one of them is unusable
      */
-    static ValkeyClients of(ValkeySettings settings) {
-        return new ValkeyClients(settings, parse(settings));
+    static ValkeyClientFactory of(ValkeySettings settings) {
+        return new ValkeyClientFactory(settings, parse(settings));
     }
 
     /**
