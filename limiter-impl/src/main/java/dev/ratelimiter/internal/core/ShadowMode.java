@@ -67,12 +67,27 @@ public final class ShadowMode implements Sweepable {
     public Verdict letThrough(Bucket bucket, String hashedKey, Verdict wouldRefuse) {
         metrics.shadowDecision(bucket, wouldRefuse.outcome());
         if (wouldRefuse.outcome() == Verdict.Outcome.DENIED && firstInWindow(bucket, hashedKey, wouldRefuse)) {
+            Bucket.Limit refusing = refusingLimit(bucket, wouldRefuse);
             LOG.log(System.Logger.Level.INFO, "Shadow mode: bucket ''{0}'' would refuse key {1} (limit {2} per "
                     + "{3} s; the window ends in {4} s); the call goes on. Logged once per key and window.",
-                    bucket.name(), hashedKey, String.valueOf(bucket.limit()), String.valueOf(bucket.windowSeconds()),
-                    String.valueOf(wouldRefuse.retryAfterSeconds()));
+                    bucket.name(), hashedKey, String.valueOf(refusing.limit()),
+                    String.valueOf(refusing.window().toSeconds()), String.valueOf(wouldRefuse.retryAfterSeconds()));
         }
         return Verdict.allowed(wouldRefuse.limit(), 0, wouldRefuse.resetAfter());
+    }
+
+    /**
+     * The window that refused: of a bucket of several windows, the one whose state the verdict's top-level values
+     * give ({@link WindowVerdicts}: for a refusal, the refusing window that ends last), so the log names the limit
+     * that was hit rather than the bucket's first.
+     */
+    private static Bucket.Limit refusingLimit(Bucket bucket, Verdict refusal) {
+        for (Verdict.Window window : refusal.windows()) {
+            if (window.limit().limit() == refusal.limit() && window.resetAfter().equals(refusal.resetAfter())) {
+                return window.limit();
+            }
+        }
+        return bucket.limits().get(0);
     }
 
     /** Removes the remembered windows that have ended; never throws. */

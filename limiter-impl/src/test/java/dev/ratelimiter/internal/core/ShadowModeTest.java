@@ -95,6 +95,21 @@ class ShadowModeTest {
     }
 
     @Test
+    @DisplayName("a bucket of several windows: the log names the window that would refuse, not the bucket's first")
+    void loggedWithTheRefusingWindow() {
+        Bucket burstAndHour = new Bucket("trial", List.of(new Bucket.Limit(10, Duration.ofSeconds(1)),
+                new Bucket.Limit(3, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK);
+        ShadowMode shadow = shadow(100);
+        try (LogCapture log = LogCapture.of(ShadowMode.class)) {
+            for (int i = 0; i < 4; i++) {
+                decide(shadow, store, burstAndHour, "hash-a");
+            }
+            assertThat(log.messages(Level.INFO)).singleElement().satisfies(message ->
+                    assertThat(message).contains("limit 3 per 3600 s"));
+        }
+    }
+
+    @Test
     @DisplayName("a would-be refusal is logged at INFO once per key and window, with the hashed key only; again in the next window")
     void loggedOncePerKeyAndWindow() {
         ShadowMode shadow = shadow(100);
