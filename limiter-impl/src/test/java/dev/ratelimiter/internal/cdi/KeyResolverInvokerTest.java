@@ -111,7 +111,7 @@ class KeyResolverInvokerTest {
         assertThat(cdi.select(KeyResolverInvoker.class).global()).isEmpty();
     }
 
-    /** Headers only, as a test's request carries them. */
+    /** Headers only, as a test's request carries them (shared by this package's tests). */
     record HeaderAttributes(Map<String, String> headers) implements RequestAttributes {
         @Override
         public Optional<String> header(String name) {

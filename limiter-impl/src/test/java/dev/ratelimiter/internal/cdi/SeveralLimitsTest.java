@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -58,23 +57,7 @@ class SeveralLimitsTest {
     private <T> Outcome<T> inRequest(String address, Map<String, String> headers, Supplier<T> call) {
         request.activate();
         try {
-            cdi.select(RequestIdentity.class).resolve(null, address, new RequestAttributes() {
-                @Override
-                public Optional<String> header(String name) {
-                    return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
-                            .map(Map.Entry::getValue).findFirst();
-                }
-
-                @Override
-                public Optional<String> pathParameter(String name) {
-                    return Optional.empty();
-                }
-
-                @Override
-                public Optional<String> queryParameter(String name) {
-                    return Optional.empty();
-                }
-            });
+            cdi.select(RequestIdentity.class).resolve(null, address, new KeyResolverInvokerTest.HeaderAttributes(headers));
             try {
                 return new Outcome<>(call.get(), null, List.copyOf(cdi.select(AppliedLimits.class).all()));
             } catch (RuntimeException e) {
