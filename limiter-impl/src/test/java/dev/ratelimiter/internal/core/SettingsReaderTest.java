@@ -1,5 +1,6 @@
 package dev.ratelimiter.internal.core;
 
+import dev.ratelimiter.testing.RangeChecks;
 import dev.ratelimiter.spi.ConfigurationException;
 
 import dev.ratelimiter.Bucket;
@@ -339,17 +340,7 @@ class SettingsReaderTest {
     void rangesAreInclusive(String property, String min, String max, String below, String above) {
         properties.put("ratelimiter.buckets.login.limit", "5");
         properties.put("ratelimiter.buckets.login.window", "PT1M");
-        for (String accepted : new String[] {min, max}) {
-            properties.put(property, accepted);
-            assertThat(read()).as(property + "=" + accepted).isNotNull();
-        }
-        for (String refused : new String[] {below, above}) {
-            properties.put(property, refused);
-            assertThatThrownBy(this::read).as(property + "=" + refused).isInstanceOf(ConfigurationException.class)
-                    .satisfies(e -> assertThat(((ConfigurationException) e).problems())
-                            .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
-                            .startsWith(property + ": ").contains(" from "));
-        }
+        RangeChecks.inclusive(properties, this::read, property, min, max, below, above);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.ratelimiter.internal.postgres;
 
+import dev.ratelimiter.testing.RangeChecks;
 import dev.ratelimiter.internal.core.SubtreeConfig;
 import dev.ratelimiter.internal.core.UnknownProperties;
 import dev.ratelimiter.spi.ConfigurationException;
@@ -86,17 +87,7 @@ class PostgresSettingsTest {
             "ratelimiter.postgres.pool-size,        1,         1024,          -1,          1025"})
     @DisplayName("every number and duration is accepted at both ends of its range and refused just outside, named")
     void rangesAreInclusive(String property, String min, String max, String below, String above) {
-        for (String accepted : new String[] {min, max}) {
-            properties.put(property, accepted);
-            assertThat(read()).as(property + "=" + accepted).isNotNull();
-        }
-        for (String refused : new String[] {below, above}) {
-            properties.put(property, refused);
-            assertThatThrownBy(this::read).as(property + "=" + refused).isInstanceOf(ConfigurationException.class)
-                    .satisfies(e -> assertThat(((ConfigurationException) e).problems())
-                            .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
-                            .startsWith(property + ": ").contains(" from "));
-        }
+        RangeChecks.inclusive(properties, this::read, property, min, max, below, above);
     }
 
     @Test
