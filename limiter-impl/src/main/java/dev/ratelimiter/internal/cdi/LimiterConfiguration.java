@@ -29,13 +29,15 @@ public class LimiterConfiguration {
     Config config;
 
     private LimiterSettings settings;
+    private ConfigLookup lookup;
 
     @PostConstruct
     void read() {
         List<String> names = namesAsWritten();
         // Before reading, so a typo that fails the start (a bucket left without its limit) is explained first.
         UnknownProperties.warnings(names).forEach(warning -> LOG.log(System.Logger.Level.WARNING, warning));
-        settings = SettingsReader.read(new ConfigLookup(config), names);
+        lookup = new ConfigLookup(config);
+        settings = SettingsReader.read(lookup, names);
     }
 
     /**
@@ -65,6 +67,16 @@ public class LimiterConfiguration {
 
     private static String environmentForm(String name) {
         return name.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);
+    }
+
+    /**
+     * The Config the settings were read from, for a store's subtree ({@code ratelimiter.<name>.*}). The same
+     * instance, not one injected later: a bean first used on a request thread while the server is still deploying
+     * (Payara answers readiness probes then) may be handed the Config of another class loader, without the
+     * application's {@code microprofile-config.properties}.
+     */
+    ConfigLookup lookup() {
+        return lookup;
     }
 
     /** The validated settings. */

@@ -115,7 +115,7 @@ public class LimiterRuntime {
         if (provider == null) { // SettingsReader accepts only the names found, from the same class loader
             throw new IllegalStateException("no store provider named '" + name + "'");
         }
-        SubtreeConfig storeConfig = new SubtreeConfig(name, new ConfigLookup(config));
+        SubtreeConfig storeConfig = new SubtreeConfig(name, configuration.lookup());
         CdiStoreContext context = new CdiStoreContext(storeConfig, clock, beans);
         RateLimitStore store;
         try {

@@ -43,7 +43,7 @@ public interface BatchingLimiter extends RateLimiter {
      * @return one verdict per decided item, in order, at least one
      * @throws IllegalStateException if a batching limiter decided none of the items, against the rule
      */
-    static Verdict[] consumeAll(RateLimiter limiter, List<StoreItem> items) {
+    public static Verdict[] consumeAll(RateLimiter limiter, List<StoreItem> items) {
         if (!(limiter instanceof BatchingLimiter batching)) {
             return oneByOne(limiter, items);
         }
