@@ -41,7 +41,8 @@ public final class ExampleDeployments {
     public static final List<String> BAD_PROPERTY_MESSAGES = List.of(
             "Rate limiter configuration is invalid",
             "ratelimiter.buckets.login.window: 'PT0.5S' must be a whole number of seconds",
-            "ratelimiter.backend: 'memcached' is not a backend; use memory, valkey or postgres");
+            "ratelimiter.backend: 'memcached' is not a store found on the class path; use one of memory, postgres, "
+                    + "valkey");
 
     /**
      * Configuration profiles (README, "Configuration profiles"): the profile {@code it} made active by
