@@ -55,8 +55,12 @@ public class LimiterRuntime {
     @Inject
     MetricsConnection metrics;
 
+    // Typed Object: a store's types may be absent. @Any: a store may ask for a bean with a qualifier of its own (a
+    // named DataSource is @io.quarkus.agroal.DataSource("name") on Quarkus, not @Default), and Instance.select only
+    // adds to the qualifiers of the injection point.
     @Inject
-    Instance<Object> beans; // typed Object: a store's types may be absent
+    @Any
+    Instance<Object> beans;
 
     // @Any: every DataSource bean is a candidate, also a named one only the configuration refers to (Quarkus
     // removes beans no injection point can reach).
