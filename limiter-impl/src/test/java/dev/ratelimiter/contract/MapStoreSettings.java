@@ -15,6 +15,16 @@ import java.util.Optional;
  */
 public final class MapStoreSettings {
 
+    /**
+     * The global filter's two buckets, which every configuration must hold (the library's own
+     * {@code microprofile-config.properties} sets them in a server).
+     */
+    public static final Map<String, String> GLOBAL_BUCKETS = Map.of(
+            "ratelimiter.buckets.api-authenticated.limit", "600",
+            "ratelimiter.buckets.api-authenticated.window", "PT1M",
+            "ratelimiter.buckets.api-anonymous.limit", "120",
+            "ratelimiter.buckets.api-anonymous.window", "PT1M");
+
     private MapStoreSettings() {
     }
 
@@ -23,11 +33,7 @@ public final class MapStoreSettings {
      * @return the settings
      */
     public static LimiterSettings read(Map<String, String> properties) {
-        Map<String, String> all = new HashMap<>(Map.of(
-                "ratelimiter.buckets.api-authenticated.limit", "600",
-                "ratelimiter.buckets.api-authenticated.window", "PT1M",
-                "ratelimiter.buckets.api-anonymous.limit", "120",
-                "ratelimiter.buckets.api-anonymous.window", "PT1M"));
+        Map<String, String> all = new HashMap<>(GLOBAL_BUCKETS);
         all.putAll(properties);
         return SettingsReader.read(name -> Optional.ofNullable(all.get(name)), all.keySet(),
                 StoreProviderRegistry.of(List.of(new MapStoreProvider())));

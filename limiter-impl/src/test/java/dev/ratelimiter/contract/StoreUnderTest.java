@@ -49,12 +49,8 @@ public final class StoreUnderTest implements AutoCloseable {
                                        InstantSource testClock) {
         Objects.requireNonNull(provider, "provider");
         InstantSource clock = ForwardOnlyClock.of(testClock);
-        Map<String, String> all = new HashMap<>(Map.of(
-                "ratelimiter.buckets.api-authenticated.limit", "600",
-                "ratelimiter.buckets.api-authenticated.window", "PT1M",
-                "ratelimiter.buckets.api-anonymous.limit", "120",
-                "ratelimiter.buckets.api-anonymous.window", "PT1M",
-                "ratelimiter.deny-cache.max-age", "PT0S"));
+        Map<String, String> all = new HashMap<>(MapStoreSettings.GLOBAL_BUCKETS);
+        all.put("ratelimiter.deny-cache.max-age", "PT0S");
         all.putAll(properties);
         all.put("ratelimiter.backend", provider.name());
         LimiterSettings settings = SettingsReader.read(name -> Optional.ofNullable(all.get(name)), all.keySet(),
