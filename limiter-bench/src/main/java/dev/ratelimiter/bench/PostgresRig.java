@@ -79,6 +79,8 @@ final class PostgresRig extends StoreRig {
         return List.of(
                 libraryStore(store),
                 libraryPath(path),
+                twoBuckets(store, true),
+                twoBuckets(store, false),
                 Contender.inJvm(BARE, load -> {
                     Bucket bucket = bucket(load);
                     String[] keys = Keys.hashed(load.keys());

@@ -53,6 +53,7 @@ final class PostgresStatements {
         try (Connection connection = pool.getConnection(); Statement ddl = connection.createStatement()) {
             ddl.execute(migration("V1__create_rate_limit_counters.sql"));
             ddl.execute(migration("V2__several_windows_and_costs.sql"));
+            ddl.execute(migration("V3__several_buckets_in_one_statement.sql"));
         }
     }
 

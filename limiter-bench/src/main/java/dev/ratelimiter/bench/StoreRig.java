@@ -3,6 +3,8 @@ package dev.ratelimiter.bench;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.Verdict;
+import dev.ratelimiter.internal.core.BatchingLimiter;
+import dev.ratelimiter.spi.StoreItem;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,11 +21,18 @@ abstract class StoreRig implements AutoCloseable {
 
     static final String STORE = "library store";
     static final String PATH = "library decision path";
+    static final String TWO_BUCKETS = "library store, two buckets in one call";
+    static final String TWO_CALLS = "library store, two buckets in two calls";
 
     /** A refused hot key: 10 per minute, so nearly every attempt of the hot load is denied. */
     static final Bucket HOT = new Bucket("bench-hot", 10, Duration.ofMinutes(1));
     /** A spread load's bucket: never refuses within a run. */
     static final Bucket SPREAD = new Bucket("bench", 1_000_000_000L, Duration.ofMinutes(1));
+    /**
+     * The first of a method's two buckets (a second {@code @RateLimited}): never refuses, so the load's bucket is
+     * always decided after it.
+     */
+    static final Bucket FIRST = new Bucket("bench-first", 1_000_000_000L, Duration.ofMinutes(1));
 
     private final List<AutoCloseable> resources = new ArrayList<>();
 
@@ -48,6 +57,27 @@ abstract class StoreRig implements AutoCloseable {
             String[] keys = Keys.hashed(load.keys());
             return thread -> key -> store.limiter().consume(bucket, keys[key]).outcome()
                     != Verdict.Outcome.UNAVAILABLE;
+        });
+    }
+
+    /**
+     * A method of two buckets ({@link #FIRST}, then the load's) on the same key: one store call for both, as the
+     * library decides them ({@code oneCall}), or one store call per bucket, as it did before deciding them together.
+     * A figure counts calls of the method, not buckets.
+     */
+    static Contender twoBuckets(LibraryPaths.Store store, boolean oneCall) {
+        return Contender.inJvm(oneCall ? TWO_BUCKETS : TWO_CALLS, load -> {
+            Bucket bucket = bucket(load);
+            String[] keys = Keys.hashed(load.keys());
+            return thread -> key -> {
+                if (oneCall) {
+                    Verdict[] verdicts = BatchingLimiter.consumeAll(store.limiter(), List.of(
+                            new StoreItem(FIRST, keys[key], 1), new StoreItem(bucket, keys[key], 1)));
+                    return verdicts[verdicts.length - 1].outcome() != Verdict.Outcome.UNAVAILABLE;
+                }
+                return store.limiter().consume(FIRST, keys[key]).isAllowed()
+                        && store.limiter().consume(bucket, keys[key]).outcome() != Verdict.Outcome.UNAVAILABLE;
+            };
         });
     }
 
@@ -94,7 +124,8 @@ abstract class StoreRig implements AutoCloseable {
                         ? Goal.atLeast(10, "one hot refused key / the store's own tool", "refusals answered "
                         + "from memory (`ratelimiter.deny-cache.max-age`) must be on; with them the store sees "
                         + "a few calls per second for the key.") : Goal.none()),
-                Comparison.of(STORE, tool));
+                Comparison.of(STORE, tool),
+                Comparison.of(TWO_BUCKETS, TWO_CALLS));
     }
 
     /** Closes {@code resource} with the rig. */

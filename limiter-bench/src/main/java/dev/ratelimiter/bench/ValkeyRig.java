@@ -67,6 +67,8 @@ final class ValkeyRig extends StoreRig {
         return List.of(
                 libraryStore(store),
                 libraryPath(path),
+                twoBuckets(store, true),
+                twoBuckets(store, false),
                 Contender.inJvm(BARE, load -> {
                     Bucket bucket = bucket(load);
                     String[] keys = Keys.map(Keys.hashed(load.keys()), k -> layout.counterKey(bucket, k));

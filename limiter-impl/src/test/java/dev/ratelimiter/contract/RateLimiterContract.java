@@ -497,4 +497,30 @@ public abstract class RateLimiterContract {
         assertThat(limiter.consume(third, "k", 0).remaining()).as("the later bucket was not counted")
                 .isEqualTo(2);
     }
+
+    @Test
+    @DisplayName("several buckets in one call, with several windows and costs: each item counts its cost in each of "
+            + "its windows, a check (cost 0) counts nothing, and a cost that does not fit refuses, counting nothing "
+            + "in any window nor in the later buckets")
+    void severalBucketsWithWindowsAndCosts() {
+        Bucket windows = bucket("batch-windows", limit(3, Duration.ofSeconds(10)), limit(5, Duration.ofSeconds(60)));
+        Bucket plain = bucket("batch-plain", 10, Duration.ofSeconds(60));
+
+        Verdict[] allowed = BatchingLimiter.consumeAll(limiter, List.of(new StoreItem(windows, "k", 2),
+                new StoreItem(plain, "k", 0), new StoreItem(plain, "k", 4)));
+
+        assertThat(allowed).extracting(Verdict::outcome)
+                .containsExactly(Outcome.ALLOWED, Outcome.ALLOWED, Outcome.ALLOWED);
+        assertThat(remaining(allowed[0])).containsExactly(1L, 3L);
+        assertThat(allowed[1].remaining()).as("the check counted nothing").isEqualTo(10);
+        assertThat(allowed[2].remaining()).isEqualTo(6);
+
+        Verdict[] refused = BatchingLimiter.consumeAll(limiter, List.of(new StoreItem(windows, "k", 2),
+                new StoreItem(plain, "k", 1)));
+
+        assertThat(refused).extracting(Verdict::outcome).containsExactly(Outcome.DENIED);
+        assertThat(remaining(limiter.consume(windows, "k", 0))).as("the refused cost counted in no window")
+                .containsExactly(1L, 3L);
+        assertThat(limiter.consume(plain, "k", 0).remaining()).as("the later bucket was not counted").isEqualTo(6);
+    }
 }

@@ -48,7 +48,8 @@ public final class PostgresChecks {
                 try (ResultSet row = statement.executeQuery()) {
                     if (!row.next() || row.getString(1) == null) {
                         problems.add("ratelimiter.postgres.table: table '" + table + "' does not exist; apply the "
-                                + "migrations V1__create_rate_limit_counters.sql and V2__several_windows_and_costs.sql "
+                                + "migrations V1__create_rate_limit_counters.sql, V2__several_windows_and_costs.sql "
+                                + "and V3__several_buckets_in_one_statement.sql "
                                 + "(in limiter-impl's jar at db/ratelimiter/postgres, for Flyway: "
                                 + "locations=classpath:db/ratelimiter/postgres with table=flyway_ratelimiter_history)");
                     } else if (!hasV2Columns(connection, table)) {
@@ -56,6 +57,12 @@ public final class PostgresChecks {
                                 + "migration V2__several_windows_and_costs.sql (denied, window_seconds, window_counts, "
                                 + "window_ends); apply it after V1 (in limiter-impl's jar at db/ratelimiter/postgres, "
                                 + "or migrations/postgres by hand)");
+                    } else if (!hasV3Function(connection, table)) {
+                        problems.add("ratelimiter.postgres.table: the function "
+                                + PostgresStore.consumeFunction(table) + " beside table '" + table + "' is missing; "
+                                + "apply the migration V3__several_buckets_in_one_statement.sql after V2 (in "
+                                + "limiter-impl's jar at db/ratelimiter/postgres, or migrations/postgres by hand), "
+                                + "in the table's schema");
                     }
                 }
             }
@@ -64,6 +71,17 @@ public final class PostgresChecks {
                     + dev.ratelimiter.internal.core.ErrorDescriptions.describe(e) + "); starting, and the breaker decides");
         }
         return problems;
+    }
+
+    /** Whether the function V3 adds is where {@link PostgresStore} calls it, with the arguments it passes. */
+    private static boolean hasV3Function(Connection connection, String table) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT to_regprocedure(?)")) {
+            statement.setString(1, PostgresStore.consumeFunction(table) + "(timestamptz, varchar[], varchar[], "
+                    + "bigint[], integer[], bigint[], bigint[])");
+            try (ResultSet row = statement.executeQuery()) {
+                return row.next() && row.getString(1) != null;
+            }
+        }
     }
 
     /** Whether the table has the four columns V2 adds. */

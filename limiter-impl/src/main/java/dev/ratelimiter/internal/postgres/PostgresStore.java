@@ -64,12 +64,15 @@ import java.util.concurrent.TimeUnit;
  * {@link #sweep}. A failed connection leaves its pool, before the exception is thrown, when no later call could use
  * it ({@link FailureKind#RECONNECT}).
  *
- * <p>Several items in one call are decided one statement each, in their order, on one connection and under one
- * bulkhead permit, stopping at the first refusal. One statement over all the rows cannot keep that rule: a
- * refusal must leave the later items uncounted, which a single {@code INSERT ... ON CONFLICT} over several rows
- * cannot express, since each row is decided on its own. Each statement is its own short transaction, so no two
- * calls hold row locks while waiting for each other (no deadlock, whatever the items' order); each statement has
- * its own network timeout, so such a call may take that long per item.
+ * <p>Several items in one call (the buckets of one method) are one statement too: {@code SELECT ... FROM
+ * rate_limit_counters_consume(...)}, a function the migration V3 puts beside the table (see
+ * {@link #consumeFunction}); its statements are static, so the server plans them once per session. It
+ * first locks every row of the call in (bucket, key) order, each row once, creating the missing ones, then decides
+ * the items in their order with the rules above and stops after the first refusal, whose later items it neither
+ * decides nor counts. Since calls lock their rows in one order and a one-item statement locks one row, no two calls
+ * wait for each other (no deadlock, whatever order a method declares its buckets in). A refusal must leave the later
+ * items uncounted, which a single {@code INSERT ... ON CONFLICT} over several rows cannot express (each row is decided
+ * on its own), hence the function.
  */
 public final class PostgresStore implements RateLimitStore, Sweepable {
 
@@ -89,6 +92,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
     private final NamedStatement consumeOne;
     private final NamedStatement consumeSeveral;
     private final NamedStatement check;
+    private final NamedStatement consumeAll;
     private final String resetSql;
     private final String sweepSql;
     private final String probeSql;
@@ -151,6 +155,9 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
         this.check = NamedStatement.of("SELECT " + NOW + ", c.count, c.ends_at, c.window_seconds, "
                 + "c.window_counts, c.window_ends FROM (SELECT 1) AS one LEFT JOIN " + table
                 + " AS c ON c.bucket = :bucket AND c.key = :key");
+        this.consumeAll = NamedStatement.of("SELECT allowed, decided_at, counts, ends FROM " + consumeFunction(table)
+                + "(:now::timestamptz, :buckets::varchar[], :keys::varchar[], :costs::bigint[], :sizes::integer[], "
+                + ":seconds::bigint[], :limits::bigint[])");
         this.resetSql = "DELETE FROM " + table + " WHERE bucket = ? AND key = ?";
         this.probeSql = "UPDATE " + table + " SET count = count WHERE false";
         this.sweepSql = "DELETE FROM " + table + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM " + table
@@ -275,17 +282,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
                 size += answerSize(item);
             }
             long[] answer = new long[size];
-            int length = onConnection(networkTimeoutMillis, connection -> {
-                int offset = 0;
-                for (StoreItem item : items) {
-                    boolean allowed = decide(connection, item, answer, offset);
-                    offset += answerSize(item);
-                    if (!allowed) {
-                        break; // later items are neither decided nor counted
-                    }
-                }
-                return offset;
-            });
+            int length = onConnection(networkTimeoutMillis, connection -> decideAll(connection, items, answer));
             return length == size ? answer : Arrays.copyOf(answer, length);
         } catch (SQLException | RuntimeException e) {
             throw new StoreException(PostgresFailures.classify(e), e);
@@ -328,6 +325,39 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
                 return cost == 0 ? checked(bucket, row, answer, offset) : counted(bucket, row, answer, offset);
             }
         }
+    }
+
+    /**
+     * Decides several items with one statement (the function of V3), writing the numbers of each decided item into
+     * {@code answer}, item after item.
+     *
+     * @return how much of {@code answer} was written: all of it, or up to and including the first refusal
+     */
+    private int decideAll(Connection connection, List<StoreItem> items, long[] answer) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(consumeAll.sql())) {
+            bindAll(connection, statement, items);
+            try (ResultSet row = statement.executeQuery()) {
+                int offset = 0;
+                for (int i = 0; row.next(); i++) {
+                    Bucket bucket = items.get(i).bucket();
+                    several(bucket, row.getBoolean(1), row.getObject(2, OffsetDateTime.class).toInstant(),
+                            longs(row.getArray(3)), instants(row.getArray(4)), answer, offset);
+                    offset += answerSize(items.get(i));
+                }
+                return offset;
+            }
+        }
+    }
+
+    /**
+     * The function of V3 that decides several items: named after the table ({@code <table>_consume}) and in its
+     * schema when the table names one, else found through the search_path as the table is.
+     *
+     * @param table the counter table, optionally {@code schema.table}
+     * @return the function's name, qualified as the table is
+     */
+    static String consumeFunction(String table) {
+        return table + "_consume";
     }
 
     @Override
@@ -566,6 +596,49 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
         }
     }
 
+    /** The parameters of {@link #consumeAll}: the items as parallel arrays, their windows one after another. */
+    private void bindAll(Connection connection, PreparedStatement statement, List<StoreItem> items)
+            throws SQLException {
+        int size = items.size();
+        int windows = 0;
+        for (StoreItem item : items) {
+            windows += item.bucket().limits().size();
+        }
+        String[] buckets = new String[size];
+        String[] keys = new String[size];
+        Long[] costs = new Long[size];
+        Integer[] sizes = new Integer[size];
+        Long[] seconds = new Long[windows];
+        Long[] limits = new Long[windows];
+        int window = 0;
+        for (int i = 0; i < size; i++) {
+            StoreItem item = items.get(i);
+            buckets[i] = item.bucket().name();
+            keys[i] = item.key();
+            costs[i] = item.cost();
+            sizes[i] = item.bucket().limits().size();
+            for (Bucket.Limit limit : item.bucket().limits()) {
+                seconds[window] = limit.windowSeconds();
+                limits[window++] = limit.limit();
+            }
+        }
+        Optional<OffsetDateTime> now = boundNow();
+        List<String> names = consumeAll.names();
+        for (int i = 0; i < names.size(); i++) {
+            int index = i + 1;
+            switch (names.get(i)) {
+                case "now" -> setInstant(statement, index, now);
+                case "buckets" -> statement.setArray(index, connection.createArrayOf("varchar", buckets));
+                case "keys" -> statement.setArray(index, connection.createArrayOf("varchar", keys));
+                case "costs" -> statement.setArray(index, connection.createArrayOf("bigint", costs));
+                case "sizes" -> statement.setArray(index, connection.createArrayOf("integer", sizes));
+                case "seconds" -> statement.setArray(index, connection.createArrayOf("bigint", seconds));
+                case "limits" -> statement.setArray(index, connection.createArrayOf("bigint", limits));
+                default -> throw new IllegalStateException("unbound parameter :" + names.get(i));
+            }
+        }
+    }
+
     /**
      * The numbers of a counting statement ({@code count, ends_at, denied, now[, window_counts, window_ends]}).
      *
@@ -645,12 +718,13 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
         return longs;
     }
 
+    /** The instants of a {@code timestamptz[]}, a null element (a window not open) as null. */
     private static Instant[] instants(java.sql.Array array) throws SQLException {
         Object[] values = (Object[]) array.getArray();
         Instant[] instants = new Instant[values.length];
         for (int i = 0; i < values.length; i++) {
-            instants[i] = values[i] instanceof java.sql.Timestamp timestamp ? timestamp.toInstant()
-                    : ((OffsetDateTime) values[i]).toInstant();
+            instants[i] = values[i] == null ? null : values[i] instanceof java.sql.Timestamp timestamp
+                    ? timestamp.toInstant() : ((OffsetDateTime) values[i]).toInstant();
         }
         return instants;
     }

@@ -116,7 +116,30 @@ class PostgresChecksTest {
             PostgresTarget.dropSchema(v1Only);
         }
         try (HikariDataSource pool = pool(schema, config -> { })) {
-            assertThat(PostgresChecks.check(pool, TABLE)).as("migrated to V2").isEmpty();
+            assertThat(PostgresChecks.check(pool, TABLE)).as("migrated to the last version").isEmpty();
+        }
+    }
+
+    @Test
+    @DisplayName("a table migrated to V2 only: one problem naming the missing function and the migration V3 to apply")
+    void missingV3() throws SQLException, java.io.IOException {
+        String v2Only = "rl_checks_v2_" + UUID.randomUUID().toString().substring(0, 8);
+        try (Connection connection = PostgresTarget.dataSource("public").getConnection();
+             Statement statement = connection.createStatement()) {
+            statement.execute("CREATE SCHEMA " + v2Only);
+            statement.execute("SET search_path TO " + v2Only);
+            for (String migration : List.of("V1__create_rate_limit_counters.sql", "V2__several_windows_and_costs.sql")) {
+                statement.execute(java.nio.file.Files.readString(java.nio.file.Path.of("../migrations/postgres",
+                        migration)));
+            }
+        }
+        try (HikariDataSource pool = pool("public", config -> { })) {
+            assertThat(PostgresChecks.check(pool, v2Only + "." + TABLE)).singleElement().asString()
+                    .contains("ratelimiter.postgres.table")
+                    .contains(v2Only + ".rate_limit_counters_consume")
+                    .contains("V3__several_buckets_in_one_statement.sql");
+        } finally {
+            PostgresTarget.dropSchema(v2Only);
         }
     }
 

@@ -189,4 +189,101 @@ class PostgresStoreTest extends RateLimiterContract {
                 .as("the item after the refusal was not counted")
                 .containsExactly(1, 1, 59_000);
     }
+
+    @Test
+    @DisplayName("several items are one statement on the server: the function of V3, whatever the items")
+    void severalItemsOneStatement() throws Exception {
+        List<String> prepared = new java.util.concurrent.CopyOnWriteArrayList<>();
+        PostgresStore store = new PostgresStore(recording(dataSource, prepared), "rate_limit_counters",
+                Duration.ofSeconds(10), 4, Optional.of(clock), ConnectionEviction.ABORT);
+        Bucket one = bucket("statement-a", 5, Duration.ofSeconds(60));
+        Bucket two = new Bucket("statement-b", List.of(new Bucket.Limit(2, Duration.ofSeconds(1)),
+                new Bucket.Limit(9, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK);
+
+        store.consume(List.of(new StoreItem(one, "k", 1), new StoreItem(two, "k", 2), new StoreItem(one, "j", 0)));
+
+        assertThat(prepared).singleElement().asString().contains("rate_limit_counters_consume(");
+    }
+
+    @Test
+    @DisplayName("one row twice in a call (a store's caller may repeat an item): locked once, counted for each item "
+            + "in order, the second seeing the first's count")
+    void oneRowTwiceInOneCall() throws Exception {
+        Bucket bucket = bucket("twice", 3, Duration.ofSeconds(60));
+        PostgresStore store = new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 4,
+                Optional.of(clock), ConnectionEviction.ABORT);
+
+        assertThat(store.consume(List.of(new StoreItem(bucket, "k", 2), new StoreItem(bucket, "k", 1))))
+                .containsExactly(1, 2, 60_000, 1, 3, 60_000);
+        assertThat(store.consume(List.of(new StoreItem(bucket, "k", 0), new StoreItem(bucket, "k", 1))))
+                .as("a check sees the count, then the full bucket refuses")
+                .containsExactly(0, 3, 60_000);
+    }
+
+    @Test
+    @DisplayName("16 threads deciding the same two buckets in opposite orders: no deadlock, no failure, and each "
+            + "bucket admits exactly its limit")
+    void oppositeOrdersNeverDeadlock() throws Exception {
+        Bucket first = bucket("order-first", 400, Duration.ofSeconds(60));
+        Bucket second = bucket("order-second", 400, Duration.ofSeconds(60));
+        PostgresStore store = new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 16,
+                Optional.empty(), ConnectionEviction.ABORT);
+        int threads = 16;
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            List<java.util.concurrent.Future<Integer>> results = new java.util.ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                List<StoreItem> items = t % 2 == 0
+                        ? List.of(new StoreItem(first, "k", 1), new StoreItem(second, "k", 1))
+                        : List.of(new StoreItem(second, "k", 1), new StoreItem(first, "k", 1));
+                results.add(pool.submit(() -> {
+                    start.await();
+                    int allowedBoth = 0;
+                    for (int i = 0; i < 30; i++) {
+                        long[] answer = store.consume(items);
+                        allowedBoth += answer.length == 6 && answer[3] == 1 ? 1 : 0;
+                    }
+                    return allowedBoth;
+                }));
+            }
+            int admitted = 0;
+            for (java.util.concurrent.Future<Integer> result : results) {
+                admitted += result.get(2, java.util.concurrent.TimeUnit.MINUTES);
+            }
+            assertThat(admitted).as("16 x 30 calls, each bucket admits 400").isEqualTo(400);
+            assertThat(store.consume(List.of(new StoreItem(first, "k", 0)))[1]).isEqualTo(400);
+            assertThat(store.consume(List.of(new StoreItem(second, "k", 0)))[1]).isEqualTo(400);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** {@code target}, recording the text of every statement prepared on its connections. */
+    private static javax.sql.DataSource recording(javax.sql.DataSource target, List<String> prepared) {
+        return (javax.sql.DataSource) java.lang.reflect.Proxy.newProxyInstance(
+                PostgresStoreTest.class.getClassLoader(), new Class<?>[] {javax.sql.DataSource.class},
+                (proxy, method, args) -> {
+                    Object result = invoke(target, method, args);
+                    if (!method.getName().equals("getConnection")) {
+                        return result;
+                    }
+                    Connection connection = (Connection) result;
+                    return java.lang.reflect.Proxy.newProxyInstance(PostgresStoreTest.class.getClassLoader(),
+                            new Class<?>[] {Connection.class}, (inner, call, values) -> {
+                                if (call.getName().equals("prepareStatement")) {
+                                    prepared.add((String) values[0]);
+                                }
+                                return invoke(connection, call, values);
+                            });
+                });
+    }
+
+    private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
 }
