@@ -3,13 +3,17 @@ package dev.ratelimiter.contract;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
+import dev.ratelimiter.internal.core.BatchingLimiter;
+import dev.ratelimiter.spi.StoreItem;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Counts the calls that reach a store's limiter, so a test can show that the circuit breaker keeps them away.
+ * Counts the calls that reach a store's limiter, so a test can show that the circuit breaker keeps them away. Several
+ * items pass on in one call, as the library's chain passes them, and count as one.
  */
-public final class CountingLimiter implements RateLimiter {
+public final class CountingLimiter implements BatchingLimiter {
 
     private final RateLimiter store;
     private final AtomicLong calls = new AtomicLong();
@@ -18,7 +22,7 @@ public final class CountingLimiter implements RateLimiter {
         this.store = store;
     }
 
-    /** Calls of {@code consume} and {@code reset} so far. */
+    /** Calls of {@code consume}, {@code consumeAll} and {@code reset} so far. */
     public long calls() {
         return calls.get();
     }
@@ -27,6 +31,12 @@ public final class CountingLimiter implements RateLimiter {
     public Verdict consume(Bucket bucket, String key, long cost) {
         calls.incrementAndGet();
         return store.consume(bucket, key, cost);
+    }
+
+    @Override
+    public Verdict[] consumeAll(List<StoreItem> items) {
+        calls.incrementAndGet();
+        return BatchingLimiter.consumeAll(store, items);
     }
 
     @Override

@@ -98,6 +98,37 @@ class PgBouncerTest {
         assertThat(count(bucket.name())).as("the count in PostgreSQL").isEqualTo(THREADS * CALLS);
     }
 
+    @ParameterizedTest(name = "{0} mode")
+    @EnumSource(PoolMode.class)
+    @DisplayName("8 threads x 50 calls of two buckets through PgBouncer: each call one statement (the function of "
+            + "V3), every bucket counted once per call, none failed")
+    void severalBucketsThroughPgBouncer(PoolMode mode) throws Exception {
+        PgBouncer bouncer = bouncer(mode);
+        PostgresChain chain = chain(bouncer, "rl-pgbouncer-several-" + mode.name().toLowerCase(java.util.Locale.ROOT));
+        String suffix = mode.name().toLowerCase(java.util.Locale.ROOT);
+        Bucket first = new Bucket("several-a-" + suffix, 1_000_000, Duration.ofSeconds(300));
+        Bucket second = new Bucket("several-b-" + suffix, List.of(new Bucket.Limit(1_000_000, Duration.ofSeconds(60)),
+                new Bucket.Limit(1_000_000, Duration.ofSeconds(300))), dev.ratelimiter.OutagePolicy.FAIL_CLOSED);
+        List<dev.ratelimiter.spi.StoreItem> items = List.of(new dev.ratelimiter.spi.StoreItem(first, "k", 1),
+                new dev.ratelimiter.spi.StoreItem(second, "k", 1));
+
+        List<List<Verdict>> verdicts = atOnce(THREADS, () -> {
+            List<Verdict> mine = new ArrayList<>();
+            for (int i = 0; i < CALLS; i++) {
+                mine.addAll(List.of(dev.ratelimiter.internal.core.BatchingLimiter.consumeAll(chain.limiter, items)));
+            }
+            return mine;
+        });
+
+        assertThat(verdicts).allSatisfy(mine -> assertThat(mine).hasSize(2 * CALLS).allSatisfy(verdict ->
+                assertThat(verdict.outcome()).isEqualTo(Outcome.ALLOWED)));
+        assertThat(chain.monitor.errors()).as("failed store calls (last: %s)", chain.monitor.status().lastError())
+                .isZero();
+        assertThat(chain.store.calls()).as("one store call per method call").isEqualTo(THREADS * CALLS);
+        assertThat(count(first.name())).isEqualTo(THREADS * CALLS);
+        assertThat(count(second.name())).as("the first window's count").isEqualTo(THREADS * CALLS);
+    }
+
     @Test
     @DisplayName("PostgreSQL paused behind PgBouncer (transaction mode): every call returns within 1 s as UNAVAILABLE, then the breaker opens and fail-closed refuses; resumed: ok again, counting in PostgreSQL")
     void pausedBehindPgBouncer() throws Exception {
