@@ -2,6 +2,7 @@ package dev.ratelimiter.internal.core;
 
 import com.google.common.hash.Hashing;
 import net.jqwik.api.ForAll;
+import net.jqwik.api.Label;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.StringLength;
 import org.junit.jupiter.api.DisplayName;
@@ -27,7 +28,7 @@ class InProcessKeyHasherTest {
     }
 
     @Property
-    @DisplayName("equals Guava's SipHash-2-4 of the same UTF-16LE code units, for any key and any string")
+    @Label("equals Guava's SipHash-2-4 of the same UTF-16LE code units, for any key and any string")
     void sameAsGuava(@ForAll long k0, @ForAll long k1, @ForAll @StringLength(max = 70) String key) {
         assertThat(new InProcessKeyHasher(k0, k1).sipHash24(key))
                 .isEqualTo(Hashing.sipHash24(k0, k1).hashUnencodedChars(key).asLong());

@@ -4,6 +4,7 @@ import dev.ratelimiter.KeyNormalization;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
+import net.jqwik.api.Label;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.junit.jupiter.api.AfterEach;
@@ -49,7 +50,7 @@ class KeyNormalizerTest {
     }
 
     @Property
-    @DisplayName("LOGIN gives what NFKC, strip() and toLowerCase(Locale.ROOT) give, for ASCII keys and others")
+    @Label("LOGIN gives what NFKC, strip() and toLowerCase(Locale.ROOT) give, for ASCII keys and others")
     void loginIsTheThreeSteps(@ForAll("keys") String key) {
         String expected = Normalizer.normalize(key, Normalizer.Form.NFKC).strip().toLowerCase(Locale.ROOT);
         assertThat(KeyNormalizer.normalize(key, KeyNormalization.LOGIN)).isEqualTo(expected);
