@@ -99,14 +99,7 @@ class PostgresChecksTest {
     @Test
     @DisplayName("a table migrated to V1 only: one problem naming the table and the migration V2 to apply")
     void missingV2() throws SQLException, java.io.IOException {
-        String v1Only = "rl_checks_v1_" + UUID.randomUUID().toString().substring(0, 8);
-        try (Connection connection = PostgresTarget.dataSource("public").getConnection();
-             Statement statement = connection.createStatement()) {
-            statement.execute("CREATE SCHEMA " + v1Only);
-            statement.execute("SET search_path TO " + v1Only);
-            statement.execute(java.nio.file.Files.readString(java.nio.file.Path.of(
-                    "../migrations/postgres/V1__create_rate_limit_counters.sql")));
-        }
+        String v1Only = schemaMigratedBy("rl_checks_v1_", "V1__create_rate_limit_counters.sql");
         try (HikariDataSource pool = pool(v1Only, config -> { })) {
             assertThat(PostgresChecks.check(pool, TABLE)).singleElement().asString()
                     .contains("ratelimiter.postgres.table")
@@ -123,16 +116,8 @@ class PostgresChecksTest {
     @Test
     @DisplayName("a table migrated to V2 only: one problem naming the missing function and the migration V3 to apply")
     void missingV3() throws SQLException, java.io.IOException {
-        String v2Only = "rl_checks_v2_" + UUID.randomUUID().toString().substring(0, 8);
-        try (Connection connection = PostgresTarget.dataSource("public").getConnection();
-             Statement statement = connection.createStatement()) {
-            statement.execute("CREATE SCHEMA " + v2Only);
-            statement.execute("SET search_path TO " + v2Only);
-            for (String migration : List.of("V1__create_rate_limit_counters.sql", "V2__several_windows_and_costs.sql")) {
-                statement.execute(java.nio.file.Files.readString(java.nio.file.Path.of("../migrations/postgres",
-                        migration)));
-            }
-        }
+        String v2Only = schemaMigratedBy("rl_checks_v2_", "V1__create_rate_limit_counters.sql",
+                "V2__several_windows_and_costs.sql");
         try (HikariDataSource pool = pool("public", config -> { })) {
             assertThat(PostgresChecks.check(pool, v2Only + "." + TABLE)).singleElement().asString()
                     .contains("ratelimiter.postgres.table")
@@ -166,6 +151,22 @@ class PostgresChecksTest {
         nowhere.setUser(PostgresTarget.user());
         nowhere.setConnectTimeout(2);
         assertThat(PostgresChecks.check(nowhere, TABLE)).isEmpty();
+    }
+
+    /** A new schema {@code prefix<random>} with the given files of migrations/postgres applied by hand, in order. */
+    private static String schemaMigratedBy(String prefix, String... migrations)
+            throws SQLException, java.io.IOException {
+        String name = prefix + UUID.randomUUID().toString().substring(0, 8);
+        try (Connection connection = PostgresTarget.dataSource("public").getConnection();
+             Statement statement = connection.createStatement()) {
+            statement.execute("CREATE SCHEMA " + name);
+            statement.execute("SET search_path TO " + name);
+            for (String migration : migrations) {
+                statement.execute(java.nio.file.Files.readString(java.nio.file.Path.of("../migrations/postgres",
+                        migration)));
+            }
+        }
+        return name;
     }
 
     private static HikariDataSource pool(String schema, java.util.function.Consumer<HikariConfig> change) {
