@@ -41,7 +41,9 @@ import java.util.concurrent.atomic.LongAdder;
  * counters are found by identity when the previous call used the same bucket (applications decide a few buckets,
  * each created once at startup), before falling back to the map by name; and the verdict's {@code resetAfter} is a
  * {@link Duration} the window keeps for the millisecond it was made in, since every call of that millisecond
- * reports the same one.
+ * reports the same one. The window's reference to it fills the object's alignment gap (a window stays 32 bytes
+ * with compressed references); the kept {@code Duration} (24 bytes) lives as long as the window, for keys called
+ * more than once in it: 24 bytes of heap per busy key instead of 24 bytes of garbage per call.
  */
 public final class MemoryRateLimiter implements RateLimiter, Sweepable {
 
