@@ -3,6 +3,7 @@ package dev.ratelimiter.bench;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.Verdict;
+import dev.ratelimiter.internal.core.ForwardOnlyClock;
 import dev.ratelimiter.internal.core.MemoryRateLimiter;
 import io.github.bucket4j.BandwidthBuilder;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
@@ -40,6 +41,7 @@ public class InMemoryBenchmarks {
     private String hashedKey;
     private LibraryPaths.Decision decision;
     private ConcurrentHashMap<String, AtomicLong> floor;
+    private InstantSource storeClock;
     private io.github.bucket4j.Bucket bucket4j;
     private io.github.resilience4j.ratelimiter.RateLimiter resilience4j;
     private com.google.common.util.concurrent.RateLimiter guava;
@@ -52,6 +54,7 @@ public class InMemoryBenchmarks {
         decision = LibraryPaths.Decision.memory(List.of(BUCKET), 100_000);
         floor = new ConcurrentHashMap<>();
         floor.put(hashedKey, new AtomicLong());
+        storeClock = ForwardOnlyClock.of(InstantSource.system());
         bucket4j = io.github.bucket4j.Bucket.builder().addLimit(BandwidthBuilder.builder()
                 .capacity(BUCKET.limit()).refillIntervally(BUCKET.limit(), BUCKET.window()).build()).build();
         resilience4j = io.github.resilience4j.ratelimiter.RateLimiter.of("bench", RateLimiterConfig.custom()
@@ -107,6 +110,12 @@ public class InMemoryBenchmarks {
     @Benchmark
     public long floorMapAtomicLong() {
         return floor.get(hashedKey).incrementAndGet();
+    }
+
+    /** The one clock read of {@link #storeConsumeExistingKey}, as {@code store} reads it: what no store can skip. */
+    @Benchmark
+    public long storeClockRead() {
+        return storeClock.millis();
     }
 
     @Benchmark

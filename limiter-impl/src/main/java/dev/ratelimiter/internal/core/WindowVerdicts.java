@@ -45,6 +45,22 @@ public final class WindowVerdicts {
     }
 
     /**
+     * The verdict of a one-window bucket whose reset is already a {@link Duration}: for a store that keeps one per
+     * window rather than allocating it per call ({@link MemoryRateLimiter}).
+     *
+     * @param bucket     the bucket
+     * @param allowed    whether the call was allowed (and counted)
+     * @param remaining  attempts left in the window after the call, clamped to 0..limit
+     * @param resetAfter time until the window ends, from zero to the window's length
+     * @return ALLOWED or DENIED
+     */
+    public static Verdict single(Bucket bucket, boolean allowed, long remaining, Duration resetAfter) {
+        long limit = bucket.limit();
+        return new Verdict(allowed ? Verdict.Outcome.ALLOWED : Verdict.Outcome.DENIED, limit, clamp(remaining, limit),
+                resetAfter);
+    }
+
+    /**
      * The verdict of a bucket of any number of windows.
      *
      * @param bucket      the bucket

@@ -126,6 +126,54 @@ class MemoryRateLimiterTest extends RateLimiterContract {
     }
 
     @Test
+    @DisplayName("resetAfter follows the clock's millisecond: calls of one millisecond agree, the next millisecond says one less")
+    void resetAfterFollowsEachMillisecond() {
+        Bucket bucket = bucket("reset-ms", 100, MINUTE);
+        assertThat(limiter.consume(bucket, "k").resetAfter()).isEqualTo(MINUTE);
+        assertThat(limiter.consume(bucket, "k").resetAfter()).isEqualTo(MINUTE);
+        clock.advance(Duration.ofMillis(1));
+        assertThat(limiter.consume(bucket, "k").resetAfter()).isEqualTo(MINUTE.minusMillis(1));
+        assertThat(limiter.consume(bucket, "k").resetAfter()).isEqualTo(MINUTE.minusMillis(1));
+        clock.advance(Duration.ofMillis(998));
+        Verdict later = limiter.consume(bucket, "k");
+        assertThat(later.resetAfter()).isEqualTo(MINUTE.minusMillis(999));
+        assertThat(later.remaining()).isEqualTo(95);
+        clock.advance(Duration.ofMillis(1));
+        assertThat(limiter.consume(bucket, "k").resetAfter()).isEqualTo(MINUTE.minusSeconds(1));
+    }
+
+    @Test
+    @DisplayName("a bucket rebuilt with a shorter window under the same name reports at most its own window's length")
+    void rebuiltShorterBucketClampsResetAfter() {
+        Bucket hourly = bucket("rebuilt", 5, Duration.ofHours(1));
+        Bucket minutely = new Bucket(hourly.name(), 5, MINUTE);
+        limiter.consume(hourly, "k");
+        clock.advance(Duration.ofMillis(1));
+
+        Verdict verdict = limiter.consume(minutely, "k");
+
+        assertThat(verdict.resetAfter()).isEqualTo(MINUTE);
+        assertThat(verdict.remaining()).isEqualTo(3); // still counted in the window the hourly bucket opened
+        assertThat(limiter.consume(hourly, "k").resetAfter()).isEqualTo(Duration.ofHours(1).minusMillis(1));
+    }
+
+    @Test
+    @DisplayName("buckets decided in turn keep their own counts; a new instance of a bucket's name shares its counters")
+    void bucketsInTurnKeepTheirCounts() {
+        Bucket first = bucket("turn-a", 2, MINUTE);
+        Bucket second = bucket("turn-b", 3, MINUTE);
+        Bucket firstAgain = new Bucket(first.name(), 2, MINUTE);
+
+        assertThat(limiter.consume(first, "k").remaining()).isEqualTo(1);
+        assertThat(limiter.consume(second, "k").remaining()).isEqualTo(2);
+        assertThat(limiter.consume(first, "k").remaining()).isZero();
+        assertThat(limiter.consume(second, "k").remaining()).isEqualTo(1);
+        assertThat(limiter.consume(firstAgain, "k").outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(limiter.consume(second, "k").remaining()).isZero();
+        assertThat(limiter.consume(second, "k").outcome()).isEqualTo(Outcome.DENIED);
+    }
+
+    @Test
     @DisplayName("a cap below 1 is refused")
     void capMustBePositive() {
         org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
