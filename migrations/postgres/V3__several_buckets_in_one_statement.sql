@@ -15,8 +15,9 @@
 --   costs          item i's cost: 0 checks without counting (allowed iff a cost of 1 would be)
 --   sizes          how many windows item i's bucket has; their lengths in seconds and their limits are the next
 --                  sizes[i] elements of seconds and limits, items in order
--- It returns one row per decided item, in order: whether it was allowed, the instant, and each window's count and
--- end (NULL for a window not open: the caller reports its whole length).
+-- It returns the decided items' numbers in one array, item after item, up to and including the first refusal: per
+-- item 1 if allowed else 0, then per window its count and the milliseconds left until it ends (a window not open:
+-- count 0 and its whole length).
 --
 -- Why a function: a refusal must leave the later items uncounted, and one INSERT ... ON CONFLICT over several rows
 -- decides each row on its own. Why no deadlock: before deciding, one statement locks every row of the call
@@ -27,7 +28,7 @@
 CREATE OR REPLACE FUNCTION rate_limit_counters_consume(instant timestamptz, buckets varchar[], keys varchar[],
                                                        costs bigint[], sizes integer[], seconds bigint[],
                                                        limits bigint[])
-    RETURNS TABLE (allowed boolean, decided_at timestamptz, counts bigint[], ends timestamptz[])
+    RETURNS bigint[]
     LANGUAGE plpgsql VOLATILE
     SET search_path FROM CURRENT
 AS $function$
@@ -42,7 +43,10 @@ DECLARE
     stored_seconds bigint[];
     stored_counts bigint[];
     stored_ends timestamptz[];
+    counts bigint[];
+    ends timestamptz[];
     fits boolean;
+    answer bigint[] := '{}';
 BEGIN
     -- The no-op update locks the rows that exist, in the same ordered pass that creates the missing ones.
     INSERT INTO rate_limit_counters AS c (bucket, key, ends_at, count)
@@ -75,8 +79,6 @@ BEGIN
         FOR w IN 1 .. size LOOP
             fits := fits AND counts[w] + GREATEST(costs[i], 1) <= item_limits[w];
         END LOOP;
-        allowed := fits;
-        decided_at := t;
         IF costs[i] > 0 AND fits THEN
             FOR w IN 1 .. size LOOP
                 counts[w] := counts[w] + costs[i];
@@ -93,13 +95,16 @@ BEGIN
                         window_seconds = item_seconds, window_counts = counts, window_ends = ends
                     WHERE c.bucket = buckets[i] AND c.key = keys[i];
             END IF;
-        ELSIF costs[i] > 0 THEN
-            UPDATE rate_limit_counters AS c SET denied = true WHERE c.bucket = buckets[i] AND c.key = keys[i];
         END IF;
-        RETURN NEXT;
+        answer := answer || CASE WHEN fits THEN 1::bigint ELSE 0::bigint END;
+        FOR w IN 1 .. size LOOP
+            answer := answer || counts[w] || COALESCE(floor(extract(epoch FROM ends[w] - t) * 1000)::bigint,
+                                                       item_seconds[w] * 1000);
+        END LOOP;
         IF NOT fits THEN
-            RETURN; -- later items are neither decided nor counted
+            RETURN answer; -- later items are neither decided nor counted
         END IF;
     END LOOP;
+    RETURN answer;
 END
 $function$;

@@ -155,7 +155,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
         this.check = NamedStatement.of("SELECT " + NOW + ", c.count, c.ends_at, c.window_seconds, "
                 + "c.window_counts, c.window_ends FROM (SELECT 1) AS one LEFT JOIN " + table
                 + " AS c ON c.bucket = :bucket AND c.key = :key");
-        this.consumeAll = NamedStatement.of("SELECT allowed, decided_at, counts, ends FROM " + consumeFunction(table)
+        this.consumeAll = NamedStatement.of("SELECT " + consumeFunction(table)
                 + "(:now::timestamptz, :buckets::varchar[], :keys::varchar[], :costs::bigint[], :sizes::integer[], "
                 + ":seconds::bigint[], :limits::bigint[])");
         this.resetSql = "DELETE FROM " + table + " WHERE bucket = ? AND key = ?";
@@ -337,14 +337,14 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
         try (PreparedStatement statement = connection.prepareStatement(consumeAll.sql())) {
             bindAll(connection, statement, items);
             try (ResultSet row = statement.executeQuery()) {
-                int offset = 0;
-                for (int i = 0; row.next(); i++) {
-                    Bucket bucket = items.get(i).bucket();
-                    several(bucket, row.getBoolean(1), row.getObject(2, OffsetDateTime.class).toInstant(),
-                            longs(row.getArray(3)), instants(row.getArray(4)), answer, offset);
-                    offset += answerSize(items.get(i));
+                row.next();
+                // Already the answer's layout (allowed, then each window's count and milliseconds left, per item):
+                // the server works out the times left, so no timestamp is parsed here.
+                Object[] numbers = (Object[]) row.getArray(1).getArray();
+                for (int i = 0; i < numbers.length; i++) {
+                    answer[i] = ((Number) numbers[i]).longValue();
                 }
-                return offset;
+                return numbers.length;
             }
         }
     }
@@ -718,13 +718,12 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
         return longs;
     }
 
-    /** The instants of a {@code timestamptz[]}, a null element (a window not open) as null. */
     private static Instant[] instants(java.sql.Array array) throws SQLException {
         Object[] values = (Object[]) array.getArray();
         Instant[] instants = new Instant[values.length];
         for (int i = 0; i < values.length; i++) {
-            instants[i] = values[i] == null ? null : values[i] instanceof java.sql.Timestamp timestamp
-                    ? timestamp.toInstant() : ((OffsetDateTime) values[i]).toInstant();
+            instants[i] = values[i] instanceof java.sql.Timestamp timestamp ? timestamp.toInstant()
+                    : ((OffsetDateTime) values[i]).toInstant();
         }
         return instants;
     }
