@@ -161,7 +161,8 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
         this.resetSql = "DELETE FROM " + table + " WHERE bucket = ? AND key = ?";
         this.probeSql = "UPDATE " + table + " SET count = count WHERE false";
         this.sweepSql = "DELETE FROM " + table + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM " + table
-                + " WHERE ends_at <= COALESCE(?::timestamptz, statement_timestamp()) LIMIT " + SWEEP_BATCH + "))";
+                + " WHERE ends_at <= COALESCE(?::timestamptz, statement_timestamp()) LIMIT " + SWEEP_BATCH
+                + " FOR UPDATE SKIP LOCKED))";
     }
 
     /**
@@ -380,6 +381,9 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
      * transaction-scoped advisory lock that only sweeps of this table take: when another replica is sweeping,
      * returns what it deleted so far (0 at once when it was first). The lock ends with its transaction, so it
      * neither leaks nor needs the same server session for taking and releasing, as behind a transaction pooler.
+     * Rows a decision holds locked are skipped, not waited for: a call of several buckets keeps all its rows locked
+     * until it ends, some of them ended, and a sweep that waited for one while holding others could deadlock with
+     * it. A skipped row goes at the next sweep.
      */
     @Override
     public long sweep() {

@@ -145,6 +145,28 @@ class PostgresSweepTest {
         assertThat(advisoryLock("pg_advisory_unlock")).isTrue();
     }
 
+    @Test
+    @DisplayName("an ended row locked by a decision in progress (several buckets lock their rows for the whole call) "
+            + "is skipped, never waited for: the sweep deletes the others at once and the locked row stays")
+    void lockedRowIsSkipped() throws SQLException {
+        execute("INSERT INTO " + table + " (bucket, key, ends_at, count) SELECT 'held', 'k' || g, "
+                + "now() - interval '1 hour', 1 FROM generate_series(1, 100) AS g");
+        PostgresStore limiter = limiter(null);
+        try (Connection decision = PostgresTarget.dataSource(schema).getConnection();
+             Statement statement = decision.createStatement()) {
+            decision.setAutoCommit(false);
+            statement.execute("SELECT 1 FROM " + table + " WHERE bucket = 'held' AND key = 'k1' FOR UPDATE");
+
+            long start = System.nanoTime();
+            assertThat(limiter.sweep()).isEqualTo(99);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("a sweep that waited would take the 30 s of "
+                    + "its statement timeout").isLessThan(Duration.ofSeconds(20));
+            assertThat(count()).as("the locked row").isEqualTo(1);
+            decision.rollback();
+        }
+        assertThat(limiter.sweep()).as("released, it goes at the next sweep").isEqualTo(1);
+    }
+
     private PostgresStore limiter(InstantSource boundClock) {
         return new PostgresStore(pool, table, Duration.ofSeconds(10), 4, Optional.ofNullable(boundClock),
                 ConnectionEviction.ABORT);
