@@ -64,15 +64,17 @@ import java.util.concurrent.TimeUnit;
  * {@link #sweep}. A failed connection leaves its pool, before the exception is thrown, when no later call could use
  * it ({@link FailureKind#RECONNECT}).
  *
- * <p>Several items in one call (the buckets of one method) are one statement too: {@code SELECT ... FROM
+ * <p>Several items in one call (the buckets of one method) are one statement too: {@code SELECT
  * rate_limit_counters_consume(...)}, a function the migration V3 puts beside the table (see
- * {@link #consumeFunction}); its statements are static, so the server plans them once per session. It
- * first locks every row of the call in (bucket, key) order, each row once, creating the missing ones, then decides
- * the items in their order with the rules above and stops after the first refusal, whose later items it neither
- * decides nor counts. Since calls lock their rows in one order and a one-item statement locks one row, no two calls
- * wait for each other (no deadlock, whatever order a method declares its buckets in). A refusal must leave the later
- * items uncounted, which a single {@code INSERT ... ON CONFLICT} over several rows cannot express (each row is decided
- * on its own), hence the function.
+ * {@link #consumeFunction}); its statements are static, so the server plans them once per session. It first locks
+ * every row of the call in (bucket, key) order, each row once, creating the missing ones; then it decides the items
+ * in their order with the rules above and stops after the first refusal, whose later items it neither decides nor
+ * counts; it answers the numbers of {@link #consume} itself, times left included. Calls lock their rows in one order
+ * and a one-item statement locks one row, so no two calls wait for each other (no deadlock, whatever order a method
+ * declares its buckets in), and the sweep skips locked rows. A refusal must leave the later items uncounted, which a
+ * single {@code INSERT ... ON CONFLICT} over several rows cannot express (each row is decided on its own), hence the
+ * function. Its cost is measured in BENCHMARKS.md (the README's "Several limits on one method"): it saves round
+ * trips, and holds every row of the call locked until it ends.
  */
 public final class PostgresStore implements RateLimitStore, Sweepable {
 
