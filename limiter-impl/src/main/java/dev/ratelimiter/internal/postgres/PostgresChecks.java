@@ -76,8 +76,7 @@ public final class PostgresChecks {
     /** Whether the function V3 adds is where {@link PostgresStore} calls it, with the arguments it passes. */
     private static boolean hasV3Function(Connection connection, String table) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement("SELECT to_regprocedure(?)")) {
-            statement.setString(1, PostgresStore.consumeFunction(table) + "(timestamptz, varchar[], varchar[], "
-                    + "bigint[], integer[], bigint[], bigint[])");
+            statement.setString(1, PostgresStore.consumeFunctionSignature(table));
             try (ResultSet row = statement.executeQuery()) {
                 return row.next() && row.getString(1) != null;
             }

@@ -157,9 +157,9 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
         this.check = NamedStatement.of("SELECT " + NOW + ", c.count, c.ends_at, c.window_seconds, "
                 + "c.window_counts, c.window_ends FROM (SELECT 1) AS one LEFT JOIN " + table
                 + " AS c ON c.bucket = :bucket AND c.key = :key");
-        this.consumeAll = NamedStatement.of("SELECT " + consumeFunction(table)
-                + "(:now::timestamptz, :buckets::varchar[], :keys::varchar[], :costs::bigint[], :sizes::integer[], "
-                + ":seconds::bigint[], :limits::bigint[])");
+        this.consumeAll = NamedStatement.of("SELECT " + consumeFunction(table) + "(:now::timestamptz, "
+                + ":buckets::varchar[], :keys::varchar[], :costs::bigint[], :sizes::integer[], :seconds::bigint[], "
+                + ":limits::bigint[])");
         this.resetSql = "DELETE FROM " + table + " WHERE bucket = ? AND key = ?";
         this.probeSql = "UPDATE " + table + " SET count = count WHERE false";
         this.sweepSql = "DELETE FROM " + table + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM " + table
@@ -206,6 +206,10 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
     Duration deadline() {
         return Duration.ofMillis(timeoutMillis).multipliedBy(3).plusMillis(100);
     }
+
+    /** The argument types of V3's function, in the order of {@link #consumeAll}'s casts. */
+    private static final String CONSUME_ALL_TYPES = "timestamptz, varchar[], varchar[], bigint[], integer[], bigint[], "
+            + "bigint[]";
 
     /** This statement's instant: the bound one in tests, else the database's, one per statement. */
     private static final String NOW = "COALESCE(:now::timestamptz, statement_timestamp())";
@@ -280,13 +284,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
                 onConnection(networkTimeoutMillis, connection -> decide(connection, item, answer, 0));
                 return answer;
             }
-            int size = 0;
-            for (StoreItem item : items) {
-                size += answerSize(item);
-            }
-            long[] answer = new long[size];
-            int length = onConnection(networkTimeoutMillis, connection -> decideAll(connection, items, answer));
-            return length == size ? answer : Arrays.copyOf(answer, length);
+            return onConnection(networkTimeoutMillis, connection -> decideAll(connection, items));
         } catch (SQLException | RuntimeException e) {
             throw new StoreException(PostgresFailures.classify(e), e);
         } finally {
@@ -331,23 +329,22 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
     }
 
     /**
-     * Decides several items with one statement (the function of V3), writing the numbers of each decided item into
-     * {@code answer}, item after item.
+     * Decides several items with one statement (the function of V3).
      *
-     * @return how much of {@code answer} was written: all of it, or up to and including the first refusal
+     * @return the answer of {@link #consume}, as the function gives it: each decided item's flag, then each of its
+     *         windows' count and milliseconds left (the server works them out, so no timestamp is parsed here)
      */
-    private int decideAll(Connection connection, List<StoreItem> items, long[] answer) throws SQLException {
+    private long[] decideAll(Connection connection, List<StoreItem> items) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(consumeAll.sql())) {
             bindAll(connection, statement, items);
             try (ResultSet row = statement.executeQuery()) {
                 row.next();
-                // Already the answer's layout (allowed, then each window's count and milliseconds left, per item):
-                // the server works out the times left, so no timestamp is parsed here.
                 Object[] numbers = (Object[]) row.getArray(1).getArray();
+                long[] answer = new long[numbers.length];
                 for (int i = 0; i < numbers.length; i++) {
                     answer[i] = ((Number) numbers[i]).longValue();
                 }
-                return numbers.length;
+                return answer;
             }
         }
     }
@@ -361,6 +358,17 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
      */
     static String consumeFunction(String table) {
         return table + "_consume";
+    }
+
+    /**
+     * The function of V3 with the argument types {@link #consume} binds, as {@code to_regprocedure} reads it: what
+     * the startup check looks for ({@link PostgresChecks}).
+     *
+     * @param table the counter table, optionally {@code schema.table}
+     * @return e.g. {@code rate_limit_counters_consume(timestamptz, varchar[], ...)}
+     */
+    static String consumeFunctionSignature(String table) {
+        return consumeFunction(table) + "(" + CONSUME_ALL_TYPES + ")";
     }
 
     @Override
