@@ -48,7 +48,8 @@ DECLARE
     fits boolean;
     answer bigint[] := '{}';
 BEGIN
-    -- The no-op update locks the rows that exist, in the same ordered pass that creates the missing ones.
+    -- The no-op update locks the rows that exist, in the same ordered pass that creates the missing ones. denied is
+    -- the one-item statement's own (it sets it and reads it back in one statement): the function leaves it alone.
     INSERT INTO rate_limit_counters AS c (bucket, key, ends_at, count)
         SELECT u.b, u.k, t, 0 FROM unnest(buckets, keys) AS u(b, k) GROUP BY u.b, u.k ORDER BY u.b, u.k
         ON CONFLICT (bucket, key) DO UPDATE SET denied = c.denied;
@@ -85,14 +86,14 @@ BEGIN
                 ends[w] := COALESCE(ends[w], t + item_seconds[w] * interval '1 second');
             END LOOP;
             IF size = 1 THEN
-                UPDATE rate_limit_counters AS c SET count = counts[1], ends_at = ends[1], denied = false,
-                        window_seconds = NULL, window_counts = NULL, window_ends = NULL
+                UPDATE rate_limit_counters AS c SET count = counts[1], ends_at = ends[1], window_seconds = NULL,
+                        window_counts = NULL, window_ends = NULL
                     WHERE c.bucket = buckets[i] AND c.key = keys[i];
             ELSE
                 -- As the one-item statement keeps such a row: count is the first window's, ends_at the last end.
                 UPDATE rate_limit_counters AS c SET count = counts[1],
-                        ends_at = (SELECT max(e) FROM unnest(ends) AS e), denied = false,
-                        window_seconds = item_seconds, window_counts = counts, window_ends = ends
+                        ends_at = (SELECT max(e) FROM unnest(ends) AS e), window_seconds = item_seconds,
+                        window_counts = counts, window_ends = ends
                     WHERE c.bucket = buckets[i] AND c.key = keys[i];
             END IF;
         END IF;
