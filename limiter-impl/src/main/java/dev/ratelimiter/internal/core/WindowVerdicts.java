@@ -37,11 +37,8 @@ public final class WindowVerdicts {
      * @return ALLOWED or DENIED
      */
     public static Verdict single(Bucket bucket, boolean allowed, long remaining, long resetMillis) {
-        Bucket.Limit limit = bucket.limits().get(0);
-        long left = clamp(remaining, limit.limit());
-        Duration resetAfter = Duration.ofMillis(clamp(resetMillis, limit.window().toMillis()));
-        return new Verdict(allowed ? Verdict.Outcome.ALLOWED : Verdict.Outcome.DENIED, limit.limit(), left,
-                resetAfter);
+        return single(bucket, allowed, remaining,
+                Duration.ofMillis(clamp(resetMillis, bucket.limits().get(0).window().toMillis())));
     }
 
     /**
