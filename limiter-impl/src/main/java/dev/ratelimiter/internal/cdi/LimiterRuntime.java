@@ -21,7 +21,6 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.Config;
 
-import javax.sql.DataSource;
 import java.time.InstantSource;
 import java.util.Optional;
 
@@ -61,12 +60,6 @@ public class LimiterRuntime {
     @Inject
     @Any
     Instance<Object> beans;
-
-    // @Any: every DataSource bean is a candidate, also a named one only the configuration refers to (Quarkus
-    // removes beans no injection point can reach).
-    @Inject
-    @Any
-    Instance<DataSource> dataSources;
 
     private volatile LimiterAssembly assembly;
 
