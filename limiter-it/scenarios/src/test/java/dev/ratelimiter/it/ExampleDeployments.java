@@ -115,6 +115,15 @@ public final class ExampleDeployments {
     }
 
     /**
+     * The example WAR as its module builds it, as {@code ROOT.war} (Payara Micro deploys it at {@code /}, as the
+     * README's first command serves it): nothing added, for the tests that hold the docs' tours to their answers.
+     */
+    public static WebArchive asBuilt() {
+        return ShrinkWrap.create(ZipImporter.class, "ROOT.war").importFrom(new File(System.getProperty("example.war")))
+                .as(WebArchive.class);
+    }
+
+    /**
      * {@link #example(String)} with its {@code Application} replaced by {@link ListedApplication}, whose
      * {@code getClasses()} turns provider scanning off and lists the library's feature.
      */
