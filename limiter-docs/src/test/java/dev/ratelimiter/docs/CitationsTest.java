@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CitationsTest {
 
-    private static final String README = "READ" + "ME";
+    private static final String FRONT_PAGE = "READ" + "ME";
 
     @TempDir
     Path root;
@@ -114,7 +114,7 @@ class CitationsTest {
 
     /** The text with {@code ~} as {@code .md} and {@code @} as the front page's name. */
     private static String md(String text) {
-        return text.replace("~", ".md").replace("@", README);
+        return text.replace("~", ".md").replace("@", FRONT_PAGE);
     }
 
     private void write(String path, String text) throws IOException {
