@@ -3,6 +3,7 @@ package dev.ratelimiter.docs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLDecoder;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -233,7 +235,7 @@ public final class DocsCheck {
         return Files.isRegularFile(file) && file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".md");
     }
 
-    private List<Path> walk(java.util.function.Predicate<Path> wanted) {
+    private List<Path> walk(Predicate<Path> wanted) {
         List<Path> files = new ArrayList<>();
         try {
             Files.walkFileTree(root, new SimpleFileVisitor<>() {
@@ -285,7 +287,7 @@ public final class DocsCheck {
         try {
             byte[] bytes = Files.readAllBytes(file);
             try {
-                return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+                return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
             } catch (CharacterCodingException notUtf8) {
                 return new String(bytes, StandardCharsets.ISO_8859_1);
             }
