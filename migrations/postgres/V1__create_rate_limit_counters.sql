@@ -1,5 +1,5 @@
 -- Jakarta Rate Limiter: the counters every replica shares (ratelimiter.backend=postgres).
--- Apply with its own Flyway location and history table (see the README), so it never collides with the
+-- Apply with its own Flyway location and history table (docs/stores.md#the-table), so it never collides with the
 -- application's own V1. The same file is packaged in limiter-impl as db/ratelimiter/postgres/.
 
 CREATE TABLE IF NOT EXISTS rate_limit_counters (

@@ -1,5 +1,5 @@
--- Jakarta Rate Limiter: several windows per bucket, and refused calls that count nothing (the README's
--- "Fixed windows"). Applied after V1, by Flyway from the same location and history table, or by hand
+-- Jakarta Rate Limiter: several windows per bucket, and refused calls that count nothing
+-- (docs/guide.md#fixed-windows). Applied after V1, by Flyway from the same location and history table, or by hand
 -- (psql -f V1__... then psql -f V2__...). Adding nullable columns, and one with a constant default, rewrites no
 -- row and keeps the table readable by the previous version during a rolling upgrade.
 

@@ -1,7 +1,7 @@
--- Jakarta Rate Limiter: several buckets of one call decided in one statement (the README's "Several limits on one
--- method"). Applied after V2, by Flyway from the same location and history table, or by hand (psql -f V1__...,
--- V2__..., then this file). It adds one function beside the table and changes no row, so the previous version keeps
--- running against it during a rolling upgrade.
+-- Jakarta Rate Limiter: several buckets of one call decided in one statement
+-- (docs/guide.md#several-limits-on-one-method). Applied after V2, by Flyway from the same location and history
+-- table, or by hand (psql -f V1__..., V2__..., then this file). It adds one function beside the table and changes no
+-- row, so the previous version keeps running against it during a rolling upgrade.
 --
 -- The function is named after the table (<table>_consume) and keeps the search_path it was created with, so it
 -- finds its table whatever the caller's search_path; the library calls it in the schema ratelimiter.postgres.table

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * A named limit: for each key, at most {@code limit} attempts per {@code window} in every one of its windows,
  * counted in fixed windows that open at a key's first attempt (a burst window of 10 per second and a sustained one
  * of 1 000 per hour, say). The windows of one bucket share one key in the store and are decided together: an
- * attempt refused by any window is counted in none of them (the README's "Fixed windows").
+ * attempt refused by any window is counted in none of them (docs/guide.md#several-windows-per-bucket).
  *
  * @param name     the bucket's name, matching {@code [a-z0-9][a-z0-9-]{0,63}}; it appears in configuration
  *                 keys, metrics tags, response headers and store keys

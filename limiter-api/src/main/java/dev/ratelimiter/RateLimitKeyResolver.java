@@ -4,7 +4,7 @@ package dev.ratelimiter;
  * Gives a {@link RateLimited} bucket, or the global filter, its key from anywhere in the request: a tenant header,
  * a path parameter, an API key. Implement it as a CDI bean (usually {@code @ApplicationScoped}; {@code @Named} to
  * name it by {@link RateLimited#resolverName()} or {@code ratelimiter.api.key-resolver}) and name it from
- * {@link RateLimited#resolver()}; see the README, "Keys from anywhere".
+ * {@link RateLimited#resolver()}; see docs/guide.md#keys-from-anywhere.
  *
  * <p>When it runs: for the interceptor, on the calling thread when the method is called (before any bucket counts,
  * for a {@code Uni} at the call, not at subscription), so after the application's authentication and with the

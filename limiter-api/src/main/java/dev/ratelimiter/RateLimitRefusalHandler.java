@@ -9,7 +9,7 @@ import jakarta.ws.rs.core.Response;
  * it returns.
  *
  * <p>The library's response is otherwise a 429 or 503 {@code application/problem+json} body (RFC 9457) with the
- * problem types of draft-ietf-httpapi-ratelimit-headers-10 §5 (see the README's "Refusal responses"). Whatever
+ * problem types of draft-ietf-httpapi-ratelimit-headers-10 §5 (docs/guide.md#refusal-responses). Whatever
  * the replacement, the library adds {@code Retry-After}, {@code Cache-Control: no-store} and the RateLimit
  * headers unless it set them itself.
  *

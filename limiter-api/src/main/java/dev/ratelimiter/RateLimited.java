@@ -22,16 +22,16 @@ import java.lang.annotation.Target;
  * the bucket's policy is {@link OutagePolicy#FAIL_CLOSED}, {@link RateLimiterUnavailableException} (HTTP 503).
  * A method returning {@code CompletionStage} or {@code CompletableFuture} returns the refusal as a failed stage
  * instead (counted at the call); one returning Mutiny's {@code Uni} or {@code Multi}, as a failure of that type,
- * counted at each subscription (see the README, "Adding it to an application").
+ * counted at each subscription (docs/guide.md#adding-it-to-an-application).
  * Outside an HTTP request, a method keyed by the request (principal, client address) fails with
  * {@link IllegalStateException}.
  *
- * <p>Several limits on one method: repeat the annotation on the method (the README, "Several limits on one
- * method"), each with its own bucket and key source. The buckets are decided in declaration order, each counting
- * one attempt; the first refusal stops the call, so later buckets are not counted while earlier ones keep their
- * count. The keys are all resolved before any bucket counts, so a call refused for a missing key
- * ({@link RateLimitKeyMissingException}, HTTP 400) counts in none. A bucket may appear once per method, and the
- * annotation may be repeated on methods only (Quarkus ArC does not apply repeated bindings of a type).
+ * <p>Several limits on one method: repeat the annotation on the method (docs/guide.md#several-limits-on-one-method),
+ * each with its own bucket and key source. The buckets are decided in declaration order, each counting one attempt; the
+ * first refusal stops the call, so later buckets are not counted while earlier ones keep their count. The keys are all
+ * resolved before any bucket counts, so a call refused for a missing key ({@link RateLimitKeyMissingException}, HTTP
+ * 400) counts in none. A bucket may appear once per method, and the annotation may be repeated on methods only (Quarkus
+ * ArC does not apply repeated bindings of a type).
  *
  * <p>The interceptor runs at {@code Interceptor.Priority.PLATFORM_BEFORE + 100}: before {@code @Transactional}
  * and MicroProfile Fault Tolerance, so a denied call opens no transaction and triggers no retry.

@@ -50,8 +50,8 @@ public interface RateLimiter {
      * simply runs out).
      *
      * <p>With a shared store, each replica answers a key the store refused from memory for a short while
-     * ({@code ratelimiter.deny-cache.max-age}, 1 s by default; the README's "Fixed windows"). A reset clears that
-     * memory at once on the replica it is called on; another replica may go on refusing the key for at most
+     * ({@code ratelimiter.deny-cache.max-age}, 1 s by default; docs/stores.md#refusals-kept-in-memory). A reset clears
+     * that memory at once on the replica it is called on; another replica may go on refusing the key for at most
      * {@code max-age} before it sees the reset.
      *
      * @param bucket the bucket, never {@code null}

@@ -10,9 +10,8 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
  * The example is the application a user writes: it must need nothing of the library's implementation, only
- * limiter-api (and the JAX-RS feature, where an application lists its providers), as docs/architecture.md
- * ("Modules") promises. A class of {@code dev.ratelimiter.internal} used here would be an API the library does not
- * mean to keep.
+ * limiter-api (and the JAX-RS feature, where an application lists its providers), as docs/architecture.md#modules
+ * promises. A class of {@code dev.ratelimiter.internal} used here would be an API the library does not mean to keep.
  */
 class PublicSurfaceTest {
 

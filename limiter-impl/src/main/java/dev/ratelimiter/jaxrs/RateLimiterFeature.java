@@ -18,7 +18,7 @@ import java.util.List;
  *
  * <p>Needed where provider scanning is off: an {@code Application} subclass whose {@code getClasses()} or
  * {@code getSingletons()} returns anything turns it off (Jakarta REST 3.1 §2.3.2), so list this class there
- * (see the README, "Adding it to an application"). Registering it where scanning is on as well changes nothing:
+ * (docs/guide.md#adding-it-to-an-application). Registering it where scanning is on as well changes nothing:
  * a provider already registered is not registered again, and the global filter counts a request once.
  */
 public class RateLimiterFeature implements Feature {

@@ -2,7 +2,7 @@ package dev.ratelimiter.spi;
 
 /**
  * What a failed store call asks of the store's client, so that each store classifies its own errors once and
- * the reaction is the same for all of them (README: "Reliability: faults and the tests that prove them").
+ * the reaction is the same for all of them (docs/writing-a-store.md).
  */
 public enum FailureKind {
     /**

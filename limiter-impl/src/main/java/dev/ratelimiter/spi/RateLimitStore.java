@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Where counters live: the seam a store author implements (docs/architecture.md, "The store SPI"; the README's
- * "Writing a store"). The library wraps a store in everything else (key hashing, the circuit breaker, refusals kept
- * in memory, the outage policies, metrics and readiness), so a store only counts, and classifies its failures.
+ * Where counters live: the seam a store author implements (docs/architecture.md#the-store-spi;
+ * docs/writing-a-store.md). The library wraps a store in everything else (key hashing, the circuit breaker, refusals
+ * kept in memory, the outage policies, metrics and readiness), so a store only counts, and classifies its failures.
  *
- * <p>Counting rule (the README's "Fixed windows"): each window of a bucket opens at the first attempt counted in it
+ * <p>Counting rule (docs/guide.md#fixed-windows): each window of a bucket opens at the first attempt counted in it
  * for a key and lasts its length. An item of cost c is allowed iff, in every window of its bucket, the count so far
  * plus max(c, 1) stays within the window's limit; only then is c added to every window, atomically. A refused item
  * counts in none and extends no window.
@@ -57,7 +57,7 @@ public interface RateLimitStore extends AutoCloseable {
 
     /**
      * Whether a call waits on the network or a lock, so the library moves decisions made on a reactive event loop
-     * to a worker thread (the README's "Reactive endpoints").
+     * to a worker thread (docs/servers.md#quarkus-3332-jvm-mode, its non-blocking endpoints).
      */
     boolean blocking();
 

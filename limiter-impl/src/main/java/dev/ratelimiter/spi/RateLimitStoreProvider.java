@@ -3,7 +3,7 @@ package dev.ratelimiter.spi;
 import java.util.Set;
 
 /**
- * Builds one kind of store, selected by name with {@code ratelimiter.backend} (the README's "Writing a store").
+ * Builds one kind of store, selected by name with {@code ratelimiter.backend} (docs/writing-a-store.md).
  * Providers are found with {@link java.util.ServiceLoader}: a jar that ships one lists its class in
  * {@code META-INF/services/dev.ratelimiter.spi.RateLimitStoreProvider}. The library's own are {@code valkey} and
  * {@code postgres}; {@code memory}, the embedded default, is not a provider (it is also every shared store's

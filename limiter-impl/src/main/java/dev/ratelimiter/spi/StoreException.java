@@ -5,9 +5,8 @@ import java.util.Objects;
 /**
  * A store call failed. The store classifies its own failure once ({@link #kind()}); the library then reacts the
  * same way for every store: it answers the call {@code UNAVAILABLE} (the bucket's outage policy decides), reports
- * the failure to readiness and metrics, and counts it towards the circuit breaker (README: "Reliability: faults
- * and the tests that prove them"). A store drops or evicts its own connections for
- * {@link FailureKind#RECONNECT} before it throws.
+ * the failure to readiness and metrics, and counts it towards the circuit breaker (docs/writing-a-store.md). A store
+ * drops or evicts its own connections for {@link FailureKind#RECONNECT} before it throws.
  */
 public class StoreException extends Exception {
 

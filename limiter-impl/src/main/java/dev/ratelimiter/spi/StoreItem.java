@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * One decision a store is asked for: a call of {@code cost} against every window of {@code bucket} for one hashed
- * key (docs/architecture.md, "The store SPI").
+ * key (docs/architecture.md#the-store-spi).
  *
  * @param bucket the bucket, whose {@link Bucket#limits()} are decided together, atomically
  * @param key    the hashed key (HMAC-SHA-256 or SHA-256, hex): never a login, principal or address in clear

@@ -5,7 +5,7 @@ import dev.ratelimiter.Bucket;
 /**
  * A shared store made of parts that fail on their own, such as the masters of a Valkey cluster, each holding the
  * counters of its slots. The circuit breaker keeps one state per part, so one master down does not send the keys
- * of the others to the outage policy (README: "Reliability: faults and the tests that prove them").
+ * of the others to the outage policy (docs/operations.md#when-a-shared-store-fails).
  */
 public interface StoreParts {
 

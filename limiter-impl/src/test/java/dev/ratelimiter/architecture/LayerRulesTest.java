@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
- * The import rules docs/architecture.md states ("Layers inside limiter-impl"), checked on the compiled classes of
+ * The import rules of docs/architecture.md#layers-inside-limiter-impl, checked on the compiled classes of
  * limiter-api and limiter-impl, so a change that breaks one fails the build with the offending class named.
  */
 class LayerRulesTest {

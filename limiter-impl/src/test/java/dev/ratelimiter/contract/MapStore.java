@@ -17,7 +17,7 @@ import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A complete store of the SPI in a hash map, the README's example of "Writing a store": it decides on the
+ * A complete store of the SPI in a hash map, the example of docs/writing-a-store.md: it decides on the
  * library's clock, answers in the SPI's layout, and can be taken down ({@link #down(boolean)}) so that it fails
  * as a store out of reach does, with a {@link FailureKind#TRANSIENT} {@link StoreException}. Defined only in test
  * sources and selected by name ({@code ratelimiter.backend=test-map}) through {@link MapStoreProvider}: no main

@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The fixed-window rules (the README's "Fixed windows") that every {@link RateLimiter} passes. A backend's test
+ * The fixed-window rules (docs/guide.md#fixed-windows) that every {@link RateLimiter} passes. A backend's test
  * extends this class and builds its limiter in {@link #newLimiter(InstantSource)}.
  *
  * <p>Time starts at a fixed instant on a {@link ManualClock}. A backend that times windows itself overrides

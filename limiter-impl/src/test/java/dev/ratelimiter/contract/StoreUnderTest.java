@@ -22,8 +22,8 @@ import java.util.Optional;
 /**
  * A store built by its provider and wrapped in the chain the library builds around every store in a server (the
  * answer read as verdicts, the circuit breaker, the outage policy), with no refusals kept in memory so that every
- * decision reaches the store: what a store author's contract test decides through (the README's "Writing a
- * store"). Only the SPI and this class are needed; the library's internal classes stay behind it.
+ * decision reaches the store: what a store author's contract test decides through (docs/writing-a-store.md). Only the
+ * SPI and this class are needed; the library's internal classes stay behind it.
  */
 public final class StoreUnderTest implements AutoCloseable {
 

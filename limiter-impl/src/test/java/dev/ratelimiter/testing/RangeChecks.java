@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The range rule every numeric and duration property follows (the README's configuration reference), checked the
+ * The range rule every numeric and duration property follows (docs/reference.md), checked the
  * same way for the library's settings and each store's: both ends accepted, just outside refused with one problem
  * naming the property and its range.
  */

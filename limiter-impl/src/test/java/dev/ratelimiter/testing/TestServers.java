@@ -6,7 +6,7 @@ import org.testcontainers.containers.wait.strategy.Wait;
 
 /**
  * The Valkey/Redis and PostgreSQL servers every shared-store test uses (this module's and the server scenarios'),
- * chosen once per test JVM in the order the README's "Building and testing" gives: the environment's
+ * chosen once per test JVM in the order CONTRIBUTING.md#building-and-testing gives: the environment's
  * {@code RATELIMITER_TEST_VALKEY_URL} and {@code RATELIMITER_TEST_POSTGRES_URL} (with {@code _USER}, default
  * postgres, and {@code _PASSWORD}, default empty) when set; else, where Docker runs, a {@code valkey/valkey} or
  * {@code postgres} container started by Testcontainers (stopped by its reaper when the JVM exits); else the

@@ -11,7 +11,7 @@ import jakarta.inject.Inject;
  * The injectable {@link RateLimiter} bean: decides on the key as the application has it, through the same path as
  * the {@link dev.ratelimiter.RateLimits} facade (normalization {@link KeyNormalization#NONE}, hashing, metrics,
  * the {@code RateLimitDenied} event, shadow mode, and the RateLimit headers of the current request), so no
- * injectable path counts a key in clear (the README's "Deciding in code").
+ * injectable path counts a key in clear (docs/guide.md#deciding-in-code).
  */
 @ApplicationScoped
 public class DecidingRateLimiter implements RateLimiter {

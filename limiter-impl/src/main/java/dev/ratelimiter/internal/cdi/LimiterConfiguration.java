@@ -49,8 +49,8 @@ public class LimiterConfiguration {
      *
      * <p>Taken from the sources, not from {@link Config#getPropertyNames()}: there SmallRye Config lists a name
      * under the active profile without its profile ({@code %dev.x} as {@code x}), so a typo under the active
-     * profile would go unseen; the reader asks the Config which profiled names apply (README, "Configuration
-     * profiles").
+     * profile would go unseen; the reader asks the Config which profiled names apply
+     * (docs/guide.md#configuration-profiles).
      */
     private List<String> namesAsWritten() {
         Set<String> written = new TreeSet<>();

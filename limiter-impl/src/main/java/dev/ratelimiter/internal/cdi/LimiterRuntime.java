@@ -28,7 +28,7 @@ import java.util.Optional;
  * The limiter in the server: builds the chain ({@link LimiterAssembly}) once, from the settings and the store that
  * {@code ratelimiter.backend} names, with what the server offers the store ({@link CdiStoreContext}), and closes
  * what it opened when the application stops. A store other than {@code memory} is built by its provider, found by
- * name among those on the class path ({@link StoreProviderRegistry}; the README's "Writing a store").
+ * name among those on the class path ({@link StoreProviderRegistry}; docs/writing-a-store.md).
  *
  * <p>Built on first use: at the latest by {@link StartupValidator} at the CDI {@code Startup} event, so a store that
  * cannot work fails the deployment, but possibly earlier, on a request thread (a readiness probe during

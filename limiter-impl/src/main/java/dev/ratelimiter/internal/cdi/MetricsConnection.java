@@ -12,7 +12,7 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The metrics port the limiter chain reports to, and the one startup step that connects it to the adapter
- * {@code ratelimiter.metrics.system} chooses among those the server offers (the README's "Metrics"). The chain is
+ * {@code ratelimiter.metrics.system} chooses among those the server offers (docs/operations.md#metrics). The chain is
  * built with the port from the start; the adapter is connected only at the CDI {@code Startup} event, by
  * {@link StartupValidator}, because the chain may be built earlier, on a request thread (a readiness probe during
  * deployment), where Payara cannot yet resolve its {@code MetricRegistry}. Events before then are not reported.

@@ -21,8 +21,8 @@ import java.util.List;
  * The one path every decision takes, from the interceptor, the global filter and the {@code RateLimits} facade:
  * normalize the raw key, hash it, count it, and fire {@link RateLimitDenied} on a denial (with the key's
  * HMAC-SHA-256 or SHA-256, whichever hash it was counted under: {@link CounterKeyHasher}). A refusal of a bucket in
- * shadow mode is turned into a verdict that lets the call go on ({@link ShadowMode}), and fires no event: the
- * README's "Shadow mode".
+ * shadow mode is turned into a verdict that lets the call go on ({@link ShadowMode}), and fires no event:
+ * docs/guide.md#shadow-mode.
  */
 @ApplicationScoped
 public class RateLimitDecider {
@@ -48,7 +48,7 @@ public class RateLimitDecider {
     }
 
     /**
-     * Decides one call of the given cost in every window of the bucket (the README's "Fixed windows"); a decision
+     * Decides one call of the given cost in every window of the bucket (docs/guide.md#fixed-windows); a decision
      * is counted once in the metrics, whatever its cost and however many windows the bucket has.
      *
      * @param cost attempts the call counts, from 0 (a check) to the bucket's smallest limit
@@ -66,7 +66,7 @@ public class RateLimitDecider {
     /**
      * Decides the buckets of one method with several {@code @RateLimited}, in declaration order, each as
      * {@link #decide(Bucket, CharSequence, KeyNormalization, long)} would, but in one call of the limiter chain, so
-     * one store round trip where the store allows it (the README's "Several limits on one method"). The first
+     * one store round trip where the store allows it (docs/guide.md#several-limits-on-one-method). The first
      * refusal stops the rest: later buckets are not counted, earlier ones keep their count. A refusal of a bucket in
      * shadow mode does not stop the rest: it is let through, and the later buckets are decided in a further call.
      *

@@ -124,8 +124,8 @@ public class RateLimitedInterceptor {
     }
 
     /**
-     * Decides the buckets in declaration order; the first refusal stops the rest (README, "Several limits on one
-     * method"): later buckets are not counted, earlier ones keep their count.
+     * Decides the buckets in declaration order; the first refusal stops the rest
+     * (docs/guide.md#several-limits-on-one-method): later buckets are not counted, earlier ones keep their count.
      *
      * @return the refusal, or {@code null} when every bucket allowed the call
      */

@@ -6,7 +6,7 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * How a {@code @RateLimited} method delivers its result, which decides how a refusal reaches the caller and when
- * the attempt is counted (see the README's "Asynchronous methods").
+ * the attempt is counted (docs/guide.md#adding-it-to-an-application, its table of return types).
  */
 public enum ResultType {
 

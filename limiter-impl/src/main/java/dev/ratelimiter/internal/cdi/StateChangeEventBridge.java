@@ -10,7 +10,7 @@ import java.util.function.Consumer;
 
 /**
  * Bridges the store's state changes ({@link dev.ratelimiter.internal.core.BackendMonitor}) to the CDI event
- * {@link RateLimiterStateChanged}, fired on the thread that caused the change (the README's "Readiness").
+ * {@link RateLimiterStateChanged}, fired on the thread that caused the change (docs/operations.md#readiness).
  */
 final class StateChangeEventBridge implements Consumer<BackendStatus> {
 

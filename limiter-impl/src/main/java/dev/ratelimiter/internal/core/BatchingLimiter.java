@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * A limiter of the outage chain that decides several items in one call, so that the buckets of a method with
- * several {@code @RateLimited} reach the store in one round trip where the store allows it (the README's "Several
- * limits on one method"; docs/architecture.md, "The outage chain").
+ * several {@code @RateLimited} reach the store in one round trip where the store allows it
+ * (docs/guide.md#several-limits-on-one-method; docs/architecture.md#the-outage-chain).
  *
  * <p>The rule, the store SPI's ({@link dev.ratelimiter.spi.RateLimitStore#consume}): the items are decided in their
  * order; the answer is one verdict per decided item, a prefix of the items. It is shorter than the items only when

@@ -7,7 +7,7 @@ import java.util.Objects;
  * denial event carries ({@code RateLimitDenied.hashedKey}). With a shared store (Valkey, PostgreSQL) both are the
  * {@link KeyHasher}'s HMAC-SHA-256 or SHA-256, since every replica must count one key alike. In memory the counter
  * key never leaves the process: it is the faster {@link InProcessKeyHasher}'s, and only a denial pays for the
- * event's HMAC (the README's "Keys and privacy"). Thread-safe.
+ * event's HMAC (docs/guide.md#keys-and-privacy). Thread-safe.
  */
 public final class CounterKeyHasher {
 

@@ -29,22 +29,22 @@ import java.util.function.LongSupplier;
  * is unseen here for at most {@code maxAge}. Attempts answered from memory are not counted by the store, which
  * changes nothing: a refused call is counted in no window and extends none.
  *
- * <p>Kept refusals stay exact with costs and several windows (the README's "Fixed windows"). A refusal says that
- * one window (the verdict's top-level one) had r attempts left, fewer than the call needed; until that window
- * ends, and barring a reset, its count can only grow, so r can only shrink. A later call is answered here only if
- * it needs more than r (a cost above r; cost 0 needs 1): the store would refuse it too. A cheaper call, which the
- * store might allow (a refusal of cost 10 with 5 left does not refuse a cost-1 call), goes to the store. The other
- * windows of a kept refusal are returned as the store last reported them, their resets moved on by the time
- * elapsed: the decision is exact, their {@code remaining} may lag what other replicas counted since.
+ * <p>Kept refusals stay exact with costs and several windows (docs/stores.md#refusals-kept-in-memory). A refusal says
+ * that one window (the verdict's top-level one) had r attempts left, fewer than the call needed; until that window
+ * ends, and barring a reset, its count can only grow, so r can only shrink. A later call is answered here only if it
+ * needs more than r (a cost above r; cost 0 needs 1): the store would refuse it too. A cheaper call, which the store
+ * might allow (a refusal of cost 10 with 5 left does not refuse a cost-1 call), goes to the store. The other windows of
+ * a kept refusal are returned as the store last reported them, their resets moved on by the time elapsed: the decision
+ * is exact, their {@code remaining} may lag what other replicas counted since.
  *
  * <p>Per bucket at most {@link DenyCacheSettings#maxKeys()} refusals are kept; past it new refusals go to the
  * store as before and nothing is evicted early. Ended entries are removed when looked up and by {@link #sweep()}.
  * A hit costs a map lookup, a clock read and the returned verdict.
  *
- * <p>{@link #consumeAll Several items} keep the order of a method's buckets (the README's "Several limits on one
- * method"): the items before the first one refused from memory go to the store first, as one call, so they keep
- * their count; only if the store allows them all is that item answered {@code DENIED} from memory, and the answer
- * ends there, as it would at a refusal of the store.
+ * <p>{@link #consumeAll Several items} keep the order of a method's buckets
+ * (docs/guide.md#several-limits-on-one-method): the items before the first one refused from memory go to the store
+ * first, as one call, so they keep their count; only if the store allows them all is that item answered {@code DENIED}
+ * from memory, and the answer ends there, as it would at a refusal of the store.
  */
 public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
 

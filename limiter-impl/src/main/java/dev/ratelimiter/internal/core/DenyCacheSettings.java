@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How long this process answers a key the shared store refused without asking the store again (the README's
- * "Fixed windows"; docs/architecture.md, "The outage chain").
+ * How long this process answers a key the shared store refused without asking the store again
+ * (docs/stores.md#refusals-kept-in-memory; docs/architecture.md#the-outage-chain).
  *
  * @param maxAge  {@code ratelimiter.deny-cache.max-age}: the longest a refusal is answered from memory, whatever
  *                the window has left; it bounds how long a reset made on another replica goes unseen here.

@@ -6,7 +6,7 @@ import java.time.InstantSource;
 /**
  * The limiter's default time source: the wall-clock instant at startup plus the nanoseconds elapsed since
  * ({@link System#nanoTime()}), so it never steps back or forward when the machine's clock is set, and a window
- * lasts its length of real elapsed time (README, "Fixed windows"). It drifts from the wall clock by whatever the
+ * lasts its length of real elapsed time (docs/guide.md#time). It drifts from the wall clock by whatever the
  * wall clock is stepped after startup; only the in-process store reads it, so nothing outside compares it.
  * Thread-safe and allocation-free for {@link #millis()}.
  */

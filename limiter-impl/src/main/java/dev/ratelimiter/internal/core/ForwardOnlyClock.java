@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * be the wall clock) while that one moves forward, and when it steps back, counts the time elapsed since the
  * previous reading ({@link System#nanoTime()}) instead, then follows the source again from its new reading. So a
  * window timed by it ends no later than its length of elapsed time after it opened, whatever is done to the
- * source (README, "Time"); a step forward ends windows early, which shortens a window but never shuts a client
+ * source (docs/guide.md#time); a step forward ends windows early, which shortens a window but never shuts a client
  * out longer than promised.
  *
  * <p>Lock-free: the latest reading is swapped by compare-and-set when the source's millisecond changes (one

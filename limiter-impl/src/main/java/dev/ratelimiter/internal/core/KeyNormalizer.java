@@ -32,7 +32,7 @@ public final class KeyNormalizer {
      * {@code true} when NFKC, {@code strip()} and {@code toLowerCase(Locale.ROOT)} would all return {@code key}
      * unchanged: every character is ASCII (which NFKC maps to itself), none is an upper-case letter, and the first
      * and last are not white space. The common login passes this one scan, which allocates nothing, instead of three
-     * passes of the JDK's general code (docs/architecture.md, "The path of a request").
+     * passes of the JDK's general code (docs/architecture.md#the-path-of-a-request).
      */
     private static boolean alreadyNormalAscii(String key) {
         int length = key.length();

@@ -10,12 +10,12 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The limiter chain, built once from the settings in plain Java, without a container (docs/architecture.md, "The
- * outage chain"): in memory, {@code OutagePolicyLimiter(MemoryRateLimiter)}; with a shared store,
- * {@code OutagePolicyLimiter(DenyCacheLimiter(CircuitBreakerLimiter(store)), fallback: MemoryRateLimiter)} (the
- * deny cache only when {@code ratelimiter.deny-cache.max-age} is not 0); with {@code ratelimiter.enabled=false},
- * a limiter that allows everything. Beside the chain: the monitor of the store's state, the key hashing, the
- * buckets in shadow mode, the outage counts, and what to close when the application stops.
+ * The limiter chain, built once from the settings in plain Java, without a container
+ * (docs/architecture.md#the-outage-chain): in memory, {@code OutagePolicyLimiter(MemoryRateLimiter)}; with a shared
+ * store, {@code OutagePolicyLimiter(DenyCacheLimiter(CircuitBreakerLimiter(store)), fallback: MemoryRateLimiter)} (the
+ * deny cache only when {@code ratelimiter.deny-cache.max-age} is not 0); with {@code ratelimiter.enabled=false}, a
+ * limiter that allows everything. Beside the chain: the monitor of the store's state, the key hashing, the buckets in
+ * shadow mode, the outage counts, and what to close when the application stops.
  *
  * @param limiter  the whole chain, which decides on hashed keys
  * @param monitor  the store's state, for readiness and the state-change event
@@ -116,7 +116,7 @@ public record LimiterAssembly(RateLimiter limiter, BackendMonitor monitor, Count
                                            Consumer<BackendStatus> onChange) {
         KeyHasher hasher = new KeyHasher(settings.keySecret());
         // In memory the counted key never leaves the process: a faster keyed hash; a shared store's replicas must
-        // agree on each key (docs/architecture.md, "The path of a request").
+        // agree on each key (docs/architecture.md#the-path-of-a-request).
         CounterKeyHasher keys = store.isEmpty() ? CounterKeyHasher.inProcess(hasher) : CounterKeyHasher.shared(hasher);
         OutageStatistics outages = new OutageStatistics();
         ShadowMode shadow = new ShadowMode(settings.shadowBuckets(), clock, settings.memoryMaxKeys(), metrics);

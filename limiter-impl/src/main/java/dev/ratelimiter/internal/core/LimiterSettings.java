@@ -12,7 +12,7 @@ import java.util.TreeSet;
 
 /**
  * The limiter's configuration, read and validated once at startup by {@link SettingsReader}. Property names are
- * those of the README's configuration reference.
+ * those of docs/reference.md.
  *
  * @param enabled               {@code ratelimiter.enabled}: false allows everything and counts nothing
  * @param backend               {@code ratelimiter.backend}: {@code memory} or a store provider's name
@@ -34,7 +34,7 @@ import java.util.TreeSet;
  * @param keyResolver           {@code ratelimiter.api.key-resolver}: the global filter's key resolver, a
  *                              {@code @Named} name or a bean class's name, unchecked here (the CDI layer finds it)
  * @param shadowBuckets         the names of the buckets whose {@code ratelimiter.buckets.<name>.mode} is
- *                              {@code shadow}: decided and counted, never refused (the README's "Shadow mode")
+ *                              {@code shadow}: decided and counted, never refused (docs/guide.md#shadow-mode)
  * @param metricsSystem         {@code ratelimiter.metrics.system}: which metrics library records, or
  *                              {@link MetricsSystem#AUTO} for the first the server offers
  */

@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.LongAdder;
  * swapped by compare-and-set when a window opens (the only allocation), and whose count grows in place by
  * compare-and-set only when the call's cost fits, so a refused call changes nothing. A bucket of several windows
  * keeps, per key, one small state with each window's count and end, decided under that state's lock, so the
- * windows are decided together and a refusal by one counts in none (the README's "Fixed windows"). A sweeper
- * retires a key's state once its windows have ended, marking it before removing it, so an attempt can never be
+ * windows are decided together and a refusal by one counts in none (docs/guide.md#several-windows-per-bucket). A
+ * sweeper retires a key's state once its windows have ended, marking it before removing it, so an attempt can never be
  * counted in a state that has left the map.
  *
  * <p>Each bucket holds at most {@code maxKeysPerBucket} live counters. A new key beyond the cap is answered
@@ -401,7 +401,7 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
 
     /**
      * One key's counters of a bucket of several windows: each window's count and end, read and written under this
-     * object's lock, so the windows are decided together (the README's "Fixed windows").
+     * object's lock, so the windows are decided together (docs/guide.md#several-windows-per-bucket).
      */
     private static final class Windows extends Slot {
         private final long[] windowMillis;

@@ -6,8 +6,8 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Which metrics library records the limiter's series ({@code ratelimiter.metrics.system}, the README's Metrics
- * section): exactly one, so nothing is counted twice where a server offers several.
+ * Which metrics library records the limiter's series ({@code ratelimiter.metrics.system}, docs/operations.md#metrics):
+ * exactly one, so nothing is counted twice where a server offers several.
  */
 public enum MetricsSystem {
     /**

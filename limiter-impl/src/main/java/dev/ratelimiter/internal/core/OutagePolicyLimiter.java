@@ -26,7 +26,7 @@ import java.util.Optional;
  * Every answer is reported to the {@link OutageListener}. A reset clears the key in both limiters, so a reset made
  * during an outage also clears the fallback's counter.
  *
- * <p>{@link #consumeAll Several items} (the buckets of one method, the README's "Several limits on one method"): the
+ * <p>{@link #consumeAll Several items} (the buckets of one method, docs/guide.md#several-limits-on-one-method): the
  * wrapped limiter decides them in one call; each {@code UNAVAILABLE} item is answered by its own bucket's policy, in
  * order, as if decided alone. An answer that stops the call (a {@code DENIED}, a fail-closed {@code UNAVAILABLE}, a
  * refusal of the fallback) ends the answer: later items are not counted. An item the policy lets through does not

@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The accepted values of a numeric or duration property, both ends included. Its text is what the README's
- * configuration reference and the startup error show: {@code from 1 to 1024}, {@code from PT0.001S to PT10M}
+ * The accepted values of a numeric or duration property, both ends included. Its text is what docs/reference.md
+ * and the startup error show: {@code from 1 to 1024}, {@code from PT0.001S to PT10M}
  * (whole days as {@code P366D}).
  *
  * @param min the smallest accepted value

@@ -7,9 +7,9 @@ import java.util.Collection;
 import java.util.function.BooleanSupplier;
 
 /**
- * The metrics port: what the limiter reports, whatever metrics library the server offers (the README's Metrics
- * section). One adapter per library (MicroProfile Metrics, Micrometer) lives in the {@code metrics} package;
- * {@link #NONE} reports nothing. Tags are bounded: bucket names, outcomes and backend names, never keys.
+ * The metrics port: what the limiter reports, whatever metrics library the server offers (docs/operations.md#metrics).
+ * One adapter per library (MicroProfile Metrics, Micrometer) lives in the {@code metrics} package; {@link #NONE}
+ * reports nothing. Tags are bounded: bucket names, outcomes and backend names, never keys.
  */
 public interface RateLimiterMetrics extends OutageListener {
 

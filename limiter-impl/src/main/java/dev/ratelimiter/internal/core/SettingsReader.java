@@ -26,14 +26,14 @@ import java.util.function.Function;
  * also in their environment-variable form {@code RATELIMITER_BUCKETS_<NAME>_LIMIT} (bucket names hold no
  * {@code _}, so {@code _} in the name maps back to {@code -}). A bucket needs both {@code limit} and {@code window}
  * (one window), or {@code limits}, which wins over them: a comma-separated list of {@code <limit>/<window>} such as
- * {@code 10/PT1S, 1000/PT1H} (several windows; the README's "Fixed windows"), one value that reads the same as an
- * environment variable ({@code RATELIMITER_BUCKETS_PROJECTS_LIMITS=10/PT1S,1000/PT1H}).
- * {@code mode} is {@code enforce} (the default) or {@code shadow} (the README's "Shadow mode").
- * A name under a configuration profile ({@code %dev.ratelimiter.buckets.<name>.limit}, {@code _DEV_RATELIMITER_...};
- * see {@link ProfiledName}) names a bucket only when the lookup answers for it without the profile, that is when
- * the Config implementation holds that profile active.
+ * {@code 10/PT1S, 1000/PT1H} (several windows; docs/guide.md#several-windows-per-bucket), one value that reads the same
+ * as an environment variable ({@code RATELIMITER_BUCKETS_PROJECTS_LIMITS=10/PT1S,1000/PT1H}). {@code mode} is
+ * {@code enforce} (the default) or {@code shadow} (docs/guide.md#shadow-mode). A name under a configuration profile
+ * ({@code %dev.ratelimiter.buckets.<name>.limit}, {@code _DEV_RATELIMITER_...}; see {@link ProfiledName}) names a
+ * bucket only when the lookup answers for it without the profile, that is when the Config implementation holds that
+ * profile active.
  *
- * <p>Every number and duration has a range (the README's configuration reference shows each); a value outside it
+ * <p>Every number and duration has a range (docs/reference.md shows each); a value outside it
  * is a problem naming the property and the range. The ranges keep every sum and product the limiter makes from
  * them (window ends, deadlines, pool sizes, header values) far from overflow.
  */
@@ -196,7 +196,8 @@ public final class SettingsReader {
             List<Bucket.Limit> limits;
             if (limitsText.isPresent()) {
                 // limits wins over limit and window, so it can replace the one window the library's own
-                // microprofile-config.properties gives the global filter's buckets (README: "Fixed windows")
+                // microprofile-config.properties gives the global filter's buckets
+                // (docs/guide.md#several-windows-per-bucket)
                 limits = parseLimits(base + "limits", limitsText.get());
             } else if (limitText.isEmpty() || windowText.isEmpty()) {
                 problems.add(base + (limitText.isEmpty() ? "limit" : "window") + ": bucket '" + name
@@ -253,7 +254,7 @@ public final class SettingsReader {
                 bucketProperty(property).ifPresent(set -> names.add(set.bucket()));
             } else {
                 // Config lists every profile's names; it answers for the name without the profile only when that
-                // profile is active (README, "Configuration profiles"), so only then does the bucket exist.
+                // profile is active (docs/guide.md#configuration-profiles), so only then does the bucket exist.
                 bucketProperty(profiled.get().name())
                         .filter(set -> answers(BUCKETS + set.bucket() + "." + set.property()))
                         .ifPresent(set -> names.add(set.bucket()));
@@ -301,8 +302,8 @@ public final class SettingsReader {
         String name = text.strip().toLowerCase(Locale.ROOT);
         if (!storeNames.contains(name)) {
             problems.add(PREFIX + "backend: '" + text + "' is not a store found on the class path; use one of "
-                    + String.join(", ", storeNames) + " (a store's jar registers its provider, README: \"Writing a "
-                    + "store\")");
+                    + String.join(", ", storeNames)
+                    + " (a store's jar registers its provider: docs/writing-a-store.md)");
             return StoreProviderRegistry.MEMORY;
         }
         return name;

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The buckets in shadow mode ({@code ratelimiter.buckets.<name>.mode=shadow}, the README's "Shadow mode"): their
+ * The buckets in shadow mode ({@code ratelimiter.buckets.<name>.mode=shadow}, docs/guide.md#shadow-mode): their
  * decisions are made and counted by the store as any other, but a refusal lets the call go on. What would have been
  * refused is reported to the metrics ({@code outcome="shadow_denied"} or {@code "shadow_unavailable"}) and, for a
  * denial, logged at INFO once per (bucket, key) and window, with the hashed key only.

@@ -11,7 +11,7 @@ import java.util.Optional;
 /**
  * The decorators every shared store sits behind, in their one order: the bucket's outage policy (with the
  * per-process fallback) around the refusals kept in memory around a circuit breaker around the store's own limiter
- * (docs/architecture.md, "The outage chain").
+ * (docs/architecture.md#the-outage-chain).
  *
  * @param breaker   the circuit breaker, to close when the application stops (it owns the probe's thread)
  * @param denyCache the refusals kept in memory, to sweep; empty when {@code ratelimiter.deny-cache.max-age} is 0
@@ -94,7 +94,7 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, Optional<DenyCache
 
     /**
      * The refusals kept in memory sit inside the outage policy, so that only the store's refusals are kept, never
-     * the per-process fallback's (docs/architecture.md, "The outage chain").
+     * the per-process fallback's (docs/architecture.md#the-outage-chain).
      */
     private static SharedStoreChain around(CircuitBreakerLimiter breaker, RateLimiter fallback,
                                            OutageListener outages, DenyCacheSettings refusals,

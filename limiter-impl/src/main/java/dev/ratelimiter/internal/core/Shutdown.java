@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * What the limiter opened at startup, closed in one order when the application stops: first what calls a store on
  * its own (the circuit breaker's probe, sweeps), then the store's client, so no background call meets a closed pool
- * (docs/architecture.md, "The store SPI"). A failure to close one resource is logged and the others still close.
+ * (docs/architecture.md#the-store-spi). A failure to close one resource is logged and the others still close.
  */
 public final class Shutdown implements AutoCloseable {
 

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A {@link RateLimitStore} as the innermost limiter of the outage chain (docs/architecture.md, "The store SPI"):
+ * A {@link RateLimitStore} as the innermost limiter of the outage chain (docs/architecture.md#the-store-spi):
  * turns the store's numbers into verdicts ({@link WindowVerdicts}, the one place for that rule), times each call
  * for the metrics, and turns each failure into an {@code UNAVAILABLE} verdict reported to the
  * {@link BackendMonitor}. Never throws out of {@link #consume}, {@link #consumeAll} or {@link #reset}.

@@ -11,7 +11,7 @@ import java.util.TreeMap;
 
 /**
  * The store providers on the class path ({@link ServiceLoader}), by name: what {@code ratelimiter.backend} may
- * name besides {@code memory} (the README's "Writing a store").
+ * name besides {@code memory} (docs/writing-a-store.md).
  */
 public final class StoreProviderRegistry {
 

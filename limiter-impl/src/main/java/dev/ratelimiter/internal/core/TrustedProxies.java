@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * {@code ratelimiter.trusted-proxies}, parsed once when the settings are read (IPAddress library: CIDRs and single
  * addresses as literals, no wildcards, ranges, masks or {@code inet_aton} forms, never a DNS look-up). The HTTP
- * layer's client-address resolver asks it whether a hop is a trusted proxy (the README's "Client addresses").
+ * layer's client-address resolver asks it whether a hop is a trusted proxy
+ * (docs/guide.md#client-addresses-and-trusted-proxies).
  *
  * @param entries the property's entries as written, stripped
  * @param blocks  each entry as a prefix block ({@code 127.0.0.1} is {@code 127.0.0.1/32}), an IPv4-mapped IPv6

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Finds {@code ratelimiter.*} property names that no setting reads, such as {@code ratelimiter.buckets.login.limt},
- * and names the nearest known property for each (the README's "Configuration reference").
+ * and names the nearest known property for each (docs/reference.md).
  *
  * <p>Only names in properties form are checked: a name must start with {@code ratelimiter.} exactly. Environment
  * variables ({@code RATELIMITER_BUCKETS_LOGIN_LIMT}) appear among MicroProfile Config's property names in upper

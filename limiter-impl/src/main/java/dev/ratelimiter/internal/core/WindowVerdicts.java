@@ -6,10 +6,10 @@ import dev.ratelimiter.Verdict;
 import java.time.Duration;
 
 /**
- * Builds a store's {@link Verdict} from each window's state after a decision, the same way for every store (the
- * README's "Fixed windows" and "Response headers"): one window gives a verdict without {@link Verdict#windows()};
- * several give every window's state, with the top-level values of the refusing window that ends last for a
- * refusal (its reset is when the same call may pass), else of the window with the fewest attempts left.
+ * Builds a store's {@link Verdict} from each window's state after a decision, the same way for every store
+ * (docs/guide.md#several-windows-per-bucket, its windows and response headers): one window gives a verdict without
+ * {@link Verdict#windows()}; several give every window's state, with the top-level values of the refusing window that
+ * ends last for a refusal (its reset is when the same call may pass), else of the window with the fewest attempts left.
  */
 public final class WindowVerdicts {
 

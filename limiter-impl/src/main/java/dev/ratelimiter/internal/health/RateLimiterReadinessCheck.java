@@ -25,7 +25,7 @@ import java.util.Optional;
  * opened the breaker, then each failed probe's; exception type and message, without hosts, users or passwords);
  * with a Valkey cluster, while a master's breaker is open, {@code failingNodes} (those masters' {@code host:port},
  * comma-separated, sorted); when a bucket is in shadow mode, {@code shadowBuckets} (their names, comma-separated,
- * sorted: counted, never refused; the README's "Shadow mode").
+ * sorted: counted, never refused; docs/guide.md#shadow-mode).
  */
 @Readiness
 @ApplicationScoped

@@ -48,7 +48,7 @@ public class RateLimitHeadersFilter implements ContainerResponseFilter {
             return;
         }
         MultivaluedMap<String, Object> headers = response.getHeaders();
-        // A response that carries its own (an application's RateLimitRefusalHandler, README "Refusal responses")
+        // A response that carries its own (an application's RateLimitRefusalHandler, docs/guide.md#refusal-responses)
         // keeps them.
         if (!headers.containsKey(RateLimitHeaders.POLICY)) {
             headers.putSingle(RateLimitHeaders.POLICY, RateLimitHeaders.policy(verdicts));

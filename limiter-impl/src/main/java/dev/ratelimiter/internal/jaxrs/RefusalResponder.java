@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * ({@link RateLimitResponses}). A handler that throws, returns {@code null} or is ambiguous (two beans) gives way
  * to the library's response, never a 500; a failure is logged once. A replacement keeps {@code Retry-After} and
  * {@code Cache-Control} from the library unless it set them; the RateLimit headers are added by
- * {@link RateLimitHeadersFilter} the same way (README "Refusal responses").
+ * {@link RateLimitHeadersFilter} the same way (docs/guide.md#refusal-responses).
  */
 @ApplicationScoped
 public class RefusalResponder {

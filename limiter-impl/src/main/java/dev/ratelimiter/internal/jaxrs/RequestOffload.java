@@ -11,8 +11,9 @@ import java.util.function.Supplier;
 /**
  * Moves a blocking decision off a thread that must not block. Quarkus REST runs the filters of non-blocking
  * endpoints (those returning {@code Uni}, or marked {@code @NonBlocking}) on the Vert.x event loop, where a round
- * trip to Valkey or PostgreSQL would stall every other request of that loop (docs/architecture.md, "The path of a
- * request"). Servlet containers run filters on a request thread of their own and need nothing.
+ * trip to Valkey or PostgreSQL would stall every other request of that loop
+ * (docs/architecture.md#the-path-of-a-request). Servlet containers run filters on a request thread of their own and
+ * need nothing.
  */
 interface RequestOffload {
 

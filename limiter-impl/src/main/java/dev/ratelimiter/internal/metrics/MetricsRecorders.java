@@ -10,14 +10,14 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Chooses the one metrics adapter that records ({@code ratelimiter.metrics.system}, the README's Metrics section):
+ * Chooses the one metrics adapter that records ({@code ratelimiter.metrics.system}, docs/operations.md#metrics):
  * MicroProfile Metrics when a {@code MetricRegistry} bean resolves (Payara, Open Liberty's {@code mpMetrics}),
  * Micrometer when a {@code MeterRegistry} bean resolves (Quarkus), OpenTelemetry when an {@code OpenTelemetry} bean
  * resolves (MicroProfile Telemetry 2, {@code quarkus-opentelemetry}). {@code auto} takes the first in
  * {@link MetricsSystem#AUTO_ORDER}; a named system must be there. Never two, so nothing is counted twice.
  *
  * <p>A bean is looked up only after its class is found, so no bean has an injection point typed with a class the
- * server may lack (docs/architecture.md, "Layers inside limiter-impl").
+ * server may lack (docs/architecture.md#layers-inside-limiter-impl).
  */
 public final class MetricsRecorders {
 

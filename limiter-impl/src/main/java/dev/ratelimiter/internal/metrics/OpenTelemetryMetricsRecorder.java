@@ -75,7 +75,7 @@ final class OpenTelemetryMetricsRecorder extends CounterTableRecorder<OpenTeleme
                 .setDescription(s.description()).build());
         Attributes attributes = attributes(tags);
         // Adding 0 makes the SDK report the series from now on, so it reads 0 before the first event, as in the
-        // other libraries (the README's Metrics section).
+        // other libraries (docs/operations.md#metrics).
         counter.add(0, attributes);
         return new Bound(counter, attributes);
     }

@@ -2,7 +2,7 @@ package dev.ratelimiter.internal.metrics;
 
 /**
  * The series every adapter registers, with the description and unit each library is given, so MicroProfile
- * Metrics and Micrometer describe them alike (the README's "Metrics" table).
+ * Metrics and Micrometer describe them alike (the table of docs/operations.md#metrics).
  */
 enum Series {
 

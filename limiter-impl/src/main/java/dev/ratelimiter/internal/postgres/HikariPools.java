@@ -13,8 +13,8 @@ import java.util.List;
  * PgBouncer ({@code ratelimiter.postgres.pgbouncer=true}) neither: PgBouncer refuses the {@code options} startup
  * parameter in every pool mode, and in transaction mode (1.18 has no protocol-level prepared statements) a
  * statement prepared on one server connection is missing on the next, so every statement stays unnamed
- * ({@code prepareThreshold=0}). The deadline then rests on the network timeout each call sets (see the README's
- * "PgBouncer").
+ * ({@code prepareThreshold=0}). The deadline then rests on the network timeout each call sets (see
+ * docs/stores.md#pgbouncer).
  */
 public final class HikariPools {
 

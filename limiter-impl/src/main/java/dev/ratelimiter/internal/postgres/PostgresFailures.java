@@ -9,7 +9,7 @@ import java.util.Set;
 /**
  * Classifies a failed PostgreSQL call by SQLSTATE (PostgreSQL's "Appendix A. PostgreSQL Error Codes") into the
  * {@link FailureKind} every store shares. Every kind is answered {@code UNAVAILABLE} and reported to the monitor;
- * the kinds differ in what else happens (see the README's "Faults and the tests that prove them"):
+ * the kinds differ in what else happens (docs/stores.md#deadlines-and-outages):
  * <ul>
  *   <li>{@link FailureKind#RECONNECT}: the connection answers, but in a state no later call can use: a read-only
  *       session (25006: a demoted writer or a standby behind the same address keeps the session read-only even

@@ -36,7 +36,7 @@ public record PostgresSettings(Optional<String> dataSource, Optional<String> url
     private static final int MAX_POOL_SIZE = 1_024;
 
     /**
-     * Reads {@code ratelimiter.postgres.*} (the README's configuration reference): each value out of its range, a
+     * Reads {@code ratelimiter.postgres.*} (docs/reference.md): each value out of its range, a
      * table that is not a lower-case identifier or a URL that is not PostgreSQL's is recorded as a problem in
      * {@code config} and replaced by its default, so the caller's {@link StoreConfig#check()} reports them all at
      * once.

@@ -73,7 +73,7 @@ import java.util.concurrent.TimeUnit;
  * and a one-item statement locks one row, so no two calls wait for each other (no deadlock, whatever order a method
  * declares its buckets in), and the sweep skips locked rows. A refusal must leave the later items uncounted, which a
  * single {@code INSERT ... ON CONFLICT} over several rows cannot express (each row is decided on its own), hence the
- * function. Its cost is measured in BENCHMARKS.md (the README's "Several limits on one method"): it saves round
+ * function. Its cost is measured in BENCHMARKS.md (docs/guide.md#several-limits-on-one-method): it saves round
  * trips, and holds every row of the call locked until it ends.
  */
 public final class PostgresStore implements RateLimitStore, Sweepable {
@@ -537,7 +537,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
         if (configurationStatesLogged.add(String.valueOf(failure.getSQLState()))) {
             LOG.log(System.Logger.Level.ERROR, "Rate limiter: a PostgreSQL call failed in a way only a change of "
                     + "setup fixes (" + ErrorDescriptions.describe(failure) + "); decisions fall to the buckets' "
-                    + "outage policies until it is fixed (behind PgBouncer: see the README's \"PgBouncer\")");
+                    + "outage policies until it is fixed (behind PgBouncer: see docs/stores.md#pgbouncer)");
         }
     }
 

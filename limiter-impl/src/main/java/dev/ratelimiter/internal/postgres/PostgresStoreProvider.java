@@ -14,8 +14,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.function.BooleanSupplier;
 
 /**
- * The PostgreSQL store, {@code ratelimiter.backend=postgres} (the README's "PostgreSQL"): a counter table reached
- * through a server's DataSource (a JNDI name or a bean) or the library's own pool on a JDBC URL.
+ * The PostgreSQL store, {@code ratelimiter.backend=postgres} (docs/stores.md#the-postgresql-backend): a counter table
+ * reached through a server's DataSource (a JNDI name or a bean) or the library's own pool on a JDBC URL.
  */
 public final class PostgresStoreProvider implements RateLimitStoreProvider {
 

@@ -14,7 +14,7 @@ import java.util.List;
  * expiry ({@code volatile-*} evicts such keys, {@code allkeys-*} any key), and an evicted counter silently opens
  * its window anew. Reads {@code maxmemory_policy} from {@code INFO memory} (not CONFIG GET, which would also
  * show an ACL user the server's passwords); a server that is down, or a user not allowed INFO, is not checked
- * (README: "Reliability: faults and the tests that prove them").
+ * (docs/operations.md#valkey-faults-and-the-tests-that-prove-them).
  */
 final class EvictionPolicyCheck {
 

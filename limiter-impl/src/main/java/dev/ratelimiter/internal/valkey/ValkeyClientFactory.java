@@ -39,7 +39,7 @@ import java.util.Set;
  * context from the trust store), so a bad value fails the deployment; {@link #connect} then builds the client.
  */
 // Jedis 7.5 marks these classes and builder methods deprecated in favour of Jedis 8's RedisClient family; this
-// version stays on Jedis 7 (README: "The Valkey / Redis backend"), whose classes are still supported there.
+// version stays on Jedis 7 (docs/stores.md#the-valkey--redis-backend), whose classes are still supported there.
 @SuppressWarnings("deprecation")
 final class ValkeyClientFactory {
 

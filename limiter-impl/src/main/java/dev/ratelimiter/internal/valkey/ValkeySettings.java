@@ -13,7 +13,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * How to reach Valkey or Redis ({@code ratelimiter.valkey.*}; the README's configuration reference), read by
+ * How to reach Valkey or Redis ({@code ratelimiter.valkey.*}; docs/reference.md), read by
  * {@link #read} when {@code ratelimiter.backend=valkey}.
  *
  * @param mode               {@code standalone}, {@code sentinel} or {@code cluster}

@@ -231,7 +231,7 @@ final class ValkeyStore implements RateLimitStore {
     /**
      * The circuit breaker's probe: the decision's own write path, the script on the key {@code <prefix>{probe}}
      * with a 1 s window, so a server that answers reads but refuses writes (a demoted primary, a full server)
-     * keeps the breaker open (README: "Reliability: faults and the tests that prove them").
+     * keeps the breaker open (docs/operations.md#when-a-shared-store-fails).
      *
      * @throws StoreException if the script does not run in time
      */

@@ -8,7 +8,7 @@ import dev.ratelimiter.spi.StoreContext;
 import java.util.Set;
 
 /**
- * The Valkey / Redis store, {@code ratelimiter.backend=valkey} (the README's "The Valkey / Redis backend"):
+ * The Valkey / Redis store, {@code ratelimiter.backend=valkey} (docs/stores.md#the-valkey--redis-backend):
  * standalone, behind Sentinels or a cluster, configured by {@code ratelimiter.valkey.*} ({@link ValkeySettings}).
  * Found by {@link java.util.ServiceLoader}; its public types name no Jedis type, so the provider loads without
  * Jedis on the class path when another store is configured.

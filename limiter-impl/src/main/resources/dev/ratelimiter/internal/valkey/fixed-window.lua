@@ -8,8 +8,9 @@
 -- and the milliseconds until it ends (not open yet: its whole length). The windows' time is the server's, so
 -- replicas with skewed clocks share one window.
 -- An item is allowed iff every window has room for its cost (for cost 0: for one attempt); a refused item writes
--- nothing, so it is counted in no window and extends none (the README's "Fixed windows").
--- Commands: PTTL, GET, INCRBY, PEXPIRE (what an ACL user needs inside the script; the README's Valkey section).
+-- nothing, so it is counted in no window and extends none (docs/guide.md#fixed-windows).
+-- Commands: PTTL, GET, INCRBY, PEXPIRE (what an ACL user needs inside the script;
+-- docs/stores.md#the-valkey--redis-backend).
 local reply = {}
 local k = 0 -- the keys of the items before this one
 local a = 1 -- this item's first argument

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A method with two {@code @RateLimited} ({@link SeveralLimitsService#login}: per address, then per account) on the
  * test store ({@code ratelimiter.backend=test-map}): one store call per request, and a second one only after a
- * bucket in shadow mode would have refused (the README's "Several limits on one method").
+ * bucket in shadow mode would have refused (docs/guide.md#several-limits-on-one-method).
  */
 class BatchedBucketsCdiTest {
 

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * MicroProfile Config profiles through SmallRye Config (Quarkus, Open Liberty): a bucket defined only under the
  * active profile exists, one defined only under another profile does not, and a known property under a profile
- * draws no typo warning (README, "Configuration profiles").
+ * draws no typo warning (docs/guide.md#configuration-profiles).
  */
 class ConfigProfilesTest {
 

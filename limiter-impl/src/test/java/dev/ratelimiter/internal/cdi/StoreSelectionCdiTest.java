@@ -23,12 +23,14 @@ class StoreSelectionCdiTest {
     }
 
     @Test
-    @DisplayName("ratelimiter.backend naming no store found fails the deployment, listing the names found")
+    @DisplayName("ratelimiter.backend naming no store found fails the deployment, listing the names found and the "
+            + "page on writing a store")
     void unknownStore() {
         assertThatThrownBy(() -> cdi = CdiContainer.start(Map.of("ratelimiter.backend", "hazelcast")))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("ratelimiter.backend: 'hazelcast' is not a store found on the class path")
-                .hasMessageContaining("memory, postgres, " + MapStoreProvider.NAME + ", valkey");
+                .hasMessageContaining("memory, postgres, " + MapStoreProvider.NAME + ", valkey")
+                .hasMessageContaining("docs/writing-a-store.md");
     }
 
     @Test

@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The buckets of one method through the whole chain of a shared store ({@link BatchingLimiter#consumeAll}): one
  * store call where one suffices, one per run of a part of a store of parts, the deny cache's stop and the outage
- * policy of each bucket (the README's "Several limits on one method"). The store counts in a {@link MapStore} and
+ * policy of each bucket (docs/guide.md#several-limits-on-one-method). The store counts in a {@link MapStore} and
  * records every call; keys starting with {@code a} live on part {@code node-a}, the others on {@code node-b}.
  */
 class BatchedChainTest {

@@ -12,8 +12,8 @@ import java.util.Map;
 /**
  * The SPI's proof, part one: a store defined only in test sources, selected by name, passes the contract suite
  * through the chain the library assembles around every store (StoreLimiter's answer-to-verdict rule, the circuit
- * breaker, the outage policy), with no main class knowing it; written as a store author writes it (the README's
- * "Writing a store"), on the contract jar's {@link StoreUnderTest} alone.
+ * breaker, the outage policy), with no main class knowing it; written as a store author writes it
+ * (docs/writing-a-store.md), on the contract jar's {@link StoreUnderTest} alone.
  */
 class MapStoreContractTest extends RateLimiterContract {
 

@@ -21,9 +21,9 @@ import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The settings reader, fed random text, numbers and durations for every property of the README's configuration
- * reference: it returns settings within the documented ranges or throws a {@link ConfigurationException} whose
- * every line names the property that was set, and never throws anything else.
+ * The settings reader, fed random text, numbers and durations for every property of docs/reference.md: it returns
+ * settings within the documented ranges or throws a {@link ConfigurationException} whose every line names the property
+ * that was set, and never throws anything else.
  */
 public class SettingsReaderPropertyTest {
 

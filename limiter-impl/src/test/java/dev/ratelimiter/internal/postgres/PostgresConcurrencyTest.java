@@ -118,7 +118,7 @@ class PostgresConcurrencyTest {
         assertThat(outcomes).as("outcomes").containsOnlyKeys(Outcome.ALLOWED, Outcome.DENIED)
                 .containsEntry(Outcome.ALLOWED, LIMIT).containsEntry(Outcome.DENIED, THREADS - LIMIT);
         // count = limit - remaining for an allowed attempt: 1..100 each once. A refused attempt counts nothing
-        // (README: "Fixed windows"), so the row's final count is the limit.
+        // (docs/guide.md#fixed-windows), so the row's final count is the limit.
         assertThat(verdicts.stream().filter(Verdict::isAllowed).map(Verdict::remaining))
                 .as("remaining of the allowed attempts")
                 .containsExactlyInAnyOrderElementsOf(LongStream.range(0, LIMIT).boxed().toList());

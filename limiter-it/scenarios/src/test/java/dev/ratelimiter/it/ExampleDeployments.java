@@ -45,7 +45,7 @@ public final class ExampleDeployments {
                     + "valkey");
 
     /**
-     * Configuration profiles (README, "Configuration profiles"): the profile {@code it} made active by
+     * Configuration profiles (docs/guide.md#configuration-profiles): the profile {@code it} made active by
      * {@code mp.config.profile}, the bucket {@code profiled} defined only under it, the bucket {@code other-only}
      * only under the inactive profile {@code other}. {@link ExampleApiScenarios#assertBucketsUnderProfiles} checks
      * that the first exists and the second does not.
@@ -61,7 +61,10 @@ public final class ExampleDeployments {
     /** The environment variable {@link #UNRESOLVED_SECRET} refers to; a scenario checks it is unset. */
     public static final String SECRET_VARIABLE = "RATE_LIMIT_KEY_SECRET";
 
-    /** A secret given as an expression whose variable is not set, as a new user would write it (README). */
+    /**
+     * A secret given as an expression whose variable is not set, as a new user would write it
+     * (docs/guide.md#adding-it-to-an-application).
+     */
     public static final String UNRESOLVED_SECRET = "ratelimiter.key-secret=${" + SECRET_VARIABLE + "}\n";
 
     /**

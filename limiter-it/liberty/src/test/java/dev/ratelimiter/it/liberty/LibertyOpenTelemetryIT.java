@@ -31,9 +31,9 @@ import static org.awaitility.Awaitility.await;
  * second, so the exported metrics are read from messages.log; no collector is needed.
  *
  * <p>mpTelemetry-2.0 offers the OpenTelemetry API as a third-party API, which an application sees only with
- * {@code <classloader apiTypeVisibility="+third-party"/>} (the README says so). A dropins deployment, as the
- * Arquillian adapter makes, cannot carry that, so this test deploys the example as a {@code webApplication} in a
- * configDropins override on the server Arquillian started, and removes it afterwards.
+ * {@code <classloader apiTypeVisibility="+third-party"/>} (docs/operations.md#opentelemetry says so). A dropins
+ * deployment, as the Arquillian adapter makes, cannot carry that, so this test deploys the example as a
+ * {@code webApplication} in a configDropins override on the server Arquillian started, and removes it afterwards.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient

@@ -70,7 +70,7 @@ class PayaraTwoInstancesIT {
         long[] counters = schema.counters("login");
         assertThat(counters[0]).as("login counters in the run's table").isEqualTo(1);
         // 5 allowed; the refusals (one per instance from the store, the others from each one's memory) count
-        // nothing (README: "Fixed windows").
+        // nothing (docs/guide.md#fixed-windows).
         assertThat(counters[1]).as("attempts counted in that counter").isEqualTo(5);
     }
 

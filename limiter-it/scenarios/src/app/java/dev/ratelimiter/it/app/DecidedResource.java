@@ -12,7 +12,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 /**
- * {@code GET /api/decided/{key}}: decides in code, as the README's "Deciding in code" shows: one attempt of bucket
+ * {@code GET /api/decided/{key}}: decides in code, as docs/guide.md#deciding-in-code shows: one attempt of bucket
  * {@code imports} (3 per hour) keyed by the path, and a refusal thrown as the interceptor would throw it.
  */
 @Path("decided/{key}")

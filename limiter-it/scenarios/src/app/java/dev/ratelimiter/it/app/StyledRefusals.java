@@ -10,7 +10,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 /**
- * The application's replacement of the refusal responses, as the README's "Refusal responses" shows, applied only
+ * The application's replacement of the refusal responses, as docs/guide.md#refusal-responses shows, applied only
  * where the request asked for it ({@link RefusalStyle}), so the other scenarios see the library's own:
  * {@code plain} answers a text body with a header of its own and leaves the rest to the library;
  * {@code broken} throws, and the library must answer with its own response.

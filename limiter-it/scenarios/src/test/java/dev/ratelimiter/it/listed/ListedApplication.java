@@ -10,8 +10,9 @@ import java.util.Set;
 
 /**
  * The example's application written the other way: {@code getClasses()} lists its classes, which turns provider
- * scanning off (Jakarta REST 3.1 §2.3.2), and the library's {@link RateLimiterFeature} is listed with them, as the
- * README shows. Replaces {@code ExampleApplication} in {@code ExampleDeployments#listed}.
+ * scanning off (Jakarta REST 3.1 §2.3.2), and the library's {@link RateLimiterFeature} is listed with them, as
+ * docs/guide.md#adding-it-to-an-application shows. Replaces {@code ExampleApplication} in
+ * {@code ExampleDeployments#listed}.
  */
 @ApplicationPath("/api")
 public class ListedApplication extends Application {

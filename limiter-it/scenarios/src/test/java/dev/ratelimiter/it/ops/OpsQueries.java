@@ -21,7 +21,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The PromQL queries of the operators' files in {@code ops/} (README, "Metrics"): the Grafana dashboard
+ * The PromQL queries of the operators' files in {@code ops/} (docs/operations.md#metrics): the Grafana dashboard
  * ({@code ops/grafana/rate-limiter-dashboard.json}, read with JSON-P) and the Prometheus alert rules
  * ({@code ops/prometheus/rate-limiter-alerts.yml}, read with SnakeYAML). This module's test-jar carries both files
  * under {@code ops/}, so every server module reads the files of the build it tests.

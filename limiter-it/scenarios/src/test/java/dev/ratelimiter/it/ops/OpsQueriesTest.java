@@ -22,8 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The shipped dashboard and alert rules as the server modules read them: every panel the README lists, a
- * templated data source, queries PromQL accepts (promtool, the real parser), and the series each one uses.
+ * The shipped dashboard and alert rules as the server modules read them: every panel that
+ * docs/operations.md#the-grafana-dashboard lists, a templated data source, queries PromQL accepts (promtool, the real
+ * parser), and the series each one uses.
  */
 class OpsQueriesTest {
 
@@ -57,7 +58,7 @@ class OpsQueriesTest {
     }
 
     @Test
-    @DisplayName("the dashboard and the alert rules use every series of the README's Metrics table")
+    @DisplayName("the dashboard and the alert rules use every series of the Metrics table (docs/operations.md#metrics)")
     void seriesUsed() {
         Set<String> used = new TreeSet<>();
         OpsQueries.shipped().forEach(query -> used.addAll(query.metricNames()));
@@ -100,7 +101,7 @@ class OpsQueriesTest {
                     .start();
         } catch (IOException e) {
             throw new AssertionError("promtool is needed to check the dashboard's queries (Debian package "
-                    + "prometheus; README, Building and testing)", e);
+                    + "prometheus; CONTRIBUTING.md#building-and-testing)", e);
         }
         String output = new String(promtool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(promtool.waitFor(60, TimeUnit.SECONDS)).isTrue();

@@ -10,7 +10,8 @@ import java.util.Set;
 
 /**
  * An application that lists its classes ({@code getClasses()}, which Quarkus REST honours as the only resources
- * and providers) and the library's {@link RateLimiterFeature} with them, as the README shows.
+ * and providers) and the library's {@link RateLimiterFeature} with them, as
+ * docs/guide.md#adding-it-to-an-application shows.
  */
 @ApplicationPath("/api")
 public class ListedApplication extends Application {

@@ -1,0 +1,318 @@
+package dev.ratelimiter.docs;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URLDecoder;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Checks one checkout's documentation against itself: the links of its Markdown pages, and the citations of those
+ * pages in its code. Reads files only, never the network.
+ *
+ * <ul>
+ *   <li>{@link #links()}: every relative link and image of every page ({@code *.md}) names an existing file or
+ *   directory, relative to the page (a leading '/' from the repository root, as GitHub reads it) and inside the
+ *   repository; a {@code #fragment} on a link to a page, or alone (the same page), names a heading of that page
+ *   (see {@link GitHubAnchors}). An absolute link ({@code https:}, {@code mailto:}, {@code //host}) is not
+ *   followed, and a fragment on a file that is no page (a line of code) is not checked.</li>
+ *   <li>{@link #citations()}: every citation in the sources ({@link #sourceFiles()}): a root page
+ *   ({@code README.md}, {@code CONTRIBUTING.md}, {@code BENCHMARKS.md}, {@code CHANGELOG.md}) or a path under
+ *   {@code docs/} ending in {@code .md}, written from the repository root, optionally with {@code #anchor}, names
+ *   an existing page and, with an anchor, one of its headings. Part of a longer path or a URL is not a
+ *   citation.</li>
+ *   <li>{@link #oldCitations()}: no source names the front page other than as {@code README.md} (its sections
+ *   moved to the pages under docs/, so a section cited by its title after the front page's name points nowhere),
+ *   nor cites a section by its quoted title after the name of its page, a comma between them.</li>
+ * </ul>
+ * Directories named {@code target}, {@code node_modules}, {@code .git}, {@code .idea} and {@code .vscode} are
+ * skipped.
+ */
+public final class DocsCheck {
+
+    /** The one form of a citation in code and javadoc, which every problem of {@link #oldCitations()} names. */
+    public static final String CITATION_FORM =
+            "docs/<page>.md#<anchor> (README.md#<anchor>, CONTRIBUTING.md#<anchor> at the root)";
+
+    private static final Set<String> SKIPPED = Set.of("target", "node_modules", ".git", ".idea", ".vscode");
+
+    private static final Set<String> SOURCE_EXTENSIONS =
+            Set.of("java", "xml", "properties", "sql", "sh", "lua", "yml", "yaml");
+
+    /** A scheme ({@code https:}, {@code mailto:}) or a network path ({@code //host}): not a file of the checkout. */
+    private static final Pattern ABSOLUTE = Pattern.compile("^(?:[A-Za-z][A-Za-z0-9+.-]*:|//)");
+
+    // R[E]ADME: written so that this file's own pattern is no mention of the page by name (see OLD_FORMS).
+    private static final Pattern CITATION = Pattern.compile(
+            "(?<![\\w/.-])((?:R[E]ADME|CONTRIBUTING|BENCHMARKS|CHANGELOG)\\.md|docs/(?:[\\w.-]+/)*[\\w-]+\\.md)(?!\\w)"
+                    + "(?:#([\\p{L}\\p{N}_-]+))?");
+
+    private static final List<Pattern> OLD_FORMS = List.of(
+            // the front page named without its file name: possessive with a section's title, quoted or not, after
+            // a comma or a colon, or a mere mention (as the page shows)
+            Pattern.compile("\\bR[E]ADME\\b(?!\\.md)"),
+            // a page, a comma, then a section's title in quotes, on the same line or the next
+            Pattern.compile("\\.md,\\s*(?:(?:\\*|//|--|#)\\s*)?\""));
+
+    /**
+     * What a check found.
+     *
+     * @param checked  how many links, citations or files it read, so that a run that found nothing shows
+     * @param problems each problem as {@code path:line: what}, in file order
+     */
+    public record Report(int checked, List<String> problems) {
+    }
+
+    private final Path root;
+    private final Map<Path, MarkdownPage> pages = new HashMap<>();
+
+    /** A check of the checkout at {@code root}. */
+    public DocsCheck(Path root) {
+        this.root = root.toAbsolutePath().normalize();
+    }
+
+    /** Every Markdown page of the checkout, in path order. */
+    public List<Path> markdownFiles() {
+        return walk(file -> file.getFileName().toString().endsWith(".md"));
+    }
+
+    /**
+     * Every source file whose comments may cite a page, in path order: {@code *.java}, {@code *.xml}
+     * ({@code pom.xml} included), {@code *.properties}, {@code *.sql}, {@code *.sh}, {@code *.lua}, {@code *.yml},
+     * {@code *.yaml}, the JSON files under {@code ops/}, and every file under {@code .ci/}.
+     */
+    public List<Path> sourceFiles() {
+        return walk(file -> {
+            String name = file.getFileName().toString();
+            String extension = name.substring(name.lastIndexOf('.') + 1);
+            Path relative = root.relativize(file);
+            return SOURCE_EXTENSIONS.contains(extension)
+                    || (extension.equals("json") && relative.startsWith("ops"))
+                    || relative.startsWith(".ci");
+        });
+    }
+
+    /** The links and images of every Markdown page. */
+    public Report links() {
+        int checked = 0;
+        List<String> problems = new ArrayList<>();
+        for (Path file : markdownFiles()) {
+            for (MarkdownPage.Destination link : page(file).links()) {
+                checked++;
+                String problem = linkProblem(file, link.destination());
+                if (problem != null) {
+                    problems.add(where(file, link.line()) + problem);
+                }
+            }
+        }
+        return new Report(checked, problems);
+    }
+
+    /** The citations of pages in every source file. */
+    public Report citations() {
+        int checked = 0;
+        List<String> problems = new ArrayList<>();
+        for (Path file : sourceFiles()) {
+            List<String> lines = read(file).lines().toList();
+            for (int i = 0; i < lines.size(); i++) {
+                Matcher citation = CITATION.matcher(lines.get(i));
+                while (citation.find()) {
+                    checked++;
+                    String problem = citationProblem(citation.group(1), citation.group(2));
+                    if (problem != null) {
+                        problems.add(where(file, i + 1) + problem);
+                    }
+                }
+            }
+        }
+        return new Report(checked, problems);
+    }
+
+    /** Citations in the old forms, in every source file. */
+    public Report oldCitations() {
+        List<Path> files = sourceFiles();
+        List<String> problems = new ArrayList<>();
+        for (Path file : files) {
+            String text = read(file);
+            List<int[]> found = new ArrayList<>();
+            for (Pattern form : OLD_FORMS) {
+                Matcher old = form.matcher(text);
+                while (old.find()) {
+                    found.add(new int[] {old.start(), old.end()});
+                }
+            }
+            found.sort(Comparator.comparingInt(match -> match[0]));
+            int lastLine = 0;
+            for (int[] match : found) {
+                int lineNumber = lineNumber(text, match[0]);
+                if (lineNumber == lastLine) {
+                    continue; // one problem per line
+                }
+                lastLine = lineNumber;
+                int lineStart = text.lastIndexOf('\n', match[0]) + 1;
+                int lineEnd = text.indexOf('\n', match[0]);
+                String line = text.substring(lineStart, lineEnd < 0 ? text.length() : lineEnd).strip();
+                problems.add(where(file, lineNumber) + "cites a page in the old form (\"" + line + "\"); write "
+                        + CITATION_FORM);
+            }
+        }
+        return new Report(files.size(), problems);
+    }
+
+    private String linkProblem(Path file, String destination) {
+        if (destination.isEmpty()) {
+            return "a link without a destination";
+        }
+        if (ABSOLUTE.matcher(destination).find()) {
+            return null;
+        }
+        int hash = destination.indexOf('#');
+        String path = hash < 0 ? destination : destination.substring(0, hash);
+        String fragment = hash < 0 ? null : decode(destination.substring(hash + 1));
+        int query = path.indexOf('?');
+        path = decode(query < 0 ? path : path.substring(0, query));
+        Path target;
+        if (path.isEmpty()) {
+            target = file;
+        } else if (path.startsWith("/")) {
+            target = root.resolve(path.substring(1)).normalize();
+        } else {
+            target = file.getParent().resolve(path).normalize();
+        }
+        if (!target.startsWith(root)) {
+            return destination + ": leaves the repository";
+        }
+        if (!Files.exists(target)) {
+            return destination + ": no file " + relative(target);
+        }
+        if (fragment == null || fragment.isEmpty() || !isPage(target)) {
+            return null;
+        }
+        return headingProblem(destination, target, fragment);
+    }
+
+    private String citationProblem(String path, String anchor) {
+        Path target = root.resolve(path).normalize();
+        String cited = anchor == null ? path : path + "#" + anchor;
+        if (!Files.isRegularFile(target)) {
+            return cited + ": no file " + path;
+        }
+        return anchor == null ? null : headingProblem(cited, target, anchor);
+    }
+
+    private String headingProblem(String cited, Path page, String anchor) {
+        Set<String> anchors = page(page).anchors();
+        if (anchors.contains(anchor)) {
+            return null;
+        }
+        String nearest = anchors.stream()
+                .min(Comparator.comparingInt(candidate -> distance(candidate, anchor))).orElse(null);
+        return cited + ": no heading #" + anchor + " in " + relative(page)
+                + (nearest == null ? " (it has no heading)" : " (nearest: #" + nearest + ")");
+    }
+
+    private MarkdownPage page(Path file) {
+        return pages.computeIfAbsent(file, f -> MarkdownPage.parse(read(f)));
+    }
+
+    private static boolean isPage(Path file) {
+        return Files.isRegularFile(file) && file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".md");
+    }
+
+    private List<Path> walk(Predicate<Path> wanted) {
+        List<Path> files = new ArrayList<>();
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
+                    return !dir.equals(root) && SKIPPED.contains(dir.getFileName().toString())
+                            ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+                    if (attributes.isRegularFile() && wanted.test(file)) {
+                        files.add(file);
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        files.sort(Comparator.comparing(this::relative));
+        return files;
+    }
+
+    private String where(Path file, int line) {
+        return relative(file) + ":" + line + ": ";
+    }
+
+    private String relative(Path file) {
+        return root.relativize(file).toString().replace('\\', '/');
+    }
+
+    private static int lineNumber(String text, int offset) {
+        int line = 1;
+        for (int i = 0; i < offset; i++) {
+            if (text.charAt(i) == '\n') {
+                line++;
+            }
+        }
+        return line;
+    }
+
+    /** Percent-decoding of a link's path or fragment ('+' stays '+', as in a URL's path). */
+    private static String decode(String text) {
+        return URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
+    }
+
+    private static String read(Path file) {
+        try {
+            byte[] bytes = Files.readAllBytes(file);
+            try {
+                return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+            } catch (CharacterCodingException notUtf8) {
+                return new String(bytes, StandardCharsets.ISO_8859_1);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Levenshtein distance, to name the heading a broken anchor most likely meant. */
+    private static int distance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+}

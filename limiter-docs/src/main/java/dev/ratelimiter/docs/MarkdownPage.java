@@ -1,0 +1,104 @@
+package dev.ratelimiter.docs;
+
+import org.commonmark.ext.gfm.tables.TablesExtension;
+import org.commonmark.node.AbstractVisitor;
+import org.commonmark.node.Code;
+import org.commonmark.node.Heading;
+import org.commonmark.node.Image;
+import org.commonmark.node.Link;
+import org.commonmark.node.Node;
+import org.commonmark.node.SourceSpan;
+import org.commonmark.node.Text;
+import org.commonmark.parser.IncludeSourceSpans;
+import org.commonmark.parser.Parser;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One Markdown page as GitHub reads it (CommonMark with GitHub's tables): the anchors of its headings and the
+ * destinations of its links and images, each with its line. A link in a code block or code span is text, not a
+ * link; a reference-style link is read with its definition's destination.
+ *
+ * @param anchors the anchors of its headings, in page order (see {@link GitHubAnchors})
+ * @param links   its links and images, in page order
+ */
+public record MarkdownPage(Set<String> anchors, List<Destination> links) {
+
+    private static final Parser PARSER = Parser.builder()
+            .extensions(List.of(TablesExtension.create()))
+            .includeSourceSpans(IncludeSourceSpans.BLOCKS_AND_INLINES)
+            .build();
+
+    /**
+     * The destination of one link or image.
+     *
+     * @param destination as written, after the parser's unescaping
+     * @param line        1-based line of the page where the link starts
+     */
+    public record Destination(String destination, int line) {
+    }
+
+    /** Reads a page's text. */
+    public static MarkdownPage parse(String markdown) {
+        Node document = PARSER.parse(markdown);
+        Set<String> anchors = new LinkedHashSet<>();
+        List<Destination> links = new ArrayList<>();
+        GitHubAnchors ids = new GitHubAnchors();
+        document.accept(new AbstractVisitor() {
+            @Override
+            public void visit(Heading heading) {
+                anchors.add(ids.next(text(heading)));
+                visitChildren(heading);
+            }
+
+            @Override
+            public void visit(Link link) {
+                links.add(new Destination(link.getDestination(), line(link)));
+                visitChildren(link);
+            }
+
+            @Override
+            public void visit(Image image) {
+                links.add(new Destination(image.getDestination(), line(image)));
+                visitChildren(image);
+            }
+        });
+        return new MarkdownPage(anchors, links);
+    }
+
+    /** A heading's text as GitHub renders it: its text and code spans, without markup, links' text included. */
+    private static String text(Node heading) {
+        StringBuilder text = new StringBuilder();
+        heading.accept(new AbstractVisitor() {
+            @Override
+            public void visit(Text node) {
+                text.append(node.getLiteral());
+            }
+
+            @Override
+            public void visit(Code node) {
+                text.append(node.getLiteral());
+            }
+
+            @Override
+            public void visit(Image node) {
+                // an <img> has no text of its own: its alt text is not part of the anchor
+            }
+        });
+        return text.toString().strip();
+    }
+
+    /** The node's first line, or its nearest enclosing block's where the parser kept no span for it. */
+    private static int line(Node node) {
+        for (Node at = node; at != null; at = at.getParent()) {
+            List<SourceSpan> spans = at.getSourceSpans();
+            if (!spans.isEmpty()) {
+                return spans.get(0).getLineIndex() + 1;
+            }
+        }
+        return 0;
+    }
+}
