@@ -119,7 +119,7 @@ public final class ExampleDeployments {
 
     /**
      * The example WAR as its module builds it, as {@code ROOT.war} (Payara Micro deploys it at {@code /}, as the
-     * README's first command serves it): nothing added, for the tests that hold the docs' tours to their answers.
+     * first command of README.md serves it): nothing added, for the tests that hold the docs' tours to their answers.
      */
     public static WebArchive asBuilt() {
         return ShrinkWrap.create(ZipImporter.class, "ROOT.war").importFrom(new File(System.getProperty("example.war")))

@@ -11,7 +11,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.net.URI;
 import java.net.URL;
 
-/** The README's five-minute tour, every command in page order, against the example as its first command serves it. */
+/**
+ * README.md#a-five-minute-tour, every command in page order, against the example as the page's first command
+ * serves it.
+ */
 @ExtendWith(ArquillianExtension.class)
 class PayaraReadmeTourIT extends CurlTourScenarios {
 

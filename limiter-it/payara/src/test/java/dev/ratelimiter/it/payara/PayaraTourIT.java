@@ -11,7 +11,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.net.URI;
 import java.net.URL;
 
-/** docs/tour.md, every command in page order, against the example as the README's first command serves it. */
+/** docs/tour.md, every command in page order, against the example as README.md's first command serves it. */
 @ExtendWith(ArquillianExtension.class)
 class PayaraTourIT extends CurlTourScenarios {
 

@@ -10,8 +10,8 @@ import java.util.List;
 
 /**
  * The curl tours of the docs run as written against the example, on a deployment of its own (the tour's counts,
- * such as {@code api-anonymous}'s attempts left, start from a fresh one): docs/tour.md whole, then the README's
- * five-minute tour. A server module extends it, deploys the example unchanged and returns its root.
+ * such as {@code api-anonymous}'s attempts left, start from a fresh one): docs/tour.md whole, then
+ * README.md#a-five-minute-tour. A server module extends it, deploys the example unchanged and returns its root.
  *
  * <p>The tours show Payara Micro's answers (its reason phrase {@code CUSTOM}), so only the Payara module runs them.
  * Each tour must run within one minute of its first request: its attempts left are counted in one window of the
