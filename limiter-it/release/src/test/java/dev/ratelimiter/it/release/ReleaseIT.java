@@ -7,20 +7,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
@@ -28,80 +32,132 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The release, as a publisher runs it and as a new user meets it (README, Releasing): {@code -Prelease deploy}
- * signs with a key made for this run and deploys to a file repository under target/; then the README's new
- * Quarkus and Open Liberty applications, their files taken from the README, are built against that repository
- * alone and run.
+ * The release, as a publisher runs it (CONTRIBUTING.md#releasing), and the walkthroughs of
+ * docs/servers.md#a-new-quarkus-application and docs/servers.md#a-new-open-liberty-application, as a new user
+ * follows them: {@code -Prelease deploy} signs with a key made for this run and deploys to a file repository under
+ * target/; then the two applications, their files taken from docs/servers.md, are built with the system Maven
+ * ({@link SystemMaven}), started with the page's commands, and sent the page's JSON logins until the 429.
  *
- * <p>The release builds a copy of the checkout whose version is this run's own ({@code <version>-rt<time>}), as a
- * release sets its version first: the copy leaves this build's target/ alone, and no local repository holds that
- * version, so the applications can only have it from the file repository. No build here writes to the shared
- * {@code ~/.m2} (see {@link MavenRun}).
+ * <p>The release builds a copy of the whole checkout whose version is this run's own ({@code <version>-rt<time>}),
+ * as a release sets its version first: the copy leaves this build's target/ alone, and no local repository holds
+ * that version, so the applications can only have it from the file repository. It runs with a PATH that lacks
+ * {@link #HIDDEN} (redis-server, initdb, promtool...): {@code deploy} runs every phase {@code install} does, over
+ * every module (limiter-bench and the alert rules' check included), and {@code -Prelease} adds only the sources,
+ * javadoc, SBOM and signatures, so its success proves that {@code ./mvnw install -DskipTests} needs a JDK and
+ * nothing else (CONTRIBUTING.md#building-and-testing) without a second build of the reactor. The release build
+ * writes to a local repository of its own (see {@link MavenRun#wrapper}).
+ *
+ * <p>The applications build as the reader's do, with the user's local repository ({@code settings.localRepository}
+ * of this build): Maven 3.8 has no {@code maven.repo.local.tail}, and a repository of their own would download
+ * Quarkus, Liberty's 350 MB runtime and every plugin on each run. The file repository is added by a settings file;
+ * since no local repository held this run's version before, {@code _remote.repositories} proves where
+ * limiter-impl came from, and every {@code dev/ratelimiter/<artifact>/<version>} directory the builds made is
+ * deleted afterwards, leaving {@code ~/.m2} as it was for this library.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ReleaseIT {
 
     private static final List<String> PUBLISHED = List.of("ratelimiter-parent", "limiter-bom", "limiter-api",
             "limiter-impl");
-    /** Built with the release but never deployed. */
-    private static final List<String> UNPUBLISHED = List.of("limiter-example", "limiter-it");
+    /** What {@code ./mvnw install -DskipTests} must not need; the benchmark and the alert rules' tests use them. */
+    private static final Set<String> HIDDEN = Set.of("redis-server", "redis-cli", "redis-benchmark", "initdb",
+            "pg_ctl", "pgbench", "pgbouncer", "promtool", "wrk");
+    /** The page's curl loop: a right password, three wrong ones, the right one again. */
+    private static final List<String> PASSWORDS = List.of("wonderland", "wrong", "wrong", "wrong", "wonderland");
+    /** Every answer's: the global limit per address (the resource is under /api/), then the login bucket's. */
+    private static final String POLICY = "\"api-anonymous\";q=120;w=60, \"login\";q=3;w=60";
 
     private final Path checkout = Path.of(System.getProperty("release.checkout")).toAbsolutePath().normalize();
+    private final Path page = checkout.resolve("docs/servers.md");
     private final Path work = Path.of(System.getProperty("release.work"));
+    private final Path userRepository = Path.of(System.getProperty("release.localRepository"));
     private final String version = System.getProperty("release.version").replace("-SNAPSHOT", "")
             + "-rt" + System.currentTimeMillis();
     private final Path repository = work.resolve("repository");
+    private Path source;
+    private Path hiddenPath;
     private Path gnupg;
+    private SystemMaven maven;
     private final List<Path> apps = new ArrayList<>();
     private final List<Process> servers = new ArrayList<>();
-    private Path libertyServer;
+    private final List<Path> libertyServers = new ArrayList<>();
 
     @BeforeAll
     void release() throws IOException {
         deleteTree(work);
-        Path source = copyCheckout(work.resolve("source"));
+        source = copyCheckout(work.resolve("source"));
         // A short path: gpg-agent's socket lives in the home directory, and socket paths are short.
         gnupg = Files.createTempDirectory("rl-gpg");
         assertThat(run(List.of("gpg", "--batch", "--homedir", gnupg.toString(), "--passphrase", "",
                 "--quick-gen-key", "Release Test <release-test@example.invalid>", "ed25519", "sign", "never")))
                 .as("a throwaway signing key").isZero();
+        hiddenPath = PathWithout.create(work.resolve("path"), HIDDEN);
         Path log = work.resolve("release.log");
-        int exit = MavenRun.run(source.resolve("mvnw"), source, work.resolve("m2-release"), log, List.of(
-                "-Prelease", "deploy", "-DskipTests",
-                "-pl", "limiter-bom,limiter-api,limiter-impl,limiter-example,limiter-it", "-am",
-                "-DaltDeploymentRepository=release-test::file:" + repository,
-                "-Dgpg.homedir=" + gnupg));
-        assertThat(exit).as("./mvnw -Prelease deploy, log %s:\n%s", log, MavenRun.tail(log)).isZero();
+        int exit = MavenRun.wrapper(source.resolve("mvnw"), source, work.resolve("m2-release"),
+                Map.of("PATH", hiddenPath.toString()), log, List.of(
+                        "-Prelease", "deploy", "-DskipTests",
+                        "-DaltDeploymentRepository=release-test::file:" + repository,
+                        "-Dgpg.homedir=" + gnupg));
+        assertThat(exit).as("./mvnw -Prelease deploy -DskipTests, log %s:\n%s", log, MavenRun.tail(log)).isZero();
     }
 
     @AfterAll
     void cleanUp() throws IOException {
         for (Process server : servers) {
+            // SIGTERM: Quarkus stops; liberty:run's shutdown hook stops its server, as Ctrl-C would.
             server.destroy();
-            server.onExit().join();
+            try {
+                if (!server.waitFor(2, TimeUnit.MINUTES)) {
+                    server.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
-        if (libertyServer != null) {
-            run(List.of(libertyServer.toString(), "stop", "defaultServer"));
+        for (Path server : libertyServers) {
+            if (Files.exists(server)) {
+                // In case liberty:run did not stop it; "not running" is the expected answer.
+                quietly(List.of(server.toString(), "stop", "defaultServer"));
+            }
         }
         for (Path app : apps) {
             deleteTree(app);
         }
+        deleteReleaseVersion(userRepository);
         if (gnupg != null) {
-            new ProcessBuilder("gpgconf", "--homedir", gnupg.toString(), "--kill", "gpg-agent").start();
+            quietly(List.of("gpgconf", "--homedir", gnupg.toString(), "--kill", "gpg-agent"));
             deleteTree(gnupg);
         }
     }
 
     @Test
-    @DisplayName("the release deploys the parent, the BOM, the API and the implementation, not the example or the "
-            + "integration tests")
+    @DisplayName("the release deploys the parent, the BOM, the API and the implementation, nothing else")
     void deploysThePublishedModulesOnly() throws IOException {
         for (String artifact : PUBLISHED) {
             assertThat(deployed(artifact, ".pom")).as(artifact).exists();
         }
-        for (String artifact : UNPUBLISHED) {
-            assertThat(repository.resolve("dev/ratelimiter/" + artifact)).as(artifact).doesNotExist();
+        try (Stream<Path> artifacts = Files.list(repository.resolve("dev/ratelimiter"))) {
+            assertThat(artifacts.map(artifact -> artifact.getFileName().toString()))
+                    .as("not the example, the integration tests or the benchmarks")
+                    .containsExactlyInAnyOrderElementsOf(PUBLISHED);
         }
+    }
+
+    @Test
+    @DisplayName("-DskipTests needs a JDK and nothing else: the whole reactor builds without redis-server, initdb, "
+            + "promtool or wrk on the PATH, and the benchmark's smoke pass does not run")
+    void skipTestsNeedsNoServers() throws IOException {
+        for (String program : HIDDEN) {
+            assertThat(hiddenPath.resolve(program)).as("%s is off the release's PATH", program).doesNotExist();
+        }
+        assertThat(hiddenPath.resolve("java")).as("java is on it").exists();
+        Path bench = source.resolve("limiter-bench/target");
+        assertThat(bench.resolve("limiter-bench-" + version + ".jar")).as("the benchmarks were built").exists();
+        assertThat(source.resolve("limiter-it/quarkus/target/quarkus-app/quarkus-run.jar"))
+                .as("so were the integration tests' applications").exists();
+        assertThat(bench.resolve("bench-smoke")).as("the smoke pass's output").doesNotExist();
+        assertThat(bench.resolve("http")).as("Payara Micro, copied for the benchmark's HTTP section")
+                .doesNotExist();
     }
 
     @Test
@@ -163,62 +219,93 @@ class ReleaseIT {
     }
 
     @Test
-    @DisplayName("a new Quarkus application, its files from the README, gets the library from the release alone and "
-            + "answers 429 Too Many Requests past the limit")
+    @DisplayName("the new Quarkus application of docs/servers.md, built with the system Maven, gets the library from "
+            + "the release alone and answers the page's JSON logins 200 401 401 401 429 Too Many Requests")
     void newQuarkusApplication() throws IOException {
+        String start = "java -Dquarkus.http.port=8081 -jar target/quarkus-app/quarkus-run.jar";
+        assertPageShows("mvn package", start, "`HTTP/1.1 429 Too Many Requests`");
         int port = freePort();
-        Path app = buildApplication("quarkus-app", Map.of(), List.of("package"));
+        Path app = writeApplication("quarkus-app", Map.of());
+        Path log = work.resolve("quarkus-app.log");
+        int exit = MavenRun.run(mvn(app, List.of("package")), app, Map.of(), log);
+        assertThat(exit).as("mvn package, log %s:\n%s", log, MavenRun.tail(log)).isZero();
+        assertFromRelease();
         assertThat(jarNames(app.resolve("target/quarkus-app/lib/main"))).as("what the library brings")
                 .anyMatch(name -> name.startsWith("dev.ratelimiter.limiter-impl-"))
                 .anyMatch(name -> name.startsWith("dev.ratelimiter.limiter-api-"))
                 .anyMatch(name -> name.startsWith("com.github.seancfoley.ipaddress-"));
-        servers.add(new ProcessBuilder(javaExecutable(), "-Dquarkus.http.port=" + port, "-jar",
-                app.resolve("target/quarkus-app/quarkus-run.jar").toString())
-                .redirectErrorStream(true).redirectOutput(work.resolve("quarkus-app-run.log").toFile()).start());
-        assertLimited(port, "/q/health/ready", "429 Too Many Requests");
+        List<String> command = new ArrayList<>(List.of(start.replace("8081", String.valueOf(port)).split(" ")));
+        command.set(0, javaExecutable());
+        Path runLog = work.resolve("quarkus-app-run.log");
+        Process server = MavenRun.start(command, app, Map.of(), runLog);
+        servers.add(server);
+        assertLogins(port, "/q/health/ready", server, runLog, Duration.ofMinutes(2), "429 Too Many Requests");
     }
 
     @Test
-    @DisplayName("a new Open Liberty application, its files from the README, gets the library from the release alone "
-            + "and answers 429 Undefined past the limit")
+    @DisplayName("the new Open Liberty application of docs/servers.md, built and run with the system Maven, gets the "
+            + "library from the release alone and answers the page's JSON logins 200 401 401 401 429 Undefined")
     void newLibertyApplication() throws IOException {
-        int port = freePort();
+        String run = "mvn -Dliberty.var.http.port=9081 package liberty:run";
+        assertPageShows(run, "`HTTP/1.1 429 Undefined`");
         Map<String, String> classes = new LinkedHashMap<>();
-        ReadmeFiles.of(checkout.resolve("README.md"), "quarkus-app").forEach((path, text) -> {
+        PageFiles.of(page, "quarkus-app").forEach((path, text) -> {
             if (path.startsWith("src/main/java/")) {
                 classes.put(path, text);
             }
         });
-        assertThat(classes).as("the Quarkus application's classes, which the Liberty one shares").hasSize(2);
-        Path app = buildApplication("liberty-app", classes,
-                List.of("-Dliberty.var.http.port=" + port, "package", "liberty:create", "liberty:deploy"));
+        assertThat(classes).as("the Quarkus application's classes, which the Liberty one shares").hasSize(4);
+        int port = freePort();
+        Path app = writeApplication("liberty-app", classes);
+        libertyServers.add(app.resolve("target/liberty/wlp/bin/server"));
+        List<String> args = List.of(run.replace("9081", String.valueOf(port)).split(" "));
+        Path log = work.resolve("liberty-app.log");
+        Process server = MavenRun.start(mvn(app, args.subList(1, args.size())), app, Map.of(), log);
+        servers.add(server);
+        // The build runs first, so readiness waits for it too.
+        assertLogins(port, "/health/ready", server, log, Duration.ofMinutes(5), "429 Undefined");
+        assertFromRelease();
         assertThat(jarNames(app.resolve("target/shop/WEB-INF/lib"))).as("what the library brings")
                 .anyMatch(name -> name.startsWith("limiter-impl-"))
                 .anyMatch(name -> name.startsWith("limiter-api-"))
                 .anyMatch(name -> name.startsWith("ipaddress-"));
-        Path server = app.resolve("target/liberty/wlp/bin/server");
-        libertyServer = server;
-        assertThat(run(List.of(server.toString(), "start", "defaultServer"))).as("server start").isZero();
-        assertLimited(port, "/health/ready", "429 Undefined");
+    }
+
+    /** The page says what the test does: each snippet is on docs/servers.md verbatim. */
+    private void assertPageShows(String... snippets) throws IOException {
+        String text = Files.readString(page);
+        String loop = "for password in " + String.join(" ", PASSWORDS) + "; do";
+        assertThat(text).as("docs/servers.md").contains(snippets)
+                .contains(loop, "prints `200 401 401 401 429`", "`RateLimit-Policy: " + POLICY + "`");
     }
 
     /**
-     * Builds the README's {@code application} (with {@code extraFiles}) in a new directory outside the checkout,
-     * with the release's version of the library and the file repository as its only source of the library.
+     * Writes docs/servers.md's {@code application} (with {@code extraFiles}) into a new directory outside the
+     * checkout, with this run's version of the library in place of the page's (the project's).
      */
-    private Path buildApplication(String application, Map<String, String> extraFiles, List<String> goals)
-            throws IOException {
-        Map<String, String> files = ReadmeFiles.of(checkout.resolve("README.md"), application);
+    private Path writeApplication(String application, Map<String, String> extraFiles) throws IOException {
+        Map<String, String> files = PageFiles.of(page, application);
         assertThat(files).containsKey("pom.xml");
-        String readmeVersion = "<ratelimiter.version>" + System.getProperty("release.version") + "<";
-        assertThat(files.get("pom.xml")).as("the README's version is the project's").contains(readmeVersion);
+        String pageVersion = "<ratelimiter.version>" + System.getProperty("release.version") + "<";
+        assertThat(files.get("pom.xml")).as("the page's version is the project's").contains(pageVersion);
         Path app = Files.createTempDirectory("rl-" + application);
         apps.add(app);
-        ReadmeFiles.write(app, files);
-        ReadmeFiles.write(app, extraFiles);
+        PageFiles.write(app, files);
+        PageFiles.write(app, extraFiles);
         Path pom = app.resolve("pom.xml");
-        Files.writeString(pom, Files.readString(pom).replace(readmeVersion,
-                "<ratelimiter.version>" + version + "<"));
+        Files.writeString(pom, Files.readString(pom).replace(pageVersion, "<ratelimiter.version>" + version + "<"));
+        return app;
+    }
+
+    /**
+     * The system Maven's command line for {@code args} in {@code app}: the user's local repository, and the
+     * release's file repository added by a settings file in the application's directory.
+     */
+    private List<String> mvn(Path app, List<String> args) throws IOException {
+        if (maven == null) {
+            maven = SystemMaven.onPath();
+            System.out.println("The walkthroughs' Maven, mvn --version:\n" + maven.version());
+        }
         Path settings = app.resolve("release-settings.xml");
         Files.writeString(settings, """
                 <settings>
@@ -236,37 +323,34 @@ class ReleaseIT {
                   <activeProfiles><activeProfile>release-test</activeProfile></activeProfiles>
                 </settings>
                 """.formatted(repository.toUri()));
-        Path m2 = work.resolve("m2-" + application);
-        Path log = work.resolve(application + ".log");
-        List<String> args = new ArrayList<>(List.of("-s", settings.toString()));
-        args.addAll(goals);
-        int exit = MavenRun.run(checkout.resolve("mvnw"), app, m2, log, args);
-        assertThat(exit).as("%s's build, log %s:\n%s", application, log, MavenRun.tail(log)).isZero();
-        assertThat(Files.readString(m2.resolve("dev/ratelimiter/limiter-impl/" + version + "/_remote.repositories")))
-                .as("limiter-impl came from the release's repository").contains(">release-test=");
-        return app;
+        List<String> all = new ArrayList<>(List.of("-s", settings.toString(), "-Dmaven.repo.local=" + userRepository));
+        all.addAll(args);
+        return maven.command(all);
+    }
+
+    /** limiter-impl reached the user's local repository from the release's file repository. */
+    private void assertFromRelease() throws IOException {
+        assertThat(Files.readString(userRepository.resolve("dev/ratelimiter/limiter-impl/" + version
+                + "/_remote.repositories"))).as("limiter-impl came from the release's repository")
+                .contains(">release-test=");
     }
 
     /**
-     * Waits for the application on {@code port} to be ready, then asks for {@code /api/orders} four times: the
-     * bucket allows three a minute, and {@code @ApplicationPath("/api")} puts the resource under the global limit's
-     * default prefix, /api/, too.
+     * Waits for the application on {@code port} to be ready, failing at once if {@code server} exits, then sends
+     * the page's logins: the success clears alice's count, three failures fill the login bucket (3 a minute), and
+     * the fourth attempt is refused with {@code refusal}, right password or not.
      */
-    private static void assertLimited(int port, String readiness, String refusal) {
+    private static void assertLogins(int port, String readiness, Process server, Path log, Duration within,
+                                     String refusal) {
         String base = "http://127.0.0.1:" + port;
-        await().atMost(Duration.ofSeconds(120)).ignoreExceptions()
-                .until(() -> get(URI.create(base + readiness)).startsWith("200 OK"));
-        List<String> answers = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            try {
-                answers.add(get(URI.create(base + "/api/orders")));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        String policy = "; \"api-anonymous\";q=120;w=60, \"orders\";q=3;w=60";
-        assertThat(answers).containsExactly("200 OK" + policy, "200 OK" + policy, "200 OK" + policy,
-                refusal + policy);
+        await().atMost(within).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                .failFast(() -> assertThat(server.isAlive())
+                        .as(() -> "the application exited, log " + log + ":\n" + MavenRun.tail(log)).isTrue())
+                .until(() -> JsonLogin.status(URI.create(base + readiness)).equals("200 OK"));
+        List<String> answers = PASSWORDS.stream().map(password -> JsonLogin.attempt(base, "alice", password))
+                .toList();
+        assertThat(answers).containsExactly("200 OK; " + POLICY, "401 Unauthorized; " + POLICY,
+                "401 Unauthorized; " + POLICY, "401 Unauthorized; " + POLICY, refusal + "; " + POLICY);
     }
 
     private static List<String> jarNames(Path directory) {
@@ -274,23 +358,6 @@ class ReleaseIT {
             return jars.map(jar -> jar.getFileName().toString()).toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /** The status code, reason phrase and RateLimit-Policy header of a GET, as the server wrote them. */
-    private static String get(URI uri) throws IOException {
-        HttpURLConnection connection = (HttpURLConnection) uri.toURL().openConnection();
-        try {
-            return connection.getResponseCode() + " " + connection.getResponseMessage() + "; "
-                    + connection.getHeaderField("RateLimit-Policy");
-        } finally {
-            try (InputStream body = connection.getResponseCode() < 400
-                    ? connection.getInputStream() : connection.getErrorStream()) {
-                if (body != null) {
-                    body.readAllBytes();
-                }
-            }
-            connection.disconnect();
         }
     }
 
@@ -306,35 +373,48 @@ class ReleaseIT {
     }
 
     /**
-     * Copies what the release builds: every pom (the root lists every module), and the whole of the modules it
-     * builds, with this run's version in place of the checkout's.
+     * Copies the checkout as a release builds it, every module, without .git and the build's output, with this
+     * run's version in place of the checkout's in every pom.
      */
     private Path copyCheckout(Path target) throws IOException {
         String checkoutVersion = System.getProperty("release.version");
-        List<String> built = List.of("limiter-bom/", "limiter-api/", "limiter-impl/", "limiter-example/",
-                "migrations/", ".mvn/");
-        try (Stream<Path> walk = Files.walk(checkout)) {
-            for (Path file : walk.filter(Files::isRegularFile).toList()) {
-                String relative = checkout.relativize(file).toString().replace('\\', '/');
-                if (relative.startsWith(".git/") || relative.contains("target/")) {
-                    continue;
+        Files.walkFileTree(checkout, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path directory, BasicFileAttributes attributes) {
+                String name = directory.getFileName().toString();
+                return name.equals(".git") || name.equals("target")
+                        ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
+                if (!attributes.isRegularFile() || file.getFileName().toString().equals(".git")) {
+                    return FileVisitResult.CONTINUE; // a worktree's .git is a file
                 }
-                boolean pom = file.getFileName().toString().equals("pom.xml");
-                boolean root = !relative.contains("/") && List.of("mvnw", "LICENSE", "NOTICE").contains(relative);
-                if (!pom && !root && built.stream().noneMatch(relative::startsWith)) {
-                    continue;
-                }
-                Path copy = target.resolve(relative);
+                Path copy = target.resolve(checkout.relativize(file).toString());
                 Files.createDirectories(copy.getParent());
-                if (pom) {
+                if (file.getFileName().toString().equals("pom.xml")) {
                     Files.writeString(copy, Files.readString(file).replace(checkoutVersion, version));
                 } else {
-                    Files.copy(file, copy);
+                    Files.copy(file, copy, StandardCopyOption.COPY_ATTRIBUTES); // mvnw stays executable
                 }
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        return target;
+    }
+
+    /** Deletes this run's version of every artifact of the library from {@code localRepository}. */
+    private void deleteReleaseVersion(Path localRepository) throws IOException {
+        Path library = localRepository.resolve("dev/ratelimiter");
+        if (!Files.isDirectory(library)) {
+            return;
+        }
+        try (Stream<Path> artifacts = Files.list(library)) {
+            for (Path artifact : artifacts.toList()) {
+                deleteTree(artifact.resolve(version));
             }
         }
-        target.resolve("mvnw").toFile().setExecutable(true);
-        return target;
     }
 
     private static int run(List<String> command) {
@@ -351,6 +431,21 @@ class ReleaseIT {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** Runs a clean-up command whose failure changes nothing (such as stopping what already stopped). */
+    private static void quietly(List<String> command) {
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!process.waitFor(2, TimeUnit.MINUTES)) {
+                process.destroyForcibly();
+            }
+        } catch (IOException e) {
+            System.err.println(command + ": " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

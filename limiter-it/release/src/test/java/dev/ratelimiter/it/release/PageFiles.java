@@ -11,21 +11,27 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The files the README shows for a new application, each a fenced code block right after a line
- * {@code <!-- file: <application>/<path> -->}, so the test builds exactly what a reader copies.
+ * The files a documentation page shows for a new application, each a fenced code block right after a line
+ * {@code <!-- file: <application>/<path> -->} (the walkthroughs of {@code docs/servers.md#a-new-quarkus-application}
+ * and {@code docs/servers.md#a-new-open-liberty-application}), so the test builds exactly what a reader copies.
  */
-final class ReadmeFiles {
+final class PageFiles {
 
     private static final Pattern BLOCK = Pattern.compile(
             "<!-- file: ([a-z-]+)/(\\S+) -->\\s*\\n\\s*```[a-z]*\\n(.*?)\\n\\s*```", Pattern.DOTALL);
 
-    private ReadmeFiles() {
+    private PageFiles() {
     }
 
-    /** The README's files of {@code application}, by path inside it, in README order; empty if none. */
-    static Map<String, String> of(Path readme, String application) {
+    /**
+     * The files of {@code application} on {@code page}, by path inside the application (such as
+     * {@code src/main/java/com/example/LoginService.java}), in page order; empty if the page shows none.
+     *
+     * @throws UncheckedIOException if the page cannot be read
+     */
+    static Map<String, String> of(Path page, String application) {
         try {
-            Matcher matcher = BLOCK.matcher(Files.readString(readme));
+            Matcher matcher = BLOCK.matcher(Files.readString(page));
             Map<String, String> files = new LinkedHashMap<>();
             while (matcher.find()) {
                 if (matcher.group(1).equals(application)) {
@@ -38,7 +44,7 @@ final class ReadmeFiles {
         }
     }
 
-    /** Writes {@code files} under {@code root}. */
+    /** Writes {@code files} (by path inside the application) under {@code root}, each ending with a newline. */
     static void write(Path root, Map<String, String> files) {
         try {
             for (Map.Entry<String, String> file : files.entrySet()) {
@@ -51,7 +57,7 @@ final class ReadmeFiles {
         }
     }
 
-    /** A block inside a list item is indented in the README; the file is not. */
+    /** A block inside a list item is indented on the page; the file is not. */
     private static String unindent(String block) {
         List<String> lines = block.lines().toList();
         int indent = lines.stream().filter(line -> !line.isBlank())
