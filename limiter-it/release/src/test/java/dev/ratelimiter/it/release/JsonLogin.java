@@ -9,8 +9,9 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 
 /**
- * What the walkthroughs' {@code curl} loop does (docs/servers.md#a-new-quarkus-application): {@code POST
- * /api/login} with the JSON body {@code {"login":"...","password":"..."}}, answered as the server wrote it.
+ * A walkthrough's login (docs/servers.md#a-new-quarkus-application) from Java, for what the page's {@code curl}
+ * loop does not print: {@code POST /api/login} with the JSON body {@code {"login":"...","password":"..."}},
+ * answered as the server wrote it (its reason phrase, its RateLimit-Policy header).
  * {@link HttpURLConnection} rather than {@code java.net.http}, which hides the reason phrase.
  */
 final class JsonLogin {

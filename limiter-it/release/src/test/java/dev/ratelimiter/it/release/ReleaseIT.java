@@ -26,6 +26,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,6 +67,8 @@ class ReleaseIT {
     /** The page's curl loop: a right password, three wrong ones, the right one again. */
     private static final List<String> PASSWORDS = List.of("wonderland", "wrong", "wrong", "wrong", "wonderland");
     /** Every answer's: the global limit per address (the resource is under /api/), then the login bucket's. */
+    /** The walkthroughs' curl loop, the one sh block of the page that logs in. */
+    private static final Pattern LOOP = Pattern.compile("```sh\\n(for password in .*?)\\n```", Pattern.DOTALL);
     private static final String POLICY = "\"api-anonymous\";q=120;w=60, \"login\";q=3;w=60";
 
     private final Path checkout = Path.of(System.getProperty("release.checkout")).toAbsolutePath().normalize();
@@ -340,17 +344,28 @@ class ReleaseIT {
      * the page's logins: the success clears alice's count, three failures fill the login bucket (3 a minute), and
      * the fourth attempt is refused with {@code refusal}, right password or not.
      */
-    private static void assertLogins(int port, String readiness, Process server, Path log, Duration within,
-                                     String refusal) {
+    /**
+     * Waits for readiness, then runs the page's own curl loop (docs/servers.md#a-new-quarkus-application) with bash
+     * against {@code port}, as the reader does, and checks that it prints what the page says; then, for the reason
+     * phrase and the headers the page names, four wrong logins of another account through {@link JsonLogin}.
+     */
+    private void assertLogins(int port, String readiness, Process server, Path log, Duration within,
+                              String refusal) throws IOException {
         String base = "http://127.0.0.1:" + port;
         await().atMost(within).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
                 .failFast(() -> assertThat(server.isAlive())
                         .as(() -> "the application exited, log " + log + ":\n" + MavenRun.tail(log)).isTrue())
                 .until(() -> JsonLogin.status(URI.create(base + readiness)).equals("200 OK"));
-        List<String> answers = PASSWORDS.stream().map(password -> JsonLogin.attempt(base, "alice", password))
-                .toList();
-        assertThat(answers).containsExactly("200 OK; " + POLICY, "401 Unauthorized; " + POLICY,
-                "401 Unauthorized; " + POLICY, "401 Unauthorized; " + POLICY, refusal + "; " + POLICY);
+        Matcher loop = LOOP.matcher(Files.readString(page));
+        assertThat(loop.find()).as("docs/servers.md shows the curl loop").isTrue();
+        String command = loop.group(1).replaceAll("http://localhost:\\d+/", base + "/");
+        Process curl = new ProcessBuilder("bash", "-c", command).redirectErrorStream(true).start();
+        String printed = new String(curl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(printed.strip()).as("the page's curl loop: %s", command).isEqualTo("200 401 401 401 429");
+        List<String> answers = PASSWORDS.subList(1, PASSWORDS.size()).stream()
+                .map(password -> JsonLogin.attempt(base, "carol", "not-" + password)).toList();
+        assertThat(answers).containsExactly("401 Unauthorized; " + POLICY, "401 Unauthorized; " + POLICY,
+                "401 Unauthorized; " + POLICY, refusal + "; " + POLICY);
     }
 
     private static List<String> jarNames(Path directory) {
