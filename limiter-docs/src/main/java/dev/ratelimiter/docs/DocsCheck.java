@@ -1,5 +1,7 @@
 package dev.ratelimiter.docs;
 
+import org.apache.commons.text.similarity.LevenshteinDistance;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLDecoder;
@@ -49,6 +51,9 @@ public final class DocsCheck {
     /** The one form of a citation in code and javadoc, which every problem of {@link #oldCitations()} names. */
     public static final String CITATION_FORM =
             "docs/<page>.md#<anchor> (README.md#<anchor>, CONTRIBUTING.md#<anchor> at the root)";
+
+    /** To name the heading a broken anchor most likely meant. */
+    private static final LevenshteinDistance EDIT_DISTANCE = LevenshteinDistance.getDefaultInstance();
 
     private static final Set<String> SKIPPED = Set.of("target", "node_modules", ".git", ".idea", ".vscode");
 
@@ -222,7 +227,7 @@ public final class DocsCheck {
             return null;
         }
         String nearest = anchors.stream()
-                .min(Comparator.comparingInt(candidate -> distance(candidate, anchor))).orElse(null);
+                .min(Comparator.comparingInt(candidate -> EDIT_DISTANCE.apply(candidate, anchor))).orElse(null);
         return cited + ": no heading #" + anchor + " in " + relative(page)
                 + (nearest == null ? " (it has no heading)" : " (nearest: #" + nearest + ")");
     }
@@ -294,25 +299,5 @@ public final class DocsCheck {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** Levenshtein distance, to name the heading a broken anchor most likely meant. */
-    private static int distance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
     }
 }

@@ -1,43 +1,14 @@
 package dev.ratelimiter.it.payara;
 
-import dev.ratelimiter.it.ExampleDeployments;
-import dev.ratelimiter.it.docs.CurlTourScenarios;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
-import java.net.URI;
-import java.net.URL;
+/** README.md#a-five-minute-tour, every command in page order. */
+class PayaraReadmeTourIT extends TourDeployment {
 
-/**
- * README.md#a-five-minute-tour, every command in page order, against the example as the page's first command
- * serves it.
- */
-@ExtendWith(ArquillianExtension.class)
-class PayaraReadmeTourIT extends CurlTourScenarios {
-
-    @ArquillianResource
-    URL deployment;
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return ExampleDeployments.asBuilt();
-    }
-
-    @Override
-    protected URI baseUri() {
-        return ExampleDeployments.loopback(deployment);
-    }
-
-    @Override
-    protected String page() {
-        return "README.md";
-    }
-
-    @Override
-    protected String section() {
-        return "## A five-minute tour";
+    @Test
+    @DisplayName("every command of the README's five-minute tour gives the answer the page shows")
+    void readme() {
+        assertTourAsWritten("README.md", "## A five-minute tour");
     }
 }

@@ -1,40 +1,14 @@
 package dev.ratelimiter.it.payara;
 
-import dev.ratelimiter.it.ExampleDeployments;
-import dev.ratelimiter.it.docs.CurlTourScenarios;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
-import java.net.URI;
-import java.net.URL;
+/** docs/tour.md, every command in page order. */
+class PayaraTourIT extends TourDeployment {
 
-/** docs/tour.md, every command in page order, against the example as README.md's first command serves it. */
-@ExtendWith(ArquillianExtension.class)
-class PayaraTourIT extends CurlTourScenarios {
-
-    @ArquillianResource
-    URL deployment;
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return ExampleDeployments.asBuilt();
-    }
-
-    @Override
-    protected URI baseUri() {
-        return ExampleDeployments.loopback(deployment);
-    }
-
-    @Override
-    protected String page() {
-        return "docs/tour.md";
-    }
-
-    @Override
-    protected String section() {
-        return null;
+    @Test
+    @DisplayName("every command of docs/tour.md gives the answer the page shows")
+    void tour() {
+        assertTourAsWritten("docs/tour.md", null);
     }
 }

@@ -1,5 +1,7 @@
 package dev.ratelimiter.it.docs;
 
+import org.assertj.core.api.SoftAssertions;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -116,6 +118,20 @@ public final class CurlTour {
                 .replaceAll("\"retryAfter\":\\d+", "\"retryAfter\":<s>")
                 .replaceAll("Retry after \\d+ s", "Retry after <s> s");
         return text.strip();
+    }
+
+    /**
+     * Runs every step of {@code page} (relative to the checkout, system property {@code ratelimiter.checkout}), or of
+     * its {@code section}, against {@code root}, and fails listing each answer that differs from the page's.
+     */
+    public static void assertAnswersAsWritten(String page, String section, URI root) {
+        Path file = Path.of(System.getProperty("ratelimiter.checkout")).resolve(page);
+        SoftAssertions softly = new SoftAssertions();
+        for (Step step : steps(file, section)) {
+            softly.assertThat(normalize(run(step, root))).as("%s: %s", page, step.command())
+                    .isEqualTo(normalize(step.answer()));
+        }
+        softly.assertAll();
     }
 
     private static String read(Path page) {
