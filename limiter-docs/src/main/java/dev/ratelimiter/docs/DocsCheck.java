@@ -129,6 +129,26 @@ public final class DocsCheck {
         return new Report(checked, problems);
     }
 
+    /**
+     * The tables of contents: every page under {@code docs/}, and {@code CONTRIBUTING.md}, opens with a list of
+     * links to each of its level-2 headings, in page order, before the first of them.
+     */
+    public Report tablesOfContents() {
+        List<Path> manual = markdownFiles().stream().filter(file -> {
+            Path relative = root.relativize(file);
+            return relative.startsWith("docs") || relative.toString().equals("CONTRIBUTING.md");
+        }).toList();
+        List<String> problems = new ArrayList<>();
+        for (Path file : manual) {
+            MarkdownPage page = page(file);
+            if (!page.contents().equals(page.sections())) {
+                problems.add(root.relativize(file) + ": the table of contents lists " + page.contents()
+                        + " but the page's sections are " + page.sections());
+            }
+        }
+        return new Report(manual.size(), problems);
+    }
+
     /** The citations of pages in every source file. */
     public Report citations() {
         int checked = 0;

@@ -6,6 +6,7 @@ import org.commonmark.node.Code;
 import org.commonmark.node.Heading;
 import org.commonmark.node.Image;
 import org.commonmark.node.Link;
+import org.commonmark.node.ListBlock;
 import org.commonmark.node.Node;
 import org.commonmark.node.SourceSpan;
 import org.commonmark.node.Text;
@@ -22,10 +23,14 @@ import java.util.Set;
  * destinations of its links and images, each with its line. A link in a code block or code span is text, not a
  * link; a reference-style link is read with its definition's destination.
  *
- * @param anchors the anchors of its headings, in page order (see {@link GitHubAnchors})
- * @param links   its links and images, in page order
+ * @param anchors  the anchors of its headings, in page order (see {@link GitHubAnchors})
+ * @param links    its links and images, in page order
+ * @param sections the anchors of its level-2 headings ({@code ## }), in page order
+ * @param contents the in-page links ({@code #anchor}) of its first list before its first level-2 heading, in
+ *                 order: the page's table of contents, empty when it has none
  */
-public record MarkdownPage(Set<String> anchors, List<Destination> links) {
+public record MarkdownPage(Set<String> anchors, List<Destination> links, List<String> sections,
+                           List<String> contents) {
 
     private static final Parser PARSER = Parser.builder()
             .extensions(List.of(TablesExtension.create()))
@@ -46,11 +51,16 @@ public record MarkdownPage(Set<String> anchors, List<Destination> links) {
         Node document = PARSER.parse(markdown);
         Set<String> anchors = new LinkedHashSet<>();
         List<Destination> links = new ArrayList<>();
+        List<String> sections = new ArrayList<>();
         GitHubAnchors ids = new GitHubAnchors();
         document.accept(new AbstractVisitor() {
             @Override
             public void visit(Heading heading) {
-                anchors.add(ids.next(text(heading)));
+                String anchor = ids.next(text(heading));
+                anchors.add(anchor);
+                if (heading.getLevel() == 2) {
+                    sections.add(anchor);
+                }
                 visitChildren(heading);
             }
 
@@ -66,7 +76,29 @@ public record MarkdownPage(Set<String> anchors, List<Destination> links) {
                 visitChildren(image);
             }
         });
-        return new MarkdownPage(anchors, links);
+        return new MarkdownPage(anchors, links, sections, contents(document));
+    }
+
+    /** The in-page links of the first list that comes before the first level-2 heading. */
+    private static List<String> contents(Node document) {
+        for (Node block = document.getFirstChild(); block != null; block = block.getNext()) {
+            if (block instanceof Heading heading && heading.getLevel() == 2) {
+                break;
+            }
+            if (block instanceof ListBlock) {
+                List<String> entries = new ArrayList<>();
+                block.accept(new AbstractVisitor() {
+                    @Override
+                    public void visit(Link link) {
+                        if (link.getDestination().startsWith("#")) {
+                            entries.add(link.getDestination().substring(1));
+                        }
+                    }
+                });
+                return entries;
+            }
+        }
+        return List.of();
     }
 
     /** A heading's text as GitHub renders it: its text and code spans, without markup, links' text included. */

@@ -55,6 +55,47 @@ class MarkdownLinksTest {
     }
 
     @Test
+    @DisplayName("a page of the manual whose table of contents misses a section, or lists it out of order, is reported")
+    void tablesOfContentsReported() throws IOException {
+        write("docs/guide.md", """
+                # Guide
+
+                - [Costs](#costs)
+                - [Keys](#keys)
+
+                ## Keys
+
+                ## Costs
+
+                ### A subsection is not listed
+                """);
+        write("docs/stores.md", """
+                # Stores
+
+                - [Memory](#memory)
+
+                ## Memory
+
+                ## Valkey
+                """);
+        write("docs/tour.md", """
+                # Tour
+
+                - [Starting](#starting)
+
+                ## Starting
+                """);
+        write("README.md", "# Front page, no table of contents\n\n## One\n");
+
+        DocsCheck.Report report = new DocsCheck(root).tablesOfContents();
+
+        assertThat(report.checked()).isEqualTo(3);
+        assertThat(report.problems()).containsExactly(
+                "docs/guide.md: the table of contents lists [costs, keys] but the page's sections are [keys, costs]",
+                "docs/stores.md: the table of contents lists [memory] but the page's sections are [memory, valkey]");
+    }
+
+    @Test
     @DisplayName("code blocks and code spans hold no links; absolute links are not followed")
     void notLinks() throws IOException {
         write("index.md", """

@@ -49,6 +49,14 @@ class RepositoryDocsTest {
         assertNone(report.problems(), "citations in the old form");
     }
 
+    @Test
+    @DisplayName("every page of the manual opens with a table of contents that lists its sections in order")
+    void tablesOfContents() {
+        DocsCheck.Report report = new DocsCheck(ROOT).tablesOfContents();
+        assertThat(report.checked()).as("pages read").isGreaterThanOrEqualTo(9);
+        assertNone(report.problems(), "tables of contents that differ from their pages");
+    }
+
     private static void assertNone(List<String> problems, String what) {
         assertThat(problems).withFailMessage("%d %s:%n%s", problems.size(), what, String.join("\n", problems))
                 .isEmpty();

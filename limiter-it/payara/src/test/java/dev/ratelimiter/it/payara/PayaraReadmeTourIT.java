@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 class PayaraReadmeTourIT extends TourDeployment {
 
     @Test
-    @DisplayName("every command of the README's five-minute tour gives the answer the page shows")
+    @DisplayName("every command of README.md#a-five-minute-tour gives the answer the page shows")
     void readme() {
         assertTourAsWritten("README.md", "## A five-minute tour");
     }
