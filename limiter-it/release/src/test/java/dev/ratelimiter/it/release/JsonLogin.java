@@ -63,6 +63,17 @@ final class JsonLogin {
         }
     }
 
+    /** The body of a GET of {@code uri}, such as a readiness check's JSON. */
+    static String body(URI uri) throws IOException {
+        HttpURLConnection connection = (HttpURLConnection) uri.toURL().openConnection();
+        try (InputStream body = connection.getResponseCode() < 400
+                ? connection.getInputStream() : connection.getErrorStream()) {
+            return body == null ? "" : new String(body.readAllBytes(), StandardCharsets.UTF_8);
+        } finally {
+            connection.disconnect();
+        }
+    }
+
     /** Reads the body to its end, so the connection can be reused. */
     private static void drain(HttpURLConnection connection) throws IOException {
         try (InputStream body = connection.getResponseCode() < 400

@@ -13,12 +13,16 @@ import java.util.regex.Pattern;
 /**
  * The files a documentation page shows for a new application, each a fenced code block right after a line
  * {@code <!-- file: <application>/<path> -->} (the walkthroughs of {@code docs/servers.md#a-new-quarkus-application}
- * and {@code docs/servers.md#a-new-open-liberty-application}), so the test builds exactly what a reader copies.
+ * and {@code docs/servers.md#a-new-open-liberty-application}), so the test builds exactly what a reader copies;
+ * and the additions a later step makes to them, each a block right after {@code <!-- add to: <application>/<path> -->}
+ * ({@code docs/servers.md#counting-in-valkey-or-redis}).
  */
 final class PageFiles {
 
     private static final Pattern BLOCK = Pattern.compile(
             "<!-- file: ([a-z-]+)/(\\S+) -->\\s*\\n\\s*```[a-z]*\\n(.*?)\\n\\s*```", Pattern.DOTALL);
+    private static final Pattern ADDITION = Pattern.compile(
+            "<!-- add to: ([a-z-]+)/(\\S+) -->\\s*\\n\\s*```[a-z]*\\n(.*?)\\n\\s*```", Pattern.DOTALL);
 
     private PageFiles() {
     }
@@ -30,8 +34,50 @@ final class PageFiles {
      * @throws UncheckedIOException if the page cannot be read
      */
     static Map<String, String> of(Path page, String application) {
+        return blocks(BLOCK, page, application);
+    }
+
+    /**
+     * The additions to the files of {@code application} on {@code page}, by path inside the application, in page
+     * order; empty if the page shows none.
+     *
+     * @throws UncheckedIOException if the page cannot be read
+     */
+    static Map<String, String> additions(Path page, String application) {
+        return blocks(ADDITION, page, application);
+    }
+
+    /**
+     * Makes {@code additions} to the files under {@code root}, as the page tells the reader to: a pom's addition
+     * goes into its project's {@code <dependencies>} (before the last {@code </dependencies>}, the dependency
+     * management's coming first), any other file's is appended to it.
+     *
+     * @throws IllegalStateException if a pom has no {@code </dependencies>}
+     */
+    static void add(Path root, Map<String, String> additions) {
         try {
-            Matcher matcher = BLOCK.matcher(Files.readString(page));
+            for (Map.Entry<String, String> addition : additions.entrySet()) {
+                Path path = root.resolve(addition.getKey());
+                String text = Files.readString(path);
+                if (path.getFileName().toString().equals("pom.xml")) {
+                    int end = text.lastIndexOf("  </dependencies>");
+                    if (end < 0) {
+                        throw new IllegalStateException(path + " has no </dependencies> to add to");
+                    }
+                    text = text.substring(0, end) + addition.getValue().indent(4) + text.substring(end);
+                } else {
+                    text = text + addition.getValue() + "\n";
+                }
+                Files.writeString(path, text);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Map<String, String> blocks(Pattern pattern, Path page, String application) {
+        try {
+            Matcher matcher = pattern.matcher(Files.readString(page));
             Map<String, String> files = new LinkedHashMap<>();
             while (matcher.find()) {
                 if (matcher.group(1).equals(application)) {

@@ -38,7 +38,9 @@ import static org.awaitility.Awaitility.await;
  * docs/servers.md#a-new-quarkus-application and docs/servers.md#a-new-open-liberty-application, as a new user
  * follows them: {@code -Prelease deploy} signs with a key made for this run and deploys to a file repository under
  * target/; then the two applications, their files taken from docs/servers.md, are built with the system Maven
- * ({@link SystemMaven}), started with the page's commands, and sent the page's JSON logins until the 429.
+ * ({@link SystemMaven}), started with the page's commands, and sent the page's JSON logins until the 429; and the
+ * Quarkus one again with the page's additions for Valkey (docs/servers.md#counting-in-valkey-or-redis), counting
+ * in a {@code redis-server} of the test's own.
  *
  * <p>The release builds a copy of the whole checkout whose version is this run's own ({@code <version>-rt<time>}),
  * as a release sets its version first: the copy leaves this build's target/ alone, and no local repository holds
@@ -66,9 +68,9 @@ class ReleaseIT {
             "pg_ctl", "pgbench", "pgbouncer", "promtool", "wrk");
     /** The page's curl loop: a right password, three wrong ones, the right one again. */
     private static final List<String> PASSWORDS = List.of("wonderland", "wrong", "wrong", "wrong", "wonderland");
-    /** Every answer's: the global limit per address (the resource is under /api/), then the login bucket's. */
     /** The walkthroughs' curl loop, the one sh block of the page that logs in. */
     private static final Pattern LOOP = Pattern.compile("```sh\\n(for password in .*?)\\n```", Pattern.DOTALL);
+    /** Every answer's: the global limit per address (the resource is under /api/), then the login bucket's. */
     private static final String POLICY = "\"api-anonymous\";q=120;w=60, \"login\";q=3;w=60";
 
     private final Path checkout = Path.of(System.getProperty("release.checkout")).toAbsolutePath().normalize();
@@ -244,6 +246,48 @@ class ReleaseIT {
         Process server = MavenRun.start(command, app, Map.of(), runLog);
         servers.add(server);
         assertLogins(port, "/q/health/ready", server, runLog, Duration.ofMinutes(2), "429 Too Many Requests");
+    }
+
+    @Test
+    @DisplayName("the Quarkus application counting in Valkey, as docs/servers.md#counting-in-valkey-or-redis adds "
+            + "it, answers the page's logins 200 401 401 401 429 from counters in Valkey whose keys are HMACs")
+    void newQuarkusApplicationOnValkey() throws IOException {
+        String start = "java -jar target/quarkus-app/quarkus-run.jar";
+        assertPageShows("export RATE_LIMIT_KEY_SECRET=", "redis-cli --scan --pattern 'rl:*'",
+                "`Rate limiter ready: backend valkey, 3 buckets`", "`\"backend\": \"valkey\"` and `\"state\": \"ok\"`");
+        int redisPort = freePort();
+        Process redis = MavenRun.start(List.of("redis-server", "--port", String.valueOf(redisPort), "--bind",
+                "127.0.0.1", "--save", "", "--appendonly", "no"), work, Map.of(), work.resolve("redis.log"));
+        servers.add(redis);
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                .until(() -> redisCli(redisPort, "ping").equals("PONG"));
+        Path app = writeApplication("quarkus-app", Map.of());
+        Map<String, String> additions = PageFiles.additions(page, "quarkus-app");
+        assertThat(additions).as("the page's additions").containsOnlyKeys("pom.xml",
+                "src/main/resources/application.properties");
+        PageFiles.add(app, additions);
+        Path log = work.resolve("quarkus-valkey-app.log");
+        int exit = MavenRun.run(mvn(app, List.of("package")), app, Map.of(), log);
+        assertThat(exit).as("mvn package, log %s:\n%s", log, MavenRun.tail(log)).isZero();
+        assertThat(jarNames(app.resolve("target/quarkus-app/lib/main"))).as("the client the page adds")
+                .anyMatch(name -> name.startsWith("redis.clients.jedis-"));
+        int port = freePort();
+        List<String> command = new ArrayList<>(List.of(start.split(" ")));
+        command.set(0, javaExecutable());
+        command.add(1, "-Dquarkus.http.port=" + port);
+        Path runLog = work.resolve("quarkus-valkey-app-run.log");
+        // The page's URL names the default port; this run's Valkey is on a port of its own.
+        Process server = MavenRun.start(command, app, Map.of("RATELIMITER_VALKEY_URL",
+                "redis://127.0.0.1:" + redisPort, "RATE_LIMIT_KEY_SECRET", "release-test-secret"), runLog);
+        servers.add(server);
+        assertLogins(port, "/q/health/ready", server, runLog, Duration.ofMinutes(2), "429 Too Many Requests");
+        assertThat(JsonLogin.body(URI.create("http://127.0.0.1:" + port + "/q/health/ready")))
+                .contains("\"backend\": \"valkey\"", "\"state\": \"ok\"");
+        assertThat(Files.readString(runLog)).contains("Rate limiter ready: backend valkey, 3 buckets");
+        List<String> keys = redisCli(redisPort, "--scan", "--pattern", "rl:*").lines().toList();
+        assertThat(keys).as("Valkey's keys").allMatch(key -> key.matches("rl:\\{[a-z-]+:[A-Za-z0-9_-]{43}}"))
+                .anyMatch(key -> key.startsWith("rl:{login:")).anyMatch(key -> key.startsWith("rl:{api-anonymous:"))
+                .noneMatch(key -> key.contains("alice") || key.contains("carol") || key.contains("127.0.0.1"));
     }
 
     @Test
@@ -430,6 +474,14 @@ class ReleaseIT {
                 deleteTree(artifact.resolve(version));
             }
         }
+    }
+
+    /** What {@code redis-cli -p <port> args} prints, stripped. */
+    private static String redisCli(int port, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of("redis-cli", "-p", String.valueOf(port)));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
     }
 
     private static int run(List<String> command) {
