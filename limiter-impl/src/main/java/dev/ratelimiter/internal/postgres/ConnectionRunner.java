@@ -54,7 +54,7 @@ final class ConnectionRunner {
      * @param ownPool    whether {@code dataSource} is the library's own pool (see
      *                   {@link PostgresStore#PostgresStore(DataSource, String, Duration, int, java.util.Optional,
      *                   ConnectionEviction, boolean)})
-     * @param timeout    the deadline of each call, at least 1 ms and at most {@link Integer#MAX_VALUE} ms
+     * @param timeout    the deadline of each call, used in whole milliseconds from 1 to {@link Integer#MAX_VALUE}
      * @param permits    decisions in flight at once (the bulkhead)
      */
     ConnectionRunner(DataSource dataSource, ConnectionEviction eviction, boolean ownPool, Duration timeout,

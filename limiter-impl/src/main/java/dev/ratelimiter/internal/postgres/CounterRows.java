@@ -20,9 +20,9 @@ import java.util.Arrays;
  * offset, so a decision allocates one answer; the function of V3 returns that layout already, as a
  * {@code bigint[]} ({@link #functionAnswer}).
  *
- * <p>Nothing here throws but the driver's {@link SQLException} (a column it cannot read); the store classifies it
- * ({@link PostgresFailures}). A statement's instant is the database's ({@code now}, the last column the counting
- * statements return), never this JVM's clock.
+ * <p>A column the driver cannot read throws its {@link SQLException}, which the store classifies
+ * ({@link PostgresFailures}); nothing here decides by this JVM's clock: a window's time left is from the instant
+ * its row returns ({@code now}: the database's, or the one a test bound).
  */
 final class CounterRows {
 
