@@ -20,6 +20,6 @@ public final class PostgresLayout {
      * @return the names, one per {@code ?}
      */
     public static List<String> parameterNames(String table) {
-        return NamedStatement.of(PostgresStore.consumeOneSql(table)).names();
+        return NamedStatement.of(CounterStatements.consumeOneSql(table)).names();
     }
 }

@@ -59,7 +59,8 @@ public final class PostgresChecks {
                                 + "or migrations/postgres by hand)");
                     } else if (!hasV3Function(connection, table)) {
                         problems.add("ratelimiter.postgres.table: the function "
-                                + PostgresStore.consumeFunction(table) + " beside table '" + table + "' is missing; "
+                                + CounterStatements.consumeFunction(table) + " beside table '" + table
+                                + "' is missing; "
                                 + "apply the migration V3__several_buckets_in_one_statement.sql after V2 (in "
                                 + "limiter-impl's jar at db/ratelimiter/postgres, or migrations/postgres by hand), "
                                 + "in the table's schema");
@@ -76,7 +77,7 @@ public final class PostgresChecks {
     /** Whether the function V3 adds is where {@link PostgresStore} calls it, with the arguments it passes. */
     private static boolean hasV3Function(Connection connection, String table) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement("SELECT to_regprocedure(?)")) {
-            statement.setString(1, PostgresStore.consumeFunctionSignature(table));
+            statement.setString(1, CounterStatements.consumeFunctionSignature(table));
             try (ResultSet row = statement.executeQuery()) {
                 return row.next() && row.getString(1) != null;
             }

@@ -1,0 +1,158 @@
+package dev.ratelimiter.internal.postgres;
+
+import dev.ratelimiter.Bucket;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.Arrays;
+
+/**
+ * The rows {@link CounterStatements}' statements return, decoded into the SPI's answer
+ * (docs/architecture.md#the-store-spi): per item its flag (1 allowed and counted, 0 refused), then per window in
+ * {@link Bucket#limits()} order the count after the call and the milliseconds until the window ends (its whole
+ * length when none is open). A one-item statement's row is written into a {@code long[]} the caller made, from an
+ * offset, so a decision allocates one answer; the function of V3 returns that layout already, as a
+ * {@code bigint[]} ({@link #functionAnswer}).
+ *
+ * <p>A column the driver cannot read throws its {@link SQLException}, which the store classifies
+ * ({@link PostgresFailures}); nothing here decides by this JVM's clock: a window's time left is from the instant
+ * its row returns ({@code now}: the database's, or the one a test bound).
+ */
+final class CounterRows {
+
+    private static final VarHandle BIG_ENDIAN_LONG = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.BIG_ENDIAN);
+
+    private CounterRows() {
+    }
+
+    /**
+     * The answer of the function of V3, as it gives it: each decided item's flag, then each of its windows' count
+     * and milliseconds left (the server works them out, so no timestamp is parsed here).
+     *
+     * @param row the function's one row, on it; column 1 is its {@code bigint[]}
+     * @return the SPI's answer for the decided items
+     */
+    static long[] functionAnswer(ResultSet row) throws SQLException {
+        Object[] numbers = (Object[]) row.getArray(1).getArray();
+        long[] answer = new long[numbers.length];
+        for (int i = 0; i < numbers.length; i++) {
+            answer[i] = ((Number) numbers[i]).longValue();
+        }
+        return answer;
+    }
+
+    /**
+     * The numbers of a counting statement ({@code count, ends_at, denied, now[, window_counts, window_ends]}).
+     *
+     * @return whether it was allowed
+     */
+    static boolean counted(Bucket bucket, ResultSet row, long[] answer, int offset) throws SQLException {
+        boolean allowed = !row.getBoolean(3);
+        if (!bucket.hasSeveralWindows()) {
+            // A statement that waited for the row lock behind the one that opened the window has an earlier
+            // instant: its time left can exceed the window by microseconds (WindowVerdicts clamps it).
+            answer[offset] = allowed ? 1 : 0;
+            answer[offset + 1] = row.getLong(1);
+            answer[offset + 2] = millisLeft(row, 2, 4);
+            return allowed;
+        }
+        Instant now = row.getObject(4, OffsetDateTime.class).toInstant();
+        several(bucket, allowed, now, longs(row.getArray(5)), instants(row.getArray(6)), answer, offset);
+        return allowed;
+    }
+
+    /**
+     * The numbers of cost 0, from the row as it is ({@code now, count, ends_at, window_seconds, window_counts,
+     * window_ends}; all null without a row): allowed iff a cost-1 call would be.
+     *
+     * @return whether it was allowed
+     */
+    static boolean checked(Bucket bucket, ResultSet row, long[] answer, int offset) throws SQLException {
+        Instant now = row.getObject(1, OffsetDateTime.class).toInstant();
+        long[] seconds = longs(row.getArray(4));
+        int size = bucket.limits().size();
+        long[] counts = new long[size];
+        Instant[] ends = new Instant[size];
+        if (!bucket.hasSeveralWindows()) {
+            OffsetDateTime endsAt = row.getObject(3, OffsetDateTime.class);
+            if (endsAt != null && seconds == null) {
+                counts[0] = row.getLong(2);
+                ends[0] = endsAt.toInstant();
+            }
+        } else if (seconds != null && Arrays.equals(seconds,
+                bucket.limits().stream().mapToLong(Bucket.Limit::windowSeconds).toArray())) {
+            counts = longs(row.getArray(5));
+            ends = instants(row.getArray(6));
+        }
+        boolean allowed = true;
+        for (int i = 0; i < size; i++) {
+            boolean open = ends[i] != null && ends[i].isAfter(now);
+            allowed &= (open ? counts[i] : 0) + 1 <= bucket.limits().get(i).limit();
+        }
+        several(bucket, allowed, now, counts, ends, answer, offset);
+        return allowed;
+    }
+
+    /**
+     * Each window's numbers, an ended window (or one never opened: a null end) with no count and its whole
+     * length.
+     */
+    private static void several(Bucket bucket, boolean allowed, Instant now, long[] counts, Instant[] ends,
+                                long[] answer, int offset) {
+        answer[offset] = allowed ? 1 : 0;
+        for (int i = 0; i < bucket.limits().size(); i++) {
+            Bucket.Limit limit = bucket.limits().get(i);
+            boolean open = ends[i] != null && ends[i].isAfter(now);
+            answer[offset + 1 + 2 * i] = open ? counts[i] : 0;
+            answer[offset + 2 + 2 * i] = open ? Duration.between(now, ends[i]).toMillis() : limit.window().toMillis();
+        }
+    }
+
+    private static long[] longs(java.sql.Array array) throws SQLException {
+        if (array == null) {
+            return null;
+        }
+        Object[] values = (Object[]) array.getArray();
+        long[] longs = new long[values.length];
+        for (int i = 0; i < values.length; i++) {
+            longs[i] = ((Number) values[i]).longValue();
+        }
+        return longs;
+    }
+
+    private static Instant[] instants(java.sql.Array array) throws SQLException {
+        Object[] values = (Object[]) array.getArray();
+        Instant[] instants = new Instant[values.length];
+        for (int i = 0; i < values.length; i++) {
+            instants[i] = values[i] instanceof java.sql.Timestamp timestamp ? timestamp.toInstant()
+                    : ((OffsetDateTime) values[i]).toInstant();
+        }
+        return instants;
+    }
+
+    /**
+     * The returned {@code ends_at} (column {@code endsAt}) minus the statement's instant (column {@code now}), in
+     * milliseconds. PostgreSQL sends a {@code timestamptz} in binary as 8 bytes, big-endian microseconds since
+     * 2000-01-01 (integer datetimes, the only build since PostgreSQL 10), and pgjdbc hands a binary column's bytes
+     * out as they came once it has prepared the statement on the server (from the statement's fifth use on a
+     * connection): their difference needs no calendar, where {@code getObject(OffsetDateTime)} builds a
+     * {@code GregorianCalendar} per result. In text (the first uses, or {@code prepareThreshold=0} behind
+     * PgBouncer) a value is never 8 bytes long, and both instants are parsed.
+     */
+    private static long millisLeft(ResultSet row, int endsAt, int now) throws SQLException {
+        byte[] end = row.getBytes(endsAt);
+        byte[] start = row.getBytes(now);
+        if (end != null && start != null && end.length == Long.BYTES && start.length == Long.BYTES) {
+            return ((long) BIG_ENDIAN_LONG.get(end, 0) - (long) BIG_ENDIAN_LONG.get(start, 0)) / 1_000;
+        }
+        return Duration.between(row.getObject(now, OffsetDateTime.class).toInstant(),
+                row.getObject(endsAt, OffsetDateTime.class).toInstant()).toMillis();
+    }
+}
