@@ -55,6 +55,9 @@ final class CounterStatements {
     private static final String CONSUME_ALL_TYPES = "timestamptz, varchar[], varchar[], bigint[], integer[], bigint[], "
             + "bigint[]";
 
+    /** The most rows one batch of the sweep deletes ({@link #sweep()}). */
+    static final int SWEEP_BATCH = 10_000;
+
     /** This statement's instant: the bound one in tests, else the database's, one per statement. */
     private static final String NOW = "COALESCE(:now::timestamptz, statement_timestamp())";
 
@@ -63,6 +66,7 @@ final class CounterStatements {
     private final NamedStatement consumeSeveral;
     private final NamedStatement check;
     private final NamedStatement consumeAll;
+    private final NamedStatement sweep;
     private final String reset;
     private final String probe;
 
@@ -80,6 +84,9 @@ final class CounterStatements {
         this.consumeAll = NamedStatement.of("SELECT " + consumeFunction(table) + "(:now::timestamptz, "
                 + ":buckets::varchar[], :keys::varchar[], :costs::bigint[], :sizes::integer[], :seconds::bigint[], "
                 + ":limits::bigint[])");
+        // Ended rows by the same instant as the decisions; rows a decision holds locked are skipped (CounterSweep).
+        this.sweep = NamedStatement.of("DELETE FROM " + table + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM " + table
+                + " WHERE ends_at <= " + NOW + " LIMIT " + SWEEP_BATCH + " FOR UPDATE SKIP LOCKED))");
         this.reset = "DELETE FROM " + table + " WHERE bucket = ? AND key = ?";
         this.probe = "UPDATE " + table + " SET count = count WHERE false";
     }
@@ -95,6 +102,14 @@ final class CounterStatements {
     /** The call of V3's function that decides several items; bound by {@link #bindAll}. */
     NamedStatement consumeAll() {
         return consumeAll;
+    }
+
+    /**
+     * Deletes at most {@link #SWEEP_BATCH} rows whose windows have all ended, skipping rows a decision holds locked;
+     * its one parameter, {@code :now}, is bound by {@link #bindNow}.
+     */
+    NamedStatement sweep() {
+        return sweep;
     }
 
     /** Deletes one (bucket, key)'s row; parameters 1 and 2 are the bucket's name and the key. */

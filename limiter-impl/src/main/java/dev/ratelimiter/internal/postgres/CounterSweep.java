@@ -22,26 +22,21 @@ final class CounterSweep {
 
     // The store's logger, as before its parts were split out of it: logging configurations name it.
     private static final System.Logger LOG = System.getLogger(PostgresStore.class.getName());
-    private static final int BATCH = 10_000;
     private static final int TIMEOUT_MILLIS = 30_000;
 
     private final String table;
-    private final String deleteSql;
     private final CounterStatements statements;
     private final ConnectionRunner connections;
 
     /**
      * @param table       the counter table, already validated as an identifier
-     * @param statements  the table's statements, for the instant the sweep compares ends with
+     * @param statements  the table's statements: the batch's delete ({@link CounterStatements#sweep()})
      * @param connections the store's connections
      */
     CounterSweep(String table, CounterStatements statements, ConnectionRunner connections) {
         this.table = table;
         this.statements = statements;
         this.connections = connections;
-        this.deleteSql = "DELETE FROM " + table + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM " + table
-                + " WHERE ends_at <= COALESCE(?::timestamptz, statement_timestamp()) LIMIT " + BATCH
-                + " FOR UPDATE SKIP LOCKED))";
     }
 
     /** @return the rows deleted, also when it stopped early */
@@ -70,7 +65,7 @@ final class CounterSweep {
                      // Keyed by the table's own identity (its OID), so tables of the same name in other schemas of
                      // one database keep sweeps of their own; 0x524C ("RL") is the library's lock space.
                      "SELECT pg_try_advisory_xact_lock(?, hashtext(?::regclass::oid::text))");
-             PreparedStatement statement = connection.prepareStatement(deleteSql)) {
+             PreparedStatement statement = connection.prepareStatement(statements.sweep().sql())) {
             lock.setInt(1, 0x524C);
             lock.setString(2, table);
             statements.bindNow(statement, 1);
@@ -84,7 +79,7 @@ final class CounterSweep {
                 batch = statement.executeUpdate();
                 connection.commit();
                 deleted[0] += batch;
-            } while (batch == BATCH);
+            } while (batch == CounterStatements.SWEEP_BATCH);
         } catch (SQLException | RuntimeException e) {
             connection.rollback();
             throw e;

@@ -182,17 +182,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
 
     @Override
     public void reset(Bucket bucket, String key) throws StoreException {
-        try {
-            connections.onConnection(connection -> {
-                try (PreparedStatement statement = connection.prepareStatement(statements.reset())) {
-                    statement.setString(1, bucket.name());
-                    statement.setString(2, key);
-                    return statement.executeUpdate();
-                }
-            });
-        } catch (SQLException | RuntimeException e) {
-            throw new StoreException(PostgresFailures.classify(e), e);
-        }
+        update(statements.reset(), bucket.name(), key);
     }
 
     /** Deletes the rows whose window has ended, as {@link CounterSweep} says; never throws. */
@@ -211,9 +201,17 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
      */
     @Override
     public void probe() throws StoreException {
+        update(statements.probe());
+    }
+
+    /** Runs an update whose parameters are {@code values}, in order, outside the bulkhead. */
+    private void update(String sql, String... values) throws StoreException {
         try {
             connections.onConnection(connection -> {
-                try (PreparedStatement statement = connection.prepareStatement(statements.probe())) {
+                try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                    for (int i = 0; i < values.length; i++) {
+                        statement.setString(i + 1, values[i]);
+                    }
                     return statement.executeUpdate();
                 }
             });
