@@ -2,17 +2,10 @@ package dev.ratelimiter.docs;
 
 import org.apache.commons.text.similarity.LevenshteinDistance;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URLDecoder;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -20,7 +13,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -43,8 +35,7 @@ import java.util.regex.Pattern;
  *   moved to the pages under docs/, so a section cited by its title after the front page's name points nowhere),
  *   nor cites a section by its quoted title after the name of its page, a comma between them.</li>
  * </ul>
- * Directories named {@code target}, {@code node_modules}, {@code .git}, {@code .idea} and {@code .vscode} are
- * skipped.
+ * The files read are {@link Checkout}'s.
  */
 public final class DocsCheck {
 
@@ -54,11 +45,6 @@ public final class DocsCheck {
 
     /** To name the heading a broken anchor most likely meant. */
     private static final LevenshteinDistance EDIT_DISTANCE = LevenshteinDistance.getDefaultInstance();
-
-    private static final Set<String> SKIPPED = Set.of("target", "node_modules", ".git", ".idea", ".vscode");
-
-    private static final Set<String> SOURCE_EXTENSIONS =
-            Set.of("java", "xml", "properties", "sql", "sh", "lua", "yml", "yaml");
 
     /** A scheme ({@code https:}, {@code mailto:}) or a network path ({@code //host}): not a file of the checkout. */
     private static final Pattern ABSOLUTE = Pattern.compile("^(?:[A-Za-z][A-Za-z0-9+.-]*:|//)");
@@ -85,32 +71,23 @@ public final class DocsCheck {
     }
 
     private final Path root;
+    private final Checkout checkout;
     private final Map<Path, MarkdownPage> pages = new HashMap<>();
 
     /** A check of the checkout at {@code root}. */
     public DocsCheck(Path root) {
-        this.root = root.toAbsolutePath().normalize();
+        this.checkout = new Checkout(root);
+        this.root = checkout.root();
     }
 
-    /** Every Markdown page of the checkout, in path order. */
+    /** Every Markdown page of the checkout, in path order ({@link Checkout#markdownFiles()}). */
     public List<Path> markdownFiles() {
-        return walk(file -> file.getFileName().toString().endsWith(".md"));
+        return checkout.markdownFiles();
     }
 
-    /**
-     * Every source file whose comments may cite a page, in path order: {@code *.java}, {@code *.xml}
-     * ({@code pom.xml} included), {@code *.properties}, {@code *.sql}, {@code *.sh}, {@code *.lua}, {@code *.yml},
-     * {@code *.yaml}, the JSON files under {@code ops/}, and every file under {@code .ci/}.
-     */
+    /** The source files whose citations are checked ({@link Checkout#sourceFiles()}). */
     public List<Path> sourceFiles() {
-        return walk(file -> {
-            String name = file.getFileName().toString();
-            String extension = name.substring(name.lastIndexOf('.') + 1);
-            Path relative = root.relativize(file);
-            return SOURCE_EXTENSIONS.contains(extension)
-                    || (extension.equals("json") && relative.startsWith("ops"))
-                    || relative.startsWith(".ci");
-        });
+        return checkout.sourceFiles();
     }
 
     /** The links and images of every Markdown page. */
@@ -154,7 +131,7 @@ public final class DocsCheck {
         int checked = 0;
         List<String> problems = new ArrayList<>();
         for (Path file : sourceFiles()) {
-            List<String> lines = read(file).lines().toList();
+            List<String> lines = Checkout.read(file).lines().toList();
             for (int i = 0; i < lines.size(); i++) {
                 Matcher citation = CITATION.matcher(lines.get(i));
                 while (citation.find()) {
@@ -174,7 +151,7 @@ public final class DocsCheck {
         List<Path> files = sourceFiles();
         List<String> problems = new ArrayList<>();
         for (Path file : files) {
-            String text = read(file);
+            String text = Checkout.read(file);
             List<int[]> found = new ArrayList<>();
             for (Pattern form : OLD_FORMS) {
                 Matcher old = form.matcher(text);
@@ -224,7 +201,7 @@ public final class DocsCheck {
             return destination + ": leaves the repository";
         }
         if (!Files.exists(target)) {
-            return destination + ": no file " + relative(target);
+            return destination + ": no file " + checkout.relative(target);
         }
         if (fragment == null || fragment.isEmpty() || !isPage(target)) {
             return null;
@@ -248,49 +225,20 @@ public final class DocsCheck {
         }
         String nearest = anchors.stream()
                 .min(Comparator.comparingInt(candidate -> EDIT_DISTANCE.apply(candidate, anchor))).orElse(null);
-        return cited + ": no heading #" + anchor + " in " + relative(page)
+        return cited + ": no heading #" + anchor + " in " + checkout.relative(page)
                 + (nearest == null ? " (it has no heading)" : " (nearest: #" + nearest + ")");
     }
 
     private MarkdownPage page(Path file) {
-        return pages.computeIfAbsent(file, f -> MarkdownPage.parse(read(f)));
+        return pages.computeIfAbsent(file, f -> MarkdownPage.parse(Checkout.read(f)));
     }
 
     private static boolean isPage(Path file) {
         return Files.isRegularFile(file) && file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".md");
     }
 
-    private List<Path> walk(Predicate<Path> wanted) {
-        List<Path> files = new ArrayList<>();
-        try {
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
-                    return !dir.equals(root) && SKIPPED.contains(dir.getFileName().toString())
-                            ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
-                    if (attributes.isRegularFile() && wanted.test(file)) {
-                        files.add(file);
-                    }
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        files.sort(Comparator.comparing(this::relative));
-        return files;
-    }
-
     private String where(Path file, int line) {
-        return relative(file) + ":" + line + ": ";
-    }
-
-    private String relative(Path file) {
-        return root.relativize(file).toString().replace('\\', '/');
+        return checkout.relative(file) + ":" + line + ": ";
     }
 
     private static int lineNumber(String text, int offset) {
@@ -308,16 +256,4 @@ public final class DocsCheck {
         return URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
     }
 
-    private static String read(Path file) {
-        try {
-            byte[] bytes = Files.readAllBytes(file);
-            try {
-                return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
-            } catch (CharacterCodingException notUtf8) {
-                return new String(bytes, StandardCharsets.ISO_8859_1);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 }
