@@ -1,12 +1,13 @@
 package dev.ratelimiter.internal.core;
 
 import java.security.SecureRandom;
+import java.util.HexFormat;
 
 /**
  * A keyed hash for keys that never leave this process (the in-memory backend's counters): SipHash-2-4 (Aumasson
  * and Bernstein, "SipHash: a fast short-input PRF", 2012) of the normalized key's UTF-16LE code units, under a
- * 128-bit key drawn from {@link SecureRandom} when the instance is made. Output: the 64-bit hash as up to 16
- * lower-case hexadecimal digits.
+ * 128-bit key drawn from {@link SecureRandom} when the instance is made. Output: the 64-bit hash as exactly 16
+ * lower-case hexadecimal digits, leading zeros kept, so every key has one width in a log line.
  *
  * <p>Why not HMAC-SHA-256 here: in memory the hash only has to keep logins and addresses out of the heap in clear
  * and let no client choose a key that shares another's counter. A secret random key gives both (no one outside
@@ -21,6 +22,8 @@ import java.security.SecureRandom;
  * test vectors. Thread-safe and allocation-free but for the returned string.
  */
 final class InProcessKeyHasher {
+
+    private static final HexFormat HEX = HexFormat.of();
 
     private final long k0;
     private final long k1;
@@ -42,10 +45,10 @@ final class InProcessKeyHasher {
 
     /**
      * @param normalizedKey the key after {@link KeyNormalizer}
-     * @return its hash, 1 to 16 lower-case hexadecimal digits
+     * @return its hash, 16 lower-case hexadecimal digits, leading zeros kept
      */
     String hash(String normalizedKey) {
-        return Long.toHexString(sipHash24(normalizedKey));
+        return HEX.toHexDigits(sipHash24(normalizedKey));
     }
 
     /** SipHash-2-4 of {@code chars} as UTF-16LE bytes (two a char, low byte first). */

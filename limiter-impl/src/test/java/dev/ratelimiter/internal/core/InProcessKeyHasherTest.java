@@ -8,6 +8,8 @@ import net.jqwik.api.constraints.StringLength;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.util.stream.IntStream;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 class InProcessKeyHasherTest {
@@ -39,9 +41,21 @@ class InProcessKeyHasherTest {
     void keyedAndRandom() {
         InProcessKeyHasher one = new InProcessKeyHasher();
         InProcessKeyHasher other = new InProcessKeyHasher();
-        assertThat(one.hash("alice@example.com")).doesNotContain("alice").matches("[0-9a-f]{1,16}")
+        assertThat(one.hash("alice@example.com")).doesNotContain("alice").matches("[0-9a-f]{16}")
                 .isEqualTo(one.hash("alice@example.com"))
                 .isNotEqualTo(other.hash("alice@example.com"));
+    }
+
+    @Test
+    @DisplayName("a hash below 2^60 keeps its leading zeros: every key is 16 hexadecimal digits, as logged")
+    void fixedWidth() {
+        InProcessKeyHasher hasher = new InProcessKeyHasher(K0, K1);
+        // one key in 16 hashes to a top digit of 0; the search is deterministic under the paper's key
+        String key = IntStream.range(0, 1_000).mapToObj(i -> "key-" + i)
+                .filter(k -> hasher.sipHash24(k) >>> 60 == 0).findFirst().orElseThrow();
+        assertThat(hasher.hash(key)).startsWith("0").hasSize(16)
+                .isEqualTo(String.format("%016x", hasher.sipHash24(key)));
+        assertThat(hasher.hash("")).isEqualTo("726fdb47dd0e0e31");
     }
 
     /** A string whose UTF-16LE bytes are 00, 01, ... {@code bytes - 1} (an even count). */
