@@ -10,7 +10,8 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
  * The import rules of docs/architecture.md#layers-inside-limiter-impl, checked on the compiled classes of
- * limiter-api and limiter-impl, so a change that breaks one fails the build with the offending class named.
+ * limiter-api and limiter-impl, so a change that breaks one fails the build with the offending class named. Each store
+ * module checks its own rules (its {@code StoreModuleRulesTest}).
  */
 class LayerRulesTest {
 
@@ -20,7 +21,9 @@ class LayerRulesTest {
 
     private static final String[] ADAPTERS = {"dev.ratelimiter.internal.cdi..", "dev.ratelimiter.internal.jaxrs..",
             "dev.ratelimiter.internal.health..", "dev.ratelimiter.internal.metrics.."};
+    /** The library's own stores' packages, each in a module of its own (limiter-store-valkey, -postgres). */
     private static final String[] STORES = {"dev.ratelimiter.internal.valkey..", "dev.ratelimiter.internal.postgres.."};
+    private static final String[] STORE_CLIENTS = {"redis.clients..", "org.postgresql..", "com.zaxxer.."};
 
     @Test
     @DisplayName("core is plain Java: no Jakarta, MicroProfile, store client, Vert.x, Micrometer, OpenTelemetry, JNDI "
@@ -44,42 +47,19 @@ class LayerRulesTest {
     }
 
     @Test
-    @DisplayName("core knows neither the adapters above it nor the stores beside it")
-    void coreDependsOnNoLayerAboveOrBeside() {
+    @DisplayName("core knows no adapter above it")
+    void coreDependsOnNoLayerAbove() {
         noClasses().that().resideInAPackage("dev.ratelimiter.internal.core..")
-                .should().dependOnClassesThat().resideInAnyPackage(concat(ADAPTERS, STORES))
+                .should().dependOnClassesThat().resideInAnyPackage(ADAPTERS)
                 .check(LIBRARY);
     }
 
     @Test
-    @DisplayName("a store imports core and its own client only: no adapter, no other store")
-    void storesAreIndependent() {
-        noClasses().that().resideInAPackage("dev.ratelimiter.internal.valkey..")
-                .should().dependOnClassesThat().resideInAnyPackage(concat(ADAPTERS, "dev.ratelimiter.internal.postgres.."))
-                .check(LIBRARY);
-        noClasses().that().resideInAPackage("dev.ratelimiter.internal.postgres..")
-                .should().dependOnClassesThat().resideInAnyPackage(concat(ADAPTERS, "dev.ratelimiter.internal.valkey.."))
-                .check(LIBRARY);
-    }
-
-    @Test
-    @DisplayName("Jedis is touched only in the valkey package, pgjdbc and HikariCP only in postgres (both optional)")
-    void optionalClientsStayInTheirStore() {
-        noClasses().that().resideOutsideOfPackage("dev.ratelimiter.internal.valkey..")
-                .should().dependOnClassesThat().resideInAPackage("redis.clients..")
-                .check(LIBRARY);
-        noClasses().that().resideOutsideOfPackage("dev.ratelimiter.internal.postgres..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.postgresql..", "com.zaxxer..")
-                .check(LIBRARY);
-    }
-
-    @Test
-    @DisplayName("the JAX-RS, health and metrics adapters reach no store")
-    void onlyTheCdiLayerBuildsStores() {
-        noClasses().that().resideInAnyPackage("dev.ratelimiter.internal.jaxrs..", "dev.ratelimiter.internal.health..",
-                        "dev.ratelimiter.internal.metrics..")
-                .should().dependOnClassesThat().resideInAnyPackage(STORES)
-                .check(LIBRARY);
+    @DisplayName("limiter-impl reaches no store and no store client: a store is a module of its own, found through its "
+            + "provider by name")
+    void storesAreModulesOfTheirOwn() {
+        noClasses().should().dependOnClassesThat().resideInAnyPackage(STORES).check(LIBRARY);
+        noClasses().should().dependOnClassesThat().resideInAnyPackage(STORE_CLIENTS).check(LIBRARY);
     }
 
     @Test
@@ -100,22 +80,6 @@ class LayerRulesTest {
     }
 
     @Test
-    @DisplayName("no store package reaches the runtime's assembly: a store is built only through its provider")
-    void storesDoNotAssembleTheChain() {
-        noClasses().that().resideInAnyPackage(STORES)
-                .should().dependOnClassesThat().haveFullyQualifiedName("dev.ratelimiter.internal.core.LimiterAssembly")
-                .check(LIBRARY);
-    }
-
-    @Test
-    @DisplayName("the CDI layer reaches no store: it finds each through its provider, by name")
-    void cdiBuildsStoresOnlyThroughProviders() {
-        noClasses().that().resideInAPackage("dev.ratelimiter.internal.cdi..")
-                .should().dependOnClassesThat().resideInAnyPackage(STORES)
-                .check(LIBRARY);
-    }
-
-    @Test
     @DisplayName("the surface says who it is for: the API and the store SPI never reach an internal class, and "
             + "outside dev.ratelimiter.internal only the JAX-RS feature an application registers does")
     void internalStaysInternal() {
@@ -126,12 +90,5 @@ class LayerRulesTest {
                 .and().resideInAPackage("dev.ratelimiter..")
                 .should().dependOnClassesThat().resideInAPackage("dev.ratelimiter.internal..")
                 .check(LIBRARY);
-    }
-
-    private static String[] concat(String[] first, String... more) {
-        String[] all = new String[first.length + more.length];
-        System.arraycopy(first, 0, all, 0, first.length);
-        System.arraycopy(more, 0, all, first.length, more.length);
-        return all;
     }
 }

@@ -1,5 +1,7 @@
 package dev.ratelimiter.internal.core;
 
+import dev.ratelimiter.spi.ErrorDescriptions;
+
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Objects;

@@ -75,18 +75,18 @@ public final class SettingsReader {
     private final List<String> propertyNames;
     private final List<String> problems = new ArrayList<>();
     private final Set<String> shadowBuckets = new TreeSet<>();
-    private final List<String> storeNames;
+    private final StoreProviderRegistry stores;
 
     /**
      * @param lookup        the value of a property, empty if unset (MicroProfile Config's
      *                      {@code getOptionalValue(name, String.class)}, which also finds the environment form)
      * @param propertyNames every property name the configuration knows, to discover buckets
-     * @param storeNames    the names {@code ratelimiter.backend} accepts
+     * @param stores        the store providers found, whose names {@code ratelimiter.backend} accepts
      */
     private SettingsReader(Function<String, Optional<String>> lookup, Iterable<String> propertyNames,
-                           List<String> storeNames) {
+                           StoreProviderRegistry stores) {
         this.lookup = lookup;
-        this.storeNames = storeNames;
+        this.stores = stores;
         // Copied once: SmallRye Config 3.16 (Quarkus 3.33) returns an Iterable whose second iterator() throws
         // NoSuchElementException, and the names are walked more than once.
         List<String> names = new ArrayList<>();
@@ -115,11 +115,12 @@ public final class SettingsReader {
      * @param stores        the store providers found
      * @return the settings
      * @throws ConfigurationException listing every invalid or missing value, each naming its property; for an
-     *                                unknown store, the names found
+     *                                unknown store, the names found; for one of the library's own stores whose
+     *                                module is absent, the artifact to add
      */
     public static LimiterSettings read(Function<String, Optional<String>> lookup, Iterable<String> propertyNames,
                                        StoreProviderRegistry stores) {
-        return new SettingsReader(lookup, propertyNames, stores.names()).read();
+        return new SettingsReader(lookup, propertyNames, stores).read();
     }
 
     private LimiterSettings read() {
@@ -300,6 +301,14 @@ public final class SettingsReader {
     private String backend() {
         String text = value("backend").orElse(StoreProviderRegistry.MEMORY);
         String name = text.strip().toLowerCase(Locale.ROOT);
+        Optional<String> module = stores.missingModule(name);
+        if (module.isPresent()) {
+            problems.add(PREFIX + "backend: '" + text + "' is a store of its own module, which is not on the class "
+                    + "path: add the dependency " + module.get() + " (the version of limiter-impl, or none with "
+                    + "limiter-bom imported) to the application; docs/stores.md#the-stores-as-modules");
+            return StoreProviderRegistry.MEMORY;
+        }
+        List<String> storeNames = stores.names();
         if (!storeNames.contains(name)) {
             problems.add(PREFIX + "backend: '" + text + "' is not a store found on the class path; use one of "
                     + String.join(", ", storeNames)

@@ -6,6 +6,7 @@ import dev.ratelimiter.spi.RateLimitStoreProvider;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 
@@ -17,6 +18,16 @@ public final class StoreProviderRegistry {
 
     /** The built-in store that is no provider. */
     public static final String MEMORY = "memory";
+
+    /**
+     * The library's own shared stores, each a module of its own that an application adds
+     * (docs/stores.md#the-valkey--redis-backend, docs/stores.md#the-postgresql-backend): for a backend named here
+     * whose module is absent, the artifact to add, so the deployment fails with it rather than with a bare
+     * "not found".
+     */
+    private static final Map<String, String> OWN_MODULES = Map.of(
+            "valkey", "dev.ratelimiter:limiter-store-valkey",
+            "postgres", "dev.ratelimiter:limiter-store-postgres");
 
     private final Map<String, RateLimitStoreProvider> byName;
 
@@ -57,6 +68,15 @@ public final class StoreProviderRegistry {
     /** Every provider, by name. */
     public Map<String, RateLimitStoreProvider> byName() {
         return byName;
+    }
+
+    /**
+     * @param name a value of {@code ratelimiter.backend}, lower case
+     * @return the Maven coordinates ({@code groupId:artifactId}) of the library's own store module of that name when
+     *         it is not on the class path; empty for a store found, {@code memory} and any other name
+     */
+    public Optional<String> missingModule(String name) {
+        return byName.containsKey(name) ? Optional.empty() : Optional.ofNullable(OWN_MODULES.get(name));
     }
 
     /** The names {@code ratelimiter.backend} accepts: {@code memory} and each provider's, for error texts. */

@@ -2,6 +2,7 @@ package dev.ratelimiter.internal.core;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Finds {@code ratelimiter.*} property names that no setting reads, such as {@code ratelimiter.buckets.login.limt},
@@ -62,17 +63,34 @@ public final class UnknownProperties {
         List<String> warnings = new ArrayList<>();
         for (String name : propertyNames) {
             if (name.startsWith(SettingsReader.PREFIX) && !known(name, known)) {
-                warnings.add("Unknown property " + name + " is ignored; did you mean " + nearest(name, known) + "?");
+                warnings.add(absentModule(name, name, stores).orElseGet(() ->
+                        "Unknown property " + name + " is ignored; did you mean " + nearest(name, known) + "?"));
             } else if (name.startsWith("%")) {
                 // Under a profile: checked as the name it sets, whichever profile is active; the profile is kept.
                 ProfiledName.of(name).filter(profiled -> !known(profiled.name(), known)).ifPresent(profiled -> {
                     String prefix = "%" + profiled.profile() + ".";
-                    warnings.add("Unknown property " + name + " is ignored; did you mean "
-                            + prefix + nearest(profiled.name(), known) + "?");
+                    warnings.add(absentModule(name, profiled.name(), stores).orElseGet(() ->
+                            "Unknown property " + name + " is ignored; did you mean "
+                                    + prefix + nearest(profiled.name(), known) + "?"));
                 });
             }
         }
         return warnings;
+    }
+
+    /**
+     * A property of one of the library's own stores whose module is absent ({@code ratelimiter.valkey.url} without
+     * limiter-store-valkey): no typo, so no nearest name, but the artifact that reads it.
+     */
+    private static Optional<String> absentModule(String written, String name, StoreProviderRegistry stores) {
+        if (!name.startsWith(SettingsReader.PREFIX)) {
+            return Optional.empty();
+        }
+        String rest = name.substring(SettingsReader.PREFIX.length());
+        int dot = rest.indexOf('.');
+        return dot < 0 ? Optional.empty() : stores.missingModule(rest.substring(0, dot)).map(module ->
+                "Property " + written + " is ignored: it belongs to a store whose module is not on the class path ("
+                        + module + "); add that dependency to use the store, or remove the property");
     }
 
     private static boolean known(String name, List<String> known) {

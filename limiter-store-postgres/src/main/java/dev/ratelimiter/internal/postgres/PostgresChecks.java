@@ -1,0 +1,100 @@
+package dev.ratelimiter.internal.postgres;
+
+import dev.ratelimiter.spi.ErrorDescriptions;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the library checks of its DataSource at startup: the counter update must never join the application's
+ * transaction (it would roll back with it and hold its row lock for the whole business transaction), so the
+ * connections must be in autocommit at READ COMMITTED; and the table must exist, with the columns of every
+ * migration (V2 adds those of several windows and of refusals that count nothing).
+ */
+public final class PostgresChecks {
+
+    private static final System.Logger LOG = System.getLogger(PostgresChecks.class.getName());
+
+    private PostgresChecks() {
+    }
+
+    /**
+     * Checks that the DataSource is non-transactional and READ COMMITTED and that the table has every migration.
+     *
+     * @param dataSource the store's DataSource
+     * @param table      the counter table, optionally schema-qualified
+     * @return the problems found, each saying what to change; empty when all is well, and also when the database
+     *         cannot be reached (the application then starts degraded, and a warning is logged)
+     */
+    public static List<String> check(DataSource dataSource, String table) {
+        List<String> problems = new ArrayList<>();
+        try (Connection connection = dataSource.getConnection()) {
+            if (!connection.getAutoCommit()) {
+                problems.add("ratelimiter.postgres: the DataSource's connections are not in autocommit, so counter "
+                        + "updates would join transactions; use a non-transactional pool (Payara: the __nontx JNDI "
+                        + "suffix or a pool with transactional=false; Open Liberty: transactional=\"false\" on the "
+                        + "dataSource; Quarkus Agroal: quarkus.datasource.<name>.jdbc.transactions=disabled)");
+            }
+            if (connection.getTransactionIsolation() != Connection.TRANSACTION_READ_COMMITTED) {
+                problems.add("ratelimiter.postgres: the DataSource's isolation level is "
+                        + connection.getTransactionIsolation() + ", not READ COMMITTED; set the pool's isolation "
+                        + "level to read-committed (PostgreSQL's default)");
+            }
+            try (PreparedStatement statement = connection.prepareStatement("SELECT to_regclass(?)")) {
+                statement.setString(1, table);
+                try (ResultSet row = statement.executeQuery()) {
+                    if (!row.next() || row.getString(1) == null) {
+                        problems.add("ratelimiter.postgres.table: table '" + table + "' does not exist; apply the "
+                                + "migrations V1__create_rate_limit_counters.sql, V2__several_windows_and_costs.sql "
+                                + "and V3__several_buckets_in_one_statement.sql "
+                                + "(in limiter-impl's jar at db/ratelimiter/postgres, for Flyway: "
+                                + "locations=classpath:db/ratelimiter/postgres with table=flyway_ratelimiter_history)");
+                    } else if (!hasV2Columns(connection, table)) {
+                        problems.add("ratelimiter.postgres.table: table '" + table + "' lacks the columns of the "
+                                + "migration V2__several_windows_and_costs.sql (denied, window_seconds, window_counts, "
+                                + "window_ends); apply it after V1 (in limiter-impl's jar at db/ratelimiter/postgres, "
+                                + "or migrations/postgres by hand)");
+                    } else if (!hasV3Function(connection, table)) {
+                        problems.add("ratelimiter.postgres.table: the function "
+                                + CounterStatements.consumeFunction(table) + " beside table '" + table
+                                + "' is missing; "
+                                + "apply the migration V3__several_buckets_in_one_statement.sql after V2 (in "
+                                + "limiter-impl's jar at db/ratelimiter/postgres, or migrations/postgres by hand), "
+                                + "in the table's schema");
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            LOG.log(System.Logger.Level.WARNING, "Rate limiter could not check its PostgreSQL DataSource at startup ("
+                    + ErrorDescriptions.describe(e) + "); starting, and the breaker decides");
+        }
+        return problems;
+    }
+
+    /** Whether the function V3 adds is where {@link PostgresStore} calls it, with the arguments it passes. */
+    private static boolean hasV3Function(Connection connection, String table) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT to_regprocedure(?)")) {
+            statement.setString(1, CounterStatements.consumeFunctionSignature(table));
+            try (ResultSet row = statement.executeQuery()) {
+                return row.next() && row.getString(1) != null;
+            }
+        }
+    }
+
+    /** Whether the table has the four columns V2 adds. */
+    private static boolean hasV2Columns(Connection connection, String table) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT count(*) FROM pg_attribute "
+                + "WHERE attrelid = to_regclass(?) AND NOT attisdropped "
+                + "AND attname IN ('denied', 'window_seconds', 'window_counts', 'window_ends')")) {
+            statement.setString(1, table);
+            try (ResultSet row = statement.executeQuery()) {
+                return row.next() && row.getInt(1) == 4;
+            }
+        }
+    }
+}

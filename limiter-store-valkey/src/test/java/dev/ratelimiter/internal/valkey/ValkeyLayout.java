@@ -1,0 +1,52 @@
+package dev.ratelimiter.internal.valkey;
+
+import dev.ratelimiter.Bucket;
+
+/**
+ * The Valkey store's own script and key layout, as the library's jar has them, for the benchmark's bare client
+ * loop and {@code redis-benchmark}: read from the classes, never copied, so a change of the script or the layout
+ * is measured everywhere at once. In the store's package because both are package-private,
+ * and in its test-jar so that no other jar adds classes to that package.
+ */
+public final class ValkeyLayout {
+
+    private final ValkeyStore store;
+
+    /** @param keyPrefix the store's key prefix, as {@code ratelimiter.valkey.key-prefix} sets it */
+    public ValkeyLayout(String keyPrefix) {
+        this.store = new ValkeyStore(() -> {
+            throw new UnsupportedOperationException("layout only");
+        }, keyPrefix);
+    }
+
+    /**
+     * A Jedis client built as the store builds its own (client and pool settings), for the bare loops and
+     * Bucket4j; close it when done.
+     */
+    public static redis.clients.jedis.UnifiedJedis client(ValkeySettings settings) {
+        return ValkeyClientFactory.create(settings).commands();
+    }
+
+    /** The text of {@code fixed-window.lua}. */
+    public static String script() {
+        return ValkeyStore.SCRIPT;
+    }
+
+    /** The SHA-1 the store calls the script by (EVALSHA). */
+    public static String scriptSha() {
+        return ValkeyStore.SCRIPT_SHA;
+    }
+
+    /** The Valkey key the store counts {@code key} of {@code bucket} under. */
+    public String counterKey(Bucket bucket, String key) {
+        return store.counterKey(bucket, key);
+    }
+
+    /**
+     * The script's arguments besides the key, as the store passes them for one attempt: the cost (1), the number
+     * of windows, then each window's limit and its length in milliseconds.
+     */
+    public static String[] arguments(Bucket bucket) {
+        return ValkeyStore.arguments(bucket, 1);
+    }
+}
