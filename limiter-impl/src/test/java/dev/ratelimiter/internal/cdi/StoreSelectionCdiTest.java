@@ -5,6 +5,8 @@ import dev.ratelimiter.spi.ConfigurationException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.Map;
 
@@ -29,8 +31,21 @@ class StoreSelectionCdiTest {
         assertThatThrownBy(() -> cdi = CdiContainer.start(Map.of("ratelimiter.backend", "hazelcast")))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("ratelimiter.backend: 'hazelcast' is not a store found on the class path")
-                .hasMessageContaining("memory, postgres, " + MapStoreProvider.NAME + ", valkey")
+                .hasMessageContaining("use one of memory, " + MapStoreProvider.NAME + " (")
                 .hasMessageContaining("docs/writing-a-store.md");
+    }
+
+    @ParameterizedTest(name = "ratelimiter.backend={0}")
+    @CsvSource({"valkey, dev.ratelimiter:limiter-store-valkey", "Postgres, dev.ratelimiter:limiter-store-postgres"})
+    @DisplayName("one of the library's own stores without its module fails the deployment naming the artifact to add")
+    void storeModuleAbsent(String backend, String artifact) {
+        assertThatThrownBy(() -> cdi = CdiContainer.start(Map.of("ratelimiter.backend", backend)))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("ratelimiter.backend: '" + backend + "' is a store of its own module, which is "
+                        + "not on the class path: add the dependency " + artifact + " (the version of limiter-impl, "
+                        + "or none with limiter-bom imported) to the application; "
+                        + "docs/stores.md#the-stores-as-modules")
+                .hasMessageNotContaining("NoClassDefFoundError");
     }
 
     @Test

@@ -22,8 +22,7 @@ class UnknownPropertiesTest {
             "ratelimiter.buckets.login.on_outage,     ratelimiter.buckets.login.on-outage",
             "ratelimiter.buckets.login.mod,           ratelimiter.buckets.login.mode",
             "ratelimiter.bucket.login.limit,          ratelimiter.buckets.login.limit",
-            "ratelimiter.valkey.pool.size,            ratelimiter.valkey.pool-size",
-            "ratelimiter.postgres.timout,             ratelimiter.postgres.timeout",
+            "ratelimiter.test-map.dwn,                ratelimiter.test-map.down",
             "ratelimiter.breaker.failures-threshold,  ratelimiter.breaker.failure-threshold",
             "ratelimiter.trusted-proxy,               ratelimiter.trusted-proxies",
             "ratelimiter.buckets.login,               ratelimiter.buckets.login.limit",
@@ -79,17 +78,28 @@ class UnknownPropertiesTest {
     void knownUnderProfile() {
         assertThat(UnknownProperties.warnings(List.of("%dev.ratelimiter.buckets.login.limit",
                 "%dev.ratelimiter.buckets.login.window", "%test.ratelimiter.backend",
-                "%prod.ratelimiter.valkey.url", "%dev,test.ratelimiter.breaker.max-backoff"))).isEmpty();
+                "%prod.ratelimiter.test-map.down", "%dev,test.ratelimiter.breaker.max-backoff"))).isEmpty();
     }
 
     @ParameterizedTest(name = "{0}: did you mean {1}?")
     @CsvSource(delimiter = '|', value = {
             "%dev.ratelimiter.buckets.login.limt | %dev.ratelimiter.buckets.login.limit",
             "%prod.ratelimiter.backnd            | %prod.ratelimiter.backend",
-            "%dev,test.ratelimiter.valkey.timout | %dev,test.ratelimiter.valkey.timeout"})
+            "%dev,test.ratelimiter.test-map.dwn  | %dev,test.ratelimiter.test-map.down"})
     @DisplayName("an unknown name under a profile is reported with its profile kept")
     void typoUnderProfile(String typo, String nearest) {
         assertThat(UnknownProperties.warnings(List.of(typo)))
                 .containsExactly("Unknown property " + typo + " is ignored; did you mean " + nearest + "?");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"ratelimiter.valkey.url, dev.ratelimiter:limiter-store-valkey",
+            "ratelimiter.postgres.timout, dev.ratelimiter:limiter-store-postgres",
+            "%prod.ratelimiter.valkey.mode, dev.ratelimiter:limiter-store-valkey"})
+    @DisplayName("a property of the library's own store whose module is absent names the artifact, not a typo")
+    void propertyOfAnAbsentStoreModule(String name, String artifact) {
+        assertThat(UnknownProperties.warnings(List.of(name))).containsExactly("Property " + name + " is ignored: it "
+                + "belongs to a store whose module is not on the class path (" + artifact + "); add that dependency "
+                + "to use the store, or remove the property");
     }
 }

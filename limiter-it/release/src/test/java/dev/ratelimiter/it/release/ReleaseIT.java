@@ -1,5 +1,6 @@
 package dev.ratelimiter.it.release;
 
+import dev.ratelimiter.testing.TestServers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -40,7 +41,9 @@ import static org.awaitility.Awaitility.await;
  * target/; then the two applications, their files taken from docs/servers.md, are built with the system Maven
  * ({@link SystemMaven}), started with the page's commands, and sent the page's JSON logins until the 429; and the
  * Quarkus one again with the page's additions for Valkey (docs/servers.md#counting-in-valkey-or-redis), counting
- * in a {@code redis-server} of the test's own.
+ * in a {@code redis-server} of the test's own, and the Open Liberty one with the page's additions for PostgreSQL
+ * (docs/servers.md#counting-in-postgresql), its table made by the page's psql loop in a schema of the test's own on
+ * the tests' PostgreSQL ({@link TestServers#postgres()}).
  *
  * <p>The release builds a copy of the whole checkout whose version is this run's own ({@code <version>-rt<time>}),
  * as a release sets its version first: the copy leaves this build's target/ alone, and no local repository holds
@@ -62,7 +65,11 @@ import static org.awaitility.Awaitility.await;
 class ReleaseIT {
 
     private static final List<String> PUBLISHED = List.of("ratelimiter-parent", "limiter-bom", "limiter-api",
-            "limiter-impl");
+            "limiter-impl", "limiter-store-valkey", "limiter-store-postgres");
+    /** The published jars, each with the module name applications on the module path see. */
+    private static final Map<String, String> MODULE_NAMES = Map.of("limiter-api", "dev.ratelimiter",
+            "limiter-impl", "dev.ratelimiter.impl", "limiter-store-valkey", "dev.ratelimiter.store.valkey",
+            "limiter-store-postgres", "dev.ratelimiter.store.postgres");
     /** What {@code ./mvnw install -DskipTests} must not need; the benchmark and the alert rules' tests use them. */
     private static final Set<String> HIDDEN = Set.of("redis-server", "redis-cli", "redis-benchmark", "initdb",
             "pg_ctl", "pgbench", "pgbouncer", "promtool", "wrk");
@@ -137,7 +144,8 @@ class ReleaseIT {
     }
 
     @Test
-    @DisplayName("the release deploys the parent, the BOM, the API and the implementation, nothing else")
+    @DisplayName("the release deploys the parent, the BOM, the API, the implementation and the two store modules, "
+            + "nothing else")
     void deploysThePublishedModulesOnly() throws IOException {
         for (String artifact : PUBLISHED) {
             assertThat(deployed(artifact, ".pom")).as(artifact).exists();
@@ -188,11 +196,10 @@ class ReleaseIT {
     }
 
     @Test
-    @DisplayName("limiter-api and limiter-impl come with sources, javadoc, a CycloneDX SBOM and a module name")
+    @DisplayName("limiter-api, limiter-impl and the store modules come with sources, javadoc, a CycloneDX SBOM and a "
+            + "module name")
     void releaseArtifacts() throws IOException {
-        Map<String, String> moduleNames = Map.of("limiter-api", "dev.ratelimiter",
-                "limiter-impl", "dev.ratelimiter.impl");
-        for (Map.Entry<String, String> module : moduleNames.entrySet()) {
+        for (Map.Entry<String, String> module : MODULE_NAMES.entrySet()) {
             String artifact = module.getKey();
             assertThat(entries(deployed(artifact, "-sources.jar"))).as(artifact).anyMatch(e -> e.endsWith(".java"));
             assertThat(entries(deployed(artifact, "-javadoc.jar"))).as(artifact).contains("index.html");
@@ -215,11 +222,12 @@ class ReleaseIT {
         String bom = Files.readString(deployed("limiter-bom", ".pom"));
         assertThat(bom).doesNotContain("<parent>").contains("<name>Apache-2.0</name>", "<developers>", "<scm",
                 "<url>", "<description>");
-        assertThat(bom.split("<artifactId>", -1)).as("artifactIds in the BOM: its own and the two modules")
-                .hasSize(4);
-        assertThat(bom).contains("<artifactId>limiter-api</artifactId>", "<artifactId>limiter-impl</artifactId>")
+        assertThat(bom.split("<artifactId>", -1)).as("artifactIds in the BOM: its own and the four modules")
+                .hasSize(6);
+        assertThat(bom).contains("<artifactId>limiter-api</artifactId>", "<artifactId>limiter-impl</artifactId>",
+                        "<artifactId>limiter-store-valkey</artifactId>", "<artifactId>limiter-store-postgres</artifactId>")
                 .doesNotContain("jedis", "postgresql", "HikariCP");
-        for (String artifact : List.of("limiter-api", "limiter-impl")) {
+        for (String artifact : MODULE_NAMES.keySet()) {
             assertThat(Files.readString(deployed(artifact, ".pom"))).as(artifact).contains("<name>", "<description>");
         }
     }
@@ -239,7 +247,9 @@ class ReleaseIT {
         assertThat(jarNames(app.resolve("target/quarkus-app/lib/main"))).as("what the library brings")
                 .anyMatch(name -> name.startsWith("dev.ratelimiter.limiter-impl-"))
                 .anyMatch(name -> name.startsWith("dev.ratelimiter.limiter-api-"))
-                .anyMatch(name -> name.startsWith("com.github.seancfoley.ipaddress-"));
+                .anyMatch(name -> name.startsWith("com.github.seancfoley.ipaddress-"))
+                .as("no store module, no store client").noneMatch(name -> name.contains("limiter-store-")
+                        || name.startsWith("redis.clients.") || name.startsWith("org.postgresql."));
         List<String> command = new ArrayList<>(List.of(start.replace("8081", String.valueOf(port)).split(" ")));
         command.set(0, javaExecutable());
         Path runLog = work.resolve("quarkus-app-run.log");
@@ -269,7 +279,9 @@ class ReleaseIT {
         Path log = work.resolve("quarkus-valkey-app.log");
         int exit = MavenRun.run(mvn(app, List.of("package")), app, Map.of(), log);
         assertThat(exit).as("mvn package, log %s:\n%s", log, MavenRun.tail(log)).isZero();
-        assertThat(jarNames(app.resolve("target/quarkus-app/lib/main"))).as("the client the page adds")
+        assertFromRelease("limiter-store-valkey");
+        assertThat(jarNames(app.resolve("target/quarkus-app/lib/main"))).as("the module the page adds, with its client")
+                .anyMatch(name -> name.startsWith("dev.ratelimiter.limiter-store-valkey-"))
                 .anyMatch(name -> name.startsWith("redis.clients.jedis-"));
         int port = freePort();
         List<String> command = new ArrayList<>(List.of(start.split(" ")));
@@ -296,15 +308,8 @@ class ReleaseIT {
     void newLibertyApplication() throws IOException {
         String run = "mvn -Dliberty.var.http.port=9081 package liberty:run";
         assertPageShows(run, "`HTTP/1.1 429 Undefined`");
-        Map<String, String> classes = new LinkedHashMap<>();
-        PageFiles.of(page, "quarkus-app").forEach((path, text) -> {
-            if (path.startsWith("src/main/java/")) {
-                classes.put(path, text);
-            }
-        });
-        assertThat(classes).as("the Quarkus application's classes, which the Liberty one shares").hasSize(4);
         int port = freePort();
-        Path app = writeApplication("liberty-app", classes);
+        Path app = writeApplication("liberty-app", quarkusClasses());
         libertyServers.add(app.resolve("target/liberty/wlp/bin/server"));
         List<String> args = List.of(run.replace("9081", String.valueOf(port)).split(" "));
         Path log = work.resolve("liberty-app.log");
@@ -316,7 +321,111 @@ class ReleaseIT {
         assertThat(jarNames(app.resolve("target/shop/WEB-INF/lib"))).as("what the library brings")
                 .anyMatch(name -> name.startsWith("limiter-impl-"))
                 .anyMatch(name -> name.startsWith("limiter-api-"))
-                .anyMatch(name -> name.startsWith("ipaddress-"));
+                .anyMatch(name -> name.startsWith("ipaddress-"))
+                .as("no store module, no store client").noneMatch(name -> name.startsWith("limiter-store-")
+                        || name.startsWith("jedis-") || name.startsWith("postgresql-"));
+    }
+
+    @Test
+    @DisplayName("the Open Liberty application counting in PostgreSQL, as docs/servers.md#counting-in-postgresql adds "
+            + "it, answers the page's logins 200 401 401 401 429 from rows whose keys are HMACs")
+    void newLibertyApplicationOnPostgres() throws IOException {
+        String migrate = "for file in \"$RATELIMITER_CHECKOUT\"/migrations/postgres/V*.sql; do "
+                + "psql -q -v ON_ERROR_STOP=1 -f \"$file\"; done";
+        String select = "psql -c 'select bucket, key from rate_limit_counters'";
+        assertPageShows(migrate, select, "mvn package liberty:run", "`Rate limiter ready: backend postgres, 3 buckets`",
+                "`\"backend\":\"postgres\"` and `\"state\":\"ok\"`");
+        TestServers.Postgres postgres = TestServers.postgres();
+        String schema = "release_" + Long.toString(System.nanoTime(), 36);
+        // psql's own variables, as the page exports them, for the tests' server; the schema stands for the page's
+        // database of its own
+        Map<String, String> psql = new LinkedHashMap<>(psqlEnvironment(postgres));
+        assertThat(bash("psql -q -v ON_ERROR_STOP=1 -c 'create schema " + schema + "'", psql)).isEmpty();
+        psql.put("PGOPTIONS", "-c search_path=" + schema);
+        try {
+            Map<String, String> migration = new LinkedHashMap<>(psql);
+            migration.put("RATELIMITER_CHECKOUT", checkout.toString());
+            assertThat(bash(migrate, migration)).as("the page's migration loop prints nothing").isEmpty();
+            Path app = writeApplication("liberty-app", quarkusClasses());
+            Map<String, String> additions = PageFiles.additions(page, "liberty-app");
+            assertThat(additions).as("the page's additions").containsOnlyKeys("pom.xml",
+                    "src/main/resources/META-INF/microprofile-config.properties");
+            PageFiles.add(app, additions);
+            libertyServers.add(app.resolve("target/liberty/wlp/bin/server"));
+            int port = freePort();
+            Map<String, String> environment = new LinkedHashMap<>(Map.of(
+                    "RATELIMITER_POSTGRES_URL", postgres.url(), "RATELIMITER_POSTGRES_USER", postgres.user(),
+                    "RATELIMITER_POSTGRES_TABLE", schema + ".rate_limit_counters",
+                    "RATE_LIMIT_KEY_SECRET", "release-test-secret"));
+            if (!postgres.password().isEmpty()) {
+                environment.put("RATELIMITER_POSTGRES_PASSWORD", postgres.password());
+            }
+            Path log = work.resolve("liberty-postgres-app.log");
+            Process server = MavenRun.start(mvn(app, List.of("-Dliberty.var.http.port=" + port, "package",
+                    "liberty:run")), app, environment, log);
+            servers.add(server);
+            assertLogins(port, "/health/ready", server, log, Duration.ofMinutes(5), "429 Undefined");
+            assertFromRelease("limiter-store-postgres");
+            assertThat(jarNames(app.resolve("target/shop/WEB-INF/lib"))).as("the module the page adds, with its client")
+                    .anyMatch(name -> name.startsWith("limiter-store-postgres-"))
+                    .anyMatch(name -> name.startsWith("postgresql-"));
+            assertThat(JsonLogin.body(URI.create("http://127.0.0.1:" + port + "/health/ready")).replace(" ", ""))
+                    .contains("\"backend\":\"postgres\"", "\"state\":\"ok\"");
+            assertThat(Files.readString(app.resolve("target/liberty/wlp/usr/servers/defaultServer/logs/messages.log")))
+                    .contains("Rate limiter ready: backend postgres, 3 buckets");
+            List<String> rows = bash(select + " --tuples-only --no-align", psql).lines().toList();
+            assertThat(rows).as("the table's rows, bucket|key").isNotEmpty()
+                    .allMatch(row -> row.matches("[a-z-]+\\|[A-Za-z0-9_-]{43}"))
+                    .anyMatch(row -> row.startsWith("login|")).anyMatch(row -> row.startsWith("api-anonymous|"))
+                    .noneMatch(row -> row.contains("alice") || row.contains("carol") || row.contains("127.0.0.1"));
+        } finally {
+            psql.remove("PGOPTIONS");
+            bash("psql -q -c 'drop schema " + schema + " cascade'", psql);
+        }
+    }
+
+    /** The Quarkus application's four classes on the page, which the Open Liberty one shares. */
+    private Map<String, String> quarkusClasses() {
+        Map<String, String> classes = new LinkedHashMap<>();
+        PageFiles.of(page, "quarkus-app").forEach((path, text) -> {
+            if (path.startsWith("src/main/java/")) {
+                classes.put(path, text);
+            }
+        });
+        assertThat(classes).as("the Quarkus application's classes, which the Liberty one shares").hasSize(4);
+        return classes;
+    }
+
+    /** {@code PGHOST}, {@code PGPORT}, {@code PGDATABASE}, {@code PGUSER} and {@code PGPASSWORD} of a server. */
+    private static Map<String, String> psqlEnvironment(TestServers.Postgres postgres) {
+        URI url = URI.create(postgres.url().substring("jdbc:".length()));
+        Map<String, String> environment = new LinkedHashMap<>(Map.of("PGHOST", url.getHost(),
+                "PGPORT", String.valueOf(url.getPort() < 0 ? 5432 : url.getPort()),
+                "PGDATABASE", url.getPath().substring(1), "PGUSER", postgres.user()));
+        if (!postgres.password().isEmpty()) {
+            environment.put("PGPASSWORD", postgres.password());
+        }
+        return environment;
+    }
+
+    /**
+     * What {@code bash -c command} prints (standard error too), stripped, with {@code environment} added to this
+     * process's.
+     *
+     * @throws AssertionError if it exits with another status than 0
+     */
+    private static String bash(String command, Map<String, String> environment) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder("bash", "-c", command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        Process process = builder.start();
+        String printed = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        try {
+            assertThat(process.waitFor()).as("bash -c %s:\n%s", command, printed).isZero();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        return printed;
     }
 
     /** The page says what the test does: each snippet is on docs/servers.md verbatim. */
@@ -378,8 +487,13 @@ class ReleaseIT {
 
     /** limiter-impl reached the user's local repository from the release's file repository. */
     private void assertFromRelease() throws IOException {
-        assertThat(Files.readString(userRepository.resolve("dev/ratelimiter/limiter-impl/" + version
-                + "/_remote.repositories"))).as("limiter-impl came from the release's repository")
+        assertFromRelease("limiter-impl");
+    }
+
+    /** {@code artifact} reached the user's local repository from the release's file repository. */
+    private void assertFromRelease(String artifact) throws IOException {
+        assertThat(Files.readString(userRepository.resolve("dev/ratelimiter/" + artifact + "/" + version
+                + "/_remote.repositories"))).as("%s came from the release's repository", artifact)
                 .contains(">release-test=");
     }
 

@@ -1,0 +1,32 @@
+package dev.ratelimiter.internal.postgres;
+
+import dev.ratelimiter.internal.core.UnknownProperties;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** With this module on the class path, its properties are known and a misspelt one gets the nearest of them. */
+class PostgresPropertyNamesTest {
+
+    @ParameterizedTest(name = "{0}: did you mean {1}?")
+    @CsvSource(delimiter = '|', value = {
+            "ratelimiter.postgres.timout           | ratelimiter.postgres.timeout",
+            "%dev,test.ratelimiter.postgres.tabel  | %dev,test.ratelimiter.postgres.table"})
+    @DisplayName("a misspelt property of the PostgreSQL store is reported with the nearest, its profile kept")
+    void nearestKnownProperty(String typo, String nearest) {
+        assertThat(UnknownProperties.warnings(List.of(typo)))
+                .containsExactly("Unknown property " + typo + " is ignored; did you mean " + nearest + "?");
+    }
+
+    @Test
+    @DisplayName("the PostgreSQL store's properties are known, also under a profile")
+    void known() {
+        assertThat(UnknownProperties.warnings(List.of("ratelimiter.postgres.url", "%prod.ratelimiter.postgres.url",
+                "ratelimiter.postgres.table", "ratelimiter.postgres.datasource"))).isEmpty();
+    }
+}
