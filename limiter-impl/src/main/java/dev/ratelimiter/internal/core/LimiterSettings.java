@@ -11,32 +11,32 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The limiter's configuration, read and validated once at startup by {@link SettingsReader}. Property names are
- * those of docs/reference.md.
+ * The limiter's configuration, read and validated once at startup by {@link SettingsReader}. Each component is the
+ * value of the {@link PropertyTable} row named beside it, where its name, default and range are (and
+ * docs/reference.md#properties, checked against that table).
  *
- * @param enabled               {@code ratelimiter.enabled}: false allows everything and counts nothing
- * @param backend               {@code ratelimiter.backend}: {@code memory} or a store provider's name
- * @param buckets               every configured bucket by name ({@code ratelimiter.buckets.<name>.*})
- * @param globalLimit           {@code ratelimiter.api.enabled}: whether the global filter limits {@code /api/}
- * @param pathPrefixes          {@code ratelimiter.api.path-prefixes}: paths after the context root that the
- *                              global filter limits, each starting and ending with {@code /}
- * @param trustedProxies        {@code ratelimiter.trusted-proxies}: CIDRs or addresses, parsed
- * @param ipv6PrefixLength      {@code ratelimiter.ipv6-prefix-length}: IPv6 clients are keyed by this prefix,
- *                              1..128
- * @param keySecret             {@code ratelimiter.key-secret}: the HMAC key, if any
- * @param headersOnSuccess      {@code ratelimiter.headers.on-success}: RateLimit headers on allowed responses
- * @param memoryMaxKeys         {@code ratelimiter.memory.max-keys}: live counters per bucket, 1 to 10<sup>8</sup>
- * @param memorySweepInterval   {@code ratelimiter.memory.sweep-interval}: delay between sweeps, 1 s to 1 day
- * @param healthDownWhenDegraded {@code ratelimiter.health.down-when-degraded}
- * @param breaker               {@code ratelimiter.breaker.*}: the circuit breaker in front of a shared store
- * @param denyCache             {@code ratelimiter.deny-cache.max-age} and {@code ratelimiter.memory.max-keys}: a
- *                              shared store's refusals answered from memory
- * @param keyResolver           {@code ratelimiter.api.key-resolver}: the global filter's key resolver, a
- *                              {@code @Named} name or a bean class's name, unchecked here (the CDI layer finds it)
- * @param shadowBuckets         the names of the buckets whose {@code ratelimiter.buckets.<name>.mode} is
- *                              {@code shadow}: decided and counted, never refused (docs/guide.md#shadow-mode)
- * @param metricsSystem         {@code ratelimiter.metrics.system}: which metrics library records, or
- *                              {@link MetricsSystem#AUTO} for the first the server offers
+ * @param enabled                {@link PropertyTable#ENABLED}: false allows everything and counts nothing
+ * @param backend                {@link PropertyTable#BACKEND}: {@code memory} or a store provider's name
+ * @param buckets                every configured bucket by name (the rows {@code buckets.<name>.*})
+ * @param globalLimit            {@link PropertyTable#API_ENABLED}: whether the global filter limits its paths
+ * @param pathPrefixes           {@link PropertyTable#API_PATH_PREFIXES}: paths after the context root that the
+ *                               global filter limits, each starting and ending with {@code /}
+ * @param trustedProxies         {@link PropertyTable#TRUSTED_PROXIES}, parsed
+ * @param ipv6PrefixLength       {@link PropertyTable#IPV6_PREFIX_LENGTH}: IPv6 clients are keyed by this prefix
+ * @param keySecret              {@link PropertyTable#KEY_SECRET}: the HMAC key, if any
+ * @param headersOnSuccess       {@link PropertyTable#HEADERS_ON_SUCCESS}: RateLimit headers on allowed responses
+ * @param memoryMaxKeys          {@link PropertyTable#MEMORY_MAX_KEYS}: live counters per bucket
+ * @param memorySweepInterval    {@link PropertyTable#MEMORY_SWEEP_INTERVAL}: delay between sweeps
+ * @param healthDownWhenDegraded {@link PropertyTable#HEALTH_DOWN_WHEN_DEGRADED}
+ * @param breaker                the {@code breaker.*} rows: the circuit breaker in front of a shared store
+ * @param denyCache              {@link PropertyTable#DENY_CACHE_MAX_AGE} and {@link PropertyTable#MEMORY_MAX_KEYS}:
+ *                               a shared store's refusals answered from memory
+ * @param keyResolver            {@link PropertyTable#API_KEY_RESOLVER}: the global filter's key resolver, a
+ *                               {@code @Named} name or a bean class's name, unchecked here (the CDI layer finds it)
+ * @param shadowBuckets          the names of the buckets whose {@link PropertyTable#BUCKET_MODE} is {@code shadow}:
+ *                               decided and counted, never refused (docs/guide.md#shadow-mode)
+ * @param metricsSystem          {@link PropertyTable#METRICS_SYSTEM}: which metrics library records, or
+ *                               {@link MetricsSystem#AUTO} for the first the server offers
  */
 public record LimiterSettings(
         boolean enabled,

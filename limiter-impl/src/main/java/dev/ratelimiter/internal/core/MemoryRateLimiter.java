@@ -44,6 +44,11 @@ import java.util.concurrent.atomic.LongAdder;
  * reports the same one. The window's reference to it fills the object's alignment gap (a window stays 32 bytes
  * with compressed references); the kept {@code Duration} (24 bytes) lives as long as the window, for keys called
  * more than once in it: 24 bytes of heap per busy key instead of 24 bytes of garbage per call.
+ *
+ * <p>One file of about 500 lines, on purpose: the per-key states ({@code Cell}, {@code Window}, {@code Windows}) and
+ * the bucket's map ({@code Counters}) are private nested classes whose fields are changed by compare-and-set and
+ * under locks that only this class takes; kept together, no other class can touch that mutable state, and the
+ * sweeper's retire-then-remove protocol reads in one place.
  */
 public final class MemoryRateLimiter implements RateLimiter, Sweepable {
 

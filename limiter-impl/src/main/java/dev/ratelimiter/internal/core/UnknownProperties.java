@@ -17,15 +17,11 @@ import java.util.Optional;
 public final class UnknownProperties {
 
     /**
-     * Every property besides the buckets' and the store providers', as {@link SettingsReader} reads them.
+     * Every property besides the buckets' and the store providers': the rows of {@link PropertyTable} that are no
+     * bucket's.
      */
-    static final List<String> KNOWN = List.of(
-            "enabled", "backend", "api.enabled", "api.path-prefixes", "api.key-resolver", "trusted-proxies",
-            "ipv6-prefix-length",
-            "key-secret", "headers.on-success", "memory.max-keys", "memory.sweep-interval", "deny-cache.max-age",
-            "health.down-when-degraded", "metrics.system",
-            "breaker.failure-threshold", "breaker.initial-backoff", "breaker.max-backoff",
-            "breaker.success-threshold").stream().map(key -> SettingsReader.PREFIX + key).toList();
+    static final List<String> KNOWN = PropertyTable.ALL.stream().filter(property -> !property.ofBucket())
+            .map(PropertyTable.Property::fullName).toList();
 
     private UnknownProperties() {
     }

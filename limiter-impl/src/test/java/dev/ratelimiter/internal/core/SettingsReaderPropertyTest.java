@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,21 +29,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 public class SettingsReaderPropertyTest {
 
     /**
-     * Every property of the configuration reference that the reader reads ({@code ratelimiter.postgres.*} is the
-     * PostgreSQL store's: PostgresSettingsTest); {@code login} stands for any bucket.
+     * Every property of the table ({@link PropertyTable}, which the reference is checked against) with {@code login}
+     * for any bucket, and the global filter's buckets; {@code ratelimiter.<store>.*} is the stores' own
+     * (PostgresSettingsTest, ValkeySettingsPropertyTest).
      */
-    static final List<String> PROPERTIES = List.of(
-            "ratelimiter.enabled", "ratelimiter.backend",
-            "ratelimiter.buckets.login.limit", "ratelimiter.buckets.login.window",
-            "ratelimiter.buckets.login.on-outage", "ratelimiter.buckets.login.mode",
-            "ratelimiter.buckets.api-authenticated.limit", "ratelimiter.buckets.api-authenticated.window",
-            "ratelimiter.buckets.api-anonymous.limit", "ratelimiter.buckets.api-anonymous.window",
-            "ratelimiter.api.enabled", "ratelimiter.api.path-prefixes", "ratelimiter.trusted-proxies",
-            "ratelimiter.ipv6-prefix-length", "ratelimiter.key-secret", "ratelimiter.headers.on-success",
-            "ratelimiter.memory.max-keys", "ratelimiter.memory.sweep-interval", "ratelimiter.deny-cache.max-age",
-            "ratelimiter.health.down-when-degraded", "ratelimiter.metrics.system",
-            "ratelimiter.breaker.failure-threshold", "ratelimiter.breaker.initial-backoff",
-            "ratelimiter.breaker.max-backoff", "ratelimiter.breaker.success-threshold");
+    static final List<String> PROPERTIES = Stream.concat(
+            PropertyTable.ALL.stream().map(property -> property.fullName().replace("<name>", "login")),
+            Stream.of("ratelimiter.buckets.api-authenticated.limit", "ratelimiter.buckets.api-authenticated.window",
+                    "ratelimiter.buckets.api-anonymous.limit", "ratelimiter.buckets.api-anonymous.window"))
+            .toList();
 
     private static Map<String, String> baseline() {
         return new HashMap<>(Map.of(

@@ -52,6 +52,11 @@ import java.util.function.Supplier;
  * keep per key, not per hash field on every supported version. The braces make {@code {<bucket>:<hashed key>}}
  * the Redis Cluster hash tag of every window's key, so one key's windows share a slot and one script decides
  * them on one node.
+ *
+ * <p>One file of about 470 lines, on purpose: the key layout, the script's parameters, a cluster's runs by slot, the
+ * redirections and the reading of the reply are one protocol over the same parameter arrays, each step depending on
+ * the others' layout; the parts that stand alone are classes of their own ({@link ScriptArgumentEncoder},
+ * {@link ValkeyClientFactory}, {@link ValkeyFailures}, {@link ValkeyClusterParts}).
  */
 final class ValkeyStore implements RateLimitStore {
 

@@ -1,16 +1,21 @@
 package dev.ratelimiter.internal.valkey;
 
 import dev.ratelimiter.internal.core.UnknownProperties;
+import dev.ratelimiter.testing.ReferenceProperties;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.List;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** With this module on the class path, its properties are known and a misspelt one gets the nearest of them. */
+/**
+ * With this module on the class path, its properties are known and a misspelt one gets the nearest of them; and they
+ * are the ones docs/reference.md#properties lists under {@code ratelimiter.valkey.}.
+ */
 class ValkeyPropertyNamesTest {
 
     @ParameterizedTest(name = "{0}: did you mean {1}?")
@@ -28,5 +33,14 @@ class ValkeyPropertyNamesTest {
     void known() {
         assertThat(UnknownProperties.warnings(List.of("ratelimiter.valkey.url", "%prod.ratelimiter.valkey.url",
                 "ratelimiter.valkey.mode", "ratelimiter.valkey.key-prefix"))).isEmpty();
+    }
+
+    @Test
+    @DisplayName("the reference lists exactly the properties the Valkey store reads")
+    void referenceListsTheProvidersProperties() {
+        String subtree = "ratelimiter.valkey.";
+        assertThat(ReferenceProperties.read().keySet().stream().filter(name -> name.startsWith(subtree))
+                .map(name -> name.substring(subtree.length())).collect(Collectors.toSet()))
+                .containsExactlyInAnyOrderElementsOf(new ValkeyStoreProvider().propertyNames());
     }
 }
