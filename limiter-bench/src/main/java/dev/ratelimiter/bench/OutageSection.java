@@ -3,7 +3,7 @@ package dev.ratelimiter.bench;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.OutagePolicy;
-import dev.ratelimiter.internal.core.BackendState;
+import dev.ratelimiter.internal.core.monitor.BackendState;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 

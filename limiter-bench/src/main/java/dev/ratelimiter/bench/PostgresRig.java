@@ -1,12 +1,11 @@
 package dev.ratelimiter.bench;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.internal.core.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.distributed.proxy.ProxyManager;
 import io.github.bucket4j.postgresql.Bucket4jPostgreSQL;
 
-import javax.sql.DataSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -20,6 +19,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.sql.DataSource;
 
 /**
  * PostgreSQL's rig: a throwaway cluster of the benchmark's own, the library's store and decision path, a bare

@@ -2,13 +2,12 @@ package dev.ratelimiter.bench;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.internal.core.BackendMonitor;
-import dev.ratelimiter.internal.core.RateLimiterMetrics;
-import dev.ratelimiter.internal.core.StoreLimiter;
+import dev.ratelimiter.internal.core.chain.StoreLimiter;
+import dev.ratelimiter.internal.core.monitor.BackendMonitor;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.postgres.ConnectionEviction;
 import dev.ratelimiter.internal.postgres.PostgresStore;
 
-import javax.sql.DataSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
@@ -21,6 +20,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import javax.sql.DataSource;
 
 /**
  * The PostgreSQL store's own statement and schema, as the library's jar has them: the migration is read from

@@ -1,10 +1,10 @@
 package dev.ratelimiter.bench;
 
-import dev.ratelimiter.internal.core.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.valkey.RedisServer;
 
-import javax.sql.DataSource;
 import java.time.Duration;
+import javax.sql.DataSource;
 
 /**
  * A store server of the benchmark's own that the outage section can stop (SIGSTOP: sockets stay open and nothing

@@ -1,7 +1,7 @@
 package dev.ratelimiter.bench;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.internal.core.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.valkey.RedisServer;
 import dev.ratelimiter.internal.valkey.ValkeyLayout;
 import io.github.bucket4j.BucketConfiguration;

@@ -6,7 +6,12 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+import java.util.Map;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The import rules of docs/architecture.md#layers-inside-limiter-impl, checked on the compiled classes of
@@ -23,6 +28,8 @@ class LayerRulesTest {
             "dev.ratelimiter.internal.health..", "dev.ratelimiter.internal.metrics.."};
     /** The library's own stores' packages, each in a module of its own (limiter-store-valkey, -postgres). */
     private static final String[] STORES = {"dev.ratelimiter.internal.valkey..", "dev.ratelimiter.internal.postgres.."};
+    /** core's subpackages, each one job (docs/architecture.md#layers-inside-limiter-impl). */
+    private static final List<String> CORE_PARTS = List.of("time", "key", "monitor", "window", "settings", "chain");
     private static final String[] STORE_CLIENTS = {"redis.clients..", "org.postgresql..", "com.zaxxer.."};
 
     @Test
@@ -51,6 +58,39 @@ class LayerRulesTest {
     void coreDependsOnNoLayerAbove() {
         noClasses().that().resideInAPackage("dev.ratelimiter.internal.core..")
                 .should().dependOnClassesThat().resideInAnyPackage(ADAPTERS)
+                .check(LIBRARY);
+    }
+
+    @Test
+    @DisplayName("core's parts by job: time, key and monitor stand alone, window on time, settings on key; only chain, "
+            + "which assembles them, reaches them all (docs/architecture.md#layers-inside-limiter-impl)")
+    void coreSubpackagesByJob() {
+        Map<String, List<String>> allowed = Map.of(
+                "time", List.of(),
+                "key", List.of(),
+                "monitor", List.of(),
+                "window", List.of("time"),
+                "settings", List.of("key"),
+                "chain", List.of("time", "key", "monitor", "window", "settings"));
+        for (Map.Entry<String, List<String>> part : allowed.entrySet()) {
+            String[] others = CORE_PARTS.stream()
+                    .filter(other -> !other.equals(part.getKey()) && !part.getValue().contains(other))
+                    .map(other -> "dev.ratelimiter.internal.core." + other + "..").toArray(String[]::new);
+            if (others.length > 0) {
+                noClasses().that().resideInAPackage("dev.ratelimiter.internal.core." + part.getKey() + "..")
+                        .should().dependOnClassesThat().resideInAnyPackage(others)
+                        .check(LIBRARY);
+            }
+        }
+        assertThat(allowed.keySet()).containsExactlyInAnyOrderElementsOf(CORE_PARTS);
+    }
+
+    @Test
+    @DisplayName("core has no class outside its parts")
+    void coreIsItsParts() {
+        classes().that().resideInAPackage("dev.ratelimiter.internal.core..")
+                .should().resideInAnyPackage(CORE_PARTS.stream().map(part -> "dev.ratelimiter.internal.core." + part)
+                        .toArray(String[]::new))
                 .check(LIBRARY);
     }
 

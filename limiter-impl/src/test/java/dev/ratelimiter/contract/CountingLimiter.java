@@ -3,7 +3,7 @@ package dev.ratelimiter.contract;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.internal.core.BatchingLimiter;
+import dev.ratelimiter.internal.core.chain.BatchingLimiter;
 import dev.ratelimiter.spi.StoreItem;
 
 import java.util.List;

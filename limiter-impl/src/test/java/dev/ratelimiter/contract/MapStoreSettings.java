@@ -1,8 +1,8 @@
 package dev.ratelimiter.contract;
 
-import dev.ratelimiter.internal.core.LimiterSettings;
-import dev.ratelimiter.internal.core.SettingsReader;
-import dev.ratelimiter.internal.core.StoreProviderRegistry;
+import dev.ratelimiter.internal.core.settings.LimiterSettings;
+import dev.ratelimiter.internal.core.settings.SettingsReader;
+import dev.ratelimiter.internal.core.settings.StoreProviderRegistry;
 
 import java.util.HashMap;
 import java.util.List;

@@ -5,7 +5,7 @@ import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
-import dev.ratelimiter.internal.core.BatchingLimiter;
+import dev.ratelimiter.internal.core.chain.BatchingLimiter;
 import dev.ratelimiter.spi.StoreItem;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;

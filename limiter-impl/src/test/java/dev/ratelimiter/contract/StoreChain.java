@@ -2,17 +2,17 @@ package dev.ratelimiter.contract;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.RateLimiter;
-import dev.ratelimiter.internal.core.BackendMonitor;
-import dev.ratelimiter.internal.core.BackendState;
-import dev.ratelimiter.internal.core.BreakerSettings;
-import dev.ratelimiter.internal.core.CircuitBreakerLimiter;
-import dev.ratelimiter.internal.core.DenyCacheSettings;
-import dev.ratelimiter.internal.core.MemoryRateLimiter;
-import dev.ratelimiter.internal.core.OutageStatistics;
-import dev.ratelimiter.internal.core.RateLimiterMetrics;
-import dev.ratelimiter.internal.core.SharedStoreChain;
+import dev.ratelimiter.internal.core.chain.CircuitBreakerLimiter;
+import dev.ratelimiter.internal.core.chain.SharedStoreChain;
+import dev.ratelimiter.internal.core.chain.StoreProbe;
+import dev.ratelimiter.internal.core.monitor.BackendMonitor;
+import dev.ratelimiter.internal.core.monitor.BackendState;
+import dev.ratelimiter.internal.core.monitor.OutageStatistics;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.settings.BreakerSettings;
+import dev.ratelimiter.internal.core.settings.DenyCacheSettings;
+import dev.ratelimiter.internal.core.window.MemoryRateLimiter;
 import dev.ratelimiter.spi.StoreParts;
-import dev.ratelimiter.internal.core.StoreProbe;
 
 import java.time.InstantSource;
 import java.util.Map;

@@ -1,14 +1,14 @@
 package dev.ratelimiter.contract;
 
 import dev.ratelimiter.RateLimiter;
-import dev.ratelimiter.internal.core.ForwardOnlyClock;
-import dev.ratelimiter.internal.core.LimiterAssembly;
-import dev.ratelimiter.internal.core.LimiterSettings;
-import dev.ratelimiter.internal.core.PlainStoreContext;
-import dev.ratelimiter.internal.core.RateLimiterMetrics;
-import dev.ratelimiter.internal.core.SettingsReader;
-import dev.ratelimiter.internal.core.StoreProviderRegistry;
-import dev.ratelimiter.internal.core.SubtreeConfig;
+import dev.ratelimiter.internal.core.chain.LimiterAssembly;
+import dev.ratelimiter.internal.core.chain.PlainStoreContext;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.settings.LimiterSettings;
+import dev.ratelimiter.internal.core.settings.SettingsReader;
+import dev.ratelimiter.internal.core.settings.StoreProviderRegistry;
+import dev.ratelimiter.internal.core.settings.SubtreeConfig;
+import dev.ratelimiter.internal.core.time.ForwardOnlyClock;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.RateLimitStoreProvider;
 

@@ -1,6 +1,6 @@
 package dev.ratelimiter.testing;
 
-import dev.ratelimiter.internal.core.UnknownProperties;
+import dev.ratelimiter.internal.core.settings.UnknownProperties;
 import dev.ratelimiter.spi.RateLimitStoreProvider;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

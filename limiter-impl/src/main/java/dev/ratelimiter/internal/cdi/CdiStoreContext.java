@@ -1,15 +1,12 @@
 package dev.ratelimiter.internal.cdi;
 
 import dev.ratelimiter.Sweepable;
-import dev.ratelimiter.internal.core.PlainStoreContext;
+import dev.ratelimiter.internal.core.chain.PlainStoreContext;
 import dev.ratelimiter.spi.StoreConfig;
 import dev.ratelimiter.spi.StoreContext;
 import jakarta.enterprise.inject.Default;
 import jakarta.enterprise.inject.Instance;
 
-import javax.naming.InitialContext;
-import javax.naming.NameNotFoundException;
-import javax.naming.NamingException;
 import java.lang.annotation.Annotation;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -17,6 +14,9 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.BooleanSupplier;
+import javax.naming.InitialContext;
+import javax.naming.NameNotFoundException;
+import javax.naming.NamingException;
 
 /**
  * The {@link StoreContext} of a store built in a server: beans from the CDI container, resources from JNDI (the one

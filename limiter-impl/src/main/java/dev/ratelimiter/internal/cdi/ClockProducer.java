@@ -1,6 +1,6 @@
 package dev.ratelimiter.internal.cdi;
 
-import dev.ratelimiter.internal.core.ElapsedTimeClock;
+import dev.ratelimiter.internal.core.time.ElapsedTimeClock;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Produces;
@@ -11,7 +11,7 @@ import java.time.InstantSource;
  * Produces the limiter's time source: the startup instant plus the time elapsed since
  * ({@link ElapsedTimeClock}), so setting the machine's clock moves no window. An application or test replaces it
  * with an {@code @Alternative @Priority(...)} producer of {@link InstantSource}; the in-memory store reads that one
- * forward-only ({@link dev.ratelimiter.internal.core.ForwardOnlyClock}).
+ * forward-only ({@link dev.ratelimiter.internal.core.time.ForwardOnlyClock}).
  */
 @ApplicationScoped
 public class ClockProducer {

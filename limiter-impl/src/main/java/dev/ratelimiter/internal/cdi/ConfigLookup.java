@@ -9,7 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A property's value from MicroProfile Config, for {@link dev.ratelimiter.internal.core.SettingsReader}, refusing a value
+ * A property's value from MicroProfile Config, for {@link dev.ratelimiter.internal.core.settings.SettingsReader}, refusing a value
  * whose expression could not be resolved ({@code ${RATE_LIMIT_KEY_SECRET}} with that variable unset) however the
  * server's Config reports it: SmallRye Config throws, others hand back the expression's text or an empty value.
  * The raw value ({@link ConfigValue#getRawValue()}, MicroProfile Config 2.0) tells the last two from a value

@@ -1,6 +1,6 @@
 package dev.ratelimiter.internal.cdi;
 
-import dev.ratelimiter.internal.core.ClassPresence;
+import dev.ratelimiter.internal.core.settings.ClassPresence;
 import jakarta.enterprise.inject.Instance;
 import jakarta.transaction.Status;
 import jakarta.transaction.TransactionSynchronizationRegistry;

@@ -1,8 +1,8 @@
 package dev.ratelimiter.internal.cdi;
 
-import dev.ratelimiter.internal.core.LimiterSettings;
-import dev.ratelimiter.internal.core.SettingsReader;
-import dev.ratelimiter.internal.core.UnknownProperties;
+import dev.ratelimiter.internal.core.settings.LimiterSettings;
+import dev.ratelimiter.internal.core.settings.SettingsReader;
+import dev.ratelimiter.internal.core.settings.UnknownProperties;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,8 +1,8 @@
 package dev.ratelimiter.internal.cdi;
 
-import dev.ratelimiter.internal.core.LimiterSettings;
-import dev.ratelimiter.internal.core.MetricsSwitch;
-import dev.ratelimiter.internal.core.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.monitor.MetricsSwitch;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import dev.ratelimiter.internal.metrics.MetricsRecorders;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;

@@ -1,9 +1,9 @@
 package dev.ratelimiter.internal.cdi;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.internal.core.monitor.BackendState;
+import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import dev.ratelimiter.spi.ConfigurationException;
-import dev.ratelimiter.internal.core.BackendState;
-import dev.ratelimiter.internal.core.LimiterSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.Startup;
@@ -11,7 +11,6 @@ import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanContainer;
 import jakarta.inject.Inject;
-
 import jakarta.interceptor.Interceptor;
 
 import java.lang.reflect.Method;

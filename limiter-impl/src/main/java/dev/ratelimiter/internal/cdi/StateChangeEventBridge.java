@@ -1,15 +1,15 @@
 package dev.ratelimiter.internal.cdi;
 
 import dev.ratelimiter.RateLimiterStateChanged;
-import dev.ratelimiter.internal.core.BackendState;
-import dev.ratelimiter.internal.core.BackendStatus;
+import dev.ratelimiter.internal.core.monitor.BackendState;
+import dev.ratelimiter.internal.core.monitor.BackendStatus;
 import jakarta.enterprise.event.Event;
 
 import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * Bridges the store's state changes ({@link dev.ratelimiter.internal.core.BackendMonitor}) to the CDI event
+ * Bridges the store's state changes ({@link dev.ratelimiter.internal.core.monitor.BackendMonitor}) to the CDI event
  * {@link RateLimiterStateChanged}, fired on the thread that caused the change (docs/operations.md#readiness).
  */
 final class StateChangeEventBridge implements Consumer<BackendStatus> {

@@ -2,8 +2,8 @@ package dev.ratelimiter.internal.health;
 
 import dev.ratelimiter.internal.cdi.LimiterConfiguration;
 import dev.ratelimiter.internal.cdi.LimiterRuntime;
-import dev.ratelimiter.internal.core.BackendState;
-import dev.ratelimiter.internal.core.BackendStatus;
+import dev.ratelimiter.internal.core.monitor.BackendState;
+import dev.ratelimiter.internal.core.monitor.BackendStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;

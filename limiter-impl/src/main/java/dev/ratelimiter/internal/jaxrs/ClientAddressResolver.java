@@ -1,6 +1,6 @@
 package dev.ratelimiter.internal.jaxrs;
 
-import dev.ratelimiter.internal.core.TrustedProxies;
+import dev.ratelimiter.internal.core.key.TrustedProxies;
 import inet.ipaddr.AddressStringParameters.RangeParameters;
 import inet.ipaddr.HostName;
 import inet.ipaddr.HostNameParameters;

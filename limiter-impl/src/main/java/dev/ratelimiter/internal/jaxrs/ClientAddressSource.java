@@ -1,7 +1,7 @@
 package dev.ratelimiter.internal.jaxrs;
 
-import dev.ratelimiter.internal.core.LimiterSettings;
 import dev.ratelimiter.internal.cdi.LimiterConfiguration;
+import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,7 +1,5 @@
 package dev.ratelimiter.internal.jaxrs;
 
-import dev.ratelimiter.jaxrs.RateLimiterFeature;
-
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.RateLimitExceededException;
@@ -12,7 +10,8 @@ import dev.ratelimiter.internal.cdi.KeyResolverInvoker;
 import dev.ratelimiter.internal.cdi.LimiterConfiguration;
 import dev.ratelimiter.internal.cdi.RateLimitDecider;
 import dev.ratelimiter.internal.cdi.RequestIdentity;
-import dev.ratelimiter.internal.core.LimiterSettings;
+import dev.ratelimiter.internal.core.settings.LimiterSettings;
+import dev.ratelimiter.jaxrs.RateLimiterFeature;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

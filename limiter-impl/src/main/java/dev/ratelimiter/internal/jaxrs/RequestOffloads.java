@@ -1,6 +1,6 @@
 package dev.ratelimiter.internal.jaxrs;
 
-import dev.ratelimiter.internal.core.ClassPresence;
+import dev.ratelimiter.internal.core.settings.ClassPresence;
 
 /** Chooses the {@link RequestOffload} for the platform the library runs on. */
 final class RequestOffloads {

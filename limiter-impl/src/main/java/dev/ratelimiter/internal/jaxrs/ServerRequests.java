@@ -1,6 +1,6 @@
 package dev.ratelimiter.internal.jaxrs;
 
-import dev.ratelimiter.internal.core.ClassPresence;
+import dev.ratelimiter.internal.core.settings.ClassPresence;
 
 import java.util.Optional;
 

@@ -2,7 +2,7 @@ package dev.ratelimiter.internal.metrics;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.internal.core.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 
 import java.util.Collection;
 import java.util.EnumMap;

@@ -1,9 +1,9 @@
 package dev.ratelimiter.internal.metrics;
 
-import dev.ratelimiter.internal.core.ClassPresence;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.settings.ClassPresence;
+import dev.ratelimiter.internal.core.settings.MetricsSystem;
 import dev.ratelimiter.spi.ConfigurationException;
-import dev.ratelimiter.internal.core.MetricsSystem;
-import dev.ratelimiter.internal.core.RateLimiterMetrics;
 import jakarta.enterprise.inject.Instance;
 
 import java.util.List;

@@ -1,15 +1,15 @@
 package dev.ratelimiter.internal.cdi;
 
+import dev.ratelimiter.internal.core.settings.SettingsReader;
 import dev.ratelimiter.spi.ConfigurationException;
-import dev.ratelimiter.internal.core.SettingsReader;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigValue;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Proxy;
 import java.util.HashMap;

@@ -6,8 +6,8 @@ import dev.ratelimiter.RateLimitExceededException;
 import dev.ratelimiter.RateLimiterUnavailableException;
 import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict.Outcome;
+import dev.ratelimiter.internal.core.key.KeyHasher;
 import dev.ratelimiter.spi.ConfigurationException;
-import dev.ratelimiter.internal.core.KeyHasher;
 import dev.ratelimiter.testing.LogCapture;
 import jakarta.enterprise.context.control.RequestContextController;
 import org.junit.jupiter.api.AfterEach;
@@ -15,13 +15,13 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -8,8 +8,8 @@ import dev.ratelimiter.RateLimited.Key;
 import dev.ratelimiter.internal.cdi.RateLimitedMethod.KeySource;
 import dev.ratelimiter.internal.cdi.RateLimitedMethod.Limit;
 import dev.ratelimiter.internal.cdi.RateLimitedMethod.ResolverName;
-import dev.ratelimiter.internal.core.LimiterSettings;
-import dev.ratelimiter.internal.core.SettingsReader;
+import dev.ratelimiter.internal.core.settings.LimiterSettings;
+import dev.ratelimiter.internal.core.settings.SettingsReader;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,6 @@
 package dev.ratelimiter.internal.metrics;
 
-import dev.ratelimiter.internal.core.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**

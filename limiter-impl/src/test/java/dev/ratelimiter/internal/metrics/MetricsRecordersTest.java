@@ -1,8 +1,8 @@
 package dev.ratelimiter.internal.metrics;
 
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.settings.MetricsSystem;
 import dev.ratelimiter.spi.ConfigurationException;
-import dev.ratelimiter.internal.core.MetricsSystem;
-import dev.ratelimiter.internal.core.RateLimiterMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;

@@ -2,8 +2,8 @@ package dev.ratelimiter.internal.cdi;
 
 import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict.Outcome;
-import dev.ratelimiter.internal.core.BackendState;
-import dev.ratelimiter.internal.core.BackendStatus;
+import dev.ratelimiter.internal.core.monitor.BackendState;
+import dev.ratelimiter.internal.core.monitor.BackendStatus;
 import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.testing.TestServers;
 import org.flywaydb.core.Flyway;

@@ -115,7 +115,7 @@ class PgBouncerTest {
         List<List<Verdict>> verdicts = atOnce(THREADS, () -> {
             List<Verdict> mine = new ArrayList<>();
             for (int i = 0; i < CALLS; i++) {
-                mine.addAll(List.of(dev.ratelimiter.internal.core.BatchingLimiter.consumeAll(chain.limiter, items)));
+                mine.addAll(List.of(dev.ratelimiter.internal.core.chain.BatchingLimiter.consumeAll(chain.limiter, items)));
             }
             return mine;
         });

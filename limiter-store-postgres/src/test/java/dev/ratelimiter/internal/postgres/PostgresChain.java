@@ -1,11 +1,10 @@
 package dev.ratelimiter.internal.postgres;
 
 import dev.ratelimiter.contract.StoreChain;
-import dev.ratelimiter.internal.core.BackendMonitor;
-import dev.ratelimiter.internal.core.StoreLimiter;
-import dev.ratelimiter.internal.core.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.chain.StoreLimiter;
+import dev.ratelimiter.internal.core.monitor.BackendMonitor;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,6 +14,7 @@ import java.time.InstantSource;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.sql.DataSource;
 
 /**
  * The test chain ({@link StoreChain}) around a PostgreSQL store with {@code ratelimiter.postgres.url}: the store's

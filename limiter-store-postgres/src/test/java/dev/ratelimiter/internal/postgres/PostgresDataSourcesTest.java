@@ -1,7 +1,7 @@
 package dev.ratelimiter.internal.postgres;
 
 import dev.ratelimiter.Sweepable;
-import dev.ratelimiter.internal.core.SubtreeConfig;
+import dev.ratelimiter.internal.core.settings.SubtreeConfig;
 import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.spi.StoreConfig;
 import dev.ratelimiter.spi.StoreContext;
@@ -9,7 +9,6 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
-import javax.sql.DataSource;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.HashMap;
@@ -17,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.function.BooleanSupplier;
+import javax.sql.DataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

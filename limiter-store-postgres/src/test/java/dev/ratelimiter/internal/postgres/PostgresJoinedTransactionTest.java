@@ -1,17 +1,16 @@
 package dev.ratelimiter.internal.postgres;
 
-import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict.Outcome;
-import dev.ratelimiter.internal.core.BackendMonitor;
-import dev.ratelimiter.internal.core.RateLimiterMetrics;
-import dev.ratelimiter.internal.core.StoreLimiter;
+import dev.ratelimiter.internal.core.chain.StoreLimiter;
+import dev.ratelimiter.internal.core.monitor.BackendMonitor;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-import javax.sql.DataSource;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -21,6 +20,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Optional;
+import javax.sql.DataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

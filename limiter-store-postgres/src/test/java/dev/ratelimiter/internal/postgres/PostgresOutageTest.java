@@ -1,12 +1,11 @@
 package dev.ratelimiter.internal.postgres;
 
-import dev.ratelimiter.contract.SteadyLoad;
-
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
-import dev.ratelimiter.internal.core.BackendState;
+import dev.ratelimiter.contract.SteadyLoad;
+import dev.ratelimiter.internal.core.monitor.BackendState;
 import dev.ratelimiter.testing.TcpProxy;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;

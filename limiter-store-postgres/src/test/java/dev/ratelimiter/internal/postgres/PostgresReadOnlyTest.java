@@ -6,7 +6,7 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
-import dev.ratelimiter.internal.core.BackendState;
+import dev.ratelimiter.internal.core.monitor.BackendState;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;

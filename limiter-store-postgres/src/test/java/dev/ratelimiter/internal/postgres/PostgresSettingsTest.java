@@ -1,10 +1,10 @@
 package dev.ratelimiter.internal.postgres;
 
-import dev.ratelimiter.testing.RangeChecks;
-import dev.ratelimiter.internal.core.SubtreeConfig;
-import dev.ratelimiter.internal.core.UnknownProperties;
+import dev.ratelimiter.internal.core.settings.SubtreeConfig;
+import dev.ratelimiter.internal.core.settings.UnknownProperties;
 import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.spi.StoreConfig;
+import dev.ratelimiter.testing.RangeChecks;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;

@@ -1,10 +1,10 @@
 package dev.ratelimiter.internal.valkey;
 
 import dev.ratelimiter.contract.StoreChain;
-import dev.ratelimiter.internal.core.BackendMonitor;
-import dev.ratelimiter.internal.core.DenyCacheSettings;
-import dev.ratelimiter.internal.core.RateLimiterMetrics;
-import dev.ratelimiter.internal.core.StoreLimiter;
+import dev.ratelimiter.internal.core.chain.StoreLimiter;
+import dev.ratelimiter.internal.core.monitor.BackendMonitor;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.settings.DenyCacheSettings;
 
 import java.time.Duration;
 import java.time.InstantSource;
@@ -13,9 +13,9 @@ import java.util.Optional;
 /**
  * The test chain ({@link StoreChain}) around a Valkey store started from {@code settings} ({@link ValkeyStore}
  * behind {@link StoreLimiter}): in cluster mode with a breaker per master, as
- * {@link dev.ratelimiter.internal.core.SharedStoreChain#of(dev.ratelimiter.spi.RateLimitStore, BackendMonitor,
- * InstantSource, dev.ratelimiter.RateLimiter, dev.ratelimiter.internal.core.OutageListener,
- * dev.ratelimiter.internal.core.BreakerSettings, DenyCacheSettings, RateLimiterMetrics)} builds it.
+ * {@link dev.ratelimiter.internal.core.chain.SharedStoreChain#of(dev.ratelimiter.spi.RateLimitStore, BackendMonitor,
+ * InstantSource, dev.ratelimiter.RateLimiter, dev.ratelimiter.internal.core.monitor.OutageListener,
+ * dev.ratelimiter.internal.core.settings.BreakerSettings, DenyCacheSettings, RateLimiterMetrics)} builds it.
  */
 final class ValkeyChain extends StoreChain {
 

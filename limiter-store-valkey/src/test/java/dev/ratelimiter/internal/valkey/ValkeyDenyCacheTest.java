@@ -4,7 +4,7 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
-import dev.ratelimiter.internal.core.DenyCacheSettings;
+import dev.ratelimiter.internal.core.settings.DenyCacheSettings;
 import dev.ratelimiter.testing.TestServers;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

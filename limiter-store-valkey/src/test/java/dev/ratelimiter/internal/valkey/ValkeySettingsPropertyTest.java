@@ -1,7 +1,7 @@
 package dev.ratelimiter.internal.valkey;
 
-import dev.ratelimiter.internal.core.SettingsReaderPropertyTest;
-import dev.ratelimiter.internal.core.SubtreeConfig;
+import dev.ratelimiter.internal.core.settings.SettingsReaderPropertyTest;
+import dev.ratelimiter.internal.core.settings.SubtreeConfig;
 import dev.ratelimiter.spi.ConfigurationException;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;

@@ -1,8 +1,8 @@
 package dev.ratelimiter.internal.valkey;
 
-import dev.ratelimiter.testing.RangeChecks;
-import dev.ratelimiter.internal.core.SubtreeConfig;
+import dev.ratelimiter.internal.core.settings.SubtreeConfig;
 import dev.ratelimiter.spi.ConfigurationException;
+import dev.ratelimiter.testing.RangeChecks;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -2,8 +2,8 @@ package dev.ratelimiter.internal.valkey;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.internal.core.BatchingLimiter;
-import dev.ratelimiter.internal.core.DenyCacheSettings;
+import dev.ratelimiter.internal.core.chain.BatchingLimiter;
+import dev.ratelimiter.internal.core.settings.DenyCacheSettings;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.testing.TestServers;
 import org.junit.jupiter.api.DisplayName;

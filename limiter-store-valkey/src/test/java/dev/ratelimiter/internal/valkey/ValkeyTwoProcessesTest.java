@@ -1,9 +1,9 @@
 package dev.ratelimiter.internal.valkey;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.internal.core.BackendMonitor;
-import dev.ratelimiter.internal.core.RateLimiterMetrics;
-import dev.ratelimiter.internal.core.StoreLimiter;
+import dev.ratelimiter.internal.core.chain.StoreLimiter;
+import dev.ratelimiter.internal.core.monitor.BackendMonitor;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;

@@ -2,9 +2,9 @@ package dev.ratelimiter.internal.valkey;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.internal.core.BackendMonitor;
-import dev.ratelimiter.internal.core.RateLimiterMetrics;
-import dev.ratelimiter.internal.core.StoreLimiter;
+import dev.ratelimiter.internal.core.chain.StoreLimiter;
+import dev.ratelimiter.internal.core.monitor.BackendMonitor;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -1,0 +1,166 @@
+package dev.ratelimiter.internal.core.chain;
+
+import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.key.CounterKeyHasher;
+import dev.ratelimiter.internal.core.key.KeyHasher;
+import dev.ratelimiter.internal.core.monitor.BackendMonitor;
+import dev.ratelimiter.internal.core.monitor.BackendStatus;
+import dev.ratelimiter.internal.core.monitor.CompositeOutageListener;
+import dev.ratelimiter.internal.core.monitor.OutageListener;
+import dev.ratelimiter.internal.core.monitor.OutageStatistics;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.settings.LimiterSettings;
+import dev.ratelimiter.internal.core.window.DisabledRateLimiter;
+import dev.ratelimiter.internal.core.window.MemoryRateLimiter;
+import dev.ratelimiter.spi.RateLimitStore;
+
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The limiter chain, built once from the settings in plain Java, without a container
+ * (docs/architecture.md#the-outage-chain): in memory, {@code OutagePolicyLimiter(MemoryRateLimiter)}; with a shared
+ * store, {@code OutagePolicyLimiter(DenyCacheLimiter(CircuitBreakerLimiter(store)), fallback: MemoryRateLimiter)} (the
+ * deny cache only when {@code ratelimiter.deny-cache.max-age} is not 0); with {@code ratelimiter.enabled=false}, a
+ * limiter that allows everything. Beside the chain: the monitor of the store's state, the key hashing, the buckets in
+ * shadow mode, the outage counts, and what to close when the application stops.
+ *
+ * @param limiter  the whole chain, which decides on hashed keys
+ * @param monitor  the store's state, for readiness and the state-change event
+ * @param keys     hashes normalized keys before they are counted, and for the denial event
+ * @param shadow   the buckets in shadow mode
+ * @param outages  attempts answered by an outage policy, per bucket
+ * @param blocking whether a decision may wait on the network or a lock ({@link RateLimitStore#blocking()})
+ * @param shutdown what the chain opened, in close order
+ */
+public record LimiterAssembly(RateLimiter limiter, BackendMonitor monitor, CounterKeyHasher keys, ShadowMode shadow,
+                              OutageStatistics outages, boolean blocking, Shutdown shutdown) {
+
+    private static final System.Logger LOG = System.getLogger(LimiterAssembly.class.getName());
+
+    /** @throws NullPointerException for any {@code null} */
+    public LimiterAssembly {
+        Objects.requireNonNull(limiter, "limiter");
+        Objects.requireNonNull(monitor, "monitor");
+        Objects.requireNonNull(keys, "keys");
+        Objects.requireNonNull(shadow, "shadow");
+        Objects.requireNonNull(outages, "outages");
+        Objects.requireNonNull(shutdown, "shutdown");
+    }
+
+    /**
+     * What a shared store's chain is built from, once the parts every chain shares exist.
+     *
+     * @param settings the settings ({@code ratelimiter.breaker.*}, {@code ratelimiter.deny-cache.max-age})
+     * @param clock    the library's clock
+     * @param metrics  the metrics port
+     * @param monitor  the store's state, told of each failure
+     * @param fallback the per-process limiter for {@code FALLBACK} buckets
+     * @param outages  told of every attempt an outage policy answered
+     */
+    public record ChainInputs(LimiterSettings settings, InstantSource clock, RateLimiterMetrics metrics,
+                              BackendMonitor monitor, RateLimiter fallback, OutageListener outages) {
+    }
+
+    /** A shared store, started once the monitor exists (a store's start may already report to it). */
+    public interface SharedStore {
+
+        /**
+         * Starts the store and builds the outage chain around it.
+         *
+         * @param inputs   what the chain is built from
+         * @param shutdown where to register what the store opened: {@link Shutdown#first} for what calls the store
+         *                 on its own, {@link Shutdown#then} for its client
+         * @return the chain; its breaker and refusal cache are registered by the assembly
+         * @throws dev.ratelimiter.spi.ConfigurationException naming each property to change
+         */
+        SharedStoreChain start(ChainInputs inputs, Shutdown shutdown);
+
+        /** Whether the store's calls wait on the network or a lock. */
+        boolean blocking();
+    }
+
+    /**
+     * A store of the SPI as the shared store: the generic path of every provider.
+     *
+     * @param store   the provider's store, closed after the chain
+     * @param context what the store's build context started (its sweeps), closed before the chain; may be a
+     *                no-op
+     * @return the shared store
+     */
+    public static SharedStore of(RateLimitStore store, AutoCloseable context) {
+        Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(context, "context");
+        return new SharedStore() {
+            @Override
+            public SharedStoreChain start(ChainInputs in, Shutdown shutdown) {
+                shutdown.first(context);
+                shutdown.then(store);
+                return SharedStoreChain.of(store, in.monitor(), in.clock(), in.fallback(), in.outages(),
+                        in.settings().breaker(), in.settings().denyCache(), in.metrics());
+            }
+
+            @Override
+            public boolean blocking() {
+                return store.blocking();
+            }
+        };
+    }
+
+    /**
+     * Builds the chain. The warnings an operator must see (no key secret, the limiter disabled) are the caller's
+     * to log, under its own logger name.
+     *
+     * @param settings the settings; {@link LimiterSettings#backend()} names the store
+     * @param store    the shared store; empty for {@code memory}
+     * @param clock    the library's clock
+     * @param metrics  the metrics port every part reports to
+     * @param onChange told of each change of the store's state, from the start on
+     * @return the chain and its parts
+     * @throws dev.ratelimiter.spi.ConfigurationException from the store's start; what was opened is closed
+     */
+    public static LimiterAssembly assemble(LimiterSettings settings, Optional<SharedStore> store,
+                                           InstantSource clock, RateLimiterMetrics metrics,
+                                           Consumer<BackendStatus> onChange) {
+        KeyHasher hasher = new KeyHasher(settings.keySecret());
+        // In memory the counted key never leaves the process: a faster keyed hash; a shared store's replicas must
+        // agree on each key (docs/architecture.md#the-path-of-a-request).
+        CounterKeyHasher keys = store.isEmpty() ? CounterKeyHasher.inProcess(hasher) : CounterKeyHasher.shared(hasher);
+        OutageStatistics outages = new OutageStatistics();
+        ShadowMode shadow = new ShadowMode(settings.shadowBuckets(), clock, settings.memoryMaxKeys(), metrics);
+        BackendMonitor monitor = new BackendMonitor(settings.backend(), clock, metrics);
+        monitor.onChange(onChange);
+        Shutdown shutdown = new Shutdown();
+        if (!settings.enabled()) {
+            return new LimiterAssembly(new DisabledRateLimiter(), monitor, keys, shadow, outages, false, shutdown);
+        }
+        MemoryRateLimiter memory = new MemoryRateLimiter(clock, settings.memoryMaxKeys());
+        shutdown.then(new PeriodicSweeper(memory, settings.memorySweepInterval()));
+        if (!settings.shadowBuckets().isEmpty()) {
+            LOG.log(System.Logger.Level.INFO, "Rate limiter: buckets in shadow mode (counted, never refused): {0}",
+                    String.join(", ", settings.shadowBuckets()));
+            shutdown.then(new PeriodicSweeper(shadow, settings.memorySweepInterval()));
+        }
+        CompositeOutageListener listeners = new CompositeOutageListener(List.of(outages, metrics));
+        if (store.isEmpty()) {
+            return new LimiterAssembly(new OutagePolicyLimiter(memory, Optional.empty(), listeners), monitor, keys,
+                    shadow, outages, false, shutdown);
+        }
+        SharedStoreChain chain;
+        try {
+            chain = store.get().start(new ChainInputs(settings, clock, metrics, monitor, memory, listeners),
+                    shutdown);
+        } catch (RuntimeException | Error e) {
+            shutdown.close(); // the sweepers started above, and what the store registered
+            throw e;
+        }
+        // The breaker closes first, so its probe stops before the store's client closes.
+        shutdown.first(chain.breaker());
+        chain.denyCache().ifPresent(refusals -> shutdown.then(new PeriodicSweeper(refusals,
+                settings.memorySweepInterval())));
+        return new LimiterAssembly(chain.limiter(), monitor, keys, shadow, outages, store.get().blocking(), shutdown);
+    }
+}

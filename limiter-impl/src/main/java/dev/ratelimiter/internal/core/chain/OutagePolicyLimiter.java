@@ -1,0 +1,136 @@
+package dev.ratelimiter.internal.core.chain;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.OutagePolicy;
+import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.internal.core.monitor.OutageListener;
+import dev.ratelimiter.internal.core.window.WindowVerdicts;
+import dev.ratelimiter.spi.StoreItem;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Applies each bucket's {@link OutagePolicy} to the {@link Verdict.Outcome#UNAVAILABLE} verdicts of the limiter
+ * it wraps; every other verdict passes through untouched.
+ *
+ * <ul>
+ *   <li>{@code FALLBACK}: the per-process fallback limiter decides. Without one (the wrapped limiter is already
+ *       the in-memory one), or when the fallback cannot decide either, the attempt is allowed as under
+ *       {@code FAIL_OPEN}: there is nothing left that could count it.</li>
+ *   <li>{@code FAIL_OPEN}: allowed, uncounted; {@code remaining} reports the full limit.</li>
+ *   <li>{@code FAIL_CLOSED}: the {@code UNAVAILABLE} verdict is returned, for a 503.</li>
+ * </ul>
+ * Every answer is reported to the {@link OutageListener}. A reset clears the key in both limiters, so a reset made
+ * during an outage also clears the fallback's counter.
+ *
+ * <p>{@link #consumeAll Several items} (the buckets of one method, docs/guide.md#several-limits-on-one-method): the
+ * wrapped limiter decides them in one call; each {@code UNAVAILABLE} item is answered by its own bucket's policy, in
+ * order, as if decided alone. An answer that stops the call (a {@code DENIED}, a fail-closed {@code UNAVAILABLE}, a
+ * refusal of the fallback) ends the answer: later items are not counted. An item the policy lets through does not
+ * stop the rest: the items the wrapped limiter did not decide (it stopped at that item, or at an open part of the
+ * store) are asked for in a further call, so every item is decided exactly once.
+ */
+public final class OutagePolicyLimiter implements BatchingLimiter {
+
+    private final RateLimiter store;
+    private final Optional<RateLimiter> fallback;
+    private final OutageListener listener;
+
+    /**
+     * @param store    the limiter whose outages are handled
+     * @param fallback the per-process limiter for {@code FALLBACK} buckets, or empty if {@code store} is it
+     * @param listener told of every attempt the policy answered
+     */
+    public OutagePolicyLimiter(RateLimiter store, Optional<RateLimiter> fallback, OutageListener listener) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.fallback = Objects.requireNonNull(fallback, "fallback");
+        this.listener = Objects.requireNonNull(listener, "listener");
+    }
+
+    @Override
+    public Verdict consume(Bucket bucket, String key, long cost) {
+        Verdict verdict = store.consume(bucket, key, cost);
+        if (verdict.outcome() != Verdict.Outcome.UNAVAILABLE) {
+            return verdict;
+        }
+        return outage(bucket, key, cost, verdict);
+    }
+
+    /**
+     * Decides the items as the class comment says: one call of the wrapped limiter, then one more for the items
+     * after an item the policy let through, if it did not decide them.
+     *
+     * @param items one or more items, keys hashed
+     * @return one verdict per decided item, in order, each after its bucket's policy
+     */
+    @Override
+    public Verdict[] consumeAll(List<StoreItem> items) {
+        int count = items.size();
+        Verdict[] verdicts = null;
+        int done = 0;
+        while (done < count) {
+            Verdict[] decided = BatchingLimiter.consumeAll(store, done == 0 ? items : items.subList(done, count));
+            if (verdicts == null) {
+                if (decided.length == count && allowed(decided)) {
+                    return decided; // the common case: nothing to copy
+                }
+                verdicts = new Verdict[count];
+            }
+            for (Verdict verdict : decided) {
+                StoreItem item = items.get(done);
+                Verdict answer = verdict.outcome() == Verdict.Outcome.UNAVAILABLE
+                        ? outage(item.bucket(), item.key(), item.cost(), verdict) : verdict;
+                verdicts[done++] = answer;
+                if (answer.outcome() != Verdict.Outcome.ALLOWED) {
+                    return done == count ? verdicts : Arrays.copyOf(verdicts, done);
+                }
+            }
+        }
+        return verdicts;
+    }
+
+    private static boolean allowed(Verdict[] verdicts) {
+        for (Verdict verdict : verdicts) {
+            if (verdict.outcome() != Verdict.Outcome.ALLOWED) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The bucket's policy's answer for an {@code UNAVAILABLE} verdict. */
+    private Verdict outage(Bucket bucket, String key, long cost, Verdict verdict) {
+        switch (bucket.onOutage()) {
+            case FAIL_CLOSED:
+                listener.failClosed(bucket);
+                return verdict;
+            case FALLBACK:
+                if (fallback.isPresent()) {
+                    Verdict decided = fallback.get().consume(bucket, key, cost);
+                    if (decided.outcome() != Verdict.Outcome.UNAVAILABLE) {
+                        listener.fallback(bucket);
+                        return decided;
+                    }
+                }
+                return failOpen(bucket);
+            case FAIL_OPEN:
+            default:
+                return failOpen(bucket);
+        }
+    }
+
+    @Override
+    public void reset(Bucket bucket, String key) {
+        store.reset(bucket, key);
+        fallback.ifPresent(limiter -> limiter.reset(bucket, key));
+    }
+
+    private Verdict failOpen(Bucket bucket) {
+        listener.failOpen(bucket);
+        return WindowVerdicts.untouched(bucket);
+    }
+}

@@ -1,0 +1,121 @@
+package dev.ratelimiter.internal.core.chain;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.internal.core.monitor.BackendMonitor;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.window.WindowVerdicts;
+import dev.ratelimiter.spi.RateLimitStore;
+import dev.ratelimiter.spi.StoreException;
+import dev.ratelimiter.spi.StoreItem;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A {@link RateLimitStore} as the innermost limiter of the outage chain (docs/architecture.md#the-store-spi):
+ * turns the store's numbers into verdicts ({@link WindowVerdicts}, the one place for that rule), times each call
+ * for the metrics, and turns each failure into an {@code UNAVAILABLE} verdict reported to the
+ * {@link BackendMonitor}. Never throws out of {@link #consume}, {@link #consumeAll} or {@link #reset}.
+ */
+public final class StoreLimiter implements BatchingLimiter {
+
+    private final RateLimitStore store;
+    private final BackendMonitor monitor;
+    private final RateLimiterMetrics metrics;
+    private final String backend;
+
+    /**
+     * @param store   the store, owned by the caller
+     * @param monitor told of every failure
+     * @param metrics told how long each call took
+     */
+    public StoreLimiter(RateLimitStore store, BackendMonitor monitor, RateLimiterMetrics metrics) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.monitor = Objects.requireNonNull(monitor, "monitor");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.backend = monitor.status().backend();
+    }
+
+    @Override
+    public Verdict consume(Bucket bucket, String key, long cost) {
+        long start = System.nanoTime();
+        try {
+            long[] answer = store.consume(List.of(new StoreItem(bucket, key, cost)));
+            return WindowVerdicts.fromCounts(bucket, cost, answer, 0);
+        } catch (StoreException e) {
+            monitor.failure(e.getCause());
+            return Verdict.unavailable(bucket.limit(), Duration.ZERO);
+        } catch (RuntimeException e) {
+            // A store's own bug: answered like a failure, so the outage policy decides and nothing reaches a 500.
+            monitor.failure(e);
+            return Verdict.unavailable(bucket.limit(), Duration.ZERO);
+        } finally {
+            metrics.backendCall(backend, System.nanoTime() - start);
+        }
+    }
+
+    /**
+     * Decides every item in one {@link RateLimitStore#consume} call (one round trip where the store allows it). A
+     * failed call, or an answer that does not fit the items, makes every item {@code UNAVAILABLE}: the outage
+     * policy then answers each by its bucket's policy, without another call.
+     *
+     * @param items one or more items, keys hashed
+     * @return one verdict per item the store decided, in order; one per item when the call failed
+     */
+    @Override
+    public Verdict[] consumeAll(List<StoreItem> items) {
+        long start = System.nanoTime();
+        try {
+            return verdicts(items, store.consume(items));
+        } catch (StoreException e) {
+            monitor.failure(e.getCause());
+            return unavailable(items);
+        } catch (RuntimeException e) {
+            monitor.failure(e); // a store's own bug, as in consume
+            return unavailable(items);
+        } finally {
+            metrics.backendCall(backend, System.nanoTime() - start);
+        }
+    }
+
+    /** Reads the store's answer item by item; it ends after the first refused item. */
+    private static Verdict[] verdicts(List<StoreItem> items, long[] answer) {
+        Verdict[] verdicts = new Verdict[items.size()];
+        int offset = 0;
+        for (int i = 0; i < verdicts.length; i++) {
+            StoreItem item = items.get(i);
+            verdicts[i] = WindowVerdicts.fromCounts(item.bucket(), item.cost(), answer, offset);
+            offset += 1 + 2 * item.bucket().limits().size();
+            if (verdicts[i].outcome() != Verdict.Outcome.ALLOWED) {
+                return i + 1 == verdicts.length ? verdicts : java.util.Arrays.copyOf(verdicts, i + 1);
+            }
+        }
+        return verdicts;
+    }
+
+    private static Verdict[] unavailable(List<StoreItem> items) {
+        Verdict[] verdicts = new Verdict[items.size()];
+        for (int i = 0; i < verdicts.length; i++) {
+            verdicts[i] = Verdict.unavailable(items.get(i).bucket().limit(), Duration.ZERO);
+        }
+        return verdicts;
+    }
+
+    @Override
+    public void reset(Bucket bucket, String key) {
+        try {
+            store.reset(bucket, key);
+        } catch (StoreException e) {
+            monitor.failure(e.getCause()); // the windows simply run out
+        } catch (RuntimeException e) {
+            monitor.failure(e);
+        }
+    }
+
+    /** The store, for the breaker's probe and parts. */
+    public RateLimitStore store() {
+        return store;
+    }
+}

@@ -1,0 +1,69 @@
+package dev.ratelimiter.internal.core.monitor;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Verdict;
+
+import java.util.Collection;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The metrics port the limiter chain holds from the start, forwarding to the adapter once the application has
+ * started (in a server, the CDI layer's one metrics step connects it). The adapter is connected at the CDI {@code Startup} event rather than when the chain is built, because
+ * the chain may be built earlier, on a request thread (a readiness probe during deployment), where Payara cannot
+ * yet resolve its {@code MetricRegistry}. Events before then are not reported.
+ */
+public final class MetricsSwitch implements RateLimiterMetrics {
+
+    private volatile RateLimiterMetrics target = RateLimiterMetrics.NONE;
+
+    /** Starts forwarding to {@code metrics}. */
+    public void connect(RateLimiterMetrics metrics) {
+        this.target = Objects.requireNonNull(metrics, "metrics");
+    }
+
+    @Override
+    public void register(Collection<Bucket> buckets, String backend, BooleanSupplier degraded) {
+        target.register(buckets, backend, degraded);
+    }
+
+    @Override
+    public void decision(Bucket bucket, Verdict.Outcome outcome) {
+        target.decision(bucket, outcome);
+    }
+
+    @Override
+    public void shadowDecision(Bucket bucket, Verdict.Outcome wouldBe) {
+        target.shadowDecision(bucket, wouldBe);
+    }
+
+    @Override
+    public void backendCall(String backend, long nanos) {
+        target.backendCall(backend, nanos);
+    }
+
+    @Override
+    public void cachedDenial(Bucket bucket) {
+        target.cachedDenial(bucket);
+    }
+
+    @Override
+    public void backendError(String backend) {
+        target.backendError(backend);
+    }
+
+    @Override
+    public void fallback(Bucket bucket) {
+        target.fallback(bucket);
+    }
+
+    @Override
+    public void failOpen(Bucket bucket) {
+        target.failOpen(bucket);
+    }
+
+    @Override
+    public void failClosed(Bucket bucket) {
+        target.failClosed(bucket);
+    }
+}

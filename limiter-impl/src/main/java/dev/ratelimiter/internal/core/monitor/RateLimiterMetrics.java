@@ -1,0 +1,59 @@
+package dev.ratelimiter.internal.core.monitor;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Verdict;
+
+import java.util.Collection;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The metrics port: what the limiter reports, whatever metrics library the server offers (docs/operations.md#metrics).
+ * One adapter per library (MicroProfile Metrics, Micrometer) lives in the {@code metrics} package; {@link #NONE}
+ * reports nothing. Tags are bounded: bucket names, outcomes and backend names, never keys.
+ */
+public interface RateLimiterMetrics extends OutageListener {
+
+    /** Reports nothing. */
+    RateLimiterMetrics NONE = new RateLimiterMetrics() {
+    };
+
+    /**
+     * Registers every series at startup, so they read zero before the first event.
+     *
+     * @param buckets  every configured bucket
+     * @param backend  the configured store's name ({@code ratelimiter.backend}), the {@code backend} tag
+     * @param degraded whether the backend is degraded, read when scraped (exported as 1 or 0)
+     */
+    default void register(Collection<Bucket> buckets, String backend, BooleanSupplier degraded) {
+    }
+
+    /** One failed backend call (timeout, connection error, error reply). */
+    default void backendError(String backend) {
+    }
+
+    /** One decision, after the outage policy. */
+    default void decision(Bucket bucket, Verdict.Outcome outcome) {
+    }
+
+    /**
+     * One decision of a bucket in shadow mode that would have refused the call and let it go on instead
+     * ({@code chain.ShadowMode}); reported instead of {@link #decision}, under the outcome {@code shadow_denied} or
+     * {@code shadow_unavailable}.
+     *
+     * @param bucket a bucket in shadow mode
+     * @param wouldBe what was decided: {@link Verdict.Outcome#DENIED} or {@link Verdict.Outcome#UNAVAILABLE}
+     */
+    default void shadowDecision(Bucket bucket, Verdict.Outcome wouldBe) {
+    }
+
+    /**
+     * One refusal answered from memory, without a store call ({@code chain.DenyCacheLimiter}); it is also reported as a
+     * {@link #decision} like any other.
+     */
+    default void cachedDenial(Bucket bucket) {
+    }
+
+    /** One call to the backend and how long it took, in nanoseconds. */
+    default void backendCall(String backend, long nanos) {
+    }
+}

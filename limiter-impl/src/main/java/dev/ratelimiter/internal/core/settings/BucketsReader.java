@@ -1,0 +1,214 @@
+package dev.ratelimiter.internal.core.settings;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.OutagePolicy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * Reads the buckets for {@link SettingsReader}: discovers them from property names
+ * {@code ratelimiter.buckets.<name>.<property>} ({@link PropertyTable#BUCKET_PROPERTIES}), also in their
+ * environment-variable form and under an active profile, and parses each one's limits, outage policy and mode,
+ * adding a line naming the property to the reader's problems for each mistake.
+ */
+final class BucketsReader {
+
+    private static final String BUCKETS = PropertyTable.BUCKETS;
+    private static final String ENV_BUCKETS = "RATELIMITER_BUCKETS_";
+    private static final List<String> BUCKET_PROPERTIES = PropertyTable.BUCKET_PROPERTIES;
+    /** {@code ratelimiter.buckets.<name>.mode}'s values: refusals enforced (the default), or only counted. */
+    private static final List<String> MODES = List.of("enforce", "shadow");
+    /** Bucket limits ({@link Bucket#MAX_LIMIT}). */
+    private static final Range<Long> LIMIT = PropertyTable.BUCKET_LIMIT.wholeNumbers();
+    /** Bucket windows, in whole seconds ({@link Bucket#MAX_WINDOW}). */
+    private static final Range<Duration> WINDOW = PropertyTable.BUCKET_WINDOW.durations();
+
+    private final Function<String, Optional<String>> lookup;
+    private final List<String> propertyNames;
+    private final PropertyValues values;
+    private final List<String> problems;
+    private final Set<String> shadowBuckets = new TreeSet<>();
+
+    /**
+     * @param lookup        a property's value, empty if unset
+     * @param propertyNames every property name the configuration knows, walked more than once
+     * @param values        the reader's parser, adding to {@code problems}
+     * @param problems      the reader's problems
+     */
+    BucketsReader(Function<String, Optional<String>> lookup, List<String> propertyNames, PropertyValues values,
+                  List<String> problems) {
+        this.lookup = lookup;
+        this.propertyNames = propertyNames;
+        this.values = values;
+        this.problems = problems;
+    }
+
+    /** The buckets {@link #buckets()} found in shadow mode, once it ran. */
+    Set<String> shadowBuckets() {
+        return Collections.unmodifiableSet(shadowBuckets);
+    }
+
+    /** Every configured bucket, by name; a bucket with a problem is left out (the problem says why). */
+    Map<String, Bucket> buckets() {
+        Map<String, Bucket> buckets = new TreeMap<>();
+        for (String name : names()) {
+            String base = BUCKETS + name + ".";
+            Optional<String> limitText = values.text(base + "limit");
+            Optional<String> windowText = values.text(base + "window");
+            Optional<String> limitsText = values.text(base + "limits");
+            List<Bucket.Limit> limits;
+            if (limitsText.isPresent()) {
+                // limits wins over limit and window, so it can replace the one window the library's own
+                // microprofile-config.properties gives the global filter's buckets
+                // (docs/guide.md#several-windows-per-bucket)
+                limits = parseLimits(base + "limits", limitsText.get());
+            } else if (limitText.isEmpty() || windowText.isEmpty()) {
+                problems.add(base + (limitText.isEmpty() ? "limit" : "window") + ": bucket '" + name
+                        + "' is configured without it; a bucket needs both limit and window (or limits)");
+                continue;
+            } else {
+                Long limit = values.parseWholeNumber(base + "limit", limitText.get(), LIMIT);
+                Duration window = parseWindow(base + "window", windowText.get());
+                limits = limit != null && window != null ? List.of(new Bucket.Limit(limit, window)) : null;
+            }
+            OutagePolicy onOutage = OutagePolicy.FALLBACK;
+            Optional<String> onOutageText = values.text(base + "on-outage");
+            if (onOutageText.isPresent()) {
+                try {
+                    onOutage = OutagePolicy.parse(onOutageText.get());
+                } catch (IllegalArgumentException e) {
+                    problems.add(base + "on-outage: " + e.getMessage());
+                }
+            }
+            boolean shadow = shadowMode(base + "mode");
+            if (limits != null) {
+                try {
+                    buckets.put(name, new Bucket(name, limits, onOutage));
+                    if (shadow) {
+                        shadowBuckets.add(name);
+                    }
+                } catch (IllegalArgumentException e) {
+                    problems.add(base + (limitsText.isPresent() ? "limits" : "*") + ": " + e.getMessage());
+                }
+            }
+        }
+        return buckets;
+    }
+
+    /** Whether a bucket's {@code mode} is {@code shadow}; {@code enforce} when unset or invalid (a problem). */
+    private boolean shadowMode(String property) {
+        Optional<String> text = values.text(property);
+        if (text.isEmpty()) {
+            return false;
+        }
+        String mode = text.get().strip().toLowerCase(Locale.ROOT);
+        if (!MODES.contains(mode)) {
+            problems.add(property + ": '" + text.get() + "' is not a mode; use enforce or shadow");
+            return false;
+        }
+        return mode.equals("shadow");
+    }
+
+    /** The names of the buckets the configuration sets a property of (under the active profile). */
+    Set<String> names() {
+        Set<String> names = new TreeSet<>();
+        for (String property : propertyNames) {
+            Optional<ProfiledName> profiled = ProfiledName.of(property);
+            if (profiled.isEmpty()) {
+                bucketProperty(property).ifPresent(set -> names.add(set.bucket()));
+            } else {
+                // Config lists every profile's names; it answers for the name without the profile only when that
+                // profile is active (docs/guide.md#configuration-profiles), so only then does the bucket exist.
+                bucketProperty(profiled.get().name())
+                        .filter(set -> answers(BUCKETS + set.bucket() + "." + set.property()))
+                        .ifPresent(set -> names.add(set.bucket()));
+            }
+        }
+        return names;
+    }
+
+    /** A bucket's name and one of its {@link #BUCKET_PROPERTIES}. */
+    private record BucketProperty(String bucket, String property) {
+    }
+
+    /** The bucket property that {@code property} sets, in properties or environment form; empty if none. */
+    private static Optional<BucketProperty> bucketProperty(String property) {
+        if (property.startsWith(BUCKETS)) {
+            String rest = property.substring(BUCKETS.length());
+            int dot = rest.lastIndexOf('.');
+            if (dot > 0 && BUCKET_PROPERTIES.contains(rest.substring(dot + 1))) {
+                return Optional.of(new BucketProperty(rest.substring(0, dot), rest.substring(dot + 1)));
+            }
+        } else if (property.startsWith(ENV_BUCKETS)) {
+            String rest = property.substring(ENV_BUCKETS.length());
+            for (String bucketProperty : BUCKET_PROPERTIES) {
+                String suffix = "_" + bucketProperty.toUpperCase(Locale.ROOT).replace('-', '_');
+                if (rest.endsWith(suffix) && rest.length() > suffix.length()) {
+                    return Optional.of(new BucketProperty(rest.substring(0, rest.length() - suffix.length())
+                            .toLowerCase(Locale.ROOT).replace('_', '-'), bucketProperty));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether the configuration has a value for the property; one it cannot read counts (read reports it). */
+    private boolean answers(String property) {
+        try {
+            return lookup.apply(property).filter(value -> !value.isBlank()).isPresent();
+        } catch (RuntimeException e) {
+            return true;
+        }
+    }
+
+    /**
+     * {@code <limit>/<window>, ...}: each a whole number {@link #LIMIT} and an ISO-8601 duration {@link #WINDOW};
+     * null after adding a problem naming the property and the item.
+     */
+    private List<Bucket.Limit> parseLimits(String property, String text) {
+        List<Bucket.Limit> limits = new ArrayList<>();
+        int before = problems.size();
+        for (String item : text.split(",")) {
+            String trimmed = item.strip();
+            int slash = trimmed.indexOf('/');
+            if (slash < 0) {
+                problems.add(property + ": '" + trimmed + "' is not <limit>/<window>; write for example "
+                        + "10/PT1S, 1000/PT1H");
+                continue;
+            }
+            Long limit = values.parseWholeNumber(property, trimmed.substring(0, slash), LIMIT);
+            Duration window = parseWindow(property, trimmed.substring(slash + 1));
+            if (limit != null && window != null) {
+                limits.add(new Bucket.Limit(limit, window));
+            }
+        }
+        if (problems.size() > before) {
+            return null;
+        }
+        if (limits.isEmpty() || limits.size() > Bucket.MAX_WINDOWS) {
+            problems.add(property + ": '" + text + "' must list from 1 to " + Bucket.MAX_WINDOWS
+                    + " windows as <limit>/<window>, such as 10/PT1S, 1000/PT1H");
+            return null;
+        }
+        return limits;
+    }
+
+    private Duration parseWindow(String property, String text) {
+        Duration window = values.parseDuration(property, text, "PT1M or PT15M");
+        if (window != null && (window.getNano() != 0 || !WINDOW.contains(window))) {
+            problems.add(property + ": '" + text + "' must be a whole number of seconds " + WINDOW);
+            return null;
+        }
+        return window;
+    }
+}

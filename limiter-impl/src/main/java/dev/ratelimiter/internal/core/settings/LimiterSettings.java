@@ -1,0 +1,81 @@
+package dev.ratelimiter.internal.core.settings;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.internal.core.key.TrustedProxies;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The limiter's configuration, read and validated once at startup by {@link SettingsReader}. Each component is the
+ * value of the {@link PropertyTable} row named beside it, where its name, default and range are (and
+ * docs/reference.md#properties, checked against that table).
+ *
+ * @param enabled                {@link PropertyTable#ENABLED}: false allows everything and counts nothing
+ * @param backend                {@link PropertyTable#BACKEND}: {@code memory} or a store provider's name
+ * @param buckets                every configured bucket by name (the rows {@code buckets.<name>.*})
+ * @param globalLimit            {@link PropertyTable#API_ENABLED}: whether the global filter limits its paths
+ * @param pathPrefixes           {@link PropertyTable#API_PATH_PREFIXES}: paths after the context root that the
+ *                               global filter limits, each starting and ending with {@code /}
+ * @param trustedProxies         {@link PropertyTable#TRUSTED_PROXIES}, parsed
+ * @param ipv6PrefixLength       {@link PropertyTable#IPV6_PREFIX_LENGTH}: IPv6 clients are keyed by this prefix
+ * @param keySecret              {@link PropertyTable#KEY_SECRET}: the HMAC key, if any
+ * @param headersOnSuccess       {@link PropertyTable#HEADERS_ON_SUCCESS}: RateLimit headers on allowed responses
+ * @param memoryMaxKeys          {@link PropertyTable#MEMORY_MAX_KEYS}: live counters per bucket
+ * @param memorySweepInterval    {@link PropertyTable#MEMORY_SWEEP_INTERVAL}: delay between sweeps
+ * @param healthDownWhenDegraded {@link PropertyTable#HEALTH_DOWN_WHEN_DEGRADED}
+ * @param breaker                the {@code breaker.*} rows: the circuit breaker in front of a shared store
+ * @param denyCache              {@link PropertyTable#DENY_CACHE_MAX_AGE} and {@link PropertyTable#MEMORY_MAX_KEYS}:
+ *                               a shared store's refusals answered from memory
+ * @param keyResolver            {@link PropertyTable#API_KEY_RESOLVER}: the global filter's key resolver, a
+ *                               {@code @Named} name or a bean class's name, unchecked here (the CDI layer finds it)
+ * @param shadowBuckets          the names of the buckets whose {@link PropertyTable#BUCKET_MODE} is {@code shadow}:
+ *                               decided and counted, never refused (docs/guide.md#shadow-mode)
+ * @param metricsSystem          {@link PropertyTable#METRICS_SYSTEM}: which metrics library records, or
+ *                               {@link MetricsSystem#AUTO} for the first the server offers
+ */
+public record LimiterSettings(
+        boolean enabled,
+        String backend,
+        Map<String, Bucket> buckets,
+        boolean globalLimit,
+        List<String> pathPrefixes,
+        TrustedProxies trustedProxies,
+        int ipv6PrefixLength,
+        Optional<String> keySecret,
+        boolean headersOnSuccess,
+        int memoryMaxKeys,
+        Duration memorySweepInterval,
+        boolean healthDownWhenDegraded,
+        BreakerSettings breaker,
+        DenyCacheSettings denyCache,
+        Optional<String> keyResolver,
+        Set<String> shadowBuckets,
+        MetricsSystem metricsSystem) {
+
+    /** The bucket the global filter uses for authenticated requests. */
+    public static final String API_AUTHENTICATED = "api-authenticated";
+    /** The bucket the global filter uses for anonymous requests. */
+    public static final String API_ANONYMOUS = "api-anonymous";
+
+    public LimiterSettings {
+        buckets = Map.copyOf(buckets);
+        pathPrefixes = List.copyOf(pathPrefixes);
+        shadowBuckets = Collections.unmodifiableSortedSet(new TreeSet<>(shadowBuckets));
+    }
+
+    /** The bucket of that name, if configured. */
+    public Optional<Bucket> bucket(String name) {
+        return Optional.ofNullable(buckets.get(name));
+    }
+
+    /** Whether the bucket is in shadow mode ({@code ratelimiter.buckets.<name>.mode=shadow}). */
+    public boolean shadow(Bucket bucket) {
+        return shadowBuckets.contains(bucket.name());
+    }
+}

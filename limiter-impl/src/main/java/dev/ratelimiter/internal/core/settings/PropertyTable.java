@@ -1,0 +1,168 @@
+package dev.ratelimiter.internal.core.settings;
+
+import dev.ratelimiter.Bucket;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The library's own configuration properties in one table (docs/reference.md#properties): each one's name, type,
+ * default and range. {@link SettingsReader} reads every property through its row (name, default and range come from
+ * here, nowhere else), {@link UnknownProperties} knows exactly these names, and {@code PropertyTableTest} fails when
+ * the reference's table says otherwise (a property missing on either side, another default or range).
+ *
+ * <p>A bucket's properties are rows too, named with the placeholder {@code <name>}
+ * ({@code ratelimiter.buckets.<name>.limit}). A store's own subtree ({@code ratelimiter.valkey.*}) is not here: its
+ * provider lists it ({@code RateLimitStoreProvider.propertyNames()}), and each store module checks that list against
+ * the reference.
+ */
+public final class PropertyTable {
+
+    /** The prefix of every property of the library. */
+    public static final String PREFIX = "ratelimiter.";
+    /** The prefix of a bucket's properties, before the bucket's name. */
+    public static final String BUCKETS = PREFIX + "buckets.";
+    private static final String BUCKET = "buckets.<name>.";
+
+    /** What a property's value is. */
+    public enum Type {
+        /** {@code true} or {@code false}, any case. */
+        BOOLEAN,
+        /** A whole number within the row's range. */
+        WHOLE_NUMBER,
+        /** An ISO-8601 duration ({@code PT30S}) within the row's range. */
+        DURATION,
+        /** Text, read as written (stripped). */
+        TEXT,
+        /** Comma-separated items, each stripped, empty ones dropped. */
+        LIST
+    }
+
+    /**
+     * One property.
+     *
+     * @param name         relative to {@code ratelimiter.}; a bucket's with the placeholder {@code <name>}
+     * @param type         what its value is
+     * @param defaultValue the value when unset, as the reference writes it; empty for none
+     * @param range        the accepted values of a {@link Type#WHOLE_NUMBER} ({@code Range<Long>}) or a
+     *                     {@link Type#DURATION} ({@code Range<Duration>}); null for the other types
+     */
+    public record Property(String name, Type type, Optional<String> defaultValue, Range<?> range) {
+
+        /** {@return the full name, {@code ratelimiter.<name>}} */
+        public String fullName() {
+            return PREFIX + name;
+        }
+
+        /** {@return whether this is a bucket's property, {@code buckets.<name>.*}} */
+        public boolean ofBucket() {
+            return name.startsWith(BUCKET);
+        }
+
+        /** {@return a bucket's property's last segment ({@code limit}); the name for any other} */
+        public String leaf() {
+            return ofBucket() ? name.substring(BUCKET.length()) : name;
+        }
+
+        @SuppressWarnings("unchecked")
+        Range<Long> wholeNumbers() {
+            if (type != Type.WHOLE_NUMBER) {
+                throw new IllegalStateException(name + " is not a whole number");
+            }
+            return (Range<Long>) range;
+        }
+
+        @SuppressWarnings("unchecked")
+        Range<Duration> durations() {
+            if (type != Type.DURATION) {
+                throw new IllegalStateException(name + " is not a duration");
+            }
+            return (Range<Duration>) range;
+        }
+    }
+
+    /**
+     * Live counters per bucket in memory: a cap on memory (about 200 bytes a counter), 10^8 at most; also the
+     * refusals kept in memory per bucket.
+     */
+    public static final Property MEMORY_MAX_KEYS = wholeNumber("memory.max-keys", 100_000, 1, 100_000_000);
+    /** Delays between sweeps: a second to a day. */
+    public static final Property MEMORY_SWEEP_INTERVAL = duration("memory.sweep-interval", Duration.ofSeconds(30),
+            Duration.ofSeconds(1), Duration.ofDays(1));
+    /**
+     * How long a shared store's refusal may be answered from memory: 0 (off) to a minute, since it is also how long
+     * a reset on another replica may go unseen.
+     */
+    public static final Property DENY_CACHE_MAX_AGE = duration("deny-cache.max-age", Duration.ofSeconds(1),
+            Duration.ZERO, Duration.ofMinutes(1));
+    /** The circuit breaker's thresholds: consecutive calls, so a thousand is already lax. */
+    public static final Property BREAKER_FAILURE_THRESHOLD = wholeNumber("breaker.failure-threshold", 3, 1, 1_000);
+    /** The circuit breaker's thresholds: consecutive calls, so a thousand is already lax. */
+    public static final Property BREAKER_SUCCESS_THRESHOLD = wholeNumber("breaker.success-threshold", 3, 1, 1_000);
+    /** The circuit breaker's back-offs between probes: a millisecond to an hour. */
+    public static final Property BREAKER_INITIAL_BACKOFF = duration("breaker.initial-backoff", Duration.ofSeconds(1),
+            Duration.ofMillis(1), Duration.ofHours(1));
+    /** Unset, it is raised to a longer {@link #BREAKER_INITIAL_BACKOFF} ({@link SettingsReader}). */
+    public static final Property BREAKER_MAX_BACKOFF = duration("breaker.max-backoff", Duration.ofSeconds(30),
+            Duration.ofMillis(1), Duration.ofHours(1));
+
+    public static final Property ENABLED = bool("enabled", true);
+    public static final Property BACKEND = text("backend", StoreProviderRegistry.MEMORY);
+    public static final Property API_ENABLED = bool("api.enabled", true);
+    public static final Property API_PATH_PREFIXES = list("api.path-prefixes", "/api/");
+    public static final Property API_KEY_RESOLVER = text("api.key-resolver", null);
+    public static final Property TRUSTED_PROXIES = list("trusted-proxies", null);
+    public static final Property IPV6_PREFIX_LENGTH = wholeNumber("ipv6-prefix-length", 64, 1, 128);
+    public static final Property KEY_SECRET = text("key-secret", null);
+    public static final Property HEADERS_ON_SUCCESS = bool("headers.on-success", true);
+    public static final Property HEALTH_DOWN_WHEN_DEGRADED = bool("health.down-when-degraded", false);
+    public static final Property METRICS_SYSTEM = text("metrics.system", "auto");
+
+    /** Bucket limits ({@link Bucket#MAX_LIMIT}). */
+    public static final Property BUCKET_LIMIT = wholeNumber(BUCKET + "limit", null, 1, Bucket.MAX_LIMIT);
+    /** Bucket windows, in whole seconds ({@link Bucket#MAX_WINDOW}). */
+    public static final Property BUCKET_WINDOW = duration(BUCKET + "window", null, Duration.ofSeconds(1),
+            Bucket.MAX_WINDOW);
+    /** {@code <limit>/<window>, ...}, each with the ranges of {@link #BUCKET_LIMIT} and {@link #BUCKET_WINDOW}. */
+    public static final Property BUCKET_LIMITS = list(BUCKET + "limits", null);
+    public static final Property BUCKET_ON_OUTAGE = text(BUCKET + "on-outage", "fallback");
+    /** {@code enforce} (refusals enforced) or {@code shadow} (only counted). */
+    public static final Property BUCKET_MODE = text(BUCKET + "mode", "enforce");
+
+    /** Every row, in the reference's order. */
+    public static final List<Property> ALL = List.of(ENABLED, BACKEND, BUCKET_LIMIT, BUCKET_WINDOW, BUCKET_LIMITS,
+            BUCKET_ON_OUTAGE, BUCKET_MODE, API_ENABLED, API_PATH_PREFIXES, API_KEY_RESOLVER, TRUSTED_PROXIES,
+            IPV6_PREFIX_LENGTH, KEY_SECRET, HEADERS_ON_SUCCESS, MEMORY_MAX_KEYS, MEMORY_SWEEP_INTERVAL,
+            DENY_CACHE_MAX_AGE, HEALTH_DOWN_WHEN_DEGRADED, METRICS_SYSTEM, BREAKER_FAILURE_THRESHOLD,
+            BREAKER_INITIAL_BACKOFF, BREAKER_MAX_BACKOFF, BREAKER_SUCCESS_THRESHOLD);
+
+    /** A bucket's properties' last segments ({@code limit}, {@code window}, ...). */
+    public static final List<String> BUCKET_PROPERTIES = ALL.stream().filter(Property::ofBucket)
+            .map(Property::leaf).toList();
+
+    private PropertyTable() {
+    }
+
+    private static Property bool(String name, boolean defaultValue) {
+        return new Property(name, Type.BOOLEAN, Optional.of(String.valueOf(defaultValue)), null);
+    }
+
+    private static Property text(String name, String defaultValue) {
+        return new Property(name, Type.TEXT, Optional.ofNullable(defaultValue), null);
+    }
+
+    private static Property list(String name, String defaultValue) {
+        return new Property(name, Type.LIST, Optional.ofNullable(defaultValue), null);
+    }
+
+    private static Property wholeNumber(String name, Integer defaultValue, long min, long max) {
+        return new Property(name, Type.WHOLE_NUMBER, Optional.ofNullable(defaultValue).map(String::valueOf),
+                Range.of(min, max));
+    }
+
+    private static Property duration(String name, Duration defaultValue, Duration min, Duration max) {
+        return new Property(name, Type.DURATION, Optional.ofNullable(defaultValue).map(Duration::toString),
+                Range.of(min, max));
+    }
+}

@@ -1,0 +1,22 @@
+package dev.ratelimiter.internal.core.window;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.Verdict;
+
+/**
+ * The kill switch ({@code ratelimiter.enabled=false}): every attempt is allowed with the full limit remaining,
+ * and nothing is counted or stored.
+ */
+public final class DisabledRateLimiter implements RateLimiter {
+
+    @Override
+    public Verdict consume(Bucket bucket, String key, long cost) {
+        return WindowVerdicts.untouched(bucket);
+    }
+
+    @Override
+    public void reset(Bucket bucket, String key) {
+        // nothing is counted, so nothing to clear
+    }
+}

@@ -1,0 +1,492 @@
+package dev.ratelimiter.internal.core.window;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.Sweepable;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.internal.core.time.ForwardOnlyClock;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Fixed-window counters in this process's memory: the embedded default, and the fallback of a shared store.
+ *
+ * <p>A one-window bucket is exact under concurrency without locks: each key has one cell whose current window is
+ * swapped by compare-and-set when a window opens (the only allocation), and whose count grows in place by
+ * compare-and-set only when the call's cost fits, so a refused call changes nothing. A bucket of several windows
+ * keeps, per key, one small state with each window's count and end, decided under that state's lock, so the
+ * windows are decided together and a refusal by one counts in none (docs/guide.md#several-windows-per-bucket). A
+ * sweeper retires a key's state once its windows have ended, marking it before removing it, so an attempt can never be
+ * counted in a state that has left the map.
+ *
+ * <p>Each bucket holds at most {@code maxKeysPerBucket} live counters. A new key beyond the cap is answered
+ * {@link Verdict.Outcome#UNAVAILABLE} (the bucket's outage policy decides), counted in
+ * {@link #refusedAtCap(String)} and warned about once per bucket; live counters are never evicted, since
+ * evicting one would hand its key a fresh window. At the cap, ended windows of that bucket are swept at most
+ * once per second before a key is refused.
+ *
+ * <p>Time comes from the {@link InstantSource} in milliseconds, made {@linkplain ForwardOnlyClock forward-only}: a
+ * source stepped back (a wall clock set back an hour) does not keep a window shut for that hour; every window
+ * ends no later than its length of elapsed time after it opened.
+ *
+ * <p>The hot path, an existing key of a one-window bucket, allocates only the returned verdict: the bucket's
+ * counters are found by identity when the previous call used the same bucket (applications decide a few buckets,
+ * each created once at startup), before falling back to the map by name; and the verdict's {@code resetAfter} is a
+ * {@link Duration} the window keeps for the millisecond it was made in, since every call of that millisecond
+ * reports the same one. The window's reference to it fills the object's alignment gap (a window stays 32 bytes
+ * with compressed references); the kept {@code Duration} (24 bytes) lives as long as the window, for keys called
+ * more than once in it: 24 bytes of heap per busy key instead of 24 bytes of garbage per call.
+ *
+ * <p>One file of about 500 lines, on purpose: the per-key states ({@code Cell}, {@code Window}, {@code Windows}) and
+ * the bucket's map ({@code Counters}) are private nested classes whose fields are changed by compare-and-set and
+ * under locks that only this class takes; kept together, no other class can touch that mutable state, and the
+ * sweeper's retire-then-remove protocol reads in one place.
+ */
+public final class MemoryRateLimiter implements RateLimiter, Sweepable {
+
+    private static final System.Logger LOG = System.getLogger(MemoryRateLimiter.class.getName());
+    private static final long CAP_SWEEP_SPACING_MILLIS = 1_000;
+
+    private final InstantSource clock;
+    private final int maxKeysPerBucket;
+    private final Map<String, Counters> buckets = new ConcurrentHashMap<>();
+    // The counters of the bucket used last. Plain, not volatile: Counters' fields are final, so a thread that reads
+    // a stale or racing value still sees a whole object, and a miss only costs the map lookup.
+    private Counters recent;
+
+    /**
+     * @param clock            the time source; read through {@link ForwardOnlyClock#of}
+     * @param maxKeysPerBucket live counters allowed per bucket, at least 1
+     * @throws IllegalArgumentException if {@code maxKeysPerBucket} is below 1
+     */
+    public MemoryRateLimiter(InstantSource clock, int maxKeysPerBucket) {
+        this.clock = ForwardOnlyClock.of(clock);
+        if (maxKeysPerBucket < 1) {
+            throw new IllegalArgumentException("maxKeysPerBucket must be at least 1, was " + maxKeysPerBucket);
+        }
+        this.maxKeysPerBucket = maxKeysPerBucket;
+    }
+
+    @Override
+    public Verdict consume(Bucket bucket, String key, long cost) {
+        Counters counters = counters(bucket);
+        long now = clock.millis();
+        return bucket.hasSeveralWindows() ? consumeSeveral(counters, bucket, key, cost, now)
+                : consumeOne(counters, bucket, key, cost, now);
+    }
+
+    /**
+     * One window, without locks or allocation beyond the verdict and an opened window: the count only grows by
+     * compare-and-set when the cost fits, so a refused call leaves it as it was.
+     */
+    private Verdict consumeOne(Counters counters, Bucket bucket, String key, long cost, long now) {
+        long limit = bucket.limit();
+        long windowMillis = bucket.window().toMillis();
+        long needed = WindowVerdicts.needed(cost);
+        while (true) {
+            Slot slot = counters.cells.get(key);
+            if (slot == null) {
+                if (cost == 0 || needed > limit) {
+                    return unopened(bucket, cost); // nothing to count: no window opens
+                }
+                if (!counters.reserve(now)) {
+                    return counters.refuse(bucket);
+                }
+                Slot fresh = new Cell(new Window(now + windowMillis, cost));
+                slot = counters.cells.putIfAbsent(key, fresh);
+                if (slot == null) {
+                    return WindowVerdicts.single(bucket, true, limit - cost, windowMillis);
+                }
+                counters.release();
+            }
+            if (!(slot instanceof Cell cell)) {
+                counters.retire(key, slot); // counted under other windows (the bucket was built anew): start afresh
+                continue;
+            }
+            Window window = cell.window;
+            if (window == Window.RETIRED) {
+                continue; // swept or reset a moment ago: the next lookup finds a new cell or none
+            }
+            if (now >= window.endsAt) {
+                if (cost == 0 || needed > limit) {
+                    return unopened(bucket, cost);
+                }
+                if (cell.replace(window, new Window(now + windowMillis, cost))) {
+                    return WindowVerdicts.single(bucket, true, limit - cost, windowMillis);
+                }
+                continue;
+            }
+            long count = window.count();
+            if (count + needed > limit) {
+                return WindowVerdicts.single(bucket, false, limit - count, window.resetAfter(now, windowMillis));
+            }
+            if (cost == 0 || window.add(count, cost)) {
+                return WindowVerdicts.single(bucket, true, limit - count - cost, window.resetAfter(now, windowMillis));
+            }
+        }
+    }
+
+    /** Several windows: one small state per key holding each window's count and end, decided under its lock. */
+    private Verdict consumeSeveral(Counters counters, Bucket bucket, String key, long cost, long now) {
+        while (true) {
+            Slot slot = counters.cells.get(key);
+            if (slot == null) {
+                if (cost == 0 || WindowVerdicts.needed(cost) > bucket.smallestLimit()) {
+                    return unopened(bucket, cost);
+                }
+                if (!counters.reserve(now)) {
+                    return counters.refuse(bucket);
+                }
+                Windows fresh = new Windows(bucket);
+                slot = counters.cells.putIfAbsent(key, fresh);
+                if (slot == null) {
+                    continue; // decided below, under its lock, unless a sweep retired it first
+                }
+                counters.release();
+            }
+            if (!(slot instanceof Windows windows) || !windows.matches(bucket)) {
+                counters.retire(key, slot);
+                continue;
+            }
+            synchronized (windows) {
+                if (!windows.retired) {
+                    return windows.decide(bucket, cost, now);
+                }
+            }
+        }
+    }
+
+    /** The verdict for a key with no open window that nothing is counted for: cost 0, or a cost above a limit. */
+    private static Verdict unopened(Bucket bucket, long cost) {
+        int count = bucket.limits().size();
+        long[] remaining = new long[count];
+        long[] resetMillis = new long[count];
+        boolean allowed = true;
+        for (int i = 0; i < count; i++) {
+            Bucket.Limit limit = bucket.limits().get(i);
+            remaining[i] = limit.limit();
+            resetMillis[i] = limit.window().toMillis();
+            allowed &= WindowVerdicts.needed(cost) <= limit.limit();
+        }
+        return WindowVerdicts.of(bucket, cost, allowed, remaining, resetMillis);
+    }
+
+    @Override
+    public void reset(Bucket bucket, String key) {
+        Counters counters = buckets.get(bucket.name());
+        if (counters == null) {
+            return;
+        }
+        Slot slot = counters.cells.get(key);
+        if (slot != null) {
+            counters.retire(key, slot);
+        }
+    }
+
+    @Override
+    public long sweep() {
+        long now = clock.millis();
+        long swept = 0;
+        for (Counters counters : buckets.values()) {
+            swept += counters.sweep(now);
+        }
+        return swept;
+    }
+
+    /** Live counters of a bucket (including ended windows not yet swept); 0 for a bucket never used. */
+    public int liveCounters(String bucketName) {
+        Counters counters = buckets.get(bucketName);
+        return counters == null ? 0 : counters.live.get();
+    }
+
+    /** How many attempts of new keys were refused because the bucket was at its cap, since start. */
+    public long refusedAtCap(String bucketName) {
+        Counters counters = buckets.get(bucketName);
+        return counters == null ? 0 : counters.refused.sum();
+    }
+
+    private Counters counters(Bucket bucket) {
+        Counters counters = recent;
+        if (counters != null && (counters.bucket == bucket || counters.bucketName.equals(bucket.name()))) {
+            return counters;
+        }
+        counters = buckets.get(bucket.name());
+        if (counters == null) {
+            counters = buckets.computeIfAbsent(bucket.name(), name -> new Counters(bucket));
+        }
+        recent = counters;
+        return counters;
+    }
+
+    /** The counters of one bucket (by name), with its cap. */
+    private final class Counters {
+        final Bucket bucket; // the instance first seen under this name: the identity check of counters(Bucket)
+        final String bucketName;
+        final Map<String, Slot> cells = new ConcurrentHashMap<>();
+        final AtomicInteger live = new AtomicInteger();
+        final LongAdder refused = new LongAdder();
+        final AtomicBoolean warned = new AtomicBoolean();
+        final AtomicLong nextCapSweep = new AtomicLong(Long.MIN_VALUE);
+
+        Counters(Bucket bucket) {
+            this.bucket = bucket;
+            this.bucketName = bucket.name();
+        }
+
+        /** Takes a slot for a new key; at the cap, first sweeps ended windows (at most once per second). */
+        boolean reserve(long now) {
+            if (tryReserve()) {
+                return true;
+            }
+            long due = nextCapSweep.get();
+            if (now >= due && nextCapSweep.compareAndSet(due, now + CAP_SWEEP_SPACING_MILLIS)) {
+                sweep(now);
+                return tryReserve();
+            }
+            return false;
+        }
+
+        private boolean tryReserve() {
+            while (true) {
+                int current = live.get();
+                if (current >= maxKeysPerBucket) {
+                    return false;
+                }
+                if (live.compareAndSet(current, current + 1)) {
+                    return true;
+                }
+            }
+        }
+
+        void release() {
+            live.decrementAndGet();
+        }
+
+        void remove(String key, Slot slot) {
+            cells.remove(key, slot);
+            release();
+        }
+
+        /** Retires {@code slot} and removes it, unless another thread retired it first. */
+        void retire(String key, Slot slot) {
+            if (slot.retire()) {
+                remove(key, slot);
+            }
+        }
+
+        Verdict refuse(Bucket bucket) {
+            refused.increment();
+            if (warned.compareAndSet(false, true)) {
+                LOG.log(System.Logger.Level.WARNING, "Bucket ''{0}'' holds {1} live counters, the cap set by "
+                        + "ratelimiter.memory.max-keys: new keys get the bucket''s outage policy ({2}) until "
+                        + "windows end. Warned once.", bucketName, String.valueOf(maxKeysPerBucket), bucket.onOutage());
+            }
+            return Verdict.unavailable(bucket.limit(), Duration.ZERO);
+        }
+
+        long sweep(long now) {
+            long swept = 0;
+            for (Map.Entry<String, Slot> entry : cells.entrySet()) {
+                if (entry.getValue().retireIfEnded(now)) {
+                    remove(entry.getKey(), entry.getValue());
+                    swept++;
+                }
+            }
+            return swept;
+        }
+    }
+
+    /** One key's state; retired (never to count again) before it leaves the map. */
+    private abstract static class Slot {
+        /** Retires the slot; false if it was retired already. */
+        abstract boolean retire();
+
+        /** Retires the slot if every window of it has ended at {@code now}; false otherwise. */
+        abstract boolean retireIfEnded(long now);
+    }
+
+    /** One key's counter of a one-window bucket: its current window, replaced when a new window opens or retired. */
+    private static final class Cell extends Slot {
+        private static final VarHandle WINDOW;
+
+        static {
+            try {
+                WINDOW = MethodHandles.lookup().findVarHandle(Cell.class, "window", Window.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        volatile Window window;
+
+        Cell(Window window) {
+            this.window = window;
+        }
+
+        boolean replace(Window expected, Window next) {
+            return WINDOW.compareAndSet(this, expected, next);
+        }
+
+        @Override
+        boolean retire() {
+            while (true) {
+                Window current = window;
+                if (current == Window.RETIRED) {
+                    return false;
+                }
+                if (replace(current, Window.RETIRED)) {
+                    return true;
+                }
+            }
+        }
+
+        @Override
+        boolean retireIfEnded(long now) {
+            Window current = window;
+            return current != Window.RETIRED && now >= current.endsAt && replace(current, Window.RETIRED);
+        }
+    }
+
+    /** One window: when it ends (epoch milliseconds) and how many attempts it has counted. */
+    private static final class Window {
+        static final Window RETIRED = new Window(Long.MIN_VALUE, 0);
+        private static final VarHandle COUNT;
+
+        static {
+            try {
+                COUNT = MethodHandles.lookup().findVarHandle(Window.class, "count", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        final long endsAt;
+        @SuppressWarnings("unused") // read and updated through COUNT
+        private volatile long count;
+        // The last resetAfter handed out. Plain, not volatile: Duration is immutable (final fields), so a racing
+        // reader sees a whole one, and resetAfter checks it is the right one before reusing it.
+        private Duration resetAfter;
+
+        Window(long endsAt, long count) {
+            this.endsAt = endsAt;
+            this.count = count;
+        }
+
+        long count() {
+            return (long) COUNT.getVolatile(this);
+        }
+
+        /**
+         * Time until this window ends at {@code now}, at most {@code windowMillis} (a window counted under a
+         * longer window of the same bucket name); the same instance for every call of one millisecond.
+         */
+        Duration resetAfter(long now, long windowMillis) {
+            long millis = Math.max(0, Math.min(endsAt - now, windowMillis));
+            Duration cached = resetAfter;
+            if (cached == null || cached.toMillis() != millis) {
+                cached = Duration.ofMillis(millis);
+                resetAfter = cached;
+            }
+            return cached;
+        }
+
+        /** Adds {@code cost} if the count is still {@code expected}; false if another attempt came first. */
+        boolean add(long expected, long cost) {
+            return COUNT.compareAndSet(this, expected, expected + cost);
+        }
+    }
+
+    /**
+     * One key's counters of a bucket of several windows: each window's count and end, read and written under this
+     * object's lock, so the windows are decided together (docs/guide.md#several-windows-per-bucket).
+     */
+    private static final class Windows extends Slot {
+        private final long[] windowMillis;
+        private final long[] counts;
+        private final long[] endsAt;
+        boolean retired; // guarded by this
+
+        Windows(Bucket bucket) {
+            int size = bucket.limits().size();
+            windowMillis = new long[size];
+            counts = new long[size];
+            endsAt = new long[size];
+            for (int i = 0; i < size; i++) {
+                windowMillis[i] = bucket.limits().get(i).window().toMillis();
+                endsAt[i] = Long.MIN_VALUE; // not opened: the first counted call opens it
+            }
+        }
+
+        /** Whether this state was counted under the bucket's windows, not under others of the same name. */
+        boolean matches(Bucket bucket) {
+            if (bucket.limits().size() != windowMillis.length) {
+                return false;
+            }
+            for (int i = 0; i < windowMillis.length; i++) {
+                if (bucket.limits().get(i).window().toMillis() != windowMillis[i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Decides under the caller's lock on this: all windows allow the cost, or nothing changes. */
+        Verdict decide(Bucket bucket, long cost, long now) {
+            int size = windowMillis.length;
+            long[] remaining = new long[size];
+            long[] resetMillis = new long[size];
+            long needed = WindowVerdicts.needed(cost);
+            boolean allowed = true;
+            for (int i = 0; i < size; i++) {
+                boolean open = now < endsAt[i];
+                long count = open ? counts[i] : 0;
+                remaining[i] = bucket.limits().get(i).limit() - count;
+                resetMillis[i] = open ? endsAt[i] - now : windowMillis[i];
+                allowed &= count + needed <= bucket.limits().get(i).limit();
+            }
+            if (allowed && cost > 0) {
+                for (int i = 0; i < size; i++) {
+                    if (now >= endsAt[i]) {
+                        endsAt[i] = now + windowMillis[i];
+                        counts[i] = 0;
+                    }
+                    counts[i] += cost;
+                    remaining[i] -= cost;
+                }
+            }
+            return WindowVerdicts.of(bucket, cost, allowed, remaining, resetMillis);
+        }
+
+        @Override
+        synchronized boolean retire() {
+            if (retired) {
+                return false;
+            }
+            retired = true;
+            return true;
+        }
+
+        @Override
+        synchronized boolean retireIfEnded(long now) {
+            if (retired) {
+                return false;
+            }
+            for (long end : endsAt) {
+                if (now < end) {
+                    return false;
+                }
+            }
+            retired = true;
+            return true;
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package dev.ratelimiter.internal.core.window;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Verdict;
+
+import java.time.Duration;
+
+/**
+ * Builds a store's {@link Verdict} from each window's state after a decision, the same way for every store
+ * (docs/guide.md#several-windows-per-bucket, its windows and response headers): one window gives a verdict without
+ * {@link Verdict#windows()}; several give every window's state, with the top-level values of the refusing window that
+ * ends last for a refusal (its reset is when the same call may pass), else of the window with the fewest attempts left.
+ */
+public final class WindowVerdicts {
+
+    private WindowVerdicts() {
+    }
+
+    /**
+     * The smallest number of attempts a window must have left for a call of this cost: the cost, and 1 for cost
+     * 0, which checks whether a cost-1 call would pass.
+     *
+     * @param cost the call's cost, not negative
+     * @return at least 1
+     */
+    public static long needed(long cost) {
+        return Math.max(1, cost);
+    }
+
+    /**
+     * The verdict of a one-window bucket.
+     *
+     * @param bucket      the bucket
+     * @param allowed     whether the call was allowed (and counted)
+     * @param remaining   attempts left in the window after the call, clamped to 0..limit
+     * @param resetMillis milliseconds until the window ends, clamped to 0..window
+     * @return ALLOWED or DENIED
+     */
+    public static Verdict single(Bucket bucket, boolean allowed, long remaining, long resetMillis) {
+        return single(bucket, allowed, remaining,
+                Duration.ofMillis(clamp(resetMillis, bucket.limits().get(0).window().toMillis())));
+    }
+
+    /**
+     * The verdict of a one-window bucket whose reset is already a {@link Duration}: for a store that keeps one per
+     * window rather than allocating it per call ({@link MemoryRateLimiter}).
+     *
+     * @param bucket     the bucket
+     * @param allowed    whether the call was allowed (and counted)
+     * @param remaining  attempts left in the window after the call, clamped to 0..limit
+     * @param resetAfter time until the window ends, from zero to the window's length
+     * @return ALLOWED or DENIED
+     */
+    public static Verdict single(Bucket bucket, boolean allowed, long remaining, Duration resetAfter) {
+        long limit = bucket.limit();
+        return new Verdict(allowed ? Verdict.Outcome.ALLOWED : Verdict.Outcome.DENIED, limit, clamp(remaining, limit),
+                resetAfter);
+    }
+
+    /**
+     * The verdict of a bucket of any number of windows.
+     *
+     * @param bucket      the bucket
+     * @param cost        the call's cost
+     * @param allowed     whether the call was allowed (and counted in every window)
+     * @param remaining   per window, in {@link Bucket#limits()} order: attempts left after the call
+     * @param resetMillis per window: milliseconds until it ends (its whole length when it has not opened)
+     * @return ALLOWED or DENIED, with {@link Verdict#windows()} when the bucket has several windows
+     */
+    public static Verdict of(Bucket bucket, long cost, boolean allowed, long[] remaining, long[] resetMillis) {
+        if (!bucket.hasSeveralWindows()) {
+            return single(bucket, allowed, remaining[0], resetMillis[0]);
+        }
+        int count = bucket.limits().size();
+        Verdict.Window[] windows = new Verdict.Window[count];
+        int top = -1;
+        long needed = needed(cost);
+        for (int i = 0; i < count; i++) {
+            Bucket.Limit limit = bucket.limits().get(i);
+            windows[i] = new Verdict.Window(limit, clamp(remaining[i], limit.limit()),
+                    Duration.ofMillis(clamp(resetMillis[i], limit.window().toMillis())));
+            if (allowed) {
+                if (top < 0 || windows[i].remaining() < windows[top].remaining()) {
+                    top = i;
+                }
+            } else if (windows[i].remaining() < needed
+                    && (top < 0 || windows[i].resetAfter().compareTo(windows[top].resetAfter()) >= 0)) {
+                top = i;
+            }
+        }
+        if (top < 0) {
+            top = 0; // a refusal no window explains: a cost above every limit, which callers refuse first
+        }
+        Verdict.Window chosen = windows[top];
+        return new Verdict(allowed ? Verdict.Outcome.ALLOWED : Verdict.Outcome.DENIED, chosen.limit().limit(),
+                chosen.remaining(), chosen.resetAfter(), java.util.List.of(windows));
+    }
+
+    /**
+     * The verdict of one item of a store's answer ({@link dev.ratelimiter.spi.RateLimitStore#consume}): its allowed
+     * flag at {@code offset}, then each window's count after the call and milliseconds left.
+     *
+     * @param bucket the item's bucket
+     * @param cost   the item's cost
+     * @param answer the store's answer
+     * @param offset where the item's numbers start
+     * @return ALLOWED or DENIED
+     * @throws IllegalStateException if the answer is too short for the bucket's windows
+     */
+    public static Verdict fromCounts(Bucket bucket, long cost, long[] answer, int offset) {
+        java.util.List<Bucket.Limit> limits = bucket.limits();
+        if (answer.length < offset + 1 + 2 * limits.size()) {
+            throw new IllegalStateException("the store answered " + answer.length + " numbers; " + (offset + 1
+                    + 2 * limits.size()) + " expected for bucket " + bucket.name());
+        }
+        boolean allowed = answer[offset] == 1L;
+        if (limits.size() == 1) {
+            return single(bucket, allowed, limits.get(0).limit() - answer[offset + 1], answer[offset + 2]);
+        }
+        long[] remaining = new long[limits.size()];
+        long[] resetMillis = new long[limits.size()];
+        for (int i = 0; i < limits.size(); i++) {
+            remaining[i] = limits.get(i).limit() - answer[offset + 1 + 2 * i];
+            resetMillis[i] = answer[offset + 2 + 2 * i];
+        }
+        return of(bucket, cost, allowed, remaining, resetMillis);
+    }
+
+    /**
+     * An allowed verdict that counted nothing: every window with its whole limit left and its whole length to run
+     * (the kill switch, a fail-open outage).
+     *
+     * @param bucket the bucket
+     * @return ALLOWED, with {@link Verdict#windows()} when the bucket has several windows
+     */
+    public static Verdict untouched(Bucket bucket) {
+        if (!bucket.hasSeveralWindows()) {
+            return Verdict.allowed(bucket.limit(), bucket.limit(), bucket.window());
+        }
+        int count = bucket.limits().size();
+        long[] remaining = new long[count];
+        long[] resetMillis = new long[count];
+        for (int i = 0; i < count; i++) {
+            remaining[i] = bucket.limits().get(i).limit();
+            resetMillis[i] = bucket.limits().get(i).window().toMillis();
+        }
+        return of(bucket, 0, true, remaining, resetMillis);
+    }
+
+    private static long clamp(long value, long max) {
+        return Math.max(0, Math.min(value, max));
+    }
+}

@@ -1,0 +1,96 @@
+package dev.ratelimiter.internal.core.chain;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.OutagePolicy;
+import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.Verdict.Outcome;
+import dev.ratelimiter.contract.ManualClock;
+import dev.ratelimiter.internal.core.monitor.OutageStatistics;
+import dev.ratelimiter.internal.core.window.MemoryRateLimiter;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class OutagePolicyLimiterTest {
+
+    private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
+    private final OutageStatistics outages = new OutageStatistics();
+    private final AtomicInteger storeResets = new AtomicInteger();
+    private final RateLimiter down = new RateLimiter() {
+        @Override
+        public Verdict consume(Bucket bucket, String key, long cost) {
+            return Verdict.unavailable(bucket.limit(), Duration.ofSeconds(4));
+        }
+
+        @Override
+        public void reset(Bucket bucket, String key) {
+            storeResets.incrementAndGet();
+        }
+    };
+    private final MemoryRateLimiter fallback = new MemoryRateLimiter(clock, 100);
+    private final RateLimiter limiter = new OutagePolicyLimiter(down, Optional.of(fallback), outages);
+
+    private static Bucket bucket(OutagePolicy policy) {
+        return new Bucket("b", 2, Duration.ofSeconds(60), policy);
+    }
+
+    @Test
+    @DisplayName("FALLBACK: the per-process limiter decides, and each fallback is counted")
+    void fallbackDecides() {
+        Bucket bucket = bucket(OutagePolicy.FALLBACK);
+        assertThat(limiter.consume(bucket, "k").remaining()).isEqualTo(1);
+        assertThat(limiter.consume(bucket, "k").remaining()).isZero();
+        assertThat(limiter.consume(bucket, "k").outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(outages.fallbacks("b")).isEqualTo(3);
+        assertThat(outages.totalFallbacks()).isEqualTo(3);
+    }
+
+    @Test
+    @DisplayName("FAIL_OPEN: allowed and counted as fail-open, the fallback untouched")
+    void failOpenAllows() {
+        Bucket bucket = bucket(OutagePolicy.FAIL_OPEN);
+        for (int i = 0; i < 5; i++) {
+            assertThat(limiter.consume(bucket, "k").outcome()).isEqualTo(Outcome.ALLOWED);
+        }
+        assertThat(outages.failOpens("b")).isEqualTo(5);
+        assertThat(fallback.liveCounters("b")).isZero();
+    }
+
+    @Test
+    @DisplayName("FAIL_CLOSED: the unavailable verdict passes, with the store's retry time")
+    void failClosedRefuses() {
+        Verdict verdict = limiter.consume(bucket(OutagePolicy.FAIL_CLOSED), "k");
+        assertThat(verdict.outcome()).isEqualTo(Outcome.UNAVAILABLE);
+        assertThat(verdict.retryAfterSeconds()).isEqualTo(4);
+        assertThat(outages.failCloseds("b")).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("a reset clears the key in the store and in the fallback")
+    void resetBoth() {
+        Bucket bucket = bucket(OutagePolicy.FALLBACK);
+        limiter.consume(bucket, "k");
+        limiter.consume(bucket, "k");
+        limiter.reset(bucket, "k");
+        assertThat(storeResets).hasValue(1);
+        assertThat(limiter.consume(bucket, "k").remaining()).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("verdicts of a healthy store pass untouched and nothing is counted")
+    void healthyPassesThrough() {
+        RateLimiter healthy = new OutagePolicyLimiter(new MemoryRateLimiter(clock, 10), Optional.of(fallback), outages);
+        Bucket bucket = bucket(OutagePolicy.FAIL_CLOSED);
+        healthy.consume(bucket, "k");
+        healthy.consume(bucket, "k");
+        assertThat(healthy.consume(bucket, "k").outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(outages.failCloseds("b") + outages.fallbacks("b") + outages.failOpens("b")).isZero();
+    }
+}

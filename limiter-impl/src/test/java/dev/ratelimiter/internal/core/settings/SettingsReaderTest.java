@@ -1,0 +1,384 @@
+package dev.ratelimiter.internal.core.settings;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.OutagePolicy;
+import dev.ratelimiter.spi.ConfigurationException;
+import dev.ratelimiter.testing.RangeChecks;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SettingsReaderTest {
+
+    private final Map<String, String> properties = new HashMap<>(Map.of(
+            "ratelimiter.buckets.api-authenticated.limit", "600",
+            "ratelimiter.buckets.api-authenticated.window", "PT1M",
+            "ratelimiter.buckets.api-anonymous.limit", "120",
+            "ratelimiter.buckets.api-anonymous.window", "PT1M"));
+
+    private LimiterSettings read() {
+        return SettingsReader.read(name -> Optional.ofNullable(properties.get(name)), properties.keySet());
+    }
+
+    private void assertProblem(String... fragments) {
+        assertThatThrownBy(this::read).isInstanceOf(ConfigurationException.class)
+                .satisfies(e -> assertThat(e.getMessage()).contains(fragments));
+    }
+
+    @Test
+    @DisplayName("property names are walked once: SmallRye Config 3.16's Iterable throws on a second iterator()")
+    void namesIterableOnce() {
+        AtomicBoolean walked = new AtomicBoolean();
+        Iterable<String> once = () -> {
+            if (walked.getAndSet(true)) {
+                throw new NoSuchElementException();
+            }
+            return properties.keySet().iterator();
+        };
+        LimiterSettings settings = SettingsReader.read(name -> Optional.ofNullable(properties.get(name)), once);
+        assertThat(settings.buckets()).containsOnlyKeys("api-anonymous", "api-authenticated");
+    }
+
+    /**
+     * Reads as a Config with the profile {@code dev} active does, when it lists every name as written (Payara's
+     * does): a name is looked up under {@code %dev.} first (or {@code _DEV_} in environment form), then as is.
+     */
+    private LimiterSettings readWithDevProfile() {
+        return SettingsReader.read(name -> Optional.ofNullable(properties.get("%dev." + name))
+                .or(() -> Optional.ofNullable(properties.get(
+                        "_DEV_" + name.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(java.util.Locale.ROOT))))
+                .or(() -> Optional.ofNullable(properties.get(name))), properties.keySet());
+    }
+
+    @Test
+    @DisplayName("a bucket only under the active profile exists; one only under another profile does not")
+    void bucketsUnderProfiles() {
+        properties.put("%dev.ratelimiter.buckets.debug.limit", "7");
+        properties.put("%dev.ratelimiter.buckets.debug.window", "PT1M");
+        properties.put("_DEV_RATELIMITER_BUCKETS_FROM_ENV_LIMIT", "8");
+        properties.put("_DEV_RATELIMITER_BUCKETS_FROM_ENV_WINDOW", "PT2M");
+        properties.put("%prod.ratelimiter.buckets.audit.limit", "9");
+        properties.put("%prod.ratelimiter.buckets.audit.window", "PT1M");
+        properties.put("_PROD_RATELIMITER_BUCKETS_EXPORT_LIMIT", "9");
+        properties.put("_PROD_RATELIMITER_BUCKETS_EXPORT_WINDOW", "PT1M");
+
+        LimiterSettings settings = readWithDevProfile();
+
+        assertThat(settings.buckets()).containsOnlyKeys("api-anonymous", "api-authenticated", "debug", "from-env");
+        assertThat(settings.bucket("debug")).contains(new Bucket("debug", 7, Duration.ofMinutes(1)));
+        assertThat(settings.bucket("from-env")).contains(new Bucket("from-env", 8, Duration.ofMinutes(2)));
+    }
+
+    @Test
+    @DisplayName("a bucket's property under the active profile overrides its plain value; another profile's does not")
+    void bucketValueUnderProfile() {
+        properties.put("ratelimiter.buckets.login.limit", "5");
+        properties.put("ratelimiter.buckets.login.window", "PT15M");
+        properties.put("%dev.ratelimiter.buckets.login.limit", "500");
+        properties.put("%prod.ratelimiter.buckets.login.window", "PT1H");
+        assertThat(readWithDevProfile().bucket("login")).contains(new Bucket("login", 500, Duration.ofMinutes(15)));
+    }
+
+    @Test
+    @DisplayName("a bucket under the active profile without its window is refused, naming the property")
+    void incompleteBucketUnderProfile() {
+        properties.put("%dev.ratelimiter.buckets.debug.limit", "7");
+        properties.put("%prod.ratelimiter.buckets.debug.window", "PT1M");
+        assertThatThrownBy(this::readWithDevProfile).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("ratelimiter.buckets.debug.window: bucket 'debug' is configured without it");
+    }
+
+    @Test
+    @DisplayName("defaults: enabled, memory, /api/, no trusted proxies, /64, headers on success, 100000 keys")
+    void defaults() {
+        LimiterSettings settings = read();
+        assertThat(settings.enabled()).isTrue();
+        assertThat(settings.backend()).isEqualTo("memory");
+        assertThat(settings.pathPrefixes()).containsExactly("/api/");
+        assertThat(settings.trustedProxies().entries()).isEmpty();
+        assertThat(settings.ipv6PrefixLength()).isEqualTo(64);
+        assertThat(settings.keySecret()).isEmpty();
+        assertThat(settings.headersOnSuccess()).isTrue();
+        assertThat(settings.memoryMaxKeys()).isEqualTo(100_000);
+        assertThat(settings.healthDownWhenDegraded()).isFalse();
+        assertThat(settings.shadowBuckets()).isEmpty();
+        assertThat(settings.metricsSystem()).isEqualTo(MetricsSystem.AUTO);
+        assertThat(settings.bucket("api-anonymous")).contains(new Bucket("api-anonymous", 120, Duration.ofMinutes(1)));
+    }
+
+    @Test
+    @DisplayName("a bucket is read from its three properties; both outage spellings are accepted")
+    void bucketFromProperties() {
+        properties.put("ratelimiter.buckets.login.limit", "5");
+        properties.put("ratelimiter.buckets.login.window", "PT15M");
+        properties.put("ratelimiter.buckets.login.on-outage", "fail-closed");
+        properties.put("ratelimiter.buckets.search.limit", "10");
+        properties.put("ratelimiter.buckets.search.window", "PT1S");
+        properties.put("ratelimiter.buckets.search.on-outage", "FAIL_OPEN");
+        LimiterSettings settings = read();
+        assertThat(settings.bucket("login"))
+                .contains(new Bucket("login", 5, Duration.ofMinutes(15), OutagePolicy.FAIL_CLOSED));
+        assertThat(settings.bucket("search").orElseThrow().onOutage()).isEqualTo(OutagePolicy.FAIL_OPEN);
+    }
+
+    @Test
+    @DisplayName("a bucket given as environment variables is found (RATELIMITER_BUCKETS_PASSWORD_RESET_LIMIT)")
+    void bucketFromEnvironmentNames() {
+        Map<String, String> env = Map.of(
+                "RATELIMITER_BUCKETS_PASSWORD_RESET_LIMIT", "3",
+                "RATELIMITER_BUCKETS_PASSWORD_RESET_WINDOW", "PT1H");
+        // MicroProfile Config finds ratelimiter.buckets.password-reset.limit under its environment form
+        properties.put("ratelimiter.buckets.password-reset.limit", "3");
+        properties.put("ratelimiter.buckets.password-reset.window", "PT1H");
+        LimiterSettings settings = SettingsReader.read(name -> Optional.ofNullable(properties.get(name)),
+                new java.util.ArrayList<>(new java.util.HashSet<String>() {{
+                    addAll(env.keySet());
+                    addAll(Map.of("ratelimiter.buckets.api-authenticated.limit", "",
+                            "ratelimiter.buckets.api-anonymous.limit", "").keySet());
+                }}));
+        assertThat(settings.bucket("password-reset")).contains(new Bucket("password-reset", 3, Duration.ofHours(1)));
+    }
+
+    @Test
+    @DisplayName("mode: enforce by default; shadow (any case, trimmed) lists the bucket among the shadow buckets, also as an environment variable")
+    void shadowMode() {
+        properties.put("ratelimiter.buckets.login.limit", "5");
+        properties.put("ratelimiter.buckets.login.window", "PT15M");
+        properties.put("ratelimiter.buckets.login.mode", " Shadow ");
+        properties.put("ratelimiter.buckets.search.limit", "10");
+        properties.put("ratelimiter.buckets.search.window", "PT1S");
+        properties.put("ratelimiter.buckets.search.mode", "enforce");
+        properties.put("ratelimiter.buckets.api-anonymous.mode", "shadow");
+        LimiterSettings settings = read();
+        assertThat(settings.shadowBuckets()).containsExactly("api-anonymous", "login");
+        assertThat(settings.shadow(settings.bucket("login").orElseThrow())).isTrue();
+        assertThat(settings.shadow(settings.bucket("search").orElseThrow())).isFalse();
+        assertThat(settings.shadow(settings.bucket("api-authenticated").orElseThrow())).isFalse();
+        assertThat(settings.bucket("login")).as("the bucket itself is unchanged")
+                .contains(new Bucket("login", 5, Duration.ofMinutes(15)));
+
+        Map<String, String> env = Map.of("RATELIMITER_BUCKETS_TRIAL_LIMIT", "2",
+                "RATELIMITER_BUCKETS_TRIAL_WINDOW", "PT1H", "RATELIMITER_BUCKETS_TRIAL_MODE", "shadow");
+        properties.put("ratelimiter.buckets.trial.limit", "2");
+        properties.put("ratelimiter.buckets.trial.window", "PT1H");
+        properties.put("ratelimiter.buckets.trial.mode", "shadow");
+        properties.remove("ratelimiter.buckets.api-anonymous.mode");
+        java.util.List<String> names = new java.util.ArrayList<>(env.keySet());
+        names.addAll(java.util.List.of("ratelimiter.buckets.api-authenticated.limit",
+                "ratelimiter.buckets.api-anonymous.limit"));
+        assertThat(SettingsReader.read(name -> Optional.ofNullable(properties.get(name)), names).shadowBuckets())
+                .containsExactly("trial");
+    }
+
+    @Test
+    @DisplayName("an unknown mode fails naming the property and the two modes; a mode without limit and window names the missing one")
+    void badMode() {
+        properties.put("ratelimiter.buckets.login.limit", "5");
+        properties.put("ratelimiter.buckets.login.window", "PT15M");
+        properties.put("ratelimiter.buckets.login.mode", "dry-run");
+        properties.put("ratelimiter.buckets.trial.mode", "shadow");
+        assertProblem("ratelimiter.buckets.login.mode: 'dry-run' is not a mode; use enforce or shadow",
+                "ratelimiter.buckets.trial.limit: bucket 'trial' is configured without it");
+    }
+
+    @Test
+    @DisplayName("a window below a second or not whole fails, naming the property")
+    void badWindow() {
+        properties.put("ratelimiter.buckets.login.limit", "5");
+        properties.put("ratelimiter.buckets.login.window", "PT0.5S");
+        assertProblem("ratelimiter.buckets.login.window", "whole number of seconds");
+    }
+
+    @Test
+    @DisplayName("a window that is not ISO-8601 fails, naming the property")
+    void unparsableWindow() {
+        properties.put("ratelimiter.buckets.login.limit", "5");
+        properties.put("ratelimiter.buckets.login.window", "15m");
+        assertProblem("ratelimiter.buckets.login.window", "ISO-8601");
+    }
+
+    @Test
+    @DisplayName("a limit of 0, or not a number, fails, naming the property")
+    void badLimit() {
+        properties.put("ratelimiter.buckets.login.limit", "0");
+        properties.put("ratelimiter.buckets.login.window", "PT1M");
+        properties.put("ratelimiter.buckets.search.limit", "ten");
+        properties.put("ratelimiter.buckets.search.window", "PT1M");
+        assertProblem("ratelimiter.buckets.login.limit", "ratelimiter.buckets.search.limit", "'ten'");
+    }
+
+    @Test
+    @DisplayName("a bucket without a window fails, naming the missing property")
+    void missingWindow() {
+        properties.put("ratelimiter.buckets.login.limit", "5");
+        assertProblem("ratelimiter.buckets.login.window");
+    }
+
+    @Test
+    @DisplayName("an unknown backend, policy, boolean or trusted proxy fails, each naming its property")
+    void badValues() {
+        properties.put("ratelimiter.backend", "memcached");
+        properties.put("ratelimiter.enabled", "yes");
+        properties.put("ratelimiter.trusted-proxies", "10.0.0.0/8, proxy.example");
+        properties.put("ratelimiter.buckets.api-anonymous.on-outage", "retry");
+        properties.put("ratelimiter.memory.max-keys", "-1");
+        assertProblem("ratelimiter.backend: 'memcached'", "ratelimiter.enabled: 'yes'",
+                "ratelimiter.trusted-proxies: 'proxy.example'", "ratelimiter.buckets.api-anonymous.on-outage",
+                "ratelimiter.memory.max-keys");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"auto,AUTO", "microprofile,MICROPROFILE", "Micrometer,MICROMETER", " opentelemetry ,OPENTELEMETRY",
+            "NONE,NONE"})
+    @DisplayName("ratelimiter.metrics.system takes its five values, in any case")
+    void metricsSystem(String text, MetricsSystem expected) {
+        properties.put("ratelimiter.metrics.system", text);
+        assertThat(read().metricsSystem()).isEqualTo(expected);
+    }
+
+    @Test
+    @DisplayName("an unknown metrics system fails, naming the property and the values it takes")
+    void unknownMetricsSystem() {
+        properties.put("ratelimiter.metrics.system", "prometheus");
+        assertProblem("ratelimiter.metrics.system: 'prometheus' is not a metrics system; use auto, microprofile, "
+                + "micrometer, opentelemetry or none");
+    }
+
+    @Test
+    @DisplayName("bucket names outside the allowed pattern fail, naming the property")
+    void badBucketName() {
+        properties.put("ratelimiter.buckets.Login.limit", "5");
+        properties.put("ratelimiter.buckets.Login.window", "PT1M");
+        assertProblem("ratelimiter.buckets.Login", "[a-z0-9]");
+    }
+
+    @Test
+    @DisplayName("lists are comma-separated and trimmed; path prefixes gain a trailing slash")
+    void lists() {
+        properties.put("ratelimiter.api.path-prefixes", "/api/, /v2");
+        properties.put("ratelimiter.trusted-proxies", " 10.0.0.0/8 ,::1 ");
+        LimiterSettings settings = read();
+        assertThat(settings.pathPrefixes()).containsExactly("/api/", "/v2/");
+        assertThat(settings.trustedProxies().entries()).containsExactly("10.0.0.0/8", "::1");
+    }
+
+    @Test
+    @DisplayName("ratelimiter.api.enabled=false turns the global limit off")
+    void globalLimitSwitch() {
+        properties.put("ratelimiter.api.enabled", "false");
+        assertThat(read().globalLimit()).isFalse();
+    }
+
+    @Test
+    @DisplayName("a property whose value cannot be read (an unset ${VARIABLE}) fails, naming the property")
+    void unreadableProperty() {
+        assertThatThrownBy(() -> SettingsReader.read(name -> {
+            if (name.equals("ratelimiter.key-secret")) {
+                throw new java.util.NoSuchElementException("SRCFG00011: Could not expand value RATE_LIMIT_KEY_SECRET");
+            }
+            return Optional.ofNullable(properties.get(name));
+        }, properties.keySet())).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("ratelimiter.key-secret: cannot be read: SRCFG00011");
+    }
+
+    @Test
+    @DisplayName("issue 14: window PT9999999999999999S fails the start naming the property and its range")
+    void hugeWindowFails() {
+        properties.put("ratelimiter.buckets.login.limit", "5");
+        properties.put("ratelimiter.buckets.login.window", "PT9999999999999999S");
+        assertProblem("ratelimiter.buckets.login.window: 'PT9999999999999999S' must be a whole number of seconds "
+                + "from PT1S to P366D");
+    }
+
+    @Test
+    @DisplayName("breaker: defaults 3 failures, 1 s doubling to 30 s, 3 successes; each of the four is read")
+    void breaker() {
+        assertThat(read().breaker()).isEqualTo(BreakerSettings.DEFAULTS);
+        properties.put("ratelimiter.breaker.failure-threshold", "5");
+        properties.put("ratelimiter.breaker.initial-backoff", "PT0.5S");
+        properties.put("ratelimiter.breaker.max-backoff", "PT2M");
+        properties.put("ratelimiter.breaker.success-threshold", "2");
+        assertThat(read().breaker())
+                .isEqualTo(new BreakerSettings(5, Duration.ofMillis(500), Duration.ofMinutes(2), 2));
+    }
+
+    @Test
+    @DisplayName("breaker: initial-backoff PT2M alone raises the longest back-off to PT2M; max-backoff below "
+            + "initial-backoff fails naming max-backoff")
+    void breakerBackoffOrder() {
+        properties.put("ratelimiter.breaker.initial-backoff", "PT2M");
+        assertThat(read().breaker().maxBackoff()).isEqualTo(Duration.ofMinutes(2));
+        properties.put("ratelimiter.breaker.max-backoff", "PT1M");
+        assertProblem("ratelimiter.breaker.max-backoff: PT1M is below ratelimiter.breaker.initial-backoff PT2M");
+    }
+
+    @ParameterizedTest(name = "{0}: {1} and {2} accepted, {3} and {4} refused")
+    @CsvSource({
+            "ratelimiter.buckets.login.limit,       1,         1000000000000, 0,           1000000000001",
+            "ratelimiter.buckets.login.window,      PT1S,      P366D,         PT0S,        P366DT1S",
+            "ratelimiter.ipv6-prefix-length,        1,         128,           0,           129",
+            "ratelimiter.memory.max-keys,           1,         100000000,     0,           100000001",
+            "ratelimiter.memory.sweep-interval,     PT1S,      P1D,           PT0.999S,    P1DT0.001S",
+            "ratelimiter.deny-cache.max-age,        PT0S,      PT1M,          PT-0.001S,   PT1M0.001S",
+            "ratelimiter.breaker.failure-threshold, 1,         1000,          0,           1001",
+            "ratelimiter.breaker.success-threshold, 1,         1000,          0,           1001",
+            "ratelimiter.breaker.initial-backoff,   PT0.001S,  PT1H,          PT0.0009S,   PT1H0.001S",
+            "ratelimiter.breaker.max-backoff,       PT1S,      PT1H,          PT0S,        PT1H0.001S"})
+    @DisplayName("every number and duration is accepted at both ends of its range and refused just outside, named")
+    void rangesAreInclusive(String property, String min, String max, String below, String above) {
+        properties.put("ratelimiter.buckets.login.limit", "5");
+        properties.put("ratelimiter.buckets.login.window", "PT1M");
+        RangeChecks.inclusive(properties, this::read, property, min, max, below, above);
+    }
+
+    @Test
+    @DisplayName("limits: '10/PT1S, 1000/PT1H' gives a bucket of two windows, shortest first; it wins over the library's limit and window")
+    void severalWindows() {
+        properties.put("ratelimiter.buckets.projects.limits", "1000/PT1H, 10/PT1S");
+        properties.put("ratelimiter.buckets.api-anonymous.limits", "20/PT1S,120/PT1M");
+        properties.put("ratelimiter.buckets.projects.on-outage", "fail-open");
+        LimiterSettings settings = read();
+        assertThat(settings.bucket("projects")).contains(new Bucket("projects", java.util.List.of(
+                new Bucket.Limit(10, Duration.ofSeconds(1)), new Bucket.Limit(1_000, Duration.ofHours(1))),
+                OutagePolicy.FAIL_OPEN));
+        assertThat(settings.bucket("api-anonymous").orElseThrow().limits())
+                .containsExactly(new Bucket.Limit(20, Duration.ofSeconds(1)),
+                        new Bucket.Limit(120, Duration.ofMinutes(1)));
+    }
+
+    @Test
+    @DisplayName("limits as an environment variable: RATELIMITER_BUCKETS_PROJECTS_LIMITS=10/PT1S,1000/PT1H")
+    void severalWindowsFromEnvironmentNames() {
+        properties.put("ratelimiter.buckets.projects.limits", "10/PT1S,1000/PT1H");
+        java.util.List<String> names = new java.util.ArrayList<>(properties.keySet());
+        names.remove("ratelimiter.buckets.projects.limits");
+        names.add("RATELIMITER_BUCKETS_PROJECTS_LIMITS");
+        LimiterSettings settings = SettingsReader.read(name -> Optional.ofNullable(properties.get(name)), names);
+        assertThat(settings.bucket("projects").orElseThrow().limits()).hasSize(2);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "10 PT1S|is not <limit>/<window>",
+            "10/PT1S, ten/PT1H|'ten' is not a whole number",
+            "10/PT0.5S|must be a whole number of seconds",
+            "10/PT1S, 20/PT1S|two windows of PT1S",
+            "0/PT1S|0 is out of range",
+            "1/PT1S,2/PT2S,3/PT3S,4/PT4S,5/PT5S,6/PT6S,7/PT7S,8/PT8S,9/PT9S|from 1 to 8 windows"})
+    @DisplayName("a malformed limits value fails the start, naming the property")
+    void malformedLimits(String value, String problem) {
+        properties.put("ratelimiter.buckets.projects.limits", value);
+        assertProblem("ratelimiter.buckets.projects.limits", problem);
+    }
+}

@@ -1,0 +1,185 @@
+package dev.ratelimiter.internal.core.window;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.OutagePolicy;
+import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.Verdict.Outcome;
+import dev.ratelimiter.contract.ManualClock;
+import dev.ratelimiter.contract.RateLimiterContract;
+import dev.ratelimiter.internal.core.chain.OutagePolicyLimiter;
+import dev.ratelimiter.internal.core.monitor.OutageStatistics;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The in-memory limiter: the whole contract with a manual clock, plus its cap and its sweep. */
+class MemoryRateLimiterTest extends RateLimiterContract {
+
+    private static final Duration MINUTE = Duration.ofSeconds(60);
+
+    @Override
+    protected RateLimiter newLimiter(InstantSource clock) {
+        return new MemoryRateLimiter(clock, 100_000);
+    }
+
+    @Test
+    @DisplayName("sweep deletes a counter whose window ends now, not one that ends a millisecond later")
+    void sweepDeletesExactlyEndedCounters() {
+        MemoryRateLimiter memory = (MemoryRateLimiter) limiter;
+        Bucket bucket = bucket("sweep", 5, MINUTE);
+        memory.consume(bucket, "ends-now");
+        clock.advance(Duration.ofMillis(1));
+        memory.consume(bucket, "ends-later");
+        clock.advance(MINUTE.minusMillis(1));
+
+        assertThat(memory.sweep()).isEqualTo(1);
+
+        assertThat(memory.liveCounters(bucket.name())).isEqualTo(1);
+        assertThat(memory.consume(bucket, "ends-later").remaining()).isEqualTo(3); // still its first window
+        assertThat(memory.sweep()).isZero();
+    }
+
+    @Test
+    @DisplayName("at the cap a new key is unavailable while existing keys are still counted; warned once")
+    void capRefusesNewKeysOnly() {
+        MemoryRateLimiter memory = new MemoryRateLimiter(clock, 2);
+        Bucket bucket = bucket("cap", 3, MINUTE);
+        memory.consume(bucket, "a");
+        memory.consume(bucket, "b");
+
+        Verdict refused = memory.consume(bucket, "c");
+
+        assertThat(refused.outcome()).isEqualTo(Outcome.UNAVAILABLE);
+        assertThat(memory.consume(bucket, "a").remaining()).isEqualTo(1);
+        assertThat(memory.consume(bucket, "d").outcome()).isEqualTo(Outcome.UNAVAILABLE);
+        assertThat(memory.refusedAtCap(bucket.name())).isEqualTo(2);
+        assertThat(memory.liveCounters(bucket.name())).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("a reset frees the key's place under the cap")
+    void resetFreesCapacity() {
+        MemoryRateLimiter memory = new MemoryRateLimiter(clock, 1);
+        Bucket bucket = bucket("free", 3, MINUTE);
+        memory.consume(bucket, "a");
+        memory.reset(bucket, "a");
+
+        assertThat(memory.consume(bucket, "b").outcome()).isEqualTo(Outcome.ALLOWED);
+        assertThat(memory.liveCounters(bucket.name())).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("at the cap, counters whose windows ended make room without waiting for the sweeper")
+    void capSweepsEndedWindows() {
+        MemoryRateLimiter memory = new MemoryRateLimiter(clock, 1);
+        Bucket bucket = bucket("room", 3, MINUTE);
+        memory.consume(bucket, "a");
+        clock.advance(MINUTE);
+
+        assertThat(memory.consume(bucket, "b").outcome()).isEqualTo(Outcome.ALLOWED);
+    }
+
+    @Test
+    @DisplayName("1 000 000 distinct keys over two windows: live counters never exceed the cap, keys past it get "
+            + "the outage policy, and all are swept after the windows end")
+    void millionKeysStayUnderCap() {
+        int cap = 10_000;
+        MemoryRateLimiter memory = new MemoryRateLimiter(clock, cap);
+        OutageStatistics outages = new OutageStatistics();
+        RateLimiter limiter = new OutagePolicyLimiter(memory, Optional.empty(), outages);
+        Bucket failClosed = new Bucket(bucket("closed", 5, MINUTE).name(), 5, MINUTE, OutagePolicy.FAIL_CLOSED);
+        Bucket fallback = bucket("fallback", 5, MINUTE);
+
+        long unavailable = 0;
+        long allowed = 0;
+        int maxLive = 0;
+        for (int window = 0; window < 2; window++) {
+            for (int i = 0; i < 500_000; i++) {
+                String key = "w" + window + "-" + i;
+                Verdict closed = limiter.consume(failClosed, key);
+                Verdict open = limiter.consume(fallback, key);
+                unavailable += closed.outcome() == Outcome.UNAVAILABLE ? 1 : 0;
+                allowed += open.isAllowed() ? 1 : 0;
+                if (i % 1_000 == 0) {
+                    clock.advance(Duration.ofMillis(100));
+                    maxLive = Math.max(maxLive, Math.max(memory.liveCounters(failClosed.name()),
+                            memory.liveCounters(fallback.name())));
+                }
+            }
+            clock.advance(MINUTE);
+        }
+
+        assertThat(maxLive).isEqualTo(cap);
+        // Each window admits `cap` keys per bucket (the cap frees up as soon as the previous window ends).
+        assertThat(unavailable).isEqualTo(2L * (500_000 - cap));
+        assertThat(outages.failCloseds(failClosed.name())).isEqualTo(unavailable);
+        assertThat(allowed).isEqualTo(2L * 500_000); // fallback with nothing to fall back to: allowed, counted
+        assertThat(outages.failOpens(fallback.name())).isEqualTo(2L * (500_000 - cap));
+
+        assertThat(memory.sweep()).isEqualTo(2L * cap);
+        assertThat(memory.liveCounters(failClosed.name())).isZero();
+        assertThat(memory.liveCounters(fallback.name())).isZero();
+    }
+
+    @Test
+    @DisplayName("resetAfter follows the clock's millisecond: calls of one millisecond agree, the next millisecond says one less")
+    void resetAfterFollowsEachMillisecond() {
+        Bucket bucket = bucket("reset-ms", 100, MINUTE);
+        assertThat(limiter.consume(bucket, "k").resetAfter()).isEqualTo(MINUTE);
+        assertThat(limiter.consume(bucket, "k").resetAfter()).isEqualTo(MINUTE);
+        clock.advance(Duration.ofMillis(1));
+        assertThat(limiter.consume(bucket, "k").resetAfter()).isEqualTo(MINUTE.minusMillis(1));
+        assertThat(limiter.consume(bucket, "k").resetAfter()).isEqualTo(MINUTE.minusMillis(1));
+        clock.advance(Duration.ofMillis(998));
+        Verdict later = limiter.consume(bucket, "k");
+        assertThat(later.resetAfter()).isEqualTo(MINUTE.minusMillis(999));
+        assertThat(later.remaining()).isEqualTo(95);
+        clock.advance(Duration.ofMillis(1));
+        assertThat(limiter.consume(bucket, "k").resetAfter()).isEqualTo(MINUTE.minusSeconds(1));
+    }
+
+    @Test
+    @DisplayName("a bucket rebuilt with a shorter window under the same name reports at most its own window's length")
+    void rebuiltShorterBucketClampsResetAfter() {
+        Bucket hourly = bucket("rebuilt", 5, Duration.ofHours(1));
+        Bucket minutely = new Bucket(hourly.name(), 5, MINUTE);
+        limiter.consume(hourly, "k");
+        clock.advance(Duration.ofMillis(1));
+
+        Verdict verdict = limiter.consume(minutely, "k");
+
+        assertThat(verdict.resetAfter()).isEqualTo(MINUTE);
+        assertThat(verdict.remaining()).isEqualTo(3); // still counted in the window the hourly bucket opened
+        assertThat(limiter.consume(hourly, "k").resetAfter()).isEqualTo(Duration.ofHours(1).minusMillis(1));
+    }
+
+    @Test
+    @DisplayName("buckets decided in turn keep their own counts; a new instance of a bucket's name shares its counters")
+    void bucketsInTurnKeepTheirCounts() {
+        Bucket first = bucket("turn-a", 2, MINUTE);
+        Bucket second = bucket("turn-b", 3, MINUTE);
+        Bucket firstAgain = new Bucket(first.name(), 2, MINUTE);
+
+        assertThat(limiter.consume(first, "k").remaining()).isEqualTo(1);
+        assertThat(limiter.consume(second, "k").remaining()).isEqualTo(2);
+        assertThat(limiter.consume(first, "k").remaining()).isZero();
+        assertThat(limiter.consume(second, "k").remaining()).isEqualTo(1);
+        assertThat(limiter.consume(firstAgain, "k").outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(limiter.consume(second, "k").remaining()).isZero();
+        assertThat(limiter.consume(second, "k").outcome()).isEqualTo(Outcome.DENIED);
+    }
+
+    @Test
+    @DisplayName("a cap below 1 is refused")
+    void capMustBePositive() {
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> new MemoryRateLimiter(new ManualClock(START), 0))
+                .withMessageContaining("at least 1");
+    }
+}
