@@ -38,7 +38,8 @@ final class VertxRequestOffload implements RequestOffload {
             Response refusal;
             try {
                 refusal = apply.apply(result.result());
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // an Error escaping this handler would leave the request suspended for good
                 suspendable.resume(e);
                 return;
             }

@@ -68,6 +68,25 @@ class VertxRequestOffloadTest {
     }
 
     @Test
+    @DisplayName("applying the verdict on the event loop throws, an Error included: the request is resumed with it, "
+            + "never left suspended")
+    void applyFailureResumesWithIt() {
+        for (Throwable failure : List.of(new IllegalStateException("boom"), new NoClassDefFoundError("x/Y"))) {
+            calls.clear();
+            vertx.runOnContext(ignored -> offload.offload(suspendable(),
+                    () -> Verdict.allowed(10, 9, Duration.ofSeconds(60)), verdict -> {
+                        if (failure instanceof Error error) {
+                            throw error;
+                        }
+                        throw (RuntimeException) failure;
+                    }));
+            String resumed = "resume " + failure.getClass().getSimpleName();
+            await().atMost(Duration.ofSeconds(10)).until(() -> calls.contains(resumed));
+            assertThat(calls).containsExactly("suspend", resumed);
+        }
+    }
+
+    @Test
     @DisplayName("off the event loop, or for a request Quarkus REST cannot suspend, nothing is offloaded")
     void inlineElsewhere() throws Exception {
         assertThat(offload.offload(suspendable(), () -> Verdict.allowed(1, 0, Duration.ofSeconds(1)), v -> null))

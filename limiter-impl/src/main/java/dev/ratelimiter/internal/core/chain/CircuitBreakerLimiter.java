@@ -252,7 +252,11 @@ public final class CircuitBreakerLimiter implements BatchingLimiter, AutoCloseab
                     return;
                 }
                 backoff = settings.initialBackoff();
-            } catch (Exception e) {
+            } catch (VirtualMachineError e) {
+                throw e;
+            } catch (Throwable e) {
+                // An Error too (a store's LinkageError, AssertionError): escaping, it would end the probe's chain of
+                // schedules for good and leave the breaker open until a restart
                 probeSuccesses = 0;
                 monitor.failure(e);
                 Duration doubled = backoff.multipliedBy(2);

@@ -53,7 +53,11 @@ public final class PeriodicSweeper implements AutoCloseable {
         try {
             long swept = target.sweep();
             LOG.log(System.Logger.Level.DEBUG, "swept {0} ended counters", swept);
-        } catch (RuntimeException e) {
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Throwable e) {
+            // Anything else, an Error included: a scheduled task that throws is never run again
+            // (ScheduledExecutorService), so no sweep after it would run
             LOG.log(System.Logger.Level.WARNING, "sweep failed; the next one runs on schedule", e);
         }
     }

@@ -138,7 +138,11 @@ public final class BackendMonitor {
         for (Consumer<BackendStatus> listener : listeners) {
             try {
                 listener.accept(next);
-            } catch (RuntimeException e) {
+            } catch (VirtualMachineError e) {
+                throw e;
+            } catch (Throwable e) {
+                // An Error too: it would reach the decision or the probe that reported the change, and the
+                // listeners after this one would not hear of it
                 LOG.log(System.Logger.Level.WARNING, "a listener of backend state changes failed", e);
             }
         }

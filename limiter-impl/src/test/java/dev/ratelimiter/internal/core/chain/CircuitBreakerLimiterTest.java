@@ -27,6 +27,8 @@ class CircuitBreakerLimiterTest {
     private final AtomicBoolean storeUp = new AtomicBoolean(true);
     private final AtomicInteger storeCalls = new AtomicInteger();
     private final AtomicInteger probes = new AtomicInteger();
+    /** Probes still to throw an Error, as a store with a broken class path or a failed assertion would. */
+    private final AtomicInteger probeErrors = new AtomicInteger();
     private final RateLimiter store = new RateLimiter() {
         @Override
         public Verdict consume(Bucket bucket, String key, long cost) {
@@ -44,6 +46,9 @@ class CircuitBreakerLimiterTest {
             new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE);
     private final CircuitBreakerLimiter breaker = new CircuitBreakerLimiter(store, () -> {
         probes.incrementAndGet();
+        if (probeErrors.getAndUpdate(left -> Math.max(0, left - 1)) > 0) {
+            throw new NoClassDefFoundError("redis/clients/jedis/exceptions/JedisNoScriptException");
+        }
         if (!storeUp.get()) {
             throw new java.io.IOException("connection refused");
         }
@@ -139,5 +144,20 @@ class CircuitBreakerLimiterTest {
 
             assertThat(stepped.consume(bucket, "k").resetAfter()).isEqualTo(Duration.ofSeconds(30));
         }
+    }
+
+    @Test
+    @DisplayName("a probe that throws an Error counts as a failed probe: the next one runs, and the breaker closes")
+    void probeSurvivesAnError() {
+        storeUp.set(false);
+        for (int i = 0; i < 3; i++) {
+            breaker.consume(bucket, "k");
+        }
+        probeErrors.set(2);
+        storeUp.set(true);
+        await().atMost(Duration.ofSeconds(10)).until(() -> !breaker.isOpen());
+        assertThat(probeErrors.get()).as("both Errors were thrown").isZero();
+        assertThat(probes.get()).as("two Errors, then three successes").isGreaterThanOrEqualTo(5);
+        assertThat(monitor.status().state()).isEqualTo(BackendState.OK);
     }
 }

@@ -41,4 +41,25 @@ class BackendMonitorTest {
         assertThat(monitor.status().lastError()).isEmpty();
         assertThat(monitor.errors()).isEqualTo(1);
     }
+
+    @Test
+    @DisplayName("a listener that throws, an Error included, neither reaches the caller nor keeps the next listeners or "
+            + "later changes from being heard")
+    void throwingListenerIsContained() {
+        BackendMonitor monitor = new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE);
+        List<BackendState> heard = new CopyOnWriteArrayList<>();
+        monitor.onChange(status -> {
+            throw new AssertionError("an application's observer that fails");
+        });
+        monitor.onChange(status -> {
+            throw new IllegalStateException("another");
+        });
+        monitor.onChange(status -> heard.add(status.state()));
+
+        monitor.degraded();
+        monitor.recovered();
+        monitor.degraded();
+
+        assertThat(heard).containsExactly(BackendState.DEGRADED, BackendState.OK, BackendState.DEGRADED);
+    }
 }
