@@ -42,7 +42,8 @@ final class PostgresStatements {
         try (InputStream in = PostgresStore.class.getClassLoader()
                 .getResourceAsStream("db/ratelimiter/postgres/" + file)) {
             if (in == null) {
-                throw new IllegalStateException("the migration " + file + " is missing from limiter-impl's jar");
+                throw new IllegalStateException("the migration " + file
+                        + " is missing from limiter-store-postgres's jar");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }

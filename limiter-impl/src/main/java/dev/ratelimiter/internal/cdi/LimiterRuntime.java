@@ -91,10 +91,18 @@ public class LimiterRuntime {
 
     /** What an operator must see in the log as the limiter starts, under this class's logger name. */
     private static void warnings(LimiterSettings settings) {
-        if (settings.keySecret().isEmpty()) {
-            LOG.log(System.Logger.Level.WARNING, "ratelimiter.key-secret is not set: keys are hashed with plain "
-                    + "SHA-256, which can be reversed by guessing for short logins and IPv4 addresses. Set the "
-                    + "same secret on every replica.");
+        if (settings.keySecret().isEmpty() && settings.enabled()) {
+            // What is hashed how depends on the store (docs/guide.md#keys-and-privacy): say what is true of this one
+            if (settings.backend().equals(StoreProviderRegistry.MEMORY)) {
+                LOG.log(System.Logger.Level.WARNING, "ratelimiter.key-secret is not set: the in-memory store counts "
+                        + "under a keyed hash of its own (SipHash-2-4, a random key per process), but the key a "
+                        + "RateLimitDenied event carries is plain SHA-256, which can be reversed by guessing for short "
+                        + "logins and IPv4 addresses. Set it where those events are logged or sent on.");
+            } else {
+                LOG.log(System.Logger.Level.WARNING, "ratelimiter.key-secret is not set: keys reach the "
+                        + settings.backend() + " store hashed with plain SHA-256, which can be reversed by guessing "
+                        + "for short logins and IPv4 addresses. Set the same secret on every replica.");
+            }
         }
         if (!settings.enabled()) {
             LOG.log(System.Logger.Level.WARNING, "ratelimiter.enabled=false: every attempt is allowed and "

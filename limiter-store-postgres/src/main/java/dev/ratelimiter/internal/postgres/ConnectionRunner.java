@@ -141,10 +141,11 @@ final class ConnectionRunner {
                 throw e;
             }
         } catch (SQLException e) {
-            if (PostgresFailures.classify(e) == FailureKind.CONFIGURATION) {
-                logConfigurationFailure(e);
+            SQLException failure = PostgresFailures.explained(e);
+            if (PostgresFailures.classify(failure) == FailureKind.CONFIGURATION) {
+                logConfigurationFailure(failure);
             }
-            throw e;
+            throw failure;
         }
     }
 

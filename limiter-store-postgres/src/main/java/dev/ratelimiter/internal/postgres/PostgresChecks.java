@@ -52,26 +52,27 @@ public final class PostgresChecks {
                         problems.add("ratelimiter.postgres.table: table '" + table + "' does not exist; apply the "
                                 + "migrations V1__create_rate_limit_counters.sql, V2__several_windows_and_costs.sql "
                                 + "and V3__several_buckets_in_one_statement.sql "
-                                + "(in limiter-impl's jar at db/ratelimiter/postgres, for Flyway: "
+                                + "(in limiter-store-postgres's jar at db/ratelimiter/postgres, for Flyway: "
                                 + "locations=classpath:db/ratelimiter/postgres with table=flyway_ratelimiter_history)");
                     } else if (!hasV2Columns(connection, table)) {
                         problems.add("ratelimiter.postgres.table: table '" + table + "' lacks the columns of the "
                                 + "migration V2__several_windows_and_costs.sql (denied, window_seconds, window_counts, "
-                                + "window_ends); apply it after V1 (in limiter-impl's jar at db/ratelimiter/postgres, "
-                                + "or migrations/postgres by hand)");
+                                + "window_ends); apply it after V1 (in limiter-store-postgres's jar at "
+                                + "db/ratelimiter/postgres, or migrations/postgres by hand)");
                     } else if (!hasV3Function(connection, table)) {
                         problems.add("ratelimiter.postgres.table: the function "
                                 + CounterStatements.consumeFunction(table) + " beside table '" + table
                                 + "' is missing; "
                                 + "apply the migration V3__several_buckets_in_one_statement.sql after V2 (in "
-                                + "limiter-impl's jar at db/ratelimiter/postgres, or migrations/postgres by hand), "
-                                + "in the table's schema");
+                                + "limiter-store-postgres's jar at db/ratelimiter/postgres, or migrations/postgres by "
+                                + "hand), in the table's schema");
                     }
                 }
             }
         } catch (SQLException e) {
             LOG.log(System.Logger.Level.WARNING, "Rate limiter could not check its PostgreSQL DataSource at startup ("
-                    + ErrorDescriptions.describe(e) + "); starting, and the breaker decides");
+                    + ErrorDescriptions.describe(PostgresFailures.explained(e))
+                    + "); starting, and the breaker decides");
         }
         return problems;
     }

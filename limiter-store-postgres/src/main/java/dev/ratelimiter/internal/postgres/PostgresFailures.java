@@ -5,6 +5,8 @@ import dev.ratelimiter.spi.FailureKind;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Classifies a failed PostgreSQL call by SQLSTATE (PostgreSQL's "Appendix A. PostgreSQL Error Codes") into the
@@ -35,7 +37,46 @@ final class PostgresFailures {
             "42501", // insufficient privilege
             "42883"); // no such function
 
+    /** PgBouncer's refusal of a startup parameter it does not know, naming it. */
+    private static final Pattern UNSUPPORTED_STARTUP_PARAMETER =
+            Pattern.compile("unsupported startup parameter: ([\\w.-]+)");
+
     private PostgresFailures() {
+    }
+
+    /**
+     * {@code failure}, or, when it (or a cause) is a pooler's refusal of a startup parameter, a failure of the same
+     * SQLSTATE whose message names what to change: PgBouncer answers only {@code FATAL: unsupported startup
+     * parameter: options}, which says nothing of {@code ratelimiter.postgres.pgbouncer} (docs/stores.md#pgbouncer).
+     * The original is kept as a suppressed exception, not a cause, so the readiness data and the log, which
+     * describe the innermost cause, show the explanation.
+     *
+     * @param failure a failed call's exception
+     * @return {@code failure}, or the explained failure
+     */
+    static SQLException explained(SQLException failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            Matcher refused = cause.getMessage() == null ? null
+                    : UNSUPPORTED_STARTUP_PARAMETER.matcher(cause.getMessage());
+            if (refused != null && refused.find()) {
+                String parameter = refused.group(1);
+                // The fix first: readiness shows about 240 characters of it
+                String message = parameter.equals("options")
+                        ? "behind PgBouncer, set ratelimiter.postgres.pgbouncer=true (docs/stores.md#pgbouncer): the "
+                                + "pooler refused the startup parameter 'options' (" + cause.getMessage().strip()
+                                + "), which the library's own pool sends unless that is set; a server's pool or a "
+                                + "JDBC URL that sets 'options' must drop it, or PgBouncer list it in "
+                                + "ignore_startup_parameters"
+                        : "drop the startup parameter '" + parameter + "' from the JDBC URL or the pool's "
+                                + "properties, or list it in PgBouncer's ignore_startup_parameters "
+                                + "(docs/stores.md#pgbouncer): the pooler refused it (" + cause.getMessage().strip()
+                                + ")";
+                SQLException explained = new SQLException(message, "08P01");
+                explained.addSuppressed(failure);
+                return explained;
+            }
+        }
+        return failure;
     }
 
     /** The kind of {@code failure}, which need not be an {@link SQLException}; unknown ones are transient. */

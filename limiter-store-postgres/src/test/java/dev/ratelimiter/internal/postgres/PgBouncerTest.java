@@ -7,6 +7,7 @@ import dev.ratelimiter.Sweepable;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.internal.postgres.PgBouncer.PoolMode;
+import dev.ratelimiter.testing.LogCapture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -127,6 +128,28 @@ class PgBouncerTest {
         assertThat(chain.store.calls()).as("one store call per method call").isEqualTo(THREADS * CALLS);
         assertThat(count(first.name())).isEqualTo(THREADS * CALLS);
         assertThat(count(second.name())).as("the first window's count").isEqualTo(THREADS * CALLS);
+    }
+
+    @Test
+    @DisplayName("behind PgBouncer without ratelimiter.postgres.pgbouncer=true: UNAVAILABLE, and the readiness data and "
+            + "the log name that setting, not only PgBouncer's 'unsupported startup parameter: options'")
+    void missingPgBouncerSettingIsNamed() {
+        PgBouncer bouncer = bouncer(PoolMode.SESSION);
+        PostgresChain chain = new PostgresChain(PostgresChain.settings("jdbc:postgresql://127.0.0.1:" + bouncer.port()
+                + "/postgres?ApplicationName=rl-pgbouncer-unset", THREADS, false));
+        closing.add(chain);
+        Bucket bucket = new Bucket("unset", 10, Duration.ofSeconds(60), OutagePolicy.FAIL_CLOSED);
+        try (LogCapture log = LogCapture.of(PostgresStore.class)) {
+            for (int i = 0; i < 10 && !chain.breaker.isOpen(); i++) {
+                assertThat(chain.limiter.consume(bucket, "k").outcome()).isEqualTo(Outcome.UNAVAILABLE);
+            }
+            assertThat(chain.degraded()).isTrue();
+            assertThat(chain.monitor.status().lastError()).hasValueSatisfying(error -> assertThat(error)
+                    .contains("unsupported startup parameter: options", "ratelimiter.postgres.pgbouncer=true",
+                            "docs/stores.md#pgbouncer"));
+            assertThat(log.messages(java.util.logging.Level.SEVERE)).singleElement().satisfies(message ->
+                    assertThat(message).contains("ratelimiter.postgres.pgbouncer=true"));
+        }
     }
 
     @Test

@@ -42,4 +42,28 @@ class PostgresFailuresTest {
         assertThat(PostgresFailures.classify(new SocketTimeoutException("Read timed out")))
                 .isEqualTo(FailureKind.TRANSIENT);
     }
+
+    @Test
+    @DisplayName("a pooler's refused startup parameter, however deep among the causes, becomes a failure that says "
+            + "what to set first, in the 240 characters readiness shows; any other failure is left as it is")
+    void refusedStartupParameterExplained() {
+        SQLException refused = new SQLException("FATAL: unsupported startup parameter: options", "08P01");
+        SQLException fromPool = new java.sql.SQLTransientConnectionException(
+                "HikariPool-1 - Connection is not available, request timed out after 250ms.", "08P01", refused);
+
+        SQLException explained = PostgresFailures.explained(fromPool);
+
+        assertThat(explained.getSQLState()).isEqualTo("08P01");
+        assertThat(explained.getCause()).as("the readiness data describes the innermost cause").isNull();
+        assertThat(explained.getSuppressed()).containsExactly(fromPool);
+        assertThat(dev.ratelimiter.spi.ErrorDescriptions.describe(new RuntimeException(explained)))
+                .contains("set ratelimiter.postgres.pgbouncer=true (docs/stores.md#pgbouncer)",
+                        "unsupported startup parameter: options");
+        assertThat(PostgresFailures.classify(explained)).isEqualTo(FailureKind.CONFIGURATION);
+
+        assertThat(PostgresFailures.explained(new SQLException("FATAL: unsupported startup parameter: search_path",
+                "08P01")).getMessage()).startsWith("drop the startup parameter 'search_path' from the JDBC URL");
+        SQLException other = new SQLException("ERROR: relation \"rate_limit_counters\" does not exist", "42P01");
+        assertThat((Object) PostgresFailures.explained(other)).as("SQLException is Iterable: compared as an object").isSameAs(other);
+    }
 }
