@@ -4,7 +4,9 @@ package dev.ratelimiter;
  * The programmatic face of the limiter, injectable as a CDI bean ({@code @Inject RateLimits limits}).
  *
  * <p>It applies the same normalization and hashing as {@link RateLimited}, so an application resets a login's
- * counter with the raw login string: {@code limits.reset("login", login, KeyNormalization.LOGIN)}.
+ * counter with the raw login string: {@code limits.reset("login", login, KeyNormalization.LOGIN)}. Its keys are the
+ * application's, as a {@link RateLimitKey} parameter's and a {@link RateLimitKeyResolver}'s are: they never meet
+ * the keys the library derives from a request (the principal's name, the client address), even of the same text.
  */
 public interface RateLimits {
 

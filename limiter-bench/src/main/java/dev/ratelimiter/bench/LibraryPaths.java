@@ -13,6 +13,7 @@ import dev.ratelimiter.internal.core.chain.StoreLimiter;
 import dev.ratelimiter.internal.core.chain.StoreProbe;
 import dev.ratelimiter.internal.core.key.CounterKeyHasher;
 import dev.ratelimiter.internal.core.key.KeyHasher;
+import dev.ratelimiter.internal.core.key.KeyNamespace;
 import dev.ratelimiter.internal.core.key.KeyNormalizer;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.BackendState;
@@ -182,11 +183,12 @@ final class LibraryPaths {
 
         Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
             String normalized = KeyNormalizer.normalize(rawKey, normalization);
-            String key = keys.counterKey(normalized);
+            String key = keys.counterKey(KeyNamespace.APPLICATION, normalized);
             Verdict verdict = limiter.consume(bucket, key);
             metrics.decision(bucket, verdict.outcome());
             if (verdict.outcome() == Verdict.Outcome.DENIED) {
-                denials.accept(new RateLimitDenied(bucket, keys.eventKey(normalized, key), verdict));
+                denials.accept(new RateLimitDenied(bucket, keys.eventKey(KeyNamespace.APPLICATION, normalized, key),
+                        verdict));
             }
             return verdict;
         }
@@ -197,8 +199,8 @@ final class LibraryPaths {
         }
     }
 
-    /** A key as the decider would hand it to a store: hashed (43 characters), never the raw key. */
+    /** A key as the decider would hand it to a store: an application's, hashed (43 characters), never in clear. */
     static String hashedKey(String raw) {
-        return HASHER.hash(raw);
+        return HASHER.hash(KeyNamespace.APPLICATION, raw);
     }
 }

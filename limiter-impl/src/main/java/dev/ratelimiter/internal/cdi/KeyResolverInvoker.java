@@ -3,6 +3,7 @@ package dev.ratelimiter.internal.cdi;
 import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.RateLimitContext;
 import dev.ratelimiter.RateLimitKeyResolver;
+import dev.ratelimiter.internal.core.key.KeyNamespace;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
@@ -40,12 +41,13 @@ public class KeyResolverInvoker {
     }
 
     /**
-     * A key to count and how to normalize it.
+     * A key to count, how to normalize it, and where it comes from.
      *
      * @param raw           the key as the source gave it
      * @param normalization how it is normalized before hashing
+     * @param namespace     its source's namespace, hashed with it, so keys of different sources never meet
      */
-    public record Key(CharSequence raw, KeyNormalization normalization) {
+    public record Key(CharSequence raw, KeyNormalization normalization, KeyNamespace namespace) {
     }
 
     @Inject
@@ -146,7 +148,7 @@ public class KeyResolverInvoker {
             report(resolver, context.bucket(), "returned " + (key == null ? "null" : "a blank key"));
             return Optional.empty();
         }
-        return Optional.of(new Key(key, resolver.resolver().normalization()));
+        return Optional.of(new Key(key, resolver.resolver().normalization(), KeyNamespace.APPLICATION));
     }
 
     private void report(Resolver resolver, String bucket, String what) {

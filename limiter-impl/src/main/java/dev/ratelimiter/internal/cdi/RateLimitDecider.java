@@ -7,6 +7,7 @@ import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.chain.BatchingLimiter;
 import dev.ratelimiter.internal.core.chain.ShadowMode;
 import dev.ratelimiter.internal.core.key.CounterKeyHasher;
+import dev.ratelimiter.internal.core.key.KeyNamespace;
 import dev.ratelimiter.internal.core.key.KeyNormalizer;
 import dev.ratelimiter.spi.StoreItem;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -56,11 +57,25 @@ public class RateLimitDecider {
      * @throws IllegalArgumentException if the cost is negative or above the bucket's smallest limit
      */
     public Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization, long cost) {
+        return decide(bucket, rawKey, normalization, KeyNamespace.APPLICATION, cost);
+    }
+
+    /**
+     * As {@link #decide(Bucket, CharSequence, KeyNormalization, long)}, for a key of any source: one the library
+     * derives from the request (principal, client address) counts apart from an application's key of the same
+     * text ({@link KeyNamespace}).
+     */
+    public Verdict decide(Bucket bucket, KeyResolverInvoker.Key key, long cost) {
+        return decide(bucket, key.raw(), key.normalization(), key.namespace(), cost);
+    }
+
+    private Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization, KeyNamespace namespace,
+                           long cost) {
         checkCost(bucket, cost);
         CounterKeyHasher keys = runtime.keys();
         String normalized = KeyNormalizer.normalize(rawKey, normalization);
-        String key = keys.counterKey(normalized);
-        return settle(bucket, normalized, key, runtime.limiter().consume(bucket, key, cost));
+        String key = keys.counterKey(namespace, normalized);
+        return settle(bucket, namespace, normalized, key, runtime.limiter().consume(bucket, key, cost));
     }
 
     /**
@@ -87,7 +102,8 @@ public class RateLimitDecider {
             Bucket bucket = buckets.get(i);
             checkCost(bucket, costs[i]);
             normalized[i] = KeyNormalizer.normalize(keys.get(i).raw(), keys.get(i).normalization());
-            items.add(new StoreItem(bucket, counterKeys.counterKey(normalized[i]), costs[i]));
+            items.add(new StoreItem(bucket, counterKeys.counterKey(keys.get(i).namespace(), normalized[i]),
+                    costs[i]));
         }
         Verdict[] verdicts = new Verdict[count];
         int done = 0;
@@ -96,7 +112,8 @@ public class RateLimitDecider {
                     done == 0 ? items : items.subList(done, count));
             for (Verdict verdict : decided) {
                 StoreItem item = items.get(done);
-                Verdict answer = settle(item.bucket(), normalized[done], item.key(), verdict);
+                Verdict answer = settle(item.bucket(), keys.get(done).namespace(), normalized[done], item.key(),
+                        verdict);
                 verdicts[done++] = answer;
                 if (answer.outcome() != Verdict.Outcome.ALLOWED) {
                     return done == count ? verdicts : Arrays.copyOf(verdicts, done);
@@ -107,13 +124,13 @@ public class RateLimitDecider {
     }
 
     /** What {@link #decide} does with the chain's verdict: shadow mode, the metrics, the denial event. */
-    private Verdict settle(Bucket bucket, String normalized, String key, Verdict verdict) {
+    private Verdict settle(Bucket bucket, KeyNamespace namespace, String normalized, String key, Verdict verdict) {
         if (verdict.outcome() != Verdict.Outcome.ALLOWED && runtime.shadow().covers(bucket)) {
             return runtime.shadow().letThrough(bucket, key, verdict);
         }
         runtime.metrics().decision(bucket, verdict.outcome());
         if (verdict.outcome() == Verdict.Outcome.DENIED) {
-            denials.fire(new RateLimitDenied(bucket, runtime.keys().eventKey(normalized, key), verdict));
+            denials.fire(new RateLimitDenied(bucket, runtime.keys().eventKey(namespace, normalized, key), verdict));
         }
         return verdict;
     }
@@ -143,9 +160,13 @@ public class RateLimitDecider {
         return runtime.blocking();
     }
 
-    /** Clears one raw key's counter; never throws for a backend failure. */
+    /**
+     * Clears the counter of one key an application names ({@link KeyNamespace#APPLICATION}: the one a
+     * {@code @RateLimitKey} parameter or a resolver's key counts under); never throws for a backend failure.
+     */
     public void reset(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
-        runtime.limiter().reset(bucket, runtime.keys().counterKey(KeyNormalizer.normalize(rawKey, normalization)));
+        runtime.limiter().reset(bucket, runtime.keys().counterKey(KeyNamespace.APPLICATION,
+                KeyNormalizer.normalize(rawKey, normalization)));
     }
 
     /**

@@ -2,13 +2,14 @@ package dev.ratelimiter.internal.cdi;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
-import dev.ratelimiter.RateLimitException;
 import dev.ratelimiter.RateLimitExceededException;
+import dev.ratelimiter.RateLimitException;
 import dev.ratelimiter.RateLimitKeyMissingException;
 import dev.ratelimiter.RateLimited;
 import dev.ratelimiter.RateLimiterUnavailableException;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.cdi.RateLimitedMethod.KeySource;
+import dev.ratelimiter.internal.core.key.KeyNamespace;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.enterprise.inject.Intercepted;
@@ -133,8 +134,7 @@ public class RateLimitedInterceptor {
                                       BiConsumer<Bucket, Verdict> recorder) {
         if (keys.length == 1) { // the common case, without the lists of several buckets
             Bucket bucket = limits.get(0).bucket();
-            Verdict verdict = decider.decide(bucket, keys[0].raw(), keys[0].normalization(),
-                    limits.get(0).limit().cost());
+            Verdict verdict = decider.decide(bucket, keys[0], limits.get(0).limit().cost());
             recorder.accept(bucket, verdict);
             return refusal(bucket, verdict);
         }
@@ -184,25 +184,28 @@ public class RateLimitedInterceptor {
                                  InvocationContext context, Class<?> beanClass) {
         return switch (source) {
             case PARAMETER -> new KeyResolverInvoker.Key(
-                    (CharSequence) context.getParameters()[rateLimited.keyParameter()], rateLimited.normalization());
+                    (CharSequence) context.getParameters()[rateLimited.keyParameter()], rateLimited.normalization(),
+                    KeyNamespace.APPLICATION);
             case IDENTITY -> {
                 requireRequest(beanClass, context.getMethod());
-                yield plain(identity.principalName().or(identity::clientAddress));
+                KeyResolverInvoker.Key principal = plain(identity.principalName(), KeyNamespace.PRINCIPAL);
+                yield principal != null ? principal : plain(identity.clientAddress(), KeyNamespace.CLIENT_ADDRESS);
             }
             case PRINCIPAL -> {
                 requireRequest(beanClass, context.getMethod());
-                yield plain(identity.principalName());
+                yield plain(identity.principalName(), KeyNamespace.PRINCIPAL);
             }
             case CLIENT_ADDRESS -> {
                 requireRequest(beanClass, context.getMethod());
-                yield plain(identity.clientAddress());
+                yield plain(identity.clientAddress(), KeyNamespace.CLIENT_ADDRESS);
             }
             case RESOLVER -> resolvers.resolve(limit.resolver(), callContext(limit, context)).orElse(null);
         };
     }
 
-    private static KeyResolverInvoker.Key plain(Optional<String> key) {
-        return key.map(value -> new KeyResolverInvoker.Key(value, KeyNormalization.NONE)).orElse(null);
+    /** A key the library derives from the request, in its source's namespace; {@code null} for none. */
+    private static KeyResolverInvoker.Key plain(Optional<String> key, KeyNamespace namespace) {
+        return key.map(value -> new KeyResolverInvoker.Key(value, KeyNormalization.NONE, namespace)).orElse(null);
     }
 
     /**

@@ -10,6 +10,7 @@ import dev.ratelimiter.internal.cdi.KeyResolverInvoker;
 import dev.ratelimiter.internal.cdi.LimiterConfiguration;
 import dev.ratelimiter.internal.cdi.RateLimitDecider;
 import dev.ratelimiter.internal.cdi.RequestIdentity;
+import dev.ratelimiter.internal.core.key.KeyNamespace;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import dev.ratelimiter.jaxrs.RateLimiterFeature;
 import jakarta.annotation.Priority;
@@ -105,11 +106,16 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
         boolean authenticated = identity.principalName().isPresent();
         Bucket bucket = decider.bucket(authenticated ? LimiterSettings.API_AUTHENTICATED
                 : LimiterSettings.API_ANONYMOUS);
-        String identityKey = authenticated ? identity.principalName().get() : clientAddress;
+        // The principal and the address each count in a namespace of its own: a user named 127.0.0.1 and an
+        // anonymous caller from 127.0.0.1 never share a counter (docs/guide.md#keys-and-privacy)
+        KeyResolverInvoker.Key identityKey = authenticated
+                ? new KeyResolverInvoker.Key(identity.principalName().get(), KeyNormalization.NONE,
+                        KeyNamespace.PRINCIPAL)
+                : new KeyResolverInvoker.Key(clientAddress, KeyNormalization.NONE, KeyNamespace.CLIENT_ADDRESS);
         Optional<KeyResolverInvoker.Resolver> resolver = resolvers.global();
-        KeyResolverInvoker.Key key = resolver.isEmpty() ? new KeyResolverInvoker.Key(identityKey, KeyNormalization.NONE)
+        KeyResolverInvoker.Key key = resolver.isEmpty() ? identityKey
                 : resolvers.resolve(resolver.get(), resolvers.filterContext(bucket.name(), identity))
-                .orElseGet(() -> new KeyResolverInvoker.Key(identityKey, KeyNormalization.NONE));
+                .orElse(identityKey);
         Consumer<Verdict> recorder = applied.recorder(bucket);
         Function<Verdict, Response> apply = verdict -> {
             recorder.accept(verdict);
@@ -119,7 +125,7 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
                 default -> null;
             };
         };
-        Supplier<Verdict> decision = () -> decider.decide(bucket, key.raw(), key.normalization());
+        Supplier<Verdict> decision = () -> decider.decide(bucket, key, 1);
         if (decider.blocking() && offload().offload(request, decision, apply)) {
             return;
         }

@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.cdi;
 
 import dev.ratelimiter.KeyNormalization;
+import dev.ratelimiter.internal.core.key.KeyNamespace;
 import dev.ratelimiter.spi.ConfigurationException;
 import jakarta.enterprise.context.control.RequestContextController;
 import org.junit.jupiter.api.AfterEach;
@@ -95,7 +96,8 @@ class KeyResolverInvokerTest {
                         resolvers.filterContext("api-anonymous", identity));
 
                 assertThat(resolver.label()).as(value).isEqualTo(TenantHeaderKeys.class.getName());
-                assertThat(key).contains(new KeyResolverInvoker.Key("Acme", KeyNormalization.LOGIN));
+                assertThat(key).contains(new KeyResolverInvoker.Key("Acme", KeyNormalization.LOGIN,
+                        KeyNamespace.APPLICATION));
             } finally {
                 request.deactivate();
                 cdi.close();

@@ -9,6 +9,7 @@ import dev.ratelimiter.contract.MapStore;
 import dev.ratelimiter.contract.MapStoreProvider;
 import dev.ratelimiter.internal.core.key.CounterKeyHasher;
 import dev.ratelimiter.internal.core.key.KeyHasher;
+import dev.ratelimiter.internal.core.key.KeyNamespace;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -67,7 +68,9 @@ class MapStoreCdiTest {
         assertThat(limiter.consume(login, "alice@example.com").outcome()).isEqualTo(Outcome.DENIED);
 
         String hashed = CounterKeyHasher.shared(new KeyHasher(Optional.of("a-test-secret")))
-                .counterKey("alice@example.com");
+                .counterKey(KeyNamespace.APPLICATION, "alice@example.com");
+        assertThat(hashed).as("the HMAC of the application namespace's prefix and the key")
+                .isEqualTo(new KeyHasher(Optional.of("a-test-secret")).hash("a:alice@example.com"));
         assertThat(store().keys(login)).containsExactly(hashed);
         assertThat(cdi.select(DenialRecorder.class).denials()).singleElement().satisfies(denied -> {
             assertThat(denied.bucket()).isEqualTo(login);

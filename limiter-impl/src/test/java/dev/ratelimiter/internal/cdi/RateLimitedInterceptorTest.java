@@ -7,6 +7,7 @@ import dev.ratelimiter.RateLimiterUnavailableException;
 import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.internal.core.key.KeyHasher;
+import dev.ratelimiter.internal.core.key.KeyNamespace;
 import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.testing.LogCapture;
 import jakarta.enterprise.context.control.RequestContextController;
@@ -77,7 +78,7 @@ class RateLimitedInterceptorTest {
         assertThat(denied.bucket().name()).isEqualTo("login");
         assertThat(denied.hashedKey()).hasSize(43).doesNotContain("user");
         // in memory the counter's key is the process's own SipHash; the event's stays SHA-256 (no secret set)
-        assertThat(denied.hashedKey()).isEqualTo(new KeyHasher(Optional.empty()).hash(login));
+        assertThat(denied.hashedKey()).isEqualTo(new KeyHasher(Optional.empty()).hash(KeyNamespace.APPLICATION, login));
     }
 
     @Test

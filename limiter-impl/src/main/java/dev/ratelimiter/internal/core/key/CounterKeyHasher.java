@@ -33,19 +33,22 @@ public final class CounterKeyHasher {
     }
 
     /**
+     * @param namespace     where the key comes from ({@link KeyNamespace}: keys of different sources never meet)
      * @param normalizedKey the key after {@link KeyNormalizer}
      * @return what the limiter chain counts: never the key in clear
      */
-    public String counterKey(String normalizedKey) {
-        return local == null ? shared.hash(normalizedKey) : local.hash(normalizedKey);
+    public String counterKey(KeyNamespace namespace, String normalizedKey) {
+        return local == null ? shared.hash(namespace, normalizedKey) : local.hash(namespace, normalizedKey);
     }
 
     /**
+     * @param namespace     where the key comes from
      * @param normalizedKey the key after {@link KeyNormalizer}
-     * @param counterKey    what {@link #counterKey} returned for it
-     * @return the key a denial event carries: HMAC-SHA-256 or SHA-256, 43 characters of base64url
+     * @param counterKey    what {@link #counterKey} returned for them
+     * @return the key a denial event carries: HMAC-SHA-256 or SHA-256 of the namespace's prefix and the key, 43
+     *         characters of base64url
      */
-    public String eventKey(String normalizedKey, String counterKey) {
-        return local == null ? counterKey : shared.hash(normalizedKey);
+    public String eventKey(KeyNamespace namespace, String normalizedKey, String counterKey) {
+        return local == null ? counterKey : shared.hash(namespace, normalizedKey);
     }
 }

@@ -44,24 +44,33 @@ final class InProcessKeyHasher {
     }
 
     /**
+     * @param namespace     where the key comes from, hashed before it ({@link KeyNamespace#prefix()})
      * @param normalizedKey the key after {@link KeyNormalizer}
-     * @return its hash, 16 lower-case hexadecimal digits, leading zeros kept
+     * @return the hash of the namespace's prefix and the key, 16 lower-case hexadecimal digits, leading zeros kept
      */
-    String hash(String normalizedKey) {
-        return HEX.toHexDigits(sipHash24(normalizedKey));
+    String hash(KeyNamespace namespace, String normalizedKey) {
+        return HEX.toHexDigits(sipHash24(namespace.prefix(), normalizedKey));
     }
 
     /** SipHash-2-4 of {@code chars} as UTF-16LE bytes (two a char, low byte first). */
     long sipHash24(CharSequence chars) {
+        return sipHash24("", chars);
+    }
+
+    /**
+     * SipHash-2-4 of {@code prefix} followed by {@code chars}, as UTF-16LE bytes, read in place: a key is hashed with
+     * its namespace without a joined copy on every decision.
+     */
+    long sipHash24(String prefix, CharSequence chars) {
         long v0 = k0 ^ 0x736f6d6570736575L;
         long v1 = k1 ^ 0x646f72616e646f6dL;
         long v2 = k0 ^ 0x6c7967656e657261L;
         long v3 = k1 ^ 0x7465646279746573L;
-        int length = chars.length();
+        int length = prefix.length() + chars.length();
         int whole = length & ~3; // four chars are one 8-byte word
         for (int i = 0; i < whole; i += 4) {
-            long m = chars.charAt(i) | (long) chars.charAt(i + 1) << 16 | (long) chars.charAt(i + 2) << 32
-                    | (long) chars.charAt(i + 3) << 48;
+            long m = at(prefix, chars, i) | (long) at(prefix, chars, i + 1) << 16
+                    | (long) at(prefix, chars, i + 2) << 32 | (long) at(prefix, chars, i + 3) << 48;
             v3 ^= m;
             // two SipRounds
             v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
@@ -76,7 +85,7 @@ final class InProcessKeyHasher {
         }
         long last = (long) (2 * length) << 56; // the message's length in bytes, modulo 256, in the top byte
         for (int i = whole; i < length; i++) {
-            last |= (long) chars.charAt(i) << (16 * (i - whole));
+            last |= (long) at(prefix, chars, i) << (16 * (i - whole));
         }
         v3 ^= last;
         for (int round = 0; round < 2; round++) {
@@ -94,5 +103,10 @@ final class InProcessKeyHasher {
             v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
         }
         return v0 ^ v1 ^ v2 ^ v3;
+    }
+
+    /** The {@code i}th char of {@code prefix} followed by {@code chars}. */
+    private static char at(String prefix, CharSequence chars, int i) {
+        return i < prefix.length() ? prefix.charAt(i) : chars.charAt(i - prefix.length());
     }
 }

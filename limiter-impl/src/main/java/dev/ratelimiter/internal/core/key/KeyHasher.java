@@ -55,16 +55,31 @@ public final class KeyHasher {
     }
 
     /**
+     * @param namespace     where the key comes from, hashed before it ({@link KeyNamespace#prefix()})
      * @param normalizedKey the key after {@link KeyNormalizer}
+     * @return the hash of the namespace's prefix and the key, 43 characters of unpadded base64url: the same as
+     *         {@link #hash(String)} of the two joined, without joining them
+     */
+    public String hash(KeyNamespace namespace, String normalizedKey) {
+        return hash(namespace.prefix(), normalizedKey);
+    }
+
+    /**
+     * @param input what to hash, as is (tests' vectors; a key to count goes through
+     *              {@link #hash(KeyNamespace, String)})
      * @return its hash, 43 characters of unpadded base64url
      */
-    public String hash(String normalizedKey) {
+    public String hash(String input) {
+        return hash("", input);
+    }
+
+    private String hash(String prefix, String key) {
         int slot = (int) Thread.currentThread().getId() & slotMask;
         Digest digest = idle.getAndSet(slot, null);
         if (digest == null) {
             digest = new Digest(copy(prototype));
         }
-        String hash = digest.hash(normalizedKey);
+        String hash = digest.hash(prefix, key);
         idle.set(slot, digest); // not returned after a failure: its state is unknown
         return hash;
     }
@@ -108,11 +123,19 @@ public final class KeyHasher {
             this.sha256 = algorithm instanceof MessageDigest d ? d : null;
         }
 
-        String hash(String key) {
+        /** The hash of {@code prefix} (ASCII) followed by {@code key}, as UTF-8. */
+        String hash(String prefix, String key) {
             byte[] bytes = key.length() <= BUFFERED_KEY_CHARS && ascii(key) ? input
                     : key.getBytes(StandardCharsets.UTF_8);
             int length = bytes == input ? key.length() : bytes.length;
             try {
+                for (int i = 0; i < prefix.length(); i++) {
+                    if (mac != null) {
+                        mac.update((byte) prefix.charAt(i));
+                    } else {
+                        sha256.update((byte) prefix.charAt(i));
+                    }
+                }
                 if (mac != null) {
                     mac.update(bytes, 0, length);
                     mac.doFinal(hash, 0);

@@ -8,6 +8,7 @@ import dev.ratelimiter.contract.MapStoreProvider;
 import dev.ratelimiter.contract.MapStoreSettings;
 import dev.ratelimiter.internal.core.key.CounterKeyHasher;
 import dev.ratelimiter.internal.core.key.KeyHasher;
+import dev.ratelimiter.internal.core.key.KeyNamespace;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import dev.ratelimiter.internal.core.settings.StoreProviderRegistry;
@@ -44,8 +45,9 @@ class LimiterAssemblyTest {
             assertThat(assembly.limiter()).isInstanceOf(OutagePolicyLimiter.class);
             assertThat(assembly.blocking()).isFalse();
             assertThat(assembly.monitor().status().backend()).isEqualTo("memory");
-            assertThat(assembly.keys().counterKey("alice"))
-                    .isNotEqualTo(CounterKeyHasher.shared(new KeyHasher(Optional.empty())).counterKey("alice"));
+            assertThat(assembly.keys().counterKey(KeyNamespace.APPLICATION, "alice"))
+                    .isNotEqualTo(CounterKeyHasher.shared(new KeyHasher(Optional.empty()))
+                            .counterKey(KeyNamespace.APPLICATION, "alice"));
             assertThat(assembly.limiter().consume(login, "k").outcome()).isEqualTo(Outcome.ALLOWED);
             assertThat(assembly.limiter().consume(login, "k").outcome()).isEqualTo(Outcome.ALLOWED);
             assertThat(assembly.limiter().consume(login, "k").outcome()).isEqualTo(Outcome.DENIED);
@@ -66,8 +68,9 @@ class LimiterAssemblyTest {
         LimiterAssembly assembly = LimiterAssembly.assemble(settings, Optional.of(LimiterAssembly.of(store,
                 context)), clock, RateLimiterMetrics.NONE, status -> { });
         try {
-            assertThat(assembly.keys().counterKey("alice"))
-                    .isEqualTo(CounterKeyHasher.shared(new KeyHasher(Optional.empty())).counterKey("alice"));
+            assertThat(assembly.keys().counterKey(KeyNamespace.APPLICATION, "alice"))
+                    .isEqualTo(CounterKeyHasher.shared(new KeyHasher(Optional.empty()))
+                            .counterKey(KeyNamespace.APPLICATION, "alice"));
             assertThat(assembly.monitor().status().backend()).isEqualTo(MapStoreProvider.NAME);
             assertThat(assembly.limiter().consume(login, "hashed").outcome()).isEqualTo(Outcome.ALLOWED);
             assertThat(store.keys(login)).containsExactly("hashed");

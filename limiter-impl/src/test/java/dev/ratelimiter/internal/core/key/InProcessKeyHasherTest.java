@@ -41,9 +41,11 @@ class InProcessKeyHasherTest {
     void keyedAndRandom() {
         InProcessKeyHasher one = new InProcessKeyHasher();
         InProcessKeyHasher other = new InProcessKeyHasher();
-        assertThat(one.hash("alice@example.com")).doesNotContain("alice").matches("[0-9a-f]{16}")
-                .isEqualTo(one.hash("alice@example.com"))
-                .isNotEqualTo(other.hash("alice@example.com"));
+        assertThat(one.hash(KeyNamespace.APPLICATION, "alice@example.com")).doesNotContain("alice")
+                .matches("[0-9a-f]{16}")
+                .isEqualTo(one.hash(KeyNamespace.APPLICATION, "alice@example.com"))
+                .isNotEqualTo(other.hash(KeyNamespace.APPLICATION, "alice@example.com"))
+                .as("another namespace").isNotEqualTo(one.hash(KeyNamespace.PRINCIPAL, "alice@example.com"));
     }
 
     @Test
@@ -52,10 +54,18 @@ class InProcessKeyHasherTest {
         InProcessKeyHasher hasher = new InProcessKeyHasher(K0, K1);
         // one key in 16 hashes to a top digit of 0; the search is deterministic under the paper's key
         String key = IntStream.range(0, 1_000).mapToObj(i -> "key-" + i)
-                .filter(k -> hasher.sipHash24(k) >>> 60 == 0).findFirst().orElseThrow();
-        assertThat(hasher.hash(key)).startsWith("0").hasSize(16)
-                .isEqualTo(String.format("%016x", hasher.sipHash24(key)));
-        assertThat(hasher.hash("")).isEqualTo("726fdb47dd0e0e31");
+                .filter(k -> hasher.sipHash24("a:" + k) >>> 60 == 0).findFirst().orElseThrow();
+        assertThat(hasher.hash(KeyNamespace.APPLICATION, key)).startsWith("0").hasSize(16)
+                .isEqualTo(String.format("%016x", hasher.sipHash24("a:" + key)));
+    }
+
+    @Property
+    @Label("a namespace's prefix hashed in place equals the prefix and the key joined, for any key")
+    void prefixInPlace(@ForAll long k0, @ForAll long k1, @ForAll @StringLength(max = 70) String key) {
+        InProcessKeyHasher hasher = new InProcessKeyHasher(k0, k1);
+        for (KeyNamespace namespace : KeyNamespace.values()) {
+            assertThat(hasher.sipHash24(namespace.prefix(), key)).isEqualTo(hasher.sipHash24(namespace.prefix() + key));
+        }
     }
 
     /** A string whose UTF-16LE bytes are 00, 01, ... {@code bytes - 1} (an even count). */

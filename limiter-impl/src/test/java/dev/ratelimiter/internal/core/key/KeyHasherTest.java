@@ -101,4 +101,20 @@ class KeyHasherTest {
         mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
         return Base64.getUrlEncoder().withoutPadding().encodeToString(mac.doFinal(key.getBytes(StandardCharsets.UTF_8)));
     }
+
+    @Test
+    @DisplayName("a key is hashed after its namespace's prefix, in place: the hash of the two joined, ASCII, long or "
+            + "not; the namespaces of one text hash apart")
+    void namespaces() {
+        for (Optional<String> secret : List.of(Optional.<String>empty(), Optional.of("a-test-secret"))) {
+            KeyHasher hasher = new KeyHasher(secret);
+            for (String key : List.of("127.0.0.1", "", "Zoë@example.com", "k".repeat(300))) {
+                for (KeyNamespace namespace : KeyNamespace.values()) {
+                    assertThat(hasher.hash(namespace, key)).isEqualTo(hasher.hash(namespace.prefix() + key));
+                }
+                assertThat(List.of(hasher.hash(KeyNamespace.APPLICATION, key), hasher.hash(KeyNamespace.PRINCIPAL, key),
+                        hasher.hash(KeyNamespace.CLIENT_ADDRESS, key))).doesNotHaveDuplicates();
+            }
+        }
+    }
 }
