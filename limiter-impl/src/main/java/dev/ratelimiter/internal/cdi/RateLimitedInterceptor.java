@@ -81,6 +81,9 @@ public class RateLimitedInterceptor {
     @Inject
     KeyResolverInvoker resolvers;
 
+    @Inject
+    NestedCalls nestedCalls;
+
     @AroundInvoke
     Object limit(InvocationContext context) throws Exception {
         if (!configuration.settings().enabled()) {
@@ -102,36 +105,54 @@ public class RateLimitedInterceptor {
         }
         RateLimitKeyMissingException noKey = missing;
         BiConsumer<Bucket, Verdict> recorder = recorder();
-        Supplier<RuntimeException> decision = noKey != null ? () -> noKey : () -> decide(limits, keys, recorder);
         RateLimitedMethod rateLimited = binding.method();
-        switch (rateLimited.result()) {
-            case UNI, MULTI:
-                return MutinyResults.defer(rateLimited.result(), decision, decider.blocking(), offload,
-                        context::proceed);
-            case COMPLETION_STAGE: {
-                eventLoops.check(method, decider.blocking());
-                RuntimeException refusal = decision.get();
+        if (rateLimited.result() == ResultType.UNI || rateLimited.result() == ResultType.MULTI) {
+            // Decided at each subscription, on whatever thread subscribes: no nesting on this thread to see
+            Supplier<RuntimeException> decision = noKey != null ? () -> noKey
+                    : () -> decide(limits, keys, 0, recorder);
+            return MutinyResults.defer(rateLimited.result(), decision, decider.blocking(), offload,
+                    context::proceed);
+        }
+        eventLoops.check(method, decider.blocking());
+        int mark = nestedCalls.mark();
+        try {
+            // A call nested in one of the same bucket and key on this thread (a bean calling its own method, which
+            // ArC intercepts) is not counted again in that bucket: the outer call counted it
+            RuntimeException refusal = noKey != null ? noKey
+                    : decide(limits, keys, nestedCalls.enter(limits, keys), recorder);
+            if (rateLimited.result() == ResultType.COMPLETION_STAGE) {
                 return refusal == null ? context.proceed() : CompletableFuture.failedFuture(refusal);
             }
-            default: {
-                eventLoops.check(method, decider.blocking());
-                RuntimeException refusal = decision.get();
-                if (refusal != null) {
-                    throw refusal;
-                }
-                return context.proceed();
+            if (refusal != null) {
+                throw refusal;
             }
+            return context.proceed();
+        } finally {
+            nestedCalls.exit(mark);
         }
     }
 
     /**
      * Decides the buckets in declaration order; the first refusal stops the rest
      * (docs/guide.md#several-limits-on-one-method): later buckets are not counted, earlier ones keep their count.
+     * A bucket whose bit is set in {@code nested} is left out: an outer call on this thread counted its key.
      *
      * @return the refusal, or {@code null} when every bucket allowed the call
      */
     private RateLimitException decide(List<RateLimitedMethodCache.BoundLimit> limits, KeyResolverInvoker.Key[] keys,
-                                      BiConsumer<Bucket, Verdict> recorder) {
+                                      long nested, BiConsumer<Bucket, Verdict> recorder) {
+        if (nested != 0) {
+            List<RateLimitedMethodCache.BoundLimit> outerLimits = new ArrayList<>(keys.length);
+            List<KeyResolverInvoker.Key> outerKeys = new ArrayList<>(keys.length);
+            for (int i = 0; i < keys.length; i++) {
+                if (i >= Long.SIZE || (nested & 1L << i) == 0) {
+                    outerLimits.add(limits.get(i));
+                    outerKeys.add(keys[i]);
+                }
+            }
+            return outerKeys.isEmpty() ? null
+                    : decide(outerLimits, outerKeys.toArray(KeyResolverInvoker.Key[]::new), 0, recorder);
+        }
         if (keys.length == 1) { // the common case, without the lists of several buckets
             Bucket bucket = limits.get(0).bucket();
             Verdict verdict = decider.decide(bucket, keys[0], limits.get(0).limit().cost());

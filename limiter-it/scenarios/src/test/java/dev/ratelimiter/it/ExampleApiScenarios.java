@@ -10,8 +10,8 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -553,6 +553,20 @@ public abstract class ExampleApiScenarios {
                 .isEqualTo(0.0);
         assertThat(series(body, "rate_limiter_decisions_total", "bucket=\"api-anonymous\"", "outcome=\"allowed\""))
                 .isPositive();
+    }
+
+    @Test
+    @DisplayName("a resource limited at class level whose method calls another of its own (which ArC intercepts and "
+            + "Weld does not): each request counts one attempt of selfcall (3 a minute), the fourth is refused")
+    void selfCallCountsOnce() {
+        ExampleApi client = client();
+        for (int i = 1; i <= 3; i++) {
+            HttpResponse<String> response = client.get("api/selfcall");
+            assertThat(response.statusCode()).as("request %d: %s", i, response.body()).isEqualTo(200);
+            assertThat(response.headers().firstValue("RateLimit").orElseThrow()).as("request %d", i)
+                    .contains("\"selfcall\";r=" + (3 - i) + ";t=");
+        }
+        assertThat(client.get("api/selfcall").statusCode()).as("the fourth request").isEqualTo(429);
     }
 
     @Test
