@@ -142,16 +142,16 @@ public class RateLimitedInterceptor {
     private RateLimitException decide(List<RateLimitedMethodCache.BoundLimit> limits, KeyResolverInvoker.Key[] keys,
                                       long nested, BiConsumer<Bucket, Verdict> recorder) {
         if (nested != 0) {
-            List<RateLimitedMethodCache.BoundLimit> outerLimits = new ArrayList<>(keys.length);
-            List<KeyResolverInvoker.Key> outerKeys = new ArrayList<>(keys.length);
+            List<RateLimitedMethodCache.BoundLimit> toCount = new ArrayList<>(keys.length);
+            List<KeyResolverInvoker.Key> keysToCount = new ArrayList<>(keys.length);
             for (int i = 0; i < keys.length; i++) {
                 if (i >= Long.SIZE || (nested & 1L << i) == 0) {
-                    outerLimits.add(limits.get(i));
-                    outerKeys.add(keys[i]);
+                    toCount.add(limits.get(i));
+                    keysToCount.add(keys[i]);
                 }
             }
-            return outerKeys.isEmpty() ? null
-                    : decide(outerLimits, outerKeys.toArray(KeyResolverInvoker.Key[]::new), 0, recorder);
+            return keysToCount.isEmpty() ? null
+                    : decide(toCount, keysToCount.toArray(KeyResolverInvoker.Key[]::new), 0, recorder);
         }
         if (keys.length == 1) { // the common case, without the lists of several buckets
             Bucket bucket = limits.get(0).bucket();

@@ -107,16 +107,27 @@ public final class PropertyTable {
     public static final Property BREAKER_MAX_BACKOFF = duration("breaker.max-backoff", Duration.ofSeconds(30),
             Duration.ofMillis(1), Duration.ofHours(1));
 
+    /** The kill switch: {@code false} allows every attempt and counts nothing. */
     public static final Property ENABLED = bool("enabled", true);
+    /** The store: {@code memory} or a store provider's name. */
     public static final Property BACKEND = text("backend", StoreProviderRegistry.MEMORY);
+    /** Whether the global filter limits its paths. */
     public static final Property API_ENABLED = bool("api.enabled", true);
+    /** The paths after the context root that the global filter limits. */
     public static final Property API_PATH_PREFIXES = list("api.path-prefixes", "/api/");
+    /** The global filter's key resolver, by {@code @Named} name or bean class name. */
     public static final Property API_KEY_RESOLVER = text("api.key-resolver", null);
+    /** CIDRs or addresses whose {@code X-Forwarded-For} is believed. */
     public static final Property TRUSTED_PROXIES = list("trusted-proxies", null);
+    /** The prefix, in bits, IPv6 clients are keyed by. */
     public static final Property IPV6_PREFIX_LENGTH = wholeNumber("ipv6-prefix-length", 64, 1, 128);
+    /** The HMAC key of the key hash, the same on every replica. */
     public static final Property KEY_SECRET = text("key-secret", null);
+    /** RateLimit headers on allowed responses too. */
     public static final Property HEADERS_ON_SUCCESS = bool("headers.on-success", true);
+    /** Readiness DOWN instead of UP while a shared store is degraded. */
     public static final Property HEALTH_DOWN_WHEN_DEGRADED = bool("health.down-when-degraded", false);
+    /** The one metrics library that records, or {@code auto}. */
     public static final Property METRICS_SYSTEM = text("metrics.system", "auto");
 
     /** Bucket limits ({@link Bucket#MAX_LIMIT}). */
@@ -126,6 +137,7 @@ public final class PropertyTable {
             Bucket.MAX_WINDOW);
     /** {@code <limit>/<window>, ...}, each with the ranges of {@link #BUCKET_LIMIT} and {@link #BUCKET_WINDOW}. */
     public static final Property BUCKET_LIMITS = list(BUCKET + "limits", null);
+    /** What a bucket answers while its shared store fails: {@code fallback}, {@code fail-open}, {@code fail-closed}. */
     public static final Property BUCKET_ON_OUTAGE = text(BUCKET + "on-outage", "fallback");
     /** {@code enforce} (refusals enforced) or {@code shadow} (only counted). */
     public static final Property BUCKET_MODE = text(BUCKET + "mode", "enforce");
