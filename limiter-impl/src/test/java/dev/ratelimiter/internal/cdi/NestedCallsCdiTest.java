@@ -17,9 +17,9 @@ import java.util.concurrent.CompletionStage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A call nested in another of the same bucket and key, on the same thread, counts once (docs/guide.md#several-limits-
- * on-one-method); Weld does not intercept a bean's call of its own method, so the nesting here is across beans, as
- * ArC's self-interception is on Quarkus (limiter-it/quarkus, QuarkusNestedCallTest).
+ * A call nested in another of the same bucket and key, on the same thread, counts once
+ * (docs/guide.md#several-limits-on-one-method); Weld does not intercept a bean's call of its own method, so the
+ * nesting here is across beans, as ArC's self-interception is on Quarkus (limiter-it/quarkus, QuarkusNestedCallTest).
  */
 class NestedCallsCdiTest {
 
