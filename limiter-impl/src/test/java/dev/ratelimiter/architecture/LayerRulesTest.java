@@ -82,7 +82,7 @@ class LayerRulesTest {
                         .check(LIBRARY);
             }
         }
-        assertThat(allowed.keySet()).containsExactlyInAnyOrderElementsOf(CORE_PARTS);
+        assertThat(allowed.keySet()).as("a rule for every part").containsExactlyInAnyOrderElementsOf(CORE_PARTS);
     }
 
     @Test

@@ -20,7 +20,7 @@ import java.util.Optional;
  */
 public record ProfiledName(String profile, String name) {
 
-    private static final String ENV_PREFIX = "_" + SettingsReader.PREFIX.replace('.', '_').toUpperCase(Locale.ROOT);
+    private static final String ENV_PREFIX = "_" + PropertyTable.PREFIX.replace('.', '_').toUpperCase(Locale.ROOT);
 
     /**
      * The profile and the rest of a name under a profile.
@@ -33,7 +33,7 @@ public record ProfiledName(String profile, String name) {
     public static Optional<ProfiledName> of(String property) {
         if (property.startsWith("%")) {
             int dot = property.indexOf('.');
-            if (dot > 1 && property.startsWith(SettingsReader.PREFIX, dot + 1)) {
+            if (dot > 1 && property.startsWith(PropertyTable.PREFIX, dot + 1)) {
                 return Optional.of(new ProfiledName(property.substring(1, dot), property.substring(dot + 1)));
             }
             return Optional.empty();

@@ -37,10 +37,6 @@ import java.util.function.Function;
  */
 public final class SettingsReader {
 
-    static final String PREFIX = PropertyTable.PREFIX;
-    static final String BUCKETS = PropertyTable.BUCKETS;
-    static final List<String> BUCKET_PROPERTIES = PropertyTable.BUCKET_PROPERTIES;
-
     private final Function<String, Optional<String>> lookup;
     private final List<String> propertyNames;
     private final List<String> problems = new ArrayList<>();
@@ -102,7 +98,7 @@ public final class SettingsReader {
         Set<String> named = bucketsReader.names();
         for (String required : List.of(LimiterSettings.API_AUTHENTICATED, LimiterSettings.API_ANONYMOUS)) {
             if (!named.contains(required)) {
-                problems.add(BUCKETS + required + ".limit and .window: the global filter's bucket is not "
+                problems.add(PropertyTable.BUCKETS + required + ".limit and .window: the global filter's bucket is not "
                         + "configured (the library's own microprofile-config.properties sets them; was it removed?)");
             }
         }
@@ -164,15 +160,15 @@ public final class SettingsReader {
         String name = text.strip().toLowerCase(Locale.ROOT);
         Optional<String> module = stores.missingModule(name);
         if (module.isPresent()) {
-            problems.add(PREFIX + "backend: '" + text + "' is a store of its own module, which is not on the class "
-                    + "path: add the dependency " + module.get() + " (the version of limiter-impl, or none with "
-                    + "limiter-bom imported) to the application; docs/stores.md#the-stores-as-modules");
+            problems.add(PropertyTable.BACKEND.fullName() + ": '" + text + "' is a store of its own module, which "
+                    + "is not on the class path: add the dependency " + module.get() + " (the version of limiter-impl, "
+                    + "or none with limiter-bom imported) to the application; docs/stores.md#the-stores-as-modules");
             return StoreProviderRegistry.MEMORY;
         }
         List<String> storeNames = stores.names();
         if (!storeNames.contains(name)) {
-            problems.add(PREFIX + "backend: '" + text + "' is not a store found on the class path; use one of "
-                    + String.join(", ", storeNames)
+            problems.add(PropertyTable.BACKEND.fullName() + ": '" + text + "' is not a store found on the class "
+                    + "path; use one of " + String.join(", ", storeNames)
                     + " (a store's jar registers its provider: docs/writing-a-store.md)");
             return StoreProviderRegistry.MEMORY;
         }
@@ -181,7 +177,7 @@ public final class SettingsReader {
 
     private String pathPrefix(String prefix) {
         if (!prefix.startsWith("/")) {
-            problems.add(PREFIX + "api.path-prefixes: '" + prefix + "' must start with '/'");
+            problems.add(PropertyTable.API_PATH_PREFIXES.fullName() + ": '" + prefix + "' must start with '/'");
         }
         return prefix.endsWith("/") ? prefix : prefix + "/";
     }

@@ -51,14 +51,14 @@ public final class UnknownProperties {
     public static List<String> warnings(Iterable<String> propertyNames, StoreProviderRegistry stores) {
         List<String> known = new ArrayList<>(KNOWN);
         stores.byName().forEach((store, provider) -> provider.propertyNames().forEach(property -> {
-            String name = SettingsReader.PREFIX + store + '.' + property;
+            String name = PropertyTable.PREFIX + store + '.' + property;
             if (!known.contains(name)) {
                 known.add(name);
             }
         }));
         List<String> warnings = new ArrayList<>();
         for (String name : propertyNames) {
-            if (name.startsWith(SettingsReader.PREFIX) && !known(name, known)) {
+            if (name.startsWith(PropertyTable.PREFIX) && !known(name, known)) {
                 warnings.add(absentModule(name, name, stores).orElseGet(() ->
                         "Unknown property " + name + " is ignored; did you mean " + nearest(name, known) + "?"));
             } else if (name.startsWith("%")) {
@@ -79,10 +79,10 @@ public final class UnknownProperties {
      * limiter-store-valkey): no typo, so no nearest name, but the artifact that reads it.
      */
     private static Optional<String> absentModule(String written, String name, StoreProviderRegistry stores) {
-        if (!name.startsWith(SettingsReader.PREFIX)) {
+        if (!name.startsWith(PropertyTable.PREFIX)) {
             return Optional.empty();
         }
-        String rest = name.substring(SettingsReader.PREFIX.length());
+        String rest = name.substring(PropertyTable.PREFIX.length());
         int dot = rest.indexOf('.');
         return dot < 0 ? Optional.empty() : stores.missingModule(rest.substring(0, dot)).map(module ->
                 "Property " + written + " is ignored: it belongs to a store whose module is not on the class path ("
@@ -90,10 +90,10 @@ public final class UnknownProperties {
     }
 
     private static boolean known(String name, List<String> known) {
-        if (name.startsWith(SettingsReader.BUCKETS)) {
-            String rest = name.substring(SettingsReader.BUCKETS.length());
+        if (name.startsWith(PropertyTable.BUCKETS)) {
+            String rest = name.substring(PropertyTable.BUCKETS.length());
             int dot = rest.lastIndexOf('.');
-            return dot > 0 && SettingsReader.BUCKET_PROPERTIES.contains(rest.substring(dot + 1));
+            return dot > 0 && PropertyTable.BUCKET_PROPERTIES.contains(rest.substring(dot + 1));
         }
         return known.contains(name);
     }
@@ -101,17 +101,17 @@ public final class UnknownProperties {
     /** The known name fewest single-character edits away, with the typo's own bucket name substituted. */
     private static String nearest(String name, List<String> known) {
         String[] parts = name.split("\\.", -1);
-        if (parts.length == 3 && name.startsWith(SettingsReader.BUCKETS)) {
+        if (parts.length == 3 && name.startsWith(PropertyTable.BUCKETS)) {
             return name + ".limit"; // a bucket's name alone: what it needs first, though ".mode" is fewer edits away
         }
         // ratelimiter.<buckets>.<bucket name>.<property>, or ratelimiter.buckets.<bucket name> without one: the
         // bucket name is kept as written
         String bucket = parts.length >= 4 ? String.join(".", List.of(parts).subList(2, parts.length - 1))
-                : name.startsWith(SettingsReader.BUCKETS) ? name.substring(SettingsReader.BUCKETS.length())
+                : name.startsWith(PropertyTable.BUCKETS) ? name.substring(PropertyTable.BUCKETS.length())
                 : "<name>";
         List<String> candidates = new ArrayList<>(known);
-        SettingsReader.BUCKET_PROPERTIES.forEach(property ->
-                candidates.add(SettingsReader.BUCKETS + bucket + "." + property));
+        PropertyTable.BUCKET_PROPERTIES.forEach(property ->
+                candidates.add(PropertyTable.BUCKETS + bucket + "." + property));
         String best = candidates.get(0);
         int bestDistance = Integer.MAX_VALUE;
         for (String candidate : candidates) {

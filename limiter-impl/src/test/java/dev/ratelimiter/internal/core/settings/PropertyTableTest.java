@@ -78,7 +78,7 @@ class PropertyTableTest {
     void unknownPropertiesKnowTheTable() {
         assertThat(UnknownProperties.KNOWN).containsExactlyInAnyOrderElementsOf(PropertyTable.ALL.stream()
                 .filter(property -> !property.ofBucket()).map(Property::fullName).toList());
-        assertThat(SettingsReader.BUCKET_PROPERTIES).containsExactly("limit", "window", "limits", "on-outage",
+        assertThat(PropertyTable.BUCKET_PROPERTIES).containsExactly("limit", "window", "limits", "on-outage",
                 "mode");
     }
 
