@@ -53,8 +53,9 @@ public interface StoreContext {
     Optional<ExecutorService> managedExecutor();
 
     /**
-     * Sweeps {@code sweepable} every {@code interval}, on the server's managed scheduler where it has one, else on
-     * a daemon thread of the library's; stopped when the application stops, before the store is closed.
+     * Sweeps {@code sweepable} every {@code interval}, on a thread of the library's (from the server's managed
+     * thread factory where it has one, else a daemon thread); stopped when the application stops, before the store
+     * is closed, and the thread ended.
      *
      * @param sweepable what deletes ended counters
      * @param interval  the delay between the end of one sweep and the start of the next, positive

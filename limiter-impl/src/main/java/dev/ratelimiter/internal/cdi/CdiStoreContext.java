@@ -12,7 +12,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.BooleanSupplier;
 import javax.naming.InitialContext;
 import javax.naming.NameNotFoundException;
@@ -20,8 +20,8 @@ import javax.naming.NamingException;
 
 /**
  * The {@link StoreContext} of a store built in a server: beans from the CDI container, resources from JNDI (the one
- * place the library looks up JNDI), the JTA status, and the server's managed executor and scheduler (Jakarta
- * Concurrency) where it has them. Closing it stops the sweeps it started.
+ * place the library looks up JNDI), the JTA status, and the server's managed executor and thread factory
+ * (Jakarta Concurrency) where it has them. Closing it stops the sweeps it started.
  */
 final class CdiStoreContext implements StoreContext, AutoCloseable {
 
@@ -36,7 +36,7 @@ final class CdiStoreContext implements StoreContext, AutoCloseable {
     CdiStoreContext(StoreConfig config, InstantSource clock, Instance<Object> beans) {
         this.beans = beans;
         this.plain = new PlainStoreContext(config, clock,
-                serverDefault("java:comp/DefaultManagedScheduledExecutorService", ScheduledExecutorService.class));
+                serverDefault("java:comp/DefaultManagedThreadFactory", ThreadFactory.class));
     }
 
     @Override

@@ -51,9 +51,11 @@ public final class HikariPools {
             config.addDataSourceProperty("options", "-c statement_timeout=" + settings.timeout().toMillis());
         }
         config.addDataSourceProperty("connectTimeout", String.valueOf(Math.max(1, settings.timeout().toSeconds())));
+        DriverRegistration.acquire();
         try {
             return new HikariDataSource(config);
         } catch (RuntimeException e) {
+            DriverRegistration.release(); // the deployment fails and goes: nothing of it stays registered
             // Hikari says "Driver ... claims to not accept jdbcUrl"; the URL itself is left out of the message,
             // since it may carry a password.
             throw new ConfigurationException(List.of("ratelimiter.postgres.url: the PostgreSQL driver does not "
@@ -78,13 +80,15 @@ public final class HikariPools {
     }
 
     /**
-     * Closes a pool made by {@link #create}.
+     * Closes a pool made by {@link #create}, and takes pgjdbc out of {@code DriverManager} when it came with the
+     * application, so that an undeployed application leaves no class loader behind ({@link DriverRegistration}).
      *
      * @param dataSource the pool; anything else is left alone
      */
     public static void close(DataSource dataSource) {
         if (dataSource instanceof HikariDataSource hikari) {
             hikari.close();
+            DriverRegistration.release();
         }
     }
 }

@@ -5,21 +5,24 @@ import dev.ratelimiter.Sweepable;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Sweeps ended counters on a fixed delay, until closed: on the server's managed scheduler when one is given,
- * else on a daemon thread of its own. A failing sweep is logged and the schedule goes on.
+ * Sweeps ended counters on a fixed delay, until closed, on a scheduler of its own: one thread, from the server's
+ * managed thread factory when one is given, else a daemon thread.
+ *
+ * <p>Not on the server's managed scheduler: that one outlives the application, and Payara's keeps a cancelled task
+ * queued until its time, with the context it was submitted in, the application's class loader among it. An
+ * undeployed application would stay in memory for up to a sweep interval (docs/stores.md#redeploys). Closing this
+ * scheduler drops its queue and ends its thread.
  */
 public final class PeriodicSweeper implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(PeriodicSweeper.class.getName());
 
-    private final ScheduledExecutorService ownExecutor;
-    private final ScheduledFuture<?> schedule;
+    private final ScheduledThreadPoolExecutor executor;
 
     /** Starts sweeping on a daemon thread of its own; the first sweep runs one {@code interval} from now. */
     public PeriodicSweeper(Sweepable target, Duration interval) {
@@ -31,22 +34,22 @@ public final class PeriodicSweeper implements AutoCloseable {
      *
      * @param target   what to sweep
      * @param interval the delay between the end of one sweep and the start of the next, positive
-     * @param managed  the server's managed scheduler, if it has one (it is not shut down by {@link #close()})
+     * @param threads  the server's managed thread factory, if it has one; else a daemon thread is started
      * @throws IllegalArgumentException if {@code interval} is not positive
      */
-    public PeriodicSweeper(Sweepable target, Duration interval, Optional<ScheduledExecutorService> managed) {
+    public PeriodicSweeper(Sweepable target, Duration interval, Optional<ThreadFactory> threads) {
         Objects.requireNonNull(target, "target");
         if (interval.isZero() || interval.isNegative()) {
             throw new IllegalArgumentException("sweep interval must be positive, was " + interval);
         }
-        this.ownExecutor = managed.isPresent() ? null : Executors.newSingleThreadScheduledExecutor(runnable -> {
+        this.executor = new ScheduledThreadPoolExecutor(1, threads.orElse(runnable -> {
             Thread thread = new Thread(runnable, "ratelimiter-sweeper");
             thread.setDaemon(true);
             return thread;
-        });
+        }));
+        executor.setRemoveOnCancelPolicy(true);
         long millis = interval.toMillis();
-        this.schedule = managed.orElse(ownExecutor)
-                .scheduleWithFixedDelay(() -> sweep(target), millis, millis, TimeUnit.MILLISECONDS);
+        executor.scheduleWithFixedDelay(() -> sweep(target), millis, millis, TimeUnit.MILLISECONDS);
     }
 
     private static void sweep(Sweepable target) {
@@ -62,12 +65,9 @@ public final class PeriodicSweeper implements AutoCloseable {
         }
     }
 
-    /** Stops the schedule; a sweep under way finishes. */
+    /** Stops the schedule and ends the thread; a sweep under way is interrupted. */
     @Override
     public void close() {
-        schedule.cancel(false);
-        if (ownExecutor != null) {
-            ownExecutor.shutdownNow();
-        }
+        executor.shutdownNow();
     }
 }

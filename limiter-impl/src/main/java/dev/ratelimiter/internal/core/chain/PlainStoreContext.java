@@ -11,30 +11,30 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.BooleanSupplier;
 
 /**
  * A {@link StoreContext} outside a server (tests, benchmarks, and the part of the CDI layer's context that is not
- * the server's): no beans, no JNDI, no transactions, no managed executor; sweeps on the given scheduler or a daemon
- * thread. Closing it stops the sweeps.
+ * the server's): no beans, no JNDI, no transactions, no managed executor; sweeps on threads of the given factory or
+ * on daemon threads. Closing it stops the sweeps.
  */
 public class PlainStoreContext implements StoreContext, AutoCloseable {
 
     private final StoreConfig config;
     private final InstantSource clock;
-    private final Optional<ScheduledExecutorService> scheduler;
+    private final Optional<ThreadFactory> threads;
     private final List<PeriodicSweeper> sweepers = new ArrayList<>(); // guarded by this
 
     /**
      * @param config    the store's configuration subtree
      * @param clock     the library's clock
-     * @param scheduler the server's managed scheduler, if it has one; else sweeps run on a daemon thread each
+     * @param threads   the server's managed thread factory, if it has one; else sweeps run on a daemon thread each
      */
-    public PlainStoreContext(StoreConfig config, InstantSource clock, Optional<ScheduledExecutorService> scheduler) {
+    public PlainStoreContext(StoreConfig config, InstantSource clock, Optional<ThreadFactory> threads) {
         this.config = Objects.requireNonNull(config, "config");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        this.threads = Objects.requireNonNull(threads, "threads");
     }
 
     @Override
@@ -69,7 +69,7 @@ public class PlainStoreContext implements StoreContext, AutoCloseable {
 
     @Override
     public synchronized void sweep(Sweepable sweepable, Duration interval) {
-        sweepers.add(new PeriodicSweeper(sweepable, interval, scheduler));
+        sweepers.add(new PeriodicSweeper(sweepable, interval, threads));
     }
 
     /** Stops every sweep; one under way finishes. */

@@ -1,0 +1,60 @@
+package dev.ratelimiter.it.liberty;
+
+import dev.ratelimiter.it.redeploy.RedeployCheck;
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.net.URI;
+import java.sql.SQLException;
+
+/**
+ * {@link RedeployCheck} on Open Liberty: the adapter deploys through the server's dropins directory, and each
+ * redeploy is an undeploy (the WAR leaves dropins) and a deploy of the same archive.
+ */
+@ExtendWith(ArquillianExtension.class)
+class LibertyRedeployIT {
+
+    private static final String NAME = "redeploy";
+
+    // Made by the deployment method, which Arquillian calls before anything of the class runs.
+    private static RedeployCheck check;
+
+    @ArquillianResource
+    Deployer deployer;
+
+    @Deployment(name = NAME, managed = false, testable = false)
+    static WebArchive deployment() {
+        LibertyPostgresOverride.applyIfInContainer();
+        check = new RedeployCheck();
+        return check.deployment("redeploy.war");
+    }
+
+    @AfterAll
+    static void dropSchema() {
+        if (check != null) {
+            check.close();
+        }
+    }
+
+    @Test
+    @DisplayName("20 redeploys with the library's own PostgreSQL pool leave no class loader, thread or connection")
+    void redeploysLeaveNothing() throws SQLException {
+        URI root = URI.create("http://127.0.0.1:" + System.getProperty("liberty.http.port") + "/");
+        deployer.deploy(NAME);
+        try {
+            check.assertNothingLeftBehind(root, () -> {
+                deployer.undeploy(NAME);
+                deployer.deploy(NAME);
+            });
+        } finally {
+            deployer.undeploy(NAME);
+        }
+    }
+}
