@@ -1,9 +1,10 @@
 package dev.ratelimiter.example;
 
+import dev.ratelimiter.BucketName;
 import dev.ratelimiter.KeyNormalization;
+import dev.ratelimiter.RateLimitBucket;
 import dev.ratelimiter.RateLimitKey;
 import dev.ratelimiter.RateLimited;
-import dev.ratelimiter.RateLimits;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -24,15 +25,17 @@ public class LoginService {
     @Inject
     Tokens tokens;
 
+    // Named here, checked when the application starts (docs/guide.md#deciding-in-code).
     @Inject
-    RateLimits limits;
+    @BucketName("login")
+    RateLimitBucket logins;
 
     /** A bearer token if the credentials are right; throws {@code RateLimitExceededException} past a limit. */
     @RateLimited(bucket = "login-address", key = RateLimited.Key.CLIENT_ADDRESS)
     @RateLimited(bucket = "login", key = RateLimited.Key.PARAMETER)
     public Optional<String> login(@RateLimitKey(normalize = KeyNormalization.LOGIN) String login, String password) {
         Optional<String> user = users.authenticate(login, password);
-        user.ifPresent(name -> limits.reset("login", login, KeyNormalization.LOGIN));
+        user.ifPresent(name -> logins.reset(login, KeyNormalization.LOGIN));
         return user.map(tokens::issue);
     }
 }

@@ -46,6 +46,11 @@ final class InterceptorBindings {
         return !find(method.getAnnotations(), new HashSet<>(), false).isEmpty();
     }
 
+    /** Whether {@code beanClass} carries a binding of its own, a superclass's or a stereotype's. */
+    static boolean onClass(Class<?> beanClass) {
+        return !find(beanClass.getAnnotations(), new HashSet<>(), true).isEmpty();
+    }
+
     private static List<RateLimited> find(Annotation[] annotations, Set<Class<?>> seen, boolean stereotypes) {
         for (Annotation annotation : annotations) {
             if (annotation instanceof RateLimited rateLimited) {

@@ -178,6 +178,7 @@ public class RateLimitDecider {
         return configuration.settings().bucket(name).orElseThrow(() -> new IllegalArgumentException(
                 "bucket '" + name + "' is not configured; set ratelimiter.buckets." + name
                         + ".limit and ratelimiter.buckets." + name + ".window, or ratelimiter.buckets." + name
-                        + ".limits"));
+                        + ".limits (a bucket injected as @BucketName(\"" + name + "\") RateLimitBucket is checked "
+                        + "when the application starts)"));
     }
 }

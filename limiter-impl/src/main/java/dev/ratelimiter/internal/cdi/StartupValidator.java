@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.cdi;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.BucketName;
 import dev.ratelimiter.internal.core.monitor.BackendState;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import dev.ratelimiter.spi.ConfigurationException;
@@ -13,8 +14,11 @@ import jakarta.enterprise.inject.spi.BeanContainer;
 import jakarta.inject.Inject;
 import jakarta.interceptor.Interceptor;
 
+import java.lang.reflect.Executable;
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.Parameter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -25,19 +29,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Fails the deployment, at startup, on anything that would otherwise fail on the first request: an invalid
- * property, a {@code @RateLimited} naming a bucket that is not configured, a key source the method cannot give, a
- * key resolver that is not exactly one bean (also {@code ratelimiter.api.key-resolver}), a {@code @RateLimitKey}
- * on a non-string. All problems are reported at once in one {@link ConfigurationException}.
+ * property, a {@code @RateLimited} or an injected {@code @BucketName} naming a bucket that is not configured, a
+ * key source the method cannot give, a key resolver that is not exactly one bean (also
+ * {@code ratelimiter.api.key-resolver}), a {@code @RateLimitKey} on a non-string, a binding no container would
+ * apply ({@link UnappliedBindings}). All problems are reported at once in one {@link ConfigurationException}.
  *
  * <p>The annotated methods are found by walking the classes of the application's beans through
  * {@link BeanContainer} (CDI Lite): no portable extension, so the same code runs under Weld and Quarkus ArC.
  */
 @ApplicationScoped
 public class StartupValidator {
+
+    private static final System.Logger LOG = System.getLogger(StartupValidator.class.getName());
 
     @Inject
     LimiterConfiguration configuration;
@@ -80,6 +89,8 @@ public class StartupValidator {
         for (Class<?> beanClass : beanClasses()) {
             if (!beanClass.isAnnotationPresent(Interceptor.class)) {
                 problems.addAll(check(beanClass, settings, resolverProblem));
+                problems.addAll(injectedBuckets(beanClass, settings));
+                problems.addAll(unapplied(beanClass));
             }
         }
         if (!problems.isEmpty()) {
@@ -125,9 +136,7 @@ public class StartupValidator {
                                     + RateLimitedMethod.describe(beanClass, method);
                             Optional<Bucket> bucket = settings.bucket(limit.bucketName());
                             if (bucket.isEmpty()) {
-                                String base = "ratelimiter.buckets." + limit.bucketName();
-                                problems.add(where + ": bucket '" + limit.bucketName() + "' is not configured; set "
-                                        + base + ".limit and " + base + ".window (or " + base + ".limits)");
+                                problems.add(where + ": " + notConfigured(limit.bucketName()));
                             } else if (limit.cost() < 0 || limit.cost() > bucket.get().smallestLimit()) {
                                 problems.add("@RateLimited(bucket = \"" + limit.bucketName() + "\", cost = "
                                         + limit.cost() + ") on " + RateLimitedMethod.describe(beanClass, method)
@@ -147,6 +156,60 @@ public class StartupValidator {
             // A class of the container whose optional dependencies are absent: it carries no @RateLimited.
         }
         return problems;
+    }
+
+    /**
+     * The problems of one class's {@code @BucketName} injection points, its own and its superclasses' (fields, and
+     * parameters of constructors and methods): each bucket that is not configured, naming the injection point and
+     * the properties to set.
+     */
+    static List<String> injectedBuckets(Class<?> beanClass, LimiterSettings settings) {
+        List<String> problems = new ArrayList<>();
+        BiConsumer<BucketName, String> check = (name, where) -> {
+            if (name != null && settings.bucket(name.value()).isEmpty()) {
+                problems.add("@BucketName(\"" + name.value() + "\") on " + where + ": " + notConfigured(name.value()));
+            }
+        };
+        try {
+            for (Class<?> type = beanClass; type != null && type != Object.class; type = type.getSuperclass()) {
+                for (Field field : type.getDeclaredFields()) {
+                    check.accept(field.getAnnotation(BucketName.class), type.getName() + "." + field.getName());
+                }
+                List<Executable> executables = new ArrayList<>(List.of(type.getDeclaredConstructors()));
+                executables.addAll(List.of(type.getDeclaredMethods()));
+                for (Executable executable : executables) {
+                    Parameter[] parameters = executable.getParameters();
+                    for (int i = 0; i < parameters.length; i++) {
+                        check.accept(parameters[i].getAnnotation(BucketName.class),
+                                "parameter " + i + " of " + type.getName() + "#"
+                                        + (executable instanceof Method ? executable.getName() : type.getSimpleName())
+                                        + "(" + Arrays.stream(executable.getParameterTypes()).map(Class::getSimpleName)
+                                        .collect(Collectors.joining(", ")) + ")");
+                    }
+                }
+            }
+        } catch (LinkageError e) {
+            // A class of the container whose optional dependencies are absent: it injects no bucket.
+        }
+        return problems;
+    }
+
+    /** The bindings of a class no container would apply: logs the warnings, returns the errors. */
+    private static List<String> unapplied(Class<?> beanClass) {
+        try {
+            UnappliedBindings unapplied = UnappliedBindings.of(beanClass);
+            unapplied.warnings().forEach(warning -> LOG.log(System.Logger.Level.WARNING, warning));
+            return unapplied.errors();
+        } catch (LinkageError e) {
+            return List.of(); // a class of the container whose optional dependencies are absent: no @RateLimited
+        }
+    }
+
+    /** What to set for a bucket that is not configured. */
+    private static String notConfigured(String name) {
+        String base = "ratelimiter.buckets." + name;
+        return "bucket '" + name + "' is not configured; set " + base + ".limit and " + base + ".window (or " + base
+                + ".limits)";
     }
 
     /**

@@ -47,7 +47,7 @@ final class CdiContainer implements AutoCloseable {
                     .addBeanClasses(LimiterConfiguration.class, ClockProducer.class, TestClock.class,
                             LimiterRuntime.class, MetricsConnection.class, DecidingRateLimiter.class,
                             RequestIdentity.class, AppliedLimits.class,
-                            RateLimitDecider.class, RateLimitsFacade.class, RateLimitedMethodCache.class,
+                            RateLimitDecider.class, RateLimitsFacade.class, BucketHandles.class, RateLimitedMethodCache.class,
                             KeyResolverInvoker.class, NestedCalls.class,
                             EventLoopWarner.class, EventLoopOffload.class, UnfilteredRequestWarner.class,
                             StartupValidator.class, RateLimitedInterceptor.class)

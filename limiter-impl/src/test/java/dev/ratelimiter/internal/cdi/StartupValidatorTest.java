@@ -1,6 +1,8 @@
 package dev.ratelimiter.internal.cdi;
 
+import dev.ratelimiter.BucketName;
 import dev.ratelimiter.KeyNormalization;
+import dev.ratelimiter.RateLimitBucket;
 import dev.ratelimiter.RateLimitKey;
 import dev.ratelimiter.RateLimitKeyResolver;
 import dev.ratelimiter.RateLimited;
@@ -311,5 +313,43 @@ class StartupValidatorTest {
                         + "cost 6 is out of range for bucket 'login': from 0 to 5 (the bucket's smallest limit)",
                 "@RateLimited(bucket = \"login\", cost = -1) on " + Costs.class.getName() + "#negative(String): "
                         + "cost -1 is out of range for bucket 'login': from 0 to 5 (the bucket's smallest limit)");
+    }
+
+    static class InjectedBuckets {
+        @BucketName("login")
+        RateLimitBucket login;
+
+        @BucketName("reprot")
+        RateLimitBucket typo;
+
+        InjectedBuckets(@BucketName("exprots") RateLimitBucket exports) {
+        }
+
+        void initializer(String unrelated, @BucketName("login-address") RateLimitBucket address) {
+        }
+    }
+
+    static class InheritsInjectedBuckets extends InjectedBuckets {
+        InheritsInjectedBuckets() {
+            super(null);
+        }
+    }
+
+    @Test
+    @DisplayName("an injected @BucketName that is not configured fails the start, naming the field or parameter; "
+            + "configured ones pass, and inherited injection points are checked")
+    void injectedBuckets() {
+        String field = "@BucketName(\"reprot\") on " + InjectedBuckets.class.getName() + ".typo: bucket 'reprot' "
+                + "is not configured; set ratelimiter.buckets.reprot.limit and ratelimiter.buckets.reprot.window (or "
+                + "ratelimiter.buckets.reprot.limits)";
+        String parameter = "@BucketName(\"exprots\") on parameter 0 of " + InjectedBuckets.class.getName()
+                + "#InjectedBuckets(RateLimitBucket): bucket 'exprots' is not configured; set "
+                + "ratelimiter.buckets.exprots.limit and ratelimiter.buckets.exprots.window (or "
+                + "ratelimiter.buckets.exprots.limits)";
+        assertThat(StartupValidator.injectedBuckets(InjectedBuckets.class, SETTINGS))
+                .containsExactlyInAnyOrder(field, parameter);
+        assertThat(StartupValidator.injectedBuckets(InheritsInjectedBuckets.class, SETTINGS))
+                .containsExactlyInAnyOrder(field, parameter);
+        assertThat(StartupValidator.injectedBuckets(GoodService.class, SETTINGS)).isEmpty();
     }
 }

@@ -91,7 +91,12 @@ public final class ExampleDeployments {
             "@RateLimited(bucket = \"login\") on " + MisconfiguredService.class.getName() + "#byTenant(): "
                     + "resolverName = \"no-such-resolver\" names no RateLimitKeyResolver bean",
             MisconfiguredService.class.getName() + "#spray(String): @RateLimited(bucket = \"login\"): key = "
-                    + "PARAMETER (or fallback = PARAMETER) but no parameter is marked @RateLimitKey");
+                    + "PARAMETER (or fallback = PARAMETER) but no parameter is marked @RateLimitKey",
+            "@BucketName(\"no-such-report\") on " + MisconfiguredService.class.getName() + ".reports: bucket "
+                    + "'no-such-report' is not configured; set ratelimiter.buckets.no-such-report.limit and "
+                    + "ratelimiter.buckets.no-such-report.window",
+            "@RateLimited on " + MisconfiguredService.class.getName() + "#audit(String), a static method: Payara and "
+                    + "Open Liberty (Weld) never intercept a static method, so it would be counted on Quarkus only");
 
     private ExampleDeployments() {
     }

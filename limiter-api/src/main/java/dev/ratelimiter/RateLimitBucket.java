@@ -1,0 +1,85 @@
+package dev.ratelimiter;
+
+/**
+ * One configured bucket, for code that counts calls itself: {@link RateLimits} with the bucket's name given once,
+ * where the deployment checks it. Injected with {@link BucketName}, {@code @Inject @BucketName("report")
+ * RateLimitBucket reports}, it is checked when the application starts: a bucket that is not configured fails the
+ * deployment instead of the first request (docs/guide.md#deciding-in-code). Its keys are the
+ * application's, as {@link RateLimits}'s are: {@code reports.reset(login, KeyNormalization.LOGIN)} clears the
+ * counter that {@code @RateLimited(bucket = "report")} with a {@code LOGIN}-normalized {@link RateLimitKey} made.
+ */
+public interface RateLimitBucket {
+
+    /**
+     * The bucket, as configured.
+     *
+     * @return the bucket
+     */
+    Bucket bucket();
+
+    /**
+     * {@link RateLimits#consume(String, CharSequence, KeyNormalization, long)} on this bucket: counts {@code cost}
+     * attempts for a raw key and returns the decision after the bucket's outage policy; does not throw for a
+     * refusal.
+     *
+     * @param key           the raw key
+     * @param normalization how the key is normalized before it is hashed and counted
+     * @param cost          attempts the call counts, from 0 to the bucket's smallest limit
+     *                      ({@link Bucket#smallestLimit()})
+     * @return the decision; {@link Verdict.Outcome#UNAVAILABLE} only for a fail-closed outage
+     * @throws IllegalArgumentException if the cost is negative or above the bucket's smallest limit
+     */
+    Verdict consume(CharSequence key, KeyNormalization normalization, long cost);
+
+    /**
+     * One attempt for a raw key, {@link KeyNormalization#NONE}.
+     *
+     * @param key the raw key
+     * @return the decision; {@link Verdict.Outcome#UNAVAILABLE} only for a fail-closed outage
+     */
+    default Verdict consume(CharSequence key) {
+        return consume(key, KeyNormalization.NONE, 1);
+    }
+
+    /**
+     * One attempt for a raw key, normalized first.
+     *
+     * @param key           the raw key
+     * @param normalization how the key is normalized before it is hashed and counted
+     * @return the decision; {@link Verdict.Outcome#UNAVAILABLE} only for a fail-closed outage
+     */
+    default Verdict consume(CharSequence key, KeyNormalization normalization) {
+        return consume(key, normalization, 1);
+    }
+
+    /**
+     * {@code cost} attempts for a raw key, {@link KeyNormalization#NONE}.
+     *
+     * @param key  the raw key
+     * @param cost attempts the call counts, from 0 to the bucket's smallest limit
+     * @return the decision; {@link Verdict.Outcome#UNAVAILABLE} only for a fail-closed outage
+     * @throws IllegalArgumentException if the cost is out of range
+     */
+    default Verdict consume(CharSequence key, long cost) {
+        return consume(key, KeyNormalization.NONE, cost);
+    }
+
+    /**
+     * Clears one key's counter, normalizing the raw key as the call that counted it did. Idempotent; never throws
+     * for a store failure.
+     *
+     * @param key           the raw key
+     * @param normalization the normalization the key was counted with
+     */
+    void reset(CharSequence key, KeyNormalization normalization);
+
+    /**
+     * Clears one key's counter (raw key, {@link KeyNormalization#NONE}). Idempotent; never throws for a store
+     * failure.
+     *
+     * @param key the raw key
+     */
+    default void reset(CharSequence key) {
+        reset(key, KeyNormalization.NONE);
+    }
+}
