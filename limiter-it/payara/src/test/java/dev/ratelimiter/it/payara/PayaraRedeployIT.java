@@ -8,8 +8,6 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -23,13 +21,13 @@ import java.time.Instant;
  */
 class PayaraRedeployIT {
 
-    private Process instance;
+    private MicroInstance instance;
     private RedeployCheck check;
 
     @AfterEach
     void stop() throws InterruptedException {
         if (instance != null) {
-            instance.destroyForcibly().waitFor();
+            instance.close();
         }
         if (check != null) {
             check.close();
@@ -46,16 +44,8 @@ class PayaraRedeployIT {
         Path reload = Files.createFile(application.resolve(".reload"));
         Path preboot = Files.writeString(directory.resolve("preboot.txt"),
                 "set configs.config.server-config.admin-service.das-config.dynamic-reload-enabled=true\n");
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
-        instance = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-jar", System.getProperty("payara.microJar"), "--deploy", application.toString(),
-                "--contextroot", "/", "--port", String.valueOf(port), "--nocluster",
-                "--prebootcommandfile", preboot.toString())
-                .redirectErrorStream(true).redirectOutput(directory.resolve("payara.log").toFile()).start();
-        check.assertNothingLeftBehind(URI.create("http://127.0.0.1:" + port + "/"), () -> {
+        instance = MicroInstance.start(application, "--prebootcommandfile", preboot.toString());
+        check.assertNothingLeftBehind(instance.root(), () -> {
             try {
                 Files.setLastModifiedTime(reload, FileTime.from(Instant.now()));
             } catch (IOException e) {

@@ -11,10 +11,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,16 +32,13 @@ import static org.awaitility.Awaitility.await;
  */
 class PayaraTwoInstancesIT {
 
-    private final List<Process> instances = new ArrayList<>();
+    private final List<MicroInstance> instances = new ArrayList<>();
     private PostgresSchema schema;
 
     @AfterEach
     void stop() throws InterruptedException {
-        for (Process instance : instances) {
-            instance.destroyForcibly();
-        }
-        for (Process instance : instances) {
-            instance.waitFor();
+        for (MicroInstance instance : instances) {
+            instance.close();
         }
         if (schema != null) {
             schema.close();
@@ -119,20 +114,8 @@ class PayaraTwoInstancesIT {
     }
 
     private URI start(Path war) {
-        try {
-            int port;
-            try (ServerSocket socket = new ServerSocket(0)) {
-                port = socket.getLocalPort();
-            }
-            File log = war.resolveSibling("payara-" + port + ".log").toFile();
-            Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx512m", "-jar", System.getProperty("payara.microJar"), "--deploy", war.toString(),
-                    "--contextroot", "/", "--port", String.valueOf(port), "--nocluster")
-                    .redirectErrorStream(true).redirectOutput(log).start();
-            instances.add(process);
-            return URI.create("http://127.0.0.1:" + port + "/");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        MicroInstance instance = MicroInstance.start(war);
+        instances.add(instance);
+        return instance.root();
     }
 }
