@@ -4,6 +4,7 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
+import dev.ratelimiter.contract.CarriedCounts;
 import dev.ratelimiter.contract.SteadyLoad;
 import dev.ratelimiter.internal.core.monitor.BackendState;
 import dev.ratelimiter.testing.TcpProxy;
@@ -64,6 +65,16 @@ class PostgresOutageTest {
             chain.close();
         }
         proxy.close();
+    }
+
+    @Test
+    @DisplayName("network cut: the fallback goes on from PostgreSQL's counts, so a key refused before stays refused "
+            + "and one with 2 of 5 left gets at most 2")
+    void fallbackGoesOnFromTheStore() {
+        CarriedCounts counts = new CarriedCounts(chain.limiter, "postgres");
+        proxy.cut();
+        counts.assertCarried();
+        assertThat(chain.outages.fallbacks(CarriedCounts.BUCKET.name())).as("answered by the fallback").isPositive();
     }
 
     @Test

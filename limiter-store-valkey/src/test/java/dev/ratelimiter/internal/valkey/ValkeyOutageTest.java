@@ -1,5 +1,6 @@
 package dev.ratelimiter.internal.valkey;
 
+import dev.ratelimiter.contract.CarriedCounts;
 import dev.ratelimiter.contract.SteadyLoad;
 
 import dev.ratelimiter.Bucket;
@@ -66,6 +67,16 @@ class ValkeyOutageTest {
             assertThat(load.stop()).as("slowest call").isLessThan(GENEROUS);
         }
         assertThat(direct.get("rl-test:{kill-fallback:client-0}")).as("counting in Valkey again").isNotNull();
+    }
+
+    @Test
+    @DisplayName("killed: the fallback goes on from Valkey's counts, so a key refused before stays refused and one "
+            + "with 2 of 5 left gets at most 2")
+    void fallbackGoesOnFromTheStore() {
+        CarriedCounts counts = new CarriedCounts(chain.limiter, "valkey");
+        server.kill();
+        counts.assertCarried();
+        assertThat(chain.outages.fallbacks(CarriedCounts.BUCKET.name())).as("answered by the fallback").isPositive();
     }
 
     @Test

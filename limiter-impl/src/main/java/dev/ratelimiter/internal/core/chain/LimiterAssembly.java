@@ -62,7 +62,7 @@ public record LimiterAssembly(RateLimiter limiter, BackendMonitor monitor, Count
      * @param outages  told of every attempt an outage policy answered
      */
     public record ChainInputs(LimiterSettings settings, InstantSource clock, RateLimiterMetrics metrics,
-                              BackendMonitor monitor, RateLimiter fallback, OutageListener outages) {
+                              BackendMonitor monitor, MemoryRateLimiter fallback, OutageListener outages) {
     }
 
     /** A shared store, started once the monitor exists (a store's start may already report to it). */

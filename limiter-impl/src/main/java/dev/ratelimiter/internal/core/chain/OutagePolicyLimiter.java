@@ -5,6 +5,7 @@ import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.monitor.OutageListener;
+import dev.ratelimiter.internal.core.window.MemoryRateLimiter;
 import dev.ratelimiter.internal.core.window.WindowVerdicts;
 import dev.ratelimiter.spi.StoreItem;
 
@@ -27,6 +28,11 @@ import java.util.Optional;
  * Every answer is reported to the {@link OutageListener}. A reset clears the key in both limiters, so a reset made
  * during an outage also clears the fallback's counter.
  *
+ * <p>The fallback starts an outage from what the store last said: each verdict the store gives a {@code FALLBACK}
+ * bucket is carried into the fallback's counter for the key ({@link MemoryRateLimiter#carry}), so a key the store
+ * refused stays refused, and one with 2 attempts left has at most 2, for the rest of the store's window
+ * (docs/operations.md#what-the-fallback-knows).
+ *
  * <p>{@link #consumeAll Several items} (the buckets of one method, docs/guide.md#several-limits-on-one-method): the
  * wrapped limiter decides them in one call; each {@code UNAVAILABLE} item is answered by its own bucket's policy, in
  * order, as if decided alone. An answer that stops the call (a {@code DENIED}, a fail-closed {@code UNAVAILABLE}, a
@@ -37,15 +43,16 @@ import java.util.Optional;
 public final class OutagePolicyLimiter implements BatchingLimiter {
 
     private final RateLimiter store;
-    private final Optional<RateLimiter> fallback;
+    private final Optional<MemoryRateLimiter> fallback;
     private final OutageListener listener;
 
     /**
      * @param store    the limiter whose outages are handled
-     * @param fallback the per-process limiter for {@code FALLBACK} buckets, or empty if {@code store} is it
+     * @param fallback the per-process limiter for {@code FALLBACK} buckets, or empty if {@code store} is it; it is
+     *                 given each of the store's verdicts for those buckets ({@link MemoryRateLimiter#carry})
      * @param listener told of every attempt the policy answered
      */
-    public OutagePolicyLimiter(RateLimiter store, Optional<RateLimiter> fallback, OutageListener listener) {
+    public OutagePolicyLimiter(RateLimiter store, Optional<MemoryRateLimiter> fallback, OutageListener listener) {
         this.store = Objects.requireNonNull(store, "store");
         this.fallback = Objects.requireNonNull(fallback, "fallback");
         this.listener = Objects.requireNonNull(listener, "listener");
@@ -55,9 +62,17 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
     public Verdict consume(Bucket bucket, String key, long cost) {
         Verdict verdict = store.consume(bucket, key, cost);
         if (verdict.outcome() != Verdict.Outcome.UNAVAILABLE) {
+            carry(bucket, key, verdict);
             return verdict;
         }
         return outage(bucket, key, cost, verdict);
+    }
+
+    /** Hands a {@code FALLBACK} bucket's store verdict to the fallback, which goes on from it in an outage. */
+    private void carry(Bucket bucket, String key, Verdict verdict) {
+        if (bucket.onOutage() == OutagePolicy.FALLBACK && fallback.isPresent()) {
+            fallback.get().carry(bucket, key, verdict);
+        }
     }
 
     /**
@@ -76,14 +91,22 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
             Verdict[] decided = BatchingLimiter.consumeAll(store, done == 0 ? items : items.subList(done, count));
             if (verdicts == null) {
                 if (decided.length == count && allowed(decided)) {
+                    for (int i = 0; i < count; i++) {
+                        carry(items.get(i).bucket(), items.get(i).key(), decided[i]);
+                    }
                     return decided; // the common case: nothing to copy
                 }
                 verdicts = new Verdict[count];
             }
             for (Verdict verdict : decided) {
                 StoreItem item = items.get(done);
-                Verdict answer = verdict.outcome() == Verdict.Outcome.UNAVAILABLE
-                        ? outage(item.bucket(), item.key(), item.cost(), verdict) : verdict;
+                Verdict answer;
+                if (verdict.outcome() == Verdict.Outcome.UNAVAILABLE) {
+                    answer = outage(item.bucket(), item.key(), item.cost(), verdict);
+                } else {
+                    carry(item.bucket(), item.key(), verdict);
+                    answer = verdict;
+                }
                 verdicts[done++] = answer;
                 if (answer.outcome() != Verdict.Outcome.ALLOWED) {
                     return done == count ? verdicts : Arrays.copyOf(verdicts, done);

@@ -6,6 +6,7 @@ import dev.ratelimiter.internal.core.monitor.OutageListener;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.BreakerSettings;
 import dev.ratelimiter.internal.core.settings.DenyCacheSettings;
+import dev.ratelimiter.internal.core.window.MemoryRateLimiter;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.StoreParts;
 
@@ -36,7 +37,7 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, Optional<DenyCache
      * @param metrics  told of each refusal answered from memory
      */
     public static SharedStoreChain of(RateLimiter store, StoreProbe probe, BackendMonitor monitor, InstantSource clock,
-                                      RateLimiter fallback, OutageListener outages, BreakerSettings settings,
+                                      MemoryRateLimiter fallback, OutageListener outages, BreakerSettings settings,
                                       DenyCacheSettings refusals, RateLimiterMetrics metrics) {
         return around(new CircuitBreakerLimiter(store, probe, monitor, clock, settings), fallback, outages, refusals,
                 metrics);
@@ -56,7 +57,7 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, Optional<DenyCache
      * @param metrics  told how long each store call took, and of each refusal answered from memory
      */
     public static SharedStoreChain of(RateLimitStore store, BackendMonitor monitor, InstantSource clock,
-                                      RateLimiter fallback, OutageListener outages, BreakerSettings settings,
+                                      MemoryRateLimiter fallback, OutageListener outages, BreakerSettings settings,
                                       DenyCacheSettings refusals, RateLimiterMetrics metrics) {
         StoreLimiter limiter = new StoreLimiter(store, monitor, metrics);
         Optional<StoreParts> parts = store.parts();
@@ -71,7 +72,7 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, Optional<DenyCache
      * (benchmarks, tests); the parameters are those above.
      */
     public static SharedStoreChain of(RateLimiter store, StoreProbe probe, BackendMonitor monitor, InstantSource clock,
-                                      RateLimiter fallback, OutageListener outages) {
+                                      MemoryRateLimiter fallback, OutageListener outages) {
         return of(store, probe, monitor, clock, fallback, outages, BreakerSettings.DEFAULTS, DenyCacheSettings.OFF,
                 RateLimiterMetrics.NONE);
     }
@@ -90,7 +91,7 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, Optional<DenyCache
      * @param metrics  told of each refusal answered from memory
      */
     public static SharedStoreChain of(RateLimiter store, StoreParts parts, BackendMonitor monitor, InstantSource clock,
-                                      RateLimiter fallback, OutageListener outages, BreakerSettings settings,
+                                      MemoryRateLimiter fallback, OutageListener outages, BreakerSettings settings,
                                       DenyCacheSettings refusals, RateLimiterMetrics metrics) {
         return around(new CircuitBreakerLimiter(store, parts, monitor, clock, settings), fallback, outages, refusals,
                 metrics);
@@ -100,7 +101,7 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, Optional<DenyCache
      * The refusals kept in memory sit inside the outage policy, so that only the store's refusals are kept, never
      * the per-process fallback's (docs/architecture.md#the-outage-chain).
      */
-    private static SharedStoreChain around(CircuitBreakerLimiter breaker, RateLimiter fallback,
+    private static SharedStoreChain around(CircuitBreakerLimiter breaker, MemoryRateLimiter fallback,
                                            OutageListener outages, DenyCacheSettings refusals,
                                            RateLimiterMetrics metrics) {
         Optional<DenyCacheLimiter> denyCache = refusals.enabled()

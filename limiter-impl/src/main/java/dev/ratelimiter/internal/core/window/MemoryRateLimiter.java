@@ -55,6 +55,7 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
 
     private static final System.Logger LOG = System.getLogger(MemoryRateLimiter.class.getName());
     private static final long CAP_SWEEP_SPACING_MILLIS = 1_000;
+    private static final long SAME_WINDOW_MILLIS = 500;
 
     private final InstantSource clock;
     private final int maxKeysPerBucket;
@@ -178,6 +179,113 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             allowed &= WindowVerdicts.needed(cost) <= limit.limit();
         }
         return WindowVerdicts.of(bucket, cost, allowed, remaining, resetMillis);
+    }
+
+    /**
+     * Takes a shared store's verdict for a key as the key's counts here, so that this limiter, as the store's
+     * fallback, goes on from what the store last said rather than from nothing
+     * (docs/operations.md#what-the-fallback-knows): each window counts what the store's did (its limit less the
+     * verdict's {@code remaining}) until the store's window ends ({@code resetAfter} from now). The store's counts
+     * replace whatever this limiter counted for the key, so once the store answers again its counts rule. A verdict
+     * that says nothing is counted (every window at its full limit) clears the key; an {@code UNAVAILABLE} verdict,
+     * or one without a state per window for a bucket of several, is ignored. A new key beyond the bucket's cap
+     * ({@code maxKeysPerBucket}) is not carried: the memory stays bounded, and nothing is refused for it.
+     *
+     * @param bucket  the bucket the store decided
+     * @param key     the hashed key, as this limiter counts it
+     * @param verdict the store's verdict (or a refusal kept in memory from the store)
+     */
+    public void carry(Bucket bucket, String key, Verdict verdict) {
+        if (verdict.outcome() == Verdict.Outcome.UNAVAILABLE) {
+            return;
+        }
+        long now = clock.millis();
+        if (!bucket.hasSeveralWindows()) {
+            long count = Math.max(0, bucket.limit() - verdict.remaining());
+            if (count == 0) {
+                reset(bucket, key);
+            } else {
+                carryOne(counters(bucket), key, count, now + verdict.resetAfter().toMillis(), now);
+            }
+            return;
+        }
+        int size = bucket.limits().size();
+        if (verdict.windows().size() != size) {
+            return;
+        }
+        long[] counts = new long[size];
+        long[] ends = new long[size];
+        boolean counted = false;
+        for (int i = 0; i < size; i++) {
+            Verdict.Window window = verdict.windows().get(i);
+            counts[i] = Math.max(0, window.limit().limit() - window.remaining());
+            ends[i] = counts[i] == 0 ? Long.MIN_VALUE : now + window.resetAfter().toMillis();
+            counted |= counts[i] > 0;
+        }
+        if (counted) {
+            carrySeveral(counters(bucket), bucket, key, counts, ends, now);
+        } else {
+            reset(bucket, key);
+        }
+    }
+
+    private void carryOne(Counters counters, String key, long count, long endsAt, long now) {
+        while (true) {
+            Slot slot = counters.cells.get(key);
+            if (slot == null) {
+                if (!counters.reserve(now)) {
+                    return;
+                }
+                if (counters.cells.putIfAbsent(key, new Cell(new Window(endsAt, count))) == null) {
+                    return;
+                }
+                counters.release();
+                continue;
+            }
+            if (!(slot instanceof Cell cell)) {
+                counters.retire(key, slot);
+                continue;
+            }
+            Window window = cell.window;
+            if (window == Window.RETIRED) {
+                continue;
+            }
+            // The same window as the one this key holds (the store's resetAfter moves by a millisecond or two
+            // between calls; a new window ends at least a second later): the count is set in place, no allocation.
+            if (Math.abs(window.endsAt - endsAt) < SAME_WINDOW_MILLIS) {
+                window.set(count);
+                return;
+            }
+            if (cell.replace(window, new Window(endsAt, count))) {
+                return;
+            }
+        }
+    }
+
+    private void carrySeveral(Counters counters, Bucket bucket, String key, long[] counts, long[] ends, long now) {
+        while (true) {
+            Slot slot = counters.cells.get(key);
+            if (slot == null) {
+                if (!counters.reserve(now)) {
+                    return;
+                }
+                slot = new Windows(bucket);
+                if (counters.cells.putIfAbsent(key, slot) != null) {
+                    counters.release();
+                    continue;
+                }
+            }
+            if (!(slot instanceof Windows windows) || !windows.matches(bucket)) {
+                counters.retire(key, slot);
+                continue;
+            }
+            synchronized (windows) {
+                if (!windows.retired) {
+                    windows.set(counts, ends);
+                    return;
+                }
+            }
+        }
     }
 
     @Override
@@ -399,6 +507,11 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             return cached;
         }
 
+        /** Sets the count to a shared store's ({@link #carry}). */
+        void set(long carried) {
+            COUNT.setVolatile(this, carried);
+        }
+
         /** Adds {@code cost} if the count is still {@code expected}; false if another attempt came first. */
         boolean add(long expected, long cost) {
             return COUNT.compareAndSet(this, expected, expected + cost);
@@ -464,6 +577,12 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
                 }
             }
             return WindowVerdicts.of(bucket, cost, allowed, remaining, resetMillis);
+        }
+
+        /** Takes a shared store's counts and window ends, under the caller's lock on this ({@link #carry}). */
+        void set(long[] carried, long[] ends) {
+            System.arraycopy(carried, 0, counts, 0, counts.length);
+            System.arraycopy(ends, 0, endsAt, 0, endsAt.length);
         }
 
         @Override

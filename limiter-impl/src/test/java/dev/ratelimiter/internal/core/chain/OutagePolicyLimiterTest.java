@@ -93,4 +93,77 @@ class OutagePolicyLimiterTest {
         assertThat(healthy.consume(bucket, "k").outcome()).isEqualTo(Outcome.DENIED);
         assertThat(outages.failCloseds("b") + outages.fallbacks("b") + outages.failOpens("b")).isZero();
     }
+
+    /** A store that answers from memory of its own until it is taken down, then {@code UNAVAILABLE}. */
+    private final class SwitchableStore implements RateLimiter {
+        final MemoryRateLimiter counts = new MemoryRateLimiter(clock, 100);
+        boolean up = true;
+
+        @Override
+        public Verdict consume(Bucket bucket, String key, long cost) {
+            return up ? counts.consume(bucket, key, cost) : down.consume(bucket, key, cost);
+        }
+
+        @Override
+        public void reset(Bucket bucket, String key) {
+            counts.reset(bucket, key);
+        }
+    }
+
+    @Test
+    @DisplayName("the fallback starts an outage from the store's last verdicts: a key the store refused stays "
+            + "refused, one with 2 of 5 left has 2, and each only until the store's window ends")
+    void fallbackCarriesTheStoresCounts() {
+        SwitchableStore store = new SwitchableStore();
+        RateLimiter chain = new OutagePolicyLimiter(store, Optional.of(fallback), outages);
+        Bucket bucket = new Bucket("login", 5, Duration.ofSeconds(60));
+        for (int i = 0; i < 6; i++) {
+            chain.consume(bucket, "locked");
+        }
+        clock.advance(Duration.ofSeconds(20));
+        for (int i = 0; i < 3; i++) {
+            chain.consume(bucket, "two-left");
+        }
+
+        store.up = false;
+        Verdict locked = chain.consume(bucket, "locked");
+        assertThat(locked.outcome()).as("a key the store refused").isEqualTo(Outcome.DENIED);
+        assertThat(locked.resetAfter()).as("until the store's window ends").isEqualTo(Duration.ofSeconds(40));
+        assertThat(chain.consume(bucket, "two-left").remaining()).isEqualTo(1);
+        assertThat(chain.consume(bucket, "two-left").remaining()).isZero();
+        assertThat(chain.consume(bucket, "two-left").outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(chain.consume(bucket, "unseen").remaining()).as("a key the store never answered").isEqualTo(4);
+        assertThat(outages.fallbacks("login")).isEqualTo(5);
+
+        clock.advance(Duration.ofSeconds(40));
+        assertThat(chain.consume(bucket, "locked").remaining()).as("after the store's window").isEqualTo(4);
+    }
+
+    @Test
+    @DisplayName("once the store answers again its counts rule: the next outage starts from them, not from what "
+            + "the fallback counted before")
+    void storeRulesAgainAfterAnOutage() {
+        SwitchableStore store = new SwitchableStore();
+        RateLimiter chain = new OutagePolicyLimiter(store, Optional.of(fallback), outages);
+        Bucket bucket = new Bucket("login", 5, Duration.ofSeconds(60));
+        chain.consume(bucket, "k");
+        store.up = false;
+        chain.consume(bucket, "k");
+        chain.consume(bucket, "k");
+        store.up = true;
+        store.reset(bucket, "k"); // cleared in the store, by another replica say
+        assertThat(chain.consume(bucket, "k").remaining()).isEqualTo(4);
+        store.up = false;
+        assertThat(chain.consume(bucket, "k").remaining()).as("from the store's count").isEqualTo(3);
+    }
+
+    @Test
+    @DisplayName("FAIL_OPEN and FAIL_CLOSED buckets leave the fallback untouched while the store answers")
+    void onlyFallbackBucketsCarried() {
+        SwitchableStore store = new SwitchableStore();
+        RateLimiter chain = new OutagePolicyLimiter(store, Optional.of(fallback), outages);
+        chain.consume(new Bucket("open", 5, Duration.ofSeconds(60), OutagePolicy.FAIL_OPEN), "k");
+        chain.consume(new Bucket("closed", 5, Duration.ofSeconds(60), OutagePolicy.FAIL_CLOSED), "k");
+        assertThat(fallback.liveCounters("open") + fallback.liveCounters("closed")).isZero();
+    }
 }

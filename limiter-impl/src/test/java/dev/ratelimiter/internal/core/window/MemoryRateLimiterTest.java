@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -181,5 +182,56 @@ class MemoryRateLimiterTest extends RateLimiterContract {
         org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
                 .isThrownBy(() -> new MemoryRateLimiter(new ManualClock(START), 0))
                 .withMessageContaining("at least 1");
+    }
+
+    @Test
+    @DisplayName("carry takes a store's verdict as the key's count until the store's window ends; a verdict with "
+            + "nothing counted clears the key; an unavailable one changes nothing")
+    void carryOneWindow() {
+        MemoryRateLimiter memory = (MemoryRateLimiter) limiter;
+        Bucket bucket = bucket("carry", 5, MINUTE);
+        memory.consume(bucket, "k"); // counted here before: the store's count replaces it
+        memory.carry(bucket, "k", new Verdict(Outcome.ALLOWED, 5, 2, Duration.ofSeconds(10), List.of()));
+        assertThat(memory.consume(bucket, "k").remaining()).isEqualTo(1);
+        memory.carry(bucket, "k", new Verdict(Outcome.ALLOWED, 5, 1, Duration.ofSeconds(10), List.of()));
+        assertThat(memory.consume(bucket, "k").remaining()).as("the same window, set in place").isZero();
+        Verdict refused = memory.consume(bucket, "k");
+        assertThat(refused.outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(refused.resetAfter()).isEqualTo(Duration.ofSeconds(10));
+        clock.advance(Duration.ofSeconds(10));
+        assertThat(memory.consume(bucket, "k").remaining()).as("the store's window ended").isEqualTo(4);
+
+        memory.carry(bucket, "k", Verdict.unavailable(5, Duration.ZERO));
+        assertThat(memory.consume(bucket, "k").remaining()).isEqualTo(3);
+        memory.carry(bucket, "k", new Verdict(Outcome.ALLOWED, 5, 5, MINUTE, List.of()));
+        assertThat(memory.liveCounters(bucket.name())).as("nothing counted in the store: cleared").isZero();
+    }
+
+    @Test
+    @DisplayName("carry takes each window of a bucket of several from the store's verdict")
+    void carrySeveralWindows() {
+        MemoryRateLimiter memory = (MemoryRateLimiter) limiter;
+        Bucket.Limit burst = new Bucket.Limit(3, Duration.ofSeconds(10));
+        Bucket.Limit hour = new Bucket.Limit(10, Duration.ofHours(1));
+        Bucket bucket = new Bucket("carry-several", List.of(burst, hour), OutagePolicy.FALLBACK);
+        memory.carry(bucket, "k", new Verdict(Outcome.ALLOWED, 3, 2, Duration.ofSeconds(4), List.of(
+                new Verdict.Window(burst, 2, Duration.ofSeconds(4)),
+                new Verdict.Window(hour, 1, Duration.ofMinutes(30)))));
+        assertThat(memory.consume(bucket, "k").outcome()).as("one left in the hour").isEqualTo(Outcome.ALLOWED);
+        assertThat(memory.consume(bucket, "k").outcome()).isEqualTo(Outcome.DENIED);
+        clock.advance(Duration.ofSeconds(10));
+        assertThat(memory.consume(bucket, "k").outcome()).as("the hour's count outlasts the burst window")
+                .isEqualTo(Outcome.DENIED);
+    }
+
+    @Test
+    @DisplayName("carry of a new key at the bucket's cap is dropped: memory stays bounded and nothing is refused")
+    void carryAtCap() {
+        MemoryRateLimiter memory = new MemoryRateLimiter(clock, 1);
+        Bucket bucket = bucket("carry-cap", 5, MINUTE);
+        memory.carry(bucket, "a", new Verdict(Outcome.ALLOWED, 5, 0, MINUTE, List.of()));
+        memory.carry(bucket, "b", new Verdict(Outcome.ALLOWED, 5, 0, MINUTE, List.of()));
+        assertThat(memory.liveCounters(bucket.name())).isEqualTo(1);
+        assertThat(memory.consume(bucket, "a").outcome()).isEqualTo(Outcome.DENIED);
     }
 }
