@@ -49,7 +49,12 @@ public final class PostgresSchema implements AutoCloseable {
 
     /** {@code V<n>__*.sql} of the migrations' directory, by version. */
     private static List<Path> migrations() throws IOException {
-        try (Stream<Path> files = Files.list(Path.of(System.getProperty("ratelimiter.migrations")))) {
+        String directory = System.getProperty("ratelimiter.migrations");
+        if (directory == null) {
+            throw new IllegalStateException("the system property ratelimiter.migrations is not set: the test module's "
+                    + "surefire or failsafe configuration passes the migrations' directory, migrations/postgres");
+        }
+        try (Stream<Path> files = Files.list(Path.of(directory))) {
             return files.filter(file -> file.getFileName().toString().matches("V\\d+__.*\\.sql"))
                     .sorted(Comparator.comparingInt(file -> Integer.parseInt(
                             file.getFileName().toString().substring(1, file.getFileName().toString().indexOf("__")))))
