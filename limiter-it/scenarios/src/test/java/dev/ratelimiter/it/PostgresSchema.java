@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  * A PostgreSQL schema of one test's own with the library's migrations applied by hand, in version order (V1, V2,
  * ...), on the server the tests use ({@link TestServers#postgres()}). The test module brings the JDBC driver and
  * passes the migrations' directory ({@code migrations/postgres}) as the system property
- * {@code ratelimiter.migrations}.
+ * {@code it.postgres.migrations}.
  */
 public final class PostgresSchema implements AutoCloseable {
 
@@ -49,9 +49,9 @@ public final class PostgresSchema implements AutoCloseable {
 
     /** {@code V<n>__*.sql} of the migrations' directory, by version. */
     private static List<Path> migrations() throws IOException {
-        String directory = System.getProperty("ratelimiter.migrations");
+        String directory = System.getProperty("it.postgres.migrations");
         if (directory == null) {
-            throw new IllegalStateException("the system property ratelimiter.migrations is not set: the test module's "
+            throw new IllegalStateException("the system property it.postgres.migrations is not set: the test module's "
                     + "surefire or failsafe configuration passes the migrations' directory, migrations/postgres");
         }
         try (Stream<Path> files = Files.list(Path.of(directory))) {

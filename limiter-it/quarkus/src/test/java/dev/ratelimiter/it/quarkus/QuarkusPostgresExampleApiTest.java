@@ -56,6 +56,9 @@ class QuarkusPostgresExampleApiTest extends QuarkusExampleApiTest {
             return Map.ofEntries(
                     Map.entry("ratelimiter.backend", "postgres"),
                     Map.entry("ratelimiter.postgres.datasource", "ratelimiter"),
+                    // The scenarios test counting, not deadlines: a generous one keeps a first decision on a cold,
+                    // loaded 2-core CI machine from timing out, which the metrics scenario would see as a store error.
+                    Map.entry("ratelimiter.postgres.timeout", "PT1S"),
                     // The application's own default datasource, transactional as Quarkus makes it.
                     Map.entry("quarkus.datasource.db-kind", "postgresql"),
                     Map.entry("quarkus.datasource.devservices.enabled", "false"),
