@@ -8,8 +8,8 @@ package dev.ratelimiter;
  * application's, as a {@link RateLimitKey} parameter's and a {@link RateLimitKeyResolver}'s are: they never meet
  * the keys the library derives from a request (the principal's name, the client address), even of the same text.
  *
- * <p>Its bucket names are checked only when a method is called. A bucket injected by name, {@code @Inject
- * @BucketName("report") RateLimitBucket reports}, is checked when the application starts
+ * <p>Its bucket names are checked only when a method is called. A bucket injected by name,
+ * {@code @Inject @BucketName("report") RateLimitBucket reports}, is checked when the application starts
  * (docs/guide.md#deciding-in-code).
  */
 public interface RateLimits {
