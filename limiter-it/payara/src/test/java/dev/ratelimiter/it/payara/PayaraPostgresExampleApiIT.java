@@ -34,7 +34,10 @@ class PayaraPostgresExampleApiIT extends ExampleApiScenarios {
     @Deployment(testable = false)
     static WebArchive deployment() {
         schema = PostgresSchema.create("rl_payara");
-        return ExampleDeployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n" + PayaraPool.config())
+        // The scenarios test counting, not deadlines: a generous one keeps a decision on a loaded 2-core CI machine
+        // from timing out into the fallback, which a scenario counting requests one by one would see.
+        return ExampleDeployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n" + PayaraPool.config()
+                        + "ratelimiter.postgres.timeout=PT1S\n")
                 .addAsWebInfResource(new StringAsset(PayaraPool.glassfishResources(schema)),
                         "glassfish-resources.xml");
     }
