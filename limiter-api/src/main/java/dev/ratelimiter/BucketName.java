@@ -41,6 +41,7 @@ public @interface BucketName {
 
         private static final long serialVersionUID = 1L;
 
+        /** The bucket's name, as {@link #value()} returns it. */
         private final String value;
 
         private Literal(String value) {
