@@ -181,10 +181,8 @@ public class StartupValidator {
                     Parameter[] parameters = executable.getParameters();
                     for (int i = 0; i < parameters.length; i++) {
                         check.accept(parameters[i].getAnnotation(BucketName.class),
-                                "parameter " + i + " of " + type.getName() + "#"
-                                        + (executable instanceof Method ? executable.getName() : type.getSimpleName())
-                                        + "(" + Arrays.stream(executable.getParameterTypes()).map(Class::getSimpleName)
-                                        .collect(Collectors.joining(", ")) + ")");
+                                "parameter " + i + " of " + (executable instanceof Method method
+                                        ? RateLimitedMethod.describe(method) : constructor(type, executable)));
                     }
                 }
             }
@@ -203,6 +201,12 @@ public class StartupValidator {
         } catch (LinkageError e) {
             return List.of(); // a class of the container whose optional dependencies are absent: no @RateLimited
         }
+    }
+
+    /** {@code com.example.Reports#Reports(RateLimitBucket)}, as {@link RateLimitedMethod#describe} names a method. */
+    private static String constructor(Class<?> type, Executable constructor) {
+        return type.getName() + "#" + type.getSimpleName() + "(" + Arrays.stream(constructor.getParameterTypes())
+                .map(Class::getSimpleName).collect(Collectors.joining(", ")) + ")";
     }
 
     /** What to set for a bucket that is not configured. */

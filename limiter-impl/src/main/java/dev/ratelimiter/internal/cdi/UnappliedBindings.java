@@ -43,10 +43,9 @@ record UnappliedBindings(List<String> errors, List<String> warnings) {
         for (Class<?> type = beanClass; type != null && type != Object.class; type = type.getSuperclass()) {
             for (Method method : type.getDeclaredMethods()) {
                 int modifiers = method.getModifiers();
-                if (method.isSynthetic() || method.isBridge()
-                        || !Modifier.isStatic(modifiers) && !Modifier.isPrivate(modifiers)
-                        && !overridden.add(method.getName() + Arrays.toString(method.getParameterTypes()))) {
-                    continue;
+                boolean overridable = !Modifier.isStatic(modifiers) && !Modifier.isPrivate(modifiers);
+                if (method.isSynthetic() || method.isBridge() || overridable && !overridden.add(signature(method))) {
+                    continue; // a subclass's override was read already
                 }
                 String where = RateLimitedMethod.describe(beanClass, method);
                 if (InterceptorBindings.onMethod(method)) {
@@ -75,5 +74,9 @@ record UnappliedBindings(List<String> errors, List<String> warnings) {
             }
         }
         return new UnappliedBindings(List.copyOf(errors), List.copyOf(warnings));
+    }
+
+    private static String signature(Method method) {
+        return method.getName() + Arrays.toString(method.getParameterTypes());
     }
 }
