@@ -67,6 +67,23 @@ public final class PostgresSchema implements AutoCloseable {
         return name;
     }
 
+    /**
+     * The properties of a deployment counting in this schema's table through the library's own pool
+     * ({@code ratelimiter.postgres.url}), as the test server's user, with a deadline of 1 s: the tests check
+     * counting, not deadlines, and a loaded 2-core machine must not time a decision out into the fallback.
+     *
+     * @param url the JDBC URL the pool connects to: the test server's, or a proxy's in front of it
+     */
+    public String ownPool(String url) {
+        TestServers.Postgres postgres = TestServers.postgres();
+        return "ratelimiter.backend=postgres\n"
+                + "ratelimiter.postgres.url=" + url + "\n"
+                + "ratelimiter.postgres.user=" + postgres.user() + "\n"
+                + (postgres.password().isEmpty() ? "" : "ratelimiter.postgres.password=" + postgres.password() + "\n")
+                + "ratelimiter.postgres.timeout=PT1S\n"
+                + "ratelimiter.postgres.table=" + name + ".rate_limit_counters\n";
+    }
+
     /** The counters of {@code bucket}: how many rows, and the highest count among them. */
     public long[] counters(String bucket) throws SQLException {
         try (Connection connection = connect(); Statement statement = connection.createStatement();

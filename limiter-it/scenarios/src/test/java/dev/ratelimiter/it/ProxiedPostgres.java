@@ -23,15 +23,9 @@ public final class ProxiedPostgres implements AutoCloseable {
 
     /** The properties of a deployment counting in the schema through the proxy, with the library's own pool. */
     public String config() {
-        TestServers.Postgres postgres = TestServers.postgres();
-        URI server = URI.create(postgres.url().substring("jdbc:".length()));
-        return "ratelimiter.backend=postgres\n"
-                + "ratelimiter.postgres.url=jdbc:postgresql://127.0.0.1:" + proxy.port() + server.getRawPath()
-                + (server.getRawQuery() == null ? "" : "?" + server.getRawQuery()) + "\n"
-                + "ratelimiter.postgres.user=" + postgres.user() + "\n"
-                + (postgres.password().isEmpty() ? "" : "ratelimiter.postgres.password=" + postgres.password() + "\n")
-                + "ratelimiter.postgres.timeout=PT1S\n"
-                + "ratelimiter.postgres.table=" + schema.name() + ".rate_limit_counters\n";
+        URI server = URI.create(TestServers.postgres().url().substring("jdbc:".length()));
+        return schema.ownPool("jdbc:postgresql://127.0.0.1:" + proxy.port() + server.getRawPath()
+                + (server.getRawQuery() == null ? "" : "?" + server.getRawQuery()));
     }
 
     /** Cuts the network: every connection reset, new ones refused. */

@@ -64,26 +64,24 @@ class LibertyFallbackCarryIT {
     @Test
     @DisplayName("Valkey killed: a locked account stays locked, one with 2 of 5 attempts left gets at most 2")
     void valkey() {
-        deployer.deploy("valkey");
-        try {
-            FallbackCarryScenario scenario = FallbackCarryScenario.before(root());
-            valkey.kill();
-            scenario.assertCarried();
-        } finally {
-            deployer.undeploy("valkey");
-        }
+        carried("valkey", valkey::kill);
     }
 
     @Test
     @DisplayName("PostgreSQL cut off: a locked account stays locked, one with 2 of 5 attempts left gets at most 2")
     void postgres() {
-        deployer.deploy("postgres");
+        carried("postgres", postgres::cut);
+    }
+
+    /** Deploys the store's deployment, runs the scenario with the store taken down in between, undeploys. */
+    private void carried(String deployment, Runnable takeStoreDown) {
+        deployer.deploy(deployment);
         try {
             FallbackCarryScenario scenario = FallbackCarryScenario.before(root());
-            postgres.cut();
+            takeStoreDown.run();
             scenario.assertCarried();
         } finally {
-            deployer.undeploy("postgres");
+            deployer.undeploy(deployment);
         }
     }
 }

@@ -2,7 +2,6 @@ package dev.ratelimiter.it.quarkus;
 
 import dev.ratelimiter.internal.valkey.RedisServer;
 import dev.ratelimiter.it.FallbackCarryScenario;
-import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -26,31 +25,13 @@ class QuarkusValkeyFallbackCarryTest {
     public static class Valkey implements QuarkusTestProfile {
         @Override
         public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(OwnRedis.class));
-        }
-    }
-
-    /** Starts the profile's redis-server and hands it to the test. */
-    public static class OwnRedis implements QuarkusTestResourceLifecycleManager {
-        private RedisServer server;
-
-        @Override
-        public Map<String, String> start() {
-            server = RedisServer.start();
-            return Map.of("ratelimiter.backend", "valkey", "ratelimiter.valkey.url", server.url(),
-                    "ratelimiter.deny-cache.max-age", "PT0S"); // FallbackCarryScenario.CONFIG
+            // The example scenarios' redis-server of the profile's own; deny cache off (FallbackCarryScenario.CONFIG).
+            return List.of(new TestResourceEntry(QuarkusValkeyExampleApiTest.OwnRedis.class));
         }
 
         @Override
-        public void inject(TestInjector injector) {
-            injector.injectIntoFields(server, new TestInjector.MatchesType(RedisServer.class));
-        }
-
-        @Override
-        public void stop() {
-            if (server != null) {
-                server.close();
-            }
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("ratelimiter.deny-cache.max-age", "PT0S");
         }
     }
 

@@ -46,17 +46,10 @@ public final class RedeployCheck implements AutoCloseable {
      * {@code ApplicationName}.
      */
     public WebArchive deployment(String archiveName) {
-        TestServers.Postgres postgres = TestServers.postgres();
-        String url = postgres.url() + (postgres.url().contains("?") ? "&" : "?") + "ApplicationName="
-                + applicationName;
+        String url = TestServers.postgres().url();
         return ExampleDeployments.example(archiveName, "ratelimiter.trusted-proxies=127.0.0.1,::1\n"
-                        + "ratelimiter.backend=postgres\n"
-                        + "ratelimiter.postgres.url=" + url + "\n"
-                        + "ratelimiter.postgres.user=" + postgres.user() + "\n"
-                        + (postgres.password().isEmpty() ? "" : "ratelimiter.postgres.password=" + postgres.password() + "\n")
-                        + "ratelimiter.postgres.pool-size=" + POOL_SIZE + "\n"
-                        + "ratelimiter.postgres.timeout=PT1S\n"
-                        + "ratelimiter.postgres.table=" + schema.name() + ".rate_limit_counters\n")
+                        + schema.ownPool(url + (url.contains("?") ? "&" : "?") + "ApplicationName=" + applicationName)
+                        + "ratelimiter.postgres.pool-size=" + POOL_SIZE + "\n")
                 .addClass(JvmProbeServlet.class);
     }
 
