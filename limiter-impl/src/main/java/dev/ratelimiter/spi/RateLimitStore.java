@@ -37,6 +37,39 @@ public interface RateLimitStore extends AutoCloseable {
     long[] consume(List<StoreItem> items) throws StoreException;
 
     /**
+     * Decides several independent calls in one round trip, each as {@link #consume} decides it: its items in order,
+     * stopping at its first refused item. Calls do not stop each other; two calls may name the same key, and are
+     * then decided in their order. Called only when {@link #batching()} is present, with calls that each lie in one
+     * part of the store ({@link #parts()}) and, all of them, in the same part as it was when they were sent.
+     *
+     * <p>A call the store did not decide, and so counted nothing (a cluster redirected it, the script had to be
+     * loaded), has {@code null} as its answer: the library then sends it again alone through {@link #consume}. A
+     * round trip that failed throws, and fails every one of its calls: as for {@link #consume}, an increment may
+     * have happened, so the library never sends them again.
+     *
+     * <p>The default decides the calls one {@link #consume} each, and fails them all at the first failure.
+     *
+     * @param calls two or more calls, each of one or more items, keys hashed
+     * @return for each call, in order, {@link #consume}'s answer for it, or {@code null} if it was not decided
+     * @throws StoreException the round trip failed or its deadline passed; an increment may have happened
+     */
+    default long[][] consumeEach(List<List<StoreItem>> calls) throws StoreException {
+        long[][] answers = new long[calls.size()][];
+        for (int i = 0; i < answers.length; i++) {
+            answers[i] = consume(calls.get(i));
+        }
+        return answers;
+    }
+
+    /**
+     * Whether and how the calls waiting for this store share round trips ({@link #consumeEach}); empty, the
+     * default, when every call goes alone through {@link #consume}.
+     */
+    default Optional<StoreBatching> batching() {
+        return Optional.empty();
+    }
+
+    /**
      * Clears every window of one key, so its next attempt opens new ones. Idempotent, and fine for a key never
      * counted.
      *

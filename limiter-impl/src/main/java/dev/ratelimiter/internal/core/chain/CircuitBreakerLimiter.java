@@ -42,6 +42,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>{@link #consumeAll Several items} are one store call, so one failure or one success of the breaker. With
  * parts, the items go in runs of consecutive items of one part, one call per run, each counted for its part only:
  * the state of each part stays what one call per part would make it.
+ *
+ * <p>Over a {@link StoreLimiter}, the breaker counts round trips, as that limiter reports them
+ * ({@link RoundTripListener}), rather than verdicts: a round trip that carried many waiting calls and failed is one
+ * failure (docs/stores.md#batching). Over any other limiter, each call's verdict counts.
  */
 public final class CircuitBreakerLimiter implements BatchingLimiter, AutoCloseable {
 
@@ -55,6 +59,7 @@ public final class CircuitBreakerLimiter implements BatchingLimiter, AutoCloseab
     private final ScheduledExecutorService prober;
     private final Part whole;
     private final ConcurrentMap<String, Part> byName = new ConcurrentHashMap<>();
+    private final boolean countsVerdicts; // false when the store's limiter reports its round trips
 
     /**
      * A breaker for a store that fails as a whole.
@@ -92,6 +97,12 @@ public final class CircuitBreakerLimiter implements BatchingLimiter, AutoCloseab
         this.clock = Objects.requireNonNull(clock, "clock");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.whole = parts == null ? new Part(null, Objects.requireNonNull(probe, "probe")) : null;
+        if (store instanceof StoreLimiter reporting) {
+            reporting.reportRoundTripsTo((first, failed) -> partOf(first.bucket(), first.key()).record(failed));
+            this.countsVerdicts = false;
+        } else {
+            this.countsVerdicts = true;
+        }
         this.prober = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "ratelimiter-breaker-probe");
             thread.setDaemon(true);
@@ -106,7 +117,9 @@ public final class CircuitBreakerLimiter implements BatchingLimiter, AutoCloseab
             return Verdict.unavailable(bucket.limit(), part.untilNextProbe());
         }
         Verdict verdict = store.consume(bucket, key, cost);
-        part.record(verdict.outcome() == Verdict.Outcome.UNAVAILABLE);
+        if (countsVerdicts) {
+            part.record(verdict.outcome() == Verdict.Outcome.UNAVAILABLE);
+        }
         return verdict;
     }
 
@@ -149,6 +162,9 @@ public final class CircuitBreakerLimiter implements BatchingLimiter, AutoCloseab
             return verdicts;
         }
         Verdict[] verdicts = BatchingLimiter.consumeAll(store, items);
+        if (!countsVerdicts) {
+            return verdicts;
+        }
         boolean failed = false;
         for (Verdict verdict : verdicts) {
             failed |= verdict.outcome() == Verdict.Outcome.UNAVAILABLE;

@@ -5,6 +5,7 @@ import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.window.WindowVerdicts;
+import dev.ratelimiter.spi.FailureKind;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StoreItem;
@@ -16,8 +17,11 @@ import java.util.Objects;
 /**
  * A {@link RateLimitStore} as the innermost limiter of the outage chain (docs/architecture.md#the-store-spi):
  * turns the store's numbers into verdicts ({@link WindowVerdicts}, the one place for that rule), times each call
- * for the metrics, and turns each failure into an {@code UNAVAILABLE} verdict reported to the
- * {@link BackendMonitor}. Never throws out of {@link #consume}, {@link #consumeAll} or {@link #reset}.
+ * for the metrics, and turns each failure into an {@code UNAVAILABLE} verdict. Where the store offers batching
+ * ({@link RateLimitStore#batching()}), the calls that wait for it share round trips ({@link RoundTripBatcher},
+ * docs/stores.md#batching). Each round trip, however many calls it carried, is reported once: a failure to the
+ * {@link BackendMonitor}, and its outcome to the {@link RoundTripListener} (the circuit breaker). Never throws out
+ * of {@link #consume}, {@link #consumeAll} or {@link #reset}.
  */
 public final class StoreLimiter implements BatchingLimiter {
 
@@ -25,6 +29,8 @@ public final class StoreLimiter implements BatchingLimiter {
     private final BackendMonitor monitor;
     private final RateLimiterMetrics metrics;
     private final String backend;
+    private final RoundTripBatcher batcher; // null when every call goes alone
+    private volatile RoundTripListener roundTrips = RoundTripListener.NONE;
 
     /**
      * @param store   the store, owned by the caller
@@ -36,19 +42,60 @@ public final class StoreLimiter implements BatchingLimiter {
         this.monitor = Objects.requireNonNull(monitor, "monitor");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.backend = monitor.status().backend();
+        this.batcher = store.batching().map(b -> new RoundTripBatcher(store, b, this::roundTrip)).orElse(null);
+    }
+
+    /**
+     * Names who is told of each round trip from now on (the circuit breaker, when it is built over this limiter).
+     *
+     * @param listener told once per round trip
+     */
+    void reportRoundTripsTo(RoundTripListener listener) {
+        this.roundTrips = Objects.requireNonNull(listener, "listener");
+    }
+
+    /** Whether the calls waiting for the store share round trips. */
+    public boolean batching() {
+        return batcher != null;
+    }
+
+    /** One call of the store, alone or carried with others; a failure is reported once per round trip. */
+    private long[] call(List<StoreItem> items) throws StoreException {
+        if (batcher != null) {
+            return batcher.consume(items);
+        }
+        StoreException failure = null;
+        try {
+            return store.consume(items);
+        } catch (StoreException e) {
+            failure = e;
+            throw e;
+        } catch (RuntimeException e) {
+            // A store's own bug: answered like a failure, so the outage policy decides and nothing reaches a 500.
+            failure = new StoreException(FailureKind.TRANSIENT, e);
+            throw failure;
+        } finally {
+            roundTrip(items.get(0), failure);
+        }
+    }
+
+    private void roundTrip(StoreItem first, StoreException failure) {
+        if (failure != null) {
+            monitor.failure(failure.getCause());
+        }
+        roundTrips.completed(first, failure != null);
     }
 
     @Override
     public Verdict consume(Bucket bucket, String key, long cost) {
         long start = System.nanoTime();
         try {
-            long[] answer = store.consume(List.of(new StoreItem(bucket, key, cost)));
+            long[] answer = call(List.of(new StoreItem(bucket, key, cost)));
             return WindowVerdicts.fromCounts(bucket, cost, answer, 0);
         } catch (StoreException e) {
-            monitor.failure(e.getCause());
             return Verdict.unavailable(bucket.limit(), Duration.ZERO);
         } catch (RuntimeException e) {
-            // A store's own bug: answered like a failure, so the outage policy decides and nothing reaches a 500.
+            // An answer that does not fit the bucket: the store's bug, answered like a failure.
             monitor.failure(e);
             return Verdict.unavailable(bucket.limit(), Duration.ZERO);
         } finally {
@@ -68,12 +115,11 @@ public final class StoreLimiter implements BatchingLimiter {
     public Verdict[] consumeAll(List<StoreItem> items) {
         long start = System.nanoTime();
         try {
-            return verdicts(items, store.consume(items));
+            return verdicts(items, call(items));
         } catch (StoreException e) {
-            monitor.failure(e.getCause());
             return unavailable(items);
         } catch (RuntimeException e) {
-            monitor.failure(e); // a store's own bug, as in consume
+            monitor.failure(e); // an answer that does not fit the items, as in consume
             return unavailable(items);
         } finally {
             metrics.backendCall(backend, System.nanoTime() - start);
