@@ -30,6 +30,8 @@ import java.util.Set;
  * @param trustStorePassword TLS: its password
  * @param sentinelUser       sentinel: the Sentinels' own ACL user, if they require one
  * @param sentinelPassword   sentinel: the Sentinels' own password, if they require one
+ * @param batching           whether the decisions that wait for a connection share round trips, one pipeline each
+ *                           (docs/stores.md#batching)
  */
 public record ValkeySettings(
         Mode mode,
@@ -44,12 +46,13 @@ public record ValkeySettings(
         Optional<String> trustStore,
         Optional<String> trustStorePassword,
         Optional<String> sentinelUser,
-        Optional<String> sentinelPassword) {
+        Optional<String> sentinelPassword,
+        boolean batching) {
 
     /** Every property {@link #read} reads, relative to {@code ratelimiter.valkey.}. */
     public static final Set<String> PROPERTIES = Set.of("mode", "url", "nodes", "master-name", "user", "password",
             "timeout", "key-prefix", "pool-size", "trust-store", "trust-store-password", "sentinel-user",
-            "sentinel-password");
+            "sentinel-password", "batching");
 
     /** Deadlines of a call: a millisecond (the finest Jedis takes) to ten minutes. */
     private static final Duration MIN_TIMEOUT = Duration.ofMillis(1);
@@ -121,7 +124,7 @@ public record ValkeySettings(
                 .ifPresent(path -> config.problem("trust-store", "'" + path + "' is not a readable file"));
         return new ValkeySettings(mode, url, nodes, masterName, config.string("user"), config.string("password"),
                 timeout, keyPrefix, poolSize, trustStore, config.string("trust-store-password"),
-                config.string("sentinel-user"), config.string("sentinel-password"));
+                config.string("sentinel-user"), config.string("sentinel-password"), config.bool("batching", true));
     }
 
     private static boolean readableFile(String path) {
@@ -160,13 +163,23 @@ public record ValkeySettings(
                           Optional<String> user, Optional<String> password, Duration timeout, String keyPrefix,
                           int poolSize, Optional<String> trustStore, Optional<String> trustStorePassword) {
         this(mode, url, nodes, masterName, user, password, timeout, keyPrefix, poolSize, trustStore,
-                trustStorePassword, Optional.empty(), Optional.empty());
+                trustStorePassword, Optional.empty(), Optional.empty(), true);
+    }
+
+    /**
+     * These settings with batching on or off ({@code ratelimiter.valkey.batching}).
+     *
+     * @param on whether waiting decisions share round trips
+     */
+    public ValkeySettings withBatching(boolean on) {
+        return new ValkeySettings(mode, url, nodes, masterName, user, password, timeout, keyPrefix, poolSize,
+                trustStore, trustStorePassword, sentinelUser, sentinelPassword, on);
     }
 
     /** Hides the password. */
     @Override
     public String toString() {
         return "ValkeySettings[mode=" + mode + ", nodes=" + nodes.size() + ", timeout=" + timeout + ", keyPrefix="
-                + keyPrefix + ", poolSize=" + poolSize + "]";
+                + keyPrefix + ", poolSize=" + poolSize + ", batching=" + batching + "]";
     }
 }

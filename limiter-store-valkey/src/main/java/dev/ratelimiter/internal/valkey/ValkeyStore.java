@@ -5,11 +5,15 @@ import dev.ratelimiter.spi.FailureKind;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StoreBatching;
 import dev.ratelimiter.spi.StoreParts;
+import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.CommandObjects;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Protocol;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisAskDataException;
 import redis.clients.jedis.exceptions.JedisClusterOperationException;
@@ -53,9 +57,12 @@ import java.util.function.Supplier;
  * the Redis Cluster hash tag of every window's key, so one key's windows share a slot and one script decides
  * them on one node.
  *
- * <p>One file of about 470 lines, on purpose: the key layout, the script's parameters, a cluster's runs by slot, the
- * redirections and the reading of the reply are one protocol over the same parameter arrays, each step depending on
- * the others' layout; the parts that stand alone are classes of their own ({@link ScriptArgumentEncoder},
+ * <p>Decisions that wait for a connection share round trips ({@link #consumeEach}, docs/stores.md#batching): one
+ * pipeline of script calls, one per call, on one connection.
+ *
+ * <p>One file of about 600 lines, on purpose: the key layout, the script's parameters, a cluster's runs by slot, the
+ * redirections, the pipelines and the reading of the reply are one protocol over the same parameter arrays, each
+ * step depending on the others' layout; the parts that stand alone are classes of their own ({@link ScriptArgumentEncoder},
  * {@link ValkeyClientFactory}, {@link ValkeyFailures}, {@link ValkeyClusterParts}).
  */
 final class ValkeyStore implements RateLimitStore {
@@ -66,6 +73,13 @@ final class ValkeyStore implements RateLimitStore {
     private static final byte[] SCRIPT_SHA_BYTES = SCRIPT_SHA.getBytes(StandardCharsets.US_ASCII);
 
     private static final CommandObjects COMMANDS = new CommandObjects();
+    /** The most calls one pipeline carries: enough to amortise a round trip, small enough to keep replies short. */
+    static final int MAX_CALLS_PER_ROUND_TRIP = 64;
+    /**
+     * Pipelines in flight at once per node: while one is at the server the next fills (BENCHMARKS.md measures the
+     * choice).
+     */
+    static final int ROUND_TRIPS_IN_FLIGHT = 1;
     /** The probe's arguments after its key: cost 1, one window, the largest limit, 1 s. */
     private static final byte[][] PROBE_ARGUMENTS = {{'1'}, {'1'},
             Long.toString(Bucket.MAX_LIMIT).getBytes(StandardCharsets.US_ASCII),
@@ -76,6 +90,7 @@ final class ValkeyStore implements RateLimitStore {
     private final ScriptArgumentEncoder arguments;
     private final StoreParts parts; // null unless cluster
     private final Runnable closer;
+    private final StoreBatching batching; // null when off
 
     /**
      * A store over a client the caller owns and closes, with no parts: one breaker for the whole store.
@@ -85,7 +100,18 @@ final class ValkeyStore implements RateLimitStore {
      * @param keyPrefix prepended to every key
      */
     ValkeyStore(Supplier<ValkeyClient> clients, String keyPrefix) {
-        this(clients, keyPrefix, Optional.empty(), () -> { });
+        this(clients, keyPrefix, Optional.empty());
+    }
+
+    /**
+     * A store over a client the caller owns and closes, with no parts, batching as given.
+     *
+     * @param clients   the client (standalone, Sentinel or Cluster)
+     * @param keyPrefix prepended to every key
+     * @param batching  how waiting decisions share round trips; empty for none
+     */
+    ValkeyStore(Supplier<ValkeyClient> clients, String keyPrefix, Optional<StoreBatching> batching) {
+        this(clients, keyPrefix, Optional.empty(), batching, () -> { });
     }
 
     /**
@@ -93,15 +119,18 @@ final class ValkeyStore implements RateLimitStore {
      * @param keyPrefix prepended to every key
      * @param built     in cluster mode, the client if it is built, without building it: the masters become the
      *                  store's {@link #parts()}; empty otherwise
+     * @param batching  how waiting decisions share round trips; empty for none
      * @param closer    closes the client, once
      */
     private ValkeyStore(Supplier<ValkeyClient> clients, String keyPrefix,
-                        Optional<Supplier<Optional<ValkeyClient>>> built, Runnable closer) {
+                        Optional<Supplier<Optional<ValkeyClient>>> built, Optional<StoreBatching> batching,
+                        Runnable closer) {
         this.clients = Objects.requireNonNull(clients, "clients");
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
         this.arguments = new ScriptArgumentEncoder(keyPrefix);
         this.parts = built.map(b -> new ValkeyClusterParts(b, clients, this, keyPrefix)).orElse(null);
         this.closer = closer;
+        this.batching = batching.orElse(null);
     }
 
     /**
@@ -118,11 +147,23 @@ final class ValkeyStore implements RateLimitStore {
         ValkeyClientFactory prepared = ValkeyClientFactory.of(settings);
         LazyClient client = new LazyClient(prepared);
         ValkeyStore store = new ValkeyStore(client, settings.keyPrefix(),
-                prepared.cluster() ? Optional.of(client::built) : Optional.empty(), client::close);
+                prepared.cluster() ? Optional.of(client::built) : Optional.empty(), batching(settings), client::close);
         if (!prepared.connectsWhenBuilt()) {
             client.get();
         }
         return store;
+    }
+
+    /**
+     * Batching as {@code ratelimiter.valkey.batching} says: up to {@link #MAX_CALLS_PER_ROUND_TRIP} calls per
+     * pipeline, {@link #ROUND_TRIPS_IN_FLIGHT} pipelines in flight per node (fewer if the pool is smaller), and a
+     * waiting call waits at most the pool's own wait, {@code ratelimiter.valkey.timeout}.
+     */
+    static Optional<StoreBatching> batching(ValkeySettings settings) {
+        return settings.batching()
+                ? Optional.of(new StoreBatching(MAX_CALLS_PER_ROUND_TRIP,
+                        Math.min(ROUND_TRIPS_IN_FLIGHT, settings.poolSize()), settings.timeout()))
+                : Optional.empty();
     }
 
     @Override
@@ -163,6 +204,115 @@ final class ValkeyStore implements RateLimitStore {
         return answer;
     }
 
+    /**
+     * The calls as one pipeline of script calls, one per call, on one connection (docs/stores.md#batching): the
+     * pool's, or in a cluster the connection to the master of the first call's slot. Each script call decides its
+     * call as {@link #consume} does. The calls answered NOSCRIPT (not run) go once more, in one pipeline by EVAL. A
+     * call the server did not run otherwise (a cluster's MOVED or ASK, or in a cluster a call whose keys lie in
+     * several slots) answers {@code null}, for the library to send alone. Any other error reply, or a failure of
+     * the connection, fails the whole round trip and is never replayed.
+     */
+    @Override
+    public long[][] consumeEach(List<List<StoreItem>> calls) throws StoreException {
+        ValkeyClient client = null;
+        try {
+            client = clients.get();
+            boolean cluster = client.isCluster();
+            HostAndPort node = cluster ? client.clusterNodeOf(slot(calls.get(0).get(0))) : null;
+            long[][] answers = new long[calls.size()][];
+            if (cluster && node == null) {
+                return answers; // the slot map is being re-read: each goes alone
+            }
+            boolean[] send = new boolean[calls.size()];
+            for (int i = 0; i < send.length; i++) {
+                send[i] = !cluster || oneSlot(calls.get(i));
+            }
+            // EVALSHA first; the calls the server answered NOSCRIPT (after a restart or SCRIPT FLUSH: not run) go
+            // once more in one pipeline by EVAL, which also caches the script.
+            boolean[] noScript = pipeline(client, node, calls, send, false, answers);
+            if (noScript != null) {
+                pipeline(client, node, calls, noScript, true, answers);
+            }
+            return answers;
+        } catch (RuntimeException e) {
+            throw failed(client, e);
+        }
+    }
+
+    /**
+     * One pipeline of the calls marked in {@code send}, by EVALSHA or by EVAL, writing each answer into
+     * {@code answers}; a call redirected by a cluster (not run) keeps its {@code null}.
+     *
+     * @return the calls answered NOSCRIPT, or {@code null} if none was
+     */
+    private boolean[] pipeline(ValkeyClient client, HostAndPort node, List<List<StoreItem>> calls, boolean[] send,
+                               boolean eval, long[][] answers) {
+        @SuppressWarnings("unchecked")
+        Response<Object>[] replies = new Response[calls.size()];
+        try (AbstractPipeline pipeline = node != null
+                ? new Pipeline(client.clusterNode(node), true)
+                : client.commands().pipelined()) {
+            for (int i = 0; i < replies.length; i++) {
+                if (!send[i]) {
+                    continue;
+                }
+                List<StoreItem> call = calls.get(i);
+                byte[][] parameters;
+                int keyCount;
+                if (call.size() == 1) {
+                    StoreItem item = call.get(0);
+                    ScriptArgumentEncoder.OfBucket ofBucket = arguments.of(item.bucket());
+                    parameters = ofBucket.parameters(item.key(), item.cost());
+                    keyCount = ofBucket.keyCount();
+                } else {
+                    int[] keys = new int[1];
+                    parameters = parameters(call, 0, call.size(), keys);
+                    keyCount = keys[0];
+                }
+                replies[i] = eval ? pipeline.eval(SCRIPT_BYTES, keyCount, parameters)
+                        : pipeline.evalsha(SCRIPT_SHA_BYTES, keyCount, parameters);
+            }
+            pipeline.sync();
+        }
+        boolean[] noScript = null;
+        for (int i = 0; i < replies.length; i++) {
+            if (replies[i] == null) {
+                continue;
+            }
+            try {
+                answers[i] = answer(replies[i].get());
+            } catch (JedisNoScriptException e) {
+                if (noScript == null) {
+                    noScript = new boolean[calls.size()];
+                }
+                noScript[i] = true;
+            } catch (JedisRedirectionException e) {
+                // not run: sent again alone, which follows the redirection
+            }
+        }
+        return noScript;
+    }
+
+    /** Whether a call's keys share one cluster slot, as one script call needs. */
+    private boolean oneSlot(List<StoreItem> call) {
+        if (call.size() == 1) {
+            return true;
+        }
+        int slot = slot(call.get(0));
+        for (int i = 1; i < call.size(); i++) {
+            if (slot(call.get(i)) != slot) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether and how calls share round trips: off by {@code ratelimiter.valkey.batching=false}. */
+    @Override
+    public Optional<StoreBatching> batching() {
+        return Optional.ofNullable(batching);
+    }
+
     /** Whether an item of a run was refused: the script's answer then ends with it. */
     private static boolean refused(long[] run, List<StoreItem> items, int from) {
         int offset = 0;
@@ -191,6 +341,13 @@ final class ValkeyStore implements RateLimitStore {
 
     /** One script call for the items from {@code from} to {@code to} (excluded). */
     private Object decide(List<StoreItem> items, int from, int to) throws StoreException {
+        int[] keyCount = new int[1];
+        byte[][] parameters = parameters(items, from, to, keyCount);
+        return decide(parameters, keyCount[0]);
+    }
+
+    /** The script's keys then arguments for the items from {@code from} to {@code to}; the key count goes in {@code keyCountOut[0]}. */
+    private byte[][] parameters(List<StoreItem> items, int from, int to, int[] keyCountOut) {
         int keyCount = 0;
         int argumentCount = 0;
         for (int i = from; i < to; i++) {
@@ -209,7 +366,8 @@ final class ValkeyStore implements RateLimitStore {
             key += ofBucket.keyCount();
             argument += ofBucket.argumentCount();
         }
-        return decide(parameters, keyCount);
+        keyCountOut[0] = keyCount;
+        return parameters;
     }
 
     /** The script's reply, a list of integers, as the SPI's numbers. */

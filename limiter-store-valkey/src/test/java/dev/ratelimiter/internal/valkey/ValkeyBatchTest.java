@@ -1,0 +1,168 @@
+package dev.ratelimiter.internal.valkey;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.contract.ExactnessUnderLoadContract;
+import dev.ratelimiter.internal.core.chain.StoreLimiter;
+import dev.ratelimiter.internal.core.monitor.BackendMonitor;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
+import dev.ratelimiter.spi.StoreItem;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import redis.clients.jedis.util.JedisClusterCRC16;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The Valkey store's round trip of several calls, one pipeline ({@link ValkeyStore#consumeEach}): what it decides,
+ * what it leaves undecided for the library to send again alone (counting nothing), and in a cluster.
+ */
+class ValkeyBatchTest {
+
+    private static final Bucket BUCKET = new Bucket("batch-" + UUID.randomUUID().toString().substring(0, 8), 3,
+            Duration.ofMinutes(1));
+
+    private static List<StoreItem> call(String key) {
+        return List.of(new StoreItem(BUCKET, key, 1));
+    }
+
+    @Nested
+    class Standalone {
+
+        @Test
+        @DisplayName("each call of a pipeline is decided as alone; two calls on one key count one after the other")
+        void eachCallAsAlone() throws Exception {
+            ValkeySettings settings = ValkeyStoreTest.settings(ValkeyTarget.url());
+            try (ValkeyClient client = ValkeyClientFactory.create(settings)) {
+                ValkeyStore store = new ValkeyStore(() -> client, settings.keyPrefix(), ValkeyStore.batching(settings));
+                String key = UUID.randomUUID().toString();
+                long[][] answers = store.consumeEach(List.of(call(key), call("other-" + key), call(key), call(key),
+                        call(key)));
+                assertThat(answers[0]).startsWith(1, 1);
+                assertThat(answers[1]).startsWith(1, 1);
+                assertThat(answers[2]).startsWith(1, 2);
+                assertThat(answers[3]).startsWith(1, 3);
+                assertThat(answers[4]).startsWith(0, 3); // refused: the limit is 3
+            }
+        }
+
+        @Test
+        @DisplayName("after SCRIPT FLUSH a pipeline's calls go once more by EVAL, each counted once")
+        void noScriptSendsTheCallsOnceMore() throws Exception {
+            ValkeySettings settings = ValkeyStoreTest.settings(ValkeyTarget.url());
+            try (ValkeyClient client = ValkeyClientFactory.create(settings)) {
+                ValkeyStore store = new ValkeyStore(() -> client, settings.keyPrefix(), ValkeyStore.batching(settings));
+                String key = UUID.randomUUID().toString();
+                client.commands().scriptFlush();
+
+                long[][] answers = store.consumeEach(List.of(call(key), call(key)));
+
+                assertThat(answers[0]).startsWith(1, 1);
+                assertThat(answers[1]).startsWith(1, 2);
+                assertThat(client.commands().scriptExists(List.of(ValkeyStore.SCRIPT_SHA))).containsExactly(true); // EVAL cached it
+                assertThat(store.consume(call(key))).startsWith(1, 3);
+            }
+        }
+    }
+
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class Cluster {
+
+        private RedisCluster cluster;
+
+        @BeforeAll
+        void start() {
+            cluster = RedisCluster.start(3);
+        }
+
+        @AfterAll
+        void stop() {
+            cluster.close();
+        }
+
+        @Test
+        @DisplayName("a call held by another master than the first call's, or of several slots, is left undecided")
+        void callsElsewhereLeftUndecided() throws Exception {
+            ValkeySettings settings = ValkeyClusterContractTest.settings(cluster.addresses());
+            try (ValkeyClient client = ValkeyClientFactory.create(settings)) {
+                ValkeyStore store = new ValkeyStore(() -> client, settings.keyPrefix(), ValkeyStore.batching(settings));
+                String here = UUID.randomUUID().toString();
+                String elsewhere = keyOnAnotherMaster(store, client, here);
+                List<StoreItem> twoSlots = List.of(new StoreItem(BUCKET, here, 1), new StoreItem(BUCKET, elsewhere, 1));
+
+                // on a new cluster the script is on no node yet: a pipeline's NOSCRIPT calls go once more by EVAL
+                long[][] answers = store.consumeEach(List.of(call(here), call(elsewhere), twoSlots, call(here)));
+
+                assertThat(answers[0]).startsWith(1, 1);
+                assertThat(answers[1]).isNull(); // MOVED: not run
+                assertThat(answers[2]).isNull(); // one script cannot touch two slots
+                assertThat(answers[3]).startsWith(1, 2);
+                assertThat(store.consume(call(elsewhere))).startsWith(1, 1); // the pipeline counted nothing there
+            }
+        }
+
+        /** A key whose slot another master than {@code key}'s serves. */
+        private String keyOnAnotherMaster(ValkeyStore store, ValkeyClient client, String key) {
+            Object master = client.clusterNodeOf(JedisClusterCRC16.getSlot(store.counterKey(BUCKET, key)));
+            for (int i = 0; ; i++) {
+                String candidate = key + "-" + i;
+                if (!master.equals(client.clusterNodeOf(JedisClusterCRC16.getSlot(store.counterKey(BUCKET,
+                        candidate))))) {
+                    return candidate;
+                }
+            }
+        }
+    }
+
+    /** The exactness cases in a cluster with batching on: one queue per master. */
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class ClusterExactness extends ExactnessUnderLoadContract {
+
+        private RedisCluster cluster;
+        private final List<AutoCloseable> stores = new ArrayList<>();
+
+        @BeforeAll
+        void start() {
+            cluster = RedisCluster.start(3);
+        }
+
+        @AfterAll
+        void stop() {
+            cluster.close();
+        }
+
+        @Override
+        protected RateLimiter newLimiter() {
+            ValkeySettings settings = ValkeyExactnessTest.generous(ValkeyClusterContractTest.settings(
+                    cluster.addresses()));
+            ValkeyStore store = ValkeyStore.start(settings);
+            stores.add(store);
+            StoreLimiter limiter = new StoreLimiter(store,
+                    new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE),
+                    RateLimiterMetrics.NONE);
+            assertThat(limiter.batching()).isTrue();
+            assertThat(store.parts()).isPresent();
+            return limiter;
+        }
+
+        @Override
+        protected void closeLimiter() throws Exception {
+            for (AutoCloseable store : stores) {
+                store.close();
+            }
+            stores.clear();
+        }
+    }
+}
