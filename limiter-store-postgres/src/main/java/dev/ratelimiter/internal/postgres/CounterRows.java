@@ -49,6 +49,32 @@ final class CounterRows {
     }
 
     /**
+     * The answers of the function of V4, which decides several calls: call after call, the count of numbers that
+     * follow for the call, then those numbers (each the answer {@link #functionAnswer} reads for one call).
+     *
+     * @param row   the function's one row, on it; column 1 is its {@code bigint[]}
+     * @param calls how many calls it decided
+     * @return each call's answer, in order
+     * @throws SQLException if the array does not hold {@code calls} answers (a function of another version)
+     */
+    static long[][] functionAnswers(ResultSet row, int calls) throws SQLException {
+        Object[] numbers = (Object[]) row.getArray(1).getArray();
+        long[][] answers = new long[calls][];
+        int at = 0;
+        for (int call = 0; call < calls; call++) {
+            if (at >= numbers.length) {
+                throw new SQLException("the function answered " + call + " calls of " + calls);
+            }
+            long[] answer = new long[(int) ((Number) numbers[at++]).longValue()];
+            for (int i = 0; i < answer.length; i++) {
+                answer[i] = ((Number) numbers[at++]).longValue();
+            }
+            answers[call] = answer;
+        }
+        return answers;
+    }
+
+    /**
      * The numbers of a counting statement ({@code count, ends_at, denied, now[, window_counts, window_ends]}).
      *
      * @return whether it was allowed

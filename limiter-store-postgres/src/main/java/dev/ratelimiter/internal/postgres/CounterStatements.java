@@ -55,6 +55,10 @@ final class CounterStatements {
     private static final String CONSUME_ALL_TYPES = "timestamptz, varchar[], varchar[], bigint[], integer[], bigint[], "
             + "bigint[]";
 
+    /** The argument types of V4's function, in the order of {@link #consumeEach()}'s casts. */
+    private static final String CONSUME_EACH_TYPES = "timestamptz, integer[], varchar[], varchar[], bigint[], "
+            + "integer[], bigint[], bigint[]";
+
     /** The most rows one batch of the sweep deletes ({@link #sweep()}). */
     static final int SWEEP_BATCH = 10_000;
 
@@ -66,6 +70,7 @@ final class CounterStatements {
     private final NamedStatement consumeSeveral;
     private final NamedStatement check;
     private final NamedStatement consumeAll;
+    private final NamedStatement consumeEach;
     private final NamedStatement sweep;
     private final String reset;
     private final String probe;
@@ -84,6 +89,9 @@ final class CounterStatements {
         this.consumeAll = NamedStatement.of("SELECT " + consumeFunction(table) + "(:now::timestamptz, "
                 + ":buckets::varchar[], :keys::varchar[], :costs::bigint[], :sizes::integer[], :seconds::bigint[], "
                 + ":limits::bigint[])");
+        this.consumeEach = NamedStatement.of("SELECT " + consumeEachFunction(table) + "(:now::timestamptz, "
+                + ":calls::integer[], :buckets::varchar[], :keys::varchar[], :costs::bigint[], :sizes::integer[], "
+                + ":seconds::bigint[], :limits::bigint[])");
         // Ended rows by the same instant as the decisions; rows a decision holds locked are skipped (CounterSweep).
         this.sweep = NamedStatement.of("DELETE FROM " + table + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM " + table
                 + " WHERE ends_at <= " + NOW + " LIMIT " + SWEEP_BATCH + " FOR UPDATE SKIP LOCKED))");
@@ -102,6 +110,11 @@ final class CounterStatements {
     /** The call of V3's function that decides several items; bound by {@link #bindAll}. */
     NamedStatement consumeAll() {
         return consumeAll;
+    }
+
+    /** The call of V4's function that decides several calls, each of one or more items; bound by {@link #bindEach}. */
+    NamedStatement consumeEach() {
+        return consumeEach;
     }
 
     /**
@@ -207,6 +220,26 @@ final class CounterStatements {
         return consumeFunction(table) + "(" + CONSUME_ALL_TYPES + ")";
     }
 
+    /**
+     * The function of V4 that decides several calls ({@code <table>_consume_each}), named and found as V3's is.
+     *
+     * @param table the counter table, optionally {@code schema.table}
+     * @return the function's name, qualified as the table is
+     */
+    static String consumeEachFunction(String table) {
+        return table + "_consume_each";
+    }
+
+    /**
+     * The function of V4 with the argument types {@link #bindEach} binds, as {@code to_regprocedure} reads it.
+     *
+     * @param table the counter table, optionally {@code schema.table}
+     * @return e.g. {@code rate_limit_counters_consume_each(timestamptz, integer[], ...)}
+     */
+    static String consumeEachFunctionSignature(String table) {
+        return consumeEachFunction(table) + "(" + CONSUME_EACH_TYPES + ")";
+    }
+
     /** Binds the sweep's instant at {@code index}: the bound one in tests, else NULL (the database's). */
     void bindNow(PreparedStatement statement, int index) throws SQLException {
         setInstant(statement, index, boundNow());
@@ -254,6 +287,30 @@ final class CounterStatements {
 
     /** The parameters of {@link #consumeAll()}: the items as parallel arrays, their windows one after another. */
     void bindAll(Connection connection, PreparedStatement statement, List<StoreItem> items) throws SQLException {
+        bindItems(connection, statement, consumeAll, items, null);
+    }
+
+    /**
+     * The parameters of {@link #consumeEach()}: every call's items one after another as {@link #bindAll} binds
+     * them, and {@code :calls}, each call's number of items.
+     */
+    void bindEach(Connection connection, PreparedStatement statement, List<List<StoreItem>> calls)
+            throws SQLException {
+        int items = 0;
+        Integer[] sizes = new Integer[calls.size()];
+        for (int i = 0; i < sizes.length; i++) {
+            sizes[i] = calls.get(i).size();
+            items += sizes[i];
+        }
+        List<StoreItem> all = new java.util.ArrayList<>(items);
+        for (List<StoreItem> call : calls) {
+            all.addAll(call);
+        }
+        bindItems(connection, statement, consumeEach, all, sizes);
+    }
+
+    private void bindItems(Connection connection, PreparedStatement statement, NamedStatement sql,
+                           List<StoreItem> items, Integer[] calls) throws SQLException {
         int size = items.size();
         int windows = 0;
         for (StoreItem item : items) {
@@ -278,11 +335,12 @@ final class CounterStatements {
             }
         }
         Optional<OffsetDateTime> now = boundNow();
-        List<String> names = consumeAll.names();
+        List<String> names = sql.names();
         for (int i = 0; i < names.size(); i++) {
             int index = i + 1;
             switch (names.get(i)) {
                 case "now" -> setInstant(statement, index, now);
+                case "calls" -> statement.setArray(index, connection.createArrayOf("integer", calls));
                 case "buckets" -> statement.setArray(index, connection.createArrayOf("varchar", buckets));
                 case "keys" -> statement.setArray(index, connection.createArrayOf("varchar", keys));
                 case "costs" -> statement.setArray(index, connection.createArrayOf("bigint", costs));

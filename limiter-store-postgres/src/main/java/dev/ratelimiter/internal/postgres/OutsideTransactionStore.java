@@ -3,6 +3,7 @@ package dev.ratelimiter.internal.postgres;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.spi.FailureKind;
 import dev.ratelimiter.spi.RateLimitStore;
+import dev.ratelimiter.spi.StoreBatching;
 import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreParts;
@@ -61,6 +62,20 @@ final class OutsideTransactionStore implements RateLimitStore {
             return store.consume(items);
         }
         return handOver(() -> store.consume(items), items.size());
+    }
+
+    /** As {@link #consume}: handed over when the thread that carries the calls has a transaction. */
+    @Override
+    public long[][] consumeEach(List<List<StoreItem>> calls) throws StoreException {
+        if (!inTransaction.getAsBoolean()) {
+            return store.consumeEach(calls);
+        }
+        return handOver(() -> store.consumeEach(calls), 1);
+    }
+
+    @Override
+    public Optional<StoreBatching> batching() {
+        return store.batching();
     }
 
     @Override

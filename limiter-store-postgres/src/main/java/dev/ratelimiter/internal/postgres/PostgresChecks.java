@@ -50,8 +50,8 @@ public final class PostgresChecks {
                 try (ResultSet row = statement.executeQuery()) {
                     if (!row.next() || row.getString(1) == null) {
                         problems.add("ratelimiter.postgres.table: table '" + table + "' does not exist; apply the "
-                                + "migrations V1__create_rate_limit_counters.sql, V2__several_windows_and_costs.sql "
-                                + "and V3__several_buckets_in_one_statement.sql "
+                                + "migrations V1__create_rate_limit_counters.sql, V2__several_windows_and_costs.sql, "
+                                + "V3__several_buckets_in_one_statement.sql and V4__decisions_in_batches.sql "
                                 + "(in limiter-store-postgres's jar at db/ratelimiter/postgres, for Flyway: "
                                 + "locations=classpath:db/ratelimiter/postgres with table=flyway_ratelimiter_history)");
                     } else if (!hasV2Columns(connection, table)) {
@@ -64,6 +64,12 @@ public final class PostgresChecks {
                                 + CounterStatements.consumeFunction(table) + " beside table '" + table
                                 + "' is missing; "
                                 + "apply the migration V3__several_buckets_in_one_statement.sql after V2 (in "
+                                + "limiter-store-postgres's jar at db/ratelimiter/postgres, or migrations/postgres by "
+                                + "hand), in the table's schema");
+                    } else if (!hasFunction(connection, CounterStatements.consumeEachFunctionSignature(table))) {
+                        problems.add("ratelimiter.postgres.table: the function "
+                                + CounterStatements.consumeEachFunction(table) + " beside table '" + table
+                                + "' is missing; apply the migration V4__decisions_in_batches.sql after V3 (in "
                                 + "limiter-store-postgres's jar at db/ratelimiter/postgres, or migrations/postgres by "
                                 + "hand), in the table's schema");
                     }
@@ -79,8 +85,13 @@ public final class PostgresChecks {
 
     /** Whether the function V3 adds is where {@link PostgresStore} calls it, with the arguments it passes. */
     private static boolean hasV3Function(Connection connection, String table) throws SQLException {
+        return hasFunction(connection, CounterStatements.consumeFunctionSignature(table));
+    }
+
+    /** Whether a function of that signature ({@code name(type, ...)}) is found as the store's calls find it. */
+    private static boolean hasFunction(Connection connection, String signature) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement("SELECT to_regprocedure(?)")) {
-            statement.setString(1, CounterStatements.consumeFunctionSignature(table));
+            statement.setString(1, signature);
             try (ResultSet row = statement.executeQuery()) {
                 return row.next() && row.getString(1) != null;
             }

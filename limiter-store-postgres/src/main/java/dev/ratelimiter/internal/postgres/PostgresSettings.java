@@ -20,14 +20,34 @@ import java.util.Set;
  * @param poolSize      the library's own pool size, and the bulkhead's permits (calls in flight at once), 1 to 1024
  * @param pgbouncer     {@code url} points at PgBouncer (either pool mode): the library's own pool sends no startup
  *                      options and prepares no named statements
+ * @param batching      whether the decisions that wait for a connection share one statement (docs/stores.md#batching)
  */
 public record PostgresSettings(Optional<String> dataSource, Optional<String> url, Optional<String> user,
                                Optional<String> password, String table, Duration timeout, Duration sweepInterval,
-                               int poolSize, boolean pgbouncer) {
+                               int poolSize, boolean pgbouncer, boolean batching) {
+
+    /**
+     * Settings with batching on, the default; the parameters are the record's.
+     *
+     * @param dataSource    a JNDI name
+     * @param url           a JDBC URL
+     * @param user          the URL's user
+     * @param password      the URL's password
+     * @param table         the counter table
+     * @param timeout       the deadline of every decision
+     * @param sweepInterval how often ended counters are deleted
+     * @param poolSize      the library's own pool size and the bulkhead's permits
+     * @param pgbouncer     {@code url} points at PgBouncer
+     */
+    public PostgresSettings(Optional<String> dataSource, Optional<String> url, Optional<String> user,
+                            Optional<String> password, String table, Duration timeout, Duration sweepInterval,
+                            int poolSize, boolean pgbouncer) {
+        this(dataSource, url, user, password, table, timeout, sweepInterval, poolSize, pgbouncer, true);
+    }
 
     /** The properties {@link #read} reads, relative to {@code ratelimiter.postgres.}. */
     static final Set<String> PROPERTY_NAMES = Set.of("datasource", "url", "user", "password", "table", "timeout",
-            "sweep-interval", "pool-size", "pgbouncer");
+            "sweep-interval", "pool-size", "pgbouncer", "batching");
 
     private static final Duration MIN_TIMEOUT = Duration.ofMillis(1);
     private static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
@@ -57,7 +77,8 @@ public record PostgresSettings(Optional<String> dataSource, Optional<String> url
                 config.string("password"), table,
                 config.duration("timeout", Duration.ofMillis(100), MIN_TIMEOUT, MAX_TIMEOUT),
                 config.duration("sweep-interval", Duration.ofMinutes(5), MIN_SWEEP_INTERVAL, MAX_SWEEP_INTERVAL),
-                (int) config.number("pool-size", 16, 1, MAX_POOL_SIZE), config.bool("pgbouncer", false));
+                (int) config.number("pool-size", 16, 1, MAX_POOL_SIZE), config.bool("pgbouncer", false),
+                config.bool("batching", true));
     }
 
     /**
@@ -76,6 +97,6 @@ public record PostgresSettings(Optional<String> dataSource, Optional<String> url
     public String toString() {
         return "PostgresSettings[dataSource=" + dataSource.orElse("-") + ", url=" + url.isPresent() + ", table="
                 + table + ", timeout=" + timeout + ", sweepInterval=" + sweepInterval + ", poolSize=" + poolSize
-                + ", pgbouncer=" + pgbouncer + "]";
+                + ", pgbouncer=" + pgbouncer + ", batching=" + batching + "]";
     }
 }

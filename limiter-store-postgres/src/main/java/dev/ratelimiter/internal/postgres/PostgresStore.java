@@ -4,6 +4,7 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Sweepable;
 import dev.ratelimiter.spi.FailureKind;
 import dev.ratelimiter.spi.RateLimitStore;
+import dev.ratelimiter.spi.StoreBatching;
 import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StoreItem;
 
@@ -34,12 +35,18 @@ import java.util.Optional;
  */
 public final class PostgresStore implements RateLimitStore, Sweepable {
 
+    /** The most calls one statement carries: enough to amortise a round trip and a commit, few enough rows locked. */
+    static final int MAX_CALLS_PER_ROUND_TRIP = 64;
+    /** Statements of waiting calls in flight at once (BENCHMARKS.md measures the choice). */
+    static final int ROUND_TRIPS_IN_FLIGHT = 2;
+
     private final String table;
     private final ConnectionRunner connections;
     private final CounterStatements statements;
     private final CounterSweep sweep;
     private final DataSource checked;
     private final Runnable closing;
+    private final Optional<StoreBatching> batching;
 
     /**
      * A store on a pool it does not own: {@link #close()} leaves the pool open.
@@ -71,12 +78,31 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
      */
     public PostgresStore(DataSource dataSource, String table, Duration timeout, int permits,
                          Optional<InstantSource> boundClock, ConnectionEviction eviction, boolean ownPool) {
-        this(dataSource, dataSource, table, timeout, permits, boundClock, eviction, ownPool, () -> { });
+        this(dataSource, table, timeout, permits, boundClock, eviction, ownPool, Optional.empty());
+    }
+
+    /**
+     * A store on a pool it does not own, with batching as given; the other parameters are those above.
+     *
+     * @param dataSource a non-transactional pool (autocommit, READ COMMITTED)
+     * @param table      the counter table, already validated as an identifier
+     * @param timeout    the deadline of each call
+     * @param permits    calls in flight at once (the bulkhead)
+     * @param boundClock empty in production (the database's {@code statement_timestamp()}); tests bind instants
+     * @param eviction   how a connection that must not be used again leaves the pool
+     * @param ownPool    {@code true} when {@code dataSource} is the library's own pool
+     * @param batching   how the decisions waiting for a connection share one statement; empty for none
+     */
+    public PostgresStore(DataSource dataSource, String table, Duration timeout, int permits,
+                         Optional<InstantSource> boundClock, ConnectionEviction eviction, boolean ownPool,
+                         Optional<StoreBatching> batching) {
+        this(dataSource, dataSource, table, timeout, permits, boundClock, eviction, ownPool, batching, () -> { });
     }
 
     private PostgresStore(DataSource dataSource, DataSource checked, String table, Duration timeout, int permits,
                           Optional<InstantSource> boundClock, ConnectionEviction eviction, boolean ownPool,
-                          Runnable closing) {
+                          Optional<StoreBatching> batching, Runnable closing) {
+        this.batching = Objects.requireNonNull(batching, "batching");
         this.checked = checked;
         this.closing = closing;
         Objects.requireNonNull(eviction, "eviction");
@@ -102,12 +128,26 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
             // HikariCP is optional: only the library's own pool may name it.
             DataSource pool = HikariPools.create(settings);
             return new PostgresStore(pool, pool, settings.table(), settings.timeout(), settings.poolSize(),
-                    Optional.empty(), HikariPools.eviction(pool), true, () -> HikariPools.close(pool));
+                    Optional.empty(), HikariPools.eviction(pool), true, batching(settings),
+                    () -> HikariPools.close(pool));
         }
         BoundedWaitDataSource bounded = new BoundedWaitDataSource(dataSource.get(), settings.connectionWait(),
                 settings.poolSize());
         return new PostgresStore(bounded, dataSource.get(), settings.table(), settings.timeout(),
-                settings.poolSize(), Optional.empty(), ConnectionEviction.ABORT, false, bounded::close);
+                settings.poolSize(), Optional.empty(), ConnectionEviction.ABORT, false, batching(settings),
+                bounded::close);
+    }
+
+    /**
+     * Batching as {@code ratelimiter.postgres.batching} says: up to {@link #MAX_CALLS_PER_ROUND_TRIP} calls per
+     * statement, {@link #ROUND_TRIPS_IN_FLIGHT} statements in flight (fewer if the bulkhead is smaller), and a
+     * waiting call waits at most the wait for a pooled connection ({@link PostgresSettings#connectionWait()}).
+     */
+    static Optional<StoreBatching> batching(PostgresSettings settings) {
+        return settings.batching()
+                ? Optional.of(new StoreBatching(MAX_CALLS_PER_ROUND_TRIP,
+                        Math.min(ROUND_TRIPS_IN_FLIGHT, settings.poolSize()), settings.connectionWait()))
+                : Optional.empty();
     }
 
     /**
@@ -140,6 +180,37 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
         } finally {
             connections.release();
         }
+    }
+
+    /**
+     * Decides several calls with one statement, the function of V4 (docs/stores.md#batching), inside the
+     * bulkhead like any call. The function locks every row of every call in one order before deciding, so a batch
+     * waits for no statement that waits for it.
+     */
+    @Override
+    public long[][] consumeEach(List<List<StoreItem>> calls) throws StoreException {
+        connections.acquire();
+        try {
+            return connections.onConnection(connection -> {
+                try (PreparedStatement statement = connection.prepareStatement(statements.consumeEach().sql())) {
+                    statements.bindEach(connection, statement, calls);
+                    try (ResultSet row = statement.executeQuery()) {
+                        row.next();
+                        return CounterRows.functionAnswers(row, calls.size());
+                    }
+                }
+            });
+        } catch (SQLException | RuntimeException e) {
+            throw new StoreException(PostgresFailures.classify(e), e);
+        } finally {
+            connections.release();
+        }
+    }
+
+    /** Whether and how waiting calls share a statement: off by {@code ratelimiter.postgres.batching=false}. */
+    @Override
+    public Optional<StoreBatching> batching() {
+        return batching;
     }
 
     private static int answerSize(StoreItem item) {

@@ -129,6 +129,21 @@ class PostgresChecksTest {
     }
 
     @Test
+    @DisplayName("a table migrated to V3 only: one problem naming the missing batch function and the migration V4")
+    void missingV4() throws SQLException, java.io.IOException {
+        String v3Only = schemaMigratedBy("rl_checks_v3_", "V1__create_rate_limit_counters.sql",
+                "V2__several_windows_and_costs.sql", "V3__several_buckets_in_one_statement.sql");
+        try (HikariDataSource pool = pool("public", config -> { })) {
+            assertThat(PostgresChecks.check(pool, v3Only + "." + TABLE)).singleElement().asString()
+                    .contains("ratelimiter.postgres.table")
+                    .contains(v3Only + ".rate_limit_counters_consume_each")
+                    .contains("V4__decisions_in_batches.sql");
+        } finally {
+            PostgresTarget.dropSchema(v3Only);
+        }
+    }
+
+    @Test
     @DisplayName("autocommit off and no table: both problems, each on its own")
     void bothProblems() {
         try (HikariDataSource pool = pool(emptySchema, config -> config.setAutoCommit(false))) {
