@@ -51,7 +51,9 @@ final class Environment {
                 .append("starts its own `redis-server`, PostgreSQL cluster and Payara Micro servers on free ports. ")
                 .append("Absolute figures depend on the machine and its load: every claim is a ratio of two ")
                 .append("figures of the same run, and ratios move by about ±20 % between runs. Goals are those of ")
-                .append("issue 11; the results file `benchmarks.json` holds every figure with its details.\n\n");
+                .append("issues 11 and 29 (batching: the decision path beside the stores' own tools and beside ")
+                .append("itself with batching off); the results file `benchmarks.json` holds every figure with its ")
+                .append("details.\n\n");
         String note = env.getOrDefault("note", "");
         if (!note.isBlank()) {
             md.append("**").append(note).append("**\n\n");

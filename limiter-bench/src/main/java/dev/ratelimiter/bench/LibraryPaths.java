@@ -98,19 +98,31 @@ final class LibraryPaths {
     }
 
     static Store valkey(String url, Duration timeout, RateLimiterMetrics metrics) {
+        return valkey(url, timeout, metrics, true);
+    }
+
+    /** The store with batching on (the default) or off ({@code ratelimiter.valkey.batching}). */
+    static Store valkey(String url, Duration timeout, RateLimiterMetrics metrics, boolean batching) {
         BackendMonitor monitor = new BackendMonitor("valkey", InstantSource.system(), metrics);
         Map<String, String> properties = Map.of("ratelimiter.valkey.url", url, "ratelimiter.valkey.timeout",
-                timeout.toString(), "ratelimiter.valkey.key-prefix", KEY_PREFIX, "ratelimiter.valkey.pool-size", "32");
+                timeout.toString(), "ratelimiter.valkey.key-prefix", KEY_PREFIX, "ratelimiter.valkey.pool-size", "32",
+                "ratelimiter.valkey.batching", Boolean.toString(batching));
         RateLimitStore store = new ValkeyStoreProvider().create(new PlainStoreContext(new SubtreeConfig("valkey",
                 name -> Optional.ofNullable(properties.get(name))), InstantSource.system(), Optional.empty()));
         return new Store("valkey", new StoreLimiter(store, monitor, metrics), store::probe, monitor, store);
     }
 
     static Store postgres(String jdbcUrl, Duration timeout, RateLimiterMetrics metrics) {
+        return postgres(jdbcUrl, timeout, metrics, true);
+    }
+
+    /** The store with batching on (the default) or off ({@code ratelimiter.postgres.batching}). */
+    static Store postgres(String jdbcUrl, Duration timeout, RateLimiterMetrics metrics, boolean batching) {
         BackendMonitor monitor = new BackendMonitor("postgres", InstantSource.system(), metrics);
         Map<String, String> properties = Map.of("ratelimiter.postgres.url", jdbcUrl,
                 "ratelimiter.postgres.user", "postgres", "ratelimiter.postgres.table", TABLE,
-                "ratelimiter.postgres.timeout", timeout.toString());
+                "ratelimiter.postgres.timeout", timeout.toString(),
+                "ratelimiter.postgres.batching", Boolean.toString(batching));
         PlainStoreContext context = new PlainStoreContext(new SubtreeConfig("postgres",
                 name -> Optional.ofNullable(properties.get(name))), InstantSource.system(), Optional.empty());
         RateLimitStore store = new PostgresStoreProvider().create(context);

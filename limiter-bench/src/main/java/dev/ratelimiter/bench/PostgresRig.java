@@ -31,6 +31,7 @@ final class PostgresRig extends StoreRig {
 
     static final String BARE = "bare JDBC loop";
     static final String TOOL = "pgbench -M prepared";
+    static final String BATCHED_TOOL = "pgbench -M prepared, 16 upserts per transaction";
     static final String SELECT_FOR_UPDATE = "Bucket4j 8.14 PostgreSQL (select for update)";
     static final String ADVISORY_LOCK = "Bucket4j 8.14 PostgreSQL (advisory lock)";
 
@@ -73,12 +74,15 @@ final class PostgresRig extends StoreRig {
         RateLimiterMetrics metrics = LibraryPaths.metrics();
         LibraryPaths.Decision path = keep(LibraryPaths.Decision.shared(List.of(HOT, SPREAD),
                 LibraryPaths.postgres(cluster.jdbcUrl(), LibraryPaths.TIMEOUT, metrics), metrics));
+        LibraryPaths.Decision unbatched = keep(LibraryPaths.Decision.shared(List.of(HOT, SPREAD),
+                LibraryPaths.postgres(cluster.jdbcUrl(), LibraryPaths.TIMEOUT, metrics, false), metrics));
         DataSource bare = pool();
         ProxyManager<Long> selectForUpdate = Bucket4jPostgreSQL.selectForUpdateBasedBuilder(pool()).build();
         ProxyManager<Long> advisoryLock = Bucket4jPostgreSQL.advisoryLockBasedBuilder(pool()).build();
         return List.of(
                 libraryStore(store),
                 libraryPath(path),
+                libraryPath(UNBATCHED, unbatched),
                 twoBuckets(store, true),
                 twoBuckets(store, false),
                 Contender.inJvm(BARE, load -> {
@@ -86,7 +90,8 @@ final class PostgresRig extends StoreRig {
                     String[] keys = Keys.hashed(load.keys());
                     return thread -> key -> bareCall(bare, bucket, keys[key]);
                 }),
-                new Pgbench(),
+                new Pgbench(1),
+                new Pgbench(16),
                 bucket4j(SELECT_FOR_UPDATE, selectForUpdate),
                 bucket4j(ADVISORY_LOCK, advisoryLock));
     }
@@ -131,6 +136,7 @@ final class PostgresRig extends StoreRig {
         List<Comparison> comparisons = new ArrayList<>(libraryComparisons(BARE, TOOL));
         comparisons.add(Comparison.of(STORE, SELECT_FOR_UPDATE));
         comparisons.add(Comparison.of(STORE, ADVISORY_LOCK));
+        comparisons.addAll(batchingComparisons(TOOL, BATCHED_TOOL));
         return comparisons;
     }
 
@@ -141,29 +147,44 @@ final class PostgresRig extends StoreRig {
     private final class Pgbench implements Contender {
         private static final Pattern TPS = Pattern.compile("tps = ([0-9.]+)");
         private static final Pattern LATENCY = Pattern.compile("latency average = ([0-9.]+) ms");
+        private final int perTransaction;
+
+        /** @param perTransaction statements per transaction: 1 (each its own), or that many between BEGIN and COMMIT */
+        Pgbench(int perTransaction) {
+            this.perTransaction = perTransaction;
+        }
 
         @Override
         public String name() {
-            return TOOL;
+            return perTransaction == 1 ? TOOL : BATCHED_TOOL;
         }
 
         @Override
         public Figure measure(Load load) throws Exception {
             Bucket bucket = bucket(load);
             List<String> names = PostgresStatements.parameterNames();
-            StringBuilder sql = new StringBuilder();
-            int parameter = 0;
-            for (char c : statement.toCharArray()) {
-                if (c == '?') {
-                    String name = names.get(parameter++);
-                    sql.append(name.equals("now") ? "NULL::timestamptz" : ":" + name);
-                } else {
-                    sql.append(c);
+            StringBuilder script = new StringBuilder(perTransaction == 1 ? "" : "BEGIN;\n");
+            for (int n = 0; n < perTransaction; n++) {
+                String key = "key" + n;
+                script.append(load.hot() ? "\\set " + key + " 0\n"
+                        : "\\set " + key + " random(0, " + (load.keys() - 1) + ")\n");
+                int parameter = 0;
+                for (char c : statement.toCharArray()) {
+                    if (c == '?') {
+                        String name = names.get(parameter++);
+                        script.append(name.equals("now") ? "NULL::timestamptz"
+                                : ":" + (name.equals("key") ? key : name));
+                    } else {
+                        script.append(c);
+                    }
                 }
+                script.append(";\n");
             }
-            Path script = Files.createTempFile("ratelimiter-pgbench-", ".sql");
-            Files.writeString(script, (load.hot() ? "\\set key 0\n" : "\\set key random(0, " + (load.keys() - 1)
-                    + ")\n") + sql + ";\n");
+            if (perTransaction > 1) {
+                script.append("COMMIT;\n");
+            }
+            Path file = Files.createTempFile("ratelimiter-pgbench-", ".sql");
+            Files.writeString(file, script);
             try {
                 long seconds = Math.max(1, Math.round((load.warmup().toMillis() + load.duration().toMillis())
                         / 1000.0));
@@ -172,16 +193,17 @@ final class PostgresRig extends StoreRig {
                         "-c", String.valueOf(load.threads()), "-j", String.valueOf(Math.min(load.threads(), 2)),
                         "-T", String.valueOf(seconds), "-D", "bucket=" + bucket.name(),
                         "-D", "window=" + bucket.windowSeconds(), "-D", "cost=1", "-D", "limit=" + bucket.limit(),
-                        "-f", script.toString(), "postgres"));
+                        "-f", file.toString(), "postgres"));
                 Matcher tps = TPS.matcher(output);
                 Matcher latency = LATENCY.matcher(output);
                 if (!tps.find()) {
                     throw new IllegalStateException("pgbench printed no tps: " + output);
                 }
-                return new Figure(TOOL, Double.parseDouble(tps.group(1)), "decisions/s", latency.find()
-                        ? Map.of("mean_us", Double.parseDouble(latency.group(1)) * 1000) : Map.of());
+                return new Figure(name(), Double.parseDouble(tps.group(1)) * perTransaction, "decisions/s",
+                        latency.find() ? Map.of("mean_us", Double.parseDouble(latency.group(1)) * 1000
+                                / perTransaction) : Map.of());
             } finally {
-                Files.deleteIfExists(script);
+                Files.deleteIfExists(file);
             }
         }
     }

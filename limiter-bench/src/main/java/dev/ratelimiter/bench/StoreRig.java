@@ -21,6 +21,7 @@ abstract class StoreRig implements AutoCloseable {
 
     static final String STORE = "library store";
     static final String PATH = "library decision path";
+    static final String UNBATCHED = "library decision path, batching off";
     static final String TWO_BUCKETS = "library store, two buckets in one call";
     static final String TWO_CALLS = "library store, two buckets in two calls";
 
@@ -87,17 +88,22 @@ abstract class StoreRig implements AutoCloseable {
      * costs the shared store.
      */
     static Contender libraryPath(LibraryPaths.Decision decision) {
-        return Contender.of(PATH, load -> {
+        return libraryPath(PATH, decision);
+    }
+
+    /** The whole decision path under another name (batching off). */
+    static Contender libraryPath(String name, LibraryPaths.Decision decision) {
+        return Contender.of(name, load -> {
             Bucket bucket = bucket(load);
             String[] keys = Keys.raw(load.keys());
             long callsBefore = decision.storeCalls();
             long began = System.nanoTime();
-            Figure figure = ClosedLoop.run(PATH, load, thread -> key -> decision.decide(bucket, keys[key],
+            Figure figure = ClosedLoop.run(name, load, thread -> key -> decision.decide(bucket, keys[key],
                     KeyNormalization.LOGIN).outcome() != Verdict.Outcome.UNAVAILABLE);
             double seconds = (System.nanoTime() - began) / 1e9;
             Map<String, Double> details = new LinkedHashMap<>(figure.details());
             details.put("store_calls_per_s", (decision.storeCalls() - callsBefore) / seconds);
-            return new Figure(PATH, figure.value(), figure.unit(), details);
+            return new Figure(name, figure.value(), figure.unit(), details);
         });
     }
 
@@ -126,6 +132,24 @@ abstract class StoreRig implements AutoCloseable {
                         + "a few calls per second for the key.") : Goal.none()),
                 Comparison.of(STORE, tool),
                 Comparison.of(TWO_BUCKETS, TWO_CALLS));
+    }
+
+    /**
+     * Issue 29's rows: the path with batching on beside the store's own tool without pipelining (≥ 1.5 at 16 and 64
+     * threads on spread keys, ≥ 1.0 must hold), beside its pipelined ceiling ({@code pipelined}, reported with the
+     * fraction reached), and beside itself with batching off (≥ 0.95 at 1 thread: a lone decision goes at once).
+     */
+    static List<Comparison> batchingComparisons(String tool, String pipelined) {
+        return List.of(
+                Comparison.withGoal(PATH, tool, load -> !load.hot() && load.threads() >= 16
+                        ? Goal.atLeast(1.5, "batched path / the store's tool, same clients, no pipelining",
+                        "waiting decisions share one round trip (docs/stores.md#batching); a miss means the "
+                        + "clients, not the server, are the bottleneck on this 2-core machine: the figure beside the "
+                        + "pipelined ceiling says how much of it is left.") : Goal.none()),
+                Comparison.of(PATH, pipelined),
+                Comparison.withGoal(PATH, UNBATCHED, load -> load.threads() == 1
+                        ? Goal.atLeast(0.95, "batched / unbatched path, 1 thread", "a lone decision goes at once, "
+                        + "alone: a miss within the run-to-run spread is noise.") : Goal.none()));
     }
 
     /** Closes {@code resource} with the rig. */

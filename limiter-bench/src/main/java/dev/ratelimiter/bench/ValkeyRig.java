@@ -27,6 +27,7 @@ final class ValkeyRig extends StoreRig {
 
     static final String BARE = "bare Jedis loop";
     static final String TOOL = "redis-benchmark EVALSHA";
+    static final String PIPELINED_TOOL = "redis-benchmark EVALSHA -P 16";
     static final String BUCKET4J = "Bucket4j 8.14 Jedis (CAS)";
 
     private final RedisServer server;
@@ -58,6 +59,8 @@ final class ValkeyRig extends StoreRig {
         RateLimiterMetrics metrics = LibraryPaths.metrics();
         LibraryPaths.Decision path = keep(LibraryPaths.Decision.shared(List.of(HOT, SPREAD),
                 LibraryPaths.valkey(server.url(), LibraryPaths.TIMEOUT, metrics), metrics));
+        LibraryPaths.Decision unbatched = keep(LibraryPaths.Decision.shared(List.of(HOT, SPREAD),
+                LibraryPaths.valkey(server.url(), LibraryPaths.TIMEOUT, metrics, false), metrics));
         UnifiedJedis bare = keep(LibraryPaths.valkeyClient(server.url()));
         bare.scriptLoad(ValkeyLayout.script());
         UnifiedJedis bucket4jClient = keep(LibraryPaths.valkeyClient(server.url()));
@@ -67,6 +70,7 @@ final class ValkeyRig extends StoreRig {
         return List.of(
                 libraryStore(store),
                 libraryPath(path),
+                libraryPath(UNBATCHED, unbatched),
                 twoBuckets(store, true),
                 twoBuckets(store, false),
                 Contender.inJvm(BARE, load -> {
@@ -77,7 +81,8 @@ final class ValkeyRig extends StoreRig {
                     return thread -> key -> bare.evalsha(sha, 1, keys[key], arguments[0], arguments[1], arguments[2],
                             arguments[3]) instanceof List<?>;
                 }),
-                new RedisBenchmark(server.port(), layout),
+                new RedisBenchmark(server.port(), layout, 1),
+                new RedisBenchmark(server.port(), layout, 16),
                 Contender.inJvm(BUCKET4J, load -> {
                     Bucket bucket = bucket(load);
                     String[] keys = Keys.map(Keys.hashed(load.keys()), k -> "b4j:" + bucket.name() + ":" + k);
@@ -99,6 +104,7 @@ final class ValkeyRig extends StoreRig {
     List<Comparison> comparisons() {
         List<Comparison> comparisons = new ArrayList<>(libraryComparisons(BARE, TOOL));
         comparisons.add(Comparison.of(STORE, BUCKET4J));
+        comparisons.addAll(batchingComparisons(TOOL, PIPELINED_TOOL));
         return comparisons;
     }
 
@@ -106,15 +112,18 @@ final class ValkeyRig extends StoreRig {
     private static final class RedisBenchmark implements Contender {
         private final int port;
         private final ValkeyLayout layout;
+        private final int pipeline;
 
-        RedisBenchmark(int port, ValkeyLayout layout) {
+        /** @param pipeline requests per pipeline ({@code -P}); 1 for none */
+        RedisBenchmark(int port, ValkeyLayout layout, int pipeline) {
             this.port = port;
             this.layout = layout;
+            this.pipeline = pipeline;
         }
 
         @Override
         public String name() {
-            return TOOL;
+            return pipeline == 1 ? TOOL : PIPELINED_TOOL;
         }
 
         @Override
@@ -131,6 +140,9 @@ final class ValkeyRig extends StoreRig {
             List<String> command = new ArrayList<>(List.of("redis-benchmark", "-h", "127.0.0.1",
                     "-p", String.valueOf(port), "-c", String.valueOf(load.threads()), "-n", String.valueOf(requests),
                     "--csv"));
+            if (pipeline > 1) {
+                command.addAll(List.of("-P", String.valueOf(pipeline)));
+            }
             String key = layout.counterKey(bucket, load.hot() ? "hot" : "__rand_int__");
             if (!load.hot()) {
                 command.addAll(List.of("-r", String.valueOf(load.keys())));
@@ -145,7 +157,7 @@ final class ValkeyRig extends StoreRig {
             if (fields.length < 7) {
                 throw new IllegalStateException("unexpected redis-benchmark output: " + output);
             }
-            return new Figure(TOOL, Double.parseDouble(fields[1]), "decisions/s", Map.of(
+            return new Figure(name(), Double.parseDouble(fields[1]), "decisions/s", Map.of(
                     "p50_us", Double.parseDouble(fields[4]) * 1000,
                     "p99_us", Double.parseDouble(fields[6]) * 1000));
         }
