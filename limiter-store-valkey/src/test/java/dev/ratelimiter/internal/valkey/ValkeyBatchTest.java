@@ -27,7 +27,23 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The Valkey store's round trip of several calls, one pipeline ({@link ValkeyStore#consumeEach}): what it decides,
  * what it leaves undecided for the library to send again alone (counting nothing), and in a cluster.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ValkeyBatchTest {
+
+    /** One 3-master cluster for the cluster cases, started once. */
+    private RedisCluster cluster;
+
+    @BeforeAll
+    void startCluster() {
+        cluster = RedisCluster.start(3);
+    }
+
+    @AfterAll
+    void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
 
     private static final Bucket BUCKET = new Bucket("batch-" + UUID.randomUUID().toString().substring(0, 8), 3,
             Duration.ofMinutes(1));
@@ -76,20 +92,7 @@ class ValkeyBatchTest {
     }
 
     @Nested
-    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
     class Cluster {
-
-        private RedisCluster cluster;
-
-        @BeforeAll
-        void start() {
-            cluster = RedisCluster.start(3);
-        }
-
-        @AfterAll
-        void stop() {
-            cluster.close();
-        }
 
         @Test
         @DisplayName("a call held by another master than the first call's, or of several slots, is left undecided")
@@ -127,21 +130,9 @@ class ValkeyBatchTest {
 
     /** The exactness cases in a cluster with batching on: one queue per master. */
     @Nested
-    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
     class ClusterExactness extends ExactnessUnderLoadContract {
 
-        private RedisCluster cluster;
         private final List<AutoCloseable> stores = new ArrayList<>();
-
-        @BeforeAll
-        void start() {
-            cluster = RedisCluster.start(3);
-        }
-
-        @AfterAll
-        void stop() {
-            cluster.close();
-        }
 
         @Override
         protected RateLimiter newLimiter() {

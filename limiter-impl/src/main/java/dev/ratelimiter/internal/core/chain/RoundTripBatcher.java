@@ -94,6 +94,15 @@ final class RoundTripBatcher {
 
     /** One round trip for one call, reported. */
     private long[] alone(List<StoreItem> items) throws StoreException {
+        return alone(store, items, outcomes);
+    }
+
+    /**
+     * One round trip of {@code store} for one call, reported to {@code outcomes}; a store's {@link RuntimeException}
+     * (its own bug) becomes a {@link FailureKind#TRANSIENT} failure, so the outage policy decides and nothing reaches
+     * a 500. Also the whole path of a store that does not batch ({@link StoreLimiter}).
+     */
+    static long[] alone(RateLimitStore store, List<StoreItem> items, Outcomes outcomes) throws StoreException {
         StoreException failure = null;
         try {
             return store.consume(items);
@@ -101,7 +110,6 @@ final class RoundTripBatcher {
             failure = e;
             throw e;
         } catch (RuntimeException e) {
-            // A store's own bug: answered like a failure, so the outage policy decides and nothing reaches a 500.
             failure = new StoreException(FailureKind.TRANSIENT, e);
             throw failure;
         } finally {

@@ -5,7 +5,6 @@ import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.window.WindowVerdicts;
-import dev.ratelimiter.spi.FailureKind;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StoreItem;
@@ -29,6 +28,7 @@ public final class StoreLimiter implements BatchingLimiter {
     private final BackendMonitor monitor;
     private final RateLimiterMetrics metrics;
     private final String backend;
+    private final RoundTripBatcher.Outcomes outcomes = this::roundTrip; // one, not one per call
     private final RoundTripBatcher batcher; // null when every call goes alone
     private volatile RoundTripListener roundTrips = RoundTripListener.NONE;
 
@@ -42,7 +42,7 @@ public final class StoreLimiter implements BatchingLimiter {
         this.monitor = Objects.requireNonNull(monitor, "monitor");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.backend = monitor.status().backend();
-        this.batcher = store.batching().map(b -> new RoundTripBatcher(store, b, this::roundTrip)).orElse(null);
+        this.batcher = store.batching().map(b -> new RoundTripBatcher(store, b, outcomes)).orElse(null);
     }
 
     /**
@@ -61,22 +61,7 @@ public final class StoreLimiter implements BatchingLimiter {
 
     /** One call of the store, alone or carried with others; a failure is reported once per round trip. */
     private long[] call(List<StoreItem> items) throws StoreException {
-        if (batcher != null) {
-            return batcher.consume(items);
-        }
-        StoreException failure = null;
-        try {
-            return store.consume(items);
-        } catch (StoreException e) {
-            failure = e;
-            throw e;
-        } catch (RuntimeException e) {
-            // A store's own bug: answered like a failure, so the outage policy decides and nothing reaches a 500.
-            failure = new StoreException(FailureKind.TRANSIENT, e);
-            throw failure;
-        } finally {
-            roundTrip(items.get(0), failure);
-        }
+        return batcher != null ? batcher.consume(items) : RoundTripBatcher.alone(store, items, outcomes);
     }
 
     private void roundTrip(StoreItem first, StoreException failure) {
