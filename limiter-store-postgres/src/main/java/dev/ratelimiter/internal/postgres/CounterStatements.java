@@ -46,6 +46,11 @@ import java.util.Optional;
  * its own), hence the function. Its cost is measured in BENCHMARKS.md (docs/guide.md#several-limits-on-one-method):
  * it saves round trips, and holds every row of the call locked until it ends.
  *
+ * <p>The calls waiting for a connection go together in one statement too: {@code SELECT
+ * rate_limit_counters_consume_each(...)}, V4's function ({@link #consumeEach}), which locks every row of every
+ * call in the same (bucket, key) order, without writing them, and decides each call as the function of V3 would
+ * (docs/stores.md#batching).
+ *
  * <p>Binding throws only the driver's {@link SQLException}, which the store classifies ({@link PostgresFailures}),
  * and {@link IllegalStateException} for a parameter name no case binds (a mistake in a statement here).
  */

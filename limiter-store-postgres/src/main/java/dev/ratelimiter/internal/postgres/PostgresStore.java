@@ -37,7 +37,10 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
 
     /** The most calls one statement carries: enough to amortise a round trip and a commit, few enough rows locked. */
     static final int MAX_CALLS_PER_ROUND_TRIP = 64;
-    /** Statements of waiting calls in flight at once (BENCHMARKS.md measures the choice). */
+    /**
+     * Statements of waiting calls in flight at once: two, so the database (one process per connection) works on one
+     * while the next fills (docs/stores.md#batching); not tuned further.
+     */
     static final int ROUND_TRIPS_IN_FLIGHT = 2;
 
     private final String table;

@@ -76,8 +76,8 @@ final class ValkeyStore implements RateLimitStore {
     /** The most calls one pipeline carries: enough to amortise a round trip, small enough to keep replies short. */
     static final int MAX_CALLS_PER_ROUND_TRIP = 64;
     /**
-     * Pipelines in flight at once per node: while one is at the server the next fills (BENCHMARKS.md measures the
-     * choice).
+     * Pipelines in flight at once per node: one, so the decisions that arrive meanwhile make the next pipeline as
+     * large as they can (docs/stores.md#batching); two measured no faster on 2 cores.
      */
     static final int ROUND_TRIPS_IN_FLIGHT = 1;
     /** The probe's arguments after its key: cost 1, one window, the largest limit, 1 s. */

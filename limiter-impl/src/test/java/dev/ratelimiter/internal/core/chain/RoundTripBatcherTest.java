@@ -72,7 +72,7 @@ class RoundTripBatcherTest {
             String key = "queued-" + i;
             queued.add(callers.submit(() -> limiter.consume(BUCKET, key)));
         }
-        await().until(() -> queuedCalls(limiter) == 5);
+        await().until(() -> queuedCalls() == 5);
 
         store.open();
 
@@ -94,7 +94,7 @@ class RoundTripBatcherTest {
             String key = "queued-" + i;
             queued.add(callers.submit(() -> limiter.consume(BUCKET, key)));
         }
-        await().until(() -> queuedCalls(limiter) == 20);
+        await().until(() -> queuedCalls() == 20);
 
         store.open();
 
@@ -119,7 +119,7 @@ class RoundTripBatcherTest {
                 String key = "queued-" + i;
                 queued.add(callers.submit(() -> breaker.consume(BUCKET, key)));
             }
-            await().until(() -> queuedCalls(limiter) == 6);
+            await().until(() -> queuedCalls() == 6);
             store.failing = true;
 
             store.open();
@@ -171,7 +171,7 @@ class RoundTripBatcherTest {
             String key = "queued-" + i;
             queued.add(callers.submit(() -> limiter.consume(BUCKET, key)));
         }
-        await().until(() -> queuedCalls(limiter) == 3);
+        await().until(() -> queuedCalls() == 3);
 
         store.open();
 
@@ -199,8 +199,8 @@ class RoundTripBatcherTest {
         assertThat(plain.calls()).isEqualTo(16);
     }
 
-    /** The calls queued in the limiter's batcher: those of the gated store's callers not yet in a round trip. */
-    private int queuedCalls(StoreLimiter limiter) {
+    /** The calls queued in a batcher: the threads parked in its queue, not yet in a round trip. */
+    private static int queuedCalls() {
         return (int) Thread.getAllStackTraces().keySet().stream()
                 .filter(thread -> thread.getState() == Thread.State.TIMED_WAITING
                         && List.of(thread.getStackTrace()).stream().anyMatch(frame ->
