@@ -17,8 +17,8 @@ import java.util.Arrays;
  * (docs/architecture.md#the-store-spi): per item its flag (1 allowed and counted, 0 refused), then per window in
  * {@link Bucket#limits()} order the count after the call and the milliseconds until the window ends (its whole
  * length when none is open). A one-item statement's row is written into a {@code long[]} the caller made, from an
- * offset, so a decision allocates one answer; the function of V3 returns that layout already, as a
- * {@code bigint[]} ({@link #functionAnswer}).
+ * offset, so a decision allocates one answer; V5's function returns that layout already, per call, in one
+ * {@code bigint[]} ({@link #functionAnswers}).
  *
  * <p>A column the driver cannot read throws its {@link SQLException}, which the store classifies
  * ({@link PostgresFailures}); nothing here decides by this JVM's clock: a window's time left is from the instant
@@ -33,24 +33,8 @@ final class CounterRows {
     }
 
     /**
-     * The answer of the function of V3, as it gives it: each decided item's flag, then each of its windows' count
-     * and milliseconds left (the server works them out, so no timestamp is parsed here).
-     *
-     * @param row the function's one row, on it; column 1 is its {@code bigint[]}
-     * @return the SPI's answer for the decided items
-     */
-    static long[] functionAnswer(ResultSet row) throws SQLException {
-        Object[] numbers = (Object[]) row.getArray(1).getArray();
-        long[] answer = new long[numbers.length];
-        for (int i = 0; i < numbers.length; i++) {
-            answer[i] = ((Number) numbers[i]).longValue();
-        }
-        return answer;
-    }
-
-    /**
-     * The answers of the function of V4, which decides several calls: call after call, the count of numbers that
-     * follow for the call, then those numbers (each the answer {@link #functionAnswer} reads for one call).
+     * The answers of the function of V5 (V4's layout), which decides several calls: call after call, the count of numbers that
+     * follow for the call, then those numbers (one call's answer in the layout above).
      *
      * @param row   the function's one row, on it; column 1 is its {@code bigint[]}
      * @param calls how many calls it decided

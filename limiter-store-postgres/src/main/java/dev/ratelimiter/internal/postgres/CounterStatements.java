@@ -34,48 +34,57 @@ import java.util.Optional;
  * <p>The window's time is the database's, one instant per statement ({@code statement_timestamp()}, unlike
  * {@code clock_timestamp()}, does not move between the statement's expressions); tests bind an instant instead.
  *
- * <p>Several items in one call (the buckets of one method) are one statement too: {@code SELECT
- * rate_limit_counters_consume(...)}, a function the migration V3 puts beside the table (see
- * {@link #consumeFunction}); its statements are static, so the server plans them once per session. It first locks
- * every row of the call in (bucket, key) order, each row once, creating the missing ones; then it decides the items
- * in their order with the rules above and stops after the first refusal, whose later items it neither decides nor
- * counts; it answers the numbers of {@link PostgresStore#consume} itself, times left included. Calls lock their rows
- * in one order and a one-item statement locks one row, so no two calls wait for each other (no deadlock, whatever
- * order a method declares its buckets in), and the sweep skips locked rows. A refusal must leave the later items
- * uncounted, which a single {@code INSERT ... ON CONFLICT} over several rows cannot express (each row is decided on
- * its own), hence the function. Its cost is measured in BENCHMARKS.md (docs/guide.md#several-limits-on-one-method):
- * it saves round trips, and holds every row of the call locked until it ends.
- *
- * <p>The calls waiting for a connection go together in one statement too: {@code SELECT
- * rate_limit_counters_consume_each(...)}, V4's function ({@link #consumeEach}), which locks every row of every
- * call in the same (bucket, key) order, without writing them, and decides each call as the function of V3 would
- * (docs/stores.md#batching).
+ * <p>Several items in one call (the buckets of one method), and the calls waiting for a connection, are one
+ * statement too: {@code SELECT rate_limit_counters_decide(...)} ({@link #decide}), a function the migration V5 puts
+ * beside the table, with three parameters (the instant, the items' names, their numbers), since the client's cost
+ * grows with each parameter it binds; its statements are static, so the server plans them once per session. It
+ * decides each call's items in their order with the rules above and stops after the call's first refusal, whose
+ * later items it neither decides nor counts; it answers the numbers of {@link PostgresStore#consume} itself, times
+ * left included. An item of one window and a positive cost is the one-item upsert above, run in the function; a
+ * check or several windows read, decide and write the row there. Every statement that locks several rows takes them
+ * in (bucket, key) order: the function decides items that come in that order as they come, and first locks the rows
+ * of any others, creating the missing ones, without writing them; a one-item statement locks one row and the sweep
+ * skips locked rows, so no two calls wait for each other in a circle (whatever order a method declares its buckets
+ * in). A refusal must leave the later items uncounted, which a single {@code INSERT ... ON CONFLICT} over several rows
+ * cannot express (each row is decided on its own), hence the function. Its cost is measured in BENCHMARKS.md
+ * (docs/guide.md#several-limits-on-one-method, docs/stores.md#batching). The functions of V3 and V4 are no longer
+ * called (they stay for an earlier version of the library during a rolling upgrade); the startup check still looks
+ * for them, so that the migrations are found applied in order.
  *
  * <p>Binding throws only the driver's {@link SQLException}, which the store classifies ({@link PostgresFailures}),
  * and {@link IllegalStateException} for a parameter name no case binds (a mistake in a statement here).
  */
 final class CounterStatements {
 
-    /** The argument types of V3's function, in the order of {@link #consumeAll()}'s casts. */
+    /** The argument types of V3's function (to_regprocedure's spelling), which the startup check looks for. */
     private static final String CONSUME_ALL_TYPES = "timestamptz, varchar[], varchar[], bigint[], integer[], bigint[], "
             + "bigint[]";
 
-    /** The argument types of V4's function, in the order of {@link #consumeEach()}'s casts. */
+    /** The argument types of V4's function (to_regprocedure's spelling), which the startup check looks for. */
     private static final String CONSUME_EACH_TYPES = "timestamptz, integer[], varchar[], varchar[], bigint[], "
             + "integer[], bigint[], bigint[]";
+
+    /** The argument types of V5's function, in the order of {@link #decide()}'s casts. */
+    private static final String DECIDE_TYPES = "timestamptz, varchar[], bigint[]";
 
     /** The most rows one batch of the sweep deletes ({@link #sweep()}). */
     static final int SWEEP_BATCH = 10_000;
 
-    /** This statement's instant: the bound one in tests, else the database's, one per statement. */
-    private static final String NOW = "COALESCE(:now::timestamptz, statement_timestamp())";
+    /**
+     * The statement's instant in production: the database's, one per statement. Written into the text rather than
+     * bound as a NULL, since the driver sends a NULL timestamp of no declared type, which has it describe the
+     * statement again at every execution (about 20 µs a call, measured beside a statement without it).
+     */
+    private static final String DATABASE_NOW = "statement_timestamp()";
+
+    /** The statement's instant in tests: the one they bind. */
+    private static final String BOUND_NOW = ":now::timestamptz";
 
     private final Optional<InstantSource> boundClock;
     private final NamedStatement consumeOne;
     private final NamedStatement consumeSeveral;
     private final NamedStatement check;
-    private final NamedStatement consumeAll;
-    private final NamedStatement consumeEach;
+    private final NamedStatement decide;
     private final NamedStatement sweep;
     private final String reset;
     private final String probe;
@@ -86,20 +95,18 @@ final class CounterStatements {
      */
     CounterStatements(String table, Optional<InstantSource> boundClock) {
         this.boundClock = Objects.requireNonNull(boundClock, "boundClock");
-        this.consumeOne = NamedStatement.of(consumeOneSql(table));
-        this.consumeSeveral = NamedStatement.of(consumeSeveralSql(table));
-        this.check = NamedStatement.of("SELECT " + NOW + ", c.count, c.ends_at, c.window_seconds, "
+        String now = boundClock.isPresent() ? BOUND_NOW : DATABASE_NOW;
+        this.consumeOne = NamedStatement.of(consumeOneSql(table, now));
+        this.consumeSeveral = NamedStatement.of(consumeSeveralSql(table, now));
+        this.check = NamedStatement.of("SELECT " + now + ", c.count, c.ends_at, c.window_seconds, "
                 + "c.window_counts, c.window_ends FROM (SELECT 1) AS one LEFT JOIN " + table
                 + " AS c ON c.bucket = :bucket AND c.key = :key");
-        this.consumeAll = NamedStatement.of("SELECT " + consumeFunction(table) + "(:now::timestamptz, "
-                + ":buckets::varchar[], :keys::varchar[], :costs::bigint[], :sizes::integer[], :seconds::bigint[], "
-                + ":limits::bigint[])");
-        this.consumeEach = NamedStatement.of("SELECT " + consumeEachFunction(table) + "(:now::timestamptz, "
-                + ":calls::integer[], :buckets::varchar[], :keys::varchar[], :costs::bigint[], :sizes::integer[], "
-                + ":seconds::bigint[], :limits::bigint[])");
+        this.decide = NamedStatement.of("SELECT " + decideFunction(table) + "(" + (boundClock.isPresent() ? BOUND_NOW
+                : "NULL") + ", "
+                + ":names::varchar[], :numbers::bigint[])");
         // Ended rows by the same instant as the decisions; rows a decision holds locked are skipped (CounterSweep).
         this.sweep = NamedStatement.of("DELETE FROM " + table + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM " + table
-                + " WHERE ends_at <= " + NOW + " LIMIT " + SWEEP_BATCH + " FOR UPDATE SKIP LOCKED))");
+                + " WHERE ends_at <= " + now + " LIMIT " + SWEEP_BATCH + " FOR UPDATE SKIP LOCKED))");
         this.reset = "DELETE FROM " + table + " WHERE bucket = ? AND key = ?";
         this.probe = "UPDATE " + table + " SET count = count WHERE false";
     }
@@ -112,19 +119,17 @@ final class CounterStatements {
         return cost == 0 ? check : bucket.hasSeveralWindows() ? consumeSeveral : consumeOne;
     }
 
-    /** The call of V3's function that decides several items; bound by {@link #bindAll}. */
-    NamedStatement consumeAll() {
-        return consumeAll;
-    }
-
-    /** The call of V4's function that decides several calls, each of one or more items; bound by {@link #bindEach}. */
-    NamedStatement consumeEach() {
-        return consumeEach;
+    /**
+     * The call of V5's function that decides several calls, each of one or more items (one call of several items
+     * too); bound by {@link #bindDecide}.
+     */
+    NamedStatement decide() {
+        return decide;
     }
 
     /**
      * Deletes at most {@link #SWEEP_BATCH} rows whose windows have all ended, skipping rows a decision holds locked;
-     * its one parameter, {@code :now}, is bound by {@link #bindNow}.
+     * bound by {@link #bindSweep} (in tests {@code :now}; in production no parameter).
      */
     NamedStatement sweep() {
         return sweep;
@@ -148,11 +153,15 @@ final class CounterStatements {
      * (the bucket had several before), opens a new window.
      */
     static String consumeOneSql(String table) {
-        String stale = "(c.ends_at <= " + NOW + " OR c.window_seconds IS NOT NULL)";
+        return consumeOneSql(table, DATABASE_NOW);
+    }
+
+    private static String consumeOneSql(String table, String now) {
+        String stale = "(c.ends_at <= " + now + " OR c.window_seconds IS NOT NULL)";
         // Typed casts: a client that binds untyped text (pgbench -M prepared) compares numbers, not strings.
         String fits = "c.count + :cost::bigint <= :limit::bigint";
         return "INSERT INTO " + table + " AS c (bucket, key, ends_at, count, denied) "
-                + "VALUES (:bucket, :key, " + NOW + " + :window::bigint * interval '1 second', "
+                + "VALUES (:bucket, :key, " + now + " + :window::bigint * interval '1 second', "
                 + "CASE WHEN :cost::bigint <= :limit::bigint THEN :cost::bigint ELSE 0 END, "
                 + ":cost::bigint > :limit::bigint) "
                 + "ON CONFLICT (bucket, key) DO UPDATE SET "
@@ -161,7 +170,7 @@ final class CounterStatements {
                 + "ends_at = CASE WHEN " + stale + " THEN EXCLUDED.ends_at ELSE c.ends_at END, "
                 + "denied = CASE WHEN " + stale + " THEN EXCLUDED.denied ELSE NOT (" + fits + ") END, "
                 + "window_seconds = NULL, window_counts = NULL, window_ends = NULL "
-                + "RETURNING count, ends_at, denied, " + NOW;
+                + "RETURNING count, ends_at, denied, " + now;
     }
 
     /**
@@ -170,22 +179,22 @@ final class CounterStatements {
      * ({@code ok}), and writes each window: counted and opened if needed when allowed; when refused, as it was,
      * an ended window kept ended (its end set to now, so no window opens at a refused call).
      */
-    private static String consumeSeveralSql(String table) {
-        String parameters = "(SELECT :bucket::varchar AS bucket, :key::varchar AS key, " + NOW + " AS now, "
+    private static String consumeSeveralSql(String table, String now) {
+        String parameters = "(SELECT :bucket::varchar AS bucket, :key::varchar AS key, " + now + " AS now, "
                 + ":seconds::bigint[] AS seconds, :cost::bigint AS cost, "
                 + ":cost::bigint <= (SELECT min(l) FROM unnest(:limits::bigint[]) AS l) AS ok) AS p";
         String windows = "SELECT u.i, u.lim, u.old_end, "
                 + "COALESCE(u.open, false) AS open, "
                 + "CASE WHEN u.open THEN u.old_count ELSE 0 END AS count, "
-                + "CASE WHEN u.open THEN u.old_end ELSE " + NOW + " + u.sec * interval '1 second' END AS opened_end "
+                + "CASE WHEN u.open THEN u.old_end ELSE " + now + " + u.sec * interval '1 second' END AS opened_end "
                 + "FROM (SELECT s.i, s.sec, s.lim, c.window_counts[s.i] AS old_count, "
                 + "c.window_ends[s.i] AS old_end, "
-                + "(c.window_seconds = EXCLUDED.window_seconds AND c.window_ends[s.i] > " + NOW + ") AS open "
+                + "(c.window_seconds = EXCLUDED.window_seconds AND c.window_ends[s.i] > " + now + ") AS open "
                 + "FROM unnest(EXCLUDED.window_seconds, :limits::bigint[]) WITH ORDINALITY AS s(sec, lim, i)) AS u";
         String decided = "SELECT w.*, bool_and(w.count + GREATEST(:cost, 1) <= w.lim) OVER () AS ok FROM ("
                 + windows + ") AS w";
         String newCount = "CASE WHEN d.ok THEN d.count + :cost ELSE d.count END";
-        String newEnd = "CASE WHEN d.ok THEN d.opened_end WHEN d.open THEN d.old_end ELSE " + NOW + " END";
+        String newEnd = "CASE WHEN d.ok THEN d.opened_end WHEN d.open THEN d.old_end ELSE " + now + " END";
         return "INSERT INTO " + table + " AS c (bucket, key, ends_at, count, denied, window_seconds, "
                 + "window_counts, window_ends) "
                 + "SELECT p.bucket, p.key, CASE WHEN p.ok THEN p.now + (SELECT max(x) FROM unnest(p.seconds) AS x) "
@@ -200,7 +209,7 @@ final class CounterStatements {
                 + "SELECT max(" + newEnd + "), (array_agg(" + newCount + " ORDER BY d.i))[1], NOT bool_and(d.ok), "
                 + "EXCLUDED.window_seconds, array_agg(" + newCount + " ORDER BY d.i), "
                 + "array_agg(" + newEnd + " ORDER BY d.i) FROM (" + decided + ") AS d) "
-                + "RETURNING count, ends_at, denied, " + NOW + ", window_counts, window_ends";
+                + "RETURNING count, ends_at, denied, " + now + ", window_counts, window_ends";
     }
 
     /**
@@ -215,8 +224,8 @@ final class CounterStatements {
     }
 
     /**
-     * The function of V3 with the argument types {@link #bindAll} binds, as {@code to_regprocedure} reads it: what
-     * the startup check looks for ({@link PostgresChecks}).
+     * The function of V3 with its argument types, as {@code to_regprocedure} reads it: what the startup check looks
+     * for ({@link PostgresChecks}), so that the migrations are found applied in order.
      *
      * @param table the counter table, optionally {@code schema.table}
      * @return e.g. {@code rate_limit_counters_consume(timestamptz, varchar[], ...)}
@@ -245,9 +254,37 @@ final class CounterStatements {
         return consumeEachFunction(table) + "(" + CONSUME_EACH_TYPES + ")";
     }
 
-    /** Binds the sweep's instant at {@code index}: the bound one in tests, else NULL (the database's). */
-    void bindNow(PreparedStatement statement, int index) throws SQLException {
-        setInstant(statement, index, boundNow());
+    /**
+     * The function of V5 that decides several calls with three parameters ({@code <table>_decide}), named and found
+     * as V3's is.
+     *
+     * @param table the counter table, optionally {@code schema.table}
+     * @return the function's name, qualified as the table is
+     */
+    static String decideFunction(String table) {
+        return table + "_decide";
+    }
+
+    /**
+     * The function of V5 with the argument types {@link #bindDecide} binds, as {@code to_regprocedure} reads it.
+     *
+     * @param table the counter table, optionally {@code schema.table}
+     * @return e.g. {@code rate_limit_counters_decide(timestamptz, varchar[], bigint[])}
+     */
+    static String decideFunctionSignature(String table) {
+        return decideFunction(table) + "(" + DECIDE_TYPES + ")";
+    }
+
+    /** Binds the sweep's parameters: in tests its instant, the bound one; in production it has none. */
+    void bindSweep(PreparedStatement statement) throws SQLException {
+        Optional<OffsetDateTime> now = boundNow();
+        List<String> names = sweep.names();
+        for (int i = 0; i < names.size(); i++) {
+            if (!names.get(i).equals("now")) {
+                throw new IllegalStateException("unbound parameter :" + names.get(i));
+            }
+            setInstant(statement, i + 1, now);
+        }
     }
 
     private Optional<OffsetDateTime> boundNow() {
@@ -266,7 +303,7 @@ final class CounterStatements {
     /**
      * Binds one item's values to {@code sql}, one of {@link #forItem}'s statements, by name: {@code :window} and
      * {@code :seconds} in seconds, {@code :cost} and {@code :limit} in units of cost, {@code :now} the bound
-     * instant or NULL (the database's).
+     * instant (tests only; in production the statement reads the database's).
      */
     void bind(Connection connection, PreparedStatement statement, NamedStatement sql, Bucket bucket, String key,
               long cost) throws SQLException {
@@ -290,69 +327,51 @@ final class CounterStatements {
         }
     }
 
-    /** The parameters of {@link #consumeAll()}: the items as parallel arrays, their windows one after another. */
-    void bindAll(Connection connection, PreparedStatement statement, List<StoreItem> items) throws SQLException {
-        bindItems(connection, statement, consumeAll, items, null);
-    }
-
     /**
-     * The parameters of {@link #consumeEach()}: every call's items one after another as {@link #bindAll} binds
-     * them, and {@code :calls}, each call's number of items.
+     * The parameters of {@link #decide()}, in the layout migration V5 describes: {@code :names} each item's bucket
+     * name then its key, items one after another; {@code :numbers} the count of calls, each call's count of items,
+     * then per item its cost (units of cost), its count of windows and per window its length in seconds and its
+     * limit; {@code :now} the bound instant (tests only; in production the statement passes NULL, the database's).
      */
-    void bindEach(Connection connection, PreparedStatement statement, List<List<StoreItem>> calls)
+    void bindDecide(Connection connection, PreparedStatement statement, List<List<StoreItem>> calls)
             throws SQLException {
         int items = 0;
-        Integer[] sizes = new Integer[calls.size()];
-        for (int i = 0; i < sizes.length; i++) {
-            sizes[i] = calls.get(i).size();
-            items += sizes[i];
-        }
-        List<StoreItem> all = new java.util.ArrayList<>(items);
+        int size = 1 + calls.size();
         for (List<StoreItem> call : calls) {
-            all.addAll(call);
+            items += call.size();
+            for (StoreItem item : call) {
+                size += 2 + 2 * item.bucket().limits().size();
+            }
         }
-        bindItems(connection, statement, consumeEach, all, sizes);
-    }
-
-    private void bindItems(Connection connection, PreparedStatement statement, NamedStatement sql,
-                           List<StoreItem> items, Integer[] calls) throws SQLException {
-        int size = items.size();
-        int windows = 0;
-        for (StoreItem item : items) {
-            windows += item.bucket().limits().size();
-        }
-        String[] buckets = new String[size];
-        String[] keys = new String[size];
-        Long[] costs = new Long[size];
-        Integer[] sizes = new Integer[size];
-        Long[] seconds = new Long[windows];
-        Long[] limits = new Long[windows];
-        int window = 0;
-        for (int i = 0; i < size; i++) {
-            StoreItem item = items.get(i);
-            buckets[i] = item.bucket().name();
-            keys[i] = item.key();
-            costs[i] = item.cost();
-            sizes[i] = item.bucket().limits().size();
-            for (Bucket.Limit limit : item.bucket().limits()) {
-                seconds[window] = limit.windowSeconds();
-                limits[window++] = limit.limit();
+        String[] names = new String[2 * items];
+        Long[] numbers = new Long[size];
+        numbers[0] = (long) calls.size();
+        int name = 0;
+        int number = 1 + calls.size();
+        for (int j = 0; j < calls.size(); j++) {
+            List<StoreItem> call = calls.get(j);
+            numbers[1 + j] = (long) call.size();
+            for (StoreItem item : call) {
+                names[name++] = item.bucket().name();
+                names[name++] = item.key();
+                List<Bucket.Limit> limits = item.bucket().limits();
+                numbers[number++] = item.cost();
+                numbers[number++] = (long) limits.size();
+                for (Bucket.Limit limit : limits) {
+                    numbers[number++] = limit.windowSeconds();
+                    numbers[number++] = limit.limit();
+                }
             }
         }
         Optional<OffsetDateTime> now = boundNow();
-        List<String> names = sql.names();
-        for (int i = 0; i < names.size(); i++) {
+        List<String> parameters = decide.names();
+        for (int i = 0; i < parameters.size(); i++) {
             int index = i + 1;
-            switch (names.get(i)) {
+            switch (parameters.get(i)) {
                 case "now" -> setInstant(statement, index, now);
-                case "calls" -> statement.setArray(index, connection.createArrayOf("integer", calls));
-                case "buckets" -> statement.setArray(index, connection.createArrayOf("varchar", buckets));
-                case "keys" -> statement.setArray(index, connection.createArrayOf("varchar", keys));
-                case "costs" -> statement.setArray(index, connection.createArrayOf("bigint", costs));
-                case "sizes" -> statement.setArray(index, connection.createArrayOf("integer", sizes));
-                case "seconds" -> statement.setArray(index, connection.createArrayOf("bigint", seconds));
-                case "limits" -> statement.setArray(index, connection.createArrayOf("bigint", limits));
-                default -> throw new IllegalStateException("unbound parameter :" + names.get(i));
+                case "names" -> statement.setArray(index, connection.createArrayOf("varchar", names));
+                case "numbers" -> statement.setArray(index, connection.createArrayOf("bigint", numbers));
+                default -> throw new IllegalStateException("unbound parameter :" + parameters.get(i));
             }
         }
     }

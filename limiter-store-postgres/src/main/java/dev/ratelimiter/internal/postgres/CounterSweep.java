@@ -68,7 +68,7 @@ final class CounterSweep {
              PreparedStatement statement = connection.prepareStatement(statements.sweep().sql())) {
             lock.setInt(1, 0x524C);
             lock.setString(2, table);
-            statements.bindNow(statement, 1);
+            statements.bindSweep(statement);
             int batch;
             do {
                 timeout.execute();

@@ -51,7 +51,8 @@ public final class PostgresChecks {
                     if (!row.next() || row.getString(1) == null) {
                         problems.add("ratelimiter.postgres.table: table '" + table + "' does not exist; apply the "
                                 + "migrations V1__create_rate_limit_counters.sql, V2__several_windows_and_costs.sql, "
-                                + "V3__several_buckets_in_one_statement.sql and V4__decisions_in_batches.sql "
+                                + "V3__several_buckets_in_one_statement.sql, V4__decisions_in_batches.sql and "
+                                + "V5__one_statement_per_item.sql "
                                 + "(in limiter-store-postgres's jar at db/ratelimiter/postgres, for Flyway: "
                                 + "locations=classpath:db/ratelimiter/postgres with table=flyway_ratelimiter_history)");
                     } else if (!hasV2Columns(connection, table)) {
@@ -72,6 +73,12 @@ public final class PostgresChecks {
                                 + "' is missing; apply the migration V4__decisions_in_batches.sql after V3 (in "
                                 + "limiter-store-postgres's jar at db/ratelimiter/postgres, or migrations/postgres by "
                                 + "hand), in the table's schema");
+                    } else if (!hasFunction(connection, CounterStatements.decideFunctionSignature(table))) {
+                        problems.add("ratelimiter.postgres.table: the function "
+                                + CounterStatements.decideFunction(table) + " beside table '" + table
+                                + "' is missing; apply the migration V5__one_statement_per_item.sql after V4 (in "
+                                + "limiter-store-postgres's jar at db/ratelimiter/postgres, or migrations/postgres by "
+                                + "hand), in the table's schema");
                     }
                 }
             }
@@ -83,7 +90,10 @@ public final class PostgresChecks {
         return problems;
     }
 
-    /** Whether the function V3 adds is where {@link PostgresStore} calls it, with the arguments it passes. */
+    /**
+     * Whether the function V3 adds is found with its arguments: the store calls V4's, but V3's missing means the
+     * migrations were not applied in order.
+     */
     private static boolean hasV3Function(Connection connection, String table) throws SQLException {
         return hasFunction(connection, CounterStatements.consumeFunctionSignature(table));
     }

@@ -186,7 +186,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
     }
 
     /**
-     * Decides several calls with one statement, the function of V4 (docs/stores.md#batching), inside the
+     * Decides several calls with one statement, the function of V5 (docs/stores.md#batching), inside the
      * bulkhead like any call. The function locks every row of every call in one order before deciding, so a batch
      * waits for no statement that waits for it.
      */
@@ -195,8 +195,8 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
         connections.acquire();
         try {
             return connections.onConnection(connection -> {
-                try (PreparedStatement statement = connection.prepareStatement(statements.consumeEach().sql())) {
-                    statements.bindEach(connection, statement, calls);
+                try (PreparedStatement statement = connection.prepareStatement(statements.decide().sql())) {
+                    statements.bindDecide(connection, statement, calls);
                     try (ResultSet row = statement.executeQuery()) {
                         row.next();
                         return CounterRows.functionAnswers(row, calls.size());
@@ -240,16 +240,16 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
     }
 
     /**
-     * Decides several items with one statement (the function of V3).
+     * Decides several items of one call with one statement: V5's function, as a batch of one call.
      *
-     * @return the answer of {@link #consume}, as the function gives it ({@link CounterRows#functionAnswer})
+     * @return the answer of {@link #consume}, as the function gives it ({@link CounterRows#functionAnswers})
      */
     private long[] decideAll(Connection connection, List<StoreItem> items) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(statements.consumeAll().sql())) {
-            statements.bindAll(connection, statement, items);
+        try (PreparedStatement statement = connection.prepareStatement(statements.decide().sql())) {
+            statements.bindDecide(connection, statement, List.of(items));
             try (ResultSet row = statement.executeQuery()) {
                 row.next();
-                return CounterRows.functionAnswer(row);
+                return CounterRows.functionAnswers(row, 1)[0];
             }
         }
     }

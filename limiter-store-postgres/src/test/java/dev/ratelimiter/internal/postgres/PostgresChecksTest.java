@@ -144,6 +144,22 @@ class PostgresChecksTest {
     }
 
     @Test
+    @DisplayName("a table migrated to V4 only: one problem naming the missing function of V5 and the migration")
+    void missingV5() throws SQLException, java.io.IOException {
+        String v4Only = schemaMigratedBy("rl_checks_v4_", "V1__create_rate_limit_counters.sql",
+                "V2__several_windows_and_costs.sql", "V3__several_buckets_in_one_statement.sql",
+                "V4__decisions_in_batches.sql");
+        try (HikariDataSource pool = pool("public", config -> { })) {
+            assertThat(PostgresChecks.check(pool, v4Only + "." + TABLE)).singleElement().asString()
+                    .contains("ratelimiter.postgres.table")
+                    .contains(v4Only + ".rate_limit_counters_decide")
+                    .contains("V5__one_statement_per_item.sql");
+        } finally {
+            PostgresTarget.dropSchema(v4Only);
+        }
+    }
+
+    @Test
     @DisplayName("autocommit off and no table: both problems, each on its own")
     void bothProblems() {
         try (HikariDataSource pool = pool(emptySchema, config -> config.setAutoCommit(false))) {

@@ -191,7 +191,7 @@ class PostgresStoreTest extends RateLimiterContract {
     }
 
     @Test
-    @DisplayName("several items are one statement on the server: the function of V3, whatever the items")
+    @DisplayName("several items are one statement on the server: the function of V5, whatever the items")
     void severalItemsOneStatement() throws Exception {
         List<String> prepared = new java.util.concurrent.CopyOnWriteArrayList<>();
         PostgresStore store = new PostgresStore(recording(dataSource, prepared), "rate_limit_counters",
@@ -202,7 +202,29 @@ class PostgresStoreTest extends RateLimiterContract {
 
         store.consume(List.of(new StoreItem(one, "k", 1), new StoreItem(two, "k", 2), new StoreItem(one, "j", 0)));
 
-        assertThat(prepared).singleElement().asString().contains("rate_limit_counters_consume(");
+        assertThat(prepared).singleElement().asString().contains("rate_limit_counters_decide(");
+    }
+
+    @Test
+    @DisplayName("in production no statement binds an instant: the database's is written into the text, since a NULL "
+            + "timestamp of no declared type has the driver describe the statement again at every call")
+    void productionStatementsBindNoInstant() throws Exception {
+        List<String> prepared = new java.util.concurrent.CopyOnWriteArrayList<>();
+        PostgresStore store = new PostgresStore(recording(dataSource, prepared), "rate_limit_counters",
+                Duration.ofSeconds(10), 4, Optional.empty(), ConnectionEviction.ABORT);
+        Bucket one = bucket("production-a", 5, Duration.ofSeconds(60));
+        Bucket two = new Bucket("production-b", List.of(new Bucket.Limit(2, Duration.ofSeconds(1)),
+                new Bucket.Limit(9, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK);
+
+        assertThat(store.consume(List.of(new StoreItem(one, "k", 1)))).startsWith(1, 1);
+        assertThat(store.consume(List.of(new StoreItem(two, "k", 1)))).startsWith(1, 1);
+        assertThat(store.consume(List.of(new StoreItem(one, "k", 0)))).startsWith(1, 1);
+        assertThat(store.consume(List.of(new StoreItem(one, "k", 1), new StoreItem(two, "k", 1))))
+                .startsWith(1, 2);
+
+        assertThat(prepared).hasSize(4).allSatisfy(sql -> assertThat(sql).doesNotContain("?::timestamptz"));
+        assertThat(prepared.subList(0, 3)).allSatisfy(sql -> assertThat(sql).contains("statement_timestamp()"));
+        assertThat(prepared.get(3)).contains("rate_limit_counters_decide(NULL, ");
     }
 
     @Test
