@@ -9,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What the library checks of its DataSource at startup: the counter update must never join the application's
@@ -60,25 +61,8 @@ public final class PostgresChecks {
                                 + "migration V2__several_windows_and_costs.sql (denied, window_seconds, window_counts, "
                                 + "window_ends); apply it after V1 (in limiter-store-postgres's jar at "
                                 + "db/ratelimiter/postgres, or migrations/postgres by hand)");
-                    } else if (!hasV3Function(connection, table)) {
-                        problems.add("ratelimiter.postgres.table: the function "
-                                + CounterStatements.consumeFunction(table) + " beside table '" + table
-                                + "' is missing; "
-                                + "apply the migration V3__several_buckets_in_one_statement.sql after V2 (in "
-                                + "limiter-store-postgres's jar at db/ratelimiter/postgres, or migrations/postgres by "
-                                + "hand), in the table's schema");
-                    } else if (!hasFunction(connection, CounterStatements.consumeEachFunctionSignature(table))) {
-                        problems.add("ratelimiter.postgres.table: the function "
-                                + CounterStatements.consumeEachFunction(table) + " beside table '" + table
-                                + "' is missing; apply the migration V4__decisions_in_batches.sql after V3 (in "
-                                + "limiter-store-postgres's jar at db/ratelimiter/postgres, or migrations/postgres by "
-                                + "hand), in the table's schema");
-                    } else if (!hasFunction(connection, CounterStatements.decideFunctionSignature(table))) {
-                        problems.add("ratelimiter.postgres.table: the function "
-                                + CounterStatements.decideFunction(table) + " beside table '" + table
-                                + "' is missing; apply the migration V5__one_statement_per_item.sql after V4 (in "
-                                + "limiter-store-postgres's jar at db/ratelimiter/postgres, or migrations/postgres by "
-                                + "hand), in the table's schema");
+                    } else {
+                        missingFunction(connection, table).ifPresent(problems::add);
                     }
                 }
             }
@@ -91,11 +75,25 @@ public final class PostgresChecks {
     }
 
     /**
-     * Whether the function V3 adds is found with its arguments: the store calls V4's, but V3's missing means the
-     * migrations were not applied in order.
+     * The first function of V3, V4 and V5 missing beside the table, as a problem naming it and its migration. The
+     * store calls V5's only; V3's or V4's missing means the migrations were not applied in order.
      */
-    private static boolean hasV3Function(Connection connection, String table) throws SQLException {
-        return hasFunction(connection, CounterStatements.consumeFunctionSignature(table));
+    private static Optional<String> missingFunction(Connection connection, String table) throws SQLException {
+        String[][] functions = {
+            {CounterStatements.consumeFunctionSignature(table), CounterStatements.consumeFunction(table),
+                "V3__several_buckets_in_one_statement.sql after V2"},
+            {CounterStatements.consumeEachFunctionSignature(table), CounterStatements.consumeEachFunction(table),
+                "V4__decisions_in_batches.sql after V3"},
+            {CounterStatements.decideFunctionSignature(table), CounterStatements.decideFunction(table),
+                "V5__one_statement_per_item.sql after V4"}};
+        for (String[] function : functions) {
+            if (!hasFunction(connection, function[0])) {
+                return Optional.of("ratelimiter.postgres.table: the function " + function[1] + " beside table '"
+                        + table + "' is missing; apply the migration " + function[2] + " (in limiter-store-postgres's "
+                        + "jar at db/ratelimiter/postgres, or migrations/postgres by hand), in the table's schema");
+            }
+        }
+        return Optional.empty();
     }
 
     /** Whether a function of that signature ({@code name(type, ...)}) is found as the store's calls find it. */

@@ -177,7 +177,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
                 connections.onConnection(connection -> decide(connection, item, answer, 0));
                 return answer;
             }
-            return connections.onConnection(connection -> decideAll(connection, items));
+            return connections.onConnection(connection -> decideCalls(connection, List.of(items)))[0];
         } catch (SQLException | RuntimeException e) {
             throw new StoreException(PostgresFailures.classify(e), e);
         } finally {
@@ -187,22 +187,14 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
 
     /**
      * Decides several calls with one statement, the function of V5 (docs/stores.md#batching), inside the
-     * bulkhead like any call. The function locks every row of every call in one order before deciding, so a batch
-     * waits for no statement that waits for it.
+     * bulkhead like any call. The function takes every row of the round trip in one (bucket, key) order, locking
+     * them first when the items do not come in that order, so a batch waits for no statement that waits for it.
      */
     @Override
     public long[][] consumeEach(List<List<StoreItem>> calls) throws StoreException {
         connections.acquire();
         try {
-            return connections.onConnection(connection -> {
-                try (PreparedStatement statement = connection.prepareStatement(statements.decide().sql())) {
-                    statements.bindDecide(connection, statement, calls);
-                    try (ResultSet row = statement.executeQuery()) {
-                        row.next();
-                        return CounterRows.functionAnswers(row, calls.size());
-                    }
-                }
-            });
+            return connections.onConnection(connection -> decideCalls(connection, calls));
         } catch (SQLException | RuntimeException e) {
             throw new StoreException(PostgresFailures.classify(e), e);
         } finally {
@@ -240,16 +232,17 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
     }
 
     /**
-     * Decides several items of one call with one statement: V5's function, as a batch of one call.
+     * Decides calls of one or more items with one statement, V5's function: a batch, or the several items of one
+     * call as a batch of one.
      *
-     * @return the answer of {@link #consume}, as the function gives it ({@link CounterRows#functionAnswers})
+     * @return each call's answer of {@link #consume}, as the function gives it ({@link CounterRows#functionAnswers})
      */
-    private long[] decideAll(Connection connection, List<StoreItem> items) throws SQLException {
+    private long[][] decideCalls(Connection connection, List<List<StoreItem>> calls) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(statements.decide().sql())) {
-            statements.bindDecide(connection, statement, List.of(items));
+            statements.bindDecide(connection, statement, calls);
             try (ResultSet row = statement.executeQuery()) {
                 row.next();
-                return CounterRows.functionAnswers(row, 1)[0];
+                return CounterRows.functionAnswers(row, calls.size());
             }
         }
     }
