@@ -5,7 +5,8 @@ import java.util.HexFormat;
 
 /**
  * A keyed hash for keys that never leave this process (the in-memory backend's counters): SipHash-2-4 (Aumasson
- * and Bernstein, "SipHash: a fast short-input PRF", 2012) of the normalized key's UTF-16LE code units, under a
+ * and Bernstein, "SipHash: a fast short-input PRF", 2012) of one word naming the key's namespace
+ * ({@link #firstWord}) followed by the normalized key's UTF-16LE code units, under a
  * 128-bit key drawn from {@link SecureRandom} when the instance is made. Output: the 64-bit hash as exactly 16
  * lower-case hexadecimal digits, leading zeros kept, so every key has one width in a log line.
  *
@@ -27,6 +28,9 @@ final class InProcessKeyHasher {
 
     private final long k0;
     private final long k1;
+    // Per namespace (by ordinal), SipHash's four state words after compressing the namespace's first word: every
+    // key of a namespace starts with that word, so it is compressed once here rather than on every call.
+    private final long[][] seeded;
 
     /** A hasher with a fresh random key. */
     InProcessKeyHasher() {
@@ -41,38 +45,60 @@ final class InProcessKeyHasher {
     InProcessKeyHasher(long k0, long k1) {
         this.k0 = k0;
         this.k1 = k1;
+        KeyNamespace[] namespaces = KeyNamespace.values();
+        this.seeded = new long[namespaces.length][];
+        for (KeyNamespace namespace : namespaces) {
+            long[] v = {k0 ^ 0x736f6d6570736575L, k1 ^ 0x646f72616e646f6dL, k0 ^ 0x6c7967656e657261L,
+                    k1 ^ 0x7465646279746573L};
+            long m = firstWord(namespace);
+            v[3] ^= m;
+            for (int round = 0; round < 2; round++) {
+                v[0] += v[1]; v[1] = Long.rotateLeft(v[1], 13); v[1] ^= v[0]; v[0] = Long.rotateLeft(v[0], 32);
+                v[2] += v[3]; v[3] = Long.rotateLeft(v[3], 16); v[3] ^= v[2];
+                v[0] += v[3]; v[3] = Long.rotateLeft(v[3], 21); v[3] ^= v[0];
+                v[2] += v[1]; v[1] = Long.rotateLeft(v[1], 17); v[1] ^= v[2]; v[2] = Long.rotateLeft(v[2], 32);
+            }
+            v[0] ^= m;
+            seeded[namespace.ordinal()] = v;
+        }
     }
 
     /**
-     * @param namespace     where the key comes from, hashed before it ({@link KeyNamespace#prefix()})
+     * The 8 bytes every key of {@code namespace} is hashed after: its two-character {@link KeyNamespace#prefix()}
+     * and two NUL characters, as UTF-16LE. The prefixes are distinct, so keys of two namespaces never give one input.
+     */
+    static long firstWord(KeyNamespace namespace) {
+        String prefix = namespace.prefix();
+        return prefix.charAt(0) | (long) prefix.charAt(1) << 16;
+    }
+
+    /**
+     * @param namespace     where the key comes from, hashed before it ({@link #firstWord})
      * @param normalizedKey the key after {@link KeyNormalizer}
-     * @return the hash of the namespace's prefix and the key, 16 lower-case hexadecimal digits, leading zeros kept
+     * @return SipHash-2-4 of the namespace's first word followed by the key's UTF-16LE code units, as 16 lower-case
+     *         hexadecimal digits, leading zeros kept
      */
     String hash(KeyNamespace namespace, String normalizedKey) {
-        return HEX.toHexDigits(sipHash24(namespace.prefix(), normalizedKey));
-    }
-
-    /** SipHash-2-4 of {@code chars} as UTF-16LE bytes (two a char, low byte first). */
-    long sipHash24(CharSequence chars) {
-        return sipHash24("", chars);
+        return HEX.toHexDigits(sipHash24(namespace, normalizedKey));
     }
 
     /**
-     * SipHash-2-4 of {@code prefix} followed by {@code chars}, as UTF-16LE bytes, read in place: a key is hashed with
-     * its namespace without a joined copy on every decision.
+     * SipHash-2-4 of {@link #firstWord the namespace's first word} followed by {@code key} as UTF-16LE: the same as
+     * {@link #sipHash24(CharSequence)} of the prefix, two NUL characters and the key, without compressing the first
+     * word again or reading the key through an interface.
      */
-    long sipHash24(String prefix, CharSequence chars) {
-        long v0 = k0 ^ 0x736f6d6570736575L;
-        long v1 = k1 ^ 0x646f72616e646f6dL;
-        long v2 = k0 ^ 0x6c7967656e657261L;
-        long v3 = k1 ^ 0x7465646279746573L;
-        int length = prefix.length() + chars.length();
+    long sipHash24(KeyNamespace namespace, String key) {
+        long[] seed = seeded[namespace.ordinal()];
+        long v0 = seed[0];
+        long v1 = seed[1];
+        long v2 = seed[2];
+        long v3 = seed[3];
+        int length = key.length();
         int whole = length & ~3; // four chars are one 8-byte word
         for (int i = 0; i < whole; i += 4) {
-            long m = at(prefix, chars, i) | (long) at(prefix, chars, i + 1) << 16
-                    | (long) at(prefix, chars, i + 2) << 32 | (long) at(prefix, chars, i + 3) << 48;
+            long m = key.charAt(i) | (long) key.charAt(i + 1) << 16 | (long) key.charAt(i + 2) << 32
+                    | (long) key.charAt(i + 3) << 48;
             v3 ^= m;
-            // two SipRounds
             v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
             v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
             v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
@@ -83,10 +109,42 @@ final class InProcessKeyHasher {
             v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
             v0 ^= m;
         }
-        long last = (long) (2 * length) << 56; // the message's length in bytes, modulo 256, in the top byte
+        long last = (long) (2 * (length + 4)) << 56; // the message's length in bytes (first word included), mod 256
         for (int i = whole; i < length; i++) {
-            last |= (long) at(prefix, chars, i) << (16 * (i - whole));
+            last |= (long) key.charAt(i) << (16 * (i - whole));
         }
+        return finish(v0, v1, v2, v3, last);
+    }
+
+    /** SipHash-2-4 of {@code chars} as UTF-16LE bytes (two a char, low byte first): the reference, for tests. */
+    long sipHash24(CharSequence chars) {
+        long v0 = k0 ^ 0x736f6d6570736575L;
+        long v1 = k1 ^ 0x646f72616e646f6dL;
+        long v2 = k0 ^ 0x6c7967656e657261L;
+        long v3 = k1 ^ 0x7465646279746573L;
+        int length = chars.length();
+        int whole = length & ~3;
+        for (int i = 0; i < whole; i += 4) {
+            long m = chars.charAt(i) | (long) chars.charAt(i + 1) << 16 | (long) chars.charAt(i + 2) << 32
+                    | (long) chars.charAt(i + 3) << 48;
+            v3 ^= m;
+            for (int round = 0; round < 2; round++) {
+                v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
+                v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
+                v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
+                v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
+            }
+            v0 ^= m;
+        }
+        long last = (long) (2 * length) << 56;
+        for (int i = whole; i < length; i++) {
+            last |= (long) chars.charAt(i) << (16 * (i - whole));
+        }
+        return finish(v0, v1, v2, v3, last);
+    }
+
+    /** The last word, two compression rounds and four finalization rounds. */
+    private static long finish(long v0, long v1, long v2, long v3, long last) {
         v3 ^= last;
         for (int round = 0; round < 2; round++) {
             v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
@@ -103,10 +161,5 @@ final class InProcessKeyHasher {
             v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
         }
         return v0 ^ v1 ^ v2 ^ v3;
-    }
-
-    /** The {@code i}th char of {@code prefix} followed by {@code chars}. */
-    private static char at(String prefix, CharSequence chars, int i) {
-        return i < prefix.length() ? prefix.charAt(i) : chars.charAt(i - prefix.length());
     }
 }

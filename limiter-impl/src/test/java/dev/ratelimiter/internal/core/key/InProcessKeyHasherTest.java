@@ -54,18 +54,29 @@ class InProcessKeyHasherTest {
         InProcessKeyHasher hasher = new InProcessKeyHasher(K0, K1);
         // one key in 16 hashes to a top digit of 0; the search is deterministic under the paper's key
         String key = IntStream.range(0, 1_000).mapToObj(i -> "key-" + i)
-                .filter(k -> hasher.sipHash24("a:" + k) >>> 60 == 0).findFirst().orElseThrow();
+                .filter(k -> hasher.sipHash24("a:\0\0" + k) >>> 60 == 0).findFirst().orElseThrow();
         assertThat(hasher.hash(KeyNamespace.APPLICATION, key)).startsWith("0").hasSize(16)
-                .isEqualTo(String.format("%016x", hasher.sipHash24("a:" + key)));
+                .isEqualTo(String.format("%016x", hasher.sipHash24("a:\0\0" + key)));
     }
 
     @Property
-    @Label("a namespace's prefix hashed in place equals the prefix and the key joined, for any key")
-    void prefixInPlace(@ForAll long k0, @ForAll long k1, @ForAll @StringLength(max = 70) String key) {
+    @Label("a key hashed after its namespace's precomputed first word equals Guava's SipHash-2-4 of the prefix, two NUL "
+            + "characters and the key joined, for any key")
+    void namespaceWordPrecomputed(@ForAll long k0, @ForAll long k1, @ForAll @StringLength(max = 70) String key) {
         InProcessKeyHasher hasher = new InProcessKeyHasher(k0, k1);
         for (KeyNamespace namespace : KeyNamespace.values()) {
-            assertThat(hasher.sipHash24(namespace.prefix(), key)).isEqualTo(hasher.sipHash24(namespace.prefix() + key));
+            String joined = namespace.prefix() + "\0\0" + key;
+            assertThat(hasher.sipHash24(namespace, key))
+                    .isEqualTo(hasher.sipHash24(joined))
+                    .isEqualTo(Hashing.sipHash24(k0, k1).hashUnencodedChars(joined).asLong());
         }
+    }
+
+    @Test
+    @DisplayName("the namespaces' first words are distinct, so one key in two namespaces is two inputs")
+    void namespacesApart() {
+        assertThat(java.util.Arrays.stream(KeyNamespace.values()).map(InProcessKeyHasher::firstWord).distinct())
+                .hasSize(KeyNamespace.values().length);
     }
 
     /** A string whose UTF-16LE bytes are 00, 01, ... {@code bytes - 1} (an even count). */
