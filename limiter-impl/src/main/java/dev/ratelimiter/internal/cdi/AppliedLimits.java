@@ -30,28 +30,40 @@ public class AppliedLimits {
         applied.add(new Applied(bucket, verdict));
     }
 
-    /**
-     * What records a verdict of {@code bucket} into this request's limits later, from a thread where the request
-     * context may no longer be active (a filter that handed its store call to a worker thread): the consumer holds
-     * this request's instance, not the proxy.
-     */
-    public Consumer<Verdict> recorder(Bucket bucket) {
-        return verdict -> record(bucket, verdict);
-    }
-
     /** {@link #recorder(Bucket)} for any bucket: the interceptor records each bucket of a method as it decides. */
     public BiConsumer<Bucket, Verdict> recorder() {
         return this::record;
     }
 
     /**
-     * What reads this request's verdicts later, from a thread where the request context may not be active (the
-     * response filter of a {@code CompletionStage} resource method that completed elsewhere): it holds this
-     * request's instance, not the proxy. (Not the instance itself: a client proxy hands back itself for a method
+     * What reads and records this request's verdicts later, from a thread where the request context may not be
+     * active (the response filter of a {@code CompletionStage} resource method that completed elsewhere, a filter
+     * that handed its store call to a worker thread): it holds this request's instance, not the proxy, and is got
+     * through one call of the proxy. (Not the instance itself: a client proxy hands back itself for a method
      * returning {@code this}.)
      */
-    public Supplier<List<Applied>> reader() {
-        return this::all;
+    public Handle handle() {
+        return new Handle(this);
+    }
+
+    /** This request's verdicts, outside the request context: {@link #get()} reads them, {@link #recorder} adds one. */
+    public static final class Handle implements Supplier<List<Applied>> {
+        private final AppliedLimits limits;
+
+        private Handle(AppliedLimits limits) {
+            this.limits = limits;
+        }
+
+        /** The verdicts so far, oldest first. */
+        @Override
+        public List<Applied> get() {
+            return limits.all();
+        }
+
+        /** What records a verdict of {@code bucket}; a later verdict of the same bucket replaces the earlier one. */
+        public Consumer<Verdict> recorder(Bucket bucket) {
+            return verdict -> limits.record(bucket, verdict);
+        }
     }
 
     /** The verdicts so far, oldest first. */

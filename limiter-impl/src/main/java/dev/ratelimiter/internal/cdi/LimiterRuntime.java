@@ -1,10 +1,7 @@
 package dev.ratelimiter.internal.cdi;
 
-import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.RateLimiterStateChanged;
 import dev.ratelimiter.internal.core.chain.LimiterAssembly;
-import dev.ratelimiter.internal.core.chain.ShadowMode;
-import dev.ratelimiter.internal.core.key.CounterKeyHasher;
 import dev.ratelimiter.internal.core.monitor.BackendStatus;
 import dev.ratelimiter.internal.core.monitor.OutageStatistics;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
@@ -62,6 +59,7 @@ public class LimiterRuntime {
     Instance<Object> beans;
 
     private volatile LimiterAssembly assembly;
+    private volatile DecisionPath path;
 
     /**
      * Builds the chain if no call has yet; the deployment's startup step.
@@ -160,29 +158,28 @@ public class LimiterRuntime {
         }
     }
 
-    /** The chain used by the decider, on hashed keys (no proxy in between). */
-    RateLimiter limiter() {
-        return assembly().limiter();
+    /**
+     * What one decision needs: the chain, the key hasher, shadow mode and the metrics port, fetched through one call
+     * of this bean's client proxy. Each call of a proxy looks up the bean's context (on Payara a class-loader keyed
+     * lookup of the container), so the decider asks once per decision rather than once per part
+     * (docs/architecture.md#the-path-of-a-request).
+     */
+    DecisionPath path() {
+        DecisionPath built = path;
+        if (built == null) {
+            built = new DecisionPath(assembly(), metrics.port());
+            path = built;
+        }
+        return built;
     }
 
-    /** Hashes normalized keys before they are counted, and for the denial event. */
-    CounterKeyHasher keys() {
-        return assembly().keys();
-    }
-
-    /** The buckets in shadow mode, which turns their refusals into calls that go on. */
-    ShadowMode shadow() {
-        return assembly().shadow();
-    }
-
-    /** Where decisions are reported. */
-    RateLimiterMetrics metrics() {
-        return metrics.port();
-    }
-
-    /** Whether a decision may wait on the network or a lock ({@link RateLimitStore#blocking()}). */
-    boolean blocking() {
-        return assembly().blocking();
+    /**
+     * The parts of {@link LimiterAssembly} a decision uses, and where it is reported.
+     *
+     * @param assembly the chain on hashed keys (no proxy in between), the key hasher, shadow mode, whether it blocks
+     * @param metrics  the metrics port
+     */
+    record DecisionPath(LimiterAssembly assembly, RateLimiterMetrics metrics) {
     }
 
     /** Attempts answered by an outage policy, per bucket. */

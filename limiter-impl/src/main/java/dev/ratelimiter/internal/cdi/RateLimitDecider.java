@@ -5,6 +5,7 @@ import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.RateLimitDenied;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.chain.BatchingLimiter;
+import dev.ratelimiter.internal.core.chain.LimiterAssembly;
 import dev.ratelimiter.internal.core.chain.ShadowMode;
 import dev.ratelimiter.internal.core.key.CounterKeyHasher;
 import dev.ratelimiter.internal.core.key.KeyNamespace;
@@ -72,10 +73,10 @@ public class RateLimitDecider {
     private Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization, KeyNamespace namespace,
                            long cost) {
         checkCost(bucket, cost);
-        CounterKeyHasher keys = runtime.keys();
+        LimiterRuntime.DecisionPath path = runtime.path();
         String normalized = KeyNormalizer.normalize(rawKey, normalization);
-        String key = keys.counterKey(namespace, normalized);
-        return settle(bucket, namespace, normalized, key, runtime.limiter().consume(bucket, key, cost));
+        String key = path.assembly().keys().counterKey(namespace, normalized);
+        return settle(path, bucket, namespace, normalized, key, path.assembly().limiter().consume(bucket, key, cost));
     }
 
     /**
@@ -95,7 +96,8 @@ public class RateLimitDecider {
      */
     public Verdict[] decideAll(List<Bucket> buckets, List<KeyResolverInvoker.Key> keys, long[] costs) {
         int count = buckets.size();
-        CounterKeyHasher counterKeys = runtime.keys();
+        LimiterRuntime.DecisionPath path = runtime.path();
+        CounterKeyHasher counterKeys = path.assembly().keys();
         String[] normalized = new String[count];
         List<StoreItem> items = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
@@ -108,11 +110,11 @@ public class RateLimitDecider {
         Verdict[] verdicts = new Verdict[count];
         int done = 0;
         while (done < count) {
-            Verdict[] decided = BatchingLimiter.consumeAll(runtime.limiter(),
+            Verdict[] decided = BatchingLimiter.consumeAll(path.assembly().limiter(),
                     done == 0 ? items : items.subList(done, count));
             for (Verdict verdict : decided) {
                 StoreItem item = items.get(done);
-                Verdict answer = settle(item.bucket(), keys.get(done).namespace(), normalized[done], item.key(),
+                Verdict answer = settle(path, item.bucket(), keys.get(done).namespace(), normalized[done], item.key(),
                         verdict);
                 verdicts[done++] = answer;
                 if (answer.outcome() != Verdict.Outcome.ALLOWED) {
@@ -124,13 +126,16 @@ public class RateLimitDecider {
     }
 
     /** What {@link #decide} does with the chain's verdict: shadow mode, the metrics, the denial event. */
-    private Verdict settle(Bucket bucket, KeyNamespace namespace, String normalized, String key, Verdict verdict) {
-        if (verdict.outcome() != Verdict.Outcome.ALLOWED && runtime.shadow().covers(bucket)) {
-            return runtime.shadow().letThrough(bucket, key, verdict);
+    private Verdict settle(LimiterRuntime.DecisionPath path, Bucket bucket, KeyNamespace namespace, String normalized,
+                           String key, Verdict verdict) {
+        ShadowMode shadow = path.assembly().shadow();
+        if (verdict.outcome() != Verdict.Outcome.ALLOWED && shadow.covers(bucket)) {
+            return shadow.letThrough(bucket, key, verdict);
         }
-        runtime.metrics().decision(bucket, verdict.outcome());
+        path.metrics().decision(bucket, verdict.outcome());
         if (verdict.outcome() == Verdict.Outcome.DENIED) {
-            denials.fire(new RateLimitDenied(bucket, runtime.keys().eventKey(namespace, normalized, key), verdict));
+            denials.fire(new RateLimitDenied(bucket, path.assembly().keys().eventKey(namespace, normalized, key),
+                    verdict));
         }
         return verdict;
     }
@@ -157,7 +162,7 @@ public class RateLimitDecider {
      * so must not run on a thread that may not block, such as a Vert.x event loop. In-memory decisions never block.
      */
     public boolean blocking() {
-        return runtime.blocking();
+        return runtime.path().assembly().blocking();
     }
 
     /**
@@ -165,7 +170,8 @@ public class RateLimitDecider {
      * {@code @RateLimitKey} parameter or a resolver's key counts under); never throws for a backend failure.
      */
     public void reset(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
-        runtime.limiter().reset(bucket, runtime.keys().counterKey(KeyNamespace.APPLICATION,
+        LimiterAssembly assembly = runtime.path().assembly();
+        assembly.limiter().reset(bucket, assembly.keys().counterKey(KeyNamespace.APPLICATION,
                 KeyNormalizer.normalize(rawKey, normalization)));
     }
 

@@ -9,7 +9,9 @@ import inet.ipaddr.ipv6.IPv6Address;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Decides which address a request is keyed by: the direct peer, unless the peer is a trusted proxy; then the
@@ -42,8 +44,26 @@ public final class ClientAddressResolver {
             .getParentBuilder()
             .toParams();
 
+    /** Peers remembered at most; past it the memo starts again empty (a flood of new peers costs a parse each). */
+    static final int MAX_REMEMBERED_PEERS = 4_096;
+
     private final TrustedProxies trustedProxies;
     private final int ipv6PrefixLength;
+    // What each peer text resolved to. Most requests come from a peer seen before (a load balancer, a proxy, a
+    // returning client), and parsing it again cost more than the rest of the filter:
+    // docs/architecture.md#the-path-of-a-request
+
+    private final Map<String, Peer> peers = new ConcurrentHashMap<>();
+
+    /**
+     * A peer text, resolved.
+     *
+     * @param parsed  whether it is an address literal
+     * @param trusted whether that address is a trusted proxy
+     * @param key     its client key when parsed; else the text as given, stripped ({@code "unknown"} when blank)
+     */
+    private record Peer(boolean parsed, boolean trusted, String key) {
+    }
 
     /**
      * Built once, when the application starts serving ({@link ClientAddressSource}).
@@ -79,26 +99,46 @@ public final class ClientAddressResolver {
      *         or, when even the peer does not parse, the peer text as given ({@code "unknown"} for none)
      */
     public String resolve(String peer, List<String> forwardedFor) {
-        Optional<IPAddress> peerAddress = parse(peer);
-        if (peerAddress.isEmpty()) {
-            return peer == null || peer.isBlank() ? "unknown" : peer.strip();
-        }
-        if (!trusted(peerAddress.get()) || forwardedFor.isEmpty()) {
-            return key(peerAddress.get());
+        Peer resolved = peer(peer);
+        if (!resolved.parsed() || !resolved.trusted() || forwardedFor.isEmpty()) {
+            return resolved.key();
         }
         List<String> hops = hops(forwardedFor);
         IPAddress leftmostTrusted = null;
         for (int i = hops.size() - 1; i >= 0; i--) {
             Optional<IPAddress> hop = parse(hops.get(i));
             if (hop.isEmpty()) {
-                return key(peerAddress.get());
+                return resolved.key();
             }
             if (!trusted(hop.get())) {
                 return key(hop.get());
             }
             leftmostTrusted = hop.get();
         }
-        return key(leftmostTrusted != null ? leftmostTrusted : peerAddress.get());
+        return leftmostTrusted != null ? key(leftmostTrusted) : resolved.key();
+    }
+
+    private Peer peer(String text) {
+        if (text == null) {
+            return new Peer(false, false, "unknown");
+        }
+        Peer known = peers.get(text);
+        if (known != null) {
+            return known;
+        }
+        Optional<IPAddress> address = parse(text);
+        Peer resolved = address.isEmpty() ? new Peer(false, false, text.isBlank() ? "unknown" : text.strip())
+                : new Peer(true, trusted(address.get()), key(address.get()));
+        if (peers.size() >= MAX_REMEMBERED_PEERS) {
+            peers.clear();
+        }
+        peers.put(text, resolved);
+        return resolved;
+    }
+
+    /** Peers remembered now, at most {@link #MAX_REMEMBERED_PEERS}: for tests. */
+    int rememberedPeers() {
+        return peers.size();
     }
 
     /** {@code true} if the address lies in a trusted proxy range. */

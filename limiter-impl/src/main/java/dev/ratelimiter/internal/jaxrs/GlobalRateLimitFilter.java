@@ -80,43 +80,48 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
     RefusalResponder refusals;
 
     /**
-     * The request property holding the reader of this request's verdicts ({@link AppliedLimits#reader()}); its
+     * The request property holding the reader of this request's verdicts ({@link AppliedLimits#handle()}); its
      * presence also says the filter already ran for the request.
      */
     static final String APPLIED = AppliedLimits.class.getName();
 
     private volatile RequestOffload offload;
+    // Fixed once the application serves (the store is chosen at startup; a deployment has one context root): read
+    // once rather than through a bean's client proxy on every request, each of which looks up the bean's context.
+    private volatile Boolean blocking;
+    private volatile String contextPath;
 
     @Override
     public void filter(ContainerRequestContext request) {
         if (request.getProperty(APPLIED) != null) {
             return; // registered twice (found by scanning and by RateLimiterFeature): count the request once
         }
-        request.setProperty(APPLIED, applied.reader());
+        AppliedLimits.Handle verdicts = applied.handle();
+        request.setProperty(APPLIED, verdicts);
         Principal principal = request.getSecurityContext() == null ? null
                 : request.getSecurityContext().getUserPrincipal();
+        String name = principal == null ? null : principal.getName();
+        String principalName = name == null || name.isBlank() ? null : name; // blank is anonymous, as RequestIdentity says
         String clientAddress = clientAddresses.clientAddress(request);
-        identity.resolve(principal == null ? null : principal.getName(), clientAddress,
-                new JaxrsRequestAttributes(request));
+        identity.resolve(principalName, clientAddress, new JaxrsRequestAttributes(request));
         LimiterSettings settings = configuration.settings();
         if (!settings.enabled() || !settings.globalLimit() || isPreflight(request)
                 || !limited(request.getUriInfo(), settings.pathPrefixes())) {
             return;
         }
-        boolean authenticated = identity.principalName().isPresent();
-        Bucket bucket = decider.bucket(authenticated ? LimiterSettings.API_AUTHENTICATED
-                : LimiterSettings.API_ANONYMOUS);
+        boolean authenticated = principalName != null;
+        String bucketName = authenticated ? LimiterSettings.API_AUTHENTICATED : LimiterSettings.API_ANONYMOUS;
+        Bucket bucket = settings.bucket(bucketName).orElseGet(() -> decider.bucket(bucketName));
         // The principal and the address each count in a namespace of its own: a user named 127.0.0.1 and an
         // anonymous caller from 127.0.0.1 never share a counter (docs/guide.md#keys-and-privacy)
         KeyResolverInvoker.Key identityKey = authenticated
-                ? new KeyResolverInvoker.Key(identity.principalName().get(), KeyNormalization.NONE,
-                        KeyNamespace.PRINCIPAL)
+                ? new KeyResolverInvoker.Key(principalName, KeyNormalization.NONE, KeyNamespace.PRINCIPAL)
                 : new KeyResolverInvoker.Key(clientAddress, KeyNormalization.NONE, KeyNamespace.CLIENT_ADDRESS);
         Optional<KeyResolverInvoker.Resolver> resolver = resolvers.global();
         KeyResolverInvoker.Key key = resolver.isEmpty() ? identityKey
                 : resolvers.resolve(resolver.get(), resolvers.filterContext(bucket.name(), identity))
                 .orElse(identityKey);
-        Consumer<Verdict> recorder = applied.recorder(bucket);
+        Consumer<Verdict> recorder = verdicts.recorder(bucket);
         Function<Verdict, Response> apply = verdict -> {
             recorder.accept(verdict);
             return switch (verdict.outcome()) {
@@ -126,7 +131,7 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
             };
         };
         Supplier<Verdict> decision = () -> decider.decide(bucket, key, 1);
-        if (decider.blocking() && offload().offload(request, decision, apply)) {
+        if (blocking() && offload().offload(request, decision, apply)) {
             return;
         }
         Response refusal = apply.apply(decision.get());
@@ -135,11 +140,29 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
         }
     }
 
+    private boolean blocking() {
+        Boolean current = blocking;
+        if (current == null) {
+            current = decider.blocking();
+            blocking = current;
+        }
+        return current;
+    }
+
     private RequestOffload offload() {
         RequestOffload current = offload;
         if (current == null) {
             current = RequestOffloads.detect();
             offload = current;
+        }
+        return current;
+    }
+
+    private String contextPath() {
+        String current = contextPath;
+        if (current == null) {
+            current = clientAddresses.server().contextPath();
+            contextPath = current;
         }
         return current;
     }
@@ -184,7 +207,7 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
             path.append(segment.getPath());
         }
         path.append('/');
-        String contextPath = clientAddresses.server().contextPath();
+        String contextPath = contextPath();
         String full = path.toString();
         return full.startsWith(contextPath) ? full.substring(contextPath.length()) : full;
     }

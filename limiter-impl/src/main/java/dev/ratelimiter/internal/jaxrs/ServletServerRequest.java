@@ -1,6 +1,5 @@
 package dev.ratelimiter.internal.jaxrs;
 
-import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -14,21 +13,18 @@ import java.util.Optional;
  */
 final class ServletServerRequest implements ServerRequest {
 
-    // Resolved once; each get() yields the request-scoped bean of the request being handled.
-    private final Instance<HttpServletRequest> requests = CDI.current().select(HttpServletRequest.class);
+    // The bean's client proxy, got once: the bean is request-scoped, so each call of the proxy reaches the request
+    // being handled (an Instance.get() per request would resolve the bean and make a reference every time).
+    private final HttpServletRequest request = CDI.current().select(HttpServletRequest.class).get();
 
     @Override
     public Optional<String> peerAddress() {
-        return Optional.ofNullable(request().getRemoteAddr());
+        return Optional.ofNullable(request.getRemoteAddr());
     }
 
     @Override
     public String contextPath() {
-        String path = request().getContextPath();
+        String path = request.getContextPath();
         return path == null ? "" : path;
-    }
-
-    private HttpServletRequest request() {
-        return requests.get();
     }
 }

@@ -94,4 +94,34 @@ class ClientAddressResolverTest {
                 .isThrownBy(() -> ClientAddressResolver.create(List.of("proxy.internal"), 64))
                 .withMessageContaining("ratelimiter.trusted-proxies").withMessageContaining("proxy.internal");
     }
+
+    @Test
+    @DisplayName("a peer seen before answers as it did the first time, for every kind of peer, header or none")
+    void rememberedPeersAnswerAlike() {
+        List<String> peers = List.of("198.51.100.9", "10.0.0.2", "127.0.0.1", "::ffff:10.0.0.3", "2001:db8:1:2::7",
+                "2001:db8:ffff::1", "garbage", " ", "203.0.113.7:4711");
+        List<List<String>> headers = List.of(List.of(), List.of("203.0.113.7"), List.of("1.1.1.1, 10.0.0.5"),
+                List.of("not-an-ip"));
+        for (String peer : peers) {
+            for (List<String> header : headers) {
+                String first = behindProxies.resolve(peer, header);
+                ClientAddressResolver fresh = ClientAddressResolver.create(List.of("10.0.0.0/8", "127.0.0.1",
+                        "2001:db8:ffff::/48"), 64);
+                assertThat(behindProxies.resolve(peer, header)).as(peer + " " + header)
+                        .isEqualTo(first).isEqualTo(fresh.resolve(peer, header));
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("a flood of new peers keeps at most MAX_REMEMBERED_PEERS, and every answer stays right past it")
+    void rememberedPeersBounded() {
+        int peers = ClientAddressResolver.MAX_REMEMBERED_PEERS * 2 + 17;
+        for (int i = 0; i < peers; i++) {
+            String peer = "198.51." + (i >> 8) + "." + (i & 0xff);
+            assertThat(untrusting.resolve(peer, List.of("203.0.113.7"))).isEqualTo(peer);
+            assertThat(untrusting.rememberedPeers()).isBetween(1, ClientAddressResolver.MAX_REMEMBERED_PEERS);
+        }
+        assertThat(untrusting.resolve(null, List.of())).isEqualTo("unknown");
+    }
 }
