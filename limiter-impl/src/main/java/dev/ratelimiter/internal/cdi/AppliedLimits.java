@@ -2,7 +2,6 @@ package dev.ratelimiter.internal.cdi;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
-import jakarta.enterprise.context.RequestScoped;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -13,16 +12,19 @@ import java.util.function.Supplier;
 
 /**
  * The verdicts given during one HTTP request, in order, from which the response filter writes the RateLimit
- * headers.
+ * headers. Held by the request's {@link RequestIdentity}: one request-scoped bean per request rather than two, since
+ * creating one costs more than the rest of the filter (docs/architecture.md#the-path-of-a-request).
  */
-@RequestScoped
-public class AppliedLimits {
+public final class AppliedLimits {
 
     /** One bucket's verdict. */
     public record Applied(Bucket bucket, Verdict verdict) {
     }
 
     private final List<Applied> applied = new ArrayList<>(2);
+
+    AppliedLimits() {
+    }
 
     /** Records a verdict; a later verdict of the same bucket replaces the earlier one. */
     public void record(Bucket bucket, Verdict verdict) {
@@ -38,9 +40,7 @@ public class AppliedLimits {
     /**
      * What reads and records this request's verdicts later, from a thread where the request context may not be
      * active (the response filter of a {@code CompletionStage} resource method that completed elsewhere, a filter
-     * that handed its store call to a worker thread): it holds this request's instance, not the proxy, and is got
-     * through one call of the proxy. (Not the instance itself: a client proxy hands back itself for a method
-     * returning {@code this}.)
+     * that handed its store call to a worker thread).
      */
     public Handle handle() {
         return new Handle(this);

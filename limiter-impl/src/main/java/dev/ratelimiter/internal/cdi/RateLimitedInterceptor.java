@@ -64,9 +64,6 @@ public class RateLimitedInterceptor {
     RequestIdentity identity;
 
     @Inject
-    AppliedLimits applied;
-
-    @Inject
     LimiterConfiguration configuration;
 
     @Inject
@@ -265,7 +262,7 @@ public class RateLimitedInterceptor {
     /** Records into this request's limits, if there is a request; holds the instance, not the proxy. */
     private BiConsumer<Bucket, Verdict> recorder() {
         try {
-            return applied.recorder();
+            return identity.applied().recorder();
         } catch (ContextNotActiveException e) {
             return (bucket, verdict) -> {
                 // no HTTP request, so no response to put headers on

@@ -10,7 +10,7 @@ import jakarta.inject.Inject;
 
 /**
  * The {@link RateLimits} bean. A decision made while a request context is active is recorded in that request's
- * {@link AppliedLimits}, so the response of a JAX-RS request carries its bucket in the RateLimit headers as the
+ * {@link AppliedLimits} (held by its {@link RequestIdentity}), so the response of a JAX-RS request carries its bucket in the RateLimit headers as the
  * interceptor's would; outside one (a scheduled job, a message listener) nothing is recorded.
  */
 @ApplicationScoped
@@ -20,7 +20,7 @@ public class RateLimitsFacade implements RateLimits {
     RateLimitDecider decider;
 
     @Inject
-    AppliedLimits applied;
+    RequestIdentity request;
 
     @Override
     public Verdict consume(String bucketName, CharSequence key, KeyNormalization normalization, long cost) {
@@ -40,7 +40,7 @@ public class RateLimitsFacade implements RateLimits {
     Verdict consume(Bucket bucket, CharSequence key, KeyNormalization normalization, long cost) {
         Verdict verdict = decider.decide(bucket, key, normalization, cost);
         try {
-            applied.record(bucket, verdict);
+            request.applied().record(bucket, verdict);
         } catch (ContextNotActiveException e) {
             // no request, so no response to put headers on
         }

@@ -71,16 +71,13 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
     RequestIdentity identity;
 
     @Inject
-    AppliedLimits applied;
-
-    @Inject
     KeyResolverInvoker resolvers;
 
     @Inject
     RefusalResponder refusals;
 
     /**
-     * The request property holding the reader of this request's verdicts ({@link AppliedLimits#handle()}); its
+     * The request property holding the reader of this request's verdicts ({@link RequestIdentity#applied()}); its
      * presence also says the filter already ran for the request.
      */
     static final String APPLIED = AppliedLimits.class.getName();
@@ -96,14 +93,14 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
         if (request.getProperty(APPLIED) != null) {
             return; // registered twice (found by scanning and by RateLimiterFeature): count the request once
         }
-        AppliedLimits.Handle verdicts = applied.handle();
-        request.setProperty(APPLIED, verdicts);
         Principal principal = request.getSecurityContext() == null ? null
                 : request.getSecurityContext().getUserPrincipal();
         String name = principal == null ? null : principal.getName();
         String principalName = name == null || name.isBlank() ? null : name; // blank is anonymous, as RequestIdentity says
         String clientAddress = clientAddresses.clientAddress(request);
-        identity.resolve(principalName, clientAddress, new JaxrsRequestAttributes(request));
+        AppliedLimits.Handle verdicts = identity.resolve(principalName, clientAddress,
+                new JaxrsRequestAttributes(request));
+        request.setProperty(APPLIED, verdicts);
         LimiterSettings settings = configuration.settings();
         if (!settings.enabled() || !settings.globalLimit() || isPreflight(request)
                 || !limited(request.getUriInfo(), settings.pathPrefixes())) {

@@ -46,7 +46,7 @@ final class CdiContainer implements AutoCloseable {
                     .addExtension(new ConfigExtension())
                     .addBeanClasses(LimiterConfiguration.class, ClockProducer.class, TestClock.class,
                             LimiterRuntime.class, MetricsConnection.class, DecidingRateLimiter.class,
-                            RequestIdentity.class, AppliedLimits.class,
+                            RequestIdentity.class,
                             RateLimitDecider.class, RateLimitsFacade.class, BucketHandles.class, RateLimitedMethodCache.class,
                             KeyResolverInvoker.class, NestedCalls.class,
                             EventLoopWarner.class, EventLoopOffload.class, UnfilteredRequestWarner.class,

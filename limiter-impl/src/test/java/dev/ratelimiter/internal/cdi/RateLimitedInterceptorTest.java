@@ -124,7 +124,7 @@ class RateLimitedInterceptorTest {
         request.activate();
         cdi.select(RequestIdentity.class).resolve(principal, "198.51.100.7");
         assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> service.search("q"));
-        assertThat(cdi.select(AppliedLimits.class).all()).singleElement()
+        assertThat(cdi.select(RequestIdentity.class).applied().all()).singleElement()
                 .satisfies(applied -> assertThat(applied.verdict().outcome()).isEqualTo(Outcome.DENIED));
         request.deactivate();
 

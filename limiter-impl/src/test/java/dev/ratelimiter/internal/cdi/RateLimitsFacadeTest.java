@@ -49,7 +49,7 @@ class RateLimitsFacadeTest {
             Verdict search = limits.consume("search", tenant);
             Verdict latest = limits.consume("exports", tenant);
 
-            assertThat(cdi.select(AppliedLimits.class).all())
+            assertThat(cdi.select(RequestIdentity.class).applied().all())
                     .extracting(applied -> applied.bucket().name(), AppliedLimits.Applied::verdict)
                     .containsExactly(tuple("search", search), tuple("exports", latest));
             assertThat(latest.remaining()).isZero();
@@ -80,7 +80,7 @@ class RateLimitsFacadeTest {
         try {
             Verdict verdict = limits.consume("exports", tenant);
 
-            assertThat(cdi.select(AppliedLimits.class).all()).singleElement().satisfies(applied -> {
+            assertThat(cdi.select(RequestIdentity.class).applied().all()).singleElement().satisfies(applied -> {
                 assertThat(applied.bucket().name()).isEqualTo("exports");
                 assertThat(applied.verdict()).isEqualTo(verdict);
             });

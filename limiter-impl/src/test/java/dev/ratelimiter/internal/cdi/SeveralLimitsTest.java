@@ -59,9 +59,9 @@ class SeveralLimitsTest {
         try {
             cdi.select(RequestIdentity.class).resolve(null, address, new KeyResolverInvokerTest.HeaderAttributes(headers));
             try {
-                return new Outcome<>(call.get(), null, List.copyOf(cdi.select(AppliedLimits.class).all()));
+                return new Outcome<>(call.get(), null, List.copyOf(cdi.select(RequestIdentity.class).applied().all()));
             } catch (RuntimeException e) {
-                return new Outcome<>(null, e, List.copyOf(cdi.select(AppliedLimits.class).all()));
+                return new Outcome<>(null, e, List.copyOf(cdi.select(RequestIdentity.class).applied().all()));
             }
         } finally {
             request.deactivate();

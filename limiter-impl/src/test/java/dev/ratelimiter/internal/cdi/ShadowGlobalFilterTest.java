@@ -83,7 +83,7 @@ class ShadowGlobalFilterTest {
             try {
                 filter.filter(get("api/projects", aborted));
                 if (i == 4) {
-                    assertThat(cdi.select(AppliedLimits.class).all()).singleElement().satisfies(applied -> {
+                    assertThat(cdi.select(RequestIdentity.class).applied().all()).singleElement().satisfies(applied -> {
                         assertThat(applied.bucket().name()).isEqualTo("api-anonymous");
                         assertThat(applied.verdict().remaining()).isZero();
                         assertThat(applied.verdict().isAllowed()).isTrue();

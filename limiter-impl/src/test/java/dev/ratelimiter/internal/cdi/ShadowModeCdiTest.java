@@ -64,7 +64,7 @@ class ShadowModeCdiTest {
             for (int i = 0; i < 5; i++) {
                 assertThat(service.login(login)).as("call %d", i + 1).isEqualTo("ok");
             }
-            assertThat(cdi.select(AppliedLimits.class).all()).singleElement().satisfies(applied -> {
+            assertThat(cdi.select(RequestIdentity.class).applied().all()).singleElement().satisfies(applied -> {
                 assertThat(applied.bucket().name()).isEqualTo("login");
                 assertThat(applied.verdict().outcome()).isEqualTo(Outcome.ALLOWED);
                 assertThat(applied.verdict().remaining()).isZero();
