@@ -47,13 +47,14 @@ final class Environment {
         StringBuilder md = new StringBuilder("# Benchmarks\n\n");
         md.append("What a decision of the Jakarta Rate Limiter costs, beside the stores' own tools, bare client ")
                 .append("loops and other limiters, all measured in one run. Written by `").append(env.get("command"))
-                .append("` (about 15 minutes on 2 cores; the iteration counts are chosen for that), which ")
+                .append("` (about 25 minutes on 2 cores; the iteration counts are chosen for that), which ")
                 .append("starts its own `redis-server`, PostgreSQL cluster and Payara Micro servers on free ports. ")
                 .append("Absolute figures depend on the machine and its load: every claim is a ratio of two ")
                 .append("figures of the same run, and ratios move by about ±20 % between runs. Goals are those of ")
-                .append("issues 11 and 29 (batching: the decision path beside the stores' own tools and beside ")
-                .append("itself with batching off); the results file `benchmarks.json` holds every figure with its ")
-                .append("details.\n\n");
+                .append("issues 11, 29 (batching: the decision path beside the stores' own tools and beside ")
+                .append("itself with batching off) and 30 (the whole in-memory decision beside Bucket4j, and the ")
+                .append("example over HTTP with the limiter on and off, both as medians of alternating runs); the ")
+                .append("results file `benchmarks.json` holds every figure with its details.\n\n");
         String note = env.getOrDefault("note", "");
         if (!note.isBlank()) {
             md.append("**").append(note).append("**\n\n");

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * How long and how wide a run measures. {@link #FULL} is sized to finish in about 15 minutes on a 2-core machine;
+ * How long and how wide a run measures. {@link #FULL} is sized to finish in about 25 minutes on a 2-core machine;
  * {@link #SMOKE} runs every section's code path in seconds, inside {@code ./mvnw verify}, so the module cannot rot.
  *
  * @param name             {@code full} or {@code smoke}
@@ -17,28 +17,32 @@ import java.util.List;
  * @param threads          client thread counts of the store section
  * @param keys             distinct keys of the store section's spread load
  * @param outagePhase      how long each outage phase is measured
- * @param httpWarmup       HTTP warm-up per server
- * @param httpRounds       HTTP rounds per server, alternated
- * @param httpRound        length of one HTTP round
+ * @param httpForks        pairs of HTTP servers started in turn (limiter on, limiter off)
+ * @param httpWarmup       length of one HTTP warm-up round
+ * @param httpWarmupMinRounds HTTP warm-up rounds per server at least
+ * @param httpWarmupMaxRounds HTTP warm-up rounds per server at most, while two consecutive ones disagree
+ * @param httpRounds       measured HTTP rounds per server of a pair, alternated
+ * @param httpRound        length of one measured HTTP round
  * @param memoryCounters   live in-memory counters of the memory section
  */
 public record Mode(String name, int jmhForks, int jmhWarmups, int jmhIterations, Duration jmhIteration,
                    Duration loadWarmup, Duration loadDuration, List<Integer> threads, int keys,
-                   Duration outagePhase, Duration httpWarmup, int httpRounds, Duration httpRound,
-                   int memoryCounters) {
+                   Duration outagePhase, int httpForks, Duration httpWarmup, int httpWarmupMinRounds, int httpWarmupMaxRounds,
+                   int httpRounds, Duration httpRound, int memoryCounters) {
 
     /*
      * Full: JMH 14 runs x (1 fork: 2 x 1 s warm-up + 3 x 1 s) ~ 1.5 min; stores 2 x 3 threads x 2 loads x 6
-     * contenders x (1 s + 3 s) ~ 5 min; outage, both stores ~ 40 s; HTTP (two Payara Micro starts, 2 x 15 s
-     * warm-up, 3 x 2 x 10 s rounds) ~ 3 min; memory ~ 20 s; the build before it ~ 1 min.
+     * contenders x (1 s + 3 s) ~ 5 min; outage, both stores ~ 40 s; HTTP (3 pairs of Payara Micro, each ~40 s
+     * to start, 15 to 30 warm-up rounds of 2 x 3 s, 5 x 2 x 4 s rounds) ~ 10 min; memory ~ 20 s; the build before
+     * it ~ 1 min. 15 measured HTTP rounds: an odd count, so their median is a measured round.
      */
     static final Mode FULL = new Mode("full", 1, 2, 3, Duration.ofSeconds(1), Duration.ofSeconds(1),
-            Duration.ofSeconds(3), List.of(1, 16, 64), 10_000, Duration.ofSeconds(3), Duration.ofSeconds(15), 3,
-            Duration.ofSeconds(10), 1_000_000);
+            Duration.ofSeconds(3), List.of(1, 16, 64), 10_000, Duration.ofSeconds(3), 3, Duration.ofSeconds(3), 15, 30, 5,
+            Duration.ofSeconds(4), 1_000_000);
 
     /* Smoke: one fork per benchmark all the same, so JMH's forked path is what the default build checks. */
     static final Mode SMOKE = new Mode("smoke", 1, 0, 1, Duration.ofMillis(100), Duration.ofMillis(50),
-            Duration.ofMillis(200), List.of(1, 4), 100, Duration.ofMillis(300), Duration.ofSeconds(1), 1,
+            Duration.ofMillis(200), List.of(1, 4), 100, Duration.ofMillis(300), 1, Duration.ofSeconds(1), 1, 2, 1,
             Duration.ofSeconds(1), 10_000);
 
     boolean smoke() {
