@@ -84,21 +84,35 @@ final class InProcessKeyHasher {
 
     /**
      * SipHash-2-4 of {@link #firstWord the namespace's first word} followed by {@code key} as UTF-16LE: the same as
-     * {@link #sipHash24(CharSequence)} of the prefix, two NUL characters and the key, without compressing the first
-     * word again or reading the key through an interface.
+     * {@link #sipHash24(String)} of the prefix, two NUL characters and the key, without compressing the first word
+     * again.
      */
     long sipHash24(KeyNamespace namespace, String key) {
-        long[] seed = seeded[namespace.ordinal()];
-        long v0 = seed[0];
-        long v1 = seed[1];
-        long v2 = seed[2];
-        long v3 = seed[3];
+        return sipHash24(seeded[namespace.ordinal()], Long.BYTES, key);
+    }
+
+    /** SipHash-2-4 of {@code chars} as UTF-16LE bytes (two a char, low byte first): the reference, for tests. */
+    long sipHash24(String chars) {
+        return sipHash24(new long[] {k0 ^ 0x736f6d6570736575L, k1 ^ 0x646f72616e646f6dL, k0 ^ 0x6c7967656e657261L,
+                k1 ^ 0x7465646279746573L}, 0, chars);
+    }
+
+    /**
+     * SipHash-2-4 of {@code key} as UTF-16LE, from the state {@code start} left after {@code startBytes} bytes (0, or
+     * a namespace's first word).
+     */
+    private static long sipHash24(long[] start, int startBytes, String key) {
+        long v0 = start[0];
+        long v1 = start[1];
+        long v2 = start[2];
+        long v3 = start[3];
         int length = key.length();
         int whole = length & ~3; // four chars are one 8-byte word
         for (int i = 0; i < whole; i += 4) {
             long m = key.charAt(i) | (long) key.charAt(i + 1) << 16 | (long) key.charAt(i + 2) << 32
                     | (long) key.charAt(i + 3) << 48;
             v3 ^= m;
+            // two SipRounds, written out: this loop is the in-memory decision's hot path
             v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
             v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
             v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
@@ -109,36 +123,9 @@ final class InProcessKeyHasher {
             v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
             v0 ^= m;
         }
-        long last = (long) (2 * (length + 4)) << 56; // the message's length in bytes (first word included), mod 256
+        long last = (long) (startBytes + 2 * length) << 56; // the message's length in bytes, modulo 256
         for (int i = whole; i < length; i++) {
             last |= (long) key.charAt(i) << (16 * (i - whole));
-        }
-        return finish(v0, v1, v2, v3, last);
-    }
-
-    /** SipHash-2-4 of {@code chars} as UTF-16LE bytes (two a char, low byte first): the reference, for tests. */
-    long sipHash24(CharSequence chars) {
-        long v0 = k0 ^ 0x736f6d6570736575L;
-        long v1 = k1 ^ 0x646f72616e646f6dL;
-        long v2 = k0 ^ 0x6c7967656e657261L;
-        long v3 = k1 ^ 0x7465646279746573L;
-        int length = chars.length();
-        int whole = length & ~3;
-        for (int i = 0; i < whole; i += 4) {
-            long m = chars.charAt(i) | (long) chars.charAt(i + 1) << 16 | (long) chars.charAt(i + 2) << 32
-                    | (long) chars.charAt(i + 3) << 48;
-            v3 ^= m;
-            for (int round = 0; round < 2; round++) {
-                v0 += v1; v1 = Long.rotateLeft(v1, 13); v1 ^= v0; v0 = Long.rotateLeft(v0, 32);
-                v2 += v3; v3 = Long.rotateLeft(v3, 16); v3 ^= v2;
-                v0 += v3; v3 = Long.rotateLeft(v3, 21); v3 ^= v0;
-                v2 += v1; v1 = Long.rotateLeft(v1, 17); v1 ^= v2; v2 = Long.rotateLeft(v2, 32);
-            }
-            v0 ^= m;
-        }
-        long last = (long) (2 * length) << 56;
-        for (int i = whole; i < length; i++) {
-            last |= (long) chars.charAt(i) << (16 * (i - whole));
         }
         return finish(v0, v1, v2, v3, last);
     }
