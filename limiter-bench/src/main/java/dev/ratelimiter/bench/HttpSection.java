@@ -254,8 +254,15 @@ final class HttpSection {
             }
         }
 
+        /**
+         * The process's CPU time so far.
+         *
+         * @throws IllegalStateException where the platform does not report it (Linux does): waiting for quiet
+         *                               would otherwise pass at once, unseen
+         */
         private Duration cpu() {
-            return process.toHandle().info().totalCpuDuration().orElse(Duration.ZERO);
+            return process.toHandle().info().totalCpuDuration().orElseThrow(() -> new IllegalStateException(
+                    "this platform reports no CPU time of " + name + "'s process; the HTTP section waits on it"));
         }
 
         static Server start(Path payara, Path war, String name, String property) throws IOException {

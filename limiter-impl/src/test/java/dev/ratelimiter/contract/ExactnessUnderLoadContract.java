@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.stream.Collectors;
@@ -107,20 +108,27 @@ public abstract class ExactnessUnderLoadContract {
         }
         AtomicInteger attempts = new AtomicInteger();
         AtomicInteger admitted = new AtomicInteger();
-        java.util.concurrent.atomic.AtomicBoolean resetDone = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean resetDone = new AtomicBoolean();
+        AtomicBoolean resetOver = new AtomicBoolean(); // done or failed: the deciders stop waiting for it
         concurrently(65, thread -> {
             if (thread == 64) { // resets once, while the others decide
-                while (attempts.get() < 1_000) {
-                    Thread.onSpinWait();
+                try {
+                    while (attempts.get() < 1_000) {
+                        Thread.onSpinWait();
+                    }
+                    limiter.reset(bucket, "k");
+                    resetDone.set(true);
+                } finally {
+                    resetOver.set(true);
                 }
-                limiter.reset(bucket, "k");
-                resetDone.set(true);
                 return;
             }
             // Each decides until it has made 200 attempts that began after the reset, however the threads are
             // scheduled: on a loaded machine the resetting thread may run only after the others made thousands.
             int afterReset = 0;
-            while (afterReset < 200) {
+            boolean resetFailed = false;
+            while (afterReset < 200 && !resetFailed && !Thread.currentThread().isInterrupted()) {
+                resetFailed = resetOver.get() && !resetDone.get(); // its exception fails the case
                 boolean began = resetDone.get();
                 attempts.incrementAndGet();
                 Verdict verdict = limiter.consume(bucket, "k");

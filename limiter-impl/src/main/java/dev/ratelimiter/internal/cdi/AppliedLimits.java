@@ -32,7 +32,9 @@ public final class AppliedLimits {
         applied.add(new Applied(bucket, verdict));
     }
 
-    /** {@link #recorder(Bucket)} for any bucket: the interceptor records each bucket of a method as it decides. */
+    /**
+     * {@link Handle#recorder(Bucket)} for any bucket: the interceptor records each bucket of a method as it decides.
+     */
     public BiConsumer<Bucket, Verdict> recorder() {
         return this::record;
     }

@@ -10,8 +10,9 @@ import jakarta.inject.Inject;
 
 /**
  * The {@link RateLimits} bean. A decision made while a request context is active is recorded in that request's
- * {@link AppliedLimits} (held by its {@link RequestIdentity}), so the response of a JAX-RS request carries its bucket in the RateLimit headers as the
- * interceptor's would; outside one (a scheduled job, a message listener) nothing is recorded.
+ * {@link AppliedLimits} (held by its {@link RequestIdentity}), so the response of a JAX-RS request carries its
+ * bucket in the RateLimit headers as the interceptor's would; outside one (a scheduled job, a message listener)
+ * nothing is recorded.
  */
 @ApplicationScoped
 public class RateLimitsFacade implements RateLimits {

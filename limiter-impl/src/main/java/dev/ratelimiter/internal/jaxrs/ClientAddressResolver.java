@@ -52,7 +52,6 @@ public final class ClientAddressResolver {
     // What each peer text resolved to. Most requests come from a peer seen before (a load balancer, a proxy, a
     // returning client), and parsing it again cost more than the rest of the filter:
     // docs/architecture.md#the-path-of-a-request
-
     private final Map<String, Peer> peers = new ConcurrentHashMap<>();
 
     /**

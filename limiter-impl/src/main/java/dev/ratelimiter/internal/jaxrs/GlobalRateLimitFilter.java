@@ -77,16 +77,16 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
     RefusalResponder refusals;
 
     /**
-     * The request property holding the reader of this request's verdicts ({@link RequestIdentity#applied()}); its
-     * presence also says the filter already ran for the request.
+     * The request property holding the reader of this request's verdicts (the {@link AppliedLimits.Handle} that
+     * {@link RequestIdentity#resolve} returns); its presence also says the filter already ran for the request.
      */
     static final String APPLIED = AppliedLimits.class.getName();
 
     private volatile RequestOffload offload;
-    // Fixed once the application serves (the store is chosen at startup; a deployment has one context root): read
-    // once rather than through a bean's client proxy on every request, each of which looks up the bean's context.
+    // Fixed once the application serves (the store is chosen at startup): read once rather than through a bean's
+    // client proxy on every request, each of which looks up the bean's context. Not the context root: the library in
+    // an EAR's lib/ is one filter for several web modules.
     private volatile Boolean blocking;
-    private volatile String contextPath;
 
     @Override
     public void filter(ContainerRequestContext request) {
@@ -96,7 +96,7 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
         Principal principal = request.getSecurityContext() == null ? null
                 : request.getSecurityContext().getUserPrincipal();
         String name = principal == null ? null : principal.getName();
-        String principalName = name == null || name.isBlank() ? null : name; // blank is anonymous, as RequestIdentity says
+        String principalName = name == null || name.isBlank() ? null : name; // blank: anonymous, as in RequestIdentity
         String clientAddress = clientAddresses.clientAddress(request);
         AppliedLimits.Handle verdicts = identity.resolve(principalName, clientAddress,
                 new JaxrsRequestAttributes(request));
@@ -155,15 +155,6 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
         return current;
     }
 
-    private String contextPath() {
-        String current = contextPath;
-        if (current == null) {
-            current = clientAddresses.server().contextPath();
-            contextPath = current;
-        }
-        return current;
-    }
-
     /**
      * A CORS preflight (Fetch standard): OPTIONS with an {@code Origin} and a non-empty
      * {@code Access-Control-Request-Method}. Anything short of that is an ordinary OPTIONS request and counts.
@@ -204,7 +195,7 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
             path.append(segment.getPath());
         }
         path.append('/');
-        String contextPath = contextPath();
+        String contextPath = clientAddresses.server().contextPath();
         String full = path.toString();
         return full.startsWith(contextPath) ? full.substring(contextPath.length()) : full;
     }

@@ -8,7 +8,8 @@ package dev.ratelimiter.internal.core.key;
  * counter the annotation made; each key the library derives from the request is in its source's own.
  *
  * <p>The hash's input is the namespace's {@link #prefix()} followed by the normalized key: the prefixes are distinct
- * and of one length, so no two (namespace, key) pairs give one input.
+ * and of one length, so no two (namespace, key) pairs give one input. (The in-memory counters' hash puts two NUL
+ * characters between them, so the prefix fills one 8-byte word of SipHash: {@code InProcessKeyHasher}.)
  */
 public enum KeyNamespace {
 
