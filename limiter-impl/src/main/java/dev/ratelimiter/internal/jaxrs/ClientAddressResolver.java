@@ -64,6 +64,9 @@ public final class ClientAddressResolver {
     private record Peer(boolean parsed, boolean trusted, String key) {
     }
 
+    /** The answer for a platform that reports no peer: every request without one, so made once. */
+    private static final Peer NO_PEER = new Peer(false, false, "unknown");
+
     /**
      * Built once, when the application starts serving ({@link ClientAddressSource}).
      *
@@ -119,7 +122,7 @@ public final class ClientAddressResolver {
 
     private Peer peer(String text) {
         if (text == null) {
-            return new Peer(false, false, "unknown");
+            return NO_PEER;
         }
         Peer known = peers.get(text);
         if (known != null) {
