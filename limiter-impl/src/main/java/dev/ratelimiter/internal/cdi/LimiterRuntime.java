@@ -58,8 +58,7 @@ public class LimiterRuntime {
     @Any
     Instance<Object> beans;
 
-    private volatile LimiterAssembly assembly;
-    private volatile DecisionPath path;
+    private volatile DecisionPath path; // the assembly and the metrics port, built together on first use
 
     /**
      * Builds the chain if no call has yet; the deployment's startup step.
@@ -71,16 +70,27 @@ public class LimiterRuntime {
     }
 
     private LimiterAssembly assembly() {
-        LimiterAssembly built = assembly;
+        return path().assembly();
+    }
+
+    /**
+     * What one decision needs: the chain, the key hasher, shadow mode and the metrics port, fetched through one call
+     * of this bean's client proxy. Each call of a proxy looks up the bean's context (on Payara a class-loader keyed
+     * lookup of the container), so the decider asks once per decision rather than once per part
+     * (docs/architecture.md#the-path-of-a-request). Built on first use.
+     */
+    DecisionPath path() {
+        DecisionPath built = path;
         if (built == null) {
             synchronized (this) {
-                built = assembly;
+                built = path;
                 if (built == null) {
                     LimiterSettings settings = configuration.settings();
                     warnings(settings);
-                    built = LimiterAssembly.assemble(settings, sharedStore(settings), clock, metrics.port(),
-                            new StateChangeEventBridge(stateChanges));
-                    assembly = built;
+                    RateLimiterMetrics port = metrics.port();
+                    built = new DecisionPath(LimiterAssembly.assemble(settings, sharedStore(settings), clock, port,
+                            new StateChangeEventBridge(stateChanges)), port);
+                    path = built;
                 }
             }
         }
@@ -152,25 +162,10 @@ public class LimiterRuntime {
 
     @PreDestroy
     void stop() {
-        LimiterAssembly built = assembly;
-        if (built != null) {
-            built.shutdown().close();
-        }
-    }
-
-    /**
-     * What one decision needs: the chain, the key hasher, shadow mode and the metrics port, fetched through one call
-     * of this bean's client proxy. Each call of a proxy looks up the bean's context (on Payara a class-loader keyed
-     * lookup of the container), so the decider asks once per decision rather than once per part
-     * (docs/architecture.md#the-path-of-a-request).
-     */
-    DecisionPath path() {
         DecisionPath built = path;
-        if (built == null) {
-            built = new DecisionPath(assembly(), metrics.port());
-            path = built;
+        if (built != null) {
+            built.assembly().shutdown().close();
         }
-        return built;
     }
 
     /**
