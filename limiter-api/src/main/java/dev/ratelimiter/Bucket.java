@@ -8,18 +8,71 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * A named limit: for each key, at most {@code limit} attempts per {@code window} in every one of its windows,
- * counted in fixed windows that open at a key's first attempt (a burst window of 10 per second and a sustained one
- * of 1 000 per hour, say). The windows of one bucket share one key in the store and are decided together: an
- * attempt refused by any window is counted in none of them (docs/guide.md#several-windows-per-bucket).
+ * A named limit: for each key, at most {@code limit} attempts per {@code window} in every one of its windows (a
+ * burst window of 10 per second and a sustained one of 1 000 per hour, say), counted by the bucket's
+ * {@link Algorithm}: in fixed windows that open at a key's first attempt (the default), or as token buckets that
+ * refill at {@code limit} per {@code window} (docs/guide.md#choosing-an-algorithm). The windows of one bucket share one
+ * key in the store and are decided together: an attempt refused by any window is counted in none of them
+ * (docs/guide.md#several-windows-per-bucket).
  *
- * @param name     the bucket's name, matching {@code [a-z0-9][a-z0-9-]{0,63}}; it appears in configuration
- *                 keys, metrics tags, response headers and store keys
- * @param limits   the bucket's windows, from 1 to {@link #MAX_WINDOWS}, of distinct lengths; kept sorted from the
- *                 shortest window to the longest, unmodifiable
- * @param onOutage what to decide when the limiter cannot answer, never {@code null}
+ * @param name      the bucket's name, matching {@code [a-z0-9][a-z0-9-]{0,63}}; it appears in configuration
+ *                  keys, metrics tags, response headers and store keys
+ * @param limits    the bucket's windows, from 1 to {@link #MAX_WINDOWS}, of distinct lengths; kept sorted from the
+ *                  shortest window to the longest, unmodifiable
+ * @param onOutage  what to decide when the limiter cannot answer, never {@code null}
+ * @param algorithm how the windows count, never {@code null}
+ * @param burst     the most attempts the shortest window admits at once: for a {@link Algorithm#TOKEN_BUCKET token
+ *                  bucket}, its capacity in tokens (1 to {@link #MAX_LIMIT}; 1 spaces calls evenly, SmallRye's
+ *                  {@code minSpacing}); for a {@link Algorithm#FIXED_WINDOW fixed window}, its limit. Given as 0,
+ *                  the shortest window's limit.
  */
-public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage) {
+public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Algorithm algorithm, long burst) {
+
+    /**
+     * How a bucket's windows count attempts (docs/guide.md#choosing-an-algorithm). Each window of a bucket counts
+     * the same way; a store declares which it decides ({@code dev.ratelimiter.spi.RateLimitStoreProvider}).
+     */
+    public enum Algorithm {
+        /**
+         * A window opens at a key's first counted attempt and admits {@code limit} attempts until it ends,
+         * {@code window} later: a client may spend the whole limit at once, and up to twice the limit across the
+         * end of one window and the start of the next.
+         */
+        FIXED_WINDOW("fixed-window"),
+        /**
+         * A token bucket per window, decided as the generic cell rate algorithm (GCRA): it holds at most its
+         * capacity ({@link Bucket#capacity(int)}), refills one token every {@code window / limit}
+         * ({@link Bucket#tokenIntervalMicros(int)}), and a call of cost c takes c tokens. Over any span s it admits at
+         * most capacity + s × limit / window.
+         */
+        TOKEN_BUCKET("token-bucket");
+
+        private final String configName;
+
+        Algorithm(String configName) {
+            this.configName = configName;
+        }
+
+        /** {@return the name in configuration ({@code ratelimiter.buckets.<name>.algorithm}): {@code fixed-window}, ...} */
+        public String configName() {
+            return configName;
+        }
+
+        /**
+         * The algorithm of a configuration name.
+         *
+         * @param name {@code fixed-window} or {@code token-bucket}, exactly
+         * @return the algorithm, or empty for any other name
+         */
+        public static java.util.Optional<Algorithm> ofConfigName(String name) {
+            for (Algorithm algorithm : values()) {
+                if (algorithm.configName.equals(name)) {
+                    return java.util.Optional.of(algorithm);
+                }
+            }
+            return java.util.Optional.empty();
+        }
+    }
 
     /**
      * The largest limit, 10<sup>12</sup>: far above any real rate, and small enough that no count, remaining or
@@ -39,6 +92,8 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage) {
      * their number bounds that call's work (a burst and a sustained window are the usual pair).
      */
     public static final int MAX_WINDOWS = 8;
+
+    private static final long MICROS_PER_SECOND = 1_000_000;
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
 
@@ -99,17 +154,24 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage) {
     /**
      * A bucket, its values checked; the windows are copied and sorted from the shortest to the longest.
      *
-     * @param name     the bucket's name, matching {@code [a-z0-9][a-z0-9-]{0,63}}
-     * @param limits   1 to {@link #MAX_WINDOWS} windows of distinct lengths
-     * @param onOutage what to decide when the limiter cannot answer
-     * @throws IllegalArgumentException if a value is out of range, or two windows have the same length; the
-     *                                  message names the bucket
-     * @throws NullPointerException     if {@code name}, {@code limits}, a window or {@code onOutage} is {@code null}
+     * @param name      the bucket's name, matching {@code [a-z0-9][a-z0-9-]{0,63}}
+     * @param limits    1 to {@link #MAX_WINDOWS} windows of distinct lengths
+     * @param onOutage  what to decide when the limiter cannot answer
+     * @param algorithm how the windows count
+     * @param burst     0 for the shortest window's limit; else, for a token bucket, its capacity from 1 to
+     *                  {@link #MAX_LIMIT}, and for a fixed window, the shortest window's limit
+     * @throws IllegalArgumentException if a value is out of range, two windows have the same length, a fixed window
+     *                                  is given another burst than its limit, or a token bucket's window refills
+     *                                  faster than one token per microsecond or takes longer than
+     *                                  {@link #MAX_WINDOW} to fill; the message names the bucket
+     * @throws NullPointerException     if {@code name}, {@code limits}, a window, {@code onOutage} or
+     *                                  {@code algorithm} is {@code null}
      */
     public Bucket {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(onOutage, "onOutage");
+        Objects.requireNonNull(algorithm, "algorithm");
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("bucket name '" + name
                     + "' must match [a-z0-9][a-z0-9-]{0,63} (lower-case letters, digits and '-')");
@@ -131,6 +193,55 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage) {
             }
             limits = List.copyOf(sorted);
         }
+        burst = checkedBurst(name, limits, algorithm, burst);
+    }
+
+    /**
+     * A fixed-window bucket, its values checked; the windows are copied and sorted from the shortest to the longest.
+     *
+     * @param name     the bucket's name, matching {@code [a-z0-9][a-z0-9-]{0,63}}
+     * @param limits   1 to {@link #MAX_WINDOWS} windows of distinct lengths
+     * @param onOutage what to decide when the limiter cannot answer
+     * @throws IllegalArgumentException if a value is out of range, or two windows have the same length; the
+     *                                  message names the bucket
+     * @throws NullPointerException     if {@code name}, {@code limits}, a window or {@code onOutage} is {@code null}
+     */
+    public Bucket(String name, List<Limit> limits, OutagePolicy onOutage) {
+        this(name, limits, onOutage, Algorithm.FIXED_WINDOW, 0);
+    }
+
+    private static long checkedBurst(String name, List<Limit> limits, Algorithm algorithm, long burst) {
+        long shortest = limits.get(0).limit();
+        if (burst == 0) {
+            burst = shortest;
+        }
+        if (algorithm != Algorithm.TOKEN_BUCKET) {
+            if (burst != shortest) {
+                throw new IllegalArgumentException("bucket '" + name + "': a burst applies to a token bucket only; "
+                        + "this bucket is a " + algorithm.configName());
+            }
+            return burst;
+        }
+        if (burst < 1 || burst > MAX_LIMIT) {
+            throw new IllegalArgumentException("bucket '" + name + "': burst must be from 1 to " + MAX_LIMIT
+                    + ", was " + burst);
+        }
+        long maxMicros = MAX_WINDOW.toSeconds() * MICROS_PER_SECOND;
+        for (int i = 0; i < limits.size(); i++) {
+            Limit limit = limits.get(i);
+            long interval = limit.windowSeconds() * MICROS_PER_SECOND / limit.limit();
+            if (interval < 1) {
+                throw new IllegalArgumentException("bucket '" + name + "': a token bucket refills at most one token "
+                        + "per microsecond; " + limit.limit() + " per " + limit.window() + " is faster");
+            }
+            long capacity = i == 0 ? burst : limit.limit();
+            if (capacity > maxMicros / interval) {
+                throw new IllegalArgumentException("bucket '" + name + "': a token bucket of " + capacity
+                        + " tokens refilled at " + limit.limit() + " per " + limit.window()
+                        + " would take longer than " + MAX_WINDOW + " to fill; lower the burst");
+            }
+        }
+        return burst;
     }
 
     /**
@@ -185,8 +296,7 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage) {
     }
 
     /**
-     * The smallest limit of the bucket's windows: the largest cost one call may have (a cost above it could never
-     * be allowed).
+     * The smallest limit of the bucket's windows.
      *
      * @return attempts, at least 1
      */
@@ -196,6 +306,52 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage) {
             smallest = Math.min(smallest, limit.limit());
         }
         return smallest;
+    }
+
+    /**
+     * The largest cost one call may have: the smallest {@link #capacity(int)} of the bucket's windows (a cost above
+     * it could never be allowed). For a fixed window, the smallest limit.
+     *
+     * @return attempts, at least 1
+     */
+    public long largestCost() {
+        long smallest = Long.MAX_VALUE;
+        for (int i = 0; i < limits.size(); i++) {
+            smallest = Math.min(smallest, capacity(i));
+        }
+        return smallest;
+    }
+
+    /**
+     * The most attempts window {@code index} admits at once: for a token bucket, the shortest window's
+     * {@link #burst()} and every longer window's limit (its tokens when full); for a fixed window, its limit.
+     *
+     * @param index the window's index in {@link #limits()}, from 0
+     * @return attempts, at least 1
+     * @throws IndexOutOfBoundsException if there is no such window
+     */
+    public long capacity(int index) {
+        long limit = limits.get(index).limit();
+        return algorithm == Algorithm.TOKEN_BUCKET && index == 0 ? burst : limit;
+    }
+
+    /**
+     * For a token bucket, how long window {@code index} takes to refill one token: its length divided by its limit,
+     * in whole microseconds, rounded down (so the rate is kept or slightly exceeded, by less than one part in the
+     * interval). Every store decides a token bucket on this same whole number, so they all agree to the microsecond.
+     *
+     * @param index the window's index in {@link #limits()}, from 0
+     * @return microseconds, at least 1 for a token bucket (checked when the bucket is made)
+     * @throws IndexOutOfBoundsException if there is no such window
+     */
+    public long tokenIntervalMicros(int index) {
+        Limit limit = limits.get(index);
+        return limit.windowSeconds() * MICROS_PER_SECOND / limit.limit();
+    }
+
+    /** {@return whether the bucket counts as a token bucket} */
+    public boolean isTokenBucket() {
+        return algorithm == Algorithm.TOKEN_BUCKET;
     }
 
     /** {@return whether the bucket has more than one window} */

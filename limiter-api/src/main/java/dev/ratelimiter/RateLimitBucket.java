@@ -24,10 +24,10 @@ public interface RateLimitBucket {
      *
      * @param key           the raw key
      * @param normalization how the key is normalized before it is hashed and counted
-     * @param cost          attempts the call counts, from 0 to the bucket's smallest limit
-     *                      ({@link Bucket#smallestLimit()})
+     * @param cost          attempts the call counts, from 0 to the bucket's largest cost
+     *                      ({@link Bucket#largestCost()})
      * @return the decision; {@link Verdict.Outcome#UNAVAILABLE} only for a fail-closed outage
-     * @throws IllegalArgumentException if the cost is negative or above the bucket's smallest limit
+     * @throws IllegalArgumentException if the cost is negative or above the bucket's largest cost
      */
     Verdict consume(CharSequence key, KeyNormalization normalization, long cost);
 
@@ -56,7 +56,7 @@ public interface RateLimitBucket {
      * {@code cost} attempts for a raw key, {@link KeyNormalization#NONE}.
      *
      * @param key  the raw key
-     * @param cost attempts the call counts, from 0 to the bucket's smallest limit
+     * @param cost attempts the call counts, from 0 to the bucket's largest cost
      * @return the decision; {@link Verdict.Outcome#UNAVAILABLE} only for a fail-closed outage
      * @throws IllegalArgumentException if the cost is out of range
      */

@@ -37,7 +37,7 @@ import java.lang.annotation.Target;
  * and MicroProfile Fault Tolerance, so a denied call opens no transaction and triggers no retry.
  *
  * <p>The bucket must be configured ({@code ratelimiter.buckets.<bucket>.limit} and {@code .window}, or
- * {@code .limits}); an unknown bucket, a {@link #cost()} below 0 or above the bucket's smallest limit, a key source
+ * {@code .limits}); an unknown bucket, a {@link #cost()} below 0 or above the bucket's largest cost, a key source
  * the method cannot give or a resolver that is not exactly one bean fails the deployment with a message naming the
  * method and the attribute.
  */

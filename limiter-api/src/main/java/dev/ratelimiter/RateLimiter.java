@@ -38,7 +38,7 @@ public interface RateLimiter {
      * @param bucket the bucket, never {@code null}
      * @param key    the key within the bucket, never {@code null}
      * @param cost   attempts the call counts, from 0 (a check that counts nothing) to
-     *               {@link Bucket#smallestLimit()}; callers check it (a larger cost is simply refused)
+     *               {@link Bucket#largestCost()}; callers check it (a larger cost is simply refused)
      * @return the verdict; {@link Verdict.Outcome#UNAVAILABLE} when the backend failed or its deadline passed.
      *         Never throws for a backend failure.
      */

@@ -61,11 +61,11 @@ public interface RateLimits {
      * @param bucketName    a configured bucket
      * @param key           the raw key
      * @param normalization how the key is normalized before it is hashed and counted
-     * @param cost          attempts the call counts, from 0 to the bucket's smallest limit
-     *                      ({@link Bucket#smallestLimit()})
+     * @param cost          attempts the call counts, from 0 to the bucket's largest cost
+     *                      ({@link Bucket#largestCost()})
      * @return the decision; {@link Verdict.Outcome#UNAVAILABLE} only for a fail-closed outage
      * @throws IllegalArgumentException if the bucket is not configured, or the cost is negative or above the
-     *                                  bucket's smallest limit
+     * bucket's largest cost
      */
     Verdict consume(String bucketName, CharSequence key, KeyNormalization normalization, long cost);
 
@@ -74,7 +74,7 @@ public interface RateLimits {
      *
      * @param bucketName a configured bucket
      * @param key        the raw key
-     * @param cost       attempts the call counts, from 0 to the bucket's smallest limit
+     * @param cost       attempts the call counts, from 0 to the bucket's largest cost
      * @return the decision; {@link Verdict.Outcome#UNAVAILABLE} only for a fail-closed outage
      * @throws IllegalArgumentException if the bucket is not configured, or the cost is out of range
      */

@@ -1,5 +1,8 @@
 package dev.ratelimiter.spi;
 
+import dev.ratelimiter.Bucket;
+
+import java.util.EnumSet;
 import java.util.Set;
 
 /**
@@ -22,6 +25,18 @@ public interface RateLimitStoreProvider {
      * so that a misspelt one is warned about with the nearest name.
      */
     Set<String> propertyNames();
+
+    /**
+     * The algorithms this store decides ({@code ratelimiter.buckets.<name>.algorithm}): a bucket on another one fails
+     * the deployment, naming the bucket's property and this store. The default, for a store written before the
+     * library had algorithms, is {@link Bucket.Algorithm#FIXED_WINDOW} only; a store that declares more decides each
+     * {@link StoreItem} by its bucket's {@link Bucket#algorithm()} ({@link RateLimitStore#consume} says how).
+     *
+     * @return one or more algorithms
+     */
+    default Set<Bucket.Algorithm> algorithms() {
+        return EnumSet.of(Bucket.Algorithm.FIXED_WINDOW);
+    }
 
     /**
      * Reads this store's settings from {@link StoreContext#config()} and builds the store. Called once at startup,

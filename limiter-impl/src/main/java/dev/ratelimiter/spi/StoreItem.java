@@ -11,7 +11,7 @@ import java.util.Objects;
  * @param bucket the bucket, whose {@link Bucket#limits()} are decided together, atomically
  * @param key    the hashed key (HMAC-SHA-256 or SHA-256, hex): never a login, principal or address in clear
  * @param cost   attempts the call counts in every window, from 0 (a check that counts nothing) to the bucket's
- *               {@link Bucket#smallestLimit()}
+ *               {@link Bucket#largestCost()}
  */
 public record StoreItem(Bucket bucket, String key, long cost) {
 

@@ -25,9 +25,9 @@ public class DecidingRateLimiter implements RateLimiter {
     /**
      * @param bucket the bucket, configured or not
      * @param key    the raw key, hashed before it is counted
-     * @param cost   attempts the call counts, from 0 to the bucket's smallest limit
+     * @param cost   attempts the call counts, from 0 to the bucket's largest cost
      * @return the verdict after the bucket's outage policy and shadow mode
-     * @throws IllegalArgumentException if the cost is negative or above the bucket's smallest limit
+     * @throws IllegalArgumentException if the cost is negative or above the bucket's largest cost
      */
     @Override
     public Verdict consume(Bucket bucket, String key, long cost) {

@@ -1,5 +1,6 @@
 package dev.ratelimiter.internal.cdi;
 
+import dev.ratelimiter.Bucket;
 import dev.ratelimiter.RateLimiterStateChanged;
 import dev.ratelimiter.internal.core.chain.LimiterAssembly;
 import dev.ratelimiter.internal.core.monitor.BackendStatus;
@@ -8,6 +9,7 @@ import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import dev.ratelimiter.internal.core.settings.StoreProviderRegistry;
 import dev.ratelimiter.internal.core.settings.SubtreeConfig;
+import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.RateLimitStoreProvider;
 import jakarta.annotation.PreDestroy;
@@ -19,6 +21,8 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.Config;
 
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -128,6 +132,7 @@ public class LimiterRuntime {
         if (provider == null) { // SettingsReader accepts only the names found, from the same class loader
             throw new IllegalStateException("no store provider named '" + name + "'");
         }
+        unofferedAlgorithms(settings, provider);
         SubtreeConfig storeConfig = new SubtreeConfig(name, configuration.lookup());
         CdiStoreContext context = new CdiStoreContext(storeConfig, clock, beans);
         RateLimitStore store;
@@ -145,6 +150,23 @@ public class LimiterRuntime {
             throw e;
         }
         return Optional.of(LimiterAssembly.of(store, context));
+    }
+
+    /** Fails the start for each bucket on an algorithm the store does not decide, naming both properties. */
+    private static void unofferedAlgorithms(LimiterSettings settings, RateLimitStoreProvider provider) {
+        List<String> problems = new ArrayList<>();
+        settings.buckets().forEach((name, bucket) -> {
+            if (!provider.algorithms().contains(bucket.algorithm())) {
+                problems.add("ratelimiter.buckets." + name + ".algorithm: bucket '" + name + "' is a "
+                        + bucket.algorithm().configName() + ", which the store of ratelimiter.backend="
+                        + provider.name() + " does not decide (it decides " + provider.algorithms().stream()
+                        .map(Bucket.Algorithm::configName).sorted().toList() + "); choose one of those, or another "
+                        + "store");
+            }
+        });
+        if (!problems.isEmpty()) {
+            throw new ConfigurationException(problems);
+        }
     }
 
     /**

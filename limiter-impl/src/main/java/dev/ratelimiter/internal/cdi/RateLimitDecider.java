@@ -53,9 +53,9 @@ public class RateLimitDecider {
      * Decides one call of the given cost in every window of the bucket (docs/guide.md#fixed-windows); a decision
      * is counted once in the metrics, whatever its cost and however many windows the bucket has.
      *
-     * @param cost attempts the call counts, from 0 (a check) to the bucket's smallest limit
+     * @param cost attempts the call counts, from 0 (a check) to the bucket's largest cost
      * @return the verdict after the bucket's outage policy; {@code UNAVAILABLE} only for a fail-closed outage
-     * @throws IllegalArgumentException if the cost is negative or above the bucket's smallest limit
+     * @throws IllegalArgumentException if the cost is negative or above the bucket's largest cost
      */
     public Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization, long cost) {
         return decide(bucket, rawKey, normalization, KeyNamespace.APPLICATION, cost);
@@ -88,7 +88,7 @@ public class RateLimitDecider {
      *
      * @param buckets the buckets, in the order they are decided, at least one
      * @param keys    each bucket's raw key and its normalization, at the same index
-     * @param costs   each bucket's cost, at the same index, from 0 to the bucket's smallest limit
+     * @param costs   each bucket's cost, at the same index, from 0 to the bucket's largest cost
      * @return one verdict per decided bucket, in order: all {@code ALLOWED} but for the last, which may be the
      *         refusal ({@code DENIED}, or {@code UNAVAILABLE} for a fail-closed outage) that stopped the rest
      * @throws IllegalArgumentException if a cost is negative or above its bucket's smallest limit, before anything
@@ -146,7 +146,7 @@ public class RateLimitDecider {
      * @throws IllegalArgumentException naming the bucket, the cost and the accepted range
      */
     public static void checkCost(Bucket bucket, long cost) {
-        if (cost < 0 || cost > bucket.smallestLimit()) {
+        if (cost < 0 || cost > bucket.largestCost()) {
             throw new IllegalArgumentException(costProblem(bucket, cost));
         }
     }
@@ -154,7 +154,8 @@ public class RateLimitDecider {
     /** The message for a cost out of range, without the caller's place. */
     static String costProblem(Bucket bucket, long cost) {
         return "cost " + cost + " is out of range for bucket '" + bucket.name() + "': from 0 to "
-                + bucket.smallestLimit() + " (the bucket's smallest limit)";
+                + bucket.largestCost() + (bucket.isTokenBucket() ? " (the bucket's smallest capacity: its burst, or a "
+                + "longer window's limit)" : " (the bucket's largest cost)");
     }
 
     /**

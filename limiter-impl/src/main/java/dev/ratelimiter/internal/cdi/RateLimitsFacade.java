@@ -35,7 +35,7 @@ public class RateLimitsFacade implements RateLimits {
      * @param bucket        the bucket
      * @param key           the raw key, normalized and hashed before it is counted
      * @param normalization how the key is normalized
-     * @param cost          attempts the call counts, from 0 to the bucket's smallest limit
+     * @param cost          attempts the call counts, from 0 to the bucket's largest cost
      * @return the verdict, as {@link RateLimitDecider#decide(Bucket, CharSequence, KeyNormalization, long)}
      */
     Verdict consume(Bucket bucket, CharSequence key, KeyNormalization normalization, long cost) {

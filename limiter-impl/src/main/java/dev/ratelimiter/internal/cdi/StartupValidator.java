@@ -137,7 +137,7 @@ public class StartupValidator {
                             Optional<Bucket> bucket = settings.bucket(limit.bucketName());
                             if (bucket.isEmpty()) {
                                 problems.add(where + ": " + notConfigured(limit.bucketName()));
-                            } else if (limit.cost() < 0 || limit.cost() > bucket.get().smallestLimit()) {
+                            } else if (limit.cost() < 0 || limit.cost() > bucket.get().largestCost()) {
                                 problems.add("@RateLimited(bucket = \"" + limit.bucketName() + "\", cost = "
                                         + limit.cost() + ") on " + RateLimitedMethod.describe(beanClass, method)
                                         + ": " + RateLimitDecider.costProblem(bucket.get(), limit.cost()));

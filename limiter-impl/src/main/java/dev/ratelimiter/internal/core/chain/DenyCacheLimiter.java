@@ -95,7 +95,7 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
         long resetsBefore = refusals.resets.get();
         long start = nanos.getAsLong();
         Verdict verdict = store.consume(bucket, key, cost);
-        keepIfDenied(refusals, key, verdict, start, resetsBefore);
+        keepIfDenied(refusals, bucket, key, cost, verdict, start, resetsBefore);
         return verdict;
     }
 
@@ -142,7 +142,7 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
         Refusals refusals = byBucket.get(item.bucket().name());
         Refusal refusal = refusals == null ? null : refusals.entries.get(item.key());
         return refusal != null && nanos.getAsLong() - refusal.expiresAt < 0
-                && WindowVerdicts.needed(item.cost()) > refusal.verdict.remaining();
+                && WindowVerdicts.needed(item.cost()) > refusal.room;
     }
 
     /** One call of the store's limiter for items none of which is refused from memory; keeps its refusals. */
@@ -156,7 +156,8 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
         long start = nanos.getAsLong();
         Verdict[] verdicts = BatchingLimiter.consumeAll(store, items);
         for (int i = 0; i < verdicts.length; i++) {
-            keepIfDenied(refusals[i], items.get(i).key(), verdicts[i], start, resetsBefore[i]);
+            StoreItem item = items.get(i);
+            keepIfDenied(refusals[i], item.bucket(), item.key(), item.cost(), verdicts[i], start, resetsBefore[i]);
         }
         return verdicts;
     }
@@ -173,7 +174,7 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
             long now = nanos.getAsLong();
             if (now - refusal.expiresAt >= 0) {
                 refusals.remove(key, refusal);
-            } else if (WindowVerdicts.needed(cost) > refusal.verdict.remaining()) {
+            } else if (WindowVerdicts.needed(cost) > refusal.room) {
                 metrics.cachedDenial(bucket);
                 return refusal.answer(now);
             }
@@ -181,12 +182,19 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
         return null;
     }
 
-    /** Keeps the store's refusal of a call that started at {@code start}. */
-    private void keepIfDenied(Refusals refusals, String key, Verdict verdict, long start, long resetsBefore) {
+    /**
+     * Keeps the store's refusal of a call of {@code cost} that started at {@code start}: until the refusing window
+     * ends, for the calls that need more than the room it had left. A token bucket's room grows as it refills, so
+     * there the refusal holds only for calls needing at least what the refused one needed, and only until the
+     * verdict's {@code resetAfter}: when the store could first allow the refused call (docs/stores.md#refusals-kept-in-memory).
+     */
+    private void keepIfDenied(Refusals refusals, Bucket bucket, String key, long cost, Verdict verdict, long start,
+                              long resetsBefore) {
         if (verdict.outcome() == Verdict.Outcome.DENIED) {
             long windowEndsAt = start + saturatedNanos(verdict.resetAfter());
             long expiresAt = windowEndsAt - start < maxAgeNanos ? windowEndsAt : start + maxAgeNanos;
-            refusals.keep(key, new Refusal(windowEndsAt, expiresAt, start, verdict), resetsBefore, maxKeys);
+            long room = bucket.isTokenBucket() ? WindowVerdicts.needed(cost) - 1 : verdict.remaining();
+            refusals.keep(key, new Refusal(windowEndsAt, expiresAt, start, room, verdict), resetsBefore, maxKeys);
         }
     }
 
@@ -231,9 +239,9 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
 
     /**
      * One refusal: when the store's refusing window ends, when this process stops answering it, when the store was
-     * asked, and the store's verdict.
+     * asked, the most a call may need and still go to the store, and the store's verdict.
      */
-    private record Refusal(long windowEndsAt, long expiresAt, long askedAt, Verdict verdict) {
+    private record Refusal(long windowEndsAt, long expiresAt, long askedAt, long room, Verdict verdict) {
 
         /** The kept refusal at {@code now}: its resets moved on by the time elapsed since the store was asked. */
         Verdict answer(long now) {

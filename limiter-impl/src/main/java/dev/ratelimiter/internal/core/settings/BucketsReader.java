@@ -32,6 +32,8 @@ final class BucketsReader {
     private static final Range<Long> LIMIT = PropertyTable.BUCKET_LIMIT.wholeNumbers();
     /** Bucket windows, in whole seconds ({@link Bucket#MAX_WINDOW}). */
     private static final Range<Duration> WINDOW = PropertyTable.BUCKET_WINDOW.durations();
+    /** A token bucket's capacity ({@link Bucket#burst()}). */
+    private static final Range<Long> BURST = PropertyTable.BUCKET_BURST.wholeNumbers();
 
     private final Function<String, Optional<String>> lookup;
     private final List<String> propertyNames;
@@ -91,18 +93,51 @@ final class BucketsReader {
                 }
             }
             boolean shadow = shadowMode(base + "mode");
-            if (limits != null) {
+            Bucket.Algorithm algorithm = algorithm(base + "algorithm");
+            Optional<String> burstText = values.text(base + "burst");
+            long burst = 0;
+            if (burstText.isPresent()) {
+                Long parsed = values.parseWholeNumber(base + "burst", burstText.get(), BURST);
+                if (algorithm != null && algorithm != Bucket.Algorithm.TOKEN_BUCKET) {
+                    problems.add(base + "burst: bucket '" + name + "' is a " + algorithm.configName()
+                            + ", which has no burst; remove it, or set " + base + "algorithm=token-bucket");
+                    continue;
+                }
+                if (parsed == null) {
+                    continue;
+                }
+                burst = parsed;
+            }
+            if (limits != null && algorithm != null) {
                 try {
-                    buckets.put(name, new Bucket(name, limits, onOutage));
+                    buckets.put(name, new Bucket(name, limits, onOutage, algorithm, burst));
                     if (shadow) {
                         shadowBuckets.add(name);
                     }
                 } catch (IllegalArgumentException e) {
-                    problems.add(base + (limitsText.isPresent() ? "limits" : "*") + ": " + e.getMessage());
+                    problems.add(base + (burstText.isPresent() && e.getMessage().contains("burst") ? "burst"
+                            : limitsText.isPresent() ? "limits" : "*") + ": " + e.getMessage());
                 }
             }
         }
         return buckets;
+    }
+
+    /** A bucket's {@code algorithm}, {@code fixed-window} when unset; null when invalid (a problem). */
+    private Bucket.Algorithm algorithm(String property) {
+        Optional<String> text = values.text(property);
+        if (text.isEmpty()) {
+            return Bucket.Algorithm.FIXED_WINDOW;
+        }
+        Optional<Bucket.Algorithm> algorithm = Bucket.Algorithm.ofConfigName(text.get().strip()
+                .toLowerCase(Locale.ROOT));
+        if (algorithm.isEmpty()) {
+            problems.add(property + ": '" + text.get() + "' is not an algorithm; use "
+                    + java.util.Arrays.stream(Bucket.Algorithm.values()).map(Bucket.Algorithm::configName)
+                    .collect(java.util.stream.Collectors.joining(" or ")));
+            return null;
+        }
+        return algorithm.get();
     }
 
     /** Whether a bucket's {@code mode} is {@code shadow}; {@code enforce} when unset or invalid (a problem). */

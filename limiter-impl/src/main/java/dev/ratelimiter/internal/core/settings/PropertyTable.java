@@ -141,10 +141,14 @@ public final class PropertyTable {
     public static final Property BUCKET_ON_OUTAGE = text(BUCKET + "on-outage", "fallback");
     /** {@code enforce} (refusals enforced) or {@code shadow} (only counted). */
     public static final Property BUCKET_MODE = text(BUCKET + "mode", "enforce");
+    /** How the bucket's windows count: {@code fixed-window} or {@code token-bucket} ({@link Bucket.Algorithm}). */
+    public static final Property BUCKET_ALGORITHM = text(BUCKET + "algorithm", "fixed-window");
+    /** A token bucket's capacity, the shortest window's ({@link Bucket#burst()}); unset: that window's limit. */
+    public static final Property BUCKET_BURST = wholeNumber(BUCKET + "burst", null, 1, Bucket.MAX_LIMIT);
 
     /** Every row, in the reference's order. */
     public static final List<Property> ALL = List.of(ENABLED, BACKEND, BUCKET_LIMIT, BUCKET_WINDOW, BUCKET_LIMITS,
-            BUCKET_ON_OUTAGE, BUCKET_MODE, API_ENABLED, API_PATH_PREFIXES, API_KEY_RESOLVER, TRUSTED_PROXIES,
+            BUCKET_ON_OUTAGE, BUCKET_MODE, BUCKET_ALGORITHM, BUCKET_BURST, API_ENABLED, API_PATH_PREFIXES, API_KEY_RESOLVER, TRUSTED_PROXIES,
             IPV6_PREFIX_LENGTH, KEY_SECRET, HEADERS_ON_SUCCESS, MEMORY_MAX_KEYS, MEMORY_SWEEP_INTERVAL,
             DENY_CACHE_MAX_AGE, HEALTH_DOWN_WHEN_DEGRADED, METRICS_SYSTEM, BREAKER_FAILURE_THRESHOLD,
             BREAKER_INITIAL_BACKOFF, BREAKER_MAX_BACKOFF, BREAKER_SUCCESS_THRESHOLD);

@@ -56,6 +56,7 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
     private static final System.Logger LOG = System.getLogger(MemoryRateLimiter.class.getName());
     private static final long CAP_SWEEP_SPACING_MILLIS = 1_000;
     private static final long SAME_WINDOW_MILLIS = 500;
+    private static final long MICROS_PER_MILLI = 1_000;
 
     private final InstantSource clock;
     private final int maxKeysPerBucket;
@@ -81,8 +82,45 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
     public Verdict consume(Bucket bucket, String key, long cost) {
         Counters counters = counters(bucket);
         long now = clock.millis();
+        if (bucket.isTokenBucket()) {
+            return consumeTokens(counters, bucket, key, cost, now);
+        }
         return bucket.hasSeveralWindows() ? consumeSeveral(counters, bucket, key, cost, now)
                 : consumeOne(counters, bucket, key, cost, now);
+    }
+
+    /**
+     * A token bucket, of one window or several: one small state per key holding each window's theoretical arrival
+     * time, decided under its lock (docs/guide.md#token-buckets). A check (cost 0) of a key with no state adds none.
+     */
+    private Verdict consumeTokens(Counters counters, Bucket bucket, String key, long cost, long now) {
+        while (true) {
+            Slot slot = counters.cells.get(key);
+            if (slot == null) {
+                if (cost == 0) {
+                    return WindowVerdicts.untouched(bucket); // a full bucket: nothing to take, no state to keep
+                }
+                if (!counters.reserve(now)) {
+                    return counters.refuse(bucket);
+                }
+                Tokens fresh = new Tokens(bucket);
+                slot = counters.cells.putIfAbsent(key, fresh);
+                if (slot == null) {
+                    slot = fresh;
+                } else {
+                    counters.release();
+                }
+            }
+            if (!(slot instanceof Tokens tokens) || !tokens.matches(bucket)) {
+                counters.retire(key, slot); // counted under another algorithm or other windows: start afresh
+                continue;
+            }
+            synchronized (tokens) {
+                if (!tokens.retired) {
+                    return tokens.decide(bucket, cost, now * MICROS_PER_MILLI);
+                }
+            }
+        }
     }
 
     /**
@@ -200,6 +238,10 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             return;
         }
         long now = clock.millis();
+        if (bucket.isTokenBucket()) {
+            carryTokens(counters(bucket), bucket, key, verdict, now);
+            return;
+        }
         if (!bucket.hasSeveralWindows()) {
             long count = Math.max(0, bucket.limit() - verdict.remaining());
             if (count == 0) {
@@ -226,6 +268,47 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             carrySeveral(counters(bucket), bucket, key, counts, ends, now);
         } else {
             reset(bucket, key);
+        }
+    }
+
+    /**
+     * A token bucket's state from a store's verdict: each window as many whole tokens short of full as the store's
+     * said (the fraction of a token the store had refilled is not known here, and is given up).
+     */
+    private void carryTokens(Counters counters, Bucket bucket, String key, Verdict verdict, long now) {
+        int size = bucket.limits().size();
+        long[] remaining = new long[size];
+        if (size == 1) {
+            remaining[0] = verdict.remaining();
+        } else if (verdict.windows().size() == size) {
+            for (int i = 0; i < size; i++) {
+                remaining[i] = verdict.windows().get(i).remaining();
+            }
+        } else {
+            return;
+        }
+        while (true) {
+            Slot slot = counters.cells.get(key);
+            if (slot == null) {
+                if (!counters.reserve(now)) {
+                    return;
+                }
+                slot = new Tokens(bucket);
+                if (counters.cells.putIfAbsent(key, slot) != null) {
+                    counters.release();
+                    continue;
+                }
+            }
+            if (!(slot instanceof Tokens tokens) || !tokens.matches(bucket)) {
+                counters.retire(key, slot);
+                continue;
+            }
+            synchronized (tokens) {
+                if (!tokens.retired) {
+                    tokens.set(remaining, now * MICROS_PER_MILLI);
+                    return;
+                }
+            }
         }
     }
 
@@ -601,6 +684,114 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             }
             for (long end : endsAt) {
                 if (now < end) {
+                    return false;
+                }
+            }
+            retired = true;
+            return true;
+        }
+    }
+
+    /**
+     * One key's token buckets, one per window of its bucket, as the generic cell rate algorithm keeps them: each
+     * window's theoretical arrival time (TAT, epoch microseconds), the instant at which it would be full again. A
+     * call of cost c moves it c token intervals on from max(TAT, now), and is allowed iff every window's TAT then
+     * stays within its capacity's time (capacity × interval) from now. Read and written under this object's lock.
+     */
+    private static final class Tokens extends Slot {
+        private final long[] intervalMicros;
+        private final long[] capacityMicros;
+        private final long[] tat;
+        boolean retired; // guarded by this
+
+        Tokens(Bucket bucket) {
+            int size = bucket.limits().size();
+            intervalMicros = new long[size];
+            capacityMicros = new long[size];
+            tat = new long[size];
+            for (int i = 0; i < size; i++) {
+                intervalMicros[i] = bucket.tokenIntervalMicros(i);
+                capacityMicros[i] = bucket.capacity(i) * intervalMicros[i];
+                tat[i] = Long.MIN_VALUE; // full
+            }
+        }
+
+        /** Whether this state was kept under the bucket's windows and capacities, not under others of its name. */
+        boolean matches(Bucket bucket) {
+            if (!bucket.isTokenBucket() || bucket.limits().size() != tat.length) {
+                return false;
+            }
+            for (int i = 0; i < tat.length; i++) {
+                if (bucket.tokenIntervalMicros(i) != intervalMicros[i]
+                        || bucket.capacity(i) * intervalMicros[i] != capacityMicros[i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Decides under the caller's lock on this: every window has the tokens, or nothing changes. */
+        Verdict decide(Bucket bucket, long cost, long now) {
+            int size = tat.length;
+            long needed = WindowVerdicts.needed(cost);
+            boolean allowed = true;
+            for (int i = 0; i < size; i++) {
+                long owed = Math.max(tat[i], now) - now;
+                allowed &= needed <= bucket.capacity(i) && owed + needed * intervalMicros[i] <= capacityMicros[i];
+            }
+            if (size == 1) {
+                long owed = take(0, allowed ? cost : 0, now);
+                return WindowVerdicts.tokenSingle(bucket, cost, allowed, (capacityMicros[0] - owed)
+                        / intervalMicros[0], ceilMillis(owed));
+            }
+            long[] remaining = new long[size];
+            long[] fullMillis = new long[size];
+            for (int i = 0; i < size; i++) {
+                long owed = take(i, allowed ? cost : 0, now);
+                remaining[i] = (capacityMicros[i] - owed) / intervalMicros[i];
+                fullMillis[i] = ceilMillis(owed);
+            }
+            return WindowVerdicts.tokens(bucket, cost, allowed, remaining, fullMillis);
+        }
+
+        /** Takes {@code cost} tokens of window {@code i} (0: none); returns the time until it is full again. */
+        private long take(int i, long cost, long now) {
+            long owed = Math.max(tat[i], now) - now;
+            if (cost > 0) {
+                owed += cost * intervalMicros[i];
+                tat[i] = now + owed;
+            }
+            return owed;
+        }
+
+        private static long ceilMillis(long micros) {
+            return (micros + MICROS_PER_MILLI - 1) / MICROS_PER_MILLI;
+        }
+
+        /** Takes a shared store's whole tokens left per window, under the caller's lock on this ({@link #carry}). */
+        void set(long[] remaining, long now) {
+            for (int i = 0; i < tat.length; i++) {
+                long missing = Math.max(0, capacityMicros[i] / intervalMicros[i] - remaining[i]);
+                tat[i] = now + Math.min(missing * intervalMicros[i], capacityMicros[i]);
+            }
+        }
+
+        @Override
+        synchronized boolean retire() {
+            if (retired) {
+                return false;
+            }
+            retired = true;
+            return true;
+        }
+
+        @Override
+        synchronized boolean retireIfEnded(long now) {
+            if (retired) {
+                return false;
+            }
+            for (long end : tat) {
+                if (now * MICROS_PER_MILLI < end) {
                     return false;
                 }
             }

@@ -4,6 +4,7 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Builds a store's {@link Verdict} from each window's state after a decision, the same way for every store
@@ -93,7 +94,7 @@ public final class WindowVerdicts {
         }
         Verdict.Window chosen = windows[top];
         return new Verdict(allowed ? Verdict.Outcome.ALLOWED : Verdict.Outcome.DENIED, chosen.limit().limit(),
-                chosen.remaining(), chosen.resetAfter(), java.util.List.of(windows));
+                chosen.remaining(), chosen.resetAfter(), List.of(windows));
     }
 
     /**
@@ -108,12 +109,15 @@ public final class WindowVerdicts {
      * @throws IllegalStateException if the answer is too short for the bucket's windows
      */
     public static Verdict fromCounts(Bucket bucket, long cost, long[] answer, int offset) {
-        java.util.List<Bucket.Limit> limits = bucket.limits();
+        List<Bucket.Limit> limits = bucket.limits();
         if (answer.length < offset + 1 + 2 * limits.size()) {
             throw new IllegalStateException("the store answered " + answer.length + " numbers; " + (offset + 1
                     + 2 * limits.size()) + " expected for bucket " + bucket.name());
         }
         boolean allowed = answer[offset] == 1L;
+        if (bucket.isTokenBucket()) {
+            return tokensFromCounts(bucket, cost, allowed, answer, offset);
+        }
         if (limits.size() == 1) {
             return single(bucket, allowed, limits.get(0).limit() - answer[offset + 1], answer[offset + 2]);
         }
@@ -126,6 +130,102 @@ public final class WindowVerdicts {
         return of(bucket, cost, allowed, remaining, resetMillis);
     }
 
+    private static Verdict tokensFromCounts(Bucket bucket, long cost, boolean allowed, long[] answer, int offset) {
+        int count = bucket.limits().size();
+        if (count == 1) {
+            return tokenSingle(bucket, cost, allowed, bucket.capacity(0) - answer[offset + 1], answer[offset + 2]);
+        }
+        long[] remaining = new long[count];
+        long[] fullMillis = new long[count];
+        for (int i = 0; i < count; i++) {
+            remaining[i] = bucket.capacity(i) - answer[offset + 1 + 2 * i];
+            fullMillis[i] = answer[offset + 2 + 2 * i];
+        }
+        return tokens(bucket, cost, allowed, remaining, fullMillis);
+    }
+
+    /**
+     * The verdict of a one-window token bucket (docs/guide.md#token-buckets): {@code remaining} whole tokens left;
+     * {@code resetAfter} the time until the bucket is full when allowed, and for a refusal the time until the same
+     * call would be allowed (it then has the tokens it needs), at least a millisecond.
+     *
+     * @param bucket     a token bucket of one window
+     * @param cost       the call's cost
+     * @param allowed    whether the call was allowed (and took its tokens)
+     * @param remaining  whole tokens left after the call, clamped to 0..capacity
+     * @param fullMillis milliseconds until the bucket is full, rounded up, clamped to 0..the time it takes to fill
+     * @return ALLOWED or DENIED
+     */
+    public static Verdict tokenSingle(Bucket bucket, long cost, boolean allowed, long remaining, long fullMillis) {
+        long full = clamp(fullMillis, fillMillis(bucket, 0));
+        return new Verdict(allowed ? Verdict.Outcome.ALLOWED : Verdict.Outcome.DENIED, bucket.limit(),
+                clamp(remaining, bucket.capacity(0)),
+                Duration.ofMillis(allowed ? full : waitMillis(bucket, 0, cost, full)));
+    }
+
+    /**
+     * The verdict of a token bucket of any number of windows (docs/guide.md#token-buckets): each window's whole
+     * tokens left and time until full; the top-level values are, for a refusal, the refusing window whose tokens come
+     * last (its {@code resetAfter} is when the same call would be allowed), else the window with the fewest tokens
+     * left.
+     *
+     * @param bucket     a token bucket
+     * @param cost       the call's cost
+     * @param allowed    whether the call was allowed (and took its tokens in every window)
+     * @param remaining  per window, in {@link Bucket#limits()} order: whole tokens left after the call
+     * @param fullMillis per window: milliseconds until it is full, rounded up
+     * @return ALLOWED or DENIED, with {@link Verdict#windows()} when the bucket has several windows
+     */
+    public static Verdict tokens(Bucket bucket, long cost, boolean allowed, long[] remaining, long[] fullMillis) {
+        if (!bucket.hasSeveralWindows()) {
+            return tokenSingle(bucket, cost, allowed, remaining[0], fullMillis[0]);
+        }
+        int count = bucket.limits().size();
+        Verdict.Window[] windows = new Verdict.Window[count];
+        long needed = needed(cost);
+        int top = -1;
+        long topWait = -1;
+        for (int i = 0; i < count; i++) {
+            long full = clamp(fullMillis[i], fillMillis(bucket, i));
+            windows[i] = new Verdict.Window(bucket.limits().get(i), clamp(remaining[i], bucket.capacity(i)),
+                    Duration.ofMillis(full));
+            if (allowed) {
+                if (top < 0 || windows[i].remaining() < windows[top].remaining()) {
+                    top = i;
+                }
+            } else if (windows[i].remaining() < needed) {
+                long wait = waitMillis(bucket, i, cost, full);
+                if (wait > topWait) {
+                    top = i;
+                    topWait = wait;
+                }
+            }
+        }
+        if (top < 0) {
+            top = 0; // a refusal no window explains: a cost above every capacity, which callers refuse first
+            topWait = waitMillis(bucket, 0, cost, windows[0].resetAfter().toMillis());
+        }
+        Verdict.Window chosen = windows[top];
+        return new Verdict(allowed ? Verdict.Outcome.ALLOWED : Verdict.Outcome.DENIED, chosen.limit().limit(),
+                chosen.remaining(), allowed ? chosen.resetAfter() : Duration.ofMillis(topWait), List.of(windows));
+    }
+
+    /**
+     * Milliseconds until window {@code index} of a token bucket holds the tokens a call of {@code cost} needs, from
+     * the time until it is full: that time less the time the tokens not needed take to refill, rounded up, at least
+     * 1 (a refusal never says "now").
+     */
+    private static long waitMillis(Bucket bucket, int index, long cost, long fullMillis) {
+        long spareMicros = Math.max(0, bucket.capacity(index) - needed(cost)) * bucket.tokenIntervalMicros(index);
+        long waitMicros = fullMillis * 1_000 - spareMicros;
+        return Math.max(1, Math.floorDiv(waitMicros + 999, 1_000));
+    }
+
+    /** Milliseconds window {@code index} of a token bucket takes to fill from empty, rounded up. */
+    private static long fillMillis(Bucket bucket, int index) {
+        return Math.floorDiv(bucket.capacity(index) * bucket.tokenIntervalMicros(index) + 999, 1_000);
+    }
+
     /**
      * An allowed verdict that counted nothing: every window with its whole limit left and its whole length to run
      * (the kill switch, a fail-open outage).
@@ -134,6 +234,14 @@ public final class WindowVerdicts {
      * @return ALLOWED, with {@link Verdict#windows()} when the bucket has several windows
      */
     public static Verdict untouched(Bucket bucket) {
+        if (bucket.isTokenBucket()) {
+            int count = bucket.limits().size();
+            long[] remaining = new long[count];
+            for (int i = 0; i < count; i++) {
+                remaining[i] = bucket.capacity(i);
+            }
+            return tokens(bucket, 0, true, remaining, new long[count]);
+        }
         if (!bucket.hasSeveralWindows()) {
             return Verdict.allowed(bucket.limit(), bucket.limit(), bucket.window());
         }

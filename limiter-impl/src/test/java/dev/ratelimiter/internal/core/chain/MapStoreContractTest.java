@@ -25,6 +25,16 @@ class MapStoreContractTest extends RateLimiterContract {
         return store.limiter();
     }
 
+    @Override
+    protected Map<String, String> casesNotRun() {
+        Map<String, String> notRun = new java.util.HashMap<>();
+        for (String name : TOKEN_BUCKET_CASES) {
+            notRun.put(name, "the example store decides fixed windows only, as its provider declares (the default "
+                    + "RateLimitStoreProvider.algorithms()); a store written before token buckets looks like it");
+        }
+        return notRun;
+    }
+
     @AfterEach
     void close() {
         store.close();
