@@ -91,7 +91,7 @@ public class RateLimitDecider {
      * @param costs   each bucket's cost, at the same index, from 0 to the bucket's largest cost
      * @return one verdict per decided bucket, in order: all {@code ALLOWED} but for the last, which may be the
      *         refusal ({@code DENIED}, or {@code UNAVAILABLE} for a fail-closed outage) that stopped the rest
-     * @throws IllegalArgumentException if a cost is negative or above its bucket's smallest limit, before anything
+     * @throws IllegalArgumentException if a cost is negative or above its bucket's largest cost, before anything
      *                                  is counted
      */
     public Verdict[] decideAll(List<Bucket> buckets, List<KeyResolverInvoker.Key> keys, long[] costs) {
@@ -155,7 +155,7 @@ public class RateLimitDecider {
     static String costProblem(Bucket bucket, long cost) {
         return "cost " + cost + " is out of range for bucket '" + bucket.name() + "': from 0 to "
                 + bucket.largestCost() + (bucket.isTokenBucket() ? " (the bucket's smallest capacity: its burst, or a "
-                + "longer window's limit)" : " (the bucket's largest cost)");
+                + "longer window's limit)" : " (the bucket's smallest limit)");
     }
 
     /**

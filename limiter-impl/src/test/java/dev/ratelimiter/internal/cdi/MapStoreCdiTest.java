@@ -92,4 +92,20 @@ class MapStoreCdiTest {
 
         assertThat(store().keys(limits.bucket("login"))).hasSize(1).noneMatch(key -> key.contains("bob"));
     }
+
+    @Test
+    @DisplayName("a token bucket on a store that decides fixed windows only fails the start, naming the bucket's "
+            + "algorithm property and the store")
+    void algorithmTheStoreDoesNotDecide() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CdiContainer.start(Map.of(
+                        "ratelimiter.backend", MapStoreProvider.NAME,
+                        "ratelimiter.key-secret", "a-test-secret",
+                        "ratelimiter.buckets.reports.limit", "2",
+                        "ratelimiter.buckets.reports.window", "PT1M",
+                        "ratelimiter.buckets.reports.algorithm", "token-bucket"), CreatedStores.class).close())
+                .isInstanceOf(dev.ratelimiter.spi.ConfigurationException.class)
+                .hasMessageContaining("ratelimiter.buckets.reports.algorithm: bucket 'reports' is a token-bucket, "
+                        + "which the store of ratelimiter.backend=" + MapStoreProvider.NAME + " does not decide (it "
+                        + "decides [fixed-window])");
+    }
 }

@@ -104,6 +104,32 @@ class ShadowModeCdiTest {
     }
 
     @Test
+    @DisplayName("token buckets: a shadow token bucket lets every call through and fires no event; an enforced one refuses, fires the denial event, and a reset fills it")
+    void tokenBuckets() {
+        start("ratelimiter.buckets.login.algorithm", "token-bucket",
+                "ratelimiter.buckets.search.algorithm", "token-bucket",
+                "ratelimiter.buckets.search.burst", "1");
+        RateLimits limits = cdi.select(RateLimits.class);
+        String login = "user-" + UUID.randomUUID();
+        List<Verdict> verdicts = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            verdicts.add(limits.consume("login", login));
+        }
+        assertThat(verdicts).extracting(Verdict::outcome).containsOnly(Outcome.ALLOWED);
+        assertThat(verdicts).extracting(Verdict::remaining).containsExactly(2L, 1L, 0L, 0L, 0L);
+        assertThat(cdi.select(DenialRecorder.class).denials()).isEmpty();
+
+        assertThat(limits.consume("search", login).isAllowed()).isTrue();
+        Verdict refused = limits.consume("search", login);
+        assertThat(refused.outcome()).as("a burst of 1: the next call waits 30 s").isEqualTo(Outcome.DENIED);
+        assertThat(refused.retryAfterSeconds()).isEqualTo(30);
+        assertThat(cdi.select(DenialRecorder.class).denials()).singleElement()
+                .satisfies(denied -> assertThat(denied.bucket().isTokenBucket()).isTrue());
+        limits.reset("search", login);
+        assertThat(limits.consume("search", login).isAllowed()).isTrue();
+    }
+
+    @Test
     @DisplayName("a would-be refusal is logged once per key and window with the hashed key, never the raw key")
     void loggedWithHashedKey() {
         start("ratelimiter.key-secret", "a-test-secret-of-enough-length");

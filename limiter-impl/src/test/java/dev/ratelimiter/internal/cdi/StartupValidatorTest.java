@@ -23,15 +23,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class StartupValidatorTest {
 
-    private static final Map<String, String> PROPERTIES = Map.of(
-            "ratelimiter.buckets.api-authenticated.limit", "600",
-            "ratelimiter.buckets.api-authenticated.window", "PT1M",
-            "ratelimiter.buckets.api-anonymous.limit", "120",
-            "ratelimiter.buckets.api-anonymous.window", "PT1M",
-            "ratelimiter.buckets.login.limit", "5",
-            "ratelimiter.buckets.login.window", "PT15M",
-            "ratelimiter.buckets.login-address.limit", "20",
-            "ratelimiter.buckets.login-address.window", "PT15M");
+    private static final Map<String, String> PROPERTIES = Map.ofEntries(
+            Map.entry("ratelimiter.buckets.reports.limit", "20"),
+            Map.entry("ratelimiter.buckets.reports.window", "PT1M"),
+            Map.entry("ratelimiter.buckets.reports.algorithm", "token-bucket"),
+            Map.entry("ratelimiter.buckets.reports.burst", "5"),
+            Map.entry("ratelimiter.buckets.api-authenticated.limit", "600"),
+            Map.entry("ratelimiter.buckets.api-authenticated.window", "PT1M"),
+            Map.entry("ratelimiter.buckets.api-anonymous.limit", "120"),
+            Map.entry("ratelimiter.buckets.api-anonymous.window", "PT1M"),
+            Map.entry("ratelimiter.buckets.login.limit", "5"),
+            Map.entry("ratelimiter.buckets.login.window", "PT15M"),
+            Map.entry("ratelimiter.buckets.login-address.limit", "20"),
+            Map.entry("ratelimiter.buckets.login-address.window", "PT15M"));
     private static final LimiterSettings SETTINGS =
             SettingsReader.read(name -> Optional.ofNullable(PROPERTIES.get(name)), PROPERTIES.keySet());
 
@@ -63,6 +67,16 @@ class StartupValidatorTest {
 
         @RateLimited(bucket = "login", cost = -1)
         public void negative(@RateLimitKey String login) {
+        }
+    }
+
+    static class TokenCosts {
+        @RateLimited(bucket = "reports", cost = 5)
+        public void wholeBurst(@RateLimitKey String tenant) {
+        }
+
+        @RateLimited(bucket = "reports", cost = 6)
+        public void aboveBurst(@RateLimitKey String tenant) {
         }
     }
 
@@ -303,6 +317,17 @@ class StartupValidatorTest {
                 .keyParameter()).isEqualTo(-1);
         assertThat(RateLimitedMethod.of(GoodService.class, GoodService.class.getMethod("notLimited", int.class)))
                 .isEmpty();
+    }
+
+    @Test
+    @DisplayName("a token bucket's static cost above its burst fails the start, though below its limit; a programmatic one throws")
+    void costAboveBurst() {
+        assertThat(check(TokenCosts.class)).containsExactly("@RateLimited(bucket = \"reports\", cost = 6) on "
+                + TokenCosts.class.getName() + "#aboveBurst(String): cost 6 is out of range for bucket 'reports': "
+                + "from 0 to 5 (the bucket's smallest capacity: its burst, or a longer window's limit)");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RateLimitDecider.checkCost(
+                        SETTINGS.bucket("reports").orElseThrow(), 6))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("from 0 to 5");
     }
 
     @Test

@@ -232,4 +232,31 @@ class DenyCacheLimiterTest {
         assertThat(reopened.outcome()).as("the burst window ended: the store is asked").isEqualTo(Outcome.ALLOWED);
         assertThat(reopened.windows()).extracting(Verdict.Window::remaining).containsExactly(1L, 97L);
     }
+
+    @Test
+    @DisplayName("a token bucket's refusal is kept only until the refused call could pass, and only for calls needing at least as many tokens: a cheaper call, which the refill may allow sooner, goes to the store")
+    void tokenBucketRefusalLastsUntilItsTokensAreBack() {
+        Bucket reports = new Bucket("reports", java.util.List.of(new Bucket.Limit(10, Duration.ofSeconds(10))),
+                OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
+        DenyCacheLimiter limiter = cache(Duration.ofMinutes(1), 100);
+        limiter.consume(reports, "k", 10);
+        Verdict refused = limiter.consume(reports, "k", 3);
+        assertThat(refused.outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(refused.resetAfter()).as("three tokens of 1 s").isEqualTo(Duration.ofSeconds(3));
+        long calls = store.calls();
+
+        assertThat(limiter.consume(reports, "k", 3).outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(limiter.consume(reports, "k", 4).outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(store.calls()).as("costs 3 and 4: from memory").isEqualTo(calls);
+
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(limiter.consume(reports, "k", 1).outcome()).as("one token is back: the store allows a cost-1 call")
+                .isEqualTo(Outcome.ALLOWED);
+        assertThat(store.calls()).isEqualTo(calls + 1);
+
+        clock.advance(Duration.ofSeconds(2));
+        assertThat(limiter.consume(reports, "k", 2).outcome()).as("3 s after the refusal it has ended: two tokens back")
+                .isEqualTo(Outcome.ALLOWED);
+        assertThat(store.calls()).isEqualTo(calls + 2);
+    }
 }

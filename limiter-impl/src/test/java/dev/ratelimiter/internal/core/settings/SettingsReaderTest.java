@@ -381,4 +381,68 @@ class SettingsReaderTest {
         properties.put("ratelimiter.buckets.projects.limits", value);
         assertProblem("ratelimiter.buckets.projects.limits", problem);
     }
+
+    @Test
+    @DisplayName("algorithm: fixed-window by default; token-bucket (any case, trimmed) with its burst, also as environment variables")
+    void tokenBucket() {
+        properties.put("ratelimiter.buckets.reports.limit", "20");
+        properties.put("ratelimiter.buckets.reports.window", "PT1M");
+        properties.put("ratelimiter.buckets.reports.algorithm", " Token-Bucket ");
+        properties.put("ratelimiter.buckets.reports.burst", "5");
+        properties.put("ratelimiter.buckets.smooth.limits", "10/PT1S, 100/PT1M");
+        properties.put("ratelimiter.buckets.smooth.algorithm", "token-bucket");
+        LimiterSettings settings = read();
+        Bucket reports = settings.bucket("reports").orElseThrow();
+        assertThat(reports.algorithm()).isEqualTo(Bucket.Algorithm.TOKEN_BUCKET);
+        assertThat(reports.burst()).isEqualTo(5);
+        assertThat(reports.largestCost()).isEqualTo(5);
+        assertThat(reports.tokenIntervalMicros(0)).isEqualTo(3_000_000);
+        Bucket smooth = settings.bucket("smooth").orElseThrow();
+        assertThat(smooth.burst()).as("unset: the shortest window's limit").isEqualTo(10);
+        assertThat(smooth.capacity(1)).isEqualTo(100);
+        assertThat(settings.bucket("api-anonymous").orElseThrow().algorithm()).isEqualTo(Bucket.Algorithm.FIXED_WINDOW);
+
+        Map<String, String> env = Map.of("RATELIMITER_BUCKETS_TRIAL_LIMIT", "2",
+                "RATELIMITER_BUCKETS_TRIAL_WINDOW", "PT1H", "RATELIMITER_BUCKETS_TRIAL_ALGORITHM", "token-bucket",
+                "RATELIMITER_BUCKETS_TRIAL_BURST", "1");
+        properties.put("ratelimiter.buckets.trial.limit", "2");
+        properties.put("ratelimiter.buckets.trial.window", "PT1H");
+        properties.put("ratelimiter.buckets.trial.algorithm", "token-bucket");
+        properties.put("ratelimiter.buckets.trial.burst", "1");
+        java.util.List<String> names = new java.util.ArrayList<>(env.keySet());
+        names.addAll(java.util.List.of("ratelimiter.buckets.api-authenticated.limit",
+                "ratelimiter.buckets.api-anonymous.limit"));
+        assertThat(SettingsReader.read(name -> Optional.ofNullable(properties.get(name)), names).bucket("trial"))
+                .contains(new Bucket("trial", java.util.List.of(new Bucket.Limit(2, Duration.ofHours(1))),
+                        dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 1));
+    }
+
+    @Test
+    @DisplayName("an unknown algorithm, a burst out of range or on a fixed window, and a token bucket too fast or too slow to fill each fail naming the property")
+    void badTokenBuckets() {
+        properties.put("ratelimiter.buckets.a.limit", "5");
+        properties.put("ratelimiter.buckets.a.window", "PT1M");
+        properties.put("ratelimiter.buckets.a.algorithm", "leaky-bucket");
+        properties.put("ratelimiter.buckets.b.limit", "5");
+        properties.put("ratelimiter.buckets.b.window", "PT1M");
+        properties.put("ratelimiter.buckets.b.algorithm", "token-bucket");
+        properties.put("ratelimiter.buckets.b.burst", "0");
+        properties.put("ratelimiter.buckets.c.limit", "5");
+        properties.put("ratelimiter.buckets.c.window", "PT1M");
+        properties.put("ratelimiter.buckets.c.burst", "3");
+        properties.put("ratelimiter.buckets.d.limit", "2000000");
+        properties.put("ratelimiter.buckets.d.window", "PT1S");
+        properties.put("ratelimiter.buckets.d.algorithm", "token-bucket");
+        properties.put("ratelimiter.buckets.e.limit", "1");
+        properties.put("ratelimiter.buckets.e.window", "P366D");
+        properties.put("ratelimiter.buckets.e.algorithm", "token-bucket");
+        properties.put("ratelimiter.buckets.e.burst", "2");
+        assertProblem("ratelimiter.buckets.a.algorithm: 'leaky-bucket' is not an algorithm; use fixed-window or "
+                        + "token-bucket",
+                "ratelimiter.buckets.b.burst", "from 1 to 1000000000000",
+                "ratelimiter.buckets.c.burst: bucket 'c' is a fixed-window, which has no burst; remove it, or set "
+                        + "ratelimiter.buckets.c.algorithm=token-bucket",
+                "ratelimiter.buckets.d.*: bucket 'd': a token bucket refills at most one token per microsecond",
+                "ratelimiter.buckets.e.burst: bucket 'e': a token bucket of 2 tokens", "lower the burst");
+    }
 }

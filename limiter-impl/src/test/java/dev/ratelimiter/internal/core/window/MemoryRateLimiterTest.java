@@ -234,4 +234,31 @@ class MemoryRateLimiterTest extends RateLimiterContract {
         assertThat(memory.liveCounters(bucket.name())).isEqualTo(1);
         assertThat(memory.consume(bucket, "a").outcome()).isEqualTo(Outcome.DENIED);
     }
+
+    @Test
+    @DisplayName("token bucket: the sweep deletes a key's state once every window is full again (at that instant, not a millisecond before)")
+    void sweepDeletesFullTokenBuckets() {
+        MemoryRateLimiter memory = (MemoryRateLimiter) limiter;
+        Bucket bucket = tokenBucket("tb-sweep", 0, new Bucket.Limit(2, Duration.ofSeconds(10)),
+                new Bucket.Limit(4, Duration.ofSeconds(60)));
+        memory.consume(bucket, "k");
+        clock.advance(Duration.ofSeconds(15).minusMillis(1));
+        assertThat(memory.sweep()).as("the 60 s window refills a token in 15 s").isZero();
+        clock.advance(Duration.ofMillis(1));
+        assertThat(memory.sweep()).isEqualTo(1);
+        assertThat(memory.liveCounters(bucket.name())).isZero();
+        assertThat(memory.consume(bucket, "k", 0).remaining()).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("token bucket: carry takes the store's whole tokens left per window, so the fallback goes on from them")
+    void carryTokenBucket() {
+        MemoryRateLimiter memory = (MemoryRateLimiter) limiter;
+        Bucket bucket = tokenBucket("tb-carry", 0, new Bucket.Limit(10, Duration.ofSeconds(10)));
+        memory.carry(bucket, "k", WindowVerdicts.tokenSingle(bucket, 1, true, 3, 7_000));
+        assertThat(memory.consume(bucket, "k").remaining()).isEqualTo(2);
+        assertThat(memory.consume(bucket, "k", 3).outcome()).isEqualTo(Verdict.Outcome.DENIED);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(memory.consume(bucket, "k", 3).outcome()).isEqualTo(Verdict.Outcome.ALLOWED);
+    }
 }
