@@ -15,9 +15,12 @@ import java.util.Objects;
  * @param outcome    {@link Outcome#ALLOWED}, {@link Outcome#DENIED} or {@link Outcome#UNAVAILABLE}
  * @param limit      that window's limit (attempts per window)
  * @param remaining  attempts still allowed in that window after this call, never negative; a refused call
- *                   consumes nothing, so a cost-10 call refused with 5 left says 5
- * @param resetAfter time until that window ends, never negative; for {@code UNAVAILABLE}, the time after
- *                   which asking again makes sense (for example the circuit breaker's remaining back-off)
+ *                   consumes nothing, so a cost-10 call refused with 5 left says 5; for a token bucket, its whole
+ *                   tokens left (up to its burst, which may be above its limit)
+ * @param resetAfter time until that window ends, never negative; for a token bucket, until it is full again, and
+ *                   for its refusal until the same call would be allowed (docs/guide.md#token-buckets); for
+ *                   {@code UNAVAILABLE}, the time after which asking again makes sense (for example the circuit
+ *                   breaker's remaining back-off)
  * @param windows    each window's state, in the bucket's order (shortest window first), when the bucket has
  *                   several windows and a store decided; empty otherwise (one window: the top-level values are
  *                   its own; {@code UNAVAILABLE} and the outage policies' answers). Unmodifiable.

@@ -46,6 +46,13 @@ final class InMemorySection {
                     + "normalization of an ASCII login, SipHash-2-4 and its 16 hexadecimal digits (a new string, "
                     + "whose hash the store's map computes), the outage policy and a counter increment; the store's "
                     + "clock read is the largest part of the consume row.")),
+            new Pair("token bucket / fixed window, store consume, existing key", "tokenBucketStoreConsumeExistingKey",
+                    "storeConsumeExistingKey", Goal.atMost(1.2, "in-memory token bucket / fixed window",
+                    "a token bucket's state is decided under its key's lock (one time per window), a fixed window's "
+                    + "one-window count by compare-and-set; must hold 1.25 (0.8 × the fixed window's rate).")),
+            new Pair("token bucket / fixed window, whole decision", "tokenBucketDecision", "decision",
+                    Goal.atMost(1.2, "whole in-memory decision, token bucket / fixed window", "the decision "
+                    + "around the store is the same for both algorithms; must hold 1.25.")),
             new Pair("whole decision / Resilience4j acquirePermission", "decision", "resilience4j", Goal.none()),
             new Pair("whole decision / Guava RateLimiter.tryAcquire", "decision", "guava", Goal.none()),
             new Pair("whole decision / store consume, existing key", "decision", "storeConsumeExistingKey",

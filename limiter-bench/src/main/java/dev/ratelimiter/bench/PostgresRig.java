@@ -81,6 +81,7 @@ final class PostgresRig extends StoreRig {
         ProxyManager<Long> advisoryLock = Bucket4jPostgreSQL.advisoryLockBasedBuilder(pool()).build();
         return List.of(
                 libraryStore(store),
+                tokenStore(store),
                 libraryPath(path),
                 libraryPath(UNBATCHED, unbatched),
                 twoBuckets(store, true),

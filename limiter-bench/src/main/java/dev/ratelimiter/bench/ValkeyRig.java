@@ -69,6 +69,7 @@ final class ValkeyRig extends StoreRig {
                         Duration.ofMinutes(1))).build();
         return List.of(
                 libraryStore(store),
+                tokenStore(store),
                 libraryPath(path),
                 libraryPath(UNBATCHED, unbatched),
                 twoBuckets(store, true),

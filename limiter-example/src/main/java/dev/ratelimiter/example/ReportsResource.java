@@ -11,8 +11,9 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.Map;
 
 /**
- * {@code GET /api/reports} with {@code X-Tenant}: the tenant's report (here, just its name), at most 5 per minute per tenant (bucket
- * {@code reports}, keyed by {@link TenantKeyResolver}) from any address. Without the header: 400, counted nowhere.
+ * {@code GET /api/reports} with {@code X-Tenant}: the tenant's report (here, just its name), 5 per minute per tenant
+ * refilled smoothly, at most 3 at once (bucket {@code reports}, a token bucket keyed by {@link TenantKeyResolver}) from
+ * any address. Without the header: 400, counted nowhere.
  */
 @Path("reports")
 @RequestScoped

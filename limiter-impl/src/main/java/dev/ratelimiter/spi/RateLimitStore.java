@@ -15,6 +15,13 @@ import java.util.Optional;
  * plus max(c, 1) stays within the window's limit; only then is c added to every window, atomically. A refused item
  * counts in none and extends no window.
  *
+ * <p>A store whose provider declares {@link dev.ratelimiter.Bucket.Algorithm#TOKEN_BUCKET}
+ * ({@link RateLimitStoreProvider#algorithms()}) decides an item of a token bucket by the generic cell rate algorithm
+ * (docs/guide.md#token-buckets): each window keeps the time until it is full again, t; an item of cost c is allowed
+ * iff, in every window i, max(c, 1) is at most its {@link Bucket#capacity(int) capacity} and t + max(c, 1) ×
+ * {@link Bucket#tokenIntervalMicros(int) interval} stays within capacity × interval; only then is c × interval
+ * added to every window's t, atomically. A refused item writes nothing.
+ *
  * <p>Implementations are thread-safe. They never see a key in clear ({@link StoreItem#key()} is hashed).
  */
 public interface RateLimitStore extends AutoCloseable {
@@ -27,7 +34,9 @@ public interface RateLimitStore extends AutoCloseable {
      * <p>The answer holds, for each decided item in order, {@code 1 + 2 × windows} numbers: {@code 1} if the item
      * was allowed (and counted) else {@code 0}; then, for each window in {@link Bucket#limits()} order, the
      * attempts counted in it after this call, and the milliseconds until it ends (the window's whole length when
-     * none is open for the key). It ends after the first refused item, so its length says how many were decided.
+     * none is open for the key); for a token bucket, the tokens missing from full (its capacity less the whole tokens
+     * left) and the milliseconds until it is full, rounded up. It ends after the first refused item, so its length
+     * says how many were decided.
      * Counts above the limit and times outside 0..window are clamped by the caller.
      *
      * @param items one or more items; an item's key may repeat in another item of another bucket

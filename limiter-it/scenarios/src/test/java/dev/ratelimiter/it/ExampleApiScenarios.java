@@ -357,22 +357,26 @@ public abstract class ExampleApiScenarios {
     }
 
     @Test
-    @DisplayName("/api/reports is limited per X-Tenant through a key resolver: 5 per tenant from any address, case-insensitive, then 429")
+    @DisplayName("/api/reports is a token bucket per X-Tenant through a key resolver: a burst of 3 per tenant from any "
+            + "address, case-insensitive, then 429 until its next token (12 s), with the headers of a token bucket")
     void reportsLimitedPerTenant() {
         String tenant = "Acme-" + UUID.randomUUID();
-        for (int i = 1; i <= 5; i++) {
+        for (int i = 1; i <= 3; i++) {
             HttpResponse<String> response = client().getWith("api/reports", "X-Tenant",
                     i % 2 == 0 ? tenant.toUpperCase() : tenant);
             assertThat(response.statusCode()).as("request %d: %s", i, response.body()).isEqualTo(200);
             assertThat(response.headers().firstValue("RateLimit").orElseThrow()).as("request %d", i)
-                    .contains("\"reports\";r=" + (5 - i) + ";");
+                    .containsPattern("\"reports\";r=" + (3 - i) + ";t=(" + 12 * i + "|" + (12 * i - 1) + ")(,|$)");
         }
 
         HttpResponse<String> refused = client().getWith("api/reports", "X-Tenant", tenant.toLowerCase());
 
         assertThat(refused.statusCode()).isEqualTo(429);
         assertThat(ExampleApi.json(refused).getString("bucket")).isEqualTo("reports");
-        assertThat(refused.headers().firstValue("RateLimit-Policy").orElseThrow()).contains("\"reports\";q=5;w=60");
+        assertThat(refused.headers().firstValue("RateLimit-Policy").orElseThrow()).as("the rate: 5 per minute")
+                .contains("\"reports\";q=5;w=60");
+        assertThat(refused.headers().firstValue("Retry-After").orElseThrow()).as("one token: 12 s, never 0")
+                .isIn("11", "12");
         assertThat(client().getWith("api/reports", "X-Tenant", "other-" + tenant).statusCode())
                 .as("another tenant").isEqualTo(200);
     }
