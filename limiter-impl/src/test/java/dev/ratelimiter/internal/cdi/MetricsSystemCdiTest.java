@@ -94,6 +94,27 @@ class MetricsSystemCdiTest {
     }
 
     @Test
+    @DisplayName("a token bucket's decisions are counted as a fixed window's: allowed and denied, per bucket")
+    void tokenBucketCounted() {
+        Map<String, String> properties = Map.of(
+                "ratelimiter.buckets.reports.limit", "2",
+                "ratelimiter.buckets.reports.window", "PT1M",
+                "ratelimiter.buckets.reports.algorithm", "token-bucket",
+                "ratelimiter.buckets.reports.burst", "1",
+                "ratelimiter.metrics.system", "micrometer");
+        BothLibraries.reader = InMemoryMetricReader.create();
+        cdi = CdiContainer.start(properties, BothLibraries.class);
+        RateLimits limits = cdi.select(RateLimits.class);
+        limits.consume("reports", "acme");
+        limits.consume("reports", "acme");
+
+        assertThat(BothLibraries.MICROMETER.get("rate_limiter.decisions").tag("bucket", "reports")
+                .tag("outcome", "allowed").counter().count()).isEqualTo(1);
+        assertThat(BothLibraries.MICROMETER.get("rate_limiter.decisions").tag("bucket", "reports")
+                .tag("outcome", "denied").counter().count()).isEqualTo(1);
+    }
+
+    @Test
     @DisplayName("a chosen system the server does not offer fails the start, naming the property")
     void absentSystemFailsStart() {
         assertThatThrownBy(() -> start("micrometer")).isInstanceOf(ConfigurationException.class)
