@@ -10,7 +10,8 @@
 -- count (not open yet: 0) and the milliseconds until it ends (not open yet: its whole length); for a token bucket
 -- the tokens missing (capacity minus whole tokens left) and the milliseconds until it is full.
 -- An item is allowed iff every window has room for its cost (for cost 0: for one attempt); a refused item writes
--- nothing, so it takes from no window and extends none (docs/stores.md#the-valkey--redis-backend).
+-- nothing, so it takes from no window and extends none (docs/guide.md#fixed-windows; a token bucket's keys:
+-- docs/stores.md#the-valkey--redis-backend).
 -- No TIME: a window's time is its key's expiry on the server's clock, so replicas with skewed clocks share it.
 -- Commands: PTTL, GET, INCRBY, PEXPIRE, SET, and DEL for a token bucket's key found without an expiry (what an ACL
 -- user needs inside the script; docs/stores.md#the-valkey--redis-backend).
