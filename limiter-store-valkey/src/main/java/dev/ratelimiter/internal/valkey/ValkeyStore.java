@@ -65,7 +65,7 @@ import java.util.function.Supplier;
  * <p>Decisions that wait for a connection share round trips ({@link #consumeEach}, docs/stores.md#batching): one
  * pipeline of script calls, one per call, on one connection.
  *
- * <p>One file of about 600 lines, on purpose: the key layout, the script's parameters, a cluster's runs by slot, the
+ * <p>One file of about 650 lines, on purpose: the key layout, the script's parameters, a cluster's runs by slot, the
  * redirections, the pipelines and the reading of the reply are one protocol over the same parameter arrays, each
  * step depending on the others' layout; the parts that stand alone are classes of their own ({@link ScriptArgumentEncoder},
  * {@link ValkeyClientFactory}, {@link ValkeyFailures}, {@link ValkeyClusterParts}).
@@ -97,8 +97,6 @@ final class ValkeyStore implements RateLimitStore {
     private static final byte[][] PROBE_TOKEN_BUCKET = {{'1'}, {'-', '1'}, PROBE_LIMIT, {'1'}};
     /** The suffix of the probe's token-bucket key, after the probe key's hash tag: the same slot. */
     private static final String PROBE_TOKENS = ":tokens";
-    /** The probe's items, each of one key: two fixed-window, then two token-bucket. */
-    private static final int PROBE_KEYS = 4;
 
     private final Supplier<ValkeyClient> clients;
     private final String keyPrefix;
@@ -409,15 +407,19 @@ final class ValkeyStore implements RateLimitStore {
     /**
      * The circuit breaker's probe: the decision's own write path, the script on the key {@code <prefix>{probe}}
      * with a 1 s window, so a server that answers reads but refuses writes (a demoted primary, a full server)
-     * keeps the breaker open (docs/operations.md#when-a-shared-store-fails). It decides every algorithm twice on
-     * its key, so it runs each command a decision runs (the second finds the key: GET), and an ACL user refused one
-     * of them keeps the store degraded instead of failing each request.
+     * keeps the breaker open (docs/operations.md#when-a-shared-store-fails). Then a token bucket on
+     * {@code <prefix>{probe}:tokens}, so the probe runs the commands of every algorithm and an ACL user refused one
+     * of them keeps the store degraded instead of failing each request of its buckets. Two calls of one item each,
+     * not one of two: a server that requires a password closes an unauthenticated connection at a command of more
+     * than 10 parts, which would hide its NOAUTH reply.
      *
      * @throws StoreException if the script does not run in time
      */
     @Override
     public void probe() throws StoreException {
-        decide(probeParameters(keyPrefix + "{probe}"), PROBE_KEYS);
+        String key = keyPrefix + "{probe}";
+        decide(probeParameters(key, PROBE_FIXED_WINDOW), 1);
+        decide(probeParameters(key + PROBE_TOKENS, PROBE_TOKEN_BUCKET), 1);
     }
 
     /** Always: every call is a network round trip. */
@@ -499,24 +501,11 @@ final class ValkeyStore implements RateLimitStore {
         }
     }
 
-    /**
-     * The probe's parameters: two fixed-window items on {@code key} then two token-bucket items on
-     * {@code key:tokens}, each of cost 1 against the largest limit, so every one is allowed.
-     */
-    private static byte[][] probeParameters(String key) {
-        byte[] fixedWindow = key.getBytes(StandardCharsets.UTF_8);
-        byte[] tokens = (key + PROBE_TOKENS).getBytes(StandardCharsets.UTF_8);
-        byte[][] parameters = new byte[PROBE_KEYS + 2 * PROBE_FIXED_WINDOW.length + 2 * PROBE_TOKEN_BUCKET.length][];
-        parameters[0] = fixedWindow;
-        parameters[1] = fixedWindow;
-        parameters[2] = tokens;
-        parameters[3] = tokens;
-        int at = PROBE_KEYS;
-        for (byte[][] item : new byte[][][] {PROBE_FIXED_WINDOW, PROBE_FIXED_WINDOW, PROBE_TOKEN_BUCKET,
-                PROBE_TOKEN_BUCKET}) {
-            System.arraycopy(item, 0, parameters, at, item.length);
-            at += item.length;
-        }
+    /** One probe call's parameters: its key, then its item's arguments. */
+    private static byte[][] probeParameters(String key, byte[][] item) {
+        byte[][] parameters = new byte[1 + item.length][];
+        parameters[0] = key.getBytes(StandardCharsets.UTF_8);
+        System.arraycopy(item, 0, parameters, 1, item.length);
         return parameters;
     }
 
@@ -552,10 +541,14 @@ final class ValkeyStore implements RateLimitStore {
         return Optional.of((JedisRedirectionException) suppressed[suppressed.length - 1]);
     }
 
-    /** The probe of one cluster master: the script on {@code probeKey}, one of its slots, sent to it directly. */
+    /**
+     * The probe of one cluster master, as {@link #probe}: the script on {@code probeKey}, one of its slots, and on
+     * its token-bucket key in the same slot, sent to it directly.
+     */
     void probeNode(ValkeyClient client, HostAndPort node, String probeKey) {
         try (Connection connection = client.clusterNode(node)) {
-            runOn(connection, false, probeParameters(probeKey), PROBE_KEYS);
+            runOn(connection, false, probeParameters(probeKey, PROBE_FIXED_WINDOW), 1);
+            runOn(connection, false, probeParameters(probeKey + PROBE_TOKENS, PROBE_TOKEN_BUCKET), 1);
         }
     }
 
