@@ -9,10 +9,11 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The script's keys and arguments as the bytes Jedis sends, so a decision encodes only its key (and a cost other
- * than 1): per bucket, the counter key's start (the prefix, an opening brace, the bucket's name and a colon), each
- * window's key end ({@code }} for a one-window bucket, {@code }:<window>} for each of several), and the number of
- * windows with each window's limit and length in milliseconds are encoded once and kept. The layout is
- * {@link ValkeyStore}'s. Thread-safe.
+ * than 1): per bucket, the key's start (the prefix, an opening brace, the bucket's name and a colon), each window's
+ * key end (for a fixed window {@code }} for a one-window bucket, {@code }:<window>} for each of several; for a token
+ * bucket {@code }:tokens} and {@code }:tokens:<window>}), and the number of windows (negative for a token bucket)
+ * and each window's numbers (a fixed window's limit and length in milliseconds, a token bucket's capacity and token interval
+ * in microseconds) are encoded once and kept. The layout is {@link ValkeyStore}'s. Thread-safe.
  */
 final class ScriptArgumentEncoder {
 
@@ -37,12 +38,16 @@ final class ScriptArgumentEncoder {
         List<Bucket.Limit> limits = bucket.limits();
         byte[][] keyEnds = new byte[limits.size()][];
         byte[][] windows = new byte[1 + 2 * limits.size()][];
-        windows[0] = ascii(limits.size());
+        windows[0] = ascii(bucket.isTokenBucket() ? -limits.size() : limits.size()); // the script's algorithm
         for (int i = 0; i < limits.size(); i++) {
-            keyEnds[i] = (bucket.hasSeveralWindows() ? "}:" + limits.get(i).windowName() : "}")
-                    .getBytes(StandardCharsets.US_ASCII);
-            windows[1 + 2 * i] = ascii(limits.get(i).limit());
-            windows[2 + 2 * i] = ascii(limits.get(i).window().toMillis());
+            keyEnds[i] = ValkeyStore.keyEnd(bucket, i).getBytes(StandardCharsets.US_ASCII);
+            if (bucket.isTokenBucket()) {
+                windows[1 + 2 * i] = ascii(bucket.capacity(i));
+                windows[2 + 2 * i] = ascii(bucket.tokenIntervalMicros(i));
+            } else {
+                windows[1 + 2 * i] = ascii(limits.get(i).limit());
+                windows[2 + 2 * i] = ascii(limits.get(i).window().toMillis());
+            }
         }
         OfBucket made = new OfBucket((keyPrefix + '{' + bucket.name() + ':').getBytes(StandardCharsets.UTF_8),
                 keyEnds, windows);
@@ -61,7 +66,7 @@ final class ScriptArgumentEncoder {
      *
      * @param keyStart {@code <prefix>{<bucket>:} in UTF-8
      * @param keyEnds  each window's key end, in the bucket's order
-     * @param windows  the number of windows, then each window's limit and length in milliseconds in the
+     * @param windows  the number of windows (negated for a token bucket), then each window's two numbers in the
      *                 bucket's order: the script's arguments after the item's cost
      */
     record OfBucket(byte[] keyStart, byte[][] keyEnds, byte[][] windows) {
@@ -76,7 +81,7 @@ final class ScriptArgumentEncoder {
             return 1 + windows.length;
         }
 
-        /** Writes an item's counter keys into {@code parameters} from {@code at}. */
+        /** Writes an item's window keys into {@code parameters} from {@code at}. */
         void putKeys(String key, byte[][] parameters, int at) {
             for (int i = 0; i < keyEnds.length; i++) {
                 parameters[at + i] = counterKey(key, keyEnds[i]);
@@ -90,8 +95,8 @@ final class ScriptArgumentEncoder {
         }
 
         /**
-         * EVAL's parameters for one item: each window's counter key, then the cost, the number of windows and each
-         * window's limit and length.
+         * EVAL's parameters for one item: each window's key, then the cost, the number of windows (negated for a
+         * token bucket) and each window's two numbers.
          */
         byte[][] parameters(String key, long cost) {
             byte[][] parameters = new byte[keyEnds.length + argumentCount()][];
@@ -100,7 +105,7 @@ final class ScriptArgumentEncoder {
             return parameters;
         }
 
-        /** The counter key of a one-window bucket (of the first window of several). */
+        /** The key of a one-window bucket (of the first window of several): its hash tag is every window's. */
         byte[] counterKey(String key) {
             return counterKey(key, keyEnds[0]);
         }

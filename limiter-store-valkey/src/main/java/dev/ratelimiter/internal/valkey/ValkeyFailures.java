@@ -19,7 +19,9 @@ final class ValkeyFailures {
     /** Error-reply prefixes of a connection that reaches a server that is no longer the primary. */
     private static final List<String> RECONNECT = List.of("READONLY", "MASTERDOWN");
     /** Error-reply prefixes that persist until an operator acts. */
-    private static final List<String> CONFIGURATION = List.of("NOAUTH", "WRONGPASS", "NOPERM", "OOM", "MISCONF");
+    private static final List<String> CONFIGURATION = List.of("NOAUTH", "WRONGPASS", "NOPERM", "OOM", "MISCONF",
+            // NOPERM as Redis 7.0 words it for a command inside a script: the user lacks a command the script calls
+            "ERR The user executing the script can't run this command");
 
     private ValkeyFailures() {
     }

@@ -34,13 +34,16 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Fixed windows in Valkey or Redis: one Lua script ({@code fixed-window.lua}), one round trip for every item of a
- * call (in a cluster: one per run of consecutive items whose keys share a slot, since a script may only touch the
- * keys of one slot). The script decides the items in order, each over every window of its bucket: it reads each
- * window's count and PTTL and writes (INCRBY, then PEXPIRE for a window that opens) only when every window has room
- * for the cost, atomically, and stops at the first refused item; a window's remaining time is its key's PTTL, so
- * the server's clock times every replica's windows. In a cluster, a call whose later run fails throws, and the
- * items of its earlier runs stay counted (as after a timeout, the SPI's "an increment may have happened").
+ * Fixed windows and token buckets in Valkey or Redis: one Lua script ({@code decide.lua}), one round trip for every
+ * item of a call (in a cluster: one per run of consecutive items whose keys share a slot, since a script may only
+ * touch the keys of one slot), whatever the items' algorithms. The script decides the items in order, each over
+ * every window of its bucket by its bucket's algorithm, atomically, and stops at the first refused item. A fixed
+ * window reads each window's count and PTTL and writes (INCRBY, then PEXPIRE for a window that opens) only when every
+ * window has room for the cost. A token bucket reads each window's time until full from its key's PTTL and value
+ * and writes (SET with PX) only when every window has the tokens. Either way a window's time is its key's expiry,
+ * so the server's clock times every replica's windows, and the script needs no TIME. In a cluster, a call whose
+ * later run fails throws, and the items of its earlier runs stay counted (as after a timeout, the SPI's "an
+ * increment may have happened").
  *
  * <p>The script runs by EVALSHA; only an explicit NOSCRIPT reply (after a restart or SCRIPT FLUSH) sends it once
  * more by EVAL, which also caches it, and only a cluster's MOVED or ASK reply (the script did not run) sends it
@@ -49,18 +52,20 @@ import java.util.function.Supplier;
  * {@link ValkeyFailures}; a {@link FailureKind#RECONNECT} failure (READONLY from a demoted primary) first drops the
  * pooled connections, so the next calls find the current primary.
  *
- * <p>Keys: {@code <prefix>{<bucket>:<hashed key>}} for a bucket of one window (the layout of earlier versions,
- * so counters survive an upgrade); {@code <prefix>{<bucket>:<hashed key>}:<window>} for each window of a bucket
- * of several ({@code :1s}, {@code :1h}: {@link Bucket.Limit#windowName()}). One key per window rather than one
- * hash with a field per window, because a window ends by its key's expiry (PEXPIRE, PTTL), which Valkey and Redis
- * keep per key, not per hash field on every supported version. The braces make {@code {<bucket>:<hashed key>}}
- * the Redis Cluster hash tag of every window's key, so one key's windows share a slot and one script decides
- * them on one node.
+ * <p>Keys of a fixed window: {@code <prefix>{<bucket>:<hashed key>}} for a bucket of one window (the layout of
+ * earlier versions, so counters survive an upgrade); {@code <prefix>{<bucket>:<hashed key>}:<window>} for each
+ * window of a bucket of several ({@code :1s}, {@code :1h}: {@link Bucket.Limit#windowName()}). Keys of a token
+ * bucket: {@code <prefix>{<bucket>:<hashed key>}:tokens}, and {@code ...:tokens:<window>} for each of several; their
+ * own names, so a replica of an earlier version never reads a token bucket's state as a count, and a bucket whose
+ * algorithm changes starts afresh. One key per window rather than one hash with a field per window, because a
+ * window ends by its key's expiry (PEXPIRE, PTTL), which Valkey and Redis keep per key, not per hash field on every
+ * supported version. The braces make {@code {<bucket>:<hashed key>}} the Redis Cluster hash tag of every window's
+ * key, so one key's windows share a slot and one script decides them on one node.
  *
  * <p>Decisions that wait for a connection share round trips ({@link #consumeEach}, docs/stores.md#batching): one
  * pipeline of script calls, one per call, on one connection.
  *
- * <p>One file of about 600 lines, on purpose: the key layout, the script's parameters, a cluster's runs by slot, the
+ * <p>One file of about 650 lines, on purpose: the key layout, the script's parameters, a cluster's runs by slot, the
  * redirections, the pipelines and the reading of the reply are one protocol over the same parameter arrays, each
  * step depending on the others' layout; the parts that stand alone are classes of their own ({@link ScriptArgumentEncoder},
  * {@link ValkeyClientFactory}, {@link ValkeyFailures}, {@link ValkeyClusterParts}).
@@ -80,10 +85,18 @@ final class ValkeyStore implements RateLimitStore {
      * large as they can (docs/stores.md#batching); two measured no faster on 2 cores.
      */
     static final int ROUND_TRIPS_IN_FLIGHT = 1;
-    /** The probe's arguments after its key: cost 1, one window, the largest limit, 1 s. */
-    private static final byte[][] PROBE_ARGUMENTS = {{'1'}, {'1'},
-            Long.toString(Bucket.MAX_LIMIT).getBytes(StandardCharsets.US_ASCII),
+    /** The largest limit, as the probe's limit and capacity: the probe is always allowed. */
+    private static final byte[] PROBE_LIMIT = Long.toString(Bucket.MAX_LIMIT).getBytes(StandardCharsets.US_ASCII);
+    /** A fixed-window item of the probe after its key: cost 1, one window, the largest limit, 1 s. */
+    private static final byte[][] PROBE_FIXED_WINDOW = {{'1'}, {'1'}, PROBE_LIMIT,
             "1000".getBytes(StandardCharsets.US_ASCII)};
+    /**
+     * A token-bucket item of the probe after its key: cost 1, one window, the largest capacity, a token per
+     * microsecond (its key lives a millisecond).
+     */
+    private static final byte[][] PROBE_TOKEN_BUCKET = {{'1'}, {'-', '1'}, PROBE_LIMIT, {'1'}};
+    /** The suffix of the probe's token-bucket key, after the probe key's hash tag: the same slot. */
+    private static final String PROBE_TOKENS = ":tokens";
 
     private final Supplier<ValkeyClient> clients;
     private final String keyPrefix;
@@ -394,13 +407,19 @@ final class ValkeyStore implements RateLimitStore {
     /**
      * The circuit breaker's probe: the decision's own write path, the script on the key {@code <prefix>{probe}}
      * with a 1 s window, so a server that answers reads but refuses writes (a demoted primary, a full server)
-     * keeps the breaker open (docs/operations.md#when-a-shared-store-fails).
+     * keeps the breaker open (docs/operations.md#when-a-shared-store-fails). Then a token bucket on
+     * {@code <prefix>{probe}:tokens}, so the probe runs the commands of every algorithm and an ACL user refused one
+     * of them keeps the store degraded instead of failing each request of its buckets. Two calls of one item each,
+     * not one of two: a server that requires a password closes an unauthenticated connection at a command of more
+     * than 10 parts, which would hide its NOAUTH reply.
      *
      * @throws StoreException if the script does not run in time
      */
     @Override
     public void probe() throws StoreException {
-        decide(probeParameters(keyPrefix + "{probe}"), 1);
+        String key = keyPrefix + "{probe}";
+        decide(probeParameters(key, PROBE_FIXED_WINDOW), 1);
+        decide(probeParameters(key + PROBE_TOKENS, PROBE_TOKEN_BUCKET), 1);
     }
 
     /** Always: every call is a network round trip. */
@@ -482,11 +501,11 @@ final class ValkeyStore implements RateLimitStore {
         }
     }
 
-    /** The probe's parameters: its key, then cost 1 against the largest limit, in a 1 s window. */
-    private static byte[][] probeParameters(String key) {
-        byte[][] parameters = new byte[1 + PROBE_ARGUMENTS.length][];
+    /** One probe call's parameters: its key, then its item's arguments. */
+    private static byte[][] probeParameters(String key, byte[][] item) {
+        byte[][] parameters = new byte[1 + item.length][];
         parameters[0] = key.getBytes(StandardCharsets.UTF_8);
-        System.arraycopy(PROBE_ARGUMENTS, 0, parameters, 1, PROBE_ARGUMENTS.length);
+        System.arraycopy(item, 0, parameters, 1, item.length);
         return parameters;
     }
 
@@ -522,51 +541,73 @@ final class ValkeyStore implements RateLimitStore {
         return Optional.of((JedisRedirectionException) suppressed[suppressed.length - 1]);
     }
 
-    /** The probe of one cluster master: the script on {@code probeKey}, one of its slots, sent to it directly. */
+    /**
+     * The probe of one cluster master, as {@link #probe}: the script on {@code probeKey}, one of its slots, and on
+     * its token-bucket key in the same slot, sent to it directly.
+     */
     void probeNode(ValkeyClient client, HostAndPort node, String probeKey) {
         try (Connection connection = client.clusterNode(node)) {
-            runOn(connection, false, probeParameters(probeKey), 1);
+            runOn(connection, false, probeParameters(probeKey, PROBE_FIXED_WINDOW), 1);
+            runOn(connection, false, probeParameters(probeKey + PROBE_TOKENS, PROBE_TOKEN_BUCKET), 1);
         }
     }
 
-    /** {@code <prefix>{<bucket>:<hashed key>}}: the counter of a one-window bucket, the hash tag of every bucket. */
+    /**
+     * {@code <prefix>{<bucket>:<hashed key>}}: the counter of a fixed-window bucket of one window, and the start of
+     * every key of a bucket, whose hash tag it holds (so it gives the slot of all of them).
+     */
     String counterKey(Bucket bucket, String key) {
         return keyPrefix + '{' + bucket.name() + ':' + key + '}';
     }
 
-    /** Each window's counter, in the bucket's order (see the class comment for the layout). */
+    /** Each window's key, in the bucket's order (see the class comment for the layout). */
     String[] counterKeys(Bucket bucket, String key) {
-        String tagged = counterKey(bucket, key);
-        if (!bucket.hasSeveralWindows()) {
-            return new String[] {tagged};
-        }
+        String tagged = keyPrefix + '{' + bucket.name() + ':' + key;
         String[] keys = new String[bucket.limits().size()];
         for (int i = 0; i < keys.length; i++) {
-            keys[i] = tagged + ':' + bucket.limits().get(i).windowName();
+            keys[i] = tagged + keyEnd(bucket, i);
         }
         return keys;
     }
 
     /**
-     * The script's arguments for one item, as text: the cost, the number of windows, then each window's limit and
-     * length in milliseconds.
+     * What follows the hashed key in window {@code index}'s key: {@code }} for a fixed window of one,
+     * {@code }:<window>} for each of several; {@code }:tokens} and {@code }:tokens:<window>} for a token bucket.
+     */
+    static String keyEnd(Bucket bucket, int index) {
+        String algorithm = bucket.isTokenBucket() ? "}:tokens" : "}";
+        if (!bucket.hasSeveralWindows()) {
+            return algorithm;
+        }
+        return algorithm + ':' + bucket.limits().get(index).windowName();
+    }
+
+    /**
+     * The script's arguments for one item, as text: the cost, the number of windows (negated for a token bucket,
+     * so a fixed window's arguments are those of earlier versions), then per window a fixed window's limit and
+     * length in milliseconds, or a token bucket's capacity and token interval in microseconds.
      */
     static String[] arguments(Bucket bucket, long cost) {
         List<Bucket.Limit> limits = bucket.limits();
         String[] arguments = new String[2 + 2 * limits.size()];
         arguments[0] = Long.toString(cost);
-        arguments[1] = Integer.toString(limits.size());
+        arguments[1] = Integer.toString(bucket.isTokenBucket() ? -limits.size() : limits.size());
         for (int i = 0; i < limits.size(); i++) {
-            arguments[2 + 2 * i] = Long.toString(limits.get(i).limit());
-            arguments[3 + 2 * i] = Long.toString(limits.get(i).window().toMillis());
+            if (bucket.isTokenBucket()) {
+                arguments[2 + 2 * i] = Long.toString(bucket.capacity(i));
+                arguments[3 + 2 * i] = Long.toString(bucket.tokenIntervalMicros(i));
+            } else {
+                arguments[2 + 2 * i] = Long.toString(limits.get(i).limit());
+                arguments[3 + 2 * i] = Long.toString(limits.get(i).window().toMillis());
+            }
         }
         return arguments;
     }
 
     private static String loadScript() {
-        try (InputStream in = ValkeyStore.class.getResourceAsStream("fixed-window.lua")) {
+        try (InputStream in = ValkeyStore.class.getResourceAsStream("decide.lua")) {
             if (in == null) {
-                throw new IllegalStateException("fixed-window.lua is missing from the jar");
+                throw new IllegalStateException("decide.lua is missing from the jar");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -1,10 +1,12 @@
 package dev.ratelimiter.internal.valkey;
 
+import dev.ratelimiter.Bucket;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.RateLimitStoreProvider;
 import dev.ratelimiter.spi.StoreConfig;
 import dev.ratelimiter.spi.StoreContext;
 
+import java.util.EnumSet;
 import java.util.Set;
 
 /**
@@ -27,6 +29,15 @@ public final class ValkeyStoreProvider implements RateLimitStoreProvider {
     @Override
     public Set<String> propertyNames() {
         return ValkeySettings.PROPERTIES;
+    }
+
+    /**
+     * Fixed windows and token buckets, both decided by the store's one script, so items of either algorithm share a
+     * round trip (docs/stores.md#the-valkey--redis-backend).
+     */
+    @Override
+    public Set<Bucket.Algorithm> algorithms() {
+        return EnumSet.of(Bucket.Algorithm.FIXED_WINDOW, Bucket.Algorithm.TOKEN_BUCKET);
     }
 
     /**

@@ -32,6 +32,32 @@ class ScriptArgumentEncoderTest {
     }
 
     @Test
+    @DisplayName("token bucket: its own keys ({...}:tokens:<window>, the same hash tag), the window count negated, "
+            + "then each window's capacity and token interval in microseconds")
+    void tokenBucket() {
+        Bucket bucket = new Bucket("projects", java.util.List.of(new Bucket.Limit(3, Duration.ofSeconds(10)),
+                new Bucket.Limit(10, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK,
+                Bucket.Algorithm.TOKEN_BUCKET, 5);
+        ValkeyStore limiter = new ValkeyStore(() -> {
+            throw new UnsupportedOperationException("layout only");
+        }, "rl:");
+        ScriptArgumentEncoder.OfBucket arguments = new ScriptArgumentEncoder("rl:").of(bucket);
+        java.util.List<String> sent = java.util.Arrays.stream(arguments.parameters("k", 2))
+                .map(bytes -> new String(bytes, StandardCharsets.UTF_8)).toList();
+        assertThat(limiter.counterKeys(bucket, "k")).containsExactly("rl:{projects:k}:tokens:10s",
+                "rl:{projects:k}:tokens:1h");
+        assertThat(sent).containsExactly("rl:{projects:k}:tokens:10s", "rl:{projects:k}:tokens:1h", "2", "-2", "5",
+                "3333333", "10", "360000000");
+        assertThat(ValkeyStore.arguments(bucket, 2)).containsExactly("2", "-2", "5", "3333333", "10", "360000000");
+
+        Bucket single = new Bucket("login", java.util.List.of(new Bucket.Limit(4, Duration.ofSeconds(2))),
+                dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
+        assertThat(limiter.counterKeys(single, "k")).containsExactly("rl:{login:k}:tokens");
+        assertThat(new String(new ScriptArgumentEncoder("rl:").of(single).counterKey("k"), StandardCharsets.UTF_8))
+                .isEqualTo("rl:{login:k}:tokens");
+    }
+
+    @Test
     @DisplayName("the bytes sent are the UTF-8 of the counter key the store documents, for ASCII and other keys")
     void counterKeyBytes() {
         for (String prefix : new String[] {"rl:", "r\u00e9seau:"}) {

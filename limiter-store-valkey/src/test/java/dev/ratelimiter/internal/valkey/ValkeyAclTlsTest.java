@@ -7,6 +7,8 @@ import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.internal.core.chain.StoreLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
+import dev.ratelimiter.spi.FailureKind;
+import dev.ratelimiter.spi.StoreException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -30,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Reaching a protected store: (a) an ACL user allowed exactly the commands the library sends, with the
@@ -43,15 +46,20 @@ class ValkeyAclTlsTest {
     private static final String TRUST_STORE_PASSWORD = "changeit";
     /**
      * What the library needs, and nothing more: EVALSHA and EVAL (after NOSCRIPT) to run the script, which calls
-     * PTTL, GET, INCRBY and PEXPIRE (ACLs apply to a script's commands too, also the breaker's probe, which runs the
-     * script); DEL for reset; PING for the pool's idle-connection test ({@code testWhileIdle}); INFO, read once at
-     * startup for the maxmemory policy; CLIENT SETNAME, sent by Jedis at connect
-     * (it ignores a refusal, but then the connection has no name). Only keys under the prefix.
+     * PTTL, GET, INCRBY and PEXPIRE for a fixed window, PTTL, GET and SET for a token bucket (ACLs apply to a
+     * script's commands too, also the breaker's probe, which runs the script); DEL for reset (and in the script, for
+     * a token bucket's key found without an expiry); PING for the pool's idle-connection test
+     * ({@code testWhileIdle}); INFO, read once at startup for the maxmemory policy; CLIENT SETNAME, sent by Jedis at
+     * connect (it ignores a refusal, but then the connection has no name). Only keys under the prefix.
      */
     private static final String[] LIMITER_USER = {"--user", "limiter", "on", ">secret", "~rl-test:*",
-        "resetchannels", "-@all", "+evalsha", "+eval", "+pttl", "+get", "+incrby", "+pexpire", "+del", "+ping",
-        "+info",
+        "resetchannels", "-@all", "+evalsha", "+eval", "+pttl", "+get", "+incrby", "+pexpire", "+set", "+del",
+        "+ping", "+info",
         "+client|setname"};
+    /** The limiter's user of a version without token buckets: the fixed window's commands, not SET. */
+    private static final String[] FIXED_WINDOW_USER = {"--user", "fixed-window", "on", ">secret", "~rl-test:*",
+        "resetchannels", "-@all", "+evalsha", "+eval", "+pttl", "+get", "+incrby", "+pexpire", "+del", "+ping",
+        "+info", "+client|setname"};
     /** Allowed to run scripts but not the commands inside them: every decision is refused. */
     private static final String[] SCRIPT_ONLY_USER = {"--user", "script-only", "on", ">secret", "~rl-test:*",
         "resetchannels", "-@all", "+evalsha", "+eval", "+del", "+ping", "+info", "+client|setname"};
@@ -115,6 +123,7 @@ class ValkeyAclTlsTest {
                 "+@all"));
         arguments.addAll(List.of(LIMITER_USER));
         arguments.addAll(List.of(SCRIPT_ONLY_USER));
+        arguments.addAll(List.of(FIXED_WINDOW_USER));
         return started(RedisServer.start(arguments.toArray(String[]::new)));
     }
 
@@ -137,6 +146,12 @@ class ValkeyAclTlsTest {
         assertThat(admin.get("rl-test:{acl-url:k}")).isEqualTo("3");
         store.limiter.reset(bucket, "k");
         assertThat(admin.exists("rl-test:{acl-url:k}")).isFalse();
+        Bucket tokens = new Bucket("acl-url-tokens", List.of(new Bucket.Limit(5, Duration.ofSeconds(60))),
+                dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
+        assertThat(remainingAfter(store.limiter, tokens, 2)).containsExactly(4L, 3L);
+        admin.persist("rl-test:{acl-url-tokens:k}:tokens"); // a key without an expiry: removed by the script
+        assertThat(store.limiter.consume(tokens, "k", 0).remaining()).isEqualTo(5);
+        assertThat(admin.exists("rl-test:{acl-url-tokens:k}:tokens")).isFalse();
         assertThatCode(store.store::probe).doesNotThrowAnyException();
         assertThat(store.monitor.errors()).isZero();
         assertThat(refusals(admin)).as("commands the server refused the limiter user").isEmpty();
@@ -191,6 +206,25 @@ class ValkeyAclTlsTest {
             assertThat(entry.getUsername()).isEqualTo("script-only");
             assertThat(entry.getContext()).isEqualTo("lua");
             assertThat(entry.getObject()).isEqualTo("pttl");
+        });
+    }
+
+    @Test
+    @DisplayName("a user of the fixed window's commands without SET: the probe fails (CONFIGURATION), so the breaker "
+            + "keeps the store degraded, since the probe decides a token bucket too")
+    void probeNeedsTheTokenBucketsCommands() {
+        RedisServer server = aclServer();
+        Store store = store(settings("redis://fixed-window:secret@127.0.0.1:" + server.port(), Optional.empty(),
+                Optional.empty(), Optional.empty()));
+        Bucket bucket = new Bucket("acl-no-set", 5, Duration.ofSeconds(60));
+        assertThat(remainingAfter(store.limiter, bucket, 1)).as("its fixed windows work").containsExactly(4L);
+
+        assertThatThrownBy(store.store::probe).isInstanceOfSatisfying(StoreException.class,
+                e -> assertThat(e.kind()).isEqualTo(FailureKind.CONFIGURATION));
+        assertThat(admin(server).aclLog()).as("SET refused inside the probe's script").anySatisfy(entry -> {
+            assertThat(entry.getUsername()).isEqualTo("fixed-window");
+            assertThat(entry.getContext()).isEqualTo("lua");
+            assertThat(entry.getObject()).isEqualTo("set");
         });
     }
 

@@ -73,6 +73,31 @@ class ValkeyBatchTest {
         }
 
         @Test
+        @DisplayName("fixed windows and token buckets in one pipeline, and in one call: each decided by its algorithm")
+        void mixedAlgorithms() throws Exception {
+            ValkeySettings settings = ValkeyStoreTest.settings(ValkeyTarget.url());
+            Bucket tokens = new Bucket("batch-tokens-" + UUID.randomUUID().toString().substring(0, 8),
+                    List.of(new Bucket.Limit(4, Duration.ofMinutes(1))), dev.ratelimiter.OutagePolicy.FALLBACK,
+                    Bucket.Algorithm.TOKEN_BUCKET, 2);
+            try (ValkeyClient client = ValkeyClientFactory.create(settings)) {
+                ValkeyStore store = new ValkeyStore(() -> client, settings.keyPrefix(), ValkeyStore.batching(settings));
+                String key = UUID.randomUUID().toString();
+                StoreItem tokenItem = new StoreItem(tokens, key, 1);
+                long[][] answers = store.consumeEach(List.of(call(key), List.of(tokenItem),
+                        List.of(new StoreItem(BUCKET, key, 1), tokenItem), List.of(tokenItem)));
+                assertThat(answers[0]).startsWith(1, 1);
+                // a token of 15 s taken: 1 token missing of the burst of 2, full again in 15 s
+                assertThat(answers[1]).hasSize(3).startsWith(1, 1);
+                assertThat(answers[1][2]).isBetween(14_900L, 15_000L);
+                assertThat(answers[2]).as("the fixed window counted twice").hasSize(6).startsWith(1, 2);
+                assertThat(answers[2][3]).as("the call's token item").isEqualTo(1);
+                assertThat(answers[2][4]).as("both tokens taken").isEqualTo(2);
+                assertThat(answers[2][5]).isBetween(29_900L, 30_000L);
+                assertThat(answers[3]).as("the bucket is empty").startsWith(0, 2);
+            }
+        }
+
+        @Test
         @DisplayName("after SCRIPT FLUSH a pipeline's calls go once more by EVAL, each counted once")
         void noScriptSendsTheCallsOnceMore() throws Exception {
             ValkeySettings settings = ValkeyStoreTest.settings(ValkeyTarget.url());

@@ -25,6 +25,7 @@ class ValkeyFailuresTest {
         "OOM command not allowed when used memory > 'maxmemory'. script: a37b3e80, on @user_script:1.|CONFIGURATION",
         "NOAUTH Authentication required.|CONFIGURATION",
         "NOPERM User limiter has no permissions to run the 'incr' command|CONFIGURATION",
+        "ERR The user executing the script can't run this command or subcommand script: 66480fbf, on @user_script:1.|CONFIGURATION",
         "MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist to disk.|CONFIGURATION",
         "LOADING Redis is loading the dataset in memory|TRANSIENT",
         "CLUSTERDOWN The cluster is down|TRANSIENT"})

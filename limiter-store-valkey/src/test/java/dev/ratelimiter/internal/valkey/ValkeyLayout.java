@@ -27,7 +27,7 @@ public final class ValkeyLayout {
         return ValkeyClientFactory.create(settings).commands();
     }
 
-    /** The text of {@code fixed-window.lua}. */
+    /** The text of {@code decide.lua}, the script of every algorithm. */
     public static String script() {
         return ValkeyStore.SCRIPT;
     }
@@ -43,8 +43,9 @@ public final class ValkeyLayout {
     }
 
     /**
-     * The script's arguments besides the key, as the store passes them for one attempt: the cost (1), the number
-     * of windows, then each window's limit and its length in milliseconds.
+     * The script's arguments besides the key, as the store passes them for one attempt: the cost (1), the
+     * number of windows (negated for a token bucket), then each window's two numbers (a fixed window's limit and
+     * its length in milliseconds, a token bucket's capacity and token interval in microseconds).
      */
     public static String[] arguments(Bucket bucket) {
         return ValkeyStore.arguments(bucket, 1);

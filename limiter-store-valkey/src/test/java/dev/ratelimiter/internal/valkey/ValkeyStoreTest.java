@@ -131,4 +131,56 @@ class ValkeyStoreTest extends RateLimiterContract {
     void twoBucketsInOneCall() throws Exception {
         SeveralItems.assertTwoBuckets(store, jedis, bucket("multi", 1, Duration.ofSeconds(1)).name());
     }
+
+    @Test
+    @DisplayName("token bucket: <prefix>{<bucket>:<key>}:tokens holds the sub-millisecond part, expires when the "
+            + "bucket is full (PTTL = the time to fill, rounded up), and is gone once full")
+    void tokenBucketKey() {
+        // 3 per second: a token every 333 333 us, so one call owes 333 333 us: PX 334 ms, value 667 (us over)
+        Bucket bucket = tokenBucket("tb-layout", 0, new Bucket.Limit(3, Duration.ofSeconds(1)));
+        String key = "rl-test:{" + bucket.name() + ":hashed-key}:tokens";
+        assertThat(limiter.consume(bucket, "hashed-key").remaining()).isEqualTo(2);
+        assertThat(jedis.commands().get(key)).isEqualTo("667");
+        assertThat(jedis.commands().pttl(key)).isBetween(1L, 334L);
+        assertThat(jedis.commands().exists("rl-test:{" + bucket.name() + ":hashed-key}"))
+                .as("no fixed-window counter").isFalse();
+        limiter.consume(bucket, "hashed-key", 2);
+        assertThat(jedis.commands().pttl(key)).as("three tokens owed: at most 1 s to fill").isBetween(667L, 1_000L);
+        assertThat(limiter.consume(bucket, "hashed-key").outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(jedis.commands().pttl(key)).as("a refusal wrote nothing").isLessThanOrEqualTo(1_000L);
+        await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(50))
+                .until(() -> !jedis.commands().exists(key));
+        assertThat(limiter.consume(bucket, "hashed-key", 0).remaining()).as("full once the key is gone")
+                .isEqualTo(3);
+    }
+
+    @Test
+    @DisplayName("token bucket of several windows: <prefix>{<bucket>:<key>}:tokens:<window>, each expiring when its "
+            + "window is full, all in one cluster slot")
+    void tokenBucketWindowKeys() {
+        Bucket bucket = tokenBucket("tb-window-keys", 0, new Bucket.Limit(2, Duration.ofSeconds(10)),
+                new Bucket.Limit(5, Duration.ofHours(1)));
+        limiter.consume(bucket, "hashed-key", 2);
+        String tag = "rl-test:{" + bucket.name() + ":hashed-key}";
+        assertThat(jedis.commands().pttl(tag + ":tokens:10s")).as("two tokens of 5 s").isBetween(9_000L, 10_000L);
+        assertThat(jedis.commands().pttl(tag + ":tokens:1h")).as("two tokens of 12 min")
+                .isBetween(1_430_000L, 1_440_000L);
+        assertThat(jedis.commands().get(tag + ":tokens:10s")).isEqualTo("0");
+        assertThat(redis.clients.jedis.util.JedisClusterCRC16.getSlot(tag + ":tokens:10s"))
+                .isEqualTo(redis.clients.jedis.util.JedisClusterCRC16.getSlot(tag));
+        assertThat(jedis.commands().exists(tag + ":10s")).as("no fixed-window counter").isFalse();
+    }
+
+    @Test
+    @DisplayName("token bucket: a key found without an expiry reads as a full bucket and does not stay without one")
+    void tokenBucketKeyWithoutExpiry() {
+        Bucket bucket = tokenBucket("tb-persisted", 0, new Bucket.Limit(4, Duration.ofSeconds(60)));
+        String key = "rl-test:{" + bucket.name() + ":k}:tokens";
+        jedis.commands().set(key, "0");
+        assertThat(limiter.consume(bucket, "k", 0).remaining()).as("a check").isEqualTo(4);
+        assertThat(jedis.commands().exists(key)).as("removed: a full bucket has no key").isFalse();
+        jedis.commands().set(key, "0");
+        assertThat(limiter.consume(bucket, "k").remaining()).isEqualTo(3);
+        assertThat(jedis.commands().pttl(key)).as("rewritten with the time to fill").isBetween(1L, 15_000L);
+    }
 }

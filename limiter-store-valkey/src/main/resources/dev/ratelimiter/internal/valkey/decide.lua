@@ -1,0 +1,125 @@
+-- Decisions of one or more items, in order, in one round trip: each item atomically over every window of its
+-- bucket, by its bucket's algorithm, and the first refused item ends the call (later items are neither decided nor
+-- counted).
+-- KEYS: each item's window keys, item after item; the keys of one item share one hash tag {<bucket>:<hash>},
+--   and the store sends in one call only items whose keys share a Cluster slot.
+-- ARGV: per item: its cost (0 checks without counting), its number of windows n (negative, -n, for a token bucket:
+--   a fixed window's arguments stay those of earlier versions), then per window: for a fixed window its limit and
+--   its length in milliseconds; for a token bucket its capacity in tokens and its token interval in microseconds.
+-- Returns, per decided item: allowed (1 or 0), then per window two numbers (after the call): for a fixed window its
+-- count (not open yet: 0) and the milliseconds until it ends (not open yet: its whole length); for a token bucket
+-- the tokens missing (capacity minus whole tokens left) and the milliseconds until it is full.
+-- An item is allowed iff every window has room for its cost (for cost 0: for one attempt); a refused item writes
+-- nothing, so it takes from no window and extends none (docs/guide.md#fixed-windows; a token bucket's keys:
+-- docs/stores.md#the-valkey--redis-backend).
+-- No TIME: a window's time is its key's expiry on the server's clock, so replicas with skewed clocks share it.
+-- Commands: PTTL, GET, INCRBY, PEXPIRE, SET, and DEL for a token bucket's key found without an expiry (what an ACL
+-- user needs inside the script; docs/stores.md#the-valkey--redis-backend).
+
+-- Fixed windows: a counter per window, whose expiry is the window's end.
+local function fixedWindows(reply, k, a, n, cost, needed)
+  local allowed = 1
+  local counts, ttls = {}, {}
+  for i = 1, n do
+    local key = KEYS[k + i]
+    local limit = tonumber(ARGV[a + 2 * i])
+    local window = tonumber(ARGV[a + 2 * i + 1])
+    local ttl = redis.call('PTTL', key)
+    local count = 0
+    if ttl == -2 then
+      ttl = window -- no counter: the window opens at the first counted call
+    else
+      count = tonumber(redis.call('GET', key))
+      if ttl == -1 then
+        -- A counter that lost its expiry: a key must never live forever, or it would lock its client out for good.
+        redis.call('PEXPIRE', key, window)
+        ttl = window
+      end
+    end
+    counts[i] = count
+    ttls[i] = ttl
+    if count + needed > limit then
+      allowed = 0
+    end
+  end
+  local at = #reply
+  reply[at + 1] = allowed
+  for i = 1, n do
+    if allowed == 1 and cost > 0 then
+      redis.call('INCRBY', KEYS[k + i], cost) -- keeps an existing expiry: a window's end never moves
+      if counts[i] == 0 then
+        redis.call('PEXPIRE', KEYS[k + i], ARGV[a + 2 * i + 1]) -- the window opens
+      end
+      counts[i] = counts[i] + cost
+    end
+    reply[at + 2 * i] = counts[i]
+    reply[at + 2 * i + 1] = ttls[i]
+  end
+  return allowed
+end
+
+-- Token buckets (GCRA): per window, the microseconds until it is full ("owed"), kept as the key's expiry: owed =
+-- PTTL x 1000 - the key's value, the sub-millisecond part (0..999). So the key expires exactly when the bucket is
+-- full, and a missing key is a full bucket. Every number stays below 2^53 (the bucket's capacity x interval is at
+-- most 366 days of microseconds), so Lua's doubles are exact.
+local function tokenBuckets(reply, k, a, n, cost, needed)
+  local allowed = 1
+  local owed, capacities, intervals = {}, {}, {}
+  for i = 1, n do
+    local key = KEYS[k + i]
+    local capacity = tonumber(ARGV[a + 2 * i])
+    local interval = tonumber(ARGV[a + 2 * i + 1])
+    local ttl = redis.call('PTTL', key)
+    local o = 0
+    if ttl >= 0 then
+      o = ttl * 1000 - (tonumber(redis.call('GET', key)) or 0)
+      -- At most empty: a bucket whose capacity or rate was lowered is not owed more than it can hold.
+      o = math.min(math.max(o, 0), capacity * interval)
+    elseif ttl == -1 then
+      -- A key without an expiry would never go: read as full and removed, so no key outlives its bucket's refill.
+      redis.call('DEL', key)
+    end
+    owed[i] = o
+    capacities[i] = capacity
+    intervals[i] = interval
+    if needed > capacity or o + needed * interval > capacity * interval then
+      allowed = 0
+    end
+  end
+  local at = #reply
+  reply[at + 1] = allowed
+  for i = 1, n do
+    local o = owed[i]
+    if allowed == 1 and cost > 0 then
+      o = o + cost * intervals[i]
+      local ms = math.floor((o + 999) / 1000)
+      redis.call('SET', KEYS[k + i], ms * 1000 - o, 'PX', ms) -- expires when the bucket is full again
+    end
+    local full = capacities[i] * intervals[i]
+    reply[at + 2 * i] = capacities[i] - math.floor((full - o) / intervals[i])
+    reply[at + 2 * i + 1] = math.floor((o + 999) / 1000)
+  end
+  return allowed
+end
+
+local reply = {}
+local k = 0 -- the keys of the items before this one
+local a = 1 -- this item's first argument
+while a <= #ARGV do
+  local cost = tonumber(ARGV[a])
+  local n = tonumber(ARGV[a + 1])
+  local needed = math.max(cost, 1)
+  local allowed
+  if n < 0 then
+    n = -n
+    allowed = tokenBuckets(reply, k, a, n, cost, needed)
+  else
+    allowed = fixedWindows(reply, k, a, n, cost, needed)
+  end
+  if allowed == 0 then
+    return reply
+  end
+  k = k + n
+  a = a + 2 + 2 * n
+end
+return reply
