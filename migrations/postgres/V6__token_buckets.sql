@@ -1,4 +1,4 @@
--- Jakarta Rate Limiter: token buckets (docs/guide.md#token-buckets, docs/stores.md#token-bucket-rows). Applied after
+-- Jakarta Rate Limiter: token buckets (docs/stores.md#token-bucket-rows). Applied after
 -- V5, by Flyway from the same location and history table, or by hand (psql -f V1__..., ..., V5__..., then this
 -- file). It adds two nullable columns without a default (no row is rewritten) and one function, so the previous
 -- version keeps running against it during a rolling upgrade, V5's function included. For a table of another name,

@@ -81,7 +81,7 @@ final class CounterRows {
 
     /**
      * The numbers of a token bucket's one-window upsert ({@code ends_at, denied, now}): the window's TAT after the
-     * call, whether it was refused, and the statement's instant (docs/guide.md#token-buckets).
+     * call, whether it was refused, and the statement's instant (docs/stores.md#token-bucket-rows).
      *
      * @return whether it was allowed
      */

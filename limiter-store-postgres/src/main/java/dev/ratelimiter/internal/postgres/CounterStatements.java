@@ -264,7 +264,7 @@ final class CounterStatements {
     }
 
     /**
-     * A token bucket of one window and a positive cost (docs/guide.md#token-buckets): its row holds the window's
+     * A token bucket of one window and a positive cost (docs/stores.md#token-bucket-rows): its row holds the window's
      * theoretical arrival time (TAT) in {@code ends_at}, and the shape it was kept under in {@code token_intervals}
      * and {@code token_capacities}; a row of another shape counts as full. The sub-select reads the time owed until
      * full ({@code owed}, microseconds, exact: {@code extract} gives a numeric), decides ({@code fits}: the rule of
