@@ -17,9 +17,10 @@ import java.util.Arrays;
  * The rows {@link CounterStatements}' statements return, decoded into the SPI's answer
  * (docs/architecture.md#the-store-spi): per item its flag (1 allowed and counted, 0 refused), then per window in
  * {@link Bucket#limits()} order the count after the call and the milliseconds until the window ends (its whole
- * length when none is open). A one-item statement's row is written into a {@code long[]} the caller made, from an
- * offset, so a decision allocates one answer; V5's function returns that layout already, per call, in one
- * {@code bigint[]} ({@link #functionAnswers}).
+ * length when none is open); for a token bucket, per window the tokens not available and the milliseconds until it
+ * is full, from the time owed until full (docs/stores.md#token-bucket-rows). A one-item statement's row is written
+ * into a {@code long[]} the caller made, from an offset, so a decision allocates one answer; V6's function returns
+ * that layout already, per call, in one {@code bigint[]} ({@link #functionAnswers}).
  *
  * <p>A column the driver cannot read throws its {@link SQLException}, which the store classifies
  * ({@link PostgresFailures}); nothing here decides by this JVM's clock: a window's time left is from the instant
@@ -34,7 +35,7 @@ final class CounterRows {
     }
 
     /**
-     * The answers of the function of V5 (V4's layout), which decides several calls: call after call, the count of numbers that
+     * The answers of the function of V6 (V4's layout), which decides several calls: call after call, the count of numbers that
      * follow for the call, then those numbers (one call's answer in the layout above).
      *
      * @param row   the function's one row, on it; column 1 is its {@code bigint[]}

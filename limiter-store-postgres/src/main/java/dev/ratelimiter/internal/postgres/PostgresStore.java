@@ -20,9 +20,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Fixed windows and token buckets in a PostgreSQL table (docs/stores.md#the-postgresql-backend): each call is one statement on one
- * connection of a non-transactional pool, with no explicit transaction and no advisory lock, PostgreSQL's row lock
- * serialising concurrent attempts on a key from any number of processes. The store composes parts of one job each:
+ * Fixed windows and token buckets in a PostgreSQL table (docs/stores.md#the-postgresql-backend): each call is one
+ * statement on one connection of a non-transactional pool, with no explicit transaction and no advisory lock,
+ * PostgreSQL's row lock serialising concurrent attempts on a key from any number of processes. The store composes
+ * parts of one job each:
  * {@link CounterStatements} (the SQL of each statement, the rules of the windows, and how a call binds its values),
  * {@link ConnectionRunner} (the bulkhead, the network timeout of each call, the eviction of a connection no later
  * call could use), {@link CounterRows} (a returned row as the SPI's numbers) and {@link CounterSweep} (deleting the

@@ -150,7 +150,8 @@ class PgBouncerTest {
             List<Verdict> mine = new ArrayList<>();
             for (int i = 0; i < CALLS / 2; i++) {
                 mine.add(chain.limiter.consume(one, "k"));
-                mine.addAll(List.of(dev.ratelimiter.internal.core.chain.BatchingLimiter.consumeAll(chain.limiter, items)));
+                mine.addAll(List.of(dev.ratelimiter.internal.core.chain.BatchingLimiter.consumeAll(chain.limiter,
+                        items)));
             }
             return mine;
         });

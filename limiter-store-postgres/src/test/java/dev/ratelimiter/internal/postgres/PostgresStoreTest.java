@@ -263,7 +263,8 @@ class PostgresStoreTest extends RateLimiterContract {
                 assertThat(row.getObject(4)).isNull();
                 assertThat(row.getObject(5, java.time.OffsetDateTime.class).toInstant())
                         .as("the second's window: two tokens of 500 ms").isEqualTo(START.plusSeconds(1));
-                assertThat(row.getObject(8, java.time.OffsetDateTime.class).toInstant()).isEqualTo(START.plusSeconds(40));
+                assertThat(row.getObject(8, java.time.OffsetDateTime.class).toInstant())
+                        .isEqualTo(START.plusSeconds(40));
                 assertThat(row.getString(6)).isEqualTo("{500000,20000000}");
                 assertThat(row.getString(7)).isEqualTo("{2,3}");
                 assertThat(row.next()).isFalse();
