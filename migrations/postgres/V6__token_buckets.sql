@@ -1,6 +1,5 @@
--- Jakarta Rate Limiter: token buckets (docs/stores.md#token-bucket-rows). Applied after
--- V5, by Flyway from the same location and history table, or by hand (psql -f V1__..., ..., V5__..., then this
--- file). It adds two nullable columns without a default (no row is rewritten) and one function, so the previous
+-- Jakarta Rate Limiter: token buckets (docs/stores.md#token-bucket-rows). Applied after V5, by Flyway from the same
+-- location and history table, or by hand (psql -f V1__..., ..., V5__..., then this file). It adds two nullable columns without a default (no row is rewritten) and one function, so the previous
 -- version keeps running against it during a rolling upgrade, V5's function included. For a table of another name,
 -- replace rate_limit_counters in every file alike.
 --
@@ -33,8 +32,9 @@ ALTER TABLE rate_limit_counters ADD COLUMN IF NOT EXISTS token_capacities bigint
 --
 -- The token rule, the library's to the microsecond: with needed = max(cost, 1), an item is allowed iff every
 -- window has owed + needed * interval <= capacity * interval (needed > capacity never fits); then, for a positive
--- cost, every window's TAT becomes now + owed + cost * interval. A refusal writes nothing. needed is capped at
--- capacity + 1 before it is multiplied, so no cost overflows a bigint.
+-- cost, every window's TAT becomes now + owed + cost * interval. A refusal changes no TAT (a missing row is still
+-- created full to be locked, as V5 does, and swept). needed is capped at capacity + 1 before it is multiplied, so
+-- no cost overflows a bigint.
 
 CREATE OR REPLACE FUNCTION rate_limit_counters_decide_v6(instant timestamptz, names varchar[], numbers bigint[])
     RETURNS bigint[]
