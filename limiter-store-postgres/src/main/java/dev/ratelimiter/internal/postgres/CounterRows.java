@@ -10,15 +10,17 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 
 /**
  * The rows {@link CounterStatements}' statements return, decoded into the SPI's answer
  * (docs/architecture.md#the-store-spi): per item its flag (1 allowed and counted, 0 refused), then per window in
  * {@link Bucket#limits()} order the count after the call and the milliseconds until the window ends (its whole
- * length when none is open). A one-item statement's row is written into a {@code long[]} the caller made, from an
- * offset, so a decision allocates one answer; V5's function returns that layout already, per call, in one
- * {@code bigint[]} ({@link #functionAnswers}).
+ * length when none is open); for a token bucket, per window the tokens not available and the milliseconds until it
+ * is full, from the time owed until full (docs/stores.md#token-bucket-rows). A one-item statement's row is written
+ * into a {@code long[]} the caller made, from an offset, so a decision allocates one answer; V6's function returns
+ * that layout already, per call, in one {@code bigint[]} ({@link #functionAnswers}).
  *
  * <p>A column the driver cannot read throws its {@link SQLException}, which the store classifies
  * ({@link PostgresFailures}); nothing here decides by this JVM's clock: a window's time left is from the instant
@@ -33,7 +35,7 @@ final class CounterRows {
     }
 
     /**
-     * The answers of the function of V5 (V4's layout), which decides several calls: call after call, the count of numbers that
+     * The answers of the function of V6 (V4's layout), which decides several calls: call after call, the count of numbers that
      * follow for the call, then those numbers (one call's answer in the layout above).
      *
      * @param row   the function's one row, on it; column 1 is its {@code bigint[]}
@@ -79,12 +81,28 @@ final class CounterRows {
     }
 
     /**
+     * The numbers of a token bucket's one-window upsert ({@code ends_at, denied, now}): the window's TAT after the
+     * call, whether it was refused, and the statement's instant (docs/stores.md#token-bucket-rows).
+     *
+     * @return whether it was allowed
+     */
+    static boolean tokensCounted(Bucket bucket, ResultSet row, long[] answer, int offset) throws SQLException {
+        boolean allowed = !row.getBoolean(2);
+        answer[offset] = allowed ? 1 : 0;
+        tokenWindow(bucket, 0, Math.max(microsLeft(row, 1, 3), 0), answer, offset);
+        return allowed;
+    }
+
+    /**
      * The numbers of cost 0, from the row as it is ({@code now, count, ends_at, window_seconds, window_counts,
-     * window_ends}; all null without a row): allowed iff a cost-1 call would be.
+     * window_ends, token_intervals, token_capacities}; all null without a row): allowed iff a cost-1 call would be.
      *
      * @return whether it was allowed
      */
     static boolean checked(Bucket bucket, ResultSet row, long[] answer, int offset) throws SQLException {
+        if (bucket.isTokenBucket()) {
+            return tokensChecked(bucket, row, answer, offset);
+        }
         Instant now = row.getObject(1, OffsetDateTime.class).toInstant();
         long[] seconds = longs(row.getArray(4));
         int size = bucket.limits().size();
@@ -108,6 +126,62 @@ final class CounterRows {
         }
         several(bucket, allowed, now, counts, ends, answer, offset);
         return allowed;
+    }
+
+    /**
+     * A token bucket's check: each window's time owed until full, from its TAT ({@code ends_at} for one window,
+     * {@code window_ends} for several); a row of another shape, or none, is full. Allowed iff every window has a
+     * token: the rule of V6's function with a cost of 1.
+     */
+    private static boolean tokensChecked(Bucket bucket, ResultSet row, long[] answer, int offset)
+            throws SQLException {
+        Instant now = row.getObject(1, OffsetDateTime.class).toInstant();
+        int size = bucket.limits().size();
+        long[] owed = new long[size];
+        if (sameShape(bucket, longs(row.getArray(7)), longs(row.getArray(8)))) {
+            Instant[] tats = bucket.hasSeveralWindows() ? instants(row.getArray(6))
+                    : new Instant[] {row.getObject(3, OffsetDateTime.class).toInstant()};
+            for (int i = 0; i < size; i++) {
+                owed[i] = Math.max(ChronoUnit.MICROS.between(now, tats[i]), 0);
+            }
+        }
+        boolean allowed = true;
+        for (int i = 0; i < size; i++) {
+            long interval = bucket.tokenIntervalMicros(i);
+            allowed &= owed[i] + interval <= bucket.capacity(i) * interval;
+        }
+        answer[offset] = allowed ? 1 : 0;
+        for (int i = 0; i < size; i++) {
+            tokenWindow(bucket, i, owed[i], answer, offset);
+        }
+        return allowed;
+    }
+
+    /** Whether a token row was kept under the bucket's intervals and capacities (both null without a row). */
+    private static boolean sameShape(Bucket bucket, long[] intervals, long[] capacities) {
+        int size = bucket.limits().size();
+        if (intervals == null || capacities == null || intervals.length != size || capacities.length != size) {
+            return false;
+        }
+        for (int i = 0; i < size; i++) {
+            if (intervals[i] != bucket.tokenIntervalMicros(i) || capacities[i] != bucket.capacity(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Window {@code i}'s two numbers of a token bucket, {@code owed} microseconds from full: the tokens not
+     * available (capacity - floor((capacity x interval - owed) / interval)) and the milliseconds until full,
+     * rounded up. Floored, not truncated: a statement that waited for the row lock behind one of a later instant
+     * can find more owed than the capacity holds (WindowVerdicts clamps it).
+     */
+    private static void tokenWindow(Bucket bucket, int i, long owed, long[] answer, int offset) {
+        long interval = bucket.tokenIntervalMicros(i);
+        long capacity = bucket.capacity(i);
+        answer[offset + 1 + 2 * i] = capacity - Math.floorDiv(capacity * interval - owed, interval);
+        answer[offset + 2 + 2 * i] = Math.floorDiv(owed + 999, 1_000);
     }
 
     /**
@@ -145,6 +219,20 @@ final class CounterRows {
                     : ((OffsetDateTime) values[i]).toInstant();
         }
         return instants;
+    }
+
+    /**
+     * Column {@code endsAt} minus column {@code now}, in microseconds: as {@link #millisLeft}, from the binary
+     * values when the driver has them, else parsed ({@code OffsetDateTime} keeps microseconds).
+     */
+    private static long microsLeft(ResultSet row, int endsAt, int now) throws SQLException {
+        byte[] end = row.getBytes(endsAt);
+        byte[] start = row.getBytes(now);
+        if (end != null && start != null && end.length == Long.BYTES && start.length == Long.BYTES) {
+            return (long) BIG_ENDIAN_LONG.get(end, 0) - (long) BIG_ENDIAN_LONG.get(start, 0);
+        }
+        return ChronoUnit.MICROS.between(row.getObject(now, OffsetDateTime.class),
+                row.getObject(endsAt, OffsetDateTime.class));
     }
 
     /**

@@ -35,7 +35,7 @@ import java.util.Optional;
  * {@code clock_timestamp()}, does not move between the statement's expressions); tests bind an instant instead.
  *
  * <p>Several items in one call (the buckets of one method), and the calls waiting for a connection, are one
- * statement too: {@code SELECT rate_limit_counters_decide(...)} ({@link #decide}), a function the migration V5 puts
+ * statement too: {@code SELECT rate_limit_counters_decide_v6(...)} ({@link #decide}), a function the migration V6 puts
  * beside the table, with three parameters (the instant, the items' names, their numbers), since the client's cost
  * grows with each parameter it binds; its statements are static, so the server plans them once per session. It
  * decides each call's items in their order with the rules above and stops after the call's first refusal, whose
@@ -47,9 +47,16 @@ import java.util.Optional;
  * skips locked rows, so no two calls wait for each other in a circle (whatever order a method declares its buckets
  * in). A refusal must leave the later items uncounted, which a single {@code INSERT ... ON CONFLICT} over several rows
  * cannot express (each row is decided on its own), hence the function. Its cost is measured in BENCHMARKS.md
- * (docs/guide.md#several-limits-on-one-method, docs/stores.md#batching). The functions of V3 and V4 are no longer
+ * (docs/guide.md#several-limits-on-one-method, docs/stores.md#batching). The functions of V3, V4 and V5 are no longer
  * called (they stay for an earlier version of the library during a rolling upgrade); the startup check still looks
  * for them, so that the migrations are found applied in order.
+ *
+ * <p>Token buckets (docs/stores.md#token-bucket-rows) have rows of their own, keyed {@link #TOKEN_KEY_PREFIX} and
+ * the hashed key, holding each window's theoretical arrival time: {@code ends_at} for one window, the latest of them
+ * with each in {@code window_ends} for several. One window and a positive cost is one upsert as above
+ * ({@code consumeTokensSql}); a check is the same read as a fixed window's; several windows and a positive cost go
+ * to V6's function, which decides both algorithms. Until V6, V5's function was called ({@code <table>_decide}); it
+ * stays for that version during a rolling upgrade.
  *
  * <p>Binding throws only the driver's {@link SQLException}, which the store classifies ({@link PostgresFailures}),
  * and {@link IllegalStateException} for a parameter name no case binds (a mistake in a statement here).
@@ -64,8 +71,19 @@ final class CounterStatements {
     private static final String CONSUME_EACH_TYPES = "timestamptz, integer[], varchar[], varchar[], bigint[], "
             + "integer[], bigint[], bigint[]";
 
-    /** The argument types of V5's function, in the order of {@link #decide()}'s casts. */
+    /** The argument types of V5's and V6's functions, in the order of {@link #decide()}'s casts. */
     private static final String DECIDE_TYPES = "timestamptz, varchar[], bigint[]";
+
+    /**
+     * What a token bucket's row key starts with (docs/stores.md#token-bucket-rows): a hashed key is base64url, which
+     * has no {@code ':'}, so no fixed window's statement, of this version or an earlier one, ever reads a token
+     * bucket's state as a counter, and a bucket whose algorithm changes starts afresh.
+     */
+    static final String TOKEN_KEY_PREFIX = "tb:";
+
+    /** The algorithm numbers of V6's function: how each item in {@link #bindDecide}'s numbers is decided. */
+    private static final long FIXED_WINDOW = 0;
+    private static final long TOKEN_BUCKET = 1;
 
     /** The most rows one batch of the sweep deletes ({@link #sweep()}). */
     static final int SWEEP_BATCH = 10_000;
@@ -83,6 +101,7 @@ final class CounterStatements {
     private final Optional<InstantSource> boundClock;
     private final NamedStatement consumeOne;
     private final NamedStatement consumeSeveral;
+    private final NamedStatement consumeTokens;
     private final NamedStatement check;
     private final NamedStatement decide;
     private final NamedStatement sweep;
@@ -98,29 +117,57 @@ final class CounterStatements {
         String now = boundClock.isPresent() ? BOUND_NOW : DATABASE_NOW;
         this.consumeOne = NamedStatement.of(consumeOneSql(table, now));
         this.consumeSeveral = NamedStatement.of(consumeSeveralSql(table, now));
+        this.consumeTokens = NamedStatement.of(consumeTokensSql(table, now));
         this.check = NamedStatement.of("SELECT " + now + ", c.count, c.ends_at, c.window_seconds, "
-                + "c.window_counts, c.window_ends FROM (SELECT 1) AS one LEFT JOIN " + table
-                + " AS c ON c.bucket = :bucket AND c.key = :key");
+                + "c.window_counts, c.window_ends, c.token_intervals, c.token_capacities FROM (SELECT 1) AS one "
+                + "LEFT JOIN " + table + " AS c ON c.bucket = :bucket AND c.key = :key");
         this.decide = NamedStatement.of("SELECT " + decideFunction(table) + "(" + (boundClock.isPresent() ? BOUND_NOW
                 : "NULL") + ", "
                 + ":names::varchar[], :numbers::bigint[])");
         // Ended rows by the same instant as the decisions; rows a decision holds locked are skipped (CounterSweep).
         this.sweep = NamedStatement.of("DELETE FROM " + table + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM " + table
                 + " WHERE ends_at <= " + now + " LIMIT " + SWEEP_BATCH + " FOR UPDATE SKIP LOCKED))");
-        this.reset = "DELETE FROM " + table + " WHERE bucket = ? AND key = ?";
-        this.probe = "UPDATE " + table + " SET count = count WHERE false";
+        this.reset = "DELETE FROM " + table + " WHERE bucket = ? AND key IN (?, ?)";
+        // One statement, so one round trip: the update needs the table's write privileges and a writable session,
+        // V6's columns; the call needs V6's function and the right to execute it (it decides nothing, reads no row).
+        this.probe = "WITH touched AS (UPDATE " + table + " SET count = count, token_intervals = token_intervals "
+                + "WHERE false RETURNING 1) SELECT " + decideFunction(table)
+                + "(NULL, '{}'::varchar[], '{0}'::bigint[])";
     }
 
     /**
-     * The statement that decides one item: cost 0 reads the row ({@link CounterRows#checked}), else the upsert of
-     * one window or of several ({@link CounterRows#counted}).
+     * Whether one item is decided by one of {@link #forItem}'s statements; else, a token bucket of several windows
+     * and a positive cost, by V6's function ({@link #decide()}), as a call of one item.
+     */
+    static boolean hasItemStatement(Bucket bucket, long cost) {
+        return cost == 0 || !bucket.isTokenBucket() || !bucket.hasSeveralWindows();
+    }
+
+    /**
+     * The statement that decides one item for which {@link #hasItemStatement} holds: cost 0 reads the row
+     * ({@link CounterRows#checked}), else the upsert of a fixed window's one window or several
+     * ({@link CounterRows#counted}) or of a token bucket's one window ({@link CounterRows#tokensCounted}).
      */
     NamedStatement forItem(Bucket bucket, long cost) {
-        return cost == 0 ? check : bucket.hasSeveralWindows() ? consumeSeveral : consumeOne;
+        if (cost == 0) {
+            return check;
+        }
+        if (bucket.isTokenBucket()) {
+            return consumeTokens;
+        }
+        return bucket.hasSeveralWindows() ? consumeSeveral : consumeOne;
     }
 
     /**
-     * The call of V5's function that decides several calls, each of one or more items (one call of several items
+     * The row key of {@code key} in {@code bucket}: as given for a fixed window, after {@link #TOKEN_KEY_PREFIX} for
+     * a token bucket.
+     */
+    static String rowKey(Bucket bucket, String key) {
+        return bucket.isTokenBucket() ? TOKEN_KEY_PREFIX + key : key;
+    }
+
+    /**
+     * The call of V6's function that decides several calls, each of one or more items (one call of several items
      * too); bound by {@link #bindDecide}.
      */
     NamedStatement decide() {
@@ -135,14 +182,18 @@ final class CounterStatements {
         return sweep;
     }
 
-    /** Deletes one (bucket, key)'s row; parameters 1 and 2 are the bucket's name and the key. */
+    /**
+     * Deletes one (bucket, key)'s rows, its fixed windows' and its token bucket's, whichever counted it;
+     * parameters 1, 2 and 3 are the bucket's name, the key and the key with {@link #TOKEN_KEY_PREFIX}.
+     */
     String reset() {
         return reset;
     }
 
     /**
-     * An {@code UPDATE} of the table that matches no row, without parameters: it still needs a writable session
-     * and the table's privileges (see {@link PostgresStore#probe}).
+     * An {@code UPDATE} of the table that matches no row and a call of V6's function that decides nothing, in one
+     * statement without parameters: it still needs a writable session, the table's privileges and the function
+     * (see {@link PostgresStore#probe}).
      */
     String probe() {
         return probe;
@@ -213,6 +264,40 @@ final class CounterStatements {
     }
 
     /**
+     * A token bucket of one window and a positive cost (docs/stores.md#token-bucket-rows): its row holds the window's
+     * theoretical arrival time (TAT) in {@code ends_at}, and the shape it was kept under in {@code token_intervals}
+     * and {@code token_capacities}; a row of another shape counts as full. The sub-select reads the time owed until
+     * full ({@code owed}, microseconds, exact: {@code extract} gives a numeric), decides ({@code fits}: the rule of
+     * V6's function, needed capped at the capacity + 1 so no product overflows) and, when allowed, moves the TAT on
+     * by the cost's intervals; a refusal leaves the TAT as it was (a row of another shape: full now) and sets
+     * {@code denied}, which {@code RETURNING} reads back. A first call that does not fit writes a full row,
+     * {@code ends_at} now, which the next sweep deletes.
+     */
+    private static String consumeTokensSql(String table, String now) {
+        String shape = "(SELECT " + now + " AS now, :cost::bigint AS cost, "
+                + "EXCLUDED.token_intervals[1] AS iv, EXCLUDED.token_capacities[1] AS cap, "
+                + "COALESCE(c.token_intervals = EXCLUDED.token_intervals "
+                + "AND c.token_capacities = EXCLUDED.token_capacities, false) AS same) AS x";
+        String owed = "(SELECT x.*, CASE WHEN x.same AND c.ends_at > x.now "
+                + "THEN (extract(epoch FROM c.ends_at - x.now) * 1000000)::bigint ELSE 0 END AS owed FROM " + shape
+                + ") AS s";
+        String decided = "(SELECT s.*, s.owed + LEAST(s.cost, s.cap + 1) * s.iv <= s.cap * s.iv AS fits FROM "
+                + owed + ") AS o";
+        return "INSERT INTO " + table + " AS c (bucket, key, ends_at, count, denied, token_intervals, "
+                + "token_capacities) "
+                + "VALUES (:bucket, :key, CASE WHEN :cost::bigint <= :capacity::bigint THEN " + now
+                + " + LEAST(:cost::bigint, :capacity::bigint) * :interval::bigint * interval '1 microsecond' "
+                + "ELSE " + now + " END, 0, :cost::bigint > :capacity::bigint, "
+                + "ARRAY[:interval::bigint], ARRAY[:capacity::bigint]) "
+                + "ON CONFLICT (bucket, key) DO UPDATE SET "
+                + "(ends_at, denied, window_ends, token_intervals, token_capacities) = ("
+                + "SELECT CASE WHEN o.fits THEN o.now + (o.owed + o.cost * o.iv) * interval '1 microsecond' "
+                + "WHEN o.same THEN c.ends_at ELSE o.now END, NOT o.fits, NULL::timestamptz[], "
+                + "EXCLUDED.token_intervals, EXCLUDED.token_capacities FROM " + decided + ") "
+                + "RETURNING ends_at, denied, " + now;
+    }
+
+    /**
      * The function of V3 that decides several items: named after the table ({@code <table>_consume}) and in its
      * schema when the table names one, else found through the search_path as the table is.
      *
@@ -256,20 +341,41 @@ final class CounterStatements {
 
     /**
      * The function of V5 that decides several calls with three parameters ({@code <table>_decide}), named and found
+     * as V3's is. No longer called (V6's decides both algorithms); the startup check still looks for it.
+     *
+     * @param table the counter table, optionally {@code schema.table}
+     * @return the function's name, qualified as the table is
+     */
+    static String decideV5Function(String table) {
+        return table + "_decide";
+    }
+
+    /**
+     * The function of V5 with its argument types, as {@code to_regprocedure} reads it.
+     *
+     * @param table the counter table, optionally {@code schema.table}
+     * @return e.g. {@code rate_limit_counters_decide(timestamptz, varchar[], bigint[])}
+     */
+    static String decideV5FunctionSignature(String table) {
+        return decideV5Function(table) + "(" + DECIDE_TYPES + ")";
+    }
+
+    /**
+     * The function of V6 that decides several calls of both algorithms ({@code <table>_decide_v6}), named and found
      * as V3's is.
      *
      * @param table the counter table, optionally {@code schema.table}
      * @return the function's name, qualified as the table is
      */
     static String decideFunction(String table) {
-        return table + "_decide";
+        return table + "_decide_v6";
     }
 
     /**
-     * The function of V5 with the argument types {@link #bindDecide} binds, as {@code to_regprocedure} reads it.
+     * The function of V6 with the argument types {@link #bindDecide} binds, as {@code to_regprocedure} reads it.
      *
      * @param table the counter table, optionally {@code schema.table}
-     * @return e.g. {@code rate_limit_counters_decide(timestamptz, varchar[], bigint[])}
+     * @return e.g. {@code rate_limit_counters_decide_v6(timestamptz, varchar[], bigint[])}
      */
     static String decideFunctionSignature(String table) {
         return decideFunction(table) + "(" + DECIDE_TYPES + ")";
@@ -301,9 +407,10 @@ final class CounterStatements {
     }
 
     /**
-     * Binds one item's values to {@code sql}, one of {@link #forItem}'s statements, by name: {@code :window} and
-     * {@code :seconds} in seconds, {@code :cost} and {@code :limit} in units of cost, {@code :now} the bound
-     * instant (tests only; in production the statement reads the database's).
+     * Binds one item's values to {@code sql}, one of {@link #forItem}'s statements, by name: {@code :key} the row
+     * key ({@link #rowKey}), {@code :window} and {@code :seconds} in seconds, {@code :cost} and {@code :limit} in
+     * units of cost, a token bucket's {@code :interval} (microseconds) and {@code :capacity} (tokens) of its one
+     * window, {@code :now} the bound instant (tests only; in production the statement reads the database's).
      */
     void bind(Connection connection, PreparedStatement statement, NamedStatement sql, Bucket bucket, String key,
               long cost) throws SQLException {
@@ -313,10 +420,12 @@ final class CounterStatements {
             int index = i + 1;
             switch (names.get(i)) {
                 case "bucket" -> statement.setString(index, bucket.name());
-                case "key" -> statement.setString(index, key);
+                case "key" -> statement.setString(index, rowKey(bucket, key));
                 case "now" -> setInstant(statement, index, now);
                 case "cost" -> statement.setLong(index, cost);
                 case "limit" -> statement.setLong(index, bucket.limit());
+                case "interval" -> statement.setLong(index, bucket.tokenIntervalMicros(0));
+                case "capacity" -> statement.setLong(index, bucket.capacity(0));
                 case "window" -> statement.setLong(index, bucket.windowSeconds());
                 case "seconds" -> statement.setArray(index, connection.createArrayOf("bigint",
                         bucket.limits().stream().map(Bucket.Limit::windowSeconds).toArray()));
@@ -328,10 +437,12 @@ final class CounterStatements {
     }
 
     /**
-     * The parameters of {@link #decide()}, in the layout migration V5 describes: {@code :names} each item's bucket
-     * name then its key, items one after another; {@code :numbers} the count of calls, each call's count of items,
-     * then per item its cost (units of cost), its count of windows and per window its length in seconds and its
-     * limit; {@code :now} the bound instant (tests only; in production the statement passes NULL, the database's).
+     * The parameters of {@link #decide()}, in the layout migration V6 describes: {@code :names} each item's bucket
+     * name then its row key ({@link #rowKey}), items one after another; {@code :numbers} the count of calls, each
+     * call's count of items, then per item its algorithm (0 fixed window, 1 token bucket), its cost (units of cost),
+     * its count of windows and per window two numbers: a fixed window's length in seconds and limit, a token
+     * bucket's interval in microseconds and capacity; {@code :now} the bound instant (tests only; in production the
+     * statement passes NULL, the database's).
      */
     void bindDecide(Connection connection, PreparedStatement statement, List<List<StoreItem>> calls)
             throws SQLException {
@@ -340,7 +451,7 @@ final class CounterStatements {
         for (List<StoreItem> call : calls) {
             items += call.size();
             for (StoreItem item : call) {
-                size += 2 + 2 * item.bucket().limits().size();
+                size += 3 + 2 * item.bucket().limits().size();
             }
         }
         String[] names = new String[2 * items];
@@ -352,14 +463,17 @@ final class CounterStatements {
             List<StoreItem> call = calls.get(j);
             numbers[1 + j] = (long) call.size();
             for (StoreItem item : call) {
-                names[name++] = item.bucket().name();
-                names[name++] = item.key();
-                List<Bucket.Limit> limits = item.bucket().limits();
+                Bucket bucket = item.bucket();
+                names[name++] = bucket.name();
+                names[name++] = rowKey(bucket, item.key());
+                List<Bucket.Limit> limits = bucket.limits();
+                numbers[number++] = bucket.isTokenBucket() ? TOKEN_BUCKET : FIXED_WINDOW;
                 numbers[number++] = item.cost();
                 numbers[number++] = (long) limits.size();
-                for (Bucket.Limit limit : limits) {
-                    numbers[number++] = limit.windowSeconds();
-                    numbers[number++] = limit.limit();
+                for (int i = 0; i < limits.size(); i++) {
+                    boolean tokens = bucket.isTokenBucket();
+                    numbers[number++] = tokens ? bucket.tokenIntervalMicros(i) : limits.get(i).windowSeconds();
+                    numbers[number++] = tokens ? bucket.capacity(i) : limits.get(i).limit();
                 }
             }
         }

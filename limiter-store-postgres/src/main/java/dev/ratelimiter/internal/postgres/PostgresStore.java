@@ -20,9 +20,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Fixed windows in a PostgreSQL table (docs/stores.md#the-postgresql-backend): each call is one statement on one
- * connection of a non-transactional pool, with no explicit transaction and no advisory lock, PostgreSQL's row lock
- * serialising concurrent attempts on a key from any number of processes. The store composes parts of one job each:
+ * Fixed windows and token buckets in a PostgreSQL table (docs/stores.md#the-postgresql-backend): each call is one
+ * statement on one connection of a non-transactional pool, with no explicit transaction and no advisory lock,
+ * PostgreSQL's row lock serialising concurrent attempts on a key from any number of processes. The store composes
+ * parts of one job each:
  * {@link CounterStatements} (the SQL of each statement, the rules of the windows, and how a call binds its values),
  * {@link ConnectionRunner} (the bulkhead, the network timeout of each call, the eviction of a connection no later
  * call could use), {@link CounterRows} (a returned row as the SPI's numbers) and {@link CounterSweep} (deleting the
@@ -171,7 +172,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
     public long[] consume(List<StoreItem> items) throws StoreException {
         connections.acquire();
         try {
-            if (items.size() == 1) {
+            if (items.size() == 1 && CounterStatements.hasItemStatement(items.get(0).bucket(), items.get(0).cost())) {
                 StoreItem item = items.get(0);
                 long[] answer = new long[answerSize(item)];
                 connections.onConnection(connection -> decide(connection, item, answer, 0));
@@ -186,7 +187,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
     }
 
     /**
-     * Decides several calls with one statement, the function of V5 (docs/stores.md#batching), inside the
+     * Decides several calls with one statement, the function of V6 (docs/stores.md#batching), inside the
      * bulkhead like any call. The function takes every row of the round trip in one (bucket, key) order, locking
      * them first when the items do not come in that order, so a batch waits for no statement that waits for it.
      */
@@ -225,15 +226,18 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
             statements.bind(connection, statement, sql, bucket, item.key(), cost);
             try (ResultSet row = statement.executeQuery()) {
                 row.next();
-                return cost == 0 ? CounterRows.checked(bucket, row, answer, offset)
+                if (cost == 0) {
+                    return CounterRows.checked(bucket, row, answer, offset);
+                }
+                return bucket.isTokenBucket() ? CounterRows.tokensCounted(bucket, row, answer, offset)
                         : CounterRows.counted(bucket, row, answer, offset);
             }
         }
     }
 
     /**
-     * Decides calls of one or more items with one statement, V5's function: a batch, or the several items of one
-     * call as a batch of one.
+     * Decides calls of one or more items with one statement, V6's function: a batch, or the several items of one
+     * call (or one token bucket of several windows) as a batch of one.
      *
      * @return each call's answer of {@link #consume}, as the function gives it ({@link CounterRows#functionAnswers})
      */
@@ -249,7 +253,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
 
     @Override
     public void reset(Bucket bucket, String key) throws StoreException {
-        update(statements.reset(), bucket.name(), key);
+        update(statements.reset(), bucket.name(), key, CounterStatements.TOKEN_KEY_PREFIX + key);
     }
 
     /** Deletes the rows whose window has ended, as {@link CounterSweep} says; never throws. */
@@ -262,13 +266,24 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
      * One cheap round trip for the circuit breaker's probe, on the write path: an {@code UPDATE} of the counter
      * table that matches no row still needs a writable session and the table's privileges, so a read-only session
      * (a demoted writer, a standby behind the same address) fails it with SQLSTATE 25006 where {@code SELECT 1}
-     * would succeed and close the breaker on a store that refuses every decision.
+     * would succeed and close the breaker on a store that refuses every decision. The same statement calls V6's
+     * function with no call to decide, the token buckets' and several items' path: a function missing (V6 not
+     * applied) or not executable by the store's role fails the probe too, so the breaker stays open instead of
+     * every such decision failing.
      *
-     * @throws StoreException if the database does not take a write within the deadline
+     * @throws StoreException if the database does not take a write and the function's call within the deadline
      */
     @Override
     public void probe() throws StoreException {
-        update(statements.probe());
+        try {
+            connections.onConnection(connection -> {
+                try (PreparedStatement statement = connection.prepareStatement(statements.probe())) {
+                    return statement.execute();
+                }
+            });
+        } catch (SQLException | RuntimeException e) {
+            throw new StoreException(PostgresFailures.classify(e), e);
+        }
     }
 
     /** Runs an update whose parameters are {@code values}, in order, outside the bulkhead. */

@@ -1,5 +1,6 @@
 package dev.ratelimiter.internal.postgres;
 
+import dev.ratelimiter.Bucket;
 import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.RateLimitStoreProvider;
@@ -7,6 +8,7 @@ import dev.ratelimiter.spi.StoreConfig;
 import dev.ratelimiter.spi.StoreContext;
 
 import javax.sql.DataSource;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -29,6 +31,14 @@ public final class PostgresStoreProvider implements RateLimitStoreProvider {
     @Override
     public String name() {
         return "postgres";
+    }
+
+    /**
+     * Both: fixed windows, and token buckets in rows of their own (docs/stores.md#token-bucket-rows, migration V6).
+     */
+    @Override
+    public Set<Bucket.Algorithm> algorithms() {
+        return EnumSet.of(Bucket.Algorithm.FIXED_WINDOW, Bucket.Algorithm.TOKEN_BUCKET);
     }
 
     /** {@code datasource}, {@code url}, {@code user}, {@code password}, {@code table}, {@code timeout}, ... */

@@ -130,6 +130,41 @@ class PgBouncerTest {
         assertThat(count(second.name())).as("the first window's count").isEqualTo(THREADS * CALLS);
     }
 
+    @ParameterizedTest(name = "{0} mode")
+    @EnumSource(PoolMode.class)
+    @DisplayName("8 threads x 25 token-bucket calls through PgBouncer, each one upsert of one window and one call of "
+            + "V6's function for two buckets: every token taken once, none failed")
+    void tokenBucketsThroughPgBouncer(PoolMode mode) throws Exception {
+        PgBouncer bouncer = bouncer(mode);
+        PostgresChain chain = chain(bouncer, "rl-pgbouncer-tokens-" + mode.name().toLowerCase(java.util.Locale.ROOT));
+        String suffix = mode.name().toLowerCase(java.util.Locale.ROOT);
+        // A token a day: none comes back while the test runs, so the tokens taken are exact.
+        Bucket one = new Bucket("tokens-a-" + suffix, List.of(new Bucket.Limit(1_000, Duration.ofDays(1))),
+                OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
+        Bucket two = new Bucket("tokens-b-" + suffix, List.of(new Bucket.Limit(1_000, Duration.ofHours(1)),
+                new Bucket.Limit(1_000, Duration.ofDays(1))), OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
+        List<dev.ratelimiter.spi.StoreItem> items = List.of(new dev.ratelimiter.spi.StoreItem(one, "k", 1),
+                new dev.ratelimiter.spi.StoreItem(two, "k", 1));
+
+        List<List<Verdict>> verdicts = atOnce(THREADS, () -> {
+            List<Verdict> mine = new ArrayList<>();
+            for (int i = 0; i < CALLS / 2; i++) {
+                mine.add(chain.limiter.consume(one, "k"));
+                mine.addAll(List.of(dev.ratelimiter.internal.core.chain.BatchingLimiter.consumeAll(chain.limiter,
+                        items)));
+            }
+            return mine;
+        });
+
+        assertThat(verdicts).allSatisfy(mine -> assertThat(mine).hasSize(3 * CALLS / 2).allSatisfy(verdict ->
+                assertThat(verdict.outcome()).isEqualTo(Outcome.ALLOWED)));
+        assertThat(chain.monitor.errors()).as("failed store calls (last: %s)", chain.monitor.status().lastError())
+                .isZero();
+        assertThat(chain.limiter.consume(one, "k", 0).remaining()).isEqualTo(1_000 - THREADS * CALLS);
+        assertThat(chain.limiter.consume(two, "k", 0).windows()).extracting(Verdict.Window::remaining)
+                .containsExactly(1_000L - THREADS * CALLS / 2, 1_000L - THREADS * CALLS / 2);
+    }
+
     @Test
     @DisplayName("behind PgBouncer without ratelimiter.postgres.pgbouncer=true: UNAVAILABLE, and the readiness data and "
             + "the log name that setting, not only PgBouncer's 'unsupported startup parameter: options'")

@@ -70,4 +70,32 @@ class PostgresBatchTest {
         assertThat(answers[5]).startsWith(1, 1); // cost 0 checks: counts nothing
         assertThat(store.consume(List.of(new StoreItem(large, "k", 1)))).startsWith(1, 2);
     }
+
+    @Test
+    @DisplayName("token buckets in a batch: each call decided by its bucket's algorithm, in order, a second call on "
+            + "the same key seeing the first's tokens taken; a refused token bucket stops only its own call")
+    void tokenBucketsInBatch() throws Exception {
+        String run = UUID.randomUUID().toString().substring(0, 8);
+        Bucket tokens = new Bucket("tokens-" + run, List.of(new Bucket.Limit(2, Duration.ofDays(1))),
+                OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
+        Bucket windows = new Bucket("token-windows-" + run, List.of(new Bucket.Limit(3, Duration.ofHours(1)),
+                new Bucket.Limit(5, Duration.ofDays(1))), OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
+        Bucket fixed = bucket("fixed", 100);
+
+        long[][] answers = store.consumeEach(List.of(
+                List.of(new StoreItem(tokens, "k", 1)),
+                List.of(new StoreItem(tokens, "k", 1), new StoreItem(windows, "k", 2)),
+                List.of(new StoreItem(tokens, "k", 1), new StoreItem(fixed, "k", 1)),
+                List.of(new StoreItem(fixed, "k", 1), new StoreItem(windows, "k", 0))));
+
+        assertThat(answers[0]).hasSize(3).startsWith(1, 1);
+        assertThat(answers[1]).hasSize(8).startsWith(1, 2);
+        assertThat(answers[1][3]).isEqualTo(1);
+        assertThat(answers[1][4]).as("two tokens of the hour's window, 20 min each").isEqualTo(2);
+        assertThat(answers[1][6]).as("two of the day's, of 4.8 h each").isEqualTo(2);
+        assertThat(answers[2]).as("refused: the fixed window not decided").hasSize(3).startsWith(0, 2);
+        assertThat(answers[3]).hasSize(8).startsWith(1, 1);
+        assertThat(answers[3][3]).as("the check: allowed, nothing taken").isEqualTo(1);
+        assertThat(answers[3][4]).isEqualTo(2);
+    }
 }

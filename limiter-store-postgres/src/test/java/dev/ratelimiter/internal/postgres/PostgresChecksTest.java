@@ -160,6 +160,50 @@ class PostgresChecksTest {
     }
 
     @Test
+    @DisplayName("a table migrated to V5 only: one problem naming the missing function of V6 and the migration")
+    void missingV6() throws SQLException, java.io.IOException {
+        String v5Only = schemaMigratedBy("rl_checks_v5_", "V1__create_rate_limit_counters.sql",
+                "V2__several_windows_and_costs.sql", "V3__several_buckets_in_one_statement.sql",
+                "V4__decisions_in_batches.sql", "V5__one_statement_per_item.sql");
+        try (HikariDataSource pool = pool("public", config -> { })) {
+            assertThat(PostgresChecks.check(pool, v5Only + "." + TABLE)).singleElement().asString()
+                    .contains("ratelimiter.postgres.table")
+                    .contains(v5Only + ".rate_limit_counters_decide_v6")
+                    .contains("V6__token_buckets.sql");
+        } finally {
+            PostgresTarget.dropSchema(v5Only);
+        }
+    }
+
+    @Test
+    @DisplayName("the breaker's probe runs the token buckets' path too: it fails on a table migrated to V5 only, "
+            + "passes once V6 is applied, and fails again when V6's function is dropped")
+    void probeNeedsV6Function() throws Exception {
+        String v5Only = schemaMigratedBy("rl_checks_probe_", "V1__create_rate_limit_counters.sql",
+                "V2__several_windows_and_costs.sql", "V3__several_buckets_in_one_statement.sql",
+                "V4__decisions_in_batches.sql", "V5__one_statement_per_item.sql");
+        try (HikariDataSource pool = pool(v5Only, config -> { })) {
+            PostgresStore store = new PostgresStore(pool, TABLE, java.time.Duration.ofSeconds(10), 1,
+                    Optional.empty(), ConnectionEviction.ABORT);
+            org.assertj.core.api.Assertions.assertThatThrownBy(store::probe)
+                    .isInstanceOf(dev.ratelimiter.spi.StoreException.class);
+            try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+                statement.execute(java.nio.file.Files.readString(java.nio.file.Path.of("../migrations/postgres",
+                        "V6__token_buckets.sql")));
+            }
+            store.probe();
+            try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+                statement.execute("DROP FUNCTION " + v5Only + ".rate_limit_counters_decide_v6");
+            }
+            org.assertj.core.api.Assertions.assertThatThrownBy(store::probe)
+                    .isInstanceOf(dev.ratelimiter.spi.StoreException.class)
+                    .rootCause().hasMessageContaining("rate_limit_counters_decide_v6");
+        } finally {
+            PostgresTarget.dropSchema(v5Only);
+        }
+    }
+
+    @Test
     @DisplayName("autocommit off and no table: both problems, each on its own")
     void bothProblems() {
         try (HikariDataSource pool = pool(emptySchema, config -> config.setAutoCommit(false))) {

@@ -191,7 +191,7 @@ class PostgresStoreTest extends RateLimiterContract {
     }
 
     @Test
-    @DisplayName("several items are one statement on the server: the function of V5, whatever the items")
+    @DisplayName("several items are one statement on the server: the function of V6, whatever the items")
     void severalItemsOneStatement() throws Exception {
         List<String> prepared = new java.util.concurrent.CopyOnWriteArrayList<>();
         PostgresStore store = new PostgresStore(recording(dataSource, prepared), "rate_limit_counters",
@@ -202,7 +202,104 @@ class PostgresStoreTest extends RateLimiterContract {
 
         store.consume(List.of(new StoreItem(one, "k", 1), new StoreItem(two, "k", 2), new StoreItem(one, "j", 0)));
 
-        assertThat(prepared).singleElement().asString().contains("rate_limit_counters_decide(");
+        assertThat(prepared).singleElement().asString().contains("rate_limit_counters_decide_v6(");
+    }
+
+    @Test
+    @DisplayName("a token bucket is one statement per call: one window counted, the upsert; a check, the read; several "
+            + "windows, V6's function; a token bucket among fixed windows, V6's function too")
+    void tokenBucketOneStatementPerCall() throws Exception {
+        List<String> prepared = new java.util.concurrent.CopyOnWriteArrayList<>();
+        PostgresStore store = new PostgresStore(recording(dataSource, prepared), "rate_limit_counters",
+                Duration.ofSeconds(10), 4, Optional.of(clock), ConnectionEviction.ABORT);
+        Bucket one = tokenBucket("statement-tb-one", 0, new Bucket.Limit(10, Duration.ofSeconds(10)));
+        Bucket two = tokenBucket("statement-tb-two", 0, new Bucket.Limit(2, Duration.ofSeconds(1)),
+                new Bucket.Limit(9, Duration.ofHours(1)));
+        Bucket fixed = bucket("statement-tb-fixed", 5, Duration.ofSeconds(60));
+
+        assertThat(store.consume(List.of(new StoreItem(one, "k", 1)))).containsExactly(1, 1, 1_000);
+        assertThat(store.consume(List.of(new StoreItem(one, "k", 0)))).containsExactly(1, 1, 1_000);
+        assertThat(store.consume(List.of(new StoreItem(two, "k", 1))))
+                .as("each window's tokens not available and time until full")
+                .containsExactly(1, 1, 500, 1, 400_000);
+        assertThat(store.consume(List.of(new StoreItem(two, "k", 0)))).containsExactly(1, 1, 500, 1, 400_000);
+        assertThat(store.consume(List.of(new StoreItem(fixed, "k", 1), new StoreItem(one, "k", 2))))
+                .containsExactly(1, 1, 60_000, 1, 3, 3_000);
+
+        assertThat(prepared).hasSize(5);
+        assertThat(prepared.get(0)).startsWith("INSERT INTO rate_limit_counters").contains("token_intervals");
+        assertThat(prepared.get(1)).startsWith("SELECT").doesNotContain("_decide");
+        assertThat(prepared.get(2)).contains("rate_limit_counters_decide_v6(");
+        assertThat(prepared.get(3)).startsWith("SELECT").doesNotContain("_decide");
+        assertThat(prepared.get(4)).contains("rate_limit_counters_decide_v6(");
+    }
+
+    @Test
+    @DisplayName("token-bucket rows: keyed 'tb:' and the hashed key, beside the fixed window's row of the same bucket "
+            + "and key; ends_at is the latest theoretical arrival time (full again), each window's in window_ends; "
+            + "a refusal writes nothing; reset deletes both rows")
+    void tokenBucketRowLayout() throws SQLException {
+        Bucket fixed = bucket("tb-row", 5, Duration.ofSeconds(60));
+        Bucket tokens = new Bucket(fixed.name(), List.of(new Bucket.Limit(2, Duration.ofSeconds(1)),
+                new Bucket.Limit(3, Duration.ofSeconds(60))), dev.ratelimiter.OutagePolicy.FALLBACK,
+                Bucket.Algorithm.TOKEN_BUCKET, 0);
+        limiter.consume(fixed, "hashed-key");
+        limiter.consume(tokens, "hashed-key", 2);
+        assertThat(limiter.consume(tokens, "hashed-key").outcome()).isEqualTo(Verdict.Outcome.DENIED);
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement statement = connection.prepareStatement("SELECT key, count, ends_at, "
+                     + "window_seconds, window_ends[1], token_intervals::text, token_capacities::text, window_ends[2] "
+                     + "FROM rate_limit_counters WHERE bucket = ? ORDER BY key")) {
+            statement.setString(1, fixed.name());
+            try (ResultSet row = statement.executeQuery()) {
+                assertThat(row.next()).isTrue();
+                assertThat(row.getString(1)).isEqualTo("hashed-key");
+                assertThat(row.getLong(2)).as("the fixed window's count, untouched").isEqualTo(1);
+                assertThat(row.next()).isTrue();
+                assertThat(row.getString(1)).isEqualTo("tb:hashed-key");
+                assertThat(row.getLong(2)).isZero();
+                assertThat(row.getObject(3, java.time.OffsetDateTime.class).toInstant())
+                        .as("two tokens of 20 s owed in the minute's window").isEqualTo(START.plusSeconds(40));
+                assertThat(row.getObject(4)).isNull();
+                assertThat(row.getObject(5, java.time.OffsetDateTime.class).toInstant())
+                        .as("the second's window: two tokens of 500 ms").isEqualTo(START.plusSeconds(1));
+                assertThat(row.getObject(8, java.time.OffsetDateTime.class).toInstant())
+                        .isEqualTo(START.plusSeconds(40));
+                assertThat(row.getString(6)).isEqualTo("{500000,20000000}");
+                assertThat(row.getString(7)).isEqualTo("{2,3}");
+                assertThat(row.next()).isFalse();
+            }
+        }
+        limiter.reset(fixed, "hashed-key");
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement statement = connection.prepareStatement(
+                     "SELECT count(*) FROM rate_limit_counters WHERE bucket = ?")) {
+            statement.setString(1, fixed.name());
+            try (ResultSet row = statement.executeQuery()) {
+                row.next();
+                assertThat(row.getLong(1)).isZero();
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("token bucket of one window: exact to the microsecond, as memory decides it (a refill of 333 333 µs "
+            + "for 3 per second), through the upsert and the read")
+    void tokenBucketMicroseconds() throws Exception {
+        PostgresStore store = new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 4,
+                Optional.of(clock), ConnectionEviction.ABORT);
+        Bucket bucket = tokenBucket("tb-micros", 0, new Bucket.Limit(3, Duration.ofSeconds(1)));
+        assertThat(store.consume(List.of(new StoreItem(bucket, "k", 3)))).containsExactly(1, 3, 1_000);
+        clock.advance(Duration.ofNanos(333_332_000));
+        assertThat(store.consume(List.of(new StoreItem(bucket, "k", 0))))
+                .as("1 µs short of a token: none available, 667 ms until full (666 667 µs, rounded up)")
+                .containsExactly(0, 3, 667);
+        assertThat(store.consume(List.of(new StoreItem(bucket, "k", 1)))).containsExactly(0, 3, 667);
+        clock.advance(Duration.ofNanos(1_000));
+        assertThat(store.consume(List.of(new StoreItem(bucket, "k", 1))))
+                .as("a token to the microsecond: taken").containsExactly(1, 3, 1_000);
+        assertThat(store.consume(List.of(new StoreItem(bucket, "k", 11))))
+                .as("a cost above the capacity never fits, and overflows nothing").containsExactly(0, 3, 1_000);
     }
 
     @Test
@@ -221,10 +318,18 @@ class PostgresStoreTest extends RateLimiterContract {
         assertThat(store.consume(List.of(new StoreItem(one, "k", 0)))).startsWith(1, 1);
         assertThat(store.consume(List.of(new StoreItem(one, "k", 1), new StoreItem(two, "k", 1))))
                 .startsWith(1, 2);
+        Bucket tokens = tokenBucket("production-tb", 0, new Bucket.Limit(5, Duration.ofSeconds(60)));
+        Bucket twoTokens = tokenBucket("production-tb-two", 0, new Bucket.Limit(2, Duration.ofSeconds(1)),
+                new Bucket.Limit(9, Duration.ofHours(1)));
+        assertThat(store.consume(List.of(new StoreItem(tokens, "k", 1)))).startsWith(1, 1);
+        assertThat(store.consume(List.of(new StoreItem(tokens, "k", 0)))).startsWith(1, 1);
+        assertThat(store.consume(List.of(new StoreItem(twoTokens, "k", 1)))).startsWith(1, 1);
 
-        assertThat(prepared).hasSize(4).allSatisfy(sql -> assertThat(sql).doesNotContain("?::timestamptz"));
+        assertThat(prepared).hasSize(7).allSatisfy(sql -> assertThat(sql).doesNotContain("?::timestamptz"));
         assertThat(prepared.subList(0, 3)).allSatisfy(sql -> assertThat(sql).contains("statement_timestamp()"));
-        assertThat(prepared.get(3)).contains("rate_limit_counters_decide(NULL, ");
+        assertThat(prepared.get(3)).contains("rate_limit_counters_decide_v6(NULL, ");
+        assertThat(prepared.subList(4, 6)).allSatisfy(sql -> assertThat(sql).contains("statement_timestamp()"));
+        assertThat(prepared.get(6)).contains("rate_limit_counters_decide_v6(NULL, ");
     }
 
     @Test

@@ -95,6 +95,25 @@ class PostgresSweepTest {
     }
 
     @Test
+    @DisplayName("a token bucket's row is deleted once every window is full again (its latest theoretical arrival "
+            + "time <= now), not a microsecond before")
+    void deletesFullTokenBuckets() throws SQLException {
+        ManualClock clock = new ManualClock(T0);
+        PostgresStore limiter = limiter(clock);
+        Bucket bucket = new Bucket("sweep-tokens", List.of(new Bucket.Limit(2, Duration.ofSeconds(2)),
+                new Bucket.Limit(10, Duration.ofSeconds(60))), dev.ratelimiter.OutagePolicy.FALLBACK,
+                Bucket.Algorithm.TOKEN_BUCKET, 0);
+        consume(limiter, bucket, "k"); // owes one token of 1 s and one of 6 s: full again at T0 + 6 s
+        assertThat(keys()).containsExactly("tb:k");
+
+        clock.set(T0.plusSeconds(6).minusNanos(1_000));
+        assertThat(limiter.sweep()).isZero();
+        clock.set(T0.plusSeconds(6));
+        assertThat(limiter.sweep()).isEqualTo(1);
+        assertThat(keys()).isEmpty();
+    }
+
+    @Test
     @DisplayName("a million ended rows: one sweep leaves the table empty, returns 1 000 000, and no DELETE removed more than 10 000 rows")
     void millionEndedRows() throws SQLException {
         execute("CREATE TABLE IF NOT EXISTS " + schema + ".sweep_batches (deleted bigint NOT NULL)");
