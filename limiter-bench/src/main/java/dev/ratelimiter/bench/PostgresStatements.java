@@ -57,6 +57,7 @@ final class PostgresStatements {
             ddl.execute(migration("V3__several_buckets_in_one_statement.sql"));
             ddl.execute(migration("V4__decisions_in_batches.sql"));
             ddl.execute(migration("V5__one_statement_per_item.sql"));
+            ddl.execute(migration("V6__token_buckets.sql"));
         }
     }
 
