@@ -94,30 +94,17 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
      * time, decided under its lock (docs/guide.md#token-buckets). A check (cost 0) of a key with no state adds none.
      */
     private Verdict consumeTokens(Counters counters, Bucket bucket, String key, long cost, long now) {
+        if (cost == 0 && counters.cells.get(key) == null) {
+            return WindowVerdicts.untouched(bucket); // a full bucket: nothing to take, no state to keep
+        }
         while (true) {
-            Slot slot = counters.cells.get(key);
+            LockedSlot slot = counters.lockedSlot(key, bucket, now);
             if (slot == null) {
-                if (cost == 0) {
-                    return WindowVerdicts.untouched(bucket); // a full bucket: nothing to take, no state to keep
-                }
-                if (!counters.reserve(now)) {
-                    return counters.refuse(bucket);
-                }
-                Tokens fresh = new Tokens(bucket);
-                slot = counters.cells.putIfAbsent(key, fresh);
-                if (slot == null) {
-                    slot = fresh;
-                } else {
-                    counters.release();
-                }
+                return counters.refuse(bucket);
             }
-            if (!(slot instanceof Tokens tokens) || !tokens.matches(bucket)) {
-                counters.retire(key, slot); // counted under another algorithm or other windows: start afresh
-                continue;
-            }
-            synchronized (tokens) {
-                if (!tokens.retired) {
-                    return tokens.decide(bucket, cost, now * MICROS_PER_MILLI);
+            synchronized (slot) {
+                if (!slot.retired) {
+                    return ((Tokens) slot).decide(bucket, cost, now * MICROS_PER_MILLI);
                 }
             }
         }
@@ -176,29 +163,17 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
 
     /** Several windows: one small state per key holding each window's count and end, decided under its lock. */
     private Verdict consumeSeveral(Counters counters, Bucket bucket, String key, long cost, long now) {
+        if ((cost == 0 || WindowVerdicts.needed(cost) > bucket.smallestLimit()) && counters.cells.get(key) == null) {
+            return unopened(bucket, cost);
+        }
         while (true) {
-            Slot slot = counters.cells.get(key);
+            LockedSlot slot = counters.lockedSlot(key, bucket, now);
             if (slot == null) {
-                if (cost == 0 || WindowVerdicts.needed(cost) > bucket.smallestLimit()) {
-                    return unopened(bucket, cost);
-                }
-                if (!counters.reserve(now)) {
-                    return counters.refuse(bucket);
-                }
-                Windows fresh = new Windows(bucket);
-                slot = counters.cells.putIfAbsent(key, fresh);
-                if (slot == null) {
-                    continue; // decided below, under its lock, unless a sweep retired it first
-                }
-                counters.release();
+                return counters.refuse(bucket);
             }
-            if (!(slot instanceof Windows windows) || !windows.matches(bucket)) {
-                counters.retire(key, slot);
-                continue;
-            }
-            synchronized (windows) {
-                if (!windows.retired) {
-                    return windows.decide(bucket, cost, now);
+            synchronized (slot) {
+                if (!slot.retired) {
+                    return ((Windows) slot).decide(bucket, cost, now);
                 }
             }
         }
@@ -288,24 +263,13 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             return;
         }
         while (true) {
-            Slot slot = counters.cells.get(key);
+            LockedSlot slot = counters.lockedSlot(key, bucket, now);
             if (slot == null) {
-                if (!counters.reserve(now)) {
-                    return;
-                }
-                slot = new Tokens(bucket);
-                if (counters.cells.putIfAbsent(key, slot) != null) {
-                    counters.release();
-                    continue;
-                }
+                return; // a new key beyond the cap is not carried
             }
-            if (!(slot instanceof Tokens tokens) || !tokens.matches(bucket)) {
-                counters.retire(key, slot);
-                continue;
-            }
-            synchronized (tokens) {
-                if (!tokens.retired) {
-                    tokens.set(remaining, now * MICROS_PER_MILLI);
+            synchronized (slot) {
+                if (!slot.retired) {
+                    ((Tokens) slot).set(remaining, now * MICROS_PER_MILLI);
                     return;
                 }
             }
@@ -347,24 +311,13 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
 
     private void carrySeveral(Counters counters, Bucket bucket, String key, long[] counts, long[] ends, long now) {
         while (true) {
-            Slot slot = counters.cells.get(key);
+            LockedSlot slot = counters.lockedSlot(key, bucket, now);
             if (slot == null) {
-                if (!counters.reserve(now)) {
-                    return;
-                }
-                slot = new Windows(bucket);
-                if (counters.cells.putIfAbsent(key, slot) != null) {
-                    counters.release();
-                    continue;
-                }
+                return;
             }
-            if (!(slot instanceof Windows windows) || !windows.matches(bucket)) {
-                counters.retire(key, slot);
-                continue;
-            }
-            synchronized (windows) {
-                if (!windows.retired) {
-                    windows.set(counts, ends);
+            synchronized (slot) {
+                if (!slot.retired) {
+                    ((Windows) slot).set(counts, ends);
                     return;
                 }
             }
@@ -474,6 +427,33 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             }
         }
 
+        /**
+         * The key's state for a bucket of several windows or a token bucket, made if missing; null when the cap
+         * leaves no room for a new key. A state kept under other windows or another algorithm (the bucket was
+         * configured anew) is retired first, so the key starts afresh. The caller locks the state and checks that
+         * it was not retired meanwhile.
+         */
+        LockedSlot lockedSlot(String key, Bucket bucket, long now) {
+            while (true) {
+                Slot slot = cells.get(key);
+                if (slot == null) {
+                    if (!reserve(now)) {
+                        return null;
+                    }
+                    LockedSlot fresh = bucket.isTokenBucket() ? new Tokens(bucket) : new Windows(bucket);
+                    slot = cells.putIfAbsent(key, fresh);
+                    if (slot == null) {
+                        return fresh;
+                    }
+                    release();
+                }
+                if (slot instanceof LockedSlot locked && locked.matches(bucket)) {
+                    return locked;
+                }
+                retire(key, slot);
+            }
+        }
+
         Verdict refuse(Bucket bucket) {
             refused.increment();
             if (warned.compareAndSet(false, true)) {
@@ -503,6 +483,35 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
 
         /** Retires the slot if every window of it has ended at {@code now}; false otherwise. */
         abstract boolean retireIfEnded(long now);
+    }
+
+    /** A key's state decided under its own lock: several fixed windows, or token buckets. */
+    private abstract static class LockedSlot extends Slot {
+        boolean retired; // guarded by this
+
+        /** Whether this state was kept under the bucket's algorithm and windows, not under others of its name. */
+        abstract boolean matches(Bucket bucket);
+
+        @Override
+        synchronized boolean retire() {
+            if (retired) {
+                return false;
+            }
+            retired = true;
+            return true;
+        }
+
+        /** Whether this state's time has passed at {@code now} (epoch milliseconds), every window of it. */
+        abstract boolean ended(long now);
+
+        @Override
+        synchronized boolean retireIfEnded(long now) {
+            if (retired || !ended(now)) {
+                return false;
+            }
+            retired = true;
+            return true;
+        }
     }
 
     /** One key's counter of a one-window bucket: its current window, replaced when a new window opens or retired. */
@@ -605,11 +614,10 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
      * One key's counters of a bucket of several windows: each window's count and end, read and written under this
      * object's lock, so the windows are decided together (docs/guide.md#several-windows-per-bucket).
      */
-    private static final class Windows extends Slot {
+    private static final class Windows extends LockedSlot {
         private final long[] windowMillis;
         private final long[] counts;
         private final long[] endsAt;
-        boolean retired; // guarded by this
 
         Windows(Bucket bucket) {
             int size = bucket.limits().size();
@@ -622,9 +630,9 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             }
         }
 
-        /** Whether this state was counted under the bucket's windows, not under others of the same name. */
+        @Override
         boolean matches(Bucket bucket) {
-            if (bucket.limits().size() != windowMillis.length) {
+            if (bucket.isTokenBucket() || bucket.limits().size() != windowMillis.length) {
                 return false;
             }
             for (int i = 0; i < windowMillis.length; i++) {
@@ -669,25 +677,12 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
         }
 
         @Override
-        synchronized boolean retire() {
-            if (retired) {
-                return false;
-            }
-            retired = true;
-            return true;
-        }
-
-        @Override
-        synchronized boolean retireIfEnded(long now) {
-            if (retired) {
-                return false;
-            }
+        boolean ended(long now) {
             for (long end : endsAt) {
                 if (now < end) {
                     return false;
                 }
             }
-            retired = true;
             return true;
         }
     }
@@ -698,11 +693,10 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
      * call of cost c moves it c token intervals on from max(TAT, now), and is allowed iff every window's TAT then
      * stays within its capacity's time (capacity × interval) from now. Read and written under this object's lock.
      */
-    private static final class Tokens extends Slot {
+    private static final class Tokens extends LockedSlot {
         private final long[] intervalMicros;
         private final long[] capacityMicros;
         private final long[] tat;
-        boolean retired; // guarded by this
 
         Tokens(Bucket bucket) {
             int size = bucket.limits().size();
@@ -716,7 +710,7 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             }
         }
 
-        /** Whether this state was kept under the bucket's windows and capacities, not under others of its name. */
+        @Override
         boolean matches(Bucket bucket) {
             if (!bucket.isTokenBucket() || bucket.limits().size() != tat.length) {
                 return false;
@@ -777,25 +771,12 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
         }
 
         @Override
-        synchronized boolean retire() {
-            if (retired) {
-                return false;
-            }
-            retired = true;
-            return true;
-        }
-
-        @Override
-        synchronized boolean retireIfEnded(long now) {
-            if (retired) {
-                return false;
-            }
+        boolean ended(long now) {
             for (long end : tat) {
                 if (now * MICROS_PER_MILLI < end) {
                     return false;
                 }
             }
-            retired = true;
             return true;
         }
     }
