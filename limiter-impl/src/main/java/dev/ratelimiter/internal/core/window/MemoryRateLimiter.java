@@ -94,6 +94,9 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
      * time, decided under its lock (docs/guide.md#token-buckets). A check (cost 0) of a key with no state adds none.
      */
     private Verdict consumeTokens(Counters counters, Bucket bucket, String key, long cost, long now) {
+        if (!bucket.hasSeveralWindows()) {
+            return consumeOneToken(counters, bucket, key, cost, now * MICROS_PER_MILLI);
+        }
         if (cost == 0 && counters.cells.get(key) == null) {
             return WindowVerdicts.untouched(bucket); // a full bucket: nothing to take, no state to keep
         }
@@ -106,6 +109,39 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
                 if (!slot.retired) {
                     return ((Tokens) slot).decide(bucket, cost, now * MICROS_PER_MILLI);
                 }
+            }
+        }
+    }
+
+    /**
+     * A token bucket of one window, without locks, as the one-window fixed window: the key's time until full is one
+     * number, moved on by compare-and-set only when the tokens are there, so a refused call leaves it as it was.
+     */
+    private Verdict consumeOneToken(Counters counters, Bucket bucket, String key, long cost, long now) {
+        while (true) {
+            Slot slot = counters.cells.get(key);
+            if (slot == null) {
+                if (cost == 0) {
+                    return WindowVerdicts.untouched(bucket);
+                }
+                if (!counters.reserve(now / MICROS_PER_MILLI)) {
+                    return counters.refuse(bucket);
+                }
+                TokenCell fresh = new TokenCell(bucket);
+                slot = counters.cells.putIfAbsent(key, fresh);
+                if (slot != null) {
+                    counters.release();
+                    continue;
+                }
+                slot = fresh;
+            }
+            if (!(slot instanceof TokenCell cell) || !cell.matches(bucket)) {
+                counters.retire(key, slot); // another algorithm or shape under this name: start afresh
+                continue;
+            }
+            Verdict verdict = cell.decide(bucket, cost, now);
+            if (verdict != null) {
+                return verdict;
             }
         }
     }
@@ -254,7 +290,8 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
         int size = bucket.limits().size();
         long[] remaining = new long[size];
         if (size == 1) {
-            remaining[0] = verdict.remaining();
+            carryOneToken(counters, bucket, key, verdict.remaining(), now * MICROS_PER_MILLI);
+            return;
         } else if (verdict.windows().size() == size) {
             for (int i = 0; i < size; i++) {
                 remaining[i] = verdict.windows().get(i).remaining();
@@ -272,6 +309,30 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
                     ((Tokens) slot).set(remaining, now * MICROS_PER_MILLI);
                     return;
                 }
+            }
+        }
+    }
+
+    private void carryOneToken(Counters counters, Bucket bucket, String key, long remaining, long now) {
+        while (true) {
+            Slot slot = counters.cells.get(key);
+            if (slot == null) {
+                if (!counters.reserve(now / MICROS_PER_MILLI)) {
+                    return;
+                }
+                TokenCell fresh = new TokenCell(bucket);
+                if (counters.cells.putIfAbsent(key, fresh) != null) {
+                    counters.release();
+                    continue;
+                }
+                slot = fresh;
+            }
+            if (!(slot instanceof TokenCell cell) || !cell.matches(bucket)) {
+                counters.retire(key, slot);
+                continue;
+            }
+            if (cell.set(remaining, now)) {
+                return;
             }
         }
     }
@@ -684,6 +745,100 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
                 }
             }
             return true;
+        }
+    }
+
+    /**
+     * One key's token bucket of a one-window bucket: its theoretical arrival time (epoch microseconds, when it is
+     * full again), changed only by compare-and-set; {@link Long#MIN_VALUE} once retired. The bucket's interval and
+     * capacity are kept with it, computed once, so a decision divides nothing.
+     */
+    private static final class TokenCell extends Slot {
+        private static final long RETIRED = Long.MIN_VALUE;
+        private static final VarHandle TAT;
+
+        static {
+            try {
+                TAT = MethodHandles.lookup().findVarHandle(TokenCell.class, "tat", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private final Bucket shape; // the bucket it was made for: an identity check before comparing numbers
+        private final long interval;
+        private final long capacity;
+        private final long capacityMicros;
+        private final long fillMillis;
+        @SuppressWarnings("unused") // read and updated through TAT
+        private volatile long tat = RETIRED + 1; // full: any instant of this era is later
+
+        TokenCell(Bucket bucket) {
+            shape = bucket;
+            interval = bucket.tokenIntervalMicros(0);
+            capacity = bucket.capacity(0);
+            capacityMicros = capacity * interval;
+            fillMillis = (capacityMicros + MICROS_PER_MILLI - 1) / MICROS_PER_MILLI;
+        }
+
+        boolean matches(Bucket bucket) {
+            return bucket == shape || bucket.isTokenBucket() && !bucket.hasSeveralWindows()
+                    && bucket.tokenIntervalMicros(0) == interval && bucket.capacity(0) == capacity;
+        }
+
+        /** The verdict, or null when this cell was retired meanwhile (the caller looks the key up again). */
+        Verdict decide(Bucket bucket, long cost, long now) {
+            long needed = WindowVerdicts.needed(cost);
+            while (true) {
+                long current = (long) TAT.getVolatile(this);
+                if (current == RETIRED) {
+                    return null;
+                }
+                long owed = Math.max(current, now) - now;
+                boolean allowed = needed <= capacity && owed + needed * interval <= capacityMicros;
+                if (allowed && cost > 0) {
+                    long next = owed + cost * interval;
+                    if (!TAT.compareAndSet(this, current, now + next)) {
+                        continue;
+                    }
+                    owed = next;
+                }
+                return WindowVerdicts.tokenSingle(bucket, cost, allowed, (capacityMicros - owed) / interval,
+                        (owed + MICROS_PER_MILLI - 1) / MICROS_PER_MILLI, fillMillis);
+            }
+        }
+
+        /** Takes a store's whole tokens left ({@link #carry}); false when retired meanwhile. */
+        boolean set(long remaining, long now) {
+            while (true) {
+                long current = (long) TAT.getVolatile(this);
+                if (current == RETIRED) {
+                    return false;
+                }
+                long missing = Math.max(0, capacity - remaining);
+                if (TAT.compareAndSet(this, current, now + Math.min(missing * interval, capacityMicros))) {
+                    return true;
+                }
+            }
+        }
+
+        @Override
+        boolean retire() {
+            while (true) {
+                long current = (long) TAT.getVolatile(this);
+                if (current == RETIRED) {
+                    return false;
+                }
+                if (TAT.compareAndSet(this, current, RETIRED)) {
+                    return true;
+                }
+            }
+        }
+
+        @Override
+        boolean retireIfEnded(long now) {
+            long current = (long) TAT.getVolatile(this);
+            return current != RETIRED && now * MICROS_PER_MILLI >= current && TAT.compareAndSet(this, current, RETIRED);
         }
     }
 

@@ -157,7 +157,19 @@ public final class WindowVerdicts {
      * @return ALLOWED or DENIED
      */
     public static Verdict tokenSingle(Bucket bucket, long cost, boolean allowed, long remaining, long fullMillis) {
-        long full = clamp(fullMillis, fillMillis(bucket, 0));
+        return tokenSingle(bucket, cost, allowed, remaining, fullMillis, fillMillis(bucket, 0));
+    }
+
+    /**
+     * {@link #tokenSingle(Bucket, long, boolean, long, long)} for a caller that knows the time the bucket takes to
+     * fill ({@link MemoryRateLimiter}, which computes it once per key rather than dividing per call).
+     *
+     * @param fillMillis the milliseconds the bucket takes to fill from empty, rounded up
+     * @return ALLOWED or DENIED
+     */
+    static Verdict tokenSingle(Bucket bucket, long cost, boolean allowed, long remaining, long fullMillis,
+                               long fillMillis) {
+        long full = clamp(fullMillis, fillMillis);
         return new Verdict(allowed ? Verdict.Outcome.ALLOWED : Verdict.Outcome.DENIED, bucket.limit(),
                 clamp(remaining, bucket.capacity(0)),
                 Duration.ofMillis(allowed ? full : waitMillis(bucket, 0, cost, full)));
