@@ -18,13 +18,16 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Fixed-window counters in this process's memory: the embedded default, and the fallback of a shared store.
+ * Fixed windows and token buckets in this process's memory: the embedded default, and the fallback of a shared
+ * store.
  *
- * <p>A one-window bucket is exact under concurrency without locks: each key has one cell whose current window is
- * swapped by compare-and-set when a window opens (the only allocation), and whose count grows in place by
- * compare-and-set only when the call's cost fits, so a refused call changes nothing. A bucket of several windows
- * keeps, per key, one small state with each window's count and end, decided under that state's lock, so the
- * windows are decided together and a refusal by one counts in none (docs/guide.md#several-windows-per-bucket). A
+ * <p>A one-window bucket is exact under concurrency without locks: for a fixed window, each key has one cell whose
+ * current window is swapped by compare-and-set when a window opens (the only allocation), and whose count grows in
+ * place by compare-and-set only when the call's cost fits; for a token bucket, one number per key, the time it is full
+ * again, moved on by compare-and-set only when the tokens are there (docs/guide.md#token-buckets). Either way a
+ * refused call changes nothing. A bucket of several windows keeps, per key, one small state with each window's count
+ * and end (or time until full), decided under that state's lock, so the windows are decided together and a refusal
+ * by one counts in none (docs/guide.md#several-windows-per-bucket). A
  * sweeper retires a key's state once its windows have ended, marking it before removing it, so an attempt can never be
  * counted in a state that has left the map.
  *
@@ -46,8 +49,8 @@ import java.util.concurrent.atomic.LongAdder;
  * with compressed references); the kept {@code Duration} (24 bytes) lives as long as the window, for keys called
  * more than once in it: 24 bytes of heap per busy key instead of 24 bytes of garbage per call.
  *
- * <p>One file of about 500 lines, on purpose: the per-key states ({@code Cell}, {@code Window}, {@code Windows}) and
- * the bucket's map ({@code Counters}) are private nested classes whose fields are changed by compare-and-set and
+ * <p>One file of about 800 lines, on purpose: the per-key states ({@code Cell}, {@code Window}, {@code TokenCell},
+ * and the {@code State}s under a lock, {@code Windows} and {@code Tokens}) and the bucket's map ({@code Counters}) are private nested classes whose fields are changed by compare-and-set and
  * under locks that only this class takes; kept together, no other class can touch that mutable state, and the
  * sweeper's retire-then-remove protocol reads in one place.
  */
@@ -82,64 +85,25 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
     public Verdict consume(Bucket bucket, String key, long cost) {
         Counters counters = counters(bucket);
         long now = clock.millis();
-        if (bucket.isTokenBucket()) {
-            return consumeTokens(counters, bucket, key, cost, now);
-        }
-        return bucket.hasSeveralWindows() ? consumeSeveral(counters, bucket, key, cost, now)
+        return bucket.isTokenBucket() || bucket.hasSeveralWindows() ? consumeState(counters, bucket, key, cost, now)
                 : consumeOne(counters, bucket, key, cost, now);
     }
 
     /**
-     * A token bucket, of one window or several: one small state per key holding each window's theoretical arrival
-     * time, decided under its lock (docs/guide.md#token-buckets). A check (cost 0) of a key with no state adds none.
+     * Every bucket but a one-window fixed window: the key's {@link State}, made for the bucket's shape (a token
+     * bucket of one window changed by compare-and-set, several windows under a lock). A call that counts nothing
+     * (cost 0, or a cost no window could take) adds no state to a key that has none.
      */
-    private Verdict consumeTokens(Counters counters, Bucket bucket, String key, long cost, long now) {
-        if (!bucket.hasSeveralWindows()) {
-            return consumeOneToken(counters, bucket, key, cost, now * MICROS_PER_MILLI);
-        }
-        if (cost == 0 && counters.cells.get(key) == null) {
-            return WindowVerdicts.untouched(bucket); // a full bucket: nothing to take, no state to keep
+    private Verdict consumeState(Counters counters, Bucket bucket, String key, long cost, long now) {
+        if ((cost == 0 || WindowVerdicts.needed(cost) > bucket.largestCost()) && counters.cells.get(key) == null) {
+            return unopened(bucket, cost);
         }
         while (true) {
-            LockedSlot slot = counters.lockedSlot(key, bucket, now);
-            if (slot == null) {
+            State state = counters.state(key, bucket, now);
+            if (state == null) {
                 return counters.refuse(bucket);
             }
-            synchronized (slot) {
-                if (!slot.retired) {
-                    return ((Tokens) slot).decide(bucket, cost, now * MICROS_PER_MILLI);
-                }
-            }
-        }
-    }
-
-    /**
-     * A token bucket of one window, without locks, as the one-window fixed window: the key's time until full is one
-     * number, moved on by compare-and-set only when the tokens are there, so a refused call leaves it as it was.
-     */
-    private Verdict consumeOneToken(Counters counters, Bucket bucket, String key, long cost, long now) {
-        while (true) {
-            Slot slot = counters.cells.get(key);
-            if (slot == null) {
-                if (cost == 0) {
-                    return WindowVerdicts.untouched(bucket);
-                }
-                if (!counters.reserve(now / MICROS_PER_MILLI)) {
-                    return counters.refuse(bucket);
-                }
-                TokenCell fresh = new TokenCell(bucket);
-                slot = counters.cells.putIfAbsent(key, fresh);
-                if (slot != null) {
-                    counters.release();
-                    continue;
-                }
-                slot = fresh;
-            }
-            if (!(slot instanceof TokenCell cell) || !cell.matches(bucket)) {
-                counters.retire(key, slot); // another algorithm or shape under this name: start afresh
-                continue;
-            }
-            Verdict verdict = cell.decide(bucket, cost, now);
+            Verdict verdict = state.decide(bucket, cost, now);
             if (verdict != null) {
                 return verdict;
             }
@@ -197,37 +161,22 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
         }
     }
 
-    /** Several windows: one small state per key holding each window's count and end, decided under its lock. */
-    private Verdict consumeSeveral(Counters counters, Bucket bucket, String key, long cost, long now) {
-        if ((cost == 0 || WindowVerdicts.needed(cost) > bucket.smallestLimit()) && counters.cells.get(key) == null) {
-            return unopened(bucket, cost);
-        }
-        while (true) {
-            LockedSlot slot = counters.lockedSlot(key, bucket, now);
-            if (slot == null) {
-                return counters.refuse(bucket);
-            }
-            synchronized (slot) {
-                if (!slot.retired) {
-                    return ((Windows) slot).decide(bucket, cost, now);
-                }
-            }
-        }
-    }
-
-    /** The verdict for a key with no open window that nothing is counted for: cost 0, or a cost above a limit. */
+    /**
+     * The verdict for a key with no state that nothing is counted for (cost 0, or a cost above a window's
+     * capacity): every window at its capacity, a fixed window's whole length to run, a token bucket full.
+     */
     private static Verdict unopened(Bucket bucket, long cost) {
         int count = bucket.limits().size();
         long[] remaining = new long[count];
         long[] resetMillis = new long[count];
         boolean allowed = true;
         for (int i = 0; i < count; i++) {
-            Bucket.Limit limit = bucket.limits().get(i);
-            remaining[i] = limit.limit();
-            resetMillis[i] = limit.window().toMillis();
-            allowed &= WindowVerdicts.needed(cost) <= limit.limit();
+            remaining[i] = bucket.capacity(i);
+            resetMillis[i] = bucket.isTokenBucket() ? 0 : bucket.limits().get(i).window().toMillis();
+            allowed &= WindowVerdicts.needed(cost) <= remaining[i];
         }
-        return WindowVerdicts.of(bucket, cost, allowed, remaining, resetMillis);
+        return bucket.isTokenBucket() ? WindowVerdicts.tokens(bucket, cost, allowed, remaining, resetMillis)
+                : WindowVerdicts.of(bucket, cost, allowed, remaining, resetMillis);
     }
 
     /**
@@ -249,92 +198,38 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             return;
         }
         long now = clock.millis();
-        if (bucket.isTokenBucket()) {
-            carryTokens(counters(bucket), bucket, key, verdict, now);
-            return;
-        }
-        if (!bucket.hasSeveralWindows()) {
-            long count = Math.max(0, bucket.limit() - verdict.remaining());
-            if (count == 0) {
-                reset(bucket, key);
-            } else {
-                carryOne(counters(bucket), key, count, now + verdict.resetAfter().toMillis(), now);
-            }
-            return;
-        }
         int size = bucket.limits().size();
-        if (verdict.windows().size() != size) {
+        if (size > 1 && verdict.windows().size() != size) {
             return;
         }
-        long[] counts = new long[size];
-        long[] ends = new long[size];
-        boolean counted = false;
-        for (int i = 0; i < size; i++) {
-            Verdict.Window window = verdict.windows().get(i);
-            counts[i] = Math.max(0, window.limit().limit() - window.remaining());
-            ends[i] = counts[i] == 0 ? Long.MIN_VALUE : now + window.resetAfter().toMillis();
-            counted |= counts[i] > 0;
-        }
-        if (counted) {
-            carrySeveral(counters(bucket), bucket, key, counts, ends, now);
-        } else {
+        if (atCapacity(bucket, verdict)) {
             reset(bucket, key);
-        }
-    }
-
-    /**
-     * A token bucket's state from a store's verdict: each window as many whole tokens short of full as the store's
-     * said (the fraction of a token the store had refilled is not known here, and is given up).
-     */
-    private void carryTokens(Counters counters, Bucket bucket, String key, Verdict verdict, long now) {
-        int size = bucket.limits().size();
-        long[] remaining = new long[size];
-        if (size == 1) {
-            carryOneToken(counters, bucket, key, verdict.remaining(), now * MICROS_PER_MILLI);
             return;
-        } else if (verdict.windows().size() == size) {
-            for (int i = 0; i < size; i++) {
-                remaining[i] = verdict.windows().get(i).remaining();
-            }
-        } else {
+        }
+        Counters counters = counters(bucket);
+        if (!bucket.isTokenBucket() && size == 1) {
+            carryOne(counters, key, bucket.limit() - verdict.remaining(), now + verdict.resetAfter().toMillis(), now);
             return;
         }
         while (true) {
-            LockedSlot slot = counters.lockedSlot(key, bucket, now);
-            if (slot == null) {
+            State state = counters.state(key, bucket, now);
+            if (state == null || state.carry(bucket, verdict, now)) {
                 return; // a new key beyond the cap is not carried
             }
-            synchronized (slot) {
-                if (!slot.retired) {
-                    ((Tokens) slot).set(remaining, now * MICROS_PER_MILLI);
-                    return;
-                }
-            }
         }
     }
 
-    private void carryOneToken(Counters counters, Bucket bucket, String key, long remaining, long now) {
-        while (true) {
-            Slot slot = counters.cells.get(key);
-            if (slot == null) {
-                if (!counters.reserve(now / MICROS_PER_MILLI)) {
-                    return;
-                }
-                TokenCell fresh = new TokenCell(bucket);
-                if (counters.cells.putIfAbsent(key, fresh) != null) {
-                    counters.release();
-                    continue;
-                }
-                slot = fresh;
-            }
-            if (!(slot instanceof TokenCell cell) || !cell.matches(bucket)) {
-                counters.retire(key, slot);
-                continue;
-            }
-            if (cell.set(remaining, now)) {
-                return;
+    /** Whether a verdict says nothing is counted: every window with its whole capacity left. */
+    private static boolean atCapacity(Bucket bucket, Verdict verdict) {
+        if (!bucket.hasSeveralWindows()) {
+            return verdict.remaining() >= bucket.capacity(0);
+        }
+        for (int i = 0; i < verdict.windows().size(); i++) {
+            if (verdict.windows().get(i).remaining() < bucket.capacity(i)) {
+                return false;
             }
         }
+        return true;
     }
 
     private void carryOne(Counters counters, String key, long count, long endsAt, long now) {
@@ -366,21 +261,6 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             }
             if (cell.replace(window, new Window(endsAt, count))) {
                 return;
-            }
-        }
-    }
-
-    private void carrySeveral(Counters counters, Bucket bucket, String key, long[] counts, long[] ends, long now) {
-        while (true) {
-            LockedSlot slot = counters.lockedSlot(key, bucket, now);
-            if (slot == null) {
-                return;
-            }
-            synchronized (slot) {
-                if (!slot.retired) {
-                    ((Windows) slot).set(counts, ends);
-                    return;
-                }
             }
         }
     }
@@ -489,27 +369,27 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
         }
 
         /**
-         * The key's state for a bucket of several windows or a token bucket, made if missing; null when the cap
-         * leaves no room for a new key. A state kept under other windows or another algorithm (the bucket was
-         * configured anew) is retired first, so the key starts afresh. The caller locks the state and checks that
-         * it was not retired meanwhile.
+         * The key's {@link State} for a bucket of several windows or a token bucket, made if missing; null when the
+         * cap leaves no room for a new key. A state kept under other windows or another algorithm (the bucket was
+         * configured anew) is retired first, so the key starts afresh.
          */
-        LockedSlot lockedSlot(String key, Bucket bucket, long now) {
+        State state(String key, Bucket bucket, long now) {
             while (true) {
                 Slot slot = cells.get(key);
                 if (slot == null) {
                     if (!reserve(now)) {
                         return null;
                     }
-                    LockedSlot fresh = bucket.isTokenBucket() ? new Tokens(bucket) : new Windows(bucket);
+                    State fresh = !bucket.isTokenBucket() ? new Windows(bucket)
+                            : bucket.hasSeveralWindows() ? new Tokens(bucket) : new TokenCell(bucket);
                     slot = cells.putIfAbsent(key, fresh);
                     if (slot == null) {
                         return fresh;
                     }
                     release();
                 }
-                if (slot instanceof LockedSlot locked && locked.matches(bucket)) {
-                    return locked;
+                if (slot instanceof State state && state.matches(bucket)) {
+                    return state;
                 }
                 retire(key, slot);
             }
@@ -537,6 +417,11 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
         }
     }
 
+    /** Microseconds as whole milliseconds, rounded up: a token bucket's times as its verdicts give them. */
+    private static long ceilMillis(long micros) {
+        return (micros + MICROS_PER_MILLI - 1) / MICROS_PER_MILLI;
+    }
+
     /** One key's state; retired (never to count again) before it leaves the map. */
     private abstract static class Slot {
         /** Retires the slot; false if it was retired already. */
@@ -546,15 +431,41 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
         abstract boolean retireIfEnded(long now);
     }
 
-    /** A key's state decided under its own lock: several fixed windows, or token buckets. */
-    private abstract static class LockedSlot extends Slot {
-        boolean retired; // guarded by this
-
+    /**
+     * A key's state other than a one-window fixed window's {@link Cell}: made by {@link Counters#state} for its
+     * bucket's shape, and decided or carried through these two methods, which answer null or false when the state
+     * was retired meanwhile (the caller then looks the key up again).
+     */
+    private abstract static class State extends Slot {
         /** Whether this state was kept under the bucket's algorithm and windows, not under others of its name. */
         abstract boolean matches(Bucket bucket);
 
+        /** Decides a call at {@code now} (epoch milliseconds); null if retired. */
+        abstract Verdict decide(Bucket bucket, long cost, long now);
+
+        /** Takes a shared store's verdict as this key's state ({@link #carry}); false if retired. */
+        abstract boolean carry(Bucket bucket, Verdict verdict, long now);
+    }
+
+    /** A state of several windows, decided under its own lock, so they are decided together. */
+    private abstract static class LockedState extends State {
+        private boolean retired; // guarded by this
+
         @Override
-        synchronized boolean retire() {
+        final synchronized Verdict decide(Bucket bucket, long cost, long now) {
+            return retired ? null : decideLocked(bucket, cost, now);
+        }
+
+        @Override
+        final synchronized boolean carry(Bucket bucket, Verdict verdict, long now) {
+            if (!retired) {
+                carryLocked(verdict, now);
+            }
+            return !retired;
+        }
+
+        @Override
+        final synchronized boolean retire() {
             if (retired) {
                 return false;
             }
@@ -562,17 +473,21 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             return true;
         }
 
-        /** Whether this state's time has passed at {@code now} (epoch milliseconds), every window of it. */
-        abstract boolean ended(long now);
-
         @Override
-        synchronized boolean retireIfEnded(long now) {
+        final synchronized boolean retireIfEnded(long now) {
             if (retired || !ended(now)) {
                 return false;
             }
             retired = true;
             return true;
         }
+
+        abstract Verdict decideLocked(Bucket bucket, long cost, long now);
+
+        abstract void carryLocked(Verdict verdict, long now);
+
+        /** Whether every window of this state has ended, or is full again, at {@code now} (epoch milliseconds). */
+        abstract boolean ended(long now);
     }
 
     /** One key's counter of a one-window bucket: its current window, replaced when a new window opens or retired. */
@@ -675,7 +590,7 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
      * One key's counters of a bucket of several windows: each window's count and end, read and written under this
      * object's lock, so the windows are decided together (docs/guide.md#several-windows-per-bucket).
      */
-    private static final class Windows extends LockedSlot {
+    private static final class Windows extends LockedState {
         private final long[] windowMillis;
         private final long[] counts;
         private final long[] endsAt;
@@ -704,8 +619,9 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             return true;
         }
 
-        /** Decides under the caller's lock on this: all windows allow the cost, or nothing changes. */
-        Verdict decide(Bucket bucket, long cost, long now) {
+        /** All windows allow the cost, or nothing changes. */
+        @Override
+        Verdict decideLocked(Bucket bucket, long cost, long now) {
             int size = windowMillis.length;
             long[] remaining = new long[size];
             long[] resetMillis = new long[size];
@@ -731,10 +647,14 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             return WindowVerdicts.of(bucket, cost, allowed, remaining, resetMillis);
         }
 
-        /** Takes a shared store's counts and window ends, under the caller's lock on this ({@link #carry}). */
-        void set(long[] carried, long[] ends) {
-            System.arraycopy(carried, 0, counts, 0, counts.length);
-            System.arraycopy(ends, 0, endsAt, 0, endsAt.length);
+        /** Each window counts what the store's did (its limit less what was left) until the store's window ends. */
+        @Override
+        void carryLocked(Verdict verdict, long now) {
+            for (int i = 0; i < counts.length; i++) {
+                Verdict.Window window = verdict.windows().get(i);
+                counts[i] = Math.max(0, window.limit().limit() - window.remaining());
+                endsAt[i] = counts[i] == 0 ? Long.MIN_VALUE : now + window.resetAfter().toMillis();
+            }
         }
 
         @Override
@@ -753,7 +673,7 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
      * full again), changed only by compare-and-set; {@link Long#MIN_VALUE} once retired. The bucket's interval and
      * capacity are kept with it, computed once, so a decision divides nothing.
      */
-    private static final class TokenCell extends Slot {
+    private static final class TokenCell extends State {
         private static final long RETIRED = Long.MIN_VALUE;
         private static final VarHandle TAT;
 
@@ -778,16 +698,18 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             interval = bucket.tokenIntervalMicros(0);
             capacity = bucket.capacity(0);
             capacityMicros = capacity * interval;
-            fillMillis = (capacityMicros + MICROS_PER_MILLI - 1) / MICROS_PER_MILLI;
+            fillMillis = ceilMillis(capacityMicros);
         }
 
+        @Override
         boolean matches(Bucket bucket) {
             return bucket == shape || bucket.isTokenBucket() && !bucket.hasSeveralWindows()
                     && bucket.tokenIntervalMicros(0) == interval && bucket.capacity(0) == capacity;
         }
 
-        /** The verdict, or null when this cell was retired meanwhile (the caller looks the key up again). */
-        Verdict decide(Bucket bucket, long cost, long now) {
+        @Override
+        Verdict decide(Bucket bucket, long cost, long nowMillis) {
+            long now = nowMillis * MICROS_PER_MILLI;
             long needed = WindowVerdicts.needed(cost);
             while (true) {
                 long current = (long) TAT.getVolatile(this);
@@ -804,19 +726,20 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
                     owed = next;
                 }
                 return WindowVerdicts.tokenSingle(bucket, cost, allowed, (capacityMicros - owed) / interval,
-                        (owed + MICROS_PER_MILLI - 1) / MICROS_PER_MILLI, fillMillis);
+                        ceilMillis(owed), fillMillis);
             }
         }
 
-        /** Takes a store's whole tokens left ({@link #carry}); false when retired meanwhile. */
-        boolean set(long remaining, long now) {
+        /** As many whole tokens short of full as the store's verdict said. */
+        @Override
+        boolean carry(Bucket bucket, Verdict verdict, long nowMillis) {
+            long owed = Math.min(Math.max(0, capacity - verdict.remaining()) * interval, capacityMicros);
             while (true) {
                 long current = (long) TAT.getVolatile(this);
                 if (current == RETIRED) {
                     return false;
                 }
-                long missing = Math.max(0, capacity - remaining);
-                if (TAT.compareAndSet(this, current, now + Math.min(missing * interval, capacityMicros))) {
+                if (TAT.compareAndSet(this, current, nowMillis * MICROS_PER_MILLI + owed)) {
                     return true;
                 }
             }
@@ -848,19 +771,22 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
      * call of cost c moves it c token intervals on from max(TAT, now), and is allowed iff every window's TAT then
      * stays within its capacity's time (capacity × interval) from now. Read and written under this object's lock.
      */
-    private static final class Tokens extends LockedSlot {
+    private static final class Tokens extends LockedState {
         private final long[] intervalMicros;
+        private final long[] capacities;
         private final long[] capacityMicros;
         private final long[] tat;
 
         Tokens(Bucket bucket) {
             int size = bucket.limits().size();
             intervalMicros = new long[size];
+            capacities = new long[size];
             capacityMicros = new long[size];
             tat = new long[size];
             for (int i = 0; i < size; i++) {
                 intervalMicros[i] = bucket.tokenIntervalMicros(i);
-                capacityMicros[i] = bucket.capacity(i) * intervalMicros[i];
+                capacities[i] = bucket.capacity(i);
+                capacityMicros[i] = capacities[i] * intervalMicros[i];
                 tat[i] = Long.MIN_VALUE; // full
             }
         }
@@ -871,57 +797,44 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
                 return false;
             }
             for (int i = 0; i < tat.length; i++) {
-                if (bucket.tokenIntervalMicros(i) != intervalMicros[i]
-                        || bucket.capacity(i) * intervalMicros[i] != capacityMicros[i]) {
+                if (bucket.tokenIntervalMicros(i) != intervalMicros[i] || bucket.capacity(i) != capacities[i]) {
                     return false;
                 }
             }
             return true;
         }
 
-        /** Decides under the caller's lock on this: every window has the tokens, or nothing changes. */
-        Verdict decide(Bucket bucket, long cost, long now) {
+        /** Every window has the tokens, or nothing changes. */
+        @Override
+        Verdict decideLocked(Bucket bucket, long cost, long nowMillis) {
+            long now = nowMillis * MICROS_PER_MILLI;
             int size = tat.length;
             long needed = WindowVerdicts.needed(cost);
             boolean allowed = true;
             for (int i = 0; i < size; i++) {
                 long owed = Math.max(tat[i], now) - now;
-                allowed &= needed <= bucket.capacity(i) && owed + needed * intervalMicros[i] <= capacityMicros[i];
-            }
-            if (size == 1) {
-                long owed = take(0, allowed ? cost : 0, now);
-                return WindowVerdicts.tokenSingle(bucket, cost, allowed, (capacityMicros[0] - owed)
-                        / intervalMicros[0], ceilMillis(owed));
+                allowed &= needed <= capacities[i] && owed + needed * intervalMicros[i] <= capacityMicros[i];
             }
             long[] remaining = new long[size];
             long[] fullMillis = new long[size];
             for (int i = 0; i < size; i++) {
-                long owed = take(i, allowed ? cost : 0, now);
+                long owed = Math.max(tat[i], now) - now;
+                if (allowed && cost > 0) {
+                    owed += cost * intervalMicros[i];
+                    tat[i] = now + owed;
+                }
                 remaining[i] = (capacityMicros[i] - owed) / intervalMicros[i];
                 fullMillis[i] = ceilMillis(owed);
             }
             return WindowVerdicts.tokens(bucket, cost, allowed, remaining, fullMillis);
         }
 
-        /** Takes {@code cost} tokens of window {@code i} (0: none); returns the time until it is full again. */
-        private long take(int i, long cost, long now) {
-            long owed = Math.max(tat[i], now) - now;
-            if (cost > 0) {
-                owed += cost * intervalMicros[i];
-                tat[i] = now + owed;
-            }
-            return owed;
-        }
-
-        private static long ceilMillis(long micros) {
-            return (micros + MICROS_PER_MILLI - 1) / MICROS_PER_MILLI;
-        }
-
-        /** Takes a shared store's whole tokens left per window, under the caller's lock on this ({@link #carry}). */
-        void set(long[] remaining, long now) {
+        /** Each window as many whole tokens short of full as the store's verdict said. */
+        @Override
+        void carryLocked(Verdict verdict, long nowMillis) {
             for (int i = 0; i < tat.length; i++) {
-                long missing = Math.max(0, capacityMicros[i] / intervalMicros[i] - remaining[i]);
-                tat[i] = now + Math.min(missing * intervalMicros[i], capacityMicros[i]);
+                long missing = Math.max(0, capacities[i] - verdict.windows().get(i).remaining());
+                tat[i] = nowMillis * MICROS_PER_MILLI + Math.min(missing * intervalMicros[i], capacityMicros[i]);
             }
         }
 
