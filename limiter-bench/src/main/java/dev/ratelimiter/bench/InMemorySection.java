@@ -48,8 +48,11 @@ final class InMemorySection {
                     + "clock read is the largest part of the consume row.")),
             new Pair("token bucket / fixed window, store consume, existing key", "tokenBucketStoreConsumeExistingKey",
                     "storeConsumeExistingKey", Goal.atMost(1.2, "in-memory token bucket / fixed window",
-                    "a token bucket's state is decided under its key's lock (one time per window), a fixed window's "
-                    + "one-window count by compare-and-set; must hold 1.25 (0.8 × the fixed window's rate).")),
+                    "a one-window token bucket is one number per key moved on by compare-and-set, as a fixed "
+                    + "window's count is, with its interval and capacity kept per key so a decision divides nothing; "
+                    + "its verdict's resetAfter is a new Duration per call (the time until full moves on with each "
+                    + "allowed call), where a fixed window's is kept per millisecond. Must hold 1.25 (0.8 × the "
+                    + "fixed window's rate).")),
             new Pair("token bucket / fixed window, whole decision", "tokenBucketDecision", "decision",
                     Goal.atMost(1.2, "whole in-memory decision, token bucket / fixed window", "the decision "
                     + "around the store is the same for both algorithms; must hold 1.25.")),
