@@ -10,8 +10,9 @@ import java.util.regex.Pattern;
 /**
  * A named limit: for each key, at most {@code limit} attempts per {@code window} in every one of its windows (a
  * burst window of 10 per second and a sustained one of 1 000 per hour, say), counted by the bucket's
- * {@link Algorithm}: in fixed windows that open at a key's first attempt (the default), or as token buckets that
- * refill at {@code limit} per {@code window} (docs/guide.md#choosing-an-algorithm). The windows of one bucket share one
+ * {@link Algorithm}: in fixed windows that open at a key's first attempt (the default), as token buckets that
+ * refill at {@code limit} per {@code window}, or as sliding window counters that weigh the previous window's count
+ * (docs/guide.md#choosing-an-algorithm). The windows of one bucket share one
  * key in the store and are decided together: an attempt refused by any window is counted in none of them
  * (docs/guide.md#several-windows-per-bucket).
  *
@@ -45,7 +46,17 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
          * ({@link Bucket#tokenIntervalMicros(int)}), and a call of cost c takes c tokens. Over any span s it admits at
          * most capacity + s × limit / window.
          */
-        TOKEN_BUCKET("token-bucket");
+        TOKEN_BUCKET("token-bucket"),
+        /**
+         * The sliding window counter: each window keeps the count of the window now open and of the one before it,
+         * and a call of cost c is allowed iff the current count, plus the previous count weighted by the part of the
+         * previous window still inside one window length back, plus c, stays within the limit. Windows follow one
+         * another from a key's first counted call. It smooths a fixed window's boundary burst without a token
+         * bucket's refill model, but is an estimate: over a span s of at most one window w it admits up to about
+         * limit × (1 + s / w), close to twice the limit within one window length when a previous window filled at its
+         * end and a burst comes at the end of the current one (docs/guide.md#sliding-windows).
+         */
+        SLIDING_WINDOW("sliding-window");
 
         private final String configName;
 
@@ -61,7 +72,7 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
         /**
          * The algorithm of a configuration name.
          *
-         * @param name {@code fixed-window} or {@code token-bucket}, exactly
+         * @param name {@code fixed-window}, {@code token-bucket} or {@code sliding-window}, exactly
          * @return the algorithm, or empty for any other name
          */
         public static java.util.Optional<Algorithm> ofConfigName(String name) {
@@ -352,6 +363,11 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
     /** {@return whether the bucket counts as a token bucket} */
     public boolean isTokenBucket() {
         return algorithm == Algorithm.TOKEN_BUCKET;
+    }
+
+    /** {@return whether the bucket counts as a sliding window} */
+    public boolean isSlidingWindow() {
+        return algorithm == Algorithm.SLIDING_WINDOW;
     }
 
     /** {@return whether the bucket has more than one window} */

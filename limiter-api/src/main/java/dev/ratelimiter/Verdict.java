@@ -18,7 +18,9 @@ import java.util.Objects;
  *                   consumes nothing, so a cost-10 call refused with 5 left says 5; for a token bucket, its whole
  *                   tokens left (up to its burst, which may be above its limit)
  * @param resetAfter time until that window ends, never negative; for a token bucket, until it is full again, and
- *                   for its refusal until the same call would be allowed (docs/guide.md#token-buckets); for
+ *                   for its refusal until the same call would be allowed (docs/guide.md#token-buckets); for a
+ *                   sliding window, until every counted call has slid out (up to two window lengths), and for its
+ *                   refusal until the same call would be allowed (docs/guide.md#sliding-windows); for
  *                   {@code UNAVAILABLE}, the time after which asking again makes sense (for example the circuit
  *                   breaker's remaining back-off)
  * @param windows    each window's state, in the bucket's order (shortest window first), when the bucket has
@@ -32,7 +34,8 @@ public record Verdict(Outcome outcome, long limit, long remaining, Duration rese
      *
      * @param limit      the window: its limit and length
      * @param remaining  attempts still allowed in it after this call, not negative
-     * @param resetAfter time until it ends, not negative (its whole length when it has not opened yet)
+     * @param resetAfter time until it ends, not negative (its whole length when it has not opened yet); for a token
+     *                   bucket until it is full, for a sliding window until its counted calls have slid out
      */
     public record Window(Bucket.Limit limit, long remaining, Duration resetAfter) {
 

@@ -26,4 +26,15 @@ public record StoreItem(Bucket bucket, String key, long cost) {
             throw new IllegalArgumentException("cost " + cost + " is negative");
         }
     }
+
+    /**
+     * How many numbers a store's answer holds for one decided item of this bucket ({@link RateLimitStore#consume}):
+     * 1 (allowed or not), then per window 2 numbers, or 3 for a {@link Bucket.Algorithm#SLIDING_WINDOW sliding window}.
+     *
+     * @param bucket the item's bucket
+     * @return {@code 1 + 2 × windows}, or {@code 1 + 3 × windows} for a sliding window
+     */
+    public static int answerLength(Bucket bucket) {
+        return 1 + (bucket.isSlidingWindow() ? 3 : 2) * bucket.limits().size();
+    }
 }

@@ -184,16 +184,18 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
 
     /**
      * Keeps the store's refusal of a call of {@code cost} that started at {@code start}: until the refusing window
-     * ends, for the calls that need more than the room it had left. A token bucket's room grows as it refills, so
-     * there the refusal holds only for calls needing at least what the refused one needed, and only until the
-     * verdict's {@code resetAfter}: when the store could first allow the refused call (docs/stores.md#refusals-kept-in-memory).
+     * ends, for the calls that need more than the room it had left. A token bucket's room grows as it refills, and a
+     * sliding window's as the previous window slides out, so there the refusal holds only for calls needing at least
+     * what the refused one needed, and only until the verdict's {@code resetAfter}: when the store could first allow
+     * the refused call (docs/stores.md#refusals-kept-in-memory).
      */
     private void keepIfDenied(Refusals refusals, Bucket bucket, String key, long cost, Verdict verdict, long start,
                               long resetsBefore) {
         if (verdict.outcome() == Verdict.Outcome.DENIED) {
             long windowEndsAt = start + saturatedNanos(verdict.resetAfter());
             long expiresAt = windowEndsAt - start < maxAgeNanos ? windowEndsAt : start + maxAgeNanos;
-            long room = bucket.isTokenBucket() ? WindowVerdicts.needed(cost) - 1 : verdict.remaining();
+            long room = bucket.algorithm() != Bucket.Algorithm.FIXED_WINDOW ? WindowVerdicts.needed(cost) - 1
+                    : verdict.remaining();
             refusals.keep(key, new Refusal(windowEndsAt, expiresAt, start, room, verdict), resetsBefore, maxKeys);
         }
     }

@@ -118,7 +118,7 @@ public final class StoreLimiter implements BatchingLimiter {
         for (int i = 0; i < verdicts.length; i++) {
             StoreItem item = items.get(i);
             verdicts[i] = WindowVerdicts.fromCounts(item.bucket(), item.cost(), answer, offset);
-            offset += 1 + 2 * item.bucket().limits().size();
+            offset += StoreItem.answerLength(item.bucket());
             if (verdicts[i].outcome() != Verdict.Outcome.ALLOWED) {
                 return i + 1 == verdicts.length ? verdicts : java.util.Arrays.copyOf(verdicts, i + 1);
             }

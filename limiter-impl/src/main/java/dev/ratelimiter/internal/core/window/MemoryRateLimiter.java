@@ -85,8 +85,8 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
     public Verdict consume(Bucket bucket, String key, long cost) {
         Counters counters = counters(bucket);
         long now = clock.millis();
-        return bucket.isTokenBucket() || bucket.hasSeveralWindows() ? consumeState(counters, bucket, key, cost, now)
-                : consumeOne(counters, bucket, key, cost, now);
+        return bucket.algorithm() != Bucket.Algorithm.FIXED_WINDOW || bucket.hasSeveralWindows()
+                ? consumeState(counters, bucket, key, cost, now) : consumeOne(counters, bucket, key, cost, now);
     }
 
     /**
@@ -175,6 +175,9 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             resetMillis[i] = bucket.isTokenBucket() ? 0 : bucket.limits().get(i).window().toMillis();
             allowed &= WindowVerdicts.needed(cost) <= remaining[i];
         }
+        if (bucket.isSlidingWindow()) {
+            return WindowVerdicts.sliding(bucket, cost, allowed, new long[count], new long[count], resetMillis);
+        }
         return bucket.isTokenBucket() ? WindowVerdicts.tokens(bucket, cost, allowed, remaining, resetMillis)
                 : WindowVerdicts.of(bucket, cost, allowed, remaining, resetMillis);
     }
@@ -207,7 +210,7 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             return;
         }
         Counters counters = counters(bucket);
-        if (!bucket.isTokenBucket() && size == 1) {
+        if (bucket.algorithm() == Bucket.Algorithm.FIXED_WINDOW && size == 1) {
             carryOne(counters, key, bucket.limit() - verdict.remaining(), now + verdict.resetAfter().toMillis(), now);
             return;
         }
@@ -380,8 +383,11 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
                     if (!reserve(now)) {
                         return null;
                     }
-                    State fresh = !bucket.isTokenBucket() ? new Windows(bucket)
-                            : bucket.hasSeveralWindows() ? new Tokens(bucket) : new TokenCell(bucket);
+                    State fresh = switch (bucket.algorithm()) {
+                        case FIXED_WINDOW -> new Windows(bucket);
+                        case TOKEN_BUCKET -> bucket.hasSeveralWindows() ? new Tokens(bucket) : new TokenCell(bucket);
+                        case SLIDING_WINDOW -> new Sliding(bucket);
+                    };
                     slot = cells.putIfAbsent(key, fresh);
                     if (slot == null) {
                         return fresh;
@@ -608,7 +614,7 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
 
         @Override
         boolean matches(Bucket bucket) {
-            if (bucket.isTokenBucket() || bucket.limits().size() != windowMillis.length) {
+            if (bucket.algorithm() != Bucket.Algorithm.FIXED_WINDOW || bucket.limits().size() != windowMillis.length) {
                 return false;
             }
             for (int i = 0; i < windowMillis.length; i++) {
@@ -842,6 +848,142 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
         boolean ended(long now) {
             for (long end : tat) {
                 if (now * MICROS_PER_MILLI < end) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /**
+     * One key's sliding window counters, one per window of its bucket (docs/guide.md#sliding-windows): each window's
+     * current count, previous count and current end (epoch milliseconds). Windows follow one another from the first
+     * counted call, so a window that ended is followed by the one it ended into; a key idle for two window lengths
+     * counts nothing. Read and written under this object's lock.
+     */
+    private static final class Sliding extends LockedState {
+        private final long[] windowMillis;
+        private final long[] current;
+        private final long[] previous;
+        private final long[] endsAt;
+
+        Sliding(Bucket bucket) {
+            int size = bucket.limits().size();
+            windowMillis = new long[size];
+            current = new long[size];
+            previous = new long[size];
+            endsAt = new long[size];
+            for (int i = 0; i < size; i++) {
+                windowMillis[i] = bucket.limits().get(i).window().toMillis();
+                endsAt[i] = Long.MIN_VALUE / 2; // no window: two lengths before any instant of this era
+            }
+        }
+
+        @Override
+        boolean matches(Bucket bucket) {
+            if (!bucket.isSlidingWindow() || bucket.limits().size() != windowMillis.length) {
+                return false;
+            }
+            for (int i = 0; i < windowMillis.length; i++) {
+                if (bucket.limits().get(i).window().toMillis() != windowMillis[i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /**
+         * Moves window {@code i} on to the window open at {@code now}: the current count becomes the previous. With
+         * nothing left to weigh, a window opens now, as at a key's first call (it counts nothing until a call is
+         * counted, and is then this call's window, as a store's first write opens it).
+         */
+        private void roll(int i, long now) {
+            if (now < endsAt[i]) {
+                return;
+            }
+            long w = windowMillis[i];
+            if (now < endsAt[i] + w && current[i] > 0) {
+                previous[i] = current[i];
+                endsAt[i] += w;
+            } else {
+                previous[i] = 0;
+                endsAt[i] = now + w;
+            }
+            current[i] = 0;
+        }
+
+        /** Every window has room for the cost, or nothing changes. */
+        @Override
+        Verdict decideLocked(Bucket bucket, long cost, long now) {
+            int size = windowMillis.length;
+            long needed = WindowVerdicts.needed(cost);
+            boolean allowed = true;
+            for (int i = 0; i < size; i++) {
+                roll(i, now);
+                allowed &= SlidingWindow.fits(bucket.limits().get(i).limit(), windowMillis[i], current[i], previous[i],
+                        endsAt[i] - now, needed);
+            }
+            if (allowed && cost > 0) {
+                for (int i = 0; i < size; i++) {
+                    current[i] += cost;
+                }
+            }
+            Verdict verdict;
+            if (size == 1) {
+                verdict = WindowVerdicts.slidingSingle(bucket, cost, allowed, current[0], previous[0], endsAt[0] - now);
+            } else {
+                long[] end = new long[size];
+                for (int i = 0; i < size; i++) {
+                    end[i] = endsAt[i] - now;
+                }
+                verdict = WindowVerdicts.sliding(bucket, cost, allowed, current.clone(), previous.clone(), end);
+            }
+            for (int i = 0; i < size; i++) {
+                if (current[i] == 0 && previous[i] == 0) {
+                    endsAt[i] = Long.MIN_VALUE / 2; // a call that counted nothing opens no window
+                }
+            }
+            return verdict;
+        }
+
+        /**
+         * Counts, in each window, what the store's verdict said was counted, so that it slides out when the store's
+         * does ({@code resetAfter}): beyond one window length, as this window's count; within one, as the previous
+         * window's count weighted by that time.
+         */
+        @Override
+        void carryLocked(Verdict verdict, long now) {
+            for (int i = 0; i < windowMillis.length; i++) {
+                Verdict.Window window = verdict.windows().isEmpty() ? null : verdict.windows().get(i);
+                long limit = window == null ? verdict.limit() : window.limit().limit();
+                long counted = Math.max(0, limit - (window == null ? verdict.remaining() : window.remaining()));
+                long w = windowMillis[i];
+                long outMillis = (window == null ? verdict.resetAfter() : window.resetAfter()).toMillis();
+                if (window == null && verdict.outcome() == Verdict.Outcome.DENIED) {
+                    // a refusal's resetAfter is when the refused call fits, not when all slides out: one window later
+                    outMillis += w;
+                }
+                outMillis = Math.min(outMillis, 2 * w);
+                if (counted == 0 || outMillis <= 0) {
+                    current[i] = 0;
+                    previous[i] = 0;
+                    endsAt[i] = Long.MIN_VALUE / 2;
+                } else if (outMillis > w) {
+                    current[i] = counted;
+                    previous[i] = 0;
+                    endsAt[i] = now + outMillis - w;
+                } else {
+                    current[i] = 0;
+                    previous[i] = Math.min(limit, (long) Math.ceil((double) counted * w / outMillis));
+                    endsAt[i] = now + outMillis;
+                }
+            }
+        }
+
+        @Override
+        boolean ended(long now) {
+            for (int i = 0; i < endsAt.length; i++) {
+                if (now < endsAt[i] + windowMillis[i]) {
                     return false;
                 }
             }

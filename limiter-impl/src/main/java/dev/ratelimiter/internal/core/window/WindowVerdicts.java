@@ -2,6 +2,7 @@ package dev.ratelimiter.internal.core.window;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
+import dev.ratelimiter.spi.StoreItem;
 
 import java.time.Duration;
 import java.util.List;
@@ -99,7 +100,7 @@ public final class WindowVerdicts {
 
     /**
      * The verdict of one item of a store's answer ({@link dev.ratelimiter.spi.RateLimitStore#consume}): its allowed
-     * flag at {@code offset}, then each window's count after the call and milliseconds left.
+     * flag at {@code offset}, then each window's numbers ({@link StoreItem#answerLength}).
      *
      * @param bucket the item's bucket
      * @param cost   the item's cost
@@ -110,13 +111,26 @@ public final class WindowVerdicts {
      */
     public static Verdict fromCounts(Bucket bucket, long cost, long[] answer, int offset) {
         List<Bucket.Limit> limits = bucket.limits();
-        if (answer.length < offset + 1 + 2 * limits.size()) {
-            throw new IllegalStateException("the store answered " + answer.length + " numbers; " + (offset + 1
-                    + 2 * limits.size()) + " expected for bucket " + bucket.name());
+        int length = StoreItem.answerLength(bucket);
+        if (answer.length < offset + length) {
+            throw new IllegalStateException("the store answered " + answer.length + " numbers; " + (offset + length)
+                    + " expected for bucket " + bucket.name());
         }
         boolean allowed = answer[offset] == 1L;
         if (bucket.isTokenBucket()) {
             return tokensFromCounts(bucket, cost, allowed, answer, offset);
+        }
+        if (bucket.isSlidingWindow()) {
+            int count = limits.size();
+            long[] current = new long[count];
+            long[] previous = new long[count];
+            long[] endMillis = new long[count];
+            for (int i = 0; i < count; i++) {
+                current[i] = answer[offset + 1 + 3 * i];
+                previous[i] = answer[offset + 2 + 3 * i];
+                endMillis[i] = answer[offset + 3 + 3 * i];
+            }
+            return sliding(bucket, cost, allowed, current, previous, endMillis);
         }
         if (limits.size() == 1) {
             return single(bucket, allowed, limits.get(0).limit() - answer[offset + 1], answer[offset + 2]);
@@ -239,6 +253,98 @@ public final class WindowVerdicts {
     }
 
     /**
+     * The verdict of a sliding-window bucket (docs/guide.md#sliding-windows) from each window's state after the call:
+     * {@code remaining} is the limit less the current count and the previous count's weighted part, rounded up;
+     * {@code resetAfter}, for an allowed call, the time until every counted call has slid out (the whole limit is
+     * back: the current window's end plus one window length while it counts anything), and for a refusal the time
+     * until the same call would be allowed, at least a millisecond, which may lie beyond the current window's end.
+     * With several windows, the top-level values are those of the refusing window that allows the call last, else of
+     * the window with the fewest attempts left.
+     *
+     * @param bucket    a sliding-window bucket
+     * @param cost      the call's cost
+     * @param allowed   whether the call was allowed (and counted in every window)
+     * @param current   per window, in {@link Bucket#limits()} order: its current window's count after the call
+     * @param previous  per window: the count of the window before the current one
+     * @param endMillis per window: milliseconds until the current window ends, 1 to the window's length (its whole
+     *                  length when the key has no state)
+     * @return ALLOWED or DENIED, with {@link Verdict#windows()} when the bucket has several windows
+     */
+    public static Verdict sliding(Bucket bucket, long cost, boolean allowed, long[] current, long[] previous,
+                                  long[] endMillis) {
+        if (!bucket.hasSeveralWindows()) {
+            return slidingSingle(bucket, cost, allowed, current[0], previous[0], endMillis[0]);
+        }
+        int count = bucket.limits().size();
+        long needed = needed(cost);
+        Verdict.Window[] windows = new Verdict.Window[count];
+        int top = -1;
+        long topWait = 0;
+        for (int i = 0; i < count; i++) {
+            Bucket.Limit limit = bucket.limits().get(i);
+            long windowMillis = limit.window().toMillis();
+            long cur = Math.max(0, current[i]);
+            long prev = Math.max(0, previous[i]);
+            long end = Math.max(1, Math.min(endMillis[i], windowMillis));
+            windows[i] = new Verdict.Window(limit, slidingRemaining(limit.limit(), windowMillis, cur, prev, end),
+                    Duration.ofMillis(slidingEmptyMillis(windowMillis, cur, prev, end)));
+            if (allowed) {
+                if (top < 0 || windows[i].remaining() < windows[top].remaining()) {
+                    top = i;
+                }
+            } else {
+                long wait = SlidingWindow.waitMillis(limit.limit(), windowMillis, cur, prev, end, needed);
+                if (wait > topWait) {
+                    top = i;
+                    topWait = wait;
+                }
+            }
+        }
+        if (top < 0) {
+            top = 0; // a refusal no window explains: a cost above every limit, which callers refuse first
+            topWait = 1;
+        }
+        Verdict.Window chosen = windows[top];
+        return new Verdict(allowed ? Verdict.Outcome.ALLOWED : Verdict.Outcome.DENIED, chosen.limit().limit(),
+                chosen.remaining(), allowed ? chosen.resetAfter() : Duration.ofMillis(topWait), List.of(windows));
+    }
+
+    /**
+     * {@link #sliding} for a bucket of one window, without arrays.
+     *
+     * @param bucket    a sliding-window bucket of one window
+     * @param cost      the call's cost
+     * @param allowed   whether the call was allowed (and counted)
+     * @param current   the current window's count after the call
+     * @param previous  the previous window's count
+     * @param endMillis milliseconds until the current window ends, 1 to the window's length
+     * @return ALLOWED or DENIED
+     */
+    public static Verdict slidingSingle(Bucket bucket, long cost, boolean allowed, long current, long previous,
+                                        long endMillis) {
+        Bucket.Limit limit = bucket.limits().get(0);
+        long windowMillis = limit.window().toMillis();
+        long cur = Math.max(0, current);
+        long prev = Math.max(0, previous);
+        long end = Math.max(1, Math.min(endMillis, windowMillis));
+        long remaining = slidingRemaining(limit.limit(), windowMillis, cur, prev, end);
+        long reset = allowed ? slidingEmptyMillis(windowMillis, cur, prev, end)
+                : Math.max(1, SlidingWindow.waitMillis(limit.limit(), windowMillis, cur, prev, end, needed(cost)));
+        return new Verdict(allowed ? Verdict.Outcome.ALLOWED : Verdict.Outcome.DENIED, limit.limit(), remaining,
+                Duration.ofMillis(reset));
+    }
+
+    /** Attempts left in a sliding window: the limit less the current count and the weighted previous count, rounded up. */
+    private static long slidingRemaining(long limit, long windowMillis, long cur, long prev, long end) {
+        return clamp(limit - cur - (long) Math.ceil(SlidingWindow.weighted(prev, end, windowMillis)), limit);
+    }
+
+    /** Milliseconds until nothing counted is left in a sliding window: the current window's end, plus W if it counts. */
+    private static long slidingEmptyMillis(long windowMillis, long cur, long prev, long end) {
+        return cur > 0 ? end + windowMillis : prev > 0 ? end : 0;
+    }
+
+    /**
      * An allowed verdict that counted nothing: every window with its whole limit left and its whole length to run
      * (the kill switch, a fail-open outage).
      *
@@ -246,6 +352,14 @@ public final class WindowVerdicts {
      * @return ALLOWED, with {@link Verdict#windows()} when the bucket has several windows
      */
     public static Verdict untouched(Bucket bucket) {
+        if (bucket.isSlidingWindow()) {
+            int count = bucket.limits().size();
+            long[] endMillis = new long[count];
+            for (int i = 0; i < count; i++) {
+                endMillis[i] = bucket.limits().get(i).window().toMillis();
+            }
+            return sliding(bucket, 0, true, new long[count], new long[count], endMillis);
+        }
         if (bucket.isTokenBucket()) {
             int count = bucket.limits().size();
             long[] remaining = new long[count];
