@@ -134,7 +134,7 @@ final class BucketsReader {
         if (algorithm.isEmpty()) {
             problems.add(property + ": '" + text.get() + "' is not an algorithm; use "
                     + java.util.Arrays.stream(Bucket.Algorithm.values()).map(Bucket.Algorithm::configName)
-                    .collect(java.util.stream.Collectors.joining(" or ")));
+                    .collect(java.util.stream.Collectors.joining(", ")).replaceFirst(", ([^,]*)$", " or $1"));
             return null;
         }
         return algorithm.get();

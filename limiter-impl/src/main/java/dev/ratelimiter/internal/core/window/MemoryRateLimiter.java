@@ -18,8 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Fixed windows and token buckets in this process's memory: the embedded default, and the fallback of a shared
- * store.
+ * Fixed windows, token buckets and sliding windows in this process's memory: the embedded default, and the fallback
+ * of a shared store.
  *
  * <p>A one-window bucket is exact under concurrency without locks: for a fixed window, each key has one cell whose
  * current window is swapped by compare-and-set when a window opens (the only allocation), and whose count grows in
@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.LongAdder;
  * again, moved on by compare-and-set only when the tokens are there (docs/guide.md#token-buckets). Either way a
  * refused call changes nothing. A bucket of several windows keeps, per key, one small state with each window's count
  * and end (or time until full), decided under that state's lock, so the windows are decided together and a refusal
- * by one counts in none (docs/guide.md#several-windows-per-bucket). A
+ * by one counts in none (docs/guide.md#several-windows-per-bucket). A sliding window, of one window or several, keeps
+ * each window's current count, previous count and end under such a lock (docs/guide.md#sliding-windows). A
  * sweeper retires a key's state once its windows have ended, marking it before removing it, so an attempt can never be
  * counted in a state that has left the map.
  *
@@ -49,8 +50,8 @@ import java.util.concurrent.atomic.LongAdder;
  * with compressed references); the kept {@code Duration} (24 bytes) lives as long as the window, for keys called
  * more than once in it: 24 bytes of heap per busy key instead of 24 bytes of garbage per call.
  *
- * <p>One file of about 800 lines, on purpose: the per-key states ({@code Cell}, {@code Window}, {@code TokenCell},
- * and the {@code State}s under a lock, {@code Windows} and {@code Tokens}) and the bucket's map ({@code Counters}) are private nested classes whose fields are changed by compare-and-set and
+ * <p>One file of about 1 000 lines, on purpose: the per-key states ({@code Cell}, {@code Window}, {@code TokenCell},
+ * and the {@code State}s under a lock, {@code Windows}, {@code Tokens} and {@code Sliding}) and the bucket's map ({@code Counters}) are private nested classes whose fields are changed by compare-and-set and
  * under locks that only this class takes; kept together, no other class can touch that mutable state, and the
  * sweeper's retire-then-remove protocol reads in one place.
  */

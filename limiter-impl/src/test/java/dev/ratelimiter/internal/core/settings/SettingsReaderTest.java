@@ -418,6 +418,33 @@ class SettingsReaderTest {
     }
 
     @Test
+    @DisplayName("algorithm: sliding-window (any case, trimmed), of one window or several, also as an environment variable")
+    void slidingWindow() {
+        properties.put("ratelimiter.buckets.search.limit", "100");
+        properties.put("ratelimiter.buckets.search.window", "PT1H");
+        properties.put("ratelimiter.buckets.search.algorithm", " Sliding-Window ");
+        properties.put("ratelimiter.buckets.pages.limits", "10/PT1S, 100/PT1M");
+        properties.put("ratelimiter.buckets.pages.algorithm", "sliding-window");
+        LimiterSettings settings = read();
+        Bucket search = settings.bucket("search").orElseThrow();
+        assertThat(search.algorithm()).isEqualTo(Bucket.Algorithm.SLIDING_WINDOW);
+        assertThat(search.largestCost()).isEqualTo(100);
+        assertThat(settings.bucket("pages").orElseThrow().isSlidingWindow()).isTrue();
+
+        Map<String, String> env = Map.of("RATELIMITER_BUCKETS_TRIAL_LIMIT", "2",
+                "RATELIMITER_BUCKETS_TRIAL_WINDOW", "PT1H", "RATELIMITER_BUCKETS_TRIAL_ALGORITHM", "sliding-window");
+        java.util.List<String> names = new java.util.ArrayList<>(env.keySet());
+        names.addAll(java.util.List.of("ratelimiter.buckets.api-authenticated.limit",
+                "ratelimiter.buckets.api-anonymous.limit"));
+        java.util.function.Function<String, Optional<String>> environmentFirst = name -> Optional.ofNullable(
+                env.get(name.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_')))
+                .or(() -> Optional.ofNullable(properties.get(name)));
+        assertThat(SettingsReader.read(environmentFirst, names).bucket("trial"))
+                .contains(new Bucket("trial", java.util.List.of(new Bucket.Limit(2, Duration.ofHours(1))),
+                        dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0));
+    }
+
+    @Test
     @DisplayName("an unknown algorithm, a burst out of range or on a fixed window, and a token bucket too fast or too slow to fill each fail naming the property")
     void badTokenBuckets() {
         properties.put("ratelimiter.buckets.a.limit", "5");
@@ -437,8 +464,14 @@ class SettingsReaderTest {
         properties.put("ratelimiter.buckets.e.window", "P366D");
         properties.put("ratelimiter.buckets.e.algorithm", "token-bucket");
         properties.put("ratelimiter.buckets.e.burst", "2");
-        assertProblem("ratelimiter.buckets.a.algorithm: 'leaky-bucket' is not an algorithm; use fixed-window or "
-                        + "token-bucket",
+        properties.put("ratelimiter.buckets.f.limit", "5");
+        properties.put("ratelimiter.buckets.f.window", "PT1M");
+        properties.put("ratelimiter.buckets.f.algorithm", "sliding-window");
+        properties.put("ratelimiter.buckets.f.burst", "3");
+        assertProblem("ratelimiter.buckets.a.algorithm: 'leaky-bucket' is not an algorithm; use fixed-window, "
+                        + "token-bucket or sliding-window",
+                "ratelimiter.buckets.f.burst: bucket 'f' is a sliding-window, which has no burst; remove it, or set "
+                        + "ratelimiter.buckets.f.algorithm=token-bucket",
                 "ratelimiter.buckets.b.burst", "from 1 to 1000000000000",
                 "ratelimiter.buckets.c.burst: bucket 'c' is a fixed-window, which has no burst; remove it, or set "
                         + "ratelimiter.buckets.c.algorithm=token-bucket",

@@ -13,8 +13,8 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The table of docs/guide.md#choosing-an-algorithm, computed: what a fixed window and token buckets of the same rate
- * (100 per minute) admit from one key under the same traffic, on the in-memory store with a manual clock. Every
+ * The table of docs/guide.md#choosing-an-algorithm, computed: what a fixed window, token buckets and a sliding window of
+ * the same rate (100 per minute) admit from one key under the same traffic, on the in-memory store with a manual clock. Every
  * store decides each algorithm by the same rule (the contract suite), so the numbers hold for each of them.
  */
 class AlgorithmComparisonTest {
@@ -63,18 +63,20 @@ class AlgorithmComparisonTest {
 
     @Test
     @DisplayName("100 per minute: a fixed window admits 100 at once and 199 across its end; a token bucket its burst and "
-            + "what refills meanwhile, across an end as anywhere; all about the rate over ten minutes")
+            + "what refills meanwhile, across an end as anywhere; a sliding window 100 at once and none more across "
+            + "the end; all about the rate over ten minutes")
     void theGuidesTable() {
         Bucket fixed = bucket(Bucket.Algorithm.FIXED_WINDOW, 0);
         Bucket tokens = bucket(Bucket.Algorithm.TOKEN_BUCKET, 0);
         Bucket smooth = bucket(Bucket.Algorithm.TOKEN_BUCKET, 10);
         Bucket spaced = bucket(Bucket.Algorithm.TOKEN_BUCKET, 1);
+        Bucket sliding = bucket(Bucket.Algorithm.SLIDING_WINDOW, 0);
 
         assertThat(List.of(burstFromQuiet(fixed), burstFromQuiet(tokens), burstFromQuiet(smooth),
-                burstFromQuiet(spaced))).containsExactly(100, 101, 11, 2);
+                burstFromQuiet(spaced), burstFromQuiet(sliding))).containsExactly(100, 101, 11, 2, 100);
         assertThat(List.of(acrossBoundary(fixed), acrossBoundary(tokens), acrossBoundary(smooth),
-                acrossBoundary(spaced))).containsExactly(199, 101, 11, 2);
+                acrossBoundary(spaced), acrossBoundary(sliding))).containsExactly(199, 101, 11, 2, 99);
         assertThat(List.of(tenMinutesFlat(fixed), tenMinutesFlat(tokens), tenMinutesFlat(smooth),
-                tenMinutesFlat(spaced))).containsExactly(1_000, 1_099, 1_009, 1_000);
+                tenMinutesFlat(spaced), tenMinutesFlat(sliding))).containsExactly(1_000, 1_099, 1_009, 1_000, 991);
     }
 }
