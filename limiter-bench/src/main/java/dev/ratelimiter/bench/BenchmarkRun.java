@@ -1,11 +1,14 @@
 package dev.ratelimiter.bench;
 
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.window.MemoryRateLimiter;
 import dev.ratelimiter.internal.valkey.RedisServer;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,7 +28,8 @@ public final class BenchmarkRun {
 
     static final String COMMAND = "./mvnw -Pbench -pl limiter-bench -am verify";
     /** The sections, by the names {@code -Dbench.only=a,b} (a subset, while developing) takes. */
-    static final List<String> SECTIONS = List.of("memory", "jmh", "valkey", "postgres", "outage", "http");
+    static final List<String> SECTIONS = List.of("memory", "jmh", "valkey", "postgres", "boundary", "outage",
+            "http");
 
     private BenchmarkRun() {
     }
@@ -44,18 +48,42 @@ public final class BenchmarkRun {
         if (only.contains("jmh")) {
             sections.add(step("jmh", () -> InMemorySection.run(mode)));
         }
-        if (only.contains("valkey")) {
+        BoundarySection boundary = new BoundarySection();
+        boolean boundaries = only.contains("boundary");
+        if (boundaries) {
+            boundary.measure("Memory", new MemoryRateLimiter(InstantSource.system(), 1_000));
+        }
+        if (only.contains("valkey") || boundaries) {
             try (RedisServer redis = RedisServer.start(); ValkeyRig valkey = new ValkeyRig(redis)) {
                 servers.put("Valkey", valkey.server());
-                sections.add(step("valkey", () -> StoreSection.run(mode, valkey)));
+                if (only.contains("valkey")) {
+                    sections.add(step("valkey", () -> StoreSection.run(mode, valkey)));
+                }
+                if (boundaries) {
+                    try (LibraryPaths.Store store = LibraryPaths.valkey(redis.url(), LibraryPaths.TIMEOUT,
+                            RateLimiterMetrics.NONE)) {
+                        boundary.measure("Valkey", store.limiter());
+                    }
+                }
             }
         }
-        if (only.contains("postgres")) {
+        if (only.contains("postgres") || boundaries) {
             try (PostgresCluster cluster = PostgresCluster.start();
                  PostgresRig postgres = new PostgresRig(cluster)) {
                 servers.put("PostgreSQL", postgres.server());
-                sections.add(step("postgres", () -> StoreSection.run(mode, postgres)));
+                if (only.contains("postgres")) {
+                    sections.add(step("postgres", () -> StoreSection.run(mode, postgres)));
+                }
+                if (boundaries) {
+                    try (LibraryPaths.Store store = LibraryPaths.postgres(cluster.jdbcUrl(), LibraryPaths.TIMEOUT,
+                            RateLimiterMetrics.NONE)) {
+                        boundary.measure("PostgreSQL", store.limiter());
+                    }
+                }
             }
+        }
+        if (boundaries) {
+            sections.add(boundary.section());
         }
         if (only.contains("outage")) {
             sections.add(step("outage", () -> OutageSection.run(mode)));

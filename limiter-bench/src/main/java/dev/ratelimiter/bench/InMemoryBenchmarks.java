@@ -42,6 +42,9 @@ public class InMemoryBenchmarks {
     static final Bucket TOKEN_BUCKET = new Bucket("bench-tokens", List.of(new Bucket.Limit(1_000_000_000L,
             Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET,
             1_000_000_000_000L);
+    /** A sliding window that never refuses within a run, the fixed window's limit and window. */
+    static final Bucket SLIDING_WINDOW = new Bucket("bench-sliding", List.of(new Bucket.Limit(1_000_000_000_000L,
+            Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
     private static final String RAW_KEY = "user-1@example.com";
 
     private MemoryRateLimiter store;
@@ -59,7 +62,8 @@ public class InMemoryBenchmarks {
         hashedKey = LibraryPaths.hashedKey(RAW_KEY);
         store.consume(BUCKET, hashedKey);
         store.consume(TOKEN_BUCKET, hashedKey);
-        decision = LibraryPaths.Decision.memory(List.of(BUCKET, TOKEN_BUCKET), 100_000);
+        store.consume(SLIDING_WINDOW, hashedKey);
+        decision = LibraryPaths.Decision.memory(List.of(BUCKET, TOKEN_BUCKET, SLIDING_WINDOW), 100_000);
         floor = new ConcurrentHashMap<>();
         floor.put(hashedKey, new AtomicLong());
         storeClock = ForwardOnlyClock.of(InstantSource.system());
@@ -123,6 +127,16 @@ public class InMemoryBenchmarks {
     @Benchmark
     public Verdict tokenBucketDecision() {
         return decision.decide(TOKEN_BUCKET, RAW_KEY, KeyNormalization.LOGIN);
+    }
+
+    @Benchmark
+    public Verdict slidingWindowStoreConsumeExistingKey() {
+        return store.consume(SLIDING_WINDOW, hashedKey);
+    }
+
+    @Benchmark
+    public Verdict slidingWindowDecision() {
+        return decision.decide(SLIDING_WINDOW, RAW_KEY, KeyNormalization.LOGIN);
     }
 
     @Benchmark

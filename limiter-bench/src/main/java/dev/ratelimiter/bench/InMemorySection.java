@@ -56,6 +56,15 @@ final class InMemorySection {
             new Pair("token bucket / fixed window, whole decision", "tokenBucketDecision", "decision",
                     Goal.atMost(1.2, "whole in-memory decision, token bucket / fixed window", "the decision "
                     + "around the store is the same for both algorithms; must hold 1.25.")),
+            new Pair("sliding window / fixed window, store consume, existing key",
+                    "slidingWindowStoreConsumeExistingKey", "storeConsumeExistingKey", Goal.atMost(1.11,
+                    "in-memory sliding window / fixed window", "a sliding window keeps three numbers per window and "
+                    + "key (current count, previous count, end) under the key's lock, where a one-window fixed "
+                    + "window changes one count by compare-and-set; its verdict's resetAfter is a new Duration per "
+                    + "call. 1.11 is 0.9 × the fixed window's rate; must hold 1.25 (0.8 ×).")),
+            new Pair("sliding window / fixed window, whole decision", "slidingWindowDecision", "decision",
+                    Goal.atMost(1.11, "whole in-memory decision, sliding window / fixed window", "the decision "
+                    + "around the store is the same for every algorithm; must hold 1.25.")),
             new Pair("whole decision / Resilience4j acquirePermission", "decision", "resilience4j", Goal.none()),
             new Pair("whole decision / Guava RateLimiter.tryAcquire", "decision", "guava", Goal.none()),
             new Pair("whole decision / store consume, existing key", "decision", "storeConsumeExistingKey",

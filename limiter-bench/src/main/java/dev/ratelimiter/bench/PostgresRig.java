@@ -82,6 +82,7 @@ final class PostgresRig extends StoreRig {
         return List.of(
                 libraryStore(store),
                 tokenStore(store),
+                slidingStore(store),
                 libraryPath(path),
                 libraryPath(UNBATCHED, unbatched),
                 twoBuckets(store, true),

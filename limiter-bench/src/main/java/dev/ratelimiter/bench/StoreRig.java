@@ -26,6 +26,7 @@ abstract class StoreRig implements AutoCloseable {
     static final String TWO_BUCKETS = "library store, two buckets in one call";
     static final String TWO_CALLS = "library store, two buckets in two calls";
     static final String TOKEN_STORE = "library store, token bucket";
+    static final String SLIDING_STORE = "library store, sliding window";
 
     /** A refused hot key: 10 per minute, so nearly every attempt of the hot load is denied. */
     static final Bucket HOT = new Bucket("bench-hot", 10, Duration.ofMinutes(1));
@@ -46,6 +47,13 @@ abstract class StoreRig implements AutoCloseable {
      */
     static final Bucket SPREAD_TOKENS = new Bucket("bench-tokens", List.of(new Bucket.Limit(10_000_000L,
             Duration.ofMinutes(1))), OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 1_000_000_000_000L);
+
+    /** The sliding window of {@link #HOT}'s rate: 10 per minute, so nearly every attempt of the hot load is denied. */
+    static final Bucket HOT_SLIDING = new Bucket("bench-hot-sliding", List.of(new Bucket.Limit(10,
+            Duration.ofMinutes(1))), OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
+    /** A spread load's sliding window, {@link #SPREAD}'s rate: never refuses within a run. */
+    static final Bucket SPREAD_SLIDING = new Bucket("bench-sliding", List.of(new Bucket.Limit(1_000_000_000L,
+            Duration.ofMinutes(1))), OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
 
     private final List<AutoCloseable> resources = new ArrayList<>();
 
@@ -77,6 +85,16 @@ abstract class StoreRig implements AutoCloseable {
     static Contender tokenStore(LibraryPaths.Store store) {
         return Contender.inJvm(TOKEN_STORE, load -> {
             Bucket bucket = load.hot() ? HOT_TOKENS : SPREAD_TOKENS;
+            String[] keys = Keys.hashed(load.keys());
+            return thread -> key -> store.limiter().consume(bucket, keys[key]).outcome()
+                    != Verdict.Outcome.UNAVAILABLE;
+        });
+    }
+
+    /** The store's limiter alone deciding sliding windows of the fixed-window rows' rates (issue 32's rows). */
+    static Contender slidingStore(LibraryPaths.Store store) {
+        return Contender.inJvm(SLIDING_STORE, load -> {
+            Bucket bucket = load.hot() ? HOT_SLIDING : SPREAD_SLIDING;
             String[] keys = Keys.hashed(load.keys());
             return thread -> key -> store.limiter().consume(bucket, keys[key]).outcome()
                     != Verdict.Outcome.UNAVAILABLE;
@@ -157,7 +175,11 @@ abstract class StoreRig implements AutoCloseable {
                 Comparison.withGoal(TOKEN_STORE, STORE, load -> Goal.atLeast(0.9, "token bucket / fixed window, "
                         + "store", "must hold 0.8: one script or statement either way, the token bucket's reading "
                         + "and writing one key or row per window as the fixed window does; a miss within this "
-                        + "machine's run-to-run spread is noise.")));
+                        + "machine's run-to-run spread is noise.")),
+                Comparison.withGoal(SLIDING_STORE, STORE, load -> Goal.atLeast(0.9, "sliding window / fixed "
+                        + "window, store", "must hold 0.8: one script or statement either way, reading and writing "
+                        + "one key or row per window as the fixed window does, with a second count in it; a miss "
+                        + "within this machine's run-to-run spread is noise.")));
     }
 
     /**

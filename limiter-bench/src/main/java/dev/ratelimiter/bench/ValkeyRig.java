@@ -70,6 +70,7 @@ final class ValkeyRig extends StoreRig {
         return List.of(
                 libraryStore(store),
                 tokenStore(store),
+                slidingStore(store),
                 libraryPath(path),
                 libraryPath(UNBATCHED, unbatched),
                 twoBuckets(store, true),
