@@ -387,7 +387,8 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
                     State fresh = switch (bucket.algorithm()) {
                         case FIXED_WINDOW -> new Windows(bucket);
                         case TOKEN_BUCKET -> bucket.hasSeveralWindows() ? new Tokens(bucket) : new TokenCell(bucket);
-                        case SLIDING_WINDOW -> new Sliding(bucket);
+                        case SLIDING_WINDOW -> bucket.hasSeveralWindows() ? new Sliding(bucket)
+                                : new SlidingCell(bucket);
                     };
                     slot = cells.putIfAbsent(key, fresh);
                     if (slot == null) {
@@ -913,6 +914,14 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             current[i] = 0;
         }
 
+        /**
+         * Milliseconds until window {@code i} ends, at most its length: a call whose clock read came before another
+         * call's roll sees the window that roll opened.
+         */
+        private long end(int i, long now) {
+            return Math.min(endsAt[i] - now, windowMillis[i]);
+        }
+
         /** Every window has room for the cost, or nothing changes. */
         @Override
         Verdict decideLocked(Bucket bucket, long cost, long now) {
@@ -922,7 +931,7 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             for (int i = 0; i < size; i++) {
                 roll(i, now);
                 allowed &= SlidingWindow.fits(bucket.limits().get(i).limit(), windowMillis[i], current[i], previous[i],
-                        endsAt[i] - now, needed);
+                        end(i, now), needed);
             }
             if (allowed && cost > 0) {
                 for (int i = 0; i < size; i++) {
@@ -931,11 +940,11 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             }
             Verdict verdict;
             if (size == 1) {
-                verdict = WindowVerdicts.slidingSingle(bucket, cost, allowed, current[0], previous[0], endsAt[0] - now);
+                verdict = WindowVerdicts.slidingSingle(bucket, cost, allowed, current[0], previous[0], end(0, now));
             } else {
                 long[] end = new long[size];
                 for (int i = 0; i < size; i++) {
-                    end[i] = endsAt[i] - now;
+                    end[i] = end(i, now);
                 }
                 verdict = WindowVerdicts.sliding(bucket, cost, allowed, current.clone(), previous.clone(), end);
             }
@@ -989,6 +998,208 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
                 }
             }
             return true;
+        }
+    }
+
+    /**
+     * One key's sliding window of a one-window bucket, without a lock: its current span (the window now open, with
+     * the previous window's count) is replaced by compare-and-set when the window rolls on, and its count grows in
+     * place by compare-and-set only when the call fits, as a fixed window's {@link Cell} does. Before a span is
+     * replaced by the next one, its count is sealed, so that no call is counted in it after its count became the
+     * next span's previous count.
+     */
+    private static final class SlidingCell extends State {
+        private static final VarHandle SPAN;
+
+        static {
+            try {
+                SPAN = MethodHandles.lookup().findVarHandle(SlidingCell.class, "span", Span.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private final Bucket shape;
+        private final long limit;
+        private final long windowMillis;
+        @SuppressWarnings("unused") // read and replaced through SPAN
+        private volatile Span span = Span.NONE;
+
+        SlidingCell(Bucket bucket) {
+            shape = bucket;
+            limit = bucket.limit();
+            windowMillis = bucket.window().toMillis();
+        }
+
+        @Override
+        boolean matches(Bucket bucket) {
+            return bucket == shape || bucket.isSlidingWindow() && !bucket.hasSeveralWindows()
+                    && bucket.window().toMillis() == windowMillis;
+        }
+
+        private boolean replace(Span expected, Span next) {
+            return SPAN.compareAndSet(this, expected, next);
+        }
+
+        @Override
+        Verdict decide(Bucket bucket, long cost, long now) {
+            long needed = WindowVerdicts.needed(cost);
+            while (true) {
+                Span current = span;
+                if (current == Span.RETIRED) {
+                    return null;
+                }
+                if (now >= current.endsAt) {
+                    // Sealed right before it is replaced, so a thread that finds it sealed soon finds its successor.
+                    if (now < current.endsAt + windowMillis && current.countOrSealed() > 0) {
+                        replace(current, new Span(current.endsAt + windowMillis, current.seal(), 0));
+                        continue; // the window the previous one ended into, whose weight its count now has
+                    }
+                    // Nothing left to weigh: a counted call opens a window now, with a phase of its own.
+                    if (cost == 0 || needed > limit) {
+                        return WindowVerdicts.slidingSingle(bucket, cost, cost == 0 && needed <= limit, 0, 0,
+                                windowMillis);
+                    }
+                    current.seal();
+                    if (replace(current, new Span(now + windowMillis, 0, cost))) {
+                        return WindowVerdicts.slidingSingle(bucket, cost, true, cost, 0, windowMillis);
+                    }
+                    continue;
+                }
+                long count = current.count();
+                if (count < 0) {
+                    Thread.onSpinWait(); // sealed by a thread rolling it on, whose next span comes at once
+                    continue;
+                }
+                // At most a window: a thread whose clock read came before another's roll sees the next window.
+                long end = Math.min(current.endsAt - now, windowMillis);
+                if (!SlidingWindow.fits(limit, windowMillis, count, current.previous, end, needed)) {
+                    return WindowVerdicts.slidingSingle(bucket, cost, false, count, current.previous, end);
+                }
+                if (cost == 0 || current.add(count, cost)) {
+                    return WindowVerdicts.slidingSingle(bucket, cost, true, count + cost, current.previous, end,
+                            current);
+                }
+            }
+        }
+
+        /** The store's count, as {@link Sliding#carryLocked} takes it, for one window. */
+        @Override
+        boolean carry(Bucket bucket, Verdict verdict, long now) {
+            long counted = Math.max(0, limit - verdict.remaining());
+            long outMillis = verdict.resetAfter().toMillis()
+                    + (verdict.outcome() == Verdict.Outcome.DENIED ? windowMillis : 0);
+            outMillis = Math.min(outMillis, 2 * windowMillis);
+            Span next;
+            if (counted == 0 || outMillis <= 0) {
+                next = Span.NONE;
+            } else if (outMillis > windowMillis) {
+                next = new Span(now + outMillis - windowMillis, 0, counted);
+            } else {
+                next = new Span(now + outMillis, Math.min(limit, (long) Math.ceil((double) counted * windowMillis
+                        / outMillis)), 0);
+            }
+            while (true) {
+                Span current = span;
+                if (current == Span.RETIRED) {
+                    return false;
+                }
+                if (replace(current, next)) {
+                    return true;
+                }
+            }
+        }
+
+        @Override
+        boolean retire() {
+            while (true) {
+                Span current = span;
+                if (current == Span.RETIRED) {
+                    return false;
+                }
+                if (replace(current, Span.RETIRED)) {
+                    return true;
+                }
+            }
+        }
+
+        @Override
+        boolean retireIfEnded(long now) {
+            Span current = span;
+            return current != Span.RETIRED && now >= current.endsAt + windowMillis && replace(current, Span.RETIRED);
+        }
+    }
+
+    /**
+     * The window a {@link SlidingCell} has open: when it ends (epoch milliseconds), the previous window's count, and
+     * its own count, which grows by compare-and-set and is sealed (made negative, for good) before the next span
+     * takes it as its previous count.
+     */
+    private static final class Span implements java.util.function.LongFunction<Duration> {
+        static final Span NONE = new Span(Long.MIN_VALUE / 2, 0, 0); // no window: two lengths before this era
+        static final Span RETIRED = new Span(Long.MIN_VALUE / 2, 0, 0);
+        private static final long SEALED = Long.MIN_VALUE;
+        private static final VarHandle COUNT;
+
+        static {
+            try {
+                COUNT = MethodHandles.lookup().findVarHandle(Span.class, "count", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        final long endsAt;
+        final long previous;
+        @SuppressWarnings("unused") // read and updated through COUNT
+        private volatile long count;
+        // The last resetAfter handed out, as Window keeps it: every allowed call of one millisecond reports the same.
+        private Duration resetAfter;
+
+        Span(long endsAt, long previous, long count) {
+            this.endsAt = endsAt;
+            this.previous = previous;
+            this.count = count;
+        }
+
+        /** The count, negative once sealed. */
+        long count() {
+            return (long) COUNT.getVolatile(this);
+        }
+
+        /** Adds {@code cost} if the count is still {@code expected} (and not sealed). */
+        boolean add(long expected, long cost) {
+            return COUNT.compareAndSet(this, expected, expected + cost);
+        }
+
+        /** An allowed call's resetAfter of {@code millis}: the one handed out last when it is the same. */
+        @Override
+        public Duration apply(long millis) {
+            Duration cached = resetAfter;
+            if (cached == null || cached.toMillis() != millis) {
+                cached = Duration.ofMillis(millis);
+                resetAfter = cached;
+            }
+            return cached;
+        }
+
+        /** The count, sealed or not. */
+        long countOrSealed() {
+            long current = count();
+            return current < 0 ? current - SEALED : current;
+        }
+
+        /** Seals the count, so nothing more is added to it; the count it was sealed at. */
+        long seal() {
+            while (true) {
+                long current = count();
+                if (current < 0) {
+                    return current - SEALED;
+                }
+                if (COUNT.compareAndSet(this, current, current + SEALED)) {
+                    return current;
+                }
+            }
         }
     }
 }

@@ -322,6 +322,16 @@ public final class WindowVerdicts {
      */
     public static Verdict slidingSingle(Bucket bucket, long cost, boolean allowed, long current, long previous,
                                         long endMillis) {
+        return slidingSingle(bucket, cost, allowed, current, previous, endMillis, Duration::ofMillis);
+    }
+
+    /**
+     * {@link #slidingSingle(Bucket, long, boolean, long, long, long)} with the verdict's {@code resetAfter} from
+     * {@code durations}: for a store that keeps the last one rather than allocating one per call
+     * ({@link MemoryRateLimiter}).
+     */
+    static Verdict slidingSingle(Bucket bucket, long cost, boolean allowed, long current, long previous,
+                                 long endMillis, java.util.function.LongFunction<Duration> durations) {
         Bucket.Limit limit = bucket.limits().get(0);
         long windowMillis = limit.window().toMillis();
         long cur = Math.max(0, current);
@@ -331,7 +341,7 @@ public final class WindowVerdicts {
         long reset = allowed ? slidingEmptyMillis(windowMillis, cur, prev, end)
                 : Math.max(1, SlidingWindow.waitMillis(limit.limit(), windowMillis, cur, prev, end, needed(cost)));
         return new Verdict(allowed ? Verdict.Outcome.ALLOWED : Verdict.Outcome.DENIED, limit.limit(), remaining,
-                Duration.ofMillis(reset));
+                durations.apply(reset));
     }
 
     /** Attempts left in a sliding window: the limit less the current count and the weighted previous count, rounded up. */
