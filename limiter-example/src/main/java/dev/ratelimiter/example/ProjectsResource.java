@@ -24,7 +24,7 @@ public class ProjectsResource {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public List<Project> projects() {
-        return List.of(new Project("jrl", "Jakarta Rate Limiter"), new Project("demo", "Demo project"));
+        return Project.CATALOGUE;
     }
 
     @GET

@@ -382,6 +382,79 @@ public abstract class ExampleApiScenarios {
     }
 
     @Test
+    @DisplayName("/api/search is a sliding window of 10 per minute per caller: 10 searches with r counting down and t "
+            + "until all have slid out (2 minutes), then 429 naming the bucket, its Retry-After the 66 s until the "
+            + "previous minute's weight leaves room for one, past the window's end; the refusal counts nothing, and "
+            + "another caller is not affected")
+    void searchLimitedBySlidingWindow() {
+        ExampleApi client = client();
+        long started = System.nanoTime();
+        for (int i = 1; i <= 10; i++) {
+            HttpResponse<String> response = client.get("api/search?q=rate");
+            long elapsed = millisSince(started);
+            assertThat(response.statusCode()).as("search %d: %s", i, response.body()).isEqualTo(200);
+            assertThat(response.body()).as("search %d", i).contains("Jakarta Rate Limiter")
+                    .doesNotContain("Demo project");
+            // The first search opened the window (60 s); each search counted in it weighs on the next window too,
+            // so all have slid out at the window's end plus 60 s: 120 s after the first search.
+            long[] item = rateLimitItem(response, "search");
+            assertThat(item[0]).as("search %d: r", i).isEqualTo(10L - i);
+            assertThat(item[1]).as("search %d: t, elapsed %d ms", i, elapsed)
+                    .isBetween(ceilSeconds(120_000 - elapsed), 120L);
+        }
+
+        HttpResponse<String> refused = client.get("api/search?q=rate");
+        long elapsed = millisSince(started);
+
+        assertQuotaExceeded(refused, "search");
+        assertThat(refused.headers().firstValue("RateLimit-Policy").orElseThrow()).as("10 per minute")
+                .contains("\"search\";q=10;w=60");
+        // 10 counted in the current window, 0 before it: a search fits once the next window has begun and the 10
+        // weigh at most 10 - 1, 10 x r / 60 s <= 9 with r the next window's time left, so at r = 54 s: 6 s into the
+        // next window, 66 s after the first search.
+        long retryAfter = Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow());
+        assertThat(retryAfter).as("Retry-After, elapsed %d ms", elapsed)
+                .isBetween(ceilSeconds(66_000 - elapsed), 66L);
+        assertThat(refused.headers().firstValue("RateLimit").orElseThrow())
+                .contains("\"search\";r=0;t=" + retryAfter);
+
+        HttpResponse<String> again = client.get("api/search?q=rate");
+        elapsed = millisSince(started);
+        assertQuotaExceeded(again, "search");
+        // Had the refusal counted, 11 in the window would weigh 11 x r / 60 s <= 9 only at r = 49 s: 71 s.
+        assertThat(Long.parseLong(again.headers().firstValue("Retry-After").orElseThrow()))
+                .as("the refusal counted nothing; elapsed %d ms", elapsed)
+                .isBetween(ceilSeconds(66_000 - elapsed), retryAfter);
+
+        HttpResponse<String> other = client().get("api/search?q=rate");
+        assertThat(other.statusCode()).as("another caller: %s", other.body()).isEqualTo(200);
+        assertThat(other.headers().firstValue("RateLimit").orElseThrow()).as("another caller")
+                .contains("\"search\";r=9;");
+    }
+
+    /** {@code r} and {@code t} of {@code bucket}'s item in the response's RateLimit header. */
+    private static long[] rateLimitItem(HttpResponse<String> response, String bucket) {
+        String header = response.headers().firstValue("RateLimit").orElseThrow();
+        java.util.regex.Matcher item = java.util.regex.Pattern
+                .compile("\"" + bucket + "\";r=(\\d+);t=(\\d+)(,|$)").matcher(header);
+        assertThat(item.find()).as("an item \"%s\" in RateLimit: %s", bucket, header).isTrue();
+        return new long[] {Long.parseLong(item.group(1)), Long.parseLong(item.group(2))};
+    }
+
+    /**
+     * Milliseconds since {@code nanoTime}, rounded up: at least the server's time between a decision made after
+     * {@code nanoTime} and one made before now.
+     */
+    private static long millisSince(long nanoTime) {
+        return (System.nanoTime() - nanoTime + 999_999) / 1_000_000;
+    }
+
+    /** Whole seconds, rounded up as Retry-After and RateLimit's t are. */
+    private static long ceilSeconds(long millis) {
+        return Math.floorDiv(millis + 999, 1000);
+    }
+
+    @Test
     @DisplayName("a key resolver returning null (no X-Tenant) without a fallback: 400 problem naming the bucket, counted in no tenant bucket")
     void reportsWithoutTenant() {
         ExampleApi client = client();
