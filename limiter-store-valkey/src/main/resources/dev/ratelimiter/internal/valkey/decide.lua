@@ -108,13 +108,14 @@ local function tokenBuckets(reply, k, a, n, cost, needed)
   return allowed
 end
 
--- Sliding windows (the sliding window counter, docs/guide.md#sliding-windows): per window one key, whose value is
--- "<cur> <prev>" (the current window's count, then the previous one's) and whose expiry is the end of the window
--- after the current one, the current window's end + W. So PTTL alone says where the key stands: above W, in the
--- key's own window, which ends in PTTL - W ms; from 1 to W, the next window has begun and ends in PTTL ms, the key's
--- cur is now the previous count and its prev has slid out; no key (or PTTL 0, the instant it goes): no state, and a
--- counted call opens a window of W ms. The previous window weighs prev x r / W, r the ms until the current window
--- ends, computed as doubles in that order, as Java's SlidingWindow.fits does, so every store decides alike.
+-- Sliding windows (the sliding window counter; its rule: RateLimitStore's javadoc; its keys:
+-- docs/stores.md#the-valkey--redis-backend): per window one key, whose value is "<cur> <prev>" (the current
+-- window's count, then the previous one's) and whose expiry is the end of the window after the current one, the
+-- current window's end + W. So PTTL alone says where the key stands: above W, in the key's own window, which ends in
+-- PTTL - W ms; from 1 to W, the next window has begun and ends in PTTL ms, the key's cur is now the previous count
+-- and its prev has slid out; no key (or PTTL 0, the instant it goes): no state, and a counted call opens a window of
+-- W ms. The previous window weighs prev x r / W, r the ms until the current window ends, computed as doubles in
+-- that order, as Java's SlidingWindow.fits does, so every store decides alike.
 local function slidingWindows(reply, k, a, n, cost, needed)
   local allowed = 1
   local curs, prevs, ends, expiries = {}, {}, {}, {}
