@@ -11,9 +11,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * The script's keys and arguments as the bytes Jedis sends, so a decision encodes only its key (and a cost other
  * than 1): per bucket, the key's start (the prefix, an opening brace, the bucket's name and a colon), each window's
  * key end (for a fixed window {@code }} for a one-window bucket, {@code }:<window>} for each of several; for a token
- * bucket {@code }:tokens} and {@code }:tokens:<window>}), and the number of windows (negative for a token bucket)
- * and each window's numbers (a fixed window's limit and length in milliseconds, a token bucket's capacity and token interval
- * in microseconds) are encoded once and kept. The layout is {@link ValkeyStore}'s. Thread-safe.
+ * bucket {@code }:tokens} and {@code }:tokens:<window>}; for a sliding window {@code }:sliding} and
+ * {@code }:sliding:<window>}), and the count of windows, which marks the algorithm
+ * ({@link ValkeyStore#windowCount}: the number of windows for a fixed window, negated for a token bucket, plus
+ * {@link ValkeyStore#SLIDING_WINDOWS} for a sliding window) and each window's numbers (a fixed or sliding window's
+ * limit and length in milliseconds, a token bucket's capacity and token interval in microseconds) are encoded once
+ * and kept. The layout is {@link ValkeyStore}'s. Thread-safe.
  */
 final class ScriptArgumentEncoder {
 
@@ -38,7 +41,7 @@ final class ScriptArgumentEncoder {
         List<Bucket.Limit> limits = bucket.limits();
         byte[][] keyEnds = new byte[limits.size()][];
         byte[][] windows = new byte[1 + 2 * limits.size()][];
-        windows[0] = ascii(bucket.isTokenBucket() ? -limits.size() : limits.size()); // the script's algorithm
+        windows[0] = ascii(ValkeyStore.windowCount(bucket)); // also the script's algorithm
         for (int i = 0; i < limits.size(); i++) {
             keyEnds[i] = ValkeyStore.keyEnd(bucket, i).getBytes(StandardCharsets.US_ASCII);
             if (bucket.isTokenBucket()) {
@@ -66,8 +69,8 @@ final class ScriptArgumentEncoder {
      *
      * @param keyStart {@code <prefix>{<bucket>:} in UTF-8
      * @param keyEnds  each window's key end, in the bucket's order
-     * @param windows  the number of windows (negated for a token bucket), then each window's two numbers in the
-     *                 bucket's order: the script's arguments after the item's cost
+     * @param windows  the count of windows ({@link ValkeyStore#windowCount}, which marks the algorithm), then each
+     *                 window's two numbers in the bucket's order: the script's arguments after the item's cost
      */
     record OfBucket(byte[] keyStart, byte[][] keyEnds, byte[][] windows) {
 
@@ -95,8 +98,8 @@ final class ScriptArgumentEncoder {
         }
 
         /**
-         * EVAL's parameters for one item: each window's key, then the cost, the number of windows (negated for a
-         * token bucket) and each window's two numbers.
+         * EVAL's parameters for one item: each window's key, then the cost, the count of windows
+         * ({@link ValkeyStore#windowCount}) and each window's two numbers.
          */
         byte[][] parameters(String key, long cost) {
             byte[][] parameters = new byte[keyEnds.length + argumentCount()][];

@@ -34,16 +34,18 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Fixed windows and token buckets in Valkey or Redis: one Lua script ({@code decide.lua}), one round trip for every
- * item of a call (in a cluster: one per run of consecutive items whose keys share a slot, since a script may only
- * touch the keys of one slot), whatever the items' algorithms. The script decides the items in order, each over
- * every window of its bucket by its bucket's algorithm, atomically, and stops at the first refused item. A fixed
- * window reads each window's count and PTTL and writes (INCRBY, then PEXPIRE for a window that opens) only when every
- * window has room for the cost. A token bucket reads each window's time until full from its key's PTTL and value
- * and writes (SET with PX) only when every window has the tokens. Either way a window's time is its key's expiry,
- * so the server's clock times every replica's windows, and the script needs no TIME. In a cluster, a call whose
- * later run fails throws, and the items of its earlier runs stay counted (as after a timeout, the SPI's "an
- * increment may have happened").
+ * Fixed windows, token buckets and sliding windows in Valkey or Redis: one Lua script ({@code decide.lua}), one
+ * round trip for every item of a call (in a cluster: one per run of consecutive items whose keys share a slot, since
+ * a script may only touch the keys of one slot), whatever the items' algorithms. The script decides the items in
+ * order, each over every window of its bucket by its bucket's algorithm, atomically, and stops at the first refused
+ * item. A fixed window reads each window's count and PTTL and writes (INCRBY, then PEXPIRE for a window that opens)
+ * only when every window has room for the cost. A token bucket reads each window's time until full from its key's
+ * PTTL and value and writes (SET with PX) only when every window has the tokens. A sliding window reads each
+ * window's current and previous counts from its key's value and where its windows stand from its PTTL (the key
+ * expires one window length after its current window ends), and writes (SET, keeping the expiry or setting it) only
+ * when every window has room. Either way a window's time is its key's expiry, so the server's clock times every
+ * replica's windows, and the script needs no TIME. In a cluster, a call whose later run fails throws, and the items
+ * of its earlier runs stay counted (as after a timeout, the SPI's "an increment may have happened").
  *
  * <p>The script runs by EVALSHA; only an explicit NOSCRIPT reply (after a restart or SCRIPT FLUSH) sends it once
  * more by EVAL, which also caches it, and only a cluster's MOVED or ASK reply (the script did not run) sends it
@@ -57,15 +59,17 @@ import java.util.function.Supplier;
  * window of a bucket of several ({@code :1s}, {@code :1h}: {@link Bucket.Limit#windowName()}). Keys of a token
  * bucket: {@code <prefix>{<bucket>:<hashed key>}:tokens}, and {@code ...:tokens:<window>} for each of several; their
  * own names, so a replica of an earlier version never reads a token bucket's state as a count, and a bucket whose
- * algorithm changes starts afresh. One key per window rather than one hash with a field per window, because a
- * window ends by its key's expiry (PEXPIRE, PTTL), which Valkey and Redis keep per key, not per hash field on every
- * supported version. The braces make {@code {<bucket>:<hashed key>}} the Redis Cluster hash tag of every window's
- * key, so one key's windows share a slot and one script decides them on one node.
+ * algorithm changes starts afresh. Keys of a sliding window, for the same reasons:
+ * {@code <prefix>{<bucket>:<hashed key>}:sliding}, and {@code ...:sliding:<window>} for each of several. One key per
+ * window rather than one hash with a field per window, because a window ends by its key's expiry (PEXPIRE, PTTL),
+ * which Valkey and Redis keep per key, not per hash field on every supported version. The braces make
+ * {@code {<bucket>:<hashed key>}} the Redis Cluster hash tag of every window's key, so one key's windows share a
+ * slot and one script decides them on one node.
  *
  * <p>Decisions that wait for a connection share round trips ({@link #consumeEach}, docs/stores.md#batching): one
  * pipeline of script calls, one per call, on one connection.
  *
- * <p>One file of about 650 lines, on purpose: the key layout, the script's parameters, a cluster's runs by slot, the
+ * <p>One file of about 700 lines, on purpose: the key layout, the script's parameters, a cluster's runs by slot, the
  * redirections, the pipelines and the reading of the reply are one protocol over the same parameter arrays, each
  * step depending on the others' layout; the parts that stand alone are classes of their own ({@link ScriptArgumentEncoder},
  * {@link ValkeyClientFactory}, {@link ValkeyFailures}, {@link ValkeyClusterParts}).
@@ -78,6 +82,12 @@ final class ValkeyStore implements RateLimitStore {
     private static final byte[] SCRIPT_SHA_BYTES = SCRIPT_SHA.getBytes(StandardCharsets.US_ASCII);
 
     private static final CommandObjects COMMANDS = new CommandObjects();
+    /**
+     * What the script adds to a sliding window's count of windows, so the count says the algorithm ({@code SLIDING}
+     * in decide.lua): above any count of windows ({@link Bucket#MAX_WINDOWS}), so a fixed window's count stays as it
+     * was and a token bucket's negative.
+     */
+    static final int SLIDING_WINDOWS = 1_000;
     /** The most calls one pipeline carries: enough to amortise a round trip, small enough to keep replies short. */
     static final int MAX_CALLS_PER_ROUND_TRIP = 64;
     /**
@@ -97,6 +107,15 @@ final class ValkeyStore implements RateLimitStore {
     private static final byte[][] PROBE_TOKEN_BUCKET = {{'1'}, {'-', '1'}, PROBE_LIMIT, {'1'}};
     /** The suffix of the probe's token-bucket key, after the probe key's hash tag: the same slot. */
     private static final String PROBE_TOKENS = ":tokens";
+    /**
+     * A sliding-window item of the probe after its key: cost 1, one window ({@link #SLIDING_WINDOWS} + 1), the
+     * largest limit, 1 s (its key lives 2 s).
+     */
+    private static final byte[][] PROBE_SLIDING_WINDOW = {{'1'},
+            Long.toString(SLIDING_WINDOWS + 1).getBytes(StandardCharsets.US_ASCII), PROBE_LIMIT,
+            "1000".getBytes(StandardCharsets.US_ASCII)};
+    /** The suffix of the probe's sliding-window key, after the probe key's hash tag: the same slot. */
+    private static final String PROBE_SLIDING = ":sliding";
 
     private final Supplier<ValkeyClient> clients;
     private final String keyPrefix;
@@ -333,7 +352,7 @@ final class ValkeyStore implements RateLimitStore {
             if (run[offset] != 1L) {
                 return true;
             }
-            offset += 1 + 2 * items.get(i).bucket().limits().size();
+            offset += StoreItem.answerLength(items.get(i).bucket());
         }
         return false;
     }
@@ -408,10 +427,11 @@ final class ValkeyStore implements RateLimitStore {
      * The circuit breaker's probe: the decision's own write path, the script on the key {@code <prefix>{probe}}
      * with a 1 s window, so a server that answers reads but refuses writes (a demoted primary, a full server)
      * keeps the breaker open (docs/operations.md#when-a-shared-store-fails). Then a token bucket on
-     * {@code <prefix>{probe}:tokens}, so the probe runs the commands of every algorithm and an ACL user refused one
-     * of them keeps the store degraded instead of failing each request of its buckets. Two calls of one item each,
-     * not one of two: a server that requires a password closes an unauthenticated connection at a command of more
-     * than 10 parts, which would hide its NOAUTH reply.
+     * {@code <prefix>{probe}:tokens} and a sliding window on {@code <prefix>{probe}:sliding}, so the probe runs the
+     * commands of every algorithm and an ACL user refused one of them keeps the store degraded instead of failing
+     * each request of its buckets. Three calls of one item each, not one of three: a server that requires a
+     * password closes an unauthenticated connection at a command of more than 10 parts, which would hide its NOAUTH
+     * reply.
      *
      * @throws StoreException if the script does not run in time
      */
@@ -420,6 +440,7 @@ final class ValkeyStore implements RateLimitStore {
         String key = keyPrefix + "{probe}";
         decide(probeParameters(key, PROBE_FIXED_WINDOW), 1);
         decide(probeParameters(key + PROBE_TOKENS, PROBE_TOKEN_BUCKET), 1);
+        decide(probeParameters(key + PROBE_SLIDING, PROBE_SLIDING_WINDOW), 1);
     }
 
     /** Always: every call is a network round trip. */
@@ -543,12 +564,13 @@ final class ValkeyStore implements RateLimitStore {
 
     /**
      * The probe of one cluster master, as {@link #probe}: the script on {@code probeKey}, one of its slots, and on
-     * its token-bucket key in the same slot, sent to it directly.
+     * its token-bucket and sliding-window keys in the same slot, sent to it directly.
      */
     void probeNode(ValkeyClient client, HostAndPort node, String probeKey) {
         try (Connection connection = client.clusterNode(node)) {
             runOn(connection, false, probeParameters(probeKey, PROBE_FIXED_WINDOW), 1);
             runOn(connection, false, probeParameters(probeKey + PROBE_TOKENS, PROBE_TOKEN_BUCKET), 1);
+            runOn(connection, false, probeParameters(probeKey + PROBE_SLIDING, PROBE_SLIDING_WINDOW), 1);
         }
     }
 
@@ -572,10 +594,15 @@ final class ValkeyStore implements RateLimitStore {
 
     /**
      * What follows the hashed key in window {@code index}'s key: {@code }} for a fixed window of one,
-     * {@code }:<window>} for each of several; {@code }:tokens} and {@code }:tokens:<window>} for a token bucket.
+     * {@code }:<window>} for each of several; {@code }:tokens} and {@code }:tokens:<window>} for a token bucket;
+     * {@code }:sliding} and {@code }:sliding:<window>} for a sliding window.
      */
     static String keyEnd(Bucket bucket, int index) {
-        String algorithm = bucket.isTokenBucket() ? "}:tokens" : "}";
+        String algorithm = switch (bucket.algorithm()) {
+            case FIXED_WINDOW -> "}";
+            case TOKEN_BUCKET -> "}:tokens";
+            case SLIDING_WINDOW -> "}:sliding";
+        };
         if (!bucket.hasSeveralWindows()) {
             return algorithm;
         }
@@ -583,15 +610,29 @@ final class ValkeyStore implements RateLimitStore {
     }
 
     /**
-     * The script's arguments for one item, as text: the cost, the number of windows (negated for a token bucket,
-     * so a fixed window's arguments are those of earlier versions), then per window a fixed window's limit and
-     * length in milliseconds, or a token bucket's capacity and token interval in microseconds.
+     * The script's count of windows for an item of {@code bucket}, which also says its algorithm: the number of
+     * windows for a fixed window (so its arguments are those of earlier versions), negated for a token bucket,
+     * plus {@link #SLIDING_WINDOWS} for a sliding window.
+     */
+    static int windowCount(Bucket bucket) {
+        int windows = bucket.limits().size();
+        return switch (bucket.algorithm()) {
+            case FIXED_WINDOW -> windows;
+            case TOKEN_BUCKET -> -windows;
+            case SLIDING_WINDOW -> SLIDING_WINDOWS + windows;
+        };
+    }
+
+    /**
+     * The script's arguments for one item, as text: the cost, the count of windows ({@link #windowCount}), then
+     * per window a fixed or sliding window's limit and length in milliseconds, or a token bucket's capacity and
+     * token interval in microseconds.
      */
     static String[] arguments(Bucket bucket, long cost) {
         List<Bucket.Limit> limits = bucket.limits();
         String[] arguments = new String[2 + 2 * limits.size()];
         arguments[0] = Long.toString(cost);
-        arguments[1] = Integer.toString(bucket.isTokenBucket() ? -limits.size() : limits.size());
+        arguments[1] = Integer.toString(windowCount(bucket));
         for (int i = 0; i < limits.size(); i++) {
             if (bucket.isTokenBucket()) {
                 arguments[2 + 2 * i] = Long.toString(bucket.capacity(i));

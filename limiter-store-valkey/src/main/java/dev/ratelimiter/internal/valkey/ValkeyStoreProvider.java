@@ -32,12 +32,13 @@ public final class ValkeyStoreProvider implements RateLimitStoreProvider {
     }
 
     /**
-     * Fixed windows and token buckets, both decided by the store's one script, so items of either algorithm share a
-     * round trip (docs/stores.md#the-valkey--redis-backend).
+     * Fixed windows, token buckets and sliding windows, all decided by the store's one script, so items of any
+     * algorithm share a round trip (docs/stores.md#the-valkey--redis-backend).
      */
     @Override
     public Set<Bucket.Algorithm> algorithms() {
-        return EnumSet.of(Bucket.Algorithm.FIXED_WINDOW, Bucket.Algorithm.TOKEN_BUCKET);
+        return EnumSet.of(Bucket.Algorithm.FIXED_WINDOW, Bucket.Algorithm.TOKEN_BUCKET,
+                Bucket.Algorithm.SLIDING_WINDOW);
     }
 
     /**

@@ -3,18 +3,24 @@
 -- counted).
 -- KEYS: each item's window keys, item after item; the keys of one item share one hash tag {<bucket>:<hash>},
 --   and the store sends in one call only items whose keys share a Cluster slot.
--- ARGV: per item: its cost (0 checks without counting), its number of windows n (negative, -n, for a token bucket:
---   a fixed window's arguments stay those of earlier versions), then per window: for a fixed window its limit and
---   its length in milliseconds; for a token bucket its capacity in tokens and its token interval in microseconds.
--- Returns, per decided item: allowed (1 or 0), then per window two numbers (after the call): for a fixed window its
--- count (not open yet: 0) and the milliseconds until it ends (not open yet: its whole length); for a token bucket
--- the tokens missing (capacity minus whole tokens left) and the milliseconds until it is full.
+-- ARGV: per item: its cost (0 checks without counting), its number of windows n, marked by algorithm: n for a fixed
+--   window (its arguments stay those of earlier versions), -n for a token bucket, SLIDING + n (1001 to 1008) for a
+--   sliding window; then per window two numbers: for a fixed or sliding window its limit and its length in
+--   milliseconds; for a token bucket its capacity in tokens and its token interval in microseconds.
+-- Returns, per decided item: allowed (1 or 0), then per window (after the call): for a fixed window its count (not
+-- open yet: 0) and the milliseconds until it ends (not open yet: its whole length); for a token bucket the tokens
+-- missing (capacity minus whole tokens left) and the milliseconds until it is full; for a sliding window three
+-- numbers: the current window's count, the previous window's count and the milliseconds until the current window
+-- ends (no state: 0, 0 and its whole length).
 -- An item is allowed iff every window has room for its cost (for cost 0: for one attempt); a refused item writes
--- nothing, so it takes from no window and extends none (docs/guide.md#fixed-windows; a token bucket's keys:
--- docs/stores.md#the-valkey--redis-backend).
+-- nothing, so it takes from no window and extends none (docs/guide.md#fixed-windows; the keys of token buckets and
+-- sliding windows: docs/stores.md#the-valkey--redis-backend).
 -- No TIME: a window's time is its key's expiry on the server's clock, so replicas with skewed clocks share it.
--- Commands: PTTL, GET, INCRBY, PEXPIRE, SET, and DEL for a token bucket's key found without an expiry (what an ACL
--- user needs inside the script; docs/stores.md#the-valkey--redis-backend).
+-- Commands: PTTL, GET, INCRBY, PEXPIRE, SET, and DEL for a token bucket's or sliding window's key found without an
+-- expiry (what an ACL user needs inside the script; docs/stores.md#the-valkey--redis-backend).
+
+-- The offset that marks a sliding window's item in its window count: above any count of windows (at most 8).
+local SLIDING = 1000
 
 -- Fixed windows: a counter per window, whose expiry is the window's end.
 local function fixedWindows(reply, k, a, n, cost, needed)
@@ -102,6 +108,67 @@ local function tokenBuckets(reply, k, a, n, cost, needed)
   return allowed
 end
 
+-- Sliding windows (the sliding window counter; its rule: RateLimitStore's javadoc; its keys:
+-- docs/stores.md#the-valkey--redis-backend): per window one key, whose value is "<cur> <prev>" (the current
+-- window's count, then the previous one's) and whose expiry is the end of the window after the current one, the
+-- current window's end + W. So PTTL alone says where the key stands: above W, in the key's own window, which ends in
+-- PTTL - W ms; from 1 to W, the next window has begun and ends in PTTL ms, the key's cur is now the previous count
+-- and its prev has slid out; no key (or PTTL 0, the instant it goes): no state, and a counted call opens a window of
+-- W ms. The previous window weighs prev x r / W, r the ms until the current window ends, computed as doubles in
+-- that order, as Java's SlidingWindow.fits does, so every store decides alike.
+local function slidingWindows(reply, k, a, n, cost, needed)
+  local allowed = 1
+  local curs, prevs, ends, expiries = {}, {}, {}, {}
+  for i = 1, n do
+    local key = KEYS[k + i]
+    local limit = tonumber(ARGV[a + 2 * i])
+    local window = tonumber(ARGV[a + 2 * i + 1])
+    local ttl = redis.call('PTTL', key)
+    local cur, prev, r = 0, 0, window
+    local expiry = 2 * window -- a write opens a window: it ends in W, its key in 2W
+    if ttl == -1 then
+      -- A key without an expiry would never go: read as no state and removed, so no key outlives two windows.
+      redis.call('DEL', key)
+    elseif ttl > 0 then
+      local c, p = string.match(redis.call('GET', key) or '', '^(%d+) (%d+)$')
+      c, p = tonumber(c) or 0, tonumber(p) or 0
+      if ttl > 2 * window then
+        -- Written for a longer window (the bucket's window was shortened): its counts, its time clamped to W.
+        cur, prev = c, p
+      elseif ttl > window then
+        cur, prev, r = c, p, ttl - window
+        expiry = nil -- a write keeps the expiry (SET KEEPTTL): a window's end never moves
+      elseif c > 0 then
+        prev, r = c, ttl -- the next window: it ends when the key does, and a write keeps its key one W more
+        expiry = ttl + window
+      end
+    end
+    curs[i], prevs[i], ends[i], expiries[i] = cur, prev, r, expiry
+    if not (prev * r / window <= limit - cur - needed) then
+      allowed = 0
+    end
+  end
+  local at = #reply
+  reply[at + 1] = allowed
+  for i = 1, n do
+    if allowed == 1 and cost > 0 then
+      curs[i] = curs[i] + cost
+      local value = string.format('%d %d', curs[i], prevs[i])
+      -- KEEPTTL (Redis 6.0+, every Valkey; still the ACL's SET), not PX with the PTTL read above: time runs on
+      -- during a script on some servers (Redis 7.0), where PX would push the window's end later at every write.
+      if expiries[i] == nil then
+        redis.call('SET', KEYS[k + i], value, 'KEEPTTL')
+      else
+        redis.call('SET', KEYS[k + i], value, 'PX', expiries[i])
+      end
+    end
+    reply[at + 3 * i - 1] = curs[i]
+    reply[at + 3 * i] = prevs[i]
+    reply[at + 3 * i + 1] = ends[i]
+  end
+  return allowed
+end
+
 local reply = {}
 local k = 0 -- the keys of the items before this one
 local a = 1 -- this item's first argument
@@ -113,6 +180,9 @@ while a <= #ARGV do
   if n < 0 then
     n = -n
     allowed = tokenBuckets(reply, k, a, n, cost, needed)
+  elseif n > SLIDING then
+    n = n - SLIDING
+    allowed = slidingWindows(reply, k, a, n, cost, needed)
   else
     allowed = fixedWindows(reply, k, a, n, cost, needed)
   end

@@ -58,6 +58,58 @@ class ScriptArgumentEncoderTest {
     }
 
     @Test
+    @DisplayName("sliding window: its own keys ({...}:sliding:<window>, the same hash tag), the window count plus "
+            + "1000, then each window's limit and length in milliseconds")
+    void slidingWindow() {
+        Bucket bucket = new Bucket("projects", java.util.List.of(new Bucket.Limit(3, Duration.ofSeconds(10)),
+                new Bucket.Limit(10, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK,
+                Bucket.Algorithm.SLIDING_WINDOW, 0);
+        ValkeyStore limiter = new ValkeyStore(() -> {
+            throw new UnsupportedOperationException("layout only");
+        }, "rl:");
+        ScriptArgumentEncoder.OfBucket arguments = new ScriptArgumentEncoder("rl:").of(bucket);
+        java.util.List<String> sent = java.util.Arrays.stream(arguments.parameters("k", 2))
+                .map(bytes -> new String(bytes, StandardCharsets.UTF_8)).toList();
+        assertThat(limiter.counterKeys(bucket, "k")).containsExactly("rl:{projects:k}:sliding:10s",
+                "rl:{projects:k}:sliding:1h");
+        assertThat(arguments.keyCount()).isEqualTo(2);
+        assertThat(arguments.argumentCount()).as("cost, count, two numbers per window").isEqualTo(6);
+        assertThat(sent).containsExactly("rl:{projects:k}:sliding:10s", "rl:{projects:k}:sliding:1h", "2", "1002",
+                "3", "10000", "10", "3600000");
+        assertThat(ValkeyStore.arguments(bucket, 2)).containsExactly("2", "1002", "3", "10000", "10", "3600000");
+
+        Bucket single = new Bucket("login", java.util.List.of(new Bucket.Limit(4, Duration.ofSeconds(2))),
+                dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
+        assertThat(limiter.counterKeys(single, "k")).containsExactly("rl:{login:k}:sliding");
+        assertThat(new String(new ScriptArgumentEncoder("rl:").of(single).counterKey("k"), StandardCharsets.UTF_8))
+                .isEqualTo("rl:{login:k}:sliding");
+        assertThat(ValkeyStore.arguments(single, 1)).containsExactly("1", "1001", "4", "2000");
+    }
+
+    @Test
+    @DisplayName("the count of windows tells the three algorithms apart for every number of windows: a fixed "
+            + "window's as before, a token bucket's negative, a sliding window's above 1000")
+    void windowCountMarksTheAlgorithm() {
+        for (int windows = 1; windows <= Bucket.MAX_WINDOWS; windows++) {
+            java.util.List<Bucket.Limit> limits = new java.util.ArrayList<>();
+            for (int i = 1; i <= windows; i++) {
+                limits.add(new Bucket.Limit(i, Duration.ofSeconds(i)));
+            }
+            Bucket fixed = new Bucket("b", limits, dev.ratelimiter.OutagePolicy.FALLBACK);
+            Bucket tokens = new Bucket("b", limits, dev.ratelimiter.OutagePolicy.FALLBACK,
+                    Bucket.Algorithm.TOKEN_BUCKET, 0);
+            Bucket sliding = new Bucket("b", limits, dev.ratelimiter.OutagePolicy.FALLBACK,
+                    Bucket.Algorithm.SLIDING_WINDOW, 0);
+            assertThat(ValkeyStore.windowCount(fixed)).isEqualTo(windows);
+            assertThat(ValkeyStore.windowCount(tokens)).isEqualTo(-windows);
+            assertThat(ValkeyStore.windowCount(sliding)).isEqualTo(1000 + windows)
+                    .isGreaterThan(Bucket.MAX_WINDOWS);
+            assertThat(new String(new ScriptArgumentEncoder("rl:").of(sliding).windows()[0],
+                    StandardCharsets.US_ASCII)).isEqualTo(Integer.toString(1000 + windows));
+        }
+    }
+
+    @Test
     @DisplayName("the bytes sent are the UTF-8 of the counter key the store documents, for ASCII and other keys")
     void counterKeyBytes() {
         for (String prefix : new String[] {"rl:", "r\u00e9seau:"}) {

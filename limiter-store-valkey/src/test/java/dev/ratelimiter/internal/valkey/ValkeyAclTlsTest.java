@@ -46,9 +46,10 @@ class ValkeyAclTlsTest {
     private static final String TRUST_STORE_PASSWORD = "changeit";
     /**
      * What the library needs, and nothing more: EVALSHA and EVAL (after NOSCRIPT) to run the script, which calls
-     * PTTL, GET, INCRBY and PEXPIRE for a fixed window, PTTL, GET and SET for a token bucket (ACLs apply to a
-     * script's commands too, also the breaker's probe, which runs the script); DEL for reset (and in the script, for
-     * a token bucket's key found without an expiry); PING for the pool's idle-connection test
+     * PTTL, GET, INCRBY and PEXPIRE for a fixed window, PTTL, GET and SET for a token bucket or a sliding window
+     * (ACLs apply to a script's commands too, also the breaker's probe, which runs the script); DEL for reset (and in
+     * the script, for a token bucket's or sliding window's key found without an expiry); PING for the pool's
+     * idle-connection test
      * ({@code testWhileIdle}); INFO, read once at startup for the maxmemory policy; CLIENT SETNAME, sent by Jedis at
      * connect (it ignores a refusal, but then the connection has no name). Only keys under the prefix.
      */
@@ -152,7 +153,19 @@ class ValkeyAclTlsTest {
         admin.persist("rl-test:{acl-url-tokens:k}:tokens"); // a key without an expiry: removed by the script
         assertThat(store.limiter.consume(tokens, "k", 0).remaining()).isEqualTo(5);
         assertThat(admin.exists("rl-test:{acl-url-tokens:k}:tokens")).isFalse();
+        Bucket sliding = new Bucket("acl-url-sliding", List.of(new Bucket.Limit(5, Duration.ofSeconds(60))),
+                dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
+        // the first call opens the window (SET PX), the second writes within it (SET KEEPTTL)
+        assertThat(remainingAfter(store.limiter, sliding, 2)).containsExactly(4L, 3L);
+        assertThat(admin.get("rl-test:{acl-url-sliding:k}:sliding")).isEqualTo("2 0");
+        admin.persist("rl-test:{acl-url-sliding:k}:sliding"); // a key without an expiry: removed by the script
+        assertThat(store.limiter.consume(sliding, "k", 0).remaining()).isEqualTo(5);
+        assertThat(admin.exists("rl-test:{acl-url-sliding:k}:sliding")).isFalse();
+        store.limiter.consume(sliding, "k");
+        store.limiter.reset(sliding, "k");
+        assertThat(admin.exists("rl-test:{acl-url-sliding:k}:sliding")).isFalse();
         assertThatCode(store.store::probe).doesNotThrowAnyException();
+        assertThat(admin.get("rl-test:{probe}:sliding")).as("the probe decided a sliding window").isNotNull();
         assertThat(store.monitor.errors()).isZero();
         assertThat(refusals(admin)).as("commands the server refused the limiter user").isEmpty();
         assertThat(admin.clientList()).as("the connection's name was set").contains("name=jakarta-rate-limiter");

@@ -98,6 +98,47 @@ class ValkeyBatchTest {
         }
 
         @Test
+        @DisplayName("a sliding window in one pipeline among fixed windows and token buckets, alone and in calls of "
+                + "several items: three numbers per window, each call decided as alone, a refusal ends its call")
+        void slidingWindowAmongOthers() throws Exception {
+            ValkeySettings settings = ValkeyStoreTest.settings(ValkeyTarget.url());
+            String run = UUID.randomUUID().toString().substring(0, 8);
+            Bucket sliding = new Bucket("batch-sliding-" + run, List.of(new Bucket.Limit(3, Duration.ofMinutes(1)),
+                    new Bucket.Limit(10, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK,
+                    Bucket.Algorithm.SLIDING_WINDOW, 0);
+            Bucket tokens = new Bucket("batch-sliding-tokens-" + run,
+                    List.of(new Bucket.Limit(4, Duration.ofMinutes(1))), dev.ratelimiter.OutagePolicy.FALLBACK,
+                    Bucket.Algorithm.TOKEN_BUCKET, 2);
+            try (ValkeyClient client = ValkeyClientFactory.create(settings)) {
+                ValkeyStore store = new ValkeyStore(() -> client, settings.keyPrefix(), ValkeyStore.batching(settings));
+                String key = UUID.randomUUID().toString();
+                StoreItem two = new StoreItem(sliding, key, 2);
+                StoreItem one = new StoreItem(sliding, key, 1);
+                StoreItem check = new StoreItem(sliding, key, 0);
+                long[][] answers = store.consumeEach(List.of(call(key), List.of(two),
+                        List.of(new StoreItem(BUCKET, key, 1), one), List.of(one),
+                        List.of(new StoreItem(tokens, key, 1), check, new StoreItem(BUCKET, key, 1))));
+
+                assertThat(answers[0]).startsWith(1, 1);
+                assertThat(answers[1]).as("both windows: cur 2, prev 0, a new window's whole length")
+                        .containsExactly(1, 2, 0, 60_000, 2, 0, 3_600_000);
+                assertThat(answers[2]).as("the fixed window's 3 numbers, then the sliding window's 7")
+                        .hasSize(3 + StoreItem.answerLength(sliding)).startsWith(1, 2);
+                assertThat(answers[2][3]).isEqualTo(1);
+                assertThat(answers[2][4]).as("the minute's window is full").isEqualTo(3);
+                assertThat(answers[2][7]).as("the hour's").isEqualTo(3);
+                assertThat(answers[2][6]).isBetween(59_000L, 60_000L);
+                assertThat(answers[3]).as("refused: counted nothing").hasSize(StoreItem.answerLength(sliding))
+                        .startsWith(0, 3, 0);
+                assertThat(answers[4]).as("the token, then the check refused: the fixed window after it not decided")
+                        .hasSize(3 + StoreItem.answerLength(sliding)).startsWith(1, 1);
+                assertThat(answers[4][3]).isZero();
+                assertThat(answers[4][4]).isEqualTo(3);
+                assertThat(store.consume(call(key))).as("the fixed window counted twice before").startsWith(1, 3);
+            }
+        }
+
+        @Test
         @DisplayName("after SCRIPT FLUSH a pipeline's calls go once more by EVAL, each counted once")
         void noScriptSendsTheCallsOnceMore() throws Exception {
             ValkeySettings settings = ValkeyStoreTest.settings(ValkeyTarget.url());

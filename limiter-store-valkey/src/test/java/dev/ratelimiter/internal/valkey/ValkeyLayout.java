@@ -43,9 +43,10 @@ public final class ValkeyLayout {
     }
 
     /**
-     * The script's arguments besides the key, as the store passes them for one attempt: the cost (1), the
-     * number of windows (negated for a token bucket), then each window's two numbers (a fixed window's limit and
-     * its length in milliseconds, a token bucket's capacity and token interval in microseconds).
+     * The script's arguments besides the key, as the store passes them for one attempt: the cost (1), the count
+     * of windows (negated for a token bucket, plus 1000 for a sliding window), then each window's two numbers (a
+     * fixed or sliding window's limit and its length in milliseconds, a token bucket's capacity and token interval
+     * in microseconds).
      */
     public static String[] arguments(Bucket bucket) {
         return ValkeyStore.arguments(bucket, 1);

@@ -9,6 +9,7 @@ import dev.ratelimiter.contract.RateLimiterContract;
 import dev.ratelimiter.internal.core.chain.StoreLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
+import dev.ratelimiter.spi.StoreItem;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -182,5 +183,125 @@ class ValkeyStoreTest extends RateLimiterContract {
         jedis.commands().set(key, "0");
         assertThat(limiter.consume(bucket, "k").remaining()).isEqualTo(3);
         assertThat(jedis.commands().pttl(key)).as("rewritten with the time to fill").isBetween(1L, 15_000L);
+    }
+
+    @Test
+    @DisplayName("sliding window: <prefix>{<bucket>:<key>}:sliding holds '<cur> <prev>' and expires one window after "
+            + "the current one ends; the store answers cur, prev and the time until the current window ends")
+    void slidingWindowKey() throws Exception {
+        Bucket bucket = slidingWindow("sw-layout", new Bucket.Limit(5, Duration.ofSeconds(60)));
+        String key = "rl-test:{" + bucket.name() + ":hashed-key}:sliding";
+        assertThat(store.consume(List.of(new StoreItem(bucket, "hashed-key", 0))))
+                .as("a check on a key without state: nothing counted, the window's whole length")
+                .containsExactly(1, 0, 0, 60_000);
+        assertThat(jedis.commands().exists(key)).as("a check writes nothing").isFalse();
+
+        long[] answer = store.consume(List.of(new StoreItem(bucket, "hashed-key", 2)));
+        assertThat(answer).hasSize(StoreItem.answerLength(bucket)).startsWith(1, 2, 0);
+        assertThat(answer[3]).as("the window opened at this call").isBetween(59_900L, 60_000L);
+        assertThat(jedis.commands().get(key)).isEqualTo("2 0");
+        assertThat(jedis.commands().pttl(key)).as("the current window's end + W").isBetween(119_900L, 120_000L);
+        assertThat(jedis.commands().exists("rl-test:{" + bucket.name() + ":hashed-key}"))
+                .as("no fixed-window counter").isFalse();
+
+        assertThat(store.consume(List.of(new StoreItem(bucket, "hashed-key", 4))))
+                .as("refused: 2 + 4 > 5, and nothing written").startsWith(0, 2, 0);
+        assertThat(jedis.commands().get(key)).isEqualTo("2 0");
+    }
+
+    @Test
+    @DisplayName("sliding window: a write within the key's window keeps its expiry (the window's end never moves); "
+            + "once the window ends, its count becomes the previous one and the key lives one window more; after "
+            + "two windows with nothing counted the key is gone; its expiry is never above 2 x W")
+    void slidingWindowKeyExpiry() throws Exception {
+        Bucket bucket = slidingWindow("sw-expiry", new Bucket.Limit(5, Duration.ofSeconds(1)));
+        String key = "rl-test:{" + bucket.name() + ":k}:sliding";
+        StoreItem one = new StoreItem(bucket, "k", 1);
+        store.consume(List.of(one));
+        long opened = jedis.commands().pttl(key);
+        assertThat(opened).isBetween(1_900L, 2_000L);
+        long firstWrite = System.nanoTime();
+        await().atMost(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(20))
+                .until(() -> System.nanoTime() - firstWrite >= 300_000_000L);
+
+        long[] within = store.consume(List.of(one));
+        assertThat(within).startsWith(1, 2, 0);
+        assertThat(within[3]).as("the same window, 300 ms on").isBetween(1L, 700L);
+        assertThat(jedis.commands().get(key)).isEqualTo("2 0");
+        assertThat(jedis.commands().pttl(key)).as("the expiry kept: the window's end did not move")
+                .isLessThanOrEqualTo(opened - 250).isGreaterThan(1_000L);
+
+        await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(20))
+                .until(() -> jedis.commands().pttl(key) <= 900);
+        long[] next = store.consume(List.of(one));
+        assertThat(next).as("the next window: this call, and the previous 2 (2 x r / 1000 <= 5 - 0 - 1)")
+                .startsWith(1, 1, 2);
+        assertThat(next[3]).isBetween(1L, 900L);
+        assertThat(jedis.commands().get(key)).as("the previous window's 0 dropped").isEqualTo("1 2");
+        assertThat(jedis.commands().pttl(key)).as("the new current window's end + W: at most 2 W")
+                .isGreaterThan(1_000L).isLessThanOrEqualTo(1_900L);
+
+        await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(20))
+                .until(() -> !jedis.commands().exists(key));
+        assertThat(store.consume(List.of(new StoreItem(bucket, "k", 0)))).as("two windows idle: no state")
+                .containsExactly(1, 0, 0, 1_000);
+    }
+
+    @Test
+    @DisplayName("sliding window: a key found without an expiry reads as no state and is removed, so no key lives "
+            + "for ever; one whose expiry is beyond 2 x W (the window was shortened) keeps its counts, at most one "
+            + "window to run, and a write brings its expiry to 2 x W")
+    void slidingWindowKeyWithoutExpiry() throws Exception {
+        Bucket bucket = slidingWindow("sw-persisted", new Bucket.Limit(4, Duration.ofSeconds(2)));
+        String key = "rl-test:{" + bucket.name() + ":k}:sliding";
+        jedis.commands().set(key, "4 4");
+        assertThat(store.consume(List.of(new StoreItem(bucket, "k", 0)))).as("a check")
+                .containsExactly(1, 0, 0, 2_000);
+        assertThat(jedis.commands().exists(key)).as("removed").isFalse();
+        jedis.commands().set(key, "4 4");
+        assertThat(limiter.consume(bucket, "k").remaining()).isEqualTo(3);
+        assertThat(jedis.commands().get(key)).isEqualTo("1 0");
+        assertThat(jedis.commands().pttl(key)).as("rewritten with an expiry of 2 W").isBetween(3_900L, 4_000L);
+
+        jedis.commands().psetex(key, 60_000, "2 1"); // as a 30 s window would have left it
+        long[] clamped = store.consume(List.of(new StoreItem(bucket, "k", 1)));
+        assertThat(clamped).as("its counts, r = W: 1 x 2000 / 2000 <= 4 - 2 - 1").containsExactly(1, 3, 1, 2_000);
+        assertThat(jedis.commands().get(key)).isEqualTo("3 1");
+        assertThat(jedis.commands().pttl(key)).isBetween(3_900L, 4_000L);
+    }
+
+    @Test
+    @DisplayName("sliding window of several windows: <prefix>{<bucket>:<key>}:sliding:<window>, all in one cluster "
+            + "slot; a bucket's fixed-window, token-bucket and sliding-window keys never collide, and each "
+            + "algorithm reads and resets only its own")
+    void slidingWindowKeysBesideOtherAlgorithms() {
+        List<Bucket.Limit> limits = List.of(new Bucket.Limit(2, Duration.ofSeconds(10)),
+                new Bucket.Limit(5, Duration.ofHours(1)));
+        Bucket sliding = slidingWindow("sw-beside", limits.toArray(Bucket.Limit[]::new));
+        Bucket fixed = new Bucket(sliding.name(), limits, dev.ratelimiter.OutagePolicy.FALLBACK);
+        Bucket tokens = new Bucket(sliding.name(), limits, dev.ratelimiter.OutagePolicy.FALLBACK,
+                Bucket.Algorithm.TOKEN_BUCKET, 0);
+        String tag = "rl-test:{" + sliding.name() + ":k}";
+        assertThat(store.counterKeys(sliding, "k")).containsExactly(tag + ":sliding:10s", tag + ":sliding:1h")
+                .doesNotContainAnyElementsOf(List.of(store.counterKeys(fixed, "k")))
+                .doesNotContainAnyElementsOf(List.of(store.counterKeys(tokens, "k")));
+
+        assertThat(limiter.consume(fixed, "k", 2).remaining()).isZero();
+        assertThat(limiter.consume(tokens, "k", 2).remaining()).isZero();
+        assertThat(limiter.consume(sliding, "k").windows()).extracting(Verdict.Window::remaining)
+                .as("nothing of the other algorithms counted").containsExactly(1L, 4L);
+        assertThat(jedis.commands().get(tag + ":sliding:10s")).isEqualTo("1 0");
+        assertThat(jedis.commands().get(tag + ":sliding:1h")).isEqualTo("1 0");
+        assertThat(jedis.commands().pttl(tag + ":sliding:1h")).isBetween(7_190_000L, 7_200_000L);
+        assertThat(jedis.commands().get(tag + ":10s")).as("the fixed window's counter untouched").isEqualTo("2");
+        assertThat(redis.clients.jedis.util.JedisClusterCRC16.getSlot(tag + ":sliding:10s"))
+                .isEqualTo(redis.clients.jedis.util.JedisClusterCRC16.getSlot(tag + ":sliding:1h"))
+                .isEqualTo(redis.clients.jedis.util.JedisClusterCRC16.getSlot(tag + ":10s"));
+
+        limiter.reset(sliding, "k");
+        assertThat(jedis.commands().exists(tag + ":sliding:10s", tag + ":sliding:1h")).isZero();
+        assertThat(limiter.consume(fixed, "k", 0).outcome()).as("a reset of the sliding window's keys only")
+                .isEqualTo(Outcome.DENIED);
+        assertThat(limiter.consume(tokens, "k", 0).outcome()).isEqualTo(Outcome.DENIED);
     }
 }
