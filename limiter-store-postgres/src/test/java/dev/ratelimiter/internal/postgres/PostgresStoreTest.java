@@ -191,7 +191,7 @@ class PostgresStoreTest extends RateLimiterContract {
     }
 
     @Test
-    @DisplayName("several items are one statement on the server: the function of V6, whatever the items")
+    @DisplayName("several items are one statement on the server: the function of V7, whatever the items")
     void severalItemsOneStatement() throws Exception {
         List<String> prepared = new java.util.concurrent.CopyOnWriteArrayList<>();
         PostgresStore store = new PostgresStore(recording(dataSource, prepared), "rate_limit_counters",
@@ -202,12 +202,12 @@ class PostgresStoreTest extends RateLimiterContract {
 
         store.consume(List.of(new StoreItem(one, "k", 1), new StoreItem(two, "k", 2), new StoreItem(one, "j", 0)));
 
-        assertThat(prepared).singleElement().asString().contains("rate_limit_counters_decide_v6(");
+        assertThat(prepared).singleElement().asString().contains("rate_limit_counters_decide_v7(");
     }
 
     @Test
     @DisplayName("a token bucket is one statement per call: one window counted, the upsert; a check, the read; several "
-            + "windows, V6's function; a token bucket among fixed windows, V6's function too")
+            + "windows, V7's function; a token bucket among fixed windows, V7's function too")
     void tokenBucketOneStatementPerCall() throws Exception {
         List<String> prepared = new java.util.concurrent.CopyOnWriteArrayList<>();
         PostgresStore store = new PostgresStore(recording(dataSource, prepared), "rate_limit_counters",
@@ -229,9 +229,9 @@ class PostgresStoreTest extends RateLimiterContract {
         assertThat(prepared).hasSize(5);
         assertThat(prepared.get(0)).startsWith("INSERT INTO rate_limit_counters").contains("token_intervals");
         assertThat(prepared.get(1)).startsWith("SELECT").doesNotContain("_decide");
-        assertThat(prepared.get(2)).contains("rate_limit_counters_decide_v6(");
+        assertThat(prepared.get(2)).contains("rate_limit_counters_decide_v7(");
         assertThat(prepared.get(3)).startsWith("SELECT").doesNotContain("_decide");
-        assertThat(prepared.get(4)).contains("rate_limit_counters_decide_v6(");
+        assertThat(prepared.get(4)).contains("rate_limit_counters_decide_v7(");
     }
 
     @Test
@@ -327,9 +327,9 @@ class PostgresStoreTest extends RateLimiterContract {
 
         assertThat(prepared).hasSize(7).allSatisfy(sql -> assertThat(sql).doesNotContain("?::timestamptz"));
         assertThat(prepared.subList(0, 3)).allSatisfy(sql -> assertThat(sql).contains("statement_timestamp()"));
-        assertThat(prepared.get(3)).contains("rate_limit_counters_decide_v6(NULL, ");
+        assertThat(prepared.get(3)).contains("rate_limit_counters_decide_v7(NULL, ");
         assertThat(prepared.subList(4, 6)).allSatisfy(sql -> assertThat(sql).contains("statement_timestamp()"));
-        assertThat(prepared.get(6)).contains("rate_limit_counters_decide_v6(NULL, ");
+        assertThat(prepared.get(6)).contains("rate_limit_counters_decide_v7(NULL, ");
     }
 
     @Test
