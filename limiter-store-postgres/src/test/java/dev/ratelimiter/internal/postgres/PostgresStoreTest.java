@@ -481,6 +481,37 @@ class PostgresStoreTest extends RateLimiterContract {
         }
     }
 
+    @Test
+    @DisplayName("sliding window of two windows: 64 concurrent first calls on one key admit exactly its limit (the "
+            + "first inserts the row; another that met its insert reads the row again, locked)")
+    void slidingWindowSeveralWindowsConcurrentFirstCalls() throws Exception {
+        Bucket bucket = slidingWindow("sw-race-two", new Bucket.Limit(20, Duration.ofHours(1)),
+                new Bucket.Limit(30, Duration.ofDays(1)));
+        int threads = 64;
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            List<java.util.concurrent.Future<Verdict>> results = new java.util.ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                results.add(pool.submit(() -> {
+                    start.await();
+                    return limiter.consume(bucket, "first");
+                }));
+            }
+            int admitted = 0;
+            for (java.util.concurrent.Future<Verdict> result : results) {
+                Verdict verdict = result.get(2, java.util.concurrent.TimeUnit.MINUTES);
+                assertThat(verdict.outcome()).isNotEqualTo(Verdict.Outcome.UNAVAILABLE);
+                admitted += verdict.isAllowed() ? 1 : 0;
+            }
+            assertThat(admitted).isEqualTo(20);
+            assertThat(limiter.consume(bucket, "first", 0).windows()).extracting(Verdict.Window::remaining)
+                    .containsExactly(0L, 10L);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /**
      * A sliding row's count, previous, length_seconds, ends_at (ms after START) and its arrays (window_seconds,
      * window_counts, window_previous as text, window_ends as ms after START), or an empty list without it.
