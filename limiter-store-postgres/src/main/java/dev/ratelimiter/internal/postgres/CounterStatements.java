@@ -166,8 +166,13 @@ final class CounterStatements {
      * The statement that decides one item for which {@link #hasItemStatement} holds: cost 0 reads the row
      * ({@link CounterRows#checked}), else the upsert of a fixed window's one window or several
      * ({@link CounterRows#counted}) or of a token bucket's one window ({@link CounterRows#tokensCounted}).
+     *
+     * @throws IllegalStateException for a sliding window, which has no such statement
      */
     NamedStatement forItem(Bucket bucket, long cost) {
+        if (bucket.isSlidingWindow()) {
+            throw new IllegalStateException("a sliding window has no one-item statement: V7's function decides it");
+        }
         if (cost == 0) {
             return check;
         }
