@@ -58,6 +58,7 @@ final class PostgresStatements {
             ddl.execute(migration("V4__decisions_in_batches.sql"));
             ddl.execute(migration("V5__one_statement_per_item.sql"));
             ddl.execute(migration("V6__token_buckets.sql"));
+            ddl.execute(migration("V7__sliding_windows.sql"));
         }
     }
 

@@ -19,8 +19,9 @@ import java.util.Arrays;
  * {@link Bucket#limits()} order the count after the call and the milliseconds until the window ends (its whole
  * length when none is open); for a token bucket, per window the tokens not available and the milliseconds until it
  * is full, from the time owed until full (docs/stores.md#token-bucket-rows). A one-item statement's row is written
- * into a {@code long[]} the caller made, from an offset, so a decision allocates one answer; V6's function returns
- * that layout already, per call, in one {@code bigint[]} ({@link #functionAnswers}).
+ * into a {@code long[]} the caller made, from an offset, so a decision allocates one answer; V7's function returns
+ * that layout already, per call, in one {@code bigint[]} ({@link #functionAnswers}), with a sliding window's three
+ * numbers per window (docs/stores.md#sliding-window-rows), which only the function answers.
  *
  * <p>A column the driver cannot read throws its {@link SQLException}, which the store classifies
  * ({@link PostgresFailures}); nothing here decides by this JVM's clock: a window's time left is from the instant
@@ -35,8 +36,9 @@ final class CounterRows {
     }
 
     /**
-     * The answers of the function of V6 (V4's layout), which decides several calls: call after call, the count of numbers that
-     * follow for the call, then those numbers (one call's answer in the layout above).
+     * The answers of the function of V7 (V4's layout), which decides several calls: call after call, the count of
+     * numbers that follow for the call, then those numbers (one call's answer in the layout above, each item's
+     * {@link dev.ratelimiter.spi.StoreItem#answerLength} numbers).
      *
      * @param row   the function's one row, on it; column 1 is its {@code bigint[]}
      * @param calls how many calls it decided
@@ -131,7 +133,7 @@ final class CounterRows {
     /**
      * A token bucket's check: each window's time owed until full, from its TAT ({@code ends_at} for one window,
      * {@code window_ends} for several); a row of another shape, or none, is full. Allowed iff every window has a
-     * token: the rule of V6's function with a cost of 1.
+     * token: the rule of V7's function (V6's) with a cost of 1.
      */
     private static boolean tokensChecked(Bucket bucket, ResultSet row, long[] answer, int offset)
             throws SQLException {

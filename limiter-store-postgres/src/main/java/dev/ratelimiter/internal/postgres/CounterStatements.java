@@ -35,7 +35,7 @@ import java.util.Optional;
  * {@code clock_timestamp()}, does not move between the statement's expressions); tests bind an instant instead.
  *
  * <p>Several items in one call (the buckets of one method), and the calls waiting for a connection, are one
- * statement too: {@code SELECT rate_limit_counters_decide_v6(...)} ({@link #decide}), a function the migration V6 puts
+ * statement too: {@code SELECT rate_limit_counters_decide_v7(...)} ({@link #decide}), a function the migration V7 puts
  * beside the table, with three parameters (the instant, the items' names, their numbers), since the client's cost
  * grows with each parameter it binds; its statements are static, so the server plans them once per session. It
  * decides each call's items in their order with the rules above and stops after the call's first refusal, whose
@@ -47,16 +47,24 @@ import java.util.Optional;
  * skips locked rows, so no two calls wait for each other in a circle (whatever order a method declares its buckets
  * in). A refusal must leave the later items uncounted, which a single {@code INSERT ... ON CONFLICT} over several rows
  * cannot express (each row is decided on its own), hence the function. Its cost is measured in BENCHMARKS.md
- * (docs/guide.md#several-limits-on-one-method, docs/stores.md#batching). The functions of V3, V4 and V5 are no longer
- * called (they stay for an earlier version of the library during a rolling upgrade); the startup check still looks
- * for them, so that the migrations are found applied in order.
+ * (docs/guide.md#several-limits-on-one-method, docs/stores.md#batching). The functions of V3, V4, V5 and V6 are no
+ * longer called (they stay for an earlier version of the library during a rolling upgrade); the startup check still
+ * looks for them, so that the migrations are found applied in order.
  *
  * <p>Token buckets (docs/stores.md#token-bucket-rows) have rows of their own, keyed {@link #TOKEN_KEY_PREFIX} and
  * the hashed key, holding each window's theoretical arrival time: {@code ends_at} for one window, the latest of them
  * with each in {@code window_ends} for several. One window and a positive cost is one upsert as above
  * ({@code consumeTokensSql}); a check is the same read as a fixed window's; several windows and a positive cost go
- * to V6's function, which decides both algorithms. Until V6, V5's function was called ({@code <table>_decide}); it
- * stays for that version during a rolling upgrade.
+ * to the function, which decides every algorithm.
+ *
+ * <p>Sliding windows (docs/stores.md#sliding-window-rows) have rows of their own too, keyed
+ * {@link #SLIDING_KEY_PREFIX} and the hashed key, holding per window the current and the previous count and when the
+ * current window ends; one window in scalar columns ({@code count}, {@code previous}, {@code length_seconds}, and
+ * {@code ends_at} one length after the current end, when nothing is left to weigh), several in arrays. Every item of
+ * a sliding window, a check included, is decided by V7's function, as a call of one item: one window counted is one
+ * upsert there that writes only when allowed, and a refusal writes nothing, not even the {@code denied} flag, and
+ * creates no row. Until V7, V6's function was called ({@code <table>_decide_v6}); it stays for that version during
+ * a rolling upgrade.
  *
  * <p>Binding throws only the driver's {@link SQLException}, which the store classifies ({@link PostgresFailures}),
  * and {@link IllegalStateException} for a parameter name no case binds (a mistake in a statement here).
@@ -71,7 +79,7 @@ final class CounterStatements {
     private static final String CONSUME_EACH_TYPES = "timestamptz, integer[], varchar[], varchar[], bigint[], "
             + "integer[], bigint[], bigint[]";
 
-    /** The argument types of V5's and V6's functions, in the order of {@link #decide()}'s casts. */
+    /** The argument types of V5's, V6's and V7's functions, in the order of {@link #decide()}'s casts. */
     private static final String DECIDE_TYPES = "timestamptz, varchar[], bigint[]";
 
     /**
@@ -81,9 +89,16 @@ final class CounterStatements {
      */
     static final String TOKEN_KEY_PREFIX = "tb:";
 
-    /** The algorithm numbers of V6's function: how each item in {@link #bindDecide}'s numbers is decided. */
+    /**
+     * What a sliding window's row key starts with (docs/stores.md#sliding-window-rows), for the same reasons as
+     * {@link #TOKEN_KEY_PREFIX}.
+     */
+    static final String SLIDING_KEY_PREFIX = "sw:";
+
+    /** The algorithm numbers of V7's function: how each item in {@link #bindDecide}'s numbers is decided. */
     private static final long FIXED_WINDOW = 0;
     private static final long TOKEN_BUCKET = 1;
+    private static final long SLIDING_WINDOW = 2;
 
     /** The most rows one batch of the sweep deletes ({@link #sweep()}). */
     static final int SWEEP_BATCH = 10_000;
@@ -127,19 +142,23 @@ final class CounterStatements {
         // Ended rows by the same instant as the decisions; rows a decision holds locked are skipped (CounterSweep).
         this.sweep = NamedStatement.of("DELETE FROM " + table + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM " + table
                 + " WHERE ends_at <= " + now + " LIMIT " + SWEEP_BATCH + " FOR UPDATE SKIP LOCKED))");
-        this.reset = "DELETE FROM " + table + " WHERE bucket = ? AND key IN (?, ?)";
+        this.reset = "DELETE FROM " + table + " WHERE bucket = ? AND key IN (?, ?, ?)";
         // One statement, so one round trip: the update needs the table's write privileges and a writable session,
-        // V6's columns; the call needs V6's function and the right to execute it (it decides nothing, reads no row).
-        this.probe = "WITH touched AS (UPDATE " + table + " SET count = count, token_intervals = token_intervals "
-                + "WHERE false RETURNING 1) SELECT " + decideFunction(table)
+        // V6's and V7's columns; the call needs V7's function and the right to execute it (it decides nothing, reads
+        // no row).
+        this.probe = "WITH touched AS (UPDATE " + table + " SET count = count, token_intervals = token_intervals, "
+                + "previous = previous WHERE false RETURNING 1) SELECT " + decideFunction(table)
                 + "(NULL, '{}'::varchar[], '{0}'::bigint[])";
     }
 
     /**
      * Whether one item is decided by one of {@link #forItem}'s statements; else, a token bucket of several windows
-     * and a positive cost, by V6's function ({@link #decide()}), as a call of one item.
+     * and a positive cost, or any sliding window, by V7's function ({@link #decide()}), as a call of one item.
      */
     static boolean hasItemStatement(Bucket bucket, long cost) {
+        if (bucket.isSlidingWindow()) {
+            return false;
+        }
         return cost == 0 || !bucket.isTokenBucket() || !bucket.hasSeveralWindows();
     }
 
@@ -147,8 +166,13 @@ final class CounterStatements {
      * The statement that decides one item for which {@link #hasItemStatement} holds: cost 0 reads the row
      * ({@link CounterRows#checked}), else the upsert of a fixed window's one window or several
      * ({@link CounterRows#counted}) or of a token bucket's one window ({@link CounterRows#tokensCounted}).
+     *
+     * @throws IllegalStateException for a sliding window, which has no such statement
      */
     NamedStatement forItem(Bucket bucket, long cost) {
+        if (bucket.isSlidingWindow()) {
+            throw new IllegalStateException("a sliding window has no one-item statement: V7's function decides it");
+        }
         if (cost == 0) {
             return check;
         }
@@ -160,14 +184,18 @@ final class CounterStatements {
 
     /**
      * The row key of {@code key} in {@code bucket}: as given for a fixed window, after {@link #TOKEN_KEY_PREFIX} for
-     * a token bucket.
+     * a token bucket, after {@link #SLIDING_KEY_PREFIX} for a sliding window.
      */
     static String rowKey(Bucket bucket, String key) {
-        return bucket.isTokenBucket() ? TOKEN_KEY_PREFIX + key : key;
+        return switch (bucket.algorithm()) {
+            case FIXED_WINDOW -> key;
+            case TOKEN_BUCKET -> TOKEN_KEY_PREFIX + key;
+            case SLIDING_WINDOW -> SLIDING_KEY_PREFIX + key;
+        };
     }
 
     /**
-     * The call of V6's function that decides several calls, each of one or more items (one call of several items
+     * The call of V7's function that decides several calls, each of one or more items (one call of several items
      * too); bound by {@link #bindDecide}.
      */
     NamedStatement decide() {
@@ -183,15 +211,16 @@ final class CounterStatements {
     }
 
     /**
-     * Deletes one (bucket, key)'s rows, its fixed windows' and its token bucket's, whichever counted it;
-     * parameters 1, 2 and 3 are the bucket's name, the key and the key with {@link #TOKEN_KEY_PREFIX}.
+     * Deletes one (bucket, key)'s rows, its fixed windows', its token bucket's and its sliding window's, whichever
+     * counted it; parameters 1 to 4 are the bucket's name, the key, the key with {@link #TOKEN_KEY_PREFIX} and the
+     * key with {@link #SLIDING_KEY_PREFIX}.
      */
     String reset() {
         return reset;
     }
 
     /**
-     * An {@code UPDATE} of the table that matches no row and a call of V6's function that decides nothing, in one
+     * An {@code UPDATE} of the table that matches no row and a call of V7's function that decides nothing, in one
      * statement without parameters: it still needs a writable session, the table's privileges and the function
      * (see {@link PostgresStore#probe}).
      */
@@ -341,7 +370,7 @@ final class CounterStatements {
 
     /**
      * The function of V5 that decides several calls with three parameters ({@code <table>_decide}), named and found
-     * as V3's is. No longer called (V6's decides both algorithms); the startup check still looks for it.
+     * as V3's is. No longer called (V7's decides every algorithm); the startup check still looks for it.
      *
      * @param table the counter table, optionally {@code schema.table}
      * @return the function's name, qualified as the table is
@@ -361,21 +390,43 @@ final class CounterStatements {
     }
 
     /**
-     * The function of V6 that decides several calls of both algorithms ({@code <table>_decide_v6}), named and found
+     * The function of V6 that decides several calls of fixed windows and token buckets ({@code <table>_decide_v6}),
+     * named and found as V3's is. No longer called (V7's decides every algorithm); the startup check still looks for
+     * it.
+     *
+     * @param table the counter table, optionally {@code schema.table}
+     * @return the function's name, qualified as the table is
+     */
+    static String decideV6Function(String table) {
+        return table + "_decide_v6";
+    }
+
+    /**
+     * The function of V6 with its argument types, as {@code to_regprocedure} reads it.
+     *
+     * @param table the counter table, optionally {@code schema.table}
+     * @return e.g. {@code rate_limit_counters_decide_v6(timestamptz, varchar[], bigint[])}
+     */
+    static String decideV6FunctionSignature(String table) {
+        return decideV6Function(table) + "(" + DECIDE_TYPES + ")";
+    }
+
+    /**
+     * The function of V7 that decides several calls of every algorithm ({@code <table>_decide_v7}), named and found
      * as V3's is.
      *
      * @param table the counter table, optionally {@code schema.table}
      * @return the function's name, qualified as the table is
      */
     static String decideFunction(String table) {
-        return table + "_decide_v6";
+        return table + "_decide_v7";
     }
 
     /**
-     * The function of V6 with the argument types {@link #bindDecide} binds, as {@code to_regprocedure} reads it.
+     * The function of V7 with the argument types {@link #bindDecide} binds, as {@code to_regprocedure} reads it.
      *
      * @param table the counter table, optionally {@code schema.table}
-     * @return e.g. {@code rate_limit_counters_decide_v6(timestamptz, varchar[], bigint[])}
+     * @return e.g. {@code rate_limit_counters_decide_v7(timestamptz, varchar[], bigint[])}
      */
     static String decideFunctionSignature(String table) {
         return decideFunction(table) + "(" + DECIDE_TYPES + ")";
@@ -437,12 +488,13 @@ final class CounterStatements {
     }
 
     /**
-     * The parameters of {@link #decide()}, in the layout migration V6 describes: {@code :names} each item's bucket
+     * The parameters of {@link #decide()}, in the layout migration V7 describes: {@code :names} each item's bucket
      * name then its row key ({@link #rowKey}), items one after another; {@code :numbers} the count of calls, each
-     * call's count of items, then per item its algorithm (0 fixed window, 1 token bucket), its cost (units of cost),
-     * its count of windows and per window two numbers: a fixed window's length in seconds and limit, a token
-     * bucket's interval in microseconds and capacity; {@code :now} the bound instant (tests only; in production the
-     * statement passes NULL, the database's).
+     * call's count of items, then per item its algorithm (0 fixed window, 1 token bucket, 2 sliding window), its
+     * cost (units of cost), its count of windows and per window two numbers: a fixed or sliding window's length in
+     * seconds and limit, a token bucket's interval in microseconds and capacity; {@code :now} the bound instant
+     * (tests only; in production the statement passes NULL, the database's). The answer's layout differs by
+     * algorithm ({@link StoreItem#answerLength}); the numbers sent do not.
      */
     void bindDecide(Connection connection, PreparedStatement statement, List<List<StoreItem>> calls)
             throws SQLException {
@@ -467,7 +519,7 @@ final class CounterStatements {
                 names[name++] = bucket.name();
                 names[name++] = rowKey(bucket, item.key());
                 List<Bucket.Limit> limits = bucket.limits();
-                numbers[number++] = bucket.isTokenBucket() ? TOKEN_BUCKET : FIXED_WINDOW;
+                numbers[number++] = algorithmNumber(bucket);
                 numbers[number++] = item.cost();
                 numbers[number++] = (long) limits.size();
                 for (int i = 0; i < limits.size(); i++) {
@@ -488,5 +540,14 @@ final class CounterStatements {
                 default -> throw new IllegalStateException("unbound parameter :" + parameters.get(i));
             }
         }
+    }
+
+    /** The number of {@code bucket}'s algorithm in V7's function. */
+    private static long algorithmNumber(Bucket bucket) {
+        return switch (bucket.algorithm()) {
+            case FIXED_WINDOW -> FIXED_WINDOW;
+            case TOKEN_BUCKET -> TOKEN_BUCKET;
+            case SLIDING_WINDOW -> SLIDING_WINDOW;
+        };
     }
 }

@@ -20,7 +20,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Fixed windows and token buckets in a PostgreSQL table (docs/stores.md#the-postgresql-backend): each call is one
+ * Fixed windows, token buckets and sliding windows in a PostgreSQL table (docs/stores.md#the-postgresql-backend): each call is one
  * statement on one connection of a non-transactional pool, with no explicit transaction and no advisory lock,
  * PostgreSQL's row lock serialising concurrent attempts on a key from any number of processes. The store composes
  * parts of one job each:
@@ -174,7 +174,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
         try {
             if (items.size() == 1 && CounterStatements.hasItemStatement(items.get(0).bucket(), items.get(0).cost())) {
                 StoreItem item = items.get(0);
-                long[] answer = new long[answerSize(item)];
+                long[] answer = new long[StoreItem.answerLength(item.bucket())];
                 connections.onConnection(connection -> decide(connection, item, answer, 0));
                 return answer;
             }
@@ -187,7 +187,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
     }
 
     /**
-     * Decides several calls with one statement, the function of V6 (docs/stores.md#batching), inside the
+     * Decides several calls with one statement, the function of V7 (docs/stores.md#batching), inside the
      * bulkhead like any call. The function takes every row of the round trip in one (bucket, key) order, locking
      * them first when the items do not come in that order, so a batch waits for no statement that waits for it.
      */
@@ -207,10 +207,6 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
     @Override
     public Optional<StoreBatching> batching() {
         return batching;
-    }
-
-    private static int answerSize(StoreItem item) {
-        return 1 + 2 * item.bucket().limits().size();
     }
 
     /**
@@ -236,8 +232,8 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
     }
 
     /**
-     * Decides calls of one or more items with one statement, V6's function: a batch, or the several items of one
-     * call (or one token bucket of several windows) as a batch of one.
+     * Decides calls of one or more items with one statement, V7's function: a batch, or the several items of one
+     * call (or one token bucket of several windows, or one sliding window) as a batch of one.
      *
      * @return each call's answer of {@link #consume}, as the function gives it ({@link CounterRows#functionAnswers})
      */
@@ -253,7 +249,8 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
 
     @Override
     public void reset(Bucket bucket, String key) throws StoreException {
-        update(statements.reset(), bucket.name(), key, CounterStatements.TOKEN_KEY_PREFIX + key);
+        update(statements.reset(), bucket.name(), key, CounterStatements.TOKEN_KEY_PREFIX + key,
+                CounterStatements.SLIDING_KEY_PREFIX + key);
     }
 
     /** Deletes the rows whose window has ended, as {@link CounterSweep} says; never throws. */
@@ -266,10 +263,10 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
      * One cheap round trip for the circuit breaker's probe, on the write path: an {@code UPDATE} of the counter
      * table that matches no row still needs a writable session and the table's privileges, so a read-only session
      * (a demoted writer, a standby behind the same address) fails it with SQLSTATE 25006 where {@code SELECT 1}
-     * would succeed and close the breaker on a store that refuses every decision. The same statement calls V6's
-     * function with no call to decide, the token buckets' and several items' path: a function missing (V6 not
-     * applied) or not executable by the store's role fails the probe too, so the breaker stays open instead of
-     * every such decision failing.
+     * would succeed and close the breaker on a store that refuses every decision. The same statement calls V7's
+     * function with no call to decide, the path of sliding windows, of token buckets of several windows and of
+     * several items: a function missing (V7 not applied) or not executable by the store's role fails the probe too,
+     * so the breaker stays open instead of every such decision failing.
      *
      * @throws StoreException if the database does not take a write and the function's call within the deadline
      */

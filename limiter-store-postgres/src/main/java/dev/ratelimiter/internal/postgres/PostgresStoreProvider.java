@@ -34,11 +34,13 @@ public final class PostgresStoreProvider implements RateLimitStoreProvider {
     }
 
     /**
-     * Both: fixed windows, and token buckets in rows of their own (docs/stores.md#token-bucket-rows, migration V6).
+     * All three: fixed windows; token buckets in rows of their own (docs/stores.md#token-bucket-rows, migration V6);
+     * sliding windows in rows of their own (docs/stores.md#sliding-window-rows, migration V7).
      */
     @Override
     public Set<Bucket.Algorithm> algorithms() {
-        return EnumSet.of(Bucket.Algorithm.FIXED_WINDOW, Bucket.Algorithm.TOKEN_BUCKET);
+        return EnumSet.of(Bucket.Algorithm.FIXED_WINDOW, Bucket.Algorithm.TOKEN_BUCKET,
+                Bucket.Algorithm.SLIDING_WINDOW);
     }
 
     /** {@code datasource}, {@code url}, {@code user}, {@code password}, {@code table}, {@code timeout}, ... */

@@ -16,7 +16,7 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The PostgreSQL store's round trip of several calls, one statement (V4's function, {@link PostgresStore#consumeEach}):
+ * The PostgreSQL store's round trip of several calls, one statement (V7's function, {@link PostgresStore#consumeEach}):
  * each call decided as alone, in order, stopping at its own first refusal only.
  */
 class PostgresBatchTest {
@@ -97,5 +97,44 @@ class PostgresBatchTest {
         assertThat(answers[3]).hasSize(8).startsWith(1, 1);
         assertThat(answers[3][3]).as("the check: allowed, nothing taken").isEqualTo(1);
         assertThat(answers[3][4]).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("sliding windows in a batch among fixed windows and token buckets: each call decided by its bucket's "
+            + "algorithm, in order, a second call on the same key seeing the first's count, a sliding item answering "
+            + "three numbers per window; a refused sliding window stops only its own call")
+    void slidingWindowsInBatch() throws Exception {
+        String run = UUID.randomUUID().toString().substring(0, 8);
+        PostgresStore bound = new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 4,
+                Optional.of(java.time.InstantSource.fixed(java.time.Instant.parse("2030-01-01T00:00:00Z"))),
+                ConnectionEviction.ABORT);
+        Bucket sliding = new Bucket("sliding-" + run, List.of(new Bucket.Limit(2, Duration.ofMinutes(1))),
+                OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
+        Bucket slidingWindows = new Bucket("sliding-windows-" + run, List.of(new Bucket.Limit(3, Duration.ofSeconds(10)),
+                new Bucket.Limit(5, Duration.ofHours(1))), OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
+        Bucket tokens = new Bucket("sliding-tokens-" + run, List.of(new Bucket.Limit(2, Duration.ofDays(1))),
+                OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
+        Bucket fixed = bucket("sliding-fixed", 100);
+        List<List<StoreItem>> calls = List.of(
+                List.of(new StoreItem(sliding, "k", 1)),
+                List.of(new StoreItem(fixed, "k", 1), new StoreItem(sliding, "k", 1), new StoreItem(tokens, "k", 1)),
+                List.of(new StoreItem(sliding, "k", 1), new StoreItem(fixed, "k", 1)),
+                List.of(new StoreItem(slidingWindows, "k", 2), new StoreItem(sliding, "k", 0)),
+                List.of(new StoreItem(tokens, "k", 1), new StoreItem(slidingWindows, "k", 1)),
+                List.of(new StoreItem(fixed, "k", 0)));
+        assertThat(calls).extracting(call -> call.stream().mapToInt(item -> StoreItem.answerLength(item.bucket()))
+                .sum()).as("each call's answer when every item is decided").containsExactly(4, 10, 7, 11, 10, 3);
+
+        long[][] answers = bound.consumeEach(calls);
+
+        assertThat(answers[0]).containsExactly(1, 1, 0, 60_000);
+        assertThat(answers[1]).as("each item by its algorithm").containsExactly(1, 1, 60_000, 1, 2, 0, 60_000, 1, 1,
+                43_200_000);
+        assertThat(answers[2]).as("the sliding window refused: the fixed window not decided")
+                .containsExactly(0, 2, 0, 60_000);
+        assertThat(answers[3]).containsExactly(1, 2, 0, 10_000, 2, 0, 3_600_000, 0, 2, 0, 60_000);
+        assertThat(answers[4]).as("a token taken, then two sliding windows").containsExactly(1, 2, 86_400_000, 1, 3,
+                0, 10_000, 3, 0, 3_600_000);
+        assertThat(answers[5]).containsExactly(1, 1, 60_000);
     }
 }

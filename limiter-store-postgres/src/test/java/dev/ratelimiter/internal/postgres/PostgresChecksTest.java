@@ -176,30 +176,46 @@ class PostgresChecksTest {
     }
 
     @Test
-    @DisplayName("the breaker's probe runs the token buckets' path too: it fails on a table migrated to V5 only, "
-            + "passes once V6 is applied, and fails again when V6's function is dropped")
-    void probeNeedsV6Function() throws Exception {
-        String v5Only = schemaMigratedBy("rl_checks_probe_", "V1__create_rate_limit_counters.sql",
+    @DisplayName("a table migrated to V6 only: one problem naming the missing function of V7 and the migration")
+    void missingV7() throws SQLException, java.io.IOException {
+        String v6Only = schemaMigratedBy("rl_checks_v6_", "V1__create_rate_limit_counters.sql",
                 "V2__several_windows_and_costs.sql", "V3__several_buckets_in_one_statement.sql",
-                "V4__decisions_in_batches.sql", "V5__one_statement_per_item.sql");
-        try (HikariDataSource pool = pool(v5Only, config -> { })) {
+                "V4__decisions_in_batches.sql", "V5__one_statement_per_item.sql", "V6__token_buckets.sql");
+        try (HikariDataSource pool = pool("public", config -> { })) {
+            assertThat(PostgresChecks.check(pool, v6Only + "." + TABLE)).singleElement().asString()
+                    .contains("ratelimiter.postgres.table")
+                    .contains(v6Only + ".rate_limit_counters_decide_v7")
+                    .contains("V7__sliding_windows.sql");
+        } finally {
+            PostgresTarget.dropSchema(v6Only);
+        }
+    }
+
+    @Test
+    @DisplayName("the breaker's probe runs the function's path too: it fails on a table migrated to V6 only, "
+            + "passes once V7 is applied, and fails again when V7's function is dropped")
+    void probeNeedsV7Function() throws Exception {
+        String v6Only = schemaMigratedBy("rl_checks_probe_", "V1__create_rate_limit_counters.sql",
+                "V2__several_windows_and_costs.sql", "V3__several_buckets_in_one_statement.sql",
+                "V4__decisions_in_batches.sql", "V5__one_statement_per_item.sql", "V6__token_buckets.sql");
+        try (HikariDataSource pool = pool(v6Only, config -> { })) {
             PostgresStore store = new PostgresStore(pool, TABLE, java.time.Duration.ofSeconds(10), 1,
                     Optional.empty(), ConnectionEviction.ABORT);
             org.assertj.core.api.Assertions.assertThatThrownBy(store::probe)
                     .isInstanceOf(dev.ratelimiter.spi.StoreException.class);
             try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
                 statement.execute(java.nio.file.Files.readString(java.nio.file.Path.of("../migrations/postgres",
-                        "V6__token_buckets.sql")));
+                        "V7__sliding_windows.sql")));
             }
             store.probe();
             try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
-                statement.execute("DROP FUNCTION " + v5Only + ".rate_limit_counters_decide_v6");
+                statement.execute("DROP FUNCTION " + v6Only + ".rate_limit_counters_decide_v7");
             }
             org.assertj.core.api.Assertions.assertThatThrownBy(store::probe)
                     .isInstanceOf(dev.ratelimiter.spi.StoreException.class)
-                    .rootCause().hasMessageContaining("rate_limit_counters_decide_v6");
+                    .rootCause().hasMessageContaining("rate_limit_counters_decide_v7");
         } finally {
-            PostgresTarget.dropSchema(v5Only);
+            PostgresTarget.dropSchema(v6Only);
         }
     }
 

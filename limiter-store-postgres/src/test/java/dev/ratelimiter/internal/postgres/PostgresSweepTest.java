@@ -114,6 +114,42 @@ class PostgresSweepTest {
     }
 
     @Test
+    @DisplayName("a sliding window's row is deleted once its previous count weighs nothing (the current end + one "
+            + "length <= now), not a millisecond before, while it still weighs; a roll moves that on by one length; "
+            + "several windows: the latest")
+    void deletesSlidingRowsOnceNothingWeighs() throws SQLException {
+        ManualClock clock = new ManualClock(T0);
+        PostgresStore limiter = limiter(clock);
+        Bucket one = new Bucket("sweep-sliding", List.of(new Bucket.Limit(5, Duration.ofSeconds(2))),
+                dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
+        Bucket two = new Bucket("sweep-sliding-two", List.of(new Bucket.Limit(5, Duration.ofSeconds(2)),
+                new Bucket.Limit(10, Duration.ofSeconds(5))), dev.ratelimiter.OutagePolicy.FALLBACK,
+                Bucket.Algorithm.SLIDING_WINDOW, 0);
+        consume(limiter, one, "k"); // its window ends at T0 + 2 s, and weighs until T0 + 4 s
+        consume(limiter, two, "k"); // the 5 s window ends at T0 + 5 s, and weighs until T0 + 10 s
+        assertThat(keys()).containsExactlyInAnyOrder("sw:k", "sw:k");
+
+        clock.set(T0.plusSeconds(4).minusMillis(1));
+        assertThat(limiter.sweep()).isZero();
+        assertThat(check(limiter, one)).as("the previous count still weighs, for its last millisecond")
+                .containsExactly(1, 0, 1, 1);
+        clock.set(T0.plusSeconds(4));
+        assertThat(limiter.sweep()).isEqualTo(1);
+        assertThat(check(limiter, one)).as("nothing left to weigh").containsExactly(1, 0, 0, 2_000);
+
+        consume(limiter, one, "k"); // T0 + 4 s: a new first window, to T0 + 6 s
+        clock.set(T0.plusSeconds(7));
+        consume(limiter, one, "k"); // rolled: the window of T0 + 6 s to 8 s, weighing until T0 + 10 s
+        clock.set(T0.plusSeconds(10).minusMillis(1));
+        assertThat(limiter.sweep()).isZero();
+        assertThat(check(limiter, one)).containsExactly(1, 0, 1, 1);
+        assertThat(check(limiter, two)).as("the 5 s window too").containsExactly(1, 0, 0, 2_000, 0, 1, 1);
+        clock.set(T0.plusSeconds(10));
+        assertThat(limiter.sweep()).isEqualTo(2);
+        assertThat(keys()).isEmpty();
+    }
+
+    @Test
     @DisplayName("a million ended rows: one sweep leaves the table empty, returns 1 000 000, and no DELETE removed more than 10 000 rows")
     void millionEndedRows() throws SQLException {
         execute("CREATE TABLE IF NOT EXISTS " + schema + ".sweep_batches (deleted bigint NOT NULL)");
@@ -195,6 +231,15 @@ class PostgresSweepTest {
     private static void consume(PostgresStore store, Bucket bucket, String key) {
         new StoreLimiter(store, new BackendMonitor("postgres", InstantSource.system(),
                 RateLimiterMetrics.NONE), RateLimiterMetrics.NONE).consume(bucket, key);
+    }
+
+    /** A check (cost 0) of key {@code k}: the store's answer. */
+    private static long[] check(PostgresStore store, Bucket bucket) {
+        try {
+            return store.consume(List.of(new dev.ratelimiter.spi.StoreItem(bucket, "k", 0)));
+        } catch (dev.ratelimiter.spi.StoreException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Takes or releases, on the other session, the lock a sweep of {@link #table} takes. */
