@@ -96,6 +96,31 @@ final class CounterRows {
     }
 
     /**
+     * The numbers of a sliding window's one-window upsert ({@code count, previous, ends_at, denied, now}): the
+     * current count, the previous count and the milliseconds until the current window ends (the row's
+     * {@code ends_at} is one length later), at most its length; no state (both counts 0) answers its whole length.
+     *
+     * @return whether it was allowed
+     */
+    static boolean slidingCounted(Bucket bucket, ResultSet row, long[] answer, int offset) throws SQLException {
+        boolean allowed = !row.getBoolean(4);
+        long windowMillis = bucket.window().toMillis();
+        long current = row.getLong(1);
+        long previous = row.getLong(2);
+        long end = windowMillis;
+        if (current > 0 || previous > 0) {
+            Instant now = row.getObject(5, OffsetDateTime.class).toInstant();
+            Instant endsAt = row.getObject(3, OffsetDateTime.class).toInstant();
+            end = Math.max(1, Math.min(Duration.between(now, endsAt).toMillis() - windowMillis, windowMillis));
+        }
+        answer[offset] = allowed ? 1 : 0;
+        answer[offset + 1] = current;
+        answer[offset + 2] = previous;
+        answer[offset + 3] = end;
+        return allowed;
+    }
+
+    /**
      * The numbers of cost 0, from the row as it is ({@code now, count, ends_at, window_seconds, window_counts,
      * window_ends, token_intervals, token_capacities}; all null without a row): allowed iff a cost-1 call would be.
      *

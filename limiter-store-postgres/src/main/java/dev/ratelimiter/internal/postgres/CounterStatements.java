@@ -60,10 +60,10 @@ import java.util.Optional;
  * <p>Sliding windows (docs/stores.md#sliding-window-rows) have rows of their own too, keyed
  * {@link #SLIDING_KEY_PREFIX} and the hashed key, holding per window the current and the previous count and when the
  * current window ends; one window in scalar columns ({@code count}, {@code previous}, {@code length_seconds}, and
- * {@code ends_at} one length after the current end, when nothing is left to weigh), several in arrays. Every item of
- * a sliding window, a check included, is decided by V7's function, as a call of one item: one window counted is one
- * upsert there that writes only when allowed, and a refusal writes nothing, not even the {@code denied} flag, and
- * creates no row. Until V7, V6's function was called ({@code <table>_decide_v6}); it stays for that version during
+ * {@code ends_at} one length after the current end, when nothing is left to weigh), several in arrays. One window
+ * and a positive cost is one upsert as above ({@code consumeSlidingSql}), whose refusal writes the row back as it was
+ * read with {@code denied}; a check or several windows go to V7's function, as a call of one item, where a refusal
+ * writes nothing and creates no row. Until V7, V6's function was called ({@code <table>_decide_v6}); it stays for that version during
  * a rolling upgrade.
  *
  * <p>Binding throws only the driver's {@link SQLException}, which the store classifies ({@link PostgresFailures}),
@@ -117,6 +117,7 @@ final class CounterStatements {
     private final NamedStatement consumeOne;
     private final NamedStatement consumeSeveral;
     private final NamedStatement consumeTokens;
+    private final NamedStatement consumeSliding;
     private final NamedStatement check;
     private final NamedStatement decide;
     private final NamedStatement sweep;
@@ -133,6 +134,7 @@ final class CounterStatements {
         this.consumeOne = NamedStatement.of(consumeOneSql(table, now));
         this.consumeSeveral = NamedStatement.of(consumeSeveralSql(table, now));
         this.consumeTokens = NamedStatement.of(consumeTokensSql(table, now));
+        this.consumeSliding = NamedStatement.of(consumeSlidingSql(table, now));
         this.check = NamedStatement.of("SELECT " + now + ", c.count, c.ends_at, c.window_seconds, "
                 + "c.window_counts, c.window_ends, c.token_intervals, c.token_capacities FROM (SELECT 1) AS one "
                 + "LEFT JOIN " + table + " AS c ON c.bucket = :bucket AND c.key = :key");
@@ -157,7 +159,7 @@ final class CounterStatements {
      */
     static boolean hasItemStatement(Bucket bucket, long cost) {
         if (bucket.isSlidingWindow()) {
-            return false;
+            return cost > 0 && !bucket.hasSeveralWindows();
         }
         return cost == 0 || !bucket.isTokenBucket() || !bucket.hasSeveralWindows();
     }
@@ -171,7 +173,11 @@ final class CounterStatements {
      */
     NamedStatement forItem(Bucket bucket, long cost) {
         if (bucket.isSlidingWindow()) {
-            throw new IllegalStateException("a sliding window has no one-item statement: V7's function decides it");
+            if (!hasItemStatement(bucket, cost)) {
+                throw new IllegalStateException("a sliding window's check or several windows have no one-item "
+                        + "statement: V7's function decides them");
+            }
+            return consumeSliding;
         }
         if (cost == 0) {
             return check;
@@ -324,6 +330,47 @@ final class CounterStatements {
                 + "WHEN o.same THEN c.ends_at ELSE o.now END, NOT o.fits, NULL::timestamptz[], "
                 + "EXCLUDED.token_intervals, EXCLUDED.token_capacities FROM " + decided + ") "
                 + "RETURNING ends_at, denied, " + now;
+    }
+
+    /**
+     * A sliding window of one window and a positive cost (docs/stores.md#sliding-window-rows), decided as V7's
+     * function decides it, to the millisecond and in the same doubles, but as one plain upsert, as a fixed window's
+     * is: a call of PL/pgSQL per decision costs more than the decision. The sub-selects read the row as of now
+     * ({@code x}: the instant truncated to the millisecond, and whether the row was kept under this window's length),
+     * roll it ({@code s}: the current count, the previous count and the current window's end: the row's own window,
+     * the one it ended into, or a new one), and decide ({@code d}). Allowed, the cost is counted; refused, the row is
+     * written rolled as it was read (the same state) with {@code denied}, which {@code RETURNING} reads back, as a
+     * fixed window's refusal is; a refused call that finds nothing to weigh leaves a row ending now, which counts as
+     * no state and the next sweep deletes, so no window opens at a refusal.
+     */
+    private static String consumeSlidingSql(String table, String now) {
+        String read = "(SELECT date_trunc('milliseconds', " + now + ") AS now, :cost::bigint AS cost, "
+                + ":limit::bigint AS lim, :window::bigint AS secs, :window::bigint * interval '1 second' AS span, "
+                + ":window::bigint * 1000 AS span_ms, COALESCE(c.length_seconds = :window::bigint, false) AS same) "
+                + "AS x";
+        String rolled = "(SELECT x.*, "
+                + "CASE WHEN x.same AND c.ends_at - x.span > x.now THEN c.count ELSE 0 END AS cur, "
+                + "CASE WHEN x.same AND c.ends_at - x.span > x.now THEN c.previous "
+                + "WHEN x.same AND c.ends_at > x.now AND c.count > 0 THEN c.count ELSE 0 END AS prev, "
+                + "CASE WHEN x.same AND c.ends_at - x.span > x.now THEN c.ends_at - x.span "
+                + "WHEN x.same AND c.ends_at > x.now AND c.count > 0 THEN c.ends_at ELSE x.now + x.span END "
+                + "AS window_end FROM " + read + ") AS s";
+        String decided = "(SELECT s.*, s.prev::float8 * LEAST((extract(epoch FROM s.window_end - s.now) * 1000)::bigint, "
+                + "s.span_ms)::float8 / s.span_ms::float8 <= (s.lim - s.cur - s.cost)::float8 AS fits FROM " + rolled
+                + ") AS d";
+        return "INSERT INTO " + table + " AS c (bucket, key, ends_at, count, previous, length_seconds, denied) "
+                + "VALUES (:bucket, :key, date_trunc('milliseconds', " + now + ") + CASE WHEN :cost::bigint "
+                + "<= :limit::bigint THEN 2 * :window::bigint * interval '1 second' ELSE interval '0' END, "
+                + "CASE WHEN :cost::bigint <= :limit::bigint THEN :cost::bigint ELSE 0 END, 0, :window::bigint, "
+                + ":cost::bigint > :limit::bigint) "
+                + "ON CONFLICT (bucket, key) DO UPDATE SET "
+                + "(count, previous, ends_at, length_seconds, denied, window_seconds, window_counts, window_ends, "
+                + "window_previous) = ("
+                + "SELECT CASE WHEN d.fits THEN d.cur + d.cost ELSE d.cur END, d.prev, "
+                + "CASE WHEN d.fits OR d.cur > 0 OR d.prev > 0 THEN d.window_end + d.span ELSE d.now END, d.secs, "
+                + "NOT d.fits, NULL::bigint[], NULL::bigint[], NULL::timestamptz[], NULL::bigint[] FROM " + decided
+                + ") "
+                + "RETURNING count, previous, ends_at, denied, date_trunc('milliseconds', " + now + ")";
     }
 
     /**

@@ -225,8 +225,11 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
                 if (cost == 0) {
                     return CounterRows.checked(bucket, row, answer, offset);
                 }
-                return bucket.isTokenBucket() ? CounterRows.tokensCounted(bucket, row, answer, offset)
-                        : CounterRows.counted(bucket, row, answer, offset);
+                return switch (bucket.algorithm()) {
+                    case TOKEN_BUCKET -> CounterRows.tokensCounted(bucket, row, answer, offset);
+                    case SLIDING_WINDOW -> CounterRows.slidingCounted(bucket, row, answer, offset);
+                    case FIXED_WINDOW -> CounterRows.counted(bucket, row, answer, offset);
+                };
             }
         }
     }

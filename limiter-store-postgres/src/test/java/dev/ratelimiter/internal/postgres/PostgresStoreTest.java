@@ -337,8 +337,9 @@ class PostgresStoreTest extends RateLimiterContract {
     }
 
     @Test
-    @DisplayName("sliding windows write only what they count: a refusal changes no row version, a first item above "
-            + "the limit, a check of a new key and a refused item out of (bucket, key) order create no row")
+    @DisplayName("sliding windows write only what they count: a refusal of several windows and a check change no row "
+            + "version, a one-window refusal writes its row as it was (denied, as a fixed window's), a first item "
+            + "above the limit opens no window, and a refused item out of (bucket, key) order creates no row")
     void slidingWindowRefusalWritesNothing() throws Exception {
         PostgresStore store = new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 4,
                 Optional.of(clock), ConnectionEviction.ABORT);
@@ -354,14 +355,22 @@ class PostgresStoreTest extends RateLimiterContract {
         String twoVersion = rowVersion(two.name(), "sw:k");
         clock.advance(Duration.ofSeconds(1));
         assertThat(store.consume(List.of(new StoreItem(one, "k", 1)))).containsExactly(0, 2, 0, 59_000);
+        assertThat(rowVersion(one.name(), "sw:k")).as("one window: the plain upsert writes its refusal")
+                .isNotEqualTo(oneVersion);
+        String refusedVersion = rowVersion(one.name(), "sw:k");
         assertThat(store.consume(List.of(new StoreItem(two, "k", 1))))
                 .containsExactly(0, 2, 0, 9_000, 2, 0, 59_000);
-        assertThat(store.consume(List.of(new StoreItem(one, "k", 0)))).containsExactly(0, 2, 0, 59_000);
-        assertThat(rowVersion(one.name(), "sw:k")).as("refused and checked: the same row version").isEqualTo(oneVersion);
-        assertThat(rowVersion(two.name(), "sw:k")).isEqualTo(twoVersion);
+        assertThat(store.consume(List.of(new StoreItem(one, "k", 0)))).as("the refusal kept the state")
+                .containsExactly(0, 2, 0, 59_000);
+        assertThat(rowVersion(one.name(), "sw:k")).as("checked: the same row version").isEqualTo(refusedVersion);
+        assertThat(rowVersion(two.name(), "sw:k")).as("several windows refused: the same row version")
+                .isEqualTo(twoVersion);
 
         assertThat(store.consume(List.of(new StoreItem(one, "new", 3)))).as("above the limit")
                 .containsExactly(0, 0, 0, 60_000);
+        assertThat(store.consume(List.of(new StoreItem(one, "new", 1)))).as("which opened no window: this call does")
+                .containsExactly(1, 1, 0, 60_000);
+        store.reset(one, "new");
         assertThat(store.consume(List.of(new StoreItem(two, "new", 3)))).as("above the shorter window's limit")
                 .containsExactly(0, 0, 0, 10_000, 0, 0, 60_000);
         assertThat(store.consume(List.of(new StoreItem(two, "new", 0)))).containsExactly(1, 0, 0, 10_000, 0, 0,
@@ -378,8 +387,9 @@ class PostgresStoreTest extends RateLimiterContract {
     }
 
     @Test
-    @DisplayName("a sliding window is one statement per call, V7's function, whatever the item: one window counted, a "
-            + "check, several windows, among other buckets; in production with the database's instant")
+    @DisplayName("a sliding window is one statement per call: one window counted, one upsert, as a fixed window's; "
+            + "a check, several windows or among other buckets, V7's function; in production with the database's "
+            + "instant")
     void slidingWindowOneStatementPerCall() throws Exception {
         for (boolean production : new boolean[] {false, true}) {
             List<String> prepared = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -398,7 +408,10 @@ class PostgresStoreTest extends RateLimiterContract {
             assertThat(store.consume(List.of(new StoreItem(fixed, "k", 1), new StoreItem(one, "k", 2))))
                     .startsWith(1, 1);
 
-            assertThat(prepared).hasSize(4).allSatisfy(sql -> assertThat(sql)
+            assertThat(prepared).hasSize(4);
+            assertThat(prepared.get(0)).as("one window counted: the plain upsert").startsWith(
+                    "INSERT INTO rate_limit_counters").doesNotContain("decide_v7");
+            assertThat(prepared.subList(1, 4)).allSatisfy(sql -> assertThat(sql)
                     .contains(production ? "rate_limit_counters_decide_v7(NULL, " : "rate_limit_counters_decide_v7(?"));
         }
     }
