@@ -73,28 +73,23 @@ abstract class StoreRig implements AutoCloseable {
 
     /** The store's limiter alone, on hashed keys, as the decider hands them to it. */
     static Contender libraryStore(LibraryPaths.Store store) {
-        return Contender.inJvm(STORE, load -> {
-            Bucket bucket = bucket(load);
-            String[] keys = Keys.hashed(load.keys());
-            return thread -> key -> store.limiter().consume(bucket, keys[key]).outcome()
-                    != Verdict.Outcome.UNAVAILABLE;
-        });
+        return storeOf(STORE, store, HOT, SPREAD);
     }
 
     /** The store's limiter alone deciding token buckets of the fixed-window rows' rates (issue 31's rows). */
     static Contender tokenStore(LibraryPaths.Store store) {
-        return Contender.inJvm(TOKEN_STORE, load -> {
-            Bucket bucket = load.hot() ? HOT_TOKENS : SPREAD_TOKENS;
-            String[] keys = Keys.hashed(load.keys());
-            return thread -> key -> store.limiter().consume(bucket, keys[key]).outcome()
-                    != Verdict.Outcome.UNAVAILABLE;
-        });
+        return storeOf(TOKEN_STORE, store, HOT_TOKENS, SPREAD_TOKENS);
     }
 
     /** The store's limiter alone deciding sliding windows of the fixed-window rows' rates (issue 32's rows). */
     static Contender slidingStore(LibraryPaths.Store store) {
-        return Contender.inJvm(SLIDING_STORE, load -> {
-            Bucket bucket = load.hot() ? HOT_SLIDING : SPREAD_SLIDING;
+        return storeOf(SLIDING_STORE, store, HOT_SLIDING, SPREAD_SLIDING);
+    }
+
+    /** The store's limiter alone, on hashed keys, deciding {@code hot} under a hot load, else {@code spread}. */
+    private static Contender storeOf(String name, LibraryPaths.Store store, Bucket hot, Bucket spread) {
+        return Contender.inJvm(name, load -> {
+            Bucket bucket = load.hot() ? hot : spread;
             String[] keys = Keys.hashed(load.keys());
             return thread -> key -> store.limiter().consume(bucket, keys[key]).outcome()
                     != Verdict.Outcome.UNAVAILABLE;

@@ -680,28 +680,8 @@ public abstract class RateLimiterContract {
     @Test
     @DisplayName("token bucket: 200 concurrent first calls on one key admit exactly its capacity")
     void tokenBucketConcurrentFirstCalls() throws Exception {
-        Bucket bucket = tokenBucket("tb-race", 50, limit(50, Duration.ofHours(1)));
-        int threads = 200;
-        CyclicBarrier start = new CyclicBarrier(threads);
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<Boolean>> results = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                results.add(pool.submit(() -> {
-                    start.await();
-                    Verdict verdict = limiter.consume(bucket, "first");
-                    assertThat(verdict.outcome()).isNotEqualTo(Outcome.UNAVAILABLE);
-                    return verdict.isAllowed();
-                }));
-            }
-            int admitted = 0;
-            for (Future<Boolean> result : results) {
-                admitted += result.get(2, TimeUnit.MINUTES) ? 1 : 0;
-            }
-            assertThat(admitted).isEqualTo(50);
-        } finally {
-            pool.shutdownNow();
-        }
+        assertThat(admittedOfConcurrentFirstCalls(tokenBucket("tb-race", 50, limit(50, Duration.ofHours(1)))))
+                .isEqualTo(50);
     }
 
     @Test
@@ -854,28 +834,8 @@ public abstract class RateLimiterContract {
     @Test
     @DisplayName("sliding window: 200 concurrent first calls on one key admit exactly its limit")
     void slidingWindowConcurrentFirstCalls() throws Exception {
-        Bucket bucket = slidingWindow("sw-race", limit(50, Duration.ofHours(1)));
-        int threads = 200;
-        CyclicBarrier start = new CyclicBarrier(threads);
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<Boolean>> results = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                results.add(pool.submit(() -> {
-                    start.await();
-                    Verdict verdict = limiter.consume(bucket, "first");
-                    assertThat(verdict.outcome()).isNotEqualTo(Outcome.UNAVAILABLE);
-                    return verdict.isAllowed();
-                }));
-            }
-            int admitted = 0;
-            for (Future<Boolean> result : results) {
-                admitted += result.get(2, TimeUnit.MINUTES) ? 1 : 0;
-            }
-            assertThat(admitted).isEqualTo(50);
-        } finally {
-            pool.shutdownNow();
-        }
+        assertThat(admittedOfConcurrentFirstCalls(slidingWindow("sw-race", limit(50, Duration.ofHours(1)))))
+                .isEqualTo(50);
     }
 
     @Test
@@ -941,6 +901,31 @@ public abstract class RateLimiterContract {
         assertThat(limiter.consume(sliding, "k").remaining()).isEqualTo(1);
         assertThat(limiter.consume(sliding, "k").remaining()).isZero();
         assertThat(limiter.consume(sliding, "k").outcome()).isEqualTo(Outcome.DENIED);
+    }
+
+    /** 200 threads' first calls on one key of {@code bucket}, released at once; how many were allowed. */
+    private int admittedOfConcurrentFirstCalls(Bucket bucket) throws Exception {
+        int threads = 200;
+        CyclicBarrier start = new CyclicBarrier(threads);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<Boolean>> results = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                results.add(pool.submit(() -> {
+                    start.await();
+                    Verdict verdict = limiter.consume(bucket, "first");
+                    assertThat(verdict.outcome()).isNotEqualTo(Outcome.UNAVAILABLE);
+                    return verdict.isAllowed();
+                }));
+            }
+            int admitted = 0;
+            for (Future<Boolean> result : results) {
+                admitted += result.get(2, TimeUnit.MINUTES) ? 1 : 0;
+            }
+            return admitted;
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     /** Calls cost 1 until the first refusal, at most {@code most}; how many were allowed. */

@@ -1060,7 +1060,9 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
                         return WindowVerdicts.slidingSingle(bucket, cost, cost == 0 && needed <= limit, 0, 0,
                                 windowMillis);
                     }
-                    current.seal();
+                    if (current != Span.NONE) {
+                        current.seal(); // the shared NONE counts nothing and is never added to
+                    }
                     if (replace(current, new Span(now + windowMillis, 0, cost))) {
                         return WindowVerdicts.slidingSingle(bucket, cost, true, cost, 0, windowMillis);
                     }
