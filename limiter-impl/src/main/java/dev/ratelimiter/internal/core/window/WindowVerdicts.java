@@ -121,6 +121,9 @@ public final class WindowVerdicts {
             return tokensFromCounts(bucket, cost, allowed, answer, offset);
         }
         if (bucket.isSlidingWindow()) {
+            if (limits.size() == 1) {
+                return slidingSingle(bucket, cost, allowed, answer[offset + 1], answer[offset + 2], answer[offset + 3]);
+            }
             int count = limits.size();
             long[] current = new long[count];
             long[] previous = new long[count];
