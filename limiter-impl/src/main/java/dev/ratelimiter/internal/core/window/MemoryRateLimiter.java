@@ -61,6 +61,8 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
     private static final long CAP_SWEEP_SPACING_MILLIS = 1_000;
     private static final long SAME_WINDOW_MILLIS = 500;
     private static final long MICROS_PER_MILLI = 1_000;
+    /** A sliding window's end when it has none: two lengths before any instant of this era, so nothing weighs. */
+    private static final long NO_WINDOW = Long.MIN_VALUE / 2;
 
     private final InstantSource clock;
     private final int maxKeysPerBucket;
@@ -858,8 +860,8 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
     }
 
     /**
-     * One key's sliding window counters, one per window of its bucket (docs/guide.md#sliding-windows): each window's
-     * current count, previous count and current end (epoch milliseconds). Windows follow one another from the first
+     * One key's sliding window counters of a bucket of several windows (docs/guide.md#sliding-windows; one window is
+     * a {@link SlidingCell}): each window's current count, previous count and current end (epoch milliseconds). Windows follow one another from the first
      * counted call, so a window that ended is followed by the one it ended into; a key idle for two window lengths
      * counts nothing. Read and written under this object's lock.
      */
@@ -877,7 +879,7 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             endsAt = new long[size];
             for (int i = 0; i < size; i++) {
                 windowMillis[i] = bucket.limits().get(i).window().toMillis();
-                endsAt[i] = Long.MIN_VALUE / 2; // no window: two lengths before any instant of this era
+                endsAt[i] = NO_WINDOW;
             }
         }
 
@@ -938,55 +940,29 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
                     current[i] += cost;
                 }
             }
-            Verdict verdict;
-            if (size == 1) {
-                verdict = WindowVerdicts.slidingSingle(bucket, cost, allowed, current[0], previous[0], end(0, now));
-            } else {
-                long[] end = new long[size];
-                for (int i = 0; i < size; i++) {
-                    end[i] = end(i, now);
-                }
-                verdict = WindowVerdicts.sliding(bucket, cost, allowed, current.clone(), previous.clone(), end);
+            long[] end = new long[size];
+            for (int i = 0; i < size; i++) {
+                end[i] = end(i, now);
             }
+            Verdict verdict = WindowVerdicts.sliding(bucket, cost, allowed, current, previous, end);
             for (int i = 0; i < size; i++) {
                 if (current[i] == 0 && previous[i] == 0) {
-                    endsAt[i] = Long.MIN_VALUE / 2; // a call that counted nothing opens no window
+                    endsAt[i] = NO_WINDOW; // a call that counted nothing opens no window
                 }
             }
             return verdict;
         }
 
-        /**
-         * Counts, in each window, what the store's verdict said was counted, so that it slides out when the store's
-         * does ({@code resetAfter}): beyond one window length, as this window's count; within one, as the previous
-         * window's count weighted by that time.
-         */
+        /** Each window as {@link Span#carried} takes the store's window (every window's time until all slid out). */
         @Override
         void carryLocked(Verdict verdict, long now) {
             for (int i = 0; i < windowMillis.length; i++) {
-                Verdict.Window window = verdict.windows().isEmpty() ? null : verdict.windows().get(i);
-                long limit = window == null ? verdict.limit() : window.limit().limit();
-                long counted = Math.max(0, limit - (window == null ? verdict.remaining() : window.remaining()));
-                long w = windowMillis[i];
-                long outMillis = (window == null ? verdict.resetAfter() : window.resetAfter()).toMillis();
-                if (window == null && verdict.outcome() == Verdict.Outcome.DENIED) {
-                    // a refusal's resetAfter is when the refused call fits, not when all slides out: one window later
-                    outMillis += w;
-                }
-                outMillis = Math.min(outMillis, 2 * w);
-                if (counted == 0 || outMillis <= 0) {
-                    current[i] = 0;
-                    previous[i] = 0;
-                    endsAt[i] = Long.MIN_VALUE / 2;
-                } else if (outMillis > w) {
-                    current[i] = counted;
-                    previous[i] = 0;
-                    endsAt[i] = now + outMillis - w;
-                } else {
-                    current[i] = 0;
-                    previous[i] = Math.min(limit, (long) Math.ceil((double) counted * w / outMillis));
-                    endsAt[i] = now + outMillis;
-                }
+                Verdict.Window window = verdict.windows().get(i);
+                Span carried = Span.carried(window.limit().limit(), windowMillis[i], window.remaining(),
+                        window.resetAfter().toMillis(), now, null);
+                current[i] = carried.countOrSealed();
+                previous[i] = carried.previous;
+                endsAt[i] = carried.endsAt;
             }
         }
 
@@ -1085,28 +1061,21 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             }
         }
 
-        /** The store's count, as {@link Sliding#carryLocked} takes it, for one window. */
+        /**
+         * The store's window as {@link Span#carried} takes it; a refusal's {@code resetAfter} is when the refused call
+         * fits, not when all has slid out, so one window length more is taken for it.
+         */
         @Override
         boolean carry(Bucket bucket, Verdict verdict, long now) {
-            long counted = Math.max(0, limit - verdict.remaining());
             long outMillis = verdict.resetAfter().toMillis()
                     + (verdict.outcome() == Verdict.Outcome.DENIED ? windowMillis : 0);
-            outMillis = Math.min(outMillis, 2 * windowMillis);
-            Span next;
-            if (counted == 0 || outMillis <= 0) {
-                next = Span.NONE;
-            } else if (outMillis > windowMillis) {
-                next = new Span(now + outMillis - windowMillis, 0, counted);
-            } else {
-                next = new Span(now + outMillis, Math.min(limit, (long) Math.ceil((double) counted * windowMillis
-                        / outMillis)), 0);
-            }
             while (true) {
                 Span current = span;
                 if (current == Span.RETIRED) {
                     return false;
                 }
-                if (replace(current, next)) {
+                Span next = Span.carried(limit, windowMillis, verdict.remaining(), outMillis, now, current);
+                if (next == current || replace(current, next)) {
                     return true;
                 }
             }
@@ -1138,8 +1107,8 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
      * takes it as its previous count.
      */
     private static final class Span implements java.util.function.LongFunction<Duration> {
-        static final Span NONE = new Span(Long.MIN_VALUE / 2, 0, 0); // no window: two lengths before this era
-        static final Span RETIRED = new Span(Long.MIN_VALUE / 2, 0, 0);
+        static final Span NONE = new Span(NO_WINDOW, 0, 0);
+        static final Span RETIRED = new Span(NO_WINDOW, 0, 0);
         private static final long SEALED = Long.MIN_VALUE;
         private static final VarHandle COUNT;
 
@@ -1183,6 +1152,38 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
                 resetAfter = cached;
             }
             return cached;
+        }
+
+        /**
+         * A window that holds what a shared store's verdict said was counted ({@code limit - remaining}), so that it
+         * slides out when the store's does, {@code outMillis} from {@code now} (at most two window lengths): beyond
+         * one window length, as the current window's count, its end {@code outMillis} less a window away; within one,
+         * as the previous window's count weighted by that time; nothing counted, no window ({@link #NONE}). When
+         * {@code held} is that same window (an end within {@link #SAME_WINDOW_MILLIS}, the same previous count, not
+         * sealed), its count is set in place and {@code held} returned: no allocation for a key decided again and
+         * again in one window.
+         *
+         * @param held the span a {@link SlidingCell} holds, or {@code null}
+         * @return {@code held}, {@link #NONE} or a new span
+         */
+        static Span carried(long limit, long windowMillis, long remaining, long outMillis, long now, Span held) {
+            long counted = Math.max(0, limit - remaining);
+            long out = Math.min(outMillis, 2 * windowMillis);
+            if (counted == 0 || out <= 0) {
+                return NONE;
+            }
+            boolean current = out > windowMillis;
+            long endsAt = current ? now + out - windowMillis : now + out;
+            long previous = current ? 0 : Math.min(limit, (long) Math.ceil((double) counted * windowMillis / out));
+            long count = current ? counted : 0;
+            if (held != null && held != NONE && held != RETIRED && held.previous == previous
+                    && Math.abs(held.endsAt - endsAt) < SAME_WINDOW_MILLIS) {
+                long was = held.count();
+                if (was >= 0 && COUNT.compareAndSet(held, was, count)) {
+                    return held;
+                }
+            }
+            return new Span(endsAt, previous, count);
         }
 
         /** The count, sealed or not. */

@@ -261,4 +261,44 @@ class MemoryRateLimiterTest extends RateLimiterContract {
         clock.advance(Duration.ofSeconds(1));
         assertThat(memory.consume(bucket, "k", 3).outcome()).isEqualTo(Verdict.Outcome.ALLOWED);
     }
+
+    @Test
+    @DisplayName("sliding window: carry takes the store's count until it has slid out there, set in place while the "
+            + "store's window is the one held; a carried refusal holds until the refused call could pass, at least")
+    void carrySlidingWindow() {
+        MemoryRateLimiter memory = (MemoryRateLimiter) limiter;
+        Bucket bucket = slidingWindow("sw-carry", new Bucket.Limit(10, Duration.ofSeconds(10)));
+        memory.carry(bucket, "k", WindowVerdicts.slidingSingle(bucket, 1, true, 3, 0, 6_000));
+        assertThat(memory.consume(bucket, "k").remaining()).isEqualTo(6);
+        memory.carry(bucket, "k", WindowVerdicts.slidingSingle(bucket, 1, true, 5, 0, 6_000));
+        assertThat(memory.consume(bucket, "k").remaining()).as("the store's 5, and this call").isEqualTo(4);
+        clock.advance(Duration.ofSeconds(6));
+        assertThat(memory.consume(bucket, "k").remaining()).as("the next window: the 6 weigh 6, and this call")
+                .isEqualTo(3);
+
+        Verdict refused = WindowVerdicts.slidingSingle(bucket, 1, false, 10, 0, 4_000);
+        assertThat(refused.resetAfter()).as("the store's wait").isEqualTo(Duration.ofSeconds(5));
+        memory.carry(bucket, "spent", refused);
+        assertThat(memory.consume(bucket, "spent").outcome()).isEqualTo(Outcome.DENIED);
+        clock.advance(Duration.ofSeconds(6));
+        assertThat(memory.consume(bucket, "spent").outcome()).isEqualTo(Outcome.ALLOWED);
+
+        memory.carry(bucket, "k", WindowVerdicts.untouched(bucket));
+        assertThat(memory.liveCounters(bucket.name())).as("nothing counted in the store: cleared").isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("sliding window of several windows: carry takes each window from the store's verdict")
+    void carrySlidingWindows() {
+        MemoryRateLimiter memory = (MemoryRateLimiter) limiter;
+        Bucket bucket = slidingWindow("sw-carry-several", new Bucket.Limit(3, Duration.ofSeconds(10)),
+                new Bucket.Limit(10, Duration.ofHours(1)));
+        memory.carry(bucket, "k", WindowVerdicts.sliding(bucket, 1, true, new long[] {1, 9}, new long[] {0, 0},
+                new long[] {5_000, 1_800_000}));
+        assertThat(memory.consume(bucket, "k").outcome()).as("one left in the hour").isEqualTo(Outcome.ALLOWED);
+        assertThat(memory.consume(bucket, "k").outcome()).isEqualTo(Outcome.DENIED);
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(memory.consume(bucket, "k").outcome()).as("the hour's count outlasts the short window")
+                .isEqualTo(Outcome.DENIED);
+    }
 }
