@@ -21,7 +21,7 @@ import java.util.Arrays;
  * is full, from the time owed until full (docs/stores.md#token-bucket-rows). A one-item statement's row is written
  * into a {@code long[]} the caller made, from an offset, so a decision allocates one answer; V7's function returns
  * that layout already, per call, in one {@code bigint[]} ({@link #functionAnswers}), with a sliding window's three
- * numbers per window (docs/stores.md#sliding-window-rows), which only the function answers.
+ * numbers per window (docs/stores.md#sliding-window-rows).
  *
  * <p>A column the driver cannot read throws its {@link SQLException}, which the store classifies
  * ({@link PostgresFailures}); nothing here decides by this JVM's clock: a window's time left is from the instant
@@ -96,22 +96,21 @@ final class CounterRows {
     }
 
     /**
-     * The numbers of a sliding window's one-window upsert ({@code count, previous, ends_at, denied, now}): the
-     * current count, the previous count and the milliseconds until the current window ends (the row's
-     * {@code ends_at} is one length later), at most its length; no state (both counts 0) answers its whole length.
+     * The numbers of a sliding window's one-window upsert ({@code count, previous, denied}, and the milliseconds
+     * from the statement's instant to {@code ends_at}): the current count, the previous count and the milliseconds
+     * until the current window ends (the row's {@code ends_at} is one length later), at most its length; no state
+     * (both counts 0) answers its whole length.
      *
      * @return whether it was allowed
      */
     static boolean slidingCounted(Bucket bucket, ResultSet row, long[] answer, int offset) throws SQLException {
-        boolean allowed = !row.getBoolean(4);
+        boolean allowed = !row.getBoolean(3);
         long windowMillis = bucket.window().toMillis();
         long current = row.getLong(1);
         long previous = row.getLong(2);
         long end = windowMillis;
         if (current > 0 || previous > 0) {
-            Instant now = row.getObject(5, OffsetDateTime.class).toInstant();
-            Instant endsAt = row.getObject(3, OffsetDateTime.class).toInstant();
-            end = Math.max(1, Math.min(Duration.between(now, endsAt).toMillis() - windowMillis, windowMillis));
+            end = Math.max(1, Math.min(row.getLong(4) - windowMillis, windowMillis));
         }
         answer[offset] = allowed ? 1 : 0;
         answer[offset + 1] = current;

@@ -63,8 +63,8 @@ import java.util.Optional;
  * {@code ends_at} one length after the current end, when nothing is left to weigh), several in arrays. One window
  * and a positive cost is one upsert as above ({@code consumeSlidingSql}), whose refusal writes the row back as it was
  * read with {@code denied}; a check or several windows go to V7's function, as a call of one item, where a refusal
- * writes nothing and creates no row. Until V7, V6's function was called ({@code <table>_decide_v6}); it stays for that version during
- * a rolling upgrade.
+ * writes nothing and creates no row. Until V7, V6's function was called ({@code <table>_decide_v6}); it stays for
+ * that version during a rolling upgrade.
  *
  * <p>Binding throws only the driver's {@link SQLException}, which the store classifies ({@link PostgresFailures}),
  * and {@link IllegalStateException} for a parameter name no case binds (a mistake in a statement here).
@@ -340,7 +340,8 @@ final class CounterStatements {
      * roll it ({@code s}: the current count, the previous count and the current window's end: the row's own window,
      * the one it ended into, or a new one), and decide ({@code d}). Allowed, the cost is counted; refused, the row is
      * written rolled as it was read (the same state) with {@code denied}, which {@code RETURNING} reads back, as a
-     * fixed window's refusal is; a refused call that finds nothing to weigh leaves a row ending now, which counts as
+     * fixed window's refusal is, with the milliseconds from now to {@code ends_at} as one number (no timestamp for
+     * the client to parse); a refused call that finds nothing to weigh leaves a row ending now, which counts as
      * no state and the next sweep deletes, so no window opens at a refusal.
      */
     private static String consumeSlidingSql(String table, String now) {
@@ -355,8 +356,8 @@ final class CounterStatements {
                 + "CASE WHEN x.same AND c.ends_at - x.span > x.now THEN c.ends_at - x.span "
                 + "WHEN x.same AND c.ends_at > x.now AND c.count > 0 THEN c.ends_at ELSE x.now + x.span END "
                 + "AS window_end FROM " + read + ") AS s";
-        String decided = "(SELECT s.*, s.prev::float8 * LEAST((extract(epoch FROM s.window_end - s.now) * 1000)::bigint, "
-                + "s.span_ms)::float8 / s.span_ms::float8 <= (s.lim - s.cur - s.cost)::float8 AS fits FROM " + rolled
+        String decided = "(SELECT s.*, s.prev::float8 "
+                + "* LEAST((extract(epoch FROM s.window_end - s.now) * 1000)::bigint, s.span_ms)::float8 / s.span_ms::float8 <= (s.lim - s.cur - s.cost)::float8 AS fits FROM " + rolled
                 + ") AS d";
         return "INSERT INTO " + table + " AS c (bucket, key, ends_at, count, previous, length_seconds, denied) "
                 + "VALUES (:bucket, :key, date_trunc('milliseconds', " + now + ") + CASE WHEN :cost::bigint "
@@ -370,7 +371,8 @@ final class CounterStatements {
                 + "CASE WHEN d.fits OR d.cur > 0 OR d.prev > 0 THEN d.window_end + d.span ELSE d.now END, d.secs, "
                 + "NOT d.fits, NULL::bigint[], NULL::bigint[], NULL::timestamptz[], NULL::bigint[] FROM " + decided
                 + ") "
-                + "RETURNING count, previous, ends_at, denied, date_trunc('milliseconds', " + now + ")";
+                + "RETURNING count, previous, denied, "
+                + "(extract(epoch FROM ends_at - date_trunc('milliseconds', " + now + ")) * 1000)::bigint";
     }
 
     /**

@@ -20,8 +20,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Fixed windows, token buckets and sliding windows in a PostgreSQL table (docs/stores.md#the-postgresql-backend): each call is one
- * statement on one connection of a non-transactional pool, with no explicit transaction and no advisory lock,
+ * Fixed windows, token buckets and sliding windows in a PostgreSQL table (docs/stores.md#the-postgresql-backend):
+ * each call is one statement on one connection of a non-transactional pool, with no explicit transaction and no advisory lock,
  * PostgreSQL's row lock serialising concurrent attempts on a key from any number of processes. The store composes
  * parts of one job each:
  * {@link CounterStatements} (the SQL of each statement, the rules of the windows, and how a call binds its values),
@@ -236,7 +236,8 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
 
     /**
      * Decides calls of one or more items with one statement, V7's function: a batch, or the several items of one
-     * call (or one token bucket of several windows, or one sliding window) as a batch of one.
+     * call (or one token bucket of several windows, or a sliding window's check or several windows) as a batch of
+     * one.
      *
      * @return each call's answer of {@link #consume}, as the function gives it ({@link CounterRows#functionAnswers})
      */
@@ -267,9 +268,9 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
      * table that matches no row still needs a writable session and the table's privileges, so a read-only session
      * (a demoted writer, a standby behind the same address) fails it with SQLSTATE 25006 where {@code SELECT 1}
      * would succeed and close the breaker on a store that refuses every decision. The same statement calls V7's
-     * function with no call to decide, the path of sliding windows, of token buckets of several windows and of
-     * several items: a function missing (V7 not applied) or not executable by the store's role fails the probe too,
-     * so the breaker stays open instead of every such decision failing.
+     * function with no call to decide, the path of a sliding window's checks and several windows, of token buckets
+     * of several windows and of several items: a function missing (V7 not applied) or not executable by the store's
+     * role fails the probe too, so the breaker stays open instead of every such decision failing.
      *
      * @throws StoreException if the database does not take a write and the function's call within the deadline
      */
