@@ -24,8 +24,9 @@ import java.util.regex.Pattern;
  * @param algorithm how the windows count, never {@code null}
  * @param burst     the most attempts the shortest window admits at once: for a {@link Algorithm#TOKEN_BUCKET token
  *                  bucket}, its capacity in tokens (1 to {@link #MAX_LIMIT}; 1 spaces calls evenly, SmallRye's
- *                  {@code minSpacing}); for a {@link Algorithm#FIXED_WINDOW fixed window}, its limit. Given as 0,
- *                  the shortest window's limit.
+ *                  {@code minSpacing}); for a {@link Algorithm#FIXED_WINDOW fixed} or
+ *                  {@link Algorithm#SLIDING_WINDOW sliding} window, its limit. Given as 0, the shortest window's
+ *                  limit.
  */
 public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Algorithm algorithm, long burst) {
 
@@ -64,7 +65,7 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
             this.configName = configName;
         }
 
-        /** {@return the name in configuration ({@code ratelimiter.buckets.<name>.algorithm}): {@code fixed-window}, ...} */
+        /** {@return the name in configuration ({@code ratelimiter.buckets.<name>.algorithm}), {@code fixed-window}...} */
         public String configName() {
             return configName;
         }
@@ -170,9 +171,9 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
      * @param onOutage  what to decide when the limiter cannot answer
      * @param algorithm how the windows count
      * @param burst     0 for the shortest window's limit; else, for a token bucket, its capacity from 1 to
-     *                  {@link #MAX_LIMIT}, and for a fixed window, the shortest window's limit
-     * @throws IllegalArgumentException if a value is out of range, two windows have the same length, a fixed window
-     *                                  is given another burst than its limit, or a token bucket's window refills
+     *                  {@link #MAX_LIMIT}, and for a fixed or sliding window, the shortest window's limit
+     * @throws IllegalArgumentException if a value is out of range, two windows have the same length, a fixed or
+     *                                  sliding window is given another burst than its limit, or a token bucket's window refills
      *                                  faster than one token per microsecond or takes longer than
      *                                  {@link #MAX_WINDOW} to fill; the message names the bucket
      * @throws NullPointerException     if {@code name}, {@code limits}, a window, {@code onOutage} or

@@ -20,7 +20,7 @@ import java.util.Optional;
  * (docs/guide.md#token-buckets): each window keeps the time until it is full again, t; an item of cost c is allowed
  * iff, in every window i, max(c, 1) is at most its {@link Bucket#capacity(int) capacity} and t + max(c, 1) ×
  * {@link Bucket#tokenIntervalMicros(int) interval} stays within capacity × interval; only then is c × interval
- * added to every window's t, atomically. A refused item writes nothing.
+ * added to every window's t, atomically. A refused item takes no token.
  *
  * <p>A store whose provider declares {@link dev.ratelimiter.Bucket.Algorithm#SLIDING_WINDOW} decides an item of a
  * sliding-window bucket by the sliding window counter (docs/guide.md#sliding-windows). Each window keeps, per key,
@@ -30,8 +30,8 @@ import java.util.Optional;
  * counted item opens a new first window. At a time r milliseconds before the current window ends (1 ≤ r ≤ W, the
  * window's length in milliseconds), an item of cost c is allowed iff, in every window, {@code prev × r / W ≤ limit −
  * cur − max(c, 1)}, the left side computed in IEEE 754 double precision in that order (prev × r, then / W), so that
- * every store decides alike; only then is c added to every window's {@code cur}, atomically. A refused item writes
- * nothing.
+ * every store decides alike; only then is c added to every window's {@code cur}, atomically. A refused item counts
+ * nothing and opens no window.
  *
  * <p>Implementations are thread-safe. They never see a key in clear ({@link StoreItem#key()} is hashed).
  */
@@ -42,16 +42,14 @@ public interface RateLimitStore extends AutoCloseable {
      * refused item: later items are neither decided nor counted, earlier ones keep their count. A store that can
      * should decide them in one round trip.
      *
-     * <p>The answer holds, for each decided item in order, {@code 1 + 2 × windows} numbers (3 per window for a sliding
-     * window): {@code 1} if the item
-     * was allowed (and counted) else {@code 0}; then, for each window in {@link Bucket#limits()} order, the
+     * <p>The answer holds, for each decided item in order, {@link StoreItem#answerLength} numbers: {@code 1} if the
+     * item was allowed (and counted) else {@code 0}; then, for each window in {@link Bucket#limits()} order, the
      * attempts counted in it after this call, and the milliseconds until it ends (the window's whole length when
      * none is open for the key); for a token bucket, the tokens missing from full (its capacity less the whole tokens
      * left) and the milliseconds until it is full, rounded up; for a sliding window three numbers, not two: its
      * {@code cur} after this call, its {@code prev}, and the milliseconds until its current window ends, r (cur and
-     * prev 0 and r its whole length when the key has no state). {@link StoreItem#answerLength} gives an item's length.
-     * It ends after the first refused item, so its length says how many were decided.
-     * Counts above the limit and times outside 0..window are clamped by the caller.
+     * prev 0 and r its whole length when the key has no state). It ends after the first refused item, so its length
+     * says how many were decided. Counts above the limit and times outside 0..window are clamped by the caller.
      *
      * @param items one or more items; an item's key may repeat in another item of another bucket
      * @return the decided items' numbers, as above

@@ -51,8 +51,9 @@ import java.util.concurrent.atomic.LongAdder;
  * more than once in it: 24 bytes of heap per busy key instead of 24 bytes of garbage per call.
  *
  * <p>One file of about 1 000 lines, on purpose: the per-key states ({@code Cell}, {@code Window}, {@code TokenCell},
- * and the {@code State}s under a lock, {@code Windows}, {@code Tokens} and {@code Sliding}) and the bucket's map ({@code Counters}) are private nested classes whose fields are changed by compare-and-set and
- * under locks that only this class takes; kept together, no other class can touch that mutable state, and the
+ * {@code SlidingCell}, {@code Span}, and the {@code State}s under a lock, {@code Windows}, {@code Tokens} and
+ * {@code Sliding}) and the bucket's map ({@code Counters}) are private nested classes whose fields are changed by
+ * compare-and-set and under locks that only this class takes; kept together, no other class can touch that mutable state, and the
  * sweeper's retire-then-remove protocol reads in one place.
  */
 public final class MemoryRateLimiter implements RateLimiter, Sweepable {
@@ -861,9 +862,9 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
 
     /**
      * One key's sliding window counters of a bucket of several windows (docs/guide.md#sliding-windows; one window is
-     * a {@link SlidingCell}): each window's current count, previous count and current end (epoch milliseconds). Windows follow one another from the first
-     * counted call, so a window that ended is followed by the one it ended into; a key idle for two window lengths
-     * counts nothing. Read and written under this object's lock.
+     * a {@link SlidingCell}): each window's current count, previous count and current end (epoch milliseconds).
+     * Windows follow one another from the first counted call, so a window that ended is followed by the one it ended
+     * into; a key idle for two window lengths counts nothing. Read and written under this object's lock.
      */
     private static final class Sliding extends LockedState {
         private final long[] windowMillis;

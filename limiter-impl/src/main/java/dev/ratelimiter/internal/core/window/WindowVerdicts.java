@@ -347,12 +347,12 @@ public final class WindowVerdicts {
                 durations.apply(reset));
     }
 
-    /** Attempts left in a sliding window: the limit less the current count and the weighted previous count, rounded up. */
+    /** Attempts left in a sliding window: the limit less the current count and the previous one's weight, rounded up. */
     private static long slidingRemaining(long limit, long windowMillis, long cur, long prev, long end) {
         return clamp(limit - cur - (long) Math.ceil(SlidingWindow.weighted(prev, end, windowMillis)), limit);
     }
 
-    /** Milliseconds until nothing counted is left in a sliding window: the current window's end, plus W if it counts. */
+    /** Milliseconds until a sliding window holds nothing: until its current window ends, plus W if that counts. */
     private static long slidingEmptyMillis(long windowMillis, long cur, long prev, long end) {
         return cur > 0 ? end + windowMillis : prev > 0 ? end : 0;
     }
