@@ -135,50 +135,34 @@ class PgBouncerTest {
     @DisplayName("8 threads x 25 token-bucket calls through PgBouncer, each one upsert of one window and one call of "
             + "V7's function for two buckets: every token taken once, none failed")
     void tokenBucketsThroughPgBouncer(PoolMode mode) throws Exception {
-        PgBouncer bouncer = bouncer(mode);
-        PostgresChain chain = chain(bouncer, "rl-pgbouncer-tokens-" + mode.name().toLowerCase(java.util.Locale.ROOT));
-        String suffix = mode.name().toLowerCase(java.util.Locale.ROOT);
         // A token a day: none comes back while the test runs, so the tokens taken are exact.
-        Bucket one = new Bucket("tokens-a-" + suffix, List.of(new Bucket.Limit(1_000, Duration.ofDays(1))),
-                OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
-        Bucket two = new Bucket("tokens-b-" + suffix, List.of(new Bucket.Limit(1_000, Duration.ofHours(1)),
-                new Bucket.Limit(1_000, Duration.ofDays(1))), OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
-        List<dev.ratelimiter.spi.StoreItem> items = List.of(new dev.ratelimiter.spi.StoreItem(one, "k", 1),
-                new dev.ratelimiter.spi.StoreItem(two, "k", 1));
-
-        List<List<Verdict>> verdicts = atOnce(THREADS, () -> {
-            List<Verdict> mine = new ArrayList<>();
-            for (int i = 0; i < CALLS / 2; i++) {
-                mine.add(chain.limiter.consume(one, "k"));
-                mine.addAll(List.of(dev.ratelimiter.internal.core.chain.BatchingLimiter.consumeAll(chain.limiter,
-                        items)));
-            }
-            return mine;
-        });
-
-        assertThat(verdicts).allSatisfy(mine -> assertThat(mine).hasSize(3 * CALLS / 2).allSatisfy(verdict ->
-                assertThat(verdict.outcome()).isEqualTo(Outcome.ALLOWED)));
-        assertThat(chain.monitor.errors()).as("failed store calls (last: %s)", chain.monitor.status().lastError())
-                .isZero();
-        assertThat(chain.limiter.consume(one, "k", 0).remaining()).isEqualTo(1_000 - THREADS * CALLS);
-        assertThat(chain.limiter.consume(two, "k", 0).windows()).extracting(Verdict.Window::remaining)
-                .containsExactly(1_000L - THREADS * CALLS / 2, 1_000L - THREADS * CALLS / 2);
+        everyCallCountedOnce(mode, Bucket.Algorithm.TOKEN_BUCKET, "tokens");
     }
 
     @ParameterizedTest(name = "{0} mode")
     @EnumSource(PoolMode.class)
-    @DisplayName("8 threads x 25 sliding-window calls through PgBouncer, each one call of V7's function, of one "
-            + "bucket and of two (one window; two windows): every call counted once, none failed")
+    @DisplayName("8 threads x 25 sliding-window calls through PgBouncer, one upsert of one window and one call of "
+            + "V7's function for two buckets (one window; two windows): every call counted once, none failed")
     void slidingWindowsThroughPgBouncer(PoolMode mode) throws Exception {
-        PgBouncer bouncer = bouncer(mode);
-        PostgresChain chain = chain(bouncer, "rl-pgbouncer-sliding-" + mode.name().toLowerCase(java.util.Locale.ROOT));
-        String suffix = mode.name().toLowerCase(java.util.Locale.ROOT);
         // Windows of a day: none rolls while the test runs, so the counts are exact.
-        Bucket one = new Bucket("sliding-a-" + suffix, List.of(new Bucket.Limit(1_000, Duration.ofDays(1))),
-                OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
-        Bucket two = new Bucket("sliding-b-" + suffix, List.of(new Bucket.Limit(1_000, Duration.ofHours(1)),
-                new Bucket.Limit(1_000, Duration.ofDays(1))), OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW,
-                0);
+        everyCallCountedOnce(mode, Bucket.Algorithm.SLIDING_WINDOW, "sliding");
+        assertThat(count("sliding-a-" + mode.name().toLowerCase(java.util.Locale.ROOT)))
+                .as("the count in PostgreSQL").isEqualTo(THREADS * CALLS);
+    }
+
+    /**
+     * 8 threads x 25 calls through PgBouncer in {@code mode}, each of a bucket of one window of a day (alone) and of
+     * it with a bucket of two windows (in one call): every one allowed, none failed, each window's remaining down by
+     * exactly the calls made.
+     */
+    private void everyCallCountedOnce(PoolMode mode, Bucket.Algorithm algorithm, String name) throws Exception {
+        PgBouncer bouncer = bouncer(mode);
+        String suffix = mode.name().toLowerCase(java.util.Locale.ROOT);
+        PostgresChain chain = chain(bouncer, "rl-pgbouncer-" + name + "-" + suffix);
+        Bucket one = new Bucket(name + "-a-" + suffix, List.of(new Bucket.Limit(1_000, Duration.ofDays(1))),
+                OutagePolicy.FALLBACK, algorithm, 0);
+        Bucket two = new Bucket(name + "-b-" + suffix, List.of(new Bucket.Limit(1_000, Duration.ofHours(1)),
+                new Bucket.Limit(1_000, Duration.ofDays(1))), OutagePolicy.FALLBACK, algorithm, 0);
         List<dev.ratelimiter.spi.StoreItem> items = List.of(new dev.ratelimiter.spi.StoreItem(one, "k", 1),
                 new dev.ratelimiter.spi.StoreItem(two, "k", 1));
 
@@ -199,7 +183,6 @@ class PgBouncerTest {
         assertThat(chain.limiter.consume(one, "k", 0).remaining()).isEqualTo(1_000 - THREADS * CALLS);
         assertThat(chain.limiter.consume(two, "k", 0).windows()).extracting(Verdict.Window::remaining)
                 .containsExactly(1_000L - THREADS * CALLS / 2, 1_000L - THREADS * CALLS / 2);
-        assertThat(count(one.name())).as("the count in PostgreSQL").isEqualTo(THREADS * CALLS);
     }
 
     @Test
