@@ -13,18 +13,27 @@ class ScriptArgumentEncoderTest {
 
     private static final Bucket BUCKET = new Bucket("login", 5, Duration.ofMinutes(2));
 
+    /** A store that only lays out keys and arguments: its client is never asked for. */
+    private static ValkeyStore layoutOnly(String prefix) {
+        return new ValkeyStore(() -> {
+            throw new UnsupportedOperationException("layout only");
+        }, prefix);
+    }
+
+    /** The script's parameters as the text sent. */
+    private static java.util.List<String> sent(byte[][] parameters) {
+        return java.util.Arrays.stream(parameters).map(bytes -> new String(bytes, StandardCharsets.UTF_8)).toList();
+    }
+
     @Test
     @DisplayName("several windows: each window's key and arguments are those of the store's documented layout")
     void severalWindows() {
         Bucket bucket = new Bucket("projects", java.util.List.of(new Bucket.Limit(3, Duration.ofSeconds(10)),
                 new Bucket.Limit(10, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK);
-        ValkeyStore limiter = new ValkeyStore(() -> {
-            throw new UnsupportedOperationException("layout only");
-        }, "rl:");
+        ValkeyStore limiter = layoutOnly("rl:");
         ScriptArgumentEncoder.OfBucket arguments = new ScriptArgumentEncoder("rl:").of(bucket);
         byte[][] parameters = arguments.parameters("k", 7);
-        java.util.List<String> sent = java.util.Arrays.stream(parameters)
-                .map(bytes -> new String(bytes, StandardCharsets.UTF_8)).toList();
+        java.util.List<String> sent = sent(parameters);
         java.util.List<String> expected = new java.util.ArrayList<>(java.util.List.of(limiter.counterKeys(bucket, "k")));
         expected.addAll(java.util.List.of(ValkeyStore.arguments(bucket, 7)));
         assertThat(arguments.keyCount()).isEqualTo(2);
@@ -38,12 +47,9 @@ class ScriptArgumentEncoderTest {
         Bucket bucket = new Bucket("projects", java.util.List.of(new Bucket.Limit(3, Duration.ofSeconds(10)),
                 new Bucket.Limit(10, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK,
                 Bucket.Algorithm.TOKEN_BUCKET, 5);
-        ValkeyStore limiter = new ValkeyStore(() -> {
-            throw new UnsupportedOperationException("layout only");
-        }, "rl:");
+        ValkeyStore limiter = layoutOnly("rl:");
         ScriptArgumentEncoder.OfBucket arguments = new ScriptArgumentEncoder("rl:").of(bucket);
-        java.util.List<String> sent = java.util.Arrays.stream(arguments.parameters("k", 2))
-                .map(bytes -> new String(bytes, StandardCharsets.UTF_8)).toList();
+        java.util.List<String> sent = sent(arguments.parameters("k", 2));
         assertThat(limiter.counterKeys(bucket, "k")).containsExactly("rl:{projects:k}:tokens:10s",
                 "rl:{projects:k}:tokens:1h");
         assertThat(sent).containsExactly("rl:{projects:k}:tokens:10s", "rl:{projects:k}:tokens:1h", "2", "-2", "5",
@@ -64,12 +70,9 @@ class ScriptArgumentEncoderTest {
         Bucket bucket = new Bucket("projects", java.util.List.of(new Bucket.Limit(3, Duration.ofSeconds(10)),
                 new Bucket.Limit(10, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK,
                 Bucket.Algorithm.SLIDING_WINDOW, 0);
-        ValkeyStore limiter = new ValkeyStore(() -> {
-            throw new UnsupportedOperationException("layout only");
-        }, "rl:");
+        ValkeyStore limiter = layoutOnly("rl:");
         ScriptArgumentEncoder.OfBucket arguments = new ScriptArgumentEncoder("rl:").of(bucket);
-        java.util.List<String> sent = java.util.Arrays.stream(arguments.parameters("k", 2))
-                .map(bytes -> new String(bytes, StandardCharsets.UTF_8)).toList();
+        java.util.List<String> sent = sent(arguments.parameters("k", 2));
         assertThat(limiter.counterKeys(bucket, "k")).containsExactly("rl:{projects:k}:sliding:10s",
                 "rl:{projects:k}:sliding:1h");
         assertThat(arguments.keyCount()).isEqualTo(2);
@@ -113,9 +116,7 @@ class ScriptArgumentEncoderTest {
     @DisplayName("the bytes sent are the UTF-8 of the counter key the store documents, for ASCII and other keys")
     void counterKeyBytes() {
         for (String prefix : new String[] {"rl:", "r\u00e9seau:"}) {
-            ValkeyStore limiter = new ValkeyStore(() -> {
-                throw new UnsupportedOperationException("layout only");
-            }, prefix);
+            ValkeyStore limiter = layoutOnly(prefix);
             ScriptArgumentEncoder.OfBucket arguments = new ScriptArgumentEncoder(prefix).of(BUCKET);
             for (String key : new String[] {"W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM", "", "j\u00f6rg", "\u4e2d"}) {
                 assertThat(new String(arguments.counterKey(key), StandardCharsets.UTF_8))
