@@ -91,6 +91,30 @@ public interface RateLimitStore extends AutoCloseable {
     }
 
     /**
+     * Gives counts back, in one round trip where the store can: each refund's cost leaves the windows its call was
+     * counted in, for a bucket that counts failures only (docs/guide.md#counting-failures-only). Called only when
+     * the store's provider declares {@link RateLimitStoreProvider#refunds()}.
+     *
+     * <p>The rule, per refund and per window i of its bucket (W its length in milliseconds): a fixed window whose
+     * current window of the key ends in m milliseconds, with {@link StoreRefund#sameWindow
+     * sameWindow(endsInMillis[i], m, W)}, has its count lowered by the cost, never below 0; a sliding window, by the
+     * same test on its current window, has its {@code cur} lowered so, and its {@code prev} is never touched (the
+     * window the call was counted in has ended); any other window (ended, opened since, or never opened) is left
+     * alone, and no window opens or moves its end. A token bucket gets the cost back in every window: its time until
+     * full, t, is lowered by cost × interval, never below 0. A refund writes nothing else, answers nothing, and may
+     * be applied by several threads at once with the store's decisions (each atomically).
+     *
+     * <p>The default throws: a store written before refunds existed gives none, and the library never calls it then.
+     *
+     * @param refunds one or more refunds, keys hashed; a key may repeat in another refund of another bucket
+     * @throws StoreException the store failed or its deadline passed: the library drops the refunds (it never sends
+     *                        them again, since a retry could land in a later window) and counts them
+     */
+    default void refund(List<StoreRefund> refunds) throws StoreException {
+        throw new UnsupportedOperationException(getClass().getName() + " gives no counts back");
+    }
+
+    /**
      * Clears every window of one key, so its next attempt opens new ones. Idempotent, and fine for a key never
      * counted.
      *

@@ -39,6 +39,15 @@ public interface RateLimitStoreProvider {
     }
 
     /**
+     * Whether this store gives counts back ({@link RateLimitStore#refund}): a bucket that counts failures only
+     * ({@code ratelimiter.buckets.<name>.count=failures}) on a store that does not fails the deployment, naming the
+     * property and this store. The default, for a store written before refunds existed, is false.
+     */
+    default boolean refunds() {
+        return false;
+    }
+
+    /**
      * Reads this store's settings from {@link StoreContext#config()} and builds the store. Called once at startup,
      * only when {@code ratelimiter.backend} names this provider.
      *

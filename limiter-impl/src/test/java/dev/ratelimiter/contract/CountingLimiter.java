@@ -4,7 +4,9 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.chain.BatchingLimiter;
+import dev.ratelimiter.internal.core.window.RefundingLimiter;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StoreRefund;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,7 +24,7 @@ public final class CountingLimiter implements BatchingLimiter {
         this.store = store;
     }
 
-    /** Calls of {@code consume}, {@code consumeAll} and {@code reset} so far. */
+    /** Calls of {@code consume}, {@code consumeAll}, {@code refund} and {@code reset} so far. */
     public long calls() {
         return calls.get();
     }
@@ -43,5 +45,11 @@ public final class CountingLimiter implements BatchingLimiter {
     public void reset(Bucket bucket, String key) {
         calls.incrementAndGet();
         store.reset(bucket, key);
+    }
+
+    @Override
+    public boolean refund(List<StoreRefund> refunds) {
+        calls.incrementAndGet();
+        return store instanceof RefundingLimiter inner && inner.refund(refunds);
     }
 }

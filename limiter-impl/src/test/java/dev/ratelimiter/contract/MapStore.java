@@ -5,6 +5,7 @@ import dev.ratelimiter.spi.FailureKind;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StoreRefund;
 
 import java.io.IOException;
 import java.time.InstantSource;
@@ -108,6 +109,25 @@ public final class MapStore implements RateLimitStore {
         failIfDown();
         synchronized (this) {
             counters.getOrDefault(bucket.name(), new HashMap<>()).remove(key);
+        }
+    }
+
+    /** The SPI's rule for fixed windows: a window the refund names gets the cost back, never below 0. */
+    @Override
+    public void refund(List<StoreRefund> refunds) throws StoreException {
+        calls.incrementAndGet();
+        failIfDown();
+        long now = clock.millis();
+        synchronized (this) {
+            for (StoreRefund refund : refunds) {
+                long[][] windows = counters.getOrDefault(refund.bucket().name(), Map.of()).get(refund.key());
+                for (int i = 0; windows != null && i < windows[0].length; i++) {
+                    if (StoreRefund.sameWindow(refund.endsInMillis()[i], windows[1][i] - now,
+                            refund.bucket().limits().get(i).window().toMillis())) {
+                        windows[0][i] = Math.max(0, windows[0][i] - refund.cost());
+                    }
+                }
+            }
         }
     }
 

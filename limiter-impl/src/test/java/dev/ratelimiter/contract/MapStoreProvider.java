@@ -34,6 +34,12 @@ public final class MapStoreProvider implements RateLimitStoreProvider {
         return Set.of("down");
     }
 
+    /** Fixed windows only, so it gives a fixed window's counts back. */
+    @Override
+    public boolean refunds() {
+        return true;
+    }
+
     @Override
     public RateLimitStore create(StoreContext context) {
         boolean down = context.config().bool("down", false);

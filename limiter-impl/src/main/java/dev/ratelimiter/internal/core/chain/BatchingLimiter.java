@@ -2,6 +2,7 @@ package dev.ratelimiter.internal.core.chain;
 
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
+import dev.ratelimiter.internal.core.window.RefundingLimiter;
 import dev.ratelimiter.spi.StoreItem;
 
 import java.util.Arrays;
@@ -20,7 +21,7 @@ import java.util.List;
  * fails for each of its items, an open breaker refuses each of its items); the outage policy, which turns an
  * {@code UNAVAILABLE} item into an answer of the bucket's policy, then asks again for the items no one decided.
  */
-public interface BatchingLimiter extends RateLimiter {
+public interface BatchingLimiter extends RefundingLimiter {
 
     /**
      * Decides the items in order, stopping as the class comment says. The default decides them one

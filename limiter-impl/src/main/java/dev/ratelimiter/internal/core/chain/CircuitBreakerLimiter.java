@@ -5,7 +5,9 @@ import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.settings.BreakerSettings;
+import dev.ratelimiter.internal.core.window.RefundingLimiter;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StoreRefund;
 import dev.ratelimiter.spi.StoreParts;
 
 import java.time.Duration;
@@ -121,6 +123,23 @@ public final class CircuitBreakerLimiter implements BatchingLimiter, AutoCloseab
             part.record(verdict.outcome() == Verdict.Outcome.UNAVAILABLE);
         }
         return verdict;
+    }
+
+    /**
+     * Sends the refunds on to the store's limiter, unless the breaker is open for one of them: then all are dropped
+     * at once, as a failed round trip drops them, without a call (a refund is never kept for later: it could land in
+     * a later window). A refund's outcome does not move the breaker: it is not a decision.
+     *
+     * @return false if they were dropped here or by the store's limiter
+     */
+    @Override
+    public boolean refund(List<StoreRefund> refunds) {
+        for (StoreRefund refund : refunds) {
+            if (partOf(refund.bucket(), refund.key()).open.get()) {
+                return false;
+            }
+        }
+        return store instanceof RefundingLimiter inner && inner.refund(refunds);
     }
 
     /**

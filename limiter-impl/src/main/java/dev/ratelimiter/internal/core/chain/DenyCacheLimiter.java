@@ -6,8 +6,10 @@ import dev.ratelimiter.Sweepable;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.DenyCacheSettings;
+import dev.ratelimiter.internal.core.window.RefundingLimiter;
 import dev.ratelimiter.internal.core.window.WindowVerdicts;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StoreRefund;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -208,6 +210,22 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
             refusals.remove(key);
         }
         store.reset(bucket, key);
+    }
+
+    /**
+     * Forgets each refund's key's refusal first, as a reset does (a refusal the store sent before the refund is not
+     * kept), since the count it was made from has shrunk; then sends the refunds on.
+     */
+    @Override
+    public boolean refund(List<StoreRefund> refunds) {
+        for (StoreRefund refund : refunds) {
+            Refusals refusals = byBucket.get(refund.bucket().name());
+            if (refusals != null) {
+                refusals.resets.incrementAndGet();
+                refusals.remove(refund.key());
+            }
+        }
+        return store instanceof RefundingLimiter inner && inner.refund(refunds);
     }
 
     /** Removes every refusal whose time has passed; never throws. */

@@ -6,13 +6,17 @@ import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.monitor.OutageListener;
 import dev.ratelimiter.internal.core.window.MemoryRateLimiter;
+import dev.ratelimiter.internal.core.window.RefundingLimiter;
 import dev.ratelimiter.internal.core.window.WindowVerdicts;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StoreRefund;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Applies each bucket's {@link OutagePolicy} to the {@link Verdict.Outcome#UNAVAILABLE} verdicts of the limiter
@@ -45,6 +49,7 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
     private final RateLimiter store;
     private final Optional<MemoryRateLimiter> fallback;
     private final OutageListener listener;
+    private final Map<String, Verdict> untouched = new ConcurrentHashMap<>(); // per bucket name: see failOpen
 
     /**
      * @param store    the limiter whose outages are handled
@@ -146,14 +151,56 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
         }
     }
 
+    /**
+     * Gives the refunds back where their calls were counted: the store, and for a {@code FALLBACK} bucket also the
+     * fallback, which holds the store's counts carried or counted them itself in an outage (the same window test
+     * keeps it from crediting anything else). A call the policy let through uncounted ({@link #counted}) has
+     * nothing to give back and never reaches here.
+     *
+     * @return false if the store dropped them and the fallback did not take them all (a refund of a bucket of
+     *         another policy was lost): in an outage, a {@code FALLBACK} bucket's refunds reach the fallback, which
+     *         is then the one deciding
+     */
+    @Override
+    public boolean refund(List<StoreRefund> refunds) {
+        boolean allCarried = false;
+        if (fallback.isPresent()) {
+            List<StoreRefund> carried = refunds.stream()
+                    .filter(refund -> refund.bucket().onOutage() == OutagePolicy.FALLBACK).toList();
+            if (!carried.isEmpty()) {
+                fallback.get().refund(carried);
+            }
+            allCarried = carried.size() == refunds.size();
+        }
+        boolean stored = store instanceof RefundingLimiter inner && inner.refund(refunds);
+        return stored || allCarried;
+    }
+
+    /**
+     * Whether an {@code ALLOWED} verdict of this limiter counted the call somewhere (the store, or the fallback),
+     * so that it has something to give back; false for a call a fail-open policy let through uncounted.
+     *
+     * @param bucket  the verdict's bucket
+     * @param verdict a verdict this limiter returned
+     */
+    public boolean counted(Bucket bucket, Verdict verdict) {
+        return verdict.outcome() == Verdict.Outcome.ALLOWED && verdict != untouched.get(bucket.name());
+    }
+
     @Override
     public void reset(Bucket bucket, String key) {
         store.reset(bucket, key);
         fallback.ifPresent(limiter -> limiter.reset(bucket, key));
     }
 
+    /** Allowed uncounted: one verdict per bucket, kept, so that {@link #counted} knows it by identity. */
     private Verdict failOpen(Bucket bucket) {
         listener.failOpen(bucket);
-        return WindowVerdicts.untouched(bucket);
+        Verdict kept = untouched.get(bucket.name());
+        if (kept == null || kept.limit() != bucket.limit()) {
+            kept = WindowVerdicts.untouched(bucket);
+            untouched.put(bucket.name(), kept);
+        }
+        return kept;
     }
 }

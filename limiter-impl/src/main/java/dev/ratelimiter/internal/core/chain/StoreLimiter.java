@@ -8,6 +8,7 @@ import dev.ratelimiter.internal.core.window.WindowVerdicts;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StoreRefund;
 
 import java.time.Duration;
 import java.util.List;
@@ -20,7 +21,7 @@ import java.util.Objects;
  * ({@link RateLimitStore#batching()}), the calls that wait for it share round trips ({@link RoundTripBatcher},
  * docs/stores.md#batching). Each round trip, however many calls it carried, is reported once: a failure to the
  * {@link BackendMonitor}, and its outcome to the {@link RoundTripListener} (the circuit breaker). Never throws out
- * of {@link #consume}, {@link #consumeAll} or {@link #reset}.
+ * of {@link #consume}, {@link #consumeAll}, {@link #refund} or {@link #reset}.
  */
 public final class StoreLimiter implements BatchingLimiter {
 
@@ -143,6 +144,28 @@ public final class StoreLimiter implements BatchingLimiter {
         } catch (RuntimeException e) {
             monitor.failure(e);
         }
+    }
+
+    /**
+     * Gives the refunds back in one {@link RateLimitStore#refund} call. A failure is reported to the monitor, as a
+     * reset's, and drops the refunds: they are never sent again, since a retry could land in a later window.
+     *
+     * @return false if the store failed
+     */
+    @Override
+    public boolean refund(List<StoreRefund> refunds) {
+        long start = System.nanoTime();
+        try {
+            store.refund(refunds);
+            return true;
+        } catch (StoreException e) {
+            monitor.failure(e.getCause());
+        } catch (RuntimeException e) {
+            monitor.failure(e);
+        } finally {
+            metrics.backendCall(backend, System.nanoTime() - start);
+        }
+        return false;
     }
 
     /** The store, for the breaker's probe and parts. */

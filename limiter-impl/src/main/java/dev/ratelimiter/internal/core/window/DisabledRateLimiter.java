@@ -1,14 +1,16 @@
 package dev.ratelimiter.internal.core.window;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
+import dev.ratelimiter.spi.StoreRefund;
+
+import java.util.List;
 
 /**
  * The kill switch ({@code ratelimiter.enabled=false}): every attempt is allowed with the full limit remaining,
  * and nothing is counted or stored.
  */
-public final class DisabledRateLimiter implements RateLimiter {
+public final class DisabledRateLimiter implements RefundingLimiter {
 
     @Override
     public Verdict consume(Bucket bucket, String key, long cost) {
@@ -18,5 +20,10 @@ public final class DisabledRateLimiter implements RateLimiter {
     @Override
     public void reset(Bucket bucket, String key) {
         // nothing is counted, so nothing to clear
+    }
+
+    @Override
+    public boolean refund(List<StoreRefund> refunds) {
+        return true; // nothing was counted, so nothing to give back
     }
 }

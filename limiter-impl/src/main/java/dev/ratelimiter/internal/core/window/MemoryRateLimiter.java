@@ -1,15 +1,16 @@
 package dev.ratelimiter.internal.core.window;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Sweepable;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.time.ForwardOnlyClock;
+import dev.ratelimiter.spi.StoreRefund;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -56,7 +57,7 @@ import java.util.concurrent.atomic.LongAdder;
  * compare-and-set and under locks that only this class takes; kept together, no other class can touch that mutable state, and the
  * sweeper's retire-then-remove protocol reads in one place.
  */
-public final class MemoryRateLimiter implements RateLimiter, Sweepable {
+public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
 
     private static final System.Logger LOG = System.getLogger(MemoryRateLimiter.class.getName());
     private static final long CAP_SWEEP_SPACING_MILLIS = 1_000;
@@ -272,6 +273,42 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
         }
     }
 
+    /**
+     * Gives each refund's cost back to the windows its call was counted in, as the store SPI's rule says
+     * ({@link dev.ratelimiter.spi.RateLimitStore#refund}), on this limiter's clock: a window that has ended or
+     * opened since is left alone. A key with no state, or one kept under other windows, gets nothing.
+     *
+     * @return true: memory is always reached
+     */
+    @Override
+    public boolean refund(List<StoreRefund> refunds) {
+        long now = clock.millis();
+        for (StoreRefund refund : refunds) {
+            Counters counters = buckets.get(refund.bucket().name());
+            if (counters != null) {
+                refundOne(counters, refund, now);
+            }
+        }
+        return true;
+    }
+
+    /** One refund, looking the key up again when its state was retired meanwhile (swept, reset, carried anew). */
+    private static void refundOne(Counters counters, StoreRefund refund, long now) {
+        Bucket bucket = refund.bucket();
+        boolean done = false;
+        while (!done) {
+            Slot slot = counters.cells.get(refund.key());
+            if (slot instanceof Cell cell && bucket.algorithm() == Bucket.Algorithm.FIXED_WINDOW
+                    && !bucket.hasSeveralWindows()) {
+                done = cell.refund(refund.cost(), refund.endsInMillis()[0], bucket.window().toMillis(), now);
+            } else if (slot instanceof State state && state.matches(bucket)) {
+                done = state.refund(refund.cost(), refund.endsInMillis(), now);
+            } else {
+                done = true; // no state, or one kept under other windows: nothing counted there to give back
+            }
+        }
+    }
+
     @Override
     public void reset(Bucket bucket, String key) {
         Counters counters = buckets.get(bucket.name());
@@ -456,6 +493,9 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
 
         /** Takes a shared store's verdict as this key's state ({@link #carry}); false if retired. */
         abstract boolean carry(Bucket bucket, Verdict verdict, long now);
+
+        /** Gives {@code cost} back to the windows named by {@code endsIn} ({@link #refund}); false if retired. */
+        abstract boolean refund(long cost, long[] endsIn, long now);
     }
 
     /** A state of several windows, decided under its own lock, so they are decided together. */
@@ -471,6 +511,14 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
         final synchronized boolean carry(Bucket bucket, Verdict verdict, long now) {
             if (!retired) {
                 carryLocked(verdict, now);
+            }
+            return !retired;
+        }
+
+        @Override
+        final synchronized boolean refund(long cost, long[] endsIn, long now) {
+            if (!retired) {
+                refundLocked(cost, endsIn, now);
             }
             return !retired;
         }
@@ -497,6 +545,8 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
 
         abstract void carryLocked(Verdict verdict, long now);
 
+        abstract void refundLocked(long cost, long[] endsIn, long now);
+
         /** Whether every window of this state has ended, or is full again, at {@code now} (epoch milliseconds). */
         abstract boolean ended(long now);
     }
@@ -521,6 +571,26 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
 
         boolean replace(Window expected, Window next) {
             return WINDOW.compareAndSet(this, expected, next);
+        }
+
+        /**
+         * Lowers the count of the window the refund names by {@code cost}, never below 0; false if retired. A
+         * window that ended or opened since is left alone.
+         */
+        boolean refund(long cost, long endsIn, long windowMillis, long now) {
+            while (true) {
+                Window current = window;
+                if (current == Window.RETIRED) {
+                    return false;
+                }
+                if (!StoreRefund.sameWindow(endsIn, current.endsAt - now, windowMillis)) {
+                    return true;
+                }
+                long count = current.count();
+                if (count == 0 || current.add(count, -Math.min(cost, count))) {
+                    return true;
+                }
+            }
         }
 
         @Override
@@ -658,6 +728,15 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             return WindowVerdicts.of(bucket, cost, allowed, remaining, resetMillis);
         }
 
+        @Override
+        void refundLocked(long cost, long[] endsIn, long now) {
+            for (int i = 0; i < counts.length; i++) {
+                if (StoreRefund.sameWindow(endsIn[i], endsAt[i] - now, windowMillis[i])) {
+                    counts[i] = Math.max(0, counts[i] - cost);
+                }
+            }
+        }
+
         /** Each window counts what the store's did (its limit less what was left) until the store's window ends. */
         @Override
         void carryLocked(Verdict verdict, long now) {
@@ -738,6 +817,21 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
                 }
                 return WindowVerdicts.tokenSingle(bucket, cost, allowed, (capacityMicros - owed) / interval,
                         ceilMillis(owed), fillMillis);
+            }
+        }
+
+        /** The cost's tokens back: the time until full lowered by cost × interval, never below now. */
+        @Override
+        boolean refund(long cost, long[] endsIn, long nowMillis) {
+            long now = nowMillis * MICROS_PER_MILLI;
+            while (true) {
+                long current = (long) TAT.getVolatile(this);
+                if (current == RETIRED) {
+                    return false;
+                }
+                if (current <= now || TAT.compareAndSet(this, current, Math.max(now, current - cost * interval))) {
+                    return true;
+                }
             }
         }
 
@@ -838,6 +932,16 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
                 fullMillis[i] = ceilMillis(owed);
             }
             return WindowVerdicts.tokens(bucket, cost, allowed, remaining, fullMillis);
+        }
+
+        @Override
+        void refundLocked(long cost, long[] endsIn, long nowMillis) {
+            long now = nowMillis * MICROS_PER_MILLI;
+            for (int i = 0; i < tat.length; i++) {
+                if (tat[i] > now) {
+                    tat[i] = Math.max(now, tat[i] - cost * intervalMicros[i]);
+                }
+            }
         }
 
         /** Each window as many whole tokens short of full as the store's verdict said. */
@@ -954,6 +1058,16 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
             return verdict;
         }
 
+        /** The current window's count, where it is the one the refund names; a previous count is never touched. */
+        @Override
+        void refundLocked(long cost, long[] endsIn, long now) {
+            for (int i = 0; i < current.length; i++) {
+                if (StoreRefund.sameWindow(endsIn[i], endsAt[i] - now, windowMillis[i])) {
+                    current[i] = Math.max(0, current[i] - cost);
+                }
+            }
+        }
+
         /** Each window as {@link Span#carried} takes the store's window (every window's time until all slid out). */
         @Override
         void carryLocked(Verdict verdict, long now) {
@@ -1058,6 +1172,31 @@ public final class MemoryRateLimiter implements RateLimiter, Sweepable {
                 if (cost == 0 || current.add(count, cost)) {
                     return WindowVerdicts.slidingSingle(bucket, cost, true, count + cost, current.previous, end,
                             current);
+                }
+            }
+        }
+
+        /**
+         * Lowers the open span's count, where it is the window the refund names, never below 0. A span being
+         * rolled on (sealed) is waited for: its successor ends a window later, so it is left alone.
+         */
+        @Override
+        boolean refund(long cost, long[] endsIn, long now) {
+            while (true) {
+                Span current = span;
+                if (current == Span.RETIRED) {
+                    return false;
+                }
+                if (!StoreRefund.sameWindow(endsIn[0], current.endsAt - now, windowMillis)) {
+                    return true;
+                }
+                long count = current.count();
+                if (count < 0) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                if (count == 0 || current.add(count, -Math.min(cost, count))) {
+                    return true;
                 }
             }
         }

@@ -3,6 +3,7 @@ package dev.ratelimiter.internal.core.window;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StoreRefund;
 
 import java.time.Duration;
 import java.util.List;
@@ -350,6 +351,35 @@ public final class WindowVerdicts {
     /** Attempts left in a sliding window: the limit less the current count and the previous one's weight, rounded up. */
     private static long slidingRemaining(long limit, long windowMillis, long cur, long prev, long end) {
         return clamp(limit - cur - (long) Math.ceil(SlidingWindow.weighted(prev, end, windowMillis)), limit);
+    }
+
+    /**
+     * The refund of a call this verdict allowed and counted, {@code elapsedMillis} after the call was decided
+     * (docs/guide.md#counting-failures-only): each window's end as the verdict gave it, less the time since. A fixed
+     * window's {@code resetAfter} is its end; an allowed sliding window's is its current window's end plus a window
+     * length, since it counted the call; a token bucket names no window. A window that has ended by then gets 0: it
+     * is left alone.
+     *
+     * @param bucket        the bucket the verdict is of
+     * @param key           the hashed key it counted
+     * @param cost          the call's cost, 1 or more
+     * @param verdict       the {@code ALLOWED} verdict that counted it
+     * @param elapsedMillis milliseconds since the call was decided (counted from before the decision), 0 or more
+     * @return the refund to hand to a {@link RefundingLimiter}
+     */
+    public static StoreRefund refund(Bucket bucket, String key, long cost, Verdict verdict, long elapsedMillis) {
+        int count = bucket.limits().size();
+        long[] endsIn = new long[count];
+        if (!bucket.isTokenBucket()) {
+            for (int i = 0; i < count; i++) {
+                Duration resetAfter = count == 1 ? verdict.resetAfter()
+                        : verdict.windows().size() == count ? verdict.windows().get(i).resetAfter() : Duration.ZERO;
+                long end = resetAfter.toMillis() - (bucket.isSlidingWindow()
+                        ? bucket.limits().get(i).window().toMillis() : 0);
+                endsIn[i] = Math.max(0, end - Math.max(0, elapsedMillis));
+            }
+        }
+        return new StoreRefund(bucket, key, cost, endsIn);
     }
 
     /** Milliseconds until a sliding window holds nothing: until its current window ends, plus W if that counts. */
