@@ -91,6 +91,29 @@ public @interface RateLimited {
     @Nonbinding
     Key[] fallback() default {};
 
+    /**
+     * {@return which calls the bucket keeps counted here (docs/guide.md#counting-failures-only): {@link Count#BUCKET}
+     * (the default) as the bucket's {@code ratelimiter.buckets.<name>.count} says; {@link Count#ALL} every call;
+     * {@link Count#FAILURES} only the calls that fail. Either way a call is counted before it runs, so a spent
+     * bucket refuses before any work; a failures-only call that succeeds has its cost given back}
+     */
+    @Nonbinding
+    Count count() default Count.BUCKET;
+
+    /** Which calls a bucket keeps counted, on {@link #count()}. */
+    enum Count {
+        /** As the bucket's {@code ratelimiter.buckets.<name>.count} property says ({@code all} when unset). */
+        BUCKET,
+        /** Every call. */
+        ALL,
+        /**
+         * Only the calls that fail: a call that returns normally, or throws an exception the bucket's
+         * {@code ratelimiter.buckets.<name>.failure-exceptions} does not name, gets its cost back; a
+         * {@code CompletionStage}, {@code Uni} or {@code Multi} by how it completes.
+         */
+        FAILURES
+    }
+
     /** Where a bucket's key comes from. Keys are normalized (see {@link RateLimitKey}) and hashed before counting. */
     enum Key {
         /**

@@ -3,6 +3,7 @@ package dev.ratelimiter.jaxrs;
 import dev.ratelimiter.internal.jaxrs.GlobalRateLimitFilter;
 import dev.ratelimiter.internal.jaxrs.RateLimitExceededMapper;
 import dev.ratelimiter.internal.jaxrs.RateLimitHeadersFilter;
+import dev.ratelimiter.internal.jaxrs.RefundResponseFilter;
 import dev.ratelimiter.internal.jaxrs.RateLimitKeyMissingMapper;
 import dev.ratelimiter.internal.jaxrs.RateLimiterUnavailableMapper;
 import jakarta.ws.rs.core.Configuration;
@@ -24,8 +25,8 @@ import java.util.List;
 public class RateLimiterFeature implements Feature {
 
     private static final List<Class<?>> PROVIDERS = List.of(GlobalRateLimitFilter.class,
-            RateLimitHeadersFilter.class, RateLimitExceededMapper.class, RateLimiterUnavailableMapper.class,
-            RateLimitKeyMissingMapper.class);
+            RateLimitHeadersFilter.class, RefundResponseFilter.class, RateLimitExceededMapper.class,
+            RateLimiterUnavailableMapper.class, RateLimitKeyMissingMapper.class);
 
     /** Registers each provider not yet registered; always enabled. */
     @Override

@@ -63,6 +63,7 @@ public class LimiterRuntime {
     Instance<Object> beans;
 
     private volatile DecisionPath path; // the assembly and the metrics port, built together on first use
+    private volatile boolean refunds = true; // whether the store gives counts back: memory does
 
     /**
      * Builds the chain if no call has yet; the deployment's startup step.
@@ -90,6 +91,7 @@ public class LimiterRuntime {
                 built = path;
                 if (built == null) {
                     LimiterSettings settings = configuration.settings();
+                    failureTypes(settings);
                     warnings(settings);
                     RateLimiterMetrics port = metrics.port();
                     built = new DecisionPath(LimiterAssembly.assemble(settings, sharedStore(settings), clock, port,
@@ -133,6 +135,8 @@ public class LimiterRuntime {
             throw new IllegalStateException("no store provider named '" + name + "'");
         }
         unofferedAlgorithms(settings, provider);
+        unofferedRefunds(settings, provider);
+        refunds = provider.refunds();
         SubtreeConfig storeConfig = new SubtreeConfig(name, configuration.lookup());
         CdiStoreContext context = new CdiStoreContext(storeConfig, clock, beans);
         RateLimitStore store;
@@ -150,6 +154,64 @@ public class LimiterRuntime {
             throw e;
         }
         return Optional.of(LimiterAssembly.of(store, context));
+    }
+
+    /** The library's clock: how long ago a call was decided, for a refund (docs/guide.md#counting-failures-only). */
+    InstantSource clock() {
+        return clock;
+    }
+
+    /**
+     * Whether the store gives counts back ({@code RateLimitStoreProvider.refunds()}), so a method may count failures
+     * only ({@code @RateLimited(count = FAILURES)}); the in-memory store does. Known once the chain is built.
+     */
+    boolean refunds() {
+        path();
+        return refunds;
+    }
+
+    /** Fails the start for each bucket that counts failures only on a store that gives nothing back. */
+    private static void unofferedRefunds(LimiterSettings settings, RateLimitStoreProvider provider) {
+        if (provider.refunds()) {
+            return;
+        }
+        List<String> problems = new ArrayList<>();
+        settings.buckets().forEach((name, bucket) -> {
+            if (settings.counting(bucket).failuresOnly()) {
+                problems.add("ratelimiter.buckets." + name + ".count: bucket '" + name + "' counts failures only, "
+                        + "but the store of ratelimiter.backend=" + provider.name() + " gives no counts back "
+                        + "(docs/guide.md#counting-failures-only); set it to all, or choose memory, valkey or "
+                        + "postgres");
+            }
+        });
+        if (!problems.isEmpty()) {
+            throw new ConfigurationException(problems);
+        }
+    }
+
+    /**
+     * Fails the start for a {@code failure-exceptions} entry that names no exception class the application can
+     * load (a typo would otherwise make every call a success, and the bucket count nothing).
+     */
+    private static void failureTypes(LimiterSettings settings) {
+        List<String> problems = new ArrayList<>();
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        settings.buckets().forEach((name, bucket) -> {
+            for (String type : settings.counting(bucket).exceptions()) {
+                try {
+                    if (!Throwable.class.isAssignableFrom(Class.forName(type, false, loader))) {
+                        problems.add("ratelimiter.buckets." + name + ".failure-exceptions: " + type
+                                + " is not an exception class");
+                    }
+                } catch (ClassNotFoundException | LinkageError e) {
+                    problems.add("ratelimiter.buckets." + name + ".failure-exceptions: no class " + type
+                            + " is visible to the application; name an exception class by its fully qualified name");
+                }
+            }
+        });
+        if (!problems.isEmpty()) {
+            throw new ConfigurationException(problems);
+        }
     }
 
     /** Fails the start for each bucket on an algorithm the store does not decide, naming both properties. */

@@ -6,11 +6,15 @@ import dev.ratelimiter.RateLimitDenied;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.chain.BatchingLimiter;
 import dev.ratelimiter.internal.core.chain.LimiterAssembly;
+import dev.ratelimiter.internal.core.chain.OutagePolicyLimiter;
 import dev.ratelimiter.internal.core.chain.ShadowMode;
 import dev.ratelimiter.internal.core.key.CounterKeyHasher;
 import dev.ratelimiter.internal.core.key.KeyNamespace;
 import dev.ratelimiter.internal.core.key.KeyNormalizer;
+import dev.ratelimiter.internal.core.window.RefundingLimiter;
+import dev.ratelimiter.internal.core.window.WindowVerdicts;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StoreRefund;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -67,16 +71,88 @@ public class RateLimitDecider {
      * text ({@link KeyNamespace}).
      */
     public Verdict decide(Bucket bucket, KeyResolverInvoker.Key key, long cost) {
-        return decide(bucket, key.raw(), key.normalization(), key.namespace(), cost);
+        return decide(bucket, key.raw(), key.normalization(), key.namespace(), cost, null);
+    }
+
+    /**
+     * As {@link #decide(Bucket, KeyResolverInvoker.Key, long)}, for a bucket that counts failures only: a call it
+     * counted is added to {@code counted}, to be given back by {@link #refund} if the call succeeds
+     * (docs/guide.md#counting-failures-only).
+     *
+     * @param counted where the counted call goes; nothing is added for a refusal, a cost of 0, a call a fail-open
+     *                policy let through uncounted, or a shadow bucket's refusal let through
+     */
+    public Verdict decide(Bucket bucket, KeyResolverInvoker.Key key, long cost, List<Counted> counted) {
+        return decide(bucket, key.raw(), key.normalization(), key.namespace(), cost, counted);
     }
 
     private Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization, KeyNamespace namespace,
                            long cost) {
+        return decide(bucket, rawKey, normalization, namespace, cost, null);
+    }
+
+    private Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization, KeyNamespace namespace,
+                           long cost, List<Counted> counted) {
         checkCost(bucket, cost);
         LimiterRuntime.DecisionPath path = runtime.path();
         String normalized = KeyNormalizer.normalize(rawKey, normalization);
         String key = path.assembly().keys().counterKey(namespace, normalized);
-        return settle(path, bucket, namespace, normalized, key, path.assembly().limiter().consume(bucket, key, cost));
+        long decidedAt = counted != null ? runtime.clock().millis() : 0;
+        Verdict verdict = path.assembly().limiter().consume(bucket, key, cost);
+        if (counted != null) {
+            keepCounted(path, new StoreItem(bucket, key, cost), verdict, decidedAt, counted);
+        }
+        return settle(path, bucket, namespace, normalized, key, verdict);
+    }
+
+    /** Adds the call to {@code counted} if the chain counted it somewhere, so it has something to give back. */
+    private static void keepCounted(LimiterRuntime.DecisionPath path, StoreItem item, Verdict verdict, long decidedAt,
+                                    List<Counted> counted) {
+        if (item.cost() > 0 && path.assembly().limiter() instanceof OutagePolicyLimiter chain
+                && chain.counted(item.bucket(), verdict)) {
+            counted.add(new Counted(item.bucket(), item.key(), item.cost(), verdict, decidedAt));
+        }
+    }
+
+    /**
+     * A call counted in a bucket that counts failures only, kept until the call's outcome is known.
+     *
+     * @param bucket          the bucket
+     * @param key             the hashed key it was counted under
+     * @param cost            its cost, 1 or more
+     * @param verdict         the chain's {@code ALLOWED} verdict, whose windows' ends name where it was counted
+     * @param decidedAtMillis the library's clock before the decision, epoch milliseconds
+     */
+    public record Counted(Bucket bucket, String key, long cost, Verdict verdict, long decidedAtMillis) {
+    }
+
+    /**
+     * Gives the counted calls' costs back, in one store round trip where the store allows it: each to the windows
+     * it was counted in, never to a later one (docs/guide.md#counting-failures-only). Each is counted in the
+     * metrics as given or dropped; never throws, and never sends a refund again.
+     *
+     * @param counted calls {@link #decide(Bucket, KeyResolverInvoker.Key, long, List)} counted; may be empty
+     */
+    public void refund(List<Counted> counted) {
+        if (counted.isEmpty()) {
+            return;
+        }
+        LimiterRuntime.DecisionPath path = runtime.path();
+        long now = runtime.clock().millis();
+        List<StoreRefund> refunds = new ArrayList<>(counted.size());
+        for (Counted call : counted) {
+            refunds.add(WindowVerdicts.refund(call.bucket(), call.key(), call.cost(), call.verdict(),
+                    now - call.decidedAtMillis()));
+        }
+        boolean given;
+        try {
+            given = path.assembly().limiter() instanceof RefundingLimiter limiter && limiter.refund(refunds);
+        } catch (RuntimeException e) {
+            given = false; // the chain does not throw for a store failure; anything else must not fail the call
+        }
+        for (Counted call : counted) {
+            path.metrics().refund(call.bucket(), given);
+        }
     }
 
     /**
@@ -95,6 +171,18 @@ public class RateLimitDecider {
      *                                  is counted
      */
     public Verdict[] decideAll(List<Bucket> buckets, List<KeyResolverInvoker.Key> keys, long[] costs) {
+        return decideAll(buckets, keys, costs, null, null);
+    }
+
+    /**
+     * As {@link #decideAll(List, List, long[])}, keeping the calls counted in the buckets that count failures only
+     * in {@code counted}, as {@link #decide(Bucket, KeyResolverInvoker.Key, long, List)} does.
+     *
+     * @param failuresOnly for each bucket, at the same index, whether it counts failures only; {@code null}: none
+     * @param counted      where the counted calls of those buckets go; {@code null}: none kept
+     */
+    public Verdict[] decideAll(List<Bucket> buckets, List<KeyResolverInvoker.Key> keys, long[] costs,
+                               boolean[] failuresOnly, List<Counted> counted) {
         int count = buckets.size();
         LimiterRuntime.DecisionPath path = runtime.path();
         CounterKeyHasher counterKeys = path.assembly().keys();
@@ -109,11 +197,15 @@ public class RateLimitDecider {
         }
         Verdict[] verdicts = new Verdict[count];
         int done = 0;
+        long decidedAt = counted != null ? runtime.clock().millis() : 0;
         while (done < count) {
             Verdict[] decided = BatchingLimiter.consumeAll(path.assembly().limiter(),
                     done == 0 ? items : items.subList(done, count));
             for (Verdict verdict : decided) {
                 StoreItem item = items.get(done);
+                if (counted != null && failuresOnly[done]) {
+                    keepCounted(path, item, verdict, decidedAt, counted);
+                }
                 Verdict answer = settle(path, item.bucket(), keys.get(done).namespace(), normalized[done], item.key(),
                         verdict);
                 verdicts[done++] = answer;

@@ -10,6 +10,7 @@ import dev.ratelimiter.RateLimiterUnavailableException;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.cdi.RateLimitedMethod.KeySource;
 import dev.ratelimiter.internal.core.key.KeyNamespace;
+import dev.ratelimiter.internal.core.settings.FailureCounting;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.enterprise.inject.Intercepted;
@@ -26,8 +27,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * Counts each call of a {@link RateLimited} method before it runs, and refuses it with
@@ -103,30 +106,92 @@ public class RateLimitedInterceptor {
         RateLimitKeyMissingException noKey = missing;
         BiConsumer<Bucket, Verdict> recorder = recorder();
         RateLimitedMethod rateLimited = binding.method();
+        boolean failuresOnly = countsFailuresOnly(limits);
         if (rateLimited.result() == ResultType.UNI || rateLimited.result() == ResultType.MULTI) {
             // Decided at each subscription, on whatever thread subscribes: no nesting on this thread to see
-            Supplier<RuntimeException> decision = noKey != null ? () -> noKey
-                    : () -> decide(limits, keys, 0, recorder);
-            return MutinyResults.defer(rateLimited.result(), decision, decider.blocking(), offload,
-                    context::proceed);
+            Function<List<RateLimitDecider.Counted>, RuntimeException> decision = noKey != null ? counted -> noKey
+                    : counted -> decide(limits, keys, 0, recorder, counted);
+            return MutinyResults.defer(rateLimited.result(), decision, failuresOnly, decider.blocking(), offload,
+                    context::proceed, (counted, failure) -> settle(limits, counted, failure));
         }
         eventLoops.check(method, decider.blocking());
         int mark = nestedCalls.mark();
+        List<RateLimitDecider.Counted> counted = failuresOnly ? new ArrayList<>(limits.size()) : null;
         try {
             // A call nested in one of the same bucket and key on this thread (a bean calling its own method, which
             // ArC intercepts) is not counted again in that bucket: the outer call counted it
             RuntimeException refusal = noKey != null ? noKey
-                    : decide(limits, keys, nestedCalls.enter(limits, keys), recorder);
-            if (rateLimited.result() == ResultType.COMPLETION_STAGE) {
-                return refusal == null ? context.proceed() : CompletableFuture.failedFuture(refusal);
+                    : decide(limits, keys, nestedCalls.enter(limits, keys), recorder, counted);
+            if (rateLimited.result() == ResultType.COMPLETION_STAGE && refusal != null) {
+                return CompletableFuture.failedFuture(refusal);
             }
             if (refusal != null) {
                 throw refusal;
             }
-            return context.proceed();
+            return counted == null || counted.isEmpty() ? context.proceed()
+                    : proceedCounted(context, rateLimited.result(), limits, counted);
         } finally {
             nestedCalls.exit(mark);
         }
+    }
+
+    /** Whether a limit of the method counts failures only (docs/guide.md#counting-failures-only). */
+    private static boolean countsFailuresOnly(List<RateLimitedMethodCache.BoundLimit> limits) {
+        for (RateLimitedMethodCache.BoundLimit limit : limits) {
+            if (limit.counting().failuresOnly()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Runs the method, then gives back the calls counted in failures-only buckets if it succeeded: it returned, or
+     * threw what the bucket does not call a failure; a {@code CompletionStage} by how it completes (its stage is
+     * returned as it is, so the caller sees the same result or exception).
+     */
+    private Object proceedCounted(InvocationContext context, ResultType result,
+                                  List<RateLimitedMethodCache.BoundLimit> limits,
+                                  List<RateLimitDecider.Counted> counted) throws Exception {
+        Object value;
+        try {
+            value = context.proceed();
+        } catch (Exception | Error e) {
+            settle(limits, counted, e);
+            throw e;
+        }
+        if (result == ResultType.COMPLETION_STAGE && value instanceof CompletionStage<?> stage) {
+            stage.whenComplete((ignored, failure) -> settle(limits, counted, failure));
+        } else {
+            settle(limits, counted, null);
+        }
+        return value;
+    }
+
+    /**
+     * Gives back each counted call whose bucket does not call {@code failure} a failure ({@code null}: the call
+     * succeeded), in one refund.
+     */
+    private void settle(List<RateLimitedMethodCache.BoundLimit> limits, List<RateLimitDecider.Counted> counted,
+                        Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
+                : failure;
+        List<RateLimitDecider.Counted> succeeded = new ArrayList<>(counted.size());
+        for (RateLimitDecider.Counted call : counted) {
+            if (cause == null || !countingOf(limits, call.bucket()).failedWith(cause)) {
+                succeeded.add(call);
+            }
+        }
+        decider.refund(succeeded);
+    }
+
+    private static FailureCounting countingOf(List<RateLimitedMethodCache.BoundLimit> limits, Bucket bucket) {
+        for (RateLimitedMethodCache.BoundLimit limit : limits) {
+            if (limit.bucket().name().equals(bucket.name())) {
+                return limit.counting();
+            }
+        }
+        return FailureCounting.ALL;
     }
 
     /**
@@ -137,7 +202,8 @@ public class RateLimitedInterceptor {
      * @return the refusal, or {@code null} when every bucket allowed the call
      */
     private RateLimitException decide(List<RateLimitedMethodCache.BoundLimit> limits, KeyResolverInvoker.Key[] keys,
-                                      long nested, BiConsumer<Bucket, Verdict> recorder) {
+                                      long nested, BiConsumer<Bucket, Verdict> recorder,
+                                      List<RateLimitDecider.Counted> counted) {
         if (nested != 0) {
             List<RateLimitedMethodCache.BoundLimit> toCount = new ArrayList<>(keys.length);
             List<KeyResolverInvoker.Key> keysToCount = new ArrayList<>(keys.length);
@@ -148,22 +214,26 @@ public class RateLimitedInterceptor {
                 }
             }
             return keysToCount.isEmpty() ? null
-                    : decide(toCount, keysToCount.toArray(KeyResolverInvoker.Key[]::new), 0, recorder);
+                    : decide(toCount, keysToCount.toArray(KeyResolverInvoker.Key[]::new), 0, recorder, counted);
         }
         if (keys.length == 1) { // the common case, without the lists of several buckets
             Bucket bucket = limits.get(0).bucket();
-            Verdict verdict = decider.decide(bucket, keys[0], limits.get(0).limit().cost());
+            Verdict verdict = counted != null && limits.get(0).counting().failuresOnly()
+                    ? decider.decide(bucket, keys[0], limits.get(0).limit().cost(), counted)
+                    : decider.decide(bucket, keys[0], limits.get(0).limit().cost());
             recorder.accept(bucket, verdict);
             return refusal(bucket, verdict);
         }
         List<Bucket> buckets = new ArrayList<>(keys.length);
         long[] costs = new long[keys.length];
+        boolean[] failuresOnly = new boolean[keys.length];
         for (int i = 0; i < keys.length; i++) {
             buckets.add(limits.get(i).bucket());
             costs[i] = limits.get(i).limit().cost();
+            failuresOnly[i] = limits.get(i).counting().failuresOnly();
         }
         // One call of the chain for every bucket: one store round trip where the store allows it.
-        Verdict[] verdicts = decider.decideAll(buckets, Arrays.asList(keys), costs);
+        Verdict[] verdicts = decider.decideAll(buckets, Arrays.asList(keys), costs, failuresOnly, counted);
         for (int i = 0; i < verdicts.length; i++) {
             recorder.accept(buckets.get(i), verdicts[i]);
             RateLimitException refusal = refusal(buckets.get(i), verdicts[i]);

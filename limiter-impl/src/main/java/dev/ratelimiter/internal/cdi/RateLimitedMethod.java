@@ -72,12 +72,20 @@ public record RateLimitedMethod(List<Limit> limits, int keyParameter, KeyNormali
      * @param resolver   the resolver, for {@link KeySource#RESOLVER}; {@code null} otherwise
      * @param cost       attempts each call counts in this bucket ({@link RateLimited#cost()}); checked against the
      *                   bucket at startup by {@link StartupValidator}
+     * @param count      which calls stay counted ({@link RateLimited#count()}), {@code BUCKET} for the bucket's own
+     *                   {@code count} property
      */
     public record Limit(String bucketName, KeySource source, List<KeySource> fallback, ResolverName resolver,
-                        long cost) {
+                        long cost, RateLimited.Count count) {
 
         public Limit {
             fallback = List.copyOf(fallback);
+            count = count == null ? RateLimited.Count.BUCKET : count;
+        }
+
+        /** A limit whose calls count as the bucket's {@code count} property says. */
+        public Limit(String bucketName, KeySource source, List<KeySource> fallback, ResolverName resolver, long cost) {
+            this(bucketName, source, fallback, resolver, cost, RateLimited.Count.BUCKET);
         }
     }
 
@@ -181,7 +189,7 @@ public record RateLimitedMethod(List<Limit> limits, int keyParameter, KeyNormali
             problems.add(where + ": key = PARAMETER (or fallback = PARAMETER) but no parameter is marked "
                     + "@RateLimitKey");
         }
-        return new Limit(binding.bucket(), source, fallback, resolver, binding.cost());
+        return new Limit(binding.bucket(), source, fallback, resolver, binding.cost(), binding.count());
     }
 
     /** {@code com.example.LoginService#login(String, String)}, for messages. */

@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.cdi;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.internal.core.settings.FailureCounting;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -23,8 +24,15 @@ public class RateLimitedMethodCache {
      * @param bucket   the configured bucket
      * @param limit    where its key comes from
      * @param resolver the resolver bean, for a key from a resolver; {@code null} otherwise
+     * @param counting which calls stay counted, the bucket's property overridden by {@code @RateLimited(count)}
      */
-    public record BoundLimit(Bucket bucket, RateLimitedMethod.Limit limit, KeyResolverInvoker.Resolver resolver) {
+    public record BoundLimit(Bucket bucket, RateLimitedMethod.Limit limit, KeyResolverInvoker.Resolver resolver,
+                             FailureCounting counting) {
+
+        /** A limit that counts every call. */
+        public BoundLimit(Bucket bucket, RateLimitedMethod.Limit limit, KeyResolverInvoker.Resolver resolver) {
+            this(bucket, limit, resolver, FailureCounting.ALL);
+        }
     }
 
     /**
@@ -45,6 +53,12 @@ public class RateLimitedMethodCache {
 
     @Inject
     KeyResolverInvoker resolvers;
+
+    @Inject
+    LimiterConfiguration configuration;
+
+    @Inject
+    LimiterRuntime runtime;
 
     // Nested rather than keyed by a pair record: a look-up allocates nothing.
     private final Map<Class<?>, Map<Method, Binding>> bindings = new ConcurrentHashMap<>();
@@ -68,12 +82,31 @@ public class RateLimitedMethodCache {
             RateLimitedMethod rateLimited = RateLimitedMethod.of(beanClass, method).orElseThrow(() ->
                     new IllegalArgumentException(RateLimitedMethod.describe(beanClass, method)
                             + " carries no @RateLimited"));
-            return new Binding(rateLimited.limits().stream().map(limit -> new BoundLimit(
-                    decider.bucket(limit.bucketName()), limit, resolver(beanClass, method, limit))).toList(),
-                    rateLimited);
+            return new Binding(rateLimited.limits().stream().map(limit -> {
+                Bucket bucket = decider.bucket(limit.bucketName());
+                return new BoundLimit(bucket, limit, resolver(beanClass, method, limit),
+                        counting(beanClass, method, bucket, limit));
+            }).toList(), rateLimited);
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
+    }
+
+    /** The bucket's counting, as the annotation's {@code count} overrides it; a store without refunds fails it. */
+    private FailureCounting counting(Class<?> beanClass, Method method, Bucket bucket, RateLimitedMethod.Limit limit) {
+        FailureCounting configured = configuration.settings().counting(bucket);
+        FailureCounting counting = switch (limit.count()) {
+            case BUCKET -> configured;
+            case ALL -> configured.everyCall();
+            case FAILURES -> configured.onlyFailures();
+        };
+        if (counting.failuresOnly() && !runtime.refunds()) {
+            throw new IllegalArgumentException(RateLimitedMethod.describe(beanClass, method) + ": @RateLimited(bucket "
+                    + "= \"" + limit.bucketName() + "\", count = FAILURES), but the store of ratelimiter.backend="
+                    + configuration.settings().backend() + " gives no counts back "
+                    + "(docs/guide.md#counting-failures-only); remove count, or choose memory, valkey or postgres");
+        }
+        return counting;
     }
 
     private KeyResolverInvoker.Resolver resolver(Class<?> beanClass, Method method, RateLimitedMethod.Limit limit) {

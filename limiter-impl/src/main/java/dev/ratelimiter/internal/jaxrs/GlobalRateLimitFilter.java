@@ -11,6 +11,7 @@ import dev.ratelimiter.internal.cdi.LimiterConfiguration;
 import dev.ratelimiter.internal.cdi.RateLimitDecider;
 import dev.ratelimiter.internal.cdi.RequestIdentity;
 import dev.ratelimiter.internal.core.key.KeyNamespace;
+import dev.ratelimiter.internal.core.settings.FailureCounting;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import dev.ratelimiter.jaxrs.RateLimiterFeature;
 import jakarta.annotation.Priority;
@@ -26,6 +27,7 @@ import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.Provider;
 
 import java.security.Principal;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -127,7 +129,17 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
                 default -> null;
             };
         };
-        Supplier<Verdict> decision = () -> decider.decide(bucket, key, 1);
+        Supplier<Verdict> decision;
+        FailureCounting counting = settings.counting(bucket);
+        if (counting.failuresOnly()) {
+            // Given back by RefundResponseFilter once the response's status is known
+            // (docs/guide.md#counting-failures-only)
+            List<RateLimitDecider.Counted> counted = new ArrayList<>(1);
+            request.setProperty(RefundResponseFilter.COUNTED, new RefundResponseFilter.Pending(counting, counted));
+            decision = () -> decider.decide(bucket, key, 1, counted);
+        } else {
+            decision = () -> decider.decide(bucket, key, 1);
+        }
         if (blocking() && offload().offload(request, decision, apply)) {
             return;
         }

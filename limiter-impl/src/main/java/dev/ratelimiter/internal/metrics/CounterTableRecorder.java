@@ -25,12 +25,14 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
     private final Map<String, C> failOpens = new ConcurrentHashMap<>();
     private final Map<String, C> cachedDenials = new ConcurrentHashMap<>();
     private final Map<String, C> errors = new ConcurrentHashMap<>();
+    private final Map<String, C> refundsGiven = new ConcurrentHashMap<>();
+    private final Map<String, C> refundsDropped = new ConcurrentHashMap<>();
 
     /**
      * A counter of this library, with the series' description and unit.
      *
-     * @param series {@code DECISIONS}, {@code FALLBACKS}, {@code FAIL_OPEN}, {@code CACHED_DENIALS} or
-     *               {@code BACKEND_ERRORS}
+     * @param series {@code DECISIONS}, {@code FALLBACKS}, {@code FAIL_OPEN}, {@code CACHED_DENIALS},
+     *               {@code REFUNDS} or {@code BACKEND_ERRORS}
      * @param tags   tag names and values, alternating
      */
     abstract C counter(Series series, String... tags);
@@ -63,6 +65,8 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
             fallbacks.put(bucket.name(), counter(Series.FALLBACKS, "bucket", bucket.name()));
             failOpens.put(bucket.name(), counter(Series.FAIL_OPEN, "bucket", bucket.name()));
             cachedDenials.put(bucket.name(), counter(Series.CACHED_DENIALS, "bucket", bucket.name()));
+            refundsGiven.put(bucket.name(), counter(Series.REFUNDS, "bucket", bucket.name(), "outcome", "given"));
+            refundsDropped.put(bucket.name(), counter(Series.REFUNDS, "bucket", bucket.name(), "outcome", "dropped"));
         }
         errors.put(backend, counter(Series.BACKEND_ERRORS, "backend", backend));
         registerBackend(backend, degraded);
@@ -97,6 +101,11 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
     @Override
     public final void cachedDenial(Bucket bucket) {
         incrementIfRegistered(cachedDenials.get(bucket.name()));
+    }
+
+    @Override
+    public final void refund(Bucket bucket, boolean given) {
+        incrementIfRegistered((given ? refundsGiven : refundsDropped).get(bucket.name()));
     }
 
     @Override

@@ -12,6 +12,8 @@ enum Series {
     FAIL_OPEN("fail_open", "Attempts allowed uncounted by a fail-open bucket while the store was out", Series.NONE),
     CACHED_DENIALS("cached_denials", "Refusals answered from this process's memory without a store call",
             Series.NONE),
+    REFUNDS("refunds", "Costs given back for successful calls by buckets that count failures only, per bucket and "
+            + "outcome: given, or dropped when the store could not be reached", Series.NONE),
     BACKEND_ERRORS("backend_errors", "Failed store calls: timeouts, connection errors, failed probes", Series.NONE),
     DEGRADED("degraded", "1 while the store is out and buckets follow their outage policy, else 0", Series.NONE),
     BACKEND("backend", "Time of each store call", "nanoseconds");

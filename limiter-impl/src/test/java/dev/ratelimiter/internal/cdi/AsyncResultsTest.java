@@ -176,8 +176,9 @@ class AsyncResultsTest {
                                                            Callable<Object> method) {
         vertx = Vertx.vertx();
         CompletableFuture<Object> result = new CompletableFuture<>();
-        vertx.getOrCreateContext().runOnContext(ignored -> ((Uni<?>) MutinyResults.defer(ResultType.UNI, decision,
-                true, new EventLoopOffload(), method)).subscribe().with(result::complete, result::completeExceptionally));
+        vertx.getOrCreateContext().runOnContext(ignored -> ((Uni<?>) MutinyResults.defer(ResultType.UNI,
+                counted -> decision.get(), false, true, new EventLoopOffload(), method, (counted, failure) -> {
+                })).subscribe().with(result::complete, result::completeExceptionally));
         return result;
     }
 }

@@ -98,7 +98,7 @@ class ShadowGlobalFilterTest {
     }
 
     /** A stand-in for a post-matching {@code GET /<path>} without a principal; aborts are added to {@code aborted}. */
-    private static ContainerRequestContext get(String path, List<Response> aborted) {
+    static ContainerRequestContext get(String path, List<Response> aborted) {
         Map<String, Object> properties = new HashMap<>();
         UriInfo uri = proxy(UriInfo.class, (method, args) -> switch (method) {
             case "getBaseUri" -> URI.create("http://localhost/");
@@ -110,6 +110,7 @@ class ShadowGlobalFilterTest {
         return proxy(ContainerRequestContext.class, (method, args) -> switch (method) {
             case "getProperty" -> properties.get((String) args[0]);
             case "setProperty" -> properties.put((String) args[0], args[1]);
+            case "removeProperty" -> properties.remove((String) args[0]);
             case "getSecurityContext" -> null;
             case "getMethod" -> "GET";
             case "getUriInfo" -> uri;
@@ -118,11 +119,11 @@ class ShadowGlobalFilterTest {
         });
     }
 
-    private interface Answer {
+    interface Answer {
         Object answer(String method, Object[] args);
     }
 
-    private static <T> T proxy(Class<T> type, Answer answer) {
+    static <T> T proxy(Class<T> type, Answer answer) {
         return type.cast(Proxy.newProxyInstance(ShadowGlobalFilterTest.class.getClassLoader(), new Class<?>[] {type},
                 (proxy, method, args) -> answer.answer(method.getName(), args)));
     }

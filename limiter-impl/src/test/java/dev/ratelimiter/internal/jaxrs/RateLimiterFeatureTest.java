@@ -41,12 +41,13 @@ class RateLimiterFeatureTest {
     }
 
     @Test
-    @DisplayName("registers the global filter, the headers filter and the three refusal mappers (429, 503, 400)")
+    @DisplayName("registers the global filter, the headers and refund filters and the three refusal mappers (429, "
+            + "503, 400)")
     void registersAllProviders() {
         List<Class<?>> registered = new ArrayList<>();
         assertThat(new RateLimiterFeature().configure(context(Set.of(), registered))).isTrue();
         assertThat(registered).containsExactlyInAnyOrder(GlobalRateLimitFilter.class, RateLimitHeadersFilter.class,
-                RateLimitExceededMapper.class, RateLimiterUnavailableMapper.class, RateLimitKeyMissingMapper.class);
+                RefundResponseFilter.class, RateLimitExceededMapper.class, RateLimiterUnavailableMapper.class, RateLimitKeyMissingMapper.class);
     }
 
     @Test
@@ -54,6 +55,6 @@ class RateLimiterFeatureTest {
     void skipsRegistered() {
         List<Class<?>> registered = new ArrayList<>();
         new RateLimiterFeature().configure(context(Set.of(GlobalRateLimitFilter.class), registered));
-        assertThat(registered).doesNotContain(GlobalRateLimitFilter.class).hasSize(4);
+        assertThat(registered).doesNotContain(GlobalRateLimitFilter.class).hasSize(5);
     }
 }

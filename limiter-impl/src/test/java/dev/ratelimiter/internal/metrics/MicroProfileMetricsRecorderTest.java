@@ -42,8 +42,8 @@ class MicroProfileMetricsRecorderTest {
                     return a;
                 }));
         assertThat(byName).containsOnlyKeys("rate_limiter_decisions", "rate_limiter_fallbacks",
-                "rate_limiter_fail_open", "rate_limiter_cached_denials", "rate_limiter_backend_errors",
-                "rate_limiter_degraded", "rate_limiter_backend");
+                "rate_limiter_fail_open", "rate_limiter_cached_denials", "rate_limiter_refunds",
+                "rate_limiter_backend_errors", "rate_limiter_degraded", "rate_limiter_backend");
         assertThat(byName.values()).allSatisfy(metadata ->
                 assertThat(metadata.getDescription()).as(metadata.getName()).isNotBlank());
         assertThat(byName.get("rate_limiter_fallbacks").getDescription())

@@ -43,6 +43,9 @@ class MicrometerMetricsRecorderTest {
         recorder.failOpen(login);
         recorder.decision(login, Outcome.ALLOWED);
         recorder.cachedDenial(login);
+        recorder.refund(login, true);
+        recorder.refund(login, false);
+        recorder.refund(login, false);
         recorder.backendError("valkey");
         recorder.backendCall("valkey", 1_500_000);
         degraded.set(true);
@@ -50,6 +53,8 @@ class MicrometerMetricsRecorderTest {
         assertThat(registry.get("rate_limiter.fallbacks").counter().count()).isEqualTo(1);
         assertThat(registry.get("rate_limiter.fail_open").counter().count()).isEqualTo(2);
         assertThat(registry.get("rate_limiter.cached_denials").counter().count()).isEqualTo(1);
+        assertThat(registry.get("rate_limiter.refunds").tag("outcome", "given").counter().count()).isEqualTo(1);
+        assertThat(registry.get("rate_limiter.refunds").tag("outcome", "dropped").counter().count()).isEqualTo(2);
         assertThat(registry.get("rate_limiter.decisions").tag("outcome", "allowed").counter().count()).isEqualTo(1);
         assertThat(registry.get("rate_limiter.backend_errors").counter().count()).isEqualTo(1);
         assertThat(registry.get("rate_limiter.degraded").gauge().value()).isEqualTo(1);
@@ -61,7 +66,7 @@ class MicrometerMetricsRecorderTest {
             + "(which Prometheus naming would append to the series' name)")
     void descriptionsAndUnits() {
         recorder.register(List.of(login), "valkey", degraded::get);
-        assertThat(registry.getMeters()).hasSize(11).allSatisfy(meter ->
+        assertThat(registry.getMeters()).hasSize(13).allSatisfy(meter ->
                 assertThat(meter.getId().getDescription()).as(meter.getId().getName()).isNotBlank());
         assertThat(registry.get("rate_limiter.decisions").tag("outcome", "denied").counter().getId().getDescription())
                 .isEqualTo("Decisions per bucket and outcome, after the outage policy; shadow_* outcomes are "

@@ -63,8 +63,8 @@ class OpenTelemetryMetricsRecorderTest {
 
         // OpenTelemetry has no empty histogram: recording a 0 would count a call that never happened.
         assertThat(metrics).containsOnlyKeys("rate_limiter.decisions", "rate_limiter.fallbacks",
-                "rate_limiter.fail_open", "rate_limiter.cached_denials", "rate_limiter.backend_errors",
-                "rate_limiter.degraded");
+                "rate_limiter.fail_open", "rate_limiter.cached_denials", "rate_limiter.refunds",
+                "rate_limiter.backend_errors", "rate_limiter.degraded");
         for (Outcome outcome : Outcome.values()) {
             assertThat(count(metrics, "rate_limiter.decisions",
                     Attributes.builder().put("bucket", "login").put("outcome", outcome.name().toLowerCase(Locale.ROOT))

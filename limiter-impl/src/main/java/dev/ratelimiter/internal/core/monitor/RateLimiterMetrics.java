@@ -53,6 +53,16 @@ public interface RateLimiterMetrics extends OutageListener {
     default void cachedDenial(Bucket bucket) {
     }
 
+    /**
+     * A successful call's cost given back by a bucket that counts failures only
+     * (docs/guide.md#counting-failures-only).
+     *
+     * @param bucket the bucket
+     * @param given  true if it reached the store (or the fallback deciding in an outage), false if it was dropped
+     */
+    default void refund(Bucket bucket, boolean given) {
+    }
+
     /** One call to the backend and how long it took, in nanoseconds. */
     default void backendCall(String backend, long nanos) {
     }

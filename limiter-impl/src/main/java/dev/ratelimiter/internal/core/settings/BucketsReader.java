@@ -40,6 +40,7 @@ final class BucketsReader {
     private final PropertyValues values;
     private final List<String> problems;
     private final Set<String> shadowBuckets = new TreeSet<>();
+    private final Map<String, FailureCounting> counting = new TreeMap<>();
 
     /**
      * @param lookup        a property's value, empty if unset
@@ -58,6 +59,11 @@ final class BucketsReader {
     /** The buckets {@link #buckets()} found in shadow mode, once it ran. */
     Set<String> shadowBuckets() {
         return Collections.unmodifiableSet(shadowBuckets);
+    }
+
+    /** What each bucket {@link #buckets()} found counts, where it is not {@link FailureCounting#ALL}, once it ran. */
+    Map<String, FailureCounting> counting() {
+        return Collections.unmodifiableMap(counting);
     }
 
     /** Every configured bucket, by name; a bucket with a problem is left out (the problem says why). */
@@ -114,6 +120,10 @@ final class BucketsReader {
                     if (shadow) {
                         shadowBuckets.add(name);
                     }
+                    FailureCounting failures = counting(base);
+                    if (!failures.equals(FailureCounting.ALL)) {
+                        counting.put(name, failures);
+                    }
                 } catch (IllegalArgumentException e) {
                     problems.add(base + (burstText.isPresent() && e.getMessage().contains("burst") ? "burst"
                             : limitsText.isPresent() ? "limits" : "*") + ": " + e.getMessage());
@@ -138,6 +148,51 @@ final class BucketsReader {
             return null;
         }
         return algorithm.get();
+    }
+
+    /**
+     * A bucket's {@code count}, {@code failure-exceptions} and {@code failure-statuses}
+     * (docs/guide.md#counting-failures-only); a bad value is a problem naming its property, and the default stands.
+     */
+    private FailureCounting counting(String base) {
+        boolean failuresOnly = false;
+        Optional<String> count = values.text(base + "count");
+        if (count.isPresent()) {
+            String value = count.get().strip().toLowerCase(Locale.ROOT);
+            if (!value.equals("all") && !value.equals("failures")) {
+                problems.add(base + "count: '" + count.get() + "' is not a count; use all or failures");
+            }
+            failuresOnly = value.equals("failures");
+        }
+        List<String> exceptions = new ArrayList<>();
+        for (String item : values.text(base + "failure-exceptions").orElse("").split(",")) {
+            String name = item.strip();
+            if (name.isEmpty()) {
+                continue;
+            }
+            if (!name.matches("[\\p{javaJavaIdentifierStart}][\\p{javaJavaIdentifierPart}.$]*")) {
+                problems.add(base + "failure-exceptions: '" + name + "' is not a class name; use a fully qualified "
+                        + "exception class, for example com.example.InvalidCredentialsException");
+                continue;
+            }
+            exceptions.add(name);
+        }
+        List<FailureCounting.StatusRange> statuses = new ArrayList<>();
+        Optional<String> statusText = values.text(base + "failure-statuses");
+        for (String item : statusText.orElse("400-599").split(",")) {
+            if (item.isBlank()) {
+                continue;
+            }
+            try {
+                statuses.add(FailureCounting.StatusRange.parse(item));
+            } catch (IllegalArgumentException e) {
+                problems.add(base + "failure-statuses: " + e.getMessage());
+            }
+        }
+        if (statuses.isEmpty()) {
+            statuses.addAll(FailureCounting.ALL.statuses());
+        }
+        return new FailureCounting(failuresOnly, exceptions, statuses);
     }
 
     /** Whether a bucket's {@code mode} is {@code shadow}; {@code enforce} when unset or invalid (a problem). */

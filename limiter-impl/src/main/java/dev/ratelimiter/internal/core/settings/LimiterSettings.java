@@ -36,6 +36,8 @@ import java.util.TreeSet;
  *                               {@code @Named} name or a bean class's name, unchecked here (the CDI layer finds it)
  * @param shadowBuckets          the names of the buckets whose {@link PropertyTable#BUCKET_MODE} is {@code shadow}:
  *                               decided and counted, never refused (docs/guide.md#shadow-mode)
+ * @param counting               each bucket's {@link PropertyTable#BUCKET_COUNT} and what a failure is, by name,
+ *                               where not {@link FailureCounting#ALL} (docs/guide.md#counting-failures-only)
  * @param metricsSystem          {@link PropertyTable#METRICS_SYSTEM}: which metrics library records, or
  *                               {@link MetricsSystem#AUTO} for the first the server offers
  */
@@ -56,6 +58,7 @@ public record LimiterSettings(
         DenyCacheSettings denyCache,
         Optional<String> keyResolver,
         Set<String> shadowBuckets,
+        Map<String, FailureCounting> counting,
         MetricsSystem metricsSystem) {
 
     /** The bucket the global filter uses for authenticated requests. */
@@ -67,6 +70,12 @@ public record LimiterSettings(
         buckets = Map.copyOf(buckets);
         pathPrefixes = List.copyOf(pathPrefixes);
         shadowBuckets = Collections.unmodifiableSortedSet(new TreeSet<>(shadowBuckets));
+        counting = Map.copyOf(counting);
+    }
+
+    /** Which of the bucket's calls stay counted, and what a failure is ({@link FailureCounting#ALL} by default). */
+    public FailureCounting counting(Bucket bucket) {
+        return counting.getOrDefault(bucket.name(), FailureCounting.ALL);
     }
 
     /** The bucket of that name, if configured. */

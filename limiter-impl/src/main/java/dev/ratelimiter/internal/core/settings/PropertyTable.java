@@ -146,9 +146,17 @@ public final class PropertyTable {
     /** A token bucket's capacity, the shortest window's ({@link Bucket#burst()}); unset: that window's limit. */
     public static final Property BUCKET_BURST = wholeNumber(BUCKET + "burst", null, 1, Bucket.MAX_LIMIT);
 
+    /** {@code all} (every call stays counted) or {@code failures} (a call that succeeded is given back). */
+    public static final Property BUCKET_COUNT = text(BUCKET + "count", "all");
+    /** Exception types, by class name, that make a method's call a failure; unset: every exception. */
+    public static final Property BUCKET_FAILURE_EXCEPTIONS = list(BUCKET + "failure-exceptions", null);
+    /** HTTP statuses ({@code 401}, {@code 400-499}) that make a request of the global filter a failure. */
+    public static final Property BUCKET_FAILURE_STATUSES = list(BUCKET + "failure-statuses", "400-599");
+
     /** Every row, in the reference's order. */
     public static final List<Property> ALL = List.of(ENABLED, BACKEND, BUCKET_LIMIT, BUCKET_WINDOW, BUCKET_LIMITS,
-            BUCKET_ON_OUTAGE, BUCKET_MODE, BUCKET_ALGORITHM, BUCKET_BURST, API_ENABLED, API_PATH_PREFIXES, API_KEY_RESOLVER, TRUSTED_PROXIES,
+            BUCKET_ON_OUTAGE, BUCKET_MODE, BUCKET_ALGORITHM, BUCKET_BURST, BUCKET_COUNT, BUCKET_FAILURE_EXCEPTIONS,
+            BUCKET_FAILURE_STATUSES, API_ENABLED, API_PATH_PREFIXES, API_KEY_RESOLVER, TRUSTED_PROXIES,
             IPV6_PREFIX_LENGTH, KEY_SECRET, HEADERS_ON_SUCCESS, MEMORY_MAX_KEYS, MEMORY_SWEEP_INTERVAL,
             DENY_CACHE_MAX_AGE, HEALTH_DOWN_WHEN_DEGRADED, METRICS_SYSTEM, BREAKER_FAILURE_THRESHOLD,
             BREAKER_INITIAL_BACKOFF, BREAKER_MAX_BACKOFF, BREAKER_SUCCESS_THRESHOLD);

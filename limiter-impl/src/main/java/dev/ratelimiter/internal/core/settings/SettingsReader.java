@@ -125,7 +125,7 @@ public final class SettingsReader {
         }
         return new LimiterSettings(enabled, backend, buckets, globalLimit, prefixes, trustedProxies, ipv6PrefixLength,
                 keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, breaker,
-                denyCache, keyResolver, bucketsReader.shadowBuckets(), metricsSystem);
+                denyCache, keyResolver, bucketsReader.shadowBuckets(), bucketsReader.counting(), metricsSystem);
     }
 
     private MetricsSystem metricsSystem() {

@@ -79,7 +79,7 @@ class PropertyTableTest {
         assertThat(UnknownProperties.KNOWN).containsExactlyInAnyOrderElementsOf(PropertyTable.ALL.stream()
                 .filter(property -> !property.ofBucket()).map(Property::fullName).toList());
         assertThat(PropertyTable.BUCKET_PROPERTIES).containsExactly("limit", "window", "limits", "on-outage",
-                "mode", "algorithm", "burst");
+                "mode", "algorithm", "burst", "count", "failure-exceptions", "failure-statuses");
     }
 
     @Test

@@ -151,6 +151,44 @@ class SettingsReaderTest {
     }
 
     @Test
+    @DisplayName("count and what a failure is, as properties and as environment variables of a hyphenated bucket "
+            + "(RATELIMITER_BUCKETS_LOGIN_ADDRESS_FAILURE_STATUSES): read for that bucket, never as a bucket "
+            + "named login-address-failure")
+    void failureCounting() {
+        Map<String, String> env = Map.of(
+                "RATELIMITER_BUCKETS_LOGIN_ADDRESS_LIMIT", "20",
+                "RATELIMITER_BUCKETS_LOGIN_ADDRESS_WINDOW", "PT15M",
+                "RATELIMITER_BUCKETS_LOGIN_ADDRESS_COUNT", "failures",
+                "RATELIMITER_BUCKETS_LOGIN_ADDRESS_FAILURE_STATUSES", "401, 403, 500-599",
+                "RATELIMITER_BUCKETS_LOGIN_ADDRESS_FAILURE_EXCEPTIONS", "com.example.BadCredentials");
+        // MicroProfile Config answers the dotted names from their environment form
+        properties.put("ratelimiter.buckets.login-address.limit", "20");
+        properties.put("ratelimiter.buckets.login-address.window", "PT15M");
+        properties.put("ratelimiter.buckets.login-address.count", " Failures ");
+        properties.put("ratelimiter.buckets.login-address.failure-statuses", "401, 403, 500-599");
+        properties.put("ratelimiter.buckets.login-address.failure-exceptions", "com.example.BadCredentials");
+        properties.put("ratelimiter.buckets.search.limit", "10");
+        properties.put("ratelimiter.buckets.search.window", "PT1S");
+        java.util.List<String> names = new java.util.ArrayList<>(env.keySet());
+        names.add("ratelimiter.buckets.search.limit");
+        names.add("ratelimiter.buckets.api-authenticated.limit");
+        names.add("ratelimiter.buckets.api-anonymous.limit");
+
+        LimiterSettings settings = SettingsReader.read(name -> Optional.ofNullable(properties.get(name)), names);
+
+        assertThat(settings.buckets()).containsOnlyKeys("login-address", "search", "api-authenticated",
+                "api-anonymous");
+        FailureCounting counting = settings.counting(settings.bucket("login-address").orElseThrow());
+        assertThat(counting.failuresOnly()).isTrue();
+        assertThat(counting.exceptions()).containsExactly("com.example.BadCredentials");
+        assertThat(counting.statuses()).containsExactly(new FailureCounting.StatusRange(401, 401),
+                new FailureCounting.StatusRange(403, 403), new FailureCounting.StatusRange(500, 599));
+        assertThat(counting.failedWith(404)).isFalse();
+        assertThat(counting.failedWith(503)).isTrue();
+        assertThat(settings.counting(settings.bucket("search").orElseThrow())).isEqualTo(FailureCounting.ALL);
+    }
+
+    @Test
     @DisplayName("mode: enforce by default; shadow (any case, trimmed) lists the bucket among the shadow buckets, also as an environment variable")
     void shadowMode() {
         properties.put("ratelimiter.buckets.login.limit", "5");

@@ -1,0 +1,52 @@
+package dev.ratelimiter.internal.jaxrs;
+
+import dev.ratelimiter.internal.cdi.RateLimitDecider;
+import dev.ratelimiter.internal.core.settings.FailureCounting;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.container.ContainerResponseFilter;
+import jakarta.ws.rs.ext.Provider;
+
+import java.util.List;
+
+/**
+ * Gives back the global filter's count of a request whose response did not fail, for a global bucket that counts
+ * failures only ({@code ratelimiter.buckets.api-anonymous.count=failures}; docs/guide.md#counting-failures-only): a
+ * status outside the bucket's {@code failure-statuses} (400 to 599 by default) is a success. A request the filter
+ * refused counted nothing, and left nothing here.
+ */
+@Provider
+@ApplicationScoped
+@Priority(Priorities.HEADER_DECORATOR)
+public class RefundResponseFilter implements ContainerResponseFilter {
+
+    /** The request property under which the global filter leaves a {@link Pending}. */
+    static final String COUNTED = RefundResponseFilter.class.getName() + ".counted";
+
+    @Inject
+    RateLimitDecider decider;
+
+    /**
+     * What the global filter counted for a failures-only bucket, filled when it decided.
+     *
+     * @param counting the bucket's failure statuses
+     * @param counted  the counted call, or empty when nothing was counted
+     */
+    record Pending(FailureCounting counting, List<RateLimitDecider.Counted> counted) {
+    }
+
+    @Override
+    public void filter(ContainerRequestContext request, ContainerResponseContext response) {
+        if (!(request.getProperty(COUNTED) instanceof Pending pending)) {
+            return;
+        }
+        request.removeProperty(COUNTED); // registered twice (scanning and RateLimiterFeature): give back once
+        if (!pending.counted().isEmpty() && !pending.counting().failedWith(response.getStatus())) {
+            decider.refund(pending.counted());
+        }
+    }
+}
