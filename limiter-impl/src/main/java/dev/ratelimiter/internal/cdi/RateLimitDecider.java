@@ -132,10 +132,11 @@ public class RateLimitDecider {
      * metrics as given or dropped; never throws, and never sends a refund again.
      *
      * @param counted calls {@link #decide(Bucket, KeyResolverInvoker.Key, long, List)} counted; may be empty
+     * @return whether they were given back (false: dropped, and counted so)
      */
-    public void refund(List<Counted> counted) {
+    public boolean refund(List<Counted> counted) {
         if (counted.isEmpty()) {
-            return;
+            return true;
         }
         LimiterRuntime.DecisionPath path = runtime.path();
         long now = runtime.clock().millis();
@@ -153,6 +154,7 @@ public class RateLimitDecider {
         for (Counted call : counted) {
             path.metrics().refund(call.bucket(), given);
         }
+        return given;
     }
 
     /**

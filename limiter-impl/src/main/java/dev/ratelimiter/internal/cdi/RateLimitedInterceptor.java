@@ -11,6 +11,7 @@ import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.cdi.RateLimitedMethod.KeySource;
 import dev.ratelimiter.internal.core.key.KeyNamespace;
 import dev.ratelimiter.internal.core.settings.FailureCounting;
+import dev.ratelimiter.internal.core.window.WindowVerdicts;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.enterprise.inject.Intercepted;
@@ -112,7 +113,7 @@ public class RateLimitedInterceptor {
             Function<List<RateLimitDecider.Counted>, RuntimeException> decision = noKey != null ? counted -> noKey
                     : counted -> decide(limits, keys, 0, recorder, counted);
             return MutinyResults.defer(rateLimited.result(), decision, failuresOnly, decider.blocking(), offload,
-                    context::proceed, (counted, failure) -> settle(limits, counted, failure));
+                    context::proceed, (counted, failure) -> settle(limits, counted, failure, recorder));
         }
         eventLoops.check(method, decider.blocking());
         int mark = nestedCalls.mark();
@@ -129,7 +130,7 @@ public class RateLimitedInterceptor {
                 throw refusal;
             }
             return counted == null || counted.isEmpty() ? context.proceed()
-                    : proceedCounted(context, rateLimited.result(), limits, counted);
+                    : proceedCounted(context, rateLimited.result(), limits, counted, recorder);
         } finally {
             nestedCalls.exit(mark);
         }
@@ -152,28 +153,29 @@ public class RateLimitedInterceptor {
      */
     private Object proceedCounted(InvocationContext context, ResultType result,
                                   List<RateLimitedMethodCache.BoundLimit> limits,
-                                  List<RateLimitDecider.Counted> counted) throws Exception {
+                                  List<RateLimitDecider.Counted> counted, BiConsumer<Bucket, Verdict> recorder)
+            throws Exception {
         Object value;
         try {
             value = context.proceed();
         } catch (Exception | Error e) {
-            settle(limits, counted, e);
+            settle(limits, counted, e, recorder);
             throw e;
         }
         if (result == ResultType.COMPLETION_STAGE && value instanceof CompletionStage<?> stage) {
-            stage.whenComplete((ignored, failure) -> settle(limits, counted, failure));
+            stage.whenComplete((ignored, failure) -> settle(limits, counted, failure, recorder));
         } else {
-            settle(limits, counted, null);
+            settle(limits, counted, null, recorder);
         }
         return value;
     }
 
     /**
      * Gives back each counted call whose bucket does not call {@code failure} a failure ({@code null}: the call
-     * succeeded), in one refund.
+     * succeeded), in one refund; once given back, the request's RateLimit headers report the cost back too.
      */
     private void settle(List<RateLimitedMethodCache.BoundLimit> limits, List<RateLimitDecider.Counted> counted,
-                        Throwable failure) {
+                        Throwable failure, BiConsumer<Bucket, Verdict> recorder) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
                 : failure;
         List<RateLimitDecider.Counted> succeeded = new ArrayList<>(counted.size());
@@ -182,7 +184,11 @@ public class RateLimitedInterceptor {
                 succeeded.add(call);
             }
         }
-        decider.refund(succeeded);
+        if (decider.refund(succeeded)) {
+            for (RateLimitDecider.Counted call : succeeded) {
+                recorder.accept(call.bucket(), WindowVerdicts.givenBack(call.bucket(), call.verdict(), call.cost()));
+            }
+        }
     }
 
     private static FailureCounting countingOf(List<RateLimitedMethodCache.BoundLimit> limits, Bucket bucket) {

@@ -135,7 +135,8 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
             // Given back by RefundResponseFilter once the response's status is known
             // (docs/guide.md#counting-failures-only)
             List<RateLimitDecider.Counted> counted = new ArrayList<>(1);
-            request.setProperty(RefundResponseFilter.COUNTED, new RefundResponseFilter.Pending(counting, counted));
+            request.setProperty(RefundResponseFilter.COUNTED, new RefundResponseFilter.Pending(counting, counted,
+                    recorder));
             decision = () -> decider.decide(bucket, key, 1, counted);
         } else {
             decision = () -> decider.decide(bucket, key, 1);

@@ -1,7 +1,9 @@
 package dev.ratelimiter.internal.jaxrs;
 
+import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.cdi.RateLimitDecider;
 import dev.ratelimiter.internal.core.settings.FailureCounting;
+import dev.ratelimiter.internal.core.window.WindowVerdicts;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -12,16 +14,17 @@ import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.ext.Provider;
 
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Gives back the global filter's count of a request whose response did not fail, for a global bucket that counts
  * failures only ({@code ratelimiter.buckets.api-anonymous.count=failures}; docs/guide.md#counting-failures-only): a
  * status outside the bucket's {@code failure-statuses} (400 to 599 by default) is a success. A request the filter
- * refused counted nothing, and left nothing here.
+ * refused counted nothing, and left nothing here. Once given back, the RateLimit headers report it.
  */
 @Provider
 @ApplicationScoped
-@Priority(Priorities.HEADER_DECORATOR)
+@Priority(Priorities.HEADER_DECORATOR + 1) // before RateLimitHeadersFilter (response filters: highest first)
 public class RefundResponseFilter implements ContainerResponseFilter {
 
     /** The request property under which the global filter leaves a {@link Pending}. */
@@ -35,8 +38,9 @@ public class RefundResponseFilter implements ContainerResponseFilter {
      *
      * @param counting the bucket's failure statuses
      * @param counted  the counted call, or empty when nothing was counted
+     * @param recorder records the verdict the headers report, replacing the decision's
      */
-    record Pending(FailureCounting counting, List<RateLimitDecider.Counted> counted) {
+    record Pending(FailureCounting counting, List<RateLimitDecider.Counted> counted, Consumer<Verdict> recorder) {
     }
 
     @Override
@@ -45,8 +49,10 @@ public class RefundResponseFilter implements ContainerResponseFilter {
             return;
         }
         request.removeProperty(COUNTED); // registered twice (scanning and RateLimiterFeature): give back once
-        if (!pending.counted().isEmpty() && !pending.counting().failedWith(response.getStatus())) {
-            decider.refund(pending.counted());
+        if (!pending.counted().isEmpty() && !pending.counting().failedWith(response.getStatus())
+                && decider.refund(pending.counted())) {
+            RateLimitDecider.Counted call = pending.counted().get(0);
+            pending.recorder().accept(WindowVerdicts.givenBack(call.bucket(), call.verdict(), call.cost()));
         }
     }
 }

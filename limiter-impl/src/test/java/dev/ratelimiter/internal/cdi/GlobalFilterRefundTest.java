@@ -46,20 +46,25 @@ class GlobalFilterRefundTest {
                 ShadowGlobalFilterTest.OneClient.class, DenialRecorder.class);
         List<Response> aborted = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            request(200, aborted);
+            assertThat(request(200, aborted)).as("the RateLimit header's remaining, the count given back")
+                    .isEqualTo(3);
         }
         request(503, aborted);
         assertThat(aborted).as("successes and a status outside failure-statuses give back").isEmpty();
         for (int i = 0; i < 3; i++) {
-            request(401, aborted);
+            assertThat(request(401, aborted)).isEqualTo(2 - i);
         }
         assertThat(aborted).isEmpty();
         request(200, aborted);
         assertThat(aborted).singleElement().extracting(Response::getStatus).isEqualTo(429);
     }
 
-    /** One request through the global filter and, unless it was aborted, its response of {@code status}. */
-    private void request(int status, List<Response> aborted) {
+    /**
+     * One request through the global filter and, unless it was aborted, its response of {@code status}.
+     *
+     * @return the remaining its RateLimit header reports
+     */
+    private long request(int status, List<Response> aborted) {
         RequestContextController requests = cdi.select(RequestContextController.class);
         requests.activate();
         try {
@@ -72,6 +77,7 @@ class GlobalFilterRefundTest {
                         default -> throw new UnsupportedOperationException(method);
                     });
             cdi.select(RefundResponseFilter.class).filter(request, response);
+            return cdi.select(RequestIdentity.class).applied().all().get(0).verdict().remaining();
         } finally {
             requests.deactivate();
         }

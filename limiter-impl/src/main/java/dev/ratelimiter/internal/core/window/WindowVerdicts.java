@@ -382,6 +382,33 @@ public final class WindowVerdicts {
         return new StoreRefund(bucket, key, cost, endsIn);
     }
 
+    /**
+     * The verdict a call's RateLimit headers report once its cost was given back
+     * (docs/guide.md#counting-failures-only): each window's {@code remaining} raised by the cost, up to its
+     * capacity, its times as they were.
+     *
+     * @param bucket  the verdict's bucket
+     * @param verdict the {@code ALLOWED} verdict that counted the call
+     * @param cost    the cost given back
+     * @return the verdict with the cost back
+     */
+    public static Verdict givenBack(Bucket bucket, Verdict verdict, long cost) {
+        List<Verdict.Window> windows = verdict.windows();
+        if (windows.isEmpty()) {
+            return new Verdict(verdict.outcome(), verdict.limit(), Math.min(verdict.remaining() + cost,
+                    bucket.capacity(0)), verdict.resetAfter());
+        }
+        Verdict.Window[] back = new Verdict.Window[windows.size()];
+        long fewest = Long.MAX_VALUE; // the top-level values are the window with the fewest left, as before
+        for (int i = 0; i < back.length; i++) {
+            Verdict.Window window = windows.get(i);
+            back[i] = new Verdict.Window(window.limit(), Math.min(bucket.capacity(i), window.remaining() + cost),
+                    window.resetAfter());
+            fewest = Math.min(fewest, back[i].remaining());
+        }
+        return new Verdict(verdict.outcome(), verdict.limit(), fewest, verdict.resetAfter(), List.of(back));
+    }
+
     /** Milliseconds until a sliding window holds nothing: until its current window ends, plus W if that counts. */
     private static long slidingEmptyMillis(long windowMillis, long cur, long prev, long end) {
         return cur > 0 ? end + windowMillis : prev > 0 ? end : 0;
