@@ -8,13 +8,11 @@ import dev.ratelimiter.RateLimited;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import java.util.Optional;
-
 /**
- * Checks credentials, at most 50 attempts per 15 minutes per client address (bucket {@code login-address}) and 5
- * per 15 minutes per account (bucket {@code login}), whatever address they come from. The address is decided
- * first: an address trying many accounts is stopped before its attempts count against those accounts. A
- * successful login clears the account's counter.
+ * Checks credentials, at most 50 failed attempts per 15 minutes per client address (bucket {@code login-address},
+ * which counts failures only: a successful login is given back) and 5 attempts per 15 minutes per account (bucket
+ * {@code login}), whatever address they come from. The address is decided first: an address trying many accounts
+ * is stopped before its attempts count against those accounts. A successful login clears the account's counter.
  */
 @ApplicationScoped
 public class LoginService {
@@ -30,12 +28,18 @@ public class LoginService {
     @BucketName("login")
     RateLimitBucket logins;
 
-    /** A bearer token if the credentials are right; throws {@code RateLimitExceededException} past a limit. */
+    /**
+     * A bearer token if the credentials are right.
+     *
+     * @throws InvalidCredentialsException if they are not: the failure {@code login-address} counts
+     *                                     (docs/guide.md#counting-failures-only)
+     * @throws dev.ratelimiter.RateLimitExceededException past a limit
+     */
     @RateLimited(bucket = "login-address", key = RateLimited.Key.CLIENT_ADDRESS)
     @RateLimited(bucket = "login", key = RateLimited.Key.PARAMETER)
-    public Optional<String> login(@RateLimitKey(normalize = KeyNormalization.LOGIN) String login, String password) {
-        Optional<String> user = users.authenticate(login, password);
-        user.ifPresent(name -> logins.reset(login, KeyNormalization.LOGIN));
-        return user.map(tokens::issue);
+    public String login(@RateLimitKey(normalize = KeyNormalization.LOGIN) String login, String password) {
+        String user = users.authenticate(login, password).orElseThrow(InvalidCredentialsException::new);
+        logins.reset(login, KeyNormalization.LOGIN);
+        return tokens.issue(user);
     }
 }

@@ -527,6 +527,32 @@ public abstract class ExampleApiScenarios {
     }
 
     @Test
+    @DisplayName("login-address counts failed logins only (docs/guide.md#counting-failures-only): 60 successful logins "
+            + "from one address spend none of its 50, failed ones do, and the 51st failure's address is refused, a "
+            + "right password too")
+    void loginAddressCountsFailuresOnly() {
+        ExampleApi client = client();
+        for (int i = 1; i <= 60; i++) {
+            HttpResponse<String> success = client.login("bob", "builder");
+            assertThat(success.statusCode()).as("login %d", i).isEqualTo(200);
+            assertThat(success.headers().firstValue("RateLimit").orElseThrow()).as("login %d", i)
+                    .contains("\"login-address\";r=50;");
+        }
+        for (int i = 1; i <= 50; i++) {
+            HttpResponse<String> failed = client.login("nobody-" + i + "-" + UUID.randomUUID(), "guess");
+            assertThat(failed.statusCode()).as("failure %d", i).isEqualTo(401);
+            assertThat(failed.headers().firstValue("RateLimit").orElseThrow()).as("failure %d", i)
+                    .contains("\"login-address\";r=" + (50 - i) + ";");
+        }
+
+        HttpResponse<String> refused = client.login("bob", "builder");
+
+        assertThat(refused.statusCode()).isEqualTo(429);
+        assertThat(ExampleApi.json(refused).getString("bucket")).isEqualTo("login-address");
+        assertThat(client().login("bob", "builder").statusCode()).as("another address").isEqualTo(200);
+    }
+
+    @Test
     @DisplayName("a successful login resets its account's counter")
     void successfulLoginResets() {
         ExampleApi client = client();
