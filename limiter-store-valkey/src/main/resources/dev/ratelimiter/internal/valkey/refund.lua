@@ -1,7 +1,7 @@
 -- Refunds of one or more calls, in one round trip: each refund's cost given back to the windows its call was
--- counted in, by the rule of RateLimitStore.refund (docs/guide.md#counting-failures-only), on the keys and values
--- decide.lua keeps. A window that has ended, opened since or never opened is left alone: a refund creates no key,
--- opens no window and moves no window's end.
+-- counted in, by the rule of RateLimitStore.refund, on the keys and values decide.lua keeps. A window that has
+-- ended, opened since or never opened is left alone: a refund creates no key, opens no window and moves no window's
+-- end.
 -- KEYS: each refund's window keys, refund after refund, as decide.lua's for an item of the same bucket; the store
 --   sends in one call only refunds whose keys share a Cluster slot.
 -- ARGV: per refund: its cost, its number of windows n, marked by algorithm as in decide.lua (n for a fixed window,
