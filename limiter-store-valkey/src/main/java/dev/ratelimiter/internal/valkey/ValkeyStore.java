@@ -7,6 +7,7 @@ import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreBatching;
 import dev.ratelimiter.spi.StoreParts;
+import dev.ratelimiter.spi.StoreRefund;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.CommandObjects;
 import redis.clients.jedis.Connection;
@@ -69,17 +70,25 @@ import java.util.function.Supplier;
  * <p>Decisions that wait for a connection share round trips ({@link #consumeEach}, docs/stores.md#batching): one
  * pipeline of script calls, one per call, on one connection.
  *
- * <p>One file of about 700 lines, on purpose: the key layout, the script's parameters, a cluster's runs by slot, the
+ * <p>Refunds ({@link #refund}) run a second script, {@code refund.lua}, on the same keys, sent, redirected and
+ * reloaded as {@code decide.lua} is.
+ *
+ * <p>One file of about 800 lines, on purpose: the key layout, the script's parameters, a cluster's runs by slot, the
  * redirections, the pipelines and the reading of the reply are one protocol over the same parameter arrays, each
  * step depending on the others' layout; the parts that stand alone are classes of their own ({@link ScriptArgumentEncoder},
  * {@link ValkeyClientFactory}, {@link ValkeyFailures}, {@link ValkeyClusterParts}).
  */
 final class ValkeyStore implements RateLimitStore {
 
-    static final String SCRIPT = loadScript();
+    static final String SCRIPT = loadScript("decide.lua");
     static final String SCRIPT_SHA = sha1(SCRIPT);
     private static final byte[] SCRIPT_BYTES = SCRIPT.getBytes(StandardCharsets.UTF_8);
     private static final byte[] SCRIPT_SHA_BYTES = SCRIPT_SHA.getBytes(StandardCharsets.US_ASCII);
+    /** The script of refunds ({@link #refund}), run as {@code decide.lua} is: by EVALSHA, by EVAL after NOSCRIPT. */
+    static final String REFUND_SCRIPT = loadScript("refund.lua");
+    static final String REFUND_SCRIPT_SHA = sha1(REFUND_SCRIPT);
+    private static final byte[] REFUND_SCRIPT_BYTES = REFUND_SCRIPT.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] REFUND_SCRIPT_SHA_BYTES = REFUND_SCRIPT_SHA.getBytes(StandardCharsets.US_ASCII);
 
     private static final CommandObjects COMMANDS = new CommandObjects();
     /**
@@ -368,7 +377,12 @@ final class ValkeyStore implements RateLimitStore {
 
     /** The cluster slot of an item's keys: their hash tag's. */
     private int slot(StoreItem item) {
-        return JedisClusterCRC16.getSlot(arguments.of(item.bucket()).counterKey(item.key()));
+        return slot(item.bucket(), item.key());
+    }
+
+    /** The cluster slot of every window's key of {@code key} in {@code bucket}: their hash tag's. */
+    private int slot(Bucket bucket, String key) {
+        return JedisClusterCRC16.getSlot(arguments.of(bucket).counterKey(key));
     }
 
     /** One script call for the items from {@code from} to {@code to} (excluded). */
@@ -410,6 +424,96 @@ final class ValkeyStore implements RateLimitStore {
             answer[i] = (Long) values.get(i);
         }
         return answer;
+    }
+
+    /**
+     * Gives the refunds back by {@code refund.lua}, in one round trip (in a cluster: one per run of consecutive
+     * refunds whose keys share a slot, as {@link #consume} does). Per window the script finds the window the call
+     * was counted in by its key's PTTL, the window's end on the server's clock, compared with the refund's
+     * reckoning by {@link StoreRefund#sameWindow}'s test, and lowers its count keeping the expiry (INCRBY; SET with
+     * KEEPTTL for a sliding window's current count); a token bucket's time until full, kept as its key's expiry,
+     * is shortened by cost × interval. No key is created. In a cluster, a later run that fails throws, and the
+     * refunds of the earlier runs stay given back.
+     *
+     * @throws StoreException classified by {@link ValkeyFailures}, as a decision's failure is
+     */
+    @Override
+    public void refund(List<StoreRefund> refunds) throws StoreException {
+        if (refunds.size() == 1) {
+            refund(refunds, 0, 1);
+            return;
+        }
+        if (refunds.isEmpty()) {
+            return;
+        }
+        boolean cluster;
+        try {
+            cluster = clients.get().isCluster();
+        } catch (RuntimeException e) {
+            throw failed(null, e);
+        }
+        if (!cluster) {
+            refund(refunds, 0, refunds.size());
+            return;
+        }
+        // A script may only touch keys of one slot, as for consume.
+        int from = 0;
+        int slot = slot(refunds.get(0).bucket(), refunds.get(0).key());
+        for (int i = 1; i <= refunds.size(); i++) {
+            int next = i < refunds.size() ? slot(refunds.get(i).bucket(), refunds.get(i).key()) : -1;
+            if (next != slot) {
+                refund(refunds, from, i);
+                from = i;
+                slot = next;
+            }
+        }
+    }
+
+    /** One call of {@code refund.lua} for the refunds from {@code from} to {@code to} (excluded). */
+    private void refund(List<StoreRefund> refunds, int from, int to) throws StoreException {
+        int keyCount = 0;
+        int argumentCount = 0;
+        for (int i = from; i < to; i++) {
+            ScriptArgumentEncoder.OfBucket ofBucket = arguments.of(refunds.get(i).bucket());
+            keyCount += ofBucket.keyCount();
+            argumentCount += ofBucket.argumentCount();
+        }
+        byte[][] parameters = new byte[keyCount + argumentCount][];
+        int key = 0;
+        int argument = keyCount;
+        for (int i = from; i < to; i++) {
+            StoreRefund refund = refunds.get(i);
+            arguments.of(refund.bucket()).putKeys(refund.key(), parameters, key);
+            key += refund.bucket().limits().size();
+            for (String text : refundArguments(refund)) {
+                parameters[argument++] = text.getBytes(StandardCharsets.US_ASCII);
+            }
+        }
+        runScript(REFUND_SCRIPT_SHA_BYTES, REFUND_SCRIPT_BYTES, parameters, keyCount);
+    }
+
+    /**
+     * {@code refund.lua}'s arguments for one refund, as text (refunds are not on the hot path): the cost, the count
+     * of windows ({@link #windowCount}, which says the algorithm), then per window a fixed or sliding window's
+     * length in milliseconds and the refund's milliseconds until the window it was counted in ends, or a token
+     * bucket's capacity and token interval in microseconds. As many as {@link #arguments(Bucket, long)}'s.
+     */
+    static String[] refundArguments(StoreRefund refund) {
+        Bucket bucket = refund.bucket();
+        List<Bucket.Limit> limits = bucket.limits();
+        String[] arguments = new String[2 + 2 * limits.size()];
+        arguments[0] = Long.toString(refund.cost());
+        arguments[1] = Integer.toString(windowCount(bucket));
+        for (int i = 0; i < limits.size(); i++) {
+            if (bucket.isTokenBucket()) {
+                arguments[2 + 2 * i] = Long.toString(bucket.capacity(i));
+                arguments[3 + 2 * i] = Long.toString(bucket.tokenIntervalMicros(i));
+            } else {
+                arguments[2 + 2 * i] = Long.toString(limits.get(i).window().toMillis());
+                arguments[3 + 2 * i] = Long.toString(refund.endsInMillis()[i]);
+            }
+        }
+        return arguments;
     }
 
     @Override
@@ -475,11 +579,21 @@ final class ValkeyStore implements RateLimitStore {
      * @return the script's reply
      */
     private Object decide(byte[][] parameters, int keyCount) throws StoreException {
+        return runScript(SCRIPT_SHA_BYTES, SCRIPT_BYTES, parameters, keyCount);
+    }
+
+    /**
+     * Runs a script ({@code decide.lua} or {@code refund.lua}) once, as {@link #decide(byte[][], int)} says: NOSCRIPT
+     * sends it by EVAL, a MOVED or ASK reply is followed once, a timeout is never retried.
+     *
+     * @return the script's reply
+     */
+    private Object runScript(byte[] sha, byte[] script, byte[][] parameters, int keyCount) throws StoreException {
         ValkeyClient client = null;
         try {
             client = clients.get();
             try {
-                return run(client.commands(), parameters, keyCount);
+                return run(client.commands(), sha, script, parameters, keyCount);
             } catch (JedisClusterOperationException e) {
                 Optional<JedisRedirectionException> redirect = onlyRedirect(e);
                 if (redirect.isEmpty()) {
@@ -488,7 +602,8 @@ final class ValkeyStore implements RateLimitStore {
                 // Sent to the node the reply names, not through the slot map: while the map is being re-read
                 // (another thread may be at it) it can still name the old node.
                 try (Connection node = client.clusterNode(redirect.get().getTargetNode())) {
-                    return runOn(node, redirect.get() instanceof JedisAskDataException, parameters, keyCount);
+                    return runOn(node, redirect.get() instanceof JedisAskDataException, sha, script, parameters,
+                            keyCount);
                 }
             }
         } catch (RuntimeException e) {
@@ -514,11 +629,11 @@ final class ValkeyStore implements RateLimitStore {
     }
 
     /** By bytes: the string forms encode every argument again and decode the reply through streams. */
-    private static Object run(UnifiedJedis client, byte[][] parameters, int keyCount) {
+    private static Object run(UnifiedJedis client, byte[] sha, byte[] script, byte[][] parameters, int keyCount) {
         try {
-            return client.evalsha(SCRIPT_SHA_BYTES, keyCount, parameters);
+            return client.evalsha(sha, keyCount, parameters);
         } catch (JedisNoScriptException e) {
-            return client.eval(SCRIPT_BYTES, keyCount, parameters);
+            return client.eval(script, keyCount, parameters);
         }
     }
 
@@ -534,17 +649,18 @@ final class ValkeyStore implements RateLimitStore {
      * The script on one cluster node; after an ASK reply each command is preceded by ASKING, which lets the node
      * importing the slot run the next command (one only) on it.
      */
-    private static Object runOn(Connection node, boolean asking, byte[][] parameters, int keyCount) {
+    private static Object runOn(Connection node, boolean asking, byte[] sha, byte[] script, byte[][] parameters,
+                                int keyCount) {
         if (asking) {
             node.executeCommand(Protocol.Command.ASKING);
         }
         try {
-            return node.executeCommand(COMMANDS.evalsha(SCRIPT_SHA_BYTES, keyCount, parameters));
+            return node.executeCommand(COMMANDS.evalsha(sha, keyCount, parameters));
         } catch (JedisNoScriptException e) {
             if (asking) {
                 node.executeCommand(Protocol.Command.ASKING);
             }
-            return node.executeCommand(COMMANDS.eval(SCRIPT_BYTES, keyCount, parameters));
+            return node.executeCommand(COMMANDS.eval(script, keyCount, parameters));
         }
     }
 
@@ -568,9 +684,12 @@ final class ValkeyStore implements RateLimitStore {
      */
     void probeNode(ValkeyClient client, HostAndPort node, String probeKey) {
         try (Connection connection = client.clusterNode(node)) {
-            runOn(connection, false, probeParameters(probeKey, PROBE_FIXED_WINDOW), 1);
-            runOn(connection, false, probeParameters(probeKey + PROBE_TOKENS, PROBE_TOKEN_BUCKET), 1);
-            runOn(connection, false, probeParameters(probeKey + PROBE_SLIDING, PROBE_SLIDING_WINDOW), 1);
+            runOn(connection, false, SCRIPT_SHA_BYTES, SCRIPT_BYTES, probeParameters(probeKey, PROBE_FIXED_WINDOW),
+                    1);
+            runOn(connection, false, SCRIPT_SHA_BYTES, SCRIPT_BYTES,
+                    probeParameters(probeKey + PROBE_TOKENS, PROBE_TOKEN_BUCKET), 1);
+            runOn(connection, false, SCRIPT_SHA_BYTES, SCRIPT_BYTES,
+                    probeParameters(probeKey + PROBE_SLIDING, PROBE_SLIDING_WINDOW), 1);
         }
     }
 
@@ -645,10 +764,10 @@ final class ValkeyStore implements RateLimitStore {
         return arguments;
     }
 
-    private static String loadScript() {
-        try (InputStream in = ValkeyStore.class.getResourceAsStream("decide.lua")) {
+    private static String loadScript(String name) {
+        try (InputStream in = ValkeyStore.class.getResourceAsStream(name)) {
             if (in == null) {
-                throw new IllegalStateException("decide.lua is missing from the jar");
+                throw new IllegalStateException(name + " is missing from the jar");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -42,6 +42,15 @@ public final class ValkeyStoreProvider implements RateLimitStoreProvider {
     }
 
     /**
+     * True: the store gives counts back by a script of its own, in one round trip
+     * (docs/stores.md#the-valkey--redis-backend).
+     */
+    @Override
+    public boolean refunds() {
+        return true;
+    }
+
+    /**
      * Reads {@code ratelimiter.valkey.*} and builds the store: a standalone client at once (it connects at its
      * first call), a Sentinel or Cluster client at the first call; a server that is down leaves the application
      * deployed and degraded, a policy that may evict counters is warned about once connected.

@@ -25,13 +25,14 @@ local SLIDING = 1000
 -- Fixed windows: a counter per window, whose expiry is the window's end.
 local function fixedWindows(reply, k, a, n, cost, needed)
   local allowed = 1
-  local counts, ttls = {}, {}
+  local counts, ttls, opens = {}, {}, {}
   for i = 1, n do
     local key = KEYS[k + i]
     local limit = tonumber(ARGV[a + 2 * i])
     local window = tonumber(ARGV[a + 2 * i + 1])
     local ttl = redis.call('PTTL', key)
     local count = 0
+    opens[i] = ttl == -2
     if ttl == -2 then
       ttl = window -- no counter: the window opens at the first counted call
     else
@@ -53,7 +54,8 @@ local function fixedWindows(reply, k, a, n, cost, needed)
   for i = 1, n do
     if allowed == 1 and cost > 0 then
       redis.call('INCRBY', KEYS[k + i], cost) -- keeps an existing expiry: a window's end never moves
-      if counts[i] == 0 then
+      -- Only for a missing key, not a count of 0: a refund (refund.lua) may leave a window open at 0, whose end stays.
+      if opens[i] then
         redis.call('PEXPIRE', KEYS[k + i], ARGV[a + 2 * i + 1]) -- the window opens
       end
       counts[i] = counts[i] + cost

@@ -9,6 +9,7 @@ import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.spi.FailureKind;
 import dev.ratelimiter.spi.StoreException;
+import dev.ratelimiter.spi.StoreRefund;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -135,8 +136,9 @@ class ValkeyAclTlsTest {
     }
 
     @Test
-    @DisplayName("ACL user and password in the URL: counts, resets and probes with only the granted commands (the server logs no refusal)")
-    void aclUserInUrl() {
+    @DisplayName("ACL user and password in the URL: counts, refunds, resets and probes with only the granted "
+            + "commands (the server logs no refusal)")
+    void aclUserInUrl() throws StoreException {
         RedisServer server = aclServer();
         Store store = store(settings("redis://limiter:secret@127.0.0.1:" + server.port(), Optional.empty(),
                 Optional.empty(), Optional.empty()));
@@ -145,6 +147,9 @@ class ValkeyAclTlsTest {
         assertThat(remainingAfter(store.limiter, bucket, 3)).containsExactly(4L, 3L, 2L);
         Jedis admin = admin(server);
         assertThat(admin.get("rl-test:{acl-url:k}")).isEqualTo("3");
+        // refund.lua runs only commands decide.lua does: INCRBY (by a negative amount), SET, DEL
+        store.store.refund(List.of(new StoreRefund(bucket, "k", 1, new long[] {admin.pttl("rl-test:{acl-url:k}")})));
+        assertThat(admin.get("rl-test:{acl-url:k}")).isEqualTo("2");
         store.limiter.reset(bucket, "k");
         assertThat(admin.exists("rl-test:{acl-url:k}")).isFalse();
         Bucket tokens = new Bucket("acl-url-tokens", List.of(new Bucket.Limit(5, Duration.ofSeconds(60))),
@@ -153,11 +158,19 @@ class ValkeyAclTlsTest {
         admin.persist("rl-test:{acl-url-tokens:k}:tokens"); // a key without an expiry: removed by the script
         assertThat(store.limiter.consume(tokens, "k", 0).remaining()).isEqualTo(5);
         assertThat(admin.exists("rl-test:{acl-url-tokens:k}:tokens")).isFalse();
+        store.limiter.consume(tokens, "k", 2);
+        store.store.refund(List.of(new StoreRefund(tokens, "k", 1, new long[] {0})));
+        assertThat(store.limiter.consume(tokens, "k", 0).remaining()).isEqualTo(4);
+        store.store.refund(List.of(new StoreRefund(tokens, "k", 1, new long[] {0}))); // full again: DEL
+        assertThat(admin.exists("rl-test:{acl-url-tokens:k}:tokens")).isFalse();
         Bucket sliding = new Bucket("acl-url-sliding", List.of(new Bucket.Limit(5, Duration.ofSeconds(60))),
                 dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
         // the first call opens the window (SET PX), the second writes within it (SET KEEPTTL)
         assertThat(remainingAfter(store.limiter, sliding, 2)).containsExactly(4L, 3L);
         assertThat(admin.get("rl-test:{acl-url-sliding:k}:sliding")).isEqualTo("2 0");
+        store.store.refund(List.of(new StoreRefund(sliding, "k", 1,
+                new long[] {admin.pttl("rl-test:{acl-url-sliding:k}:sliding") - 60_000})));
+        assertThat(admin.get("rl-test:{acl-url-sliding:k}:sliding")).as("SET KEEPTTL").isEqualTo("1 0");
         admin.persist("rl-test:{acl-url-sliding:k}:sliding"); // a key without an expiry: removed by the script
         assertThat(store.limiter.consume(sliding, "k", 0).remaining()).isEqualTo(5);
         assertThat(admin.exists("rl-test:{acl-url-sliding:k}:sliding")).isFalse();

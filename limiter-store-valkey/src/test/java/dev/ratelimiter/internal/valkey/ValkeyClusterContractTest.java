@@ -9,6 +9,8 @@ import dev.ratelimiter.contract.RateLimiterContract;
 import dev.ratelimiter.internal.core.chain.StoreLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
+import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StoreRefund;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -173,6 +175,27 @@ class ValkeyClusterContractTest extends RateLimiterContract {
             name += "x"; // one script call would then do: not the case under test
         }
         SeveralItems.assertTwoBuckets(store, jedis, name); // one call for both would fail with CROSSSLOT
+    }
+
+    @Test
+    @DisplayName("refunds of two buckets whose keys live in different slots, in one call: one refund.lua run per slot, "
+            + "each count lowered on its own master")
+    void refundsInTwoSlots() throws Exception {
+        String name = bucket("refund-slots", 1, Duration.ofSeconds(1)).name();
+        while (slot(name + "-first") == slot(name + "-second")) {
+            name += "x"; // one script call would then do: not the case under test
+        }
+        Bucket first = new Bucket(name + "-first", 5, Duration.ofSeconds(60));
+        Bucket second = new Bucket(name + "-second", 5, Duration.ofSeconds(60));
+        store.consume(List.of(new StoreItem(first, "k", 3), new StoreItem(second, "k", 2)));
+        String firstKey = "rl-test:{" + first.name() + ":k}";
+        String secondKey = "rl-test:{" + second.name() + ":k}";
+
+        store.refund(List.of(new StoreRefund(first, "k", 2, new long[] {jedis.commands().pttl(firstKey)}),
+                new StoreRefund(second, "k", 1, new long[] {jedis.commands().pttl(secondKey)})));
+
+        assertThat(jedis.commands().get(firstKey)).isEqualTo("1"); // one call for both would fail with CROSSSLOT
+        assertThat(jedis.commands().get(secondKey)).isEqualTo("1");
     }
 
     private static int slot(String bucket) {
