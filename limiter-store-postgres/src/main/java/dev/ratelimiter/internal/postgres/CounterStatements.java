@@ -2,6 +2,7 @@ package dev.ratelimiter.internal.postgres;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StoreRefund;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -120,6 +121,7 @@ final class CounterStatements {
     private final NamedStatement consumeSliding;
     private final NamedStatement check;
     private final NamedStatement decide;
+    private final NamedStatement refund;
     private final NamedStatement sweep;
     private final String reset;
     private final String probe;
@@ -141,6 +143,7 @@ final class CounterStatements {
         this.decide = NamedStatement.of("SELECT " + decideFunction(table) + "(" + (boundClock.isPresent() ? BOUND_NOW
                 : "NULL") + ", "
                 + ":names::varchar[], :numbers::bigint[])");
+        this.refund = NamedStatement.of(refundSql(table, now));
         // Ended rows by the same instant as the decisions; rows a decision holds locked are skipped (CounterSweep).
         this.sweep = NamedStatement.of("DELETE FROM " + table + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM " + table
                 + " WHERE ends_at <= " + now + " LIMIT " + SWEEP_BATCH + " FOR UPDATE SKIP LOCKED))");
@@ -206,6 +209,11 @@ final class CounterStatements {
      */
     NamedStatement decide() {
         return decide;
+    }
+
+    /** The statement that gives refunds back ({@link #refundSql}); bound by {@link #bindRefund}. */
+    NamedStatement refund() {
+        return refund;
     }
 
     /**
@@ -373,6 +381,85 @@ final class CounterStatements {
                 + ") "
                 + "RETURNING count, previous, denied, "
                 + "(extract(epoch FROM ends_at - date_trunc('milliseconds', " + now + ")) * 1000)::bigint";
+    }
+
+    /**
+     * Refunds (docs/stores.md#refunds): one {@code UPDATE} for any number of them, a plain statement as the one-window
+     * upserts are, so no migration adds a function for it. Each step is a sub-select of its own: {@code p} the
+     * instant and the windows' numbers; {@code r} one row per refund, with its bucket's windows sliced out of them;
+     * {@code locked} the rows refunded, locked in (bucket, key) order as every statement that locks several rows
+     * takes them, so a refund never waits in a circle with V7's function or another refund; {@code windows} each
+     * window of each refund beside the row's window of the same index: whether the row was kept under the
+     * refund's windows (as the decisions read it), when that window ends, and the instant to compare it with (a
+     * sliding window's is truncated to the millisecond, as its decisions' is); {@code credits} per window, the
+     * costs of the refunds whose window is the row's open one ({@link StoreRefund#sameWindow}), summed, so a row
+     * refunded twice in one statement gets both; {@code refunded} the rows with something to give back, their
+     * credits window by window; {@code changed} the row's new counts, or a token bucket's new times until full. The
+     * update writes those and nothing else: no row is inserted, no window's end moves, a sliding window's
+     * {@code previous} is never read.
+     */
+    private static String refundSql(String table, String now) {
+        String parameters = "p AS (SELECT " + now + " AS now, :lengths::bigint[] AS lengths, "
+                + ":capacities::bigint[] AS capacities, :ends::bigint[] AS ends)";
+        String refunds = "r AS (SELECT u.bucket, u.key, u.algorithm, u.cost, u.size, p.now, "
+                + "p.lengths[u.first : u.first + u.size - 1] AS lengths, "
+                + "p.capacities[u.first : u.first + u.size - 1] AS capacities, "
+                + "p.ends[u.first : u.first + u.size - 1] AS ends "
+                + "FROM p, unnest(:buckets::varchar[], :keys::varchar[], :algorithms::bigint[], :costs::bigint[], "
+                + ":firsts::integer[], :sizes::integer[]) AS u(bucket, key, algorithm, cost, first, size))";
+        // MATERIALIZED: the locks are taken by this sub-select, in its order, whatever plan the update gets.
+        String locked = "locked AS MATERIALIZED (SELECT c.bucket, c.key, c.count, c.ends_at, c.window_seconds, "
+                + "c.window_counts, c.window_ends, c.length_seconds, c.window_previous, c.token_intervals, "
+                + "c.token_capacities FROM " + table + " AS c WHERE (c.bucket, c.key) IN (SELECT bucket, key FROM r) "
+                + "ORDER BY c.bucket, c.key FOR UPDATE)";
+        String windows = "windows AS (SELECT l.bucket, l.key, g.w, r.cost, r.algorithm = " + TOKEN_BUCKET
+                + " AS tokens, r.ends[g.w] AS ends_in, r.lengths[g.w] AS length, "
+                + "CASE WHEN r.algorithm = " + SLIDING_WINDOW + " THEN date_trunc('milliseconds', r.now) "
+                + "ELSE r.now END AS at, "
+                + "CASE WHEN r.size > 1 THEN l.window_ends[g.w] "
+                + "WHEN r.algorithm = " + SLIDING_WINDOW + " THEN l.ends_at - r.lengths[1] * interval '1 second' "
+                + "ELSE l.ends_at END AS end_at, "
+                + "COALESCE(CASE WHEN r.algorithm = " + TOKEN_BUCKET + " THEN l.token_intervals = r.lengths "
+                + "AND l.token_capacities = r.capacities "
+                + "WHEN r.algorithm = " + SLIDING_WINDOW + " AND r.size = 1 THEN l.length_seconds = r.lengths[1] "
+                + "WHEN r.algorithm = " + SLIDING_WINDOW + " THEN l.window_seconds = r.lengths "
+                + "AND l.window_previous IS NOT NULL "
+                + "WHEN r.size = 1 THEN l.window_seconds IS NULL ELSE l.window_seconds = r.lengths END, false) "
+                + "AS same "
+                + "FROM locked AS l JOIN r ON r.bucket = l.bucket AND r.key = l.key "
+                + "CROSS JOIN LATERAL generate_series(1, r.size) AS g(w))";
+        // A token bucket's window has no end to name: any time owed is the call's to give back.
+        String credits = "credits AS (SELECT bucket, key, w, bool_or(tokens) AS tokens, sum(cost) FILTER (WHERE "
+                + "same AND end_at > at AND (tokens OR ends_in > 0 "
+                + "AND end_at - at < (ends_in + length * 500) * interval '1 millisecond')) AS credit "
+                + "FROM windows GROUP BY bucket, key, w)";
+        String refunded = "refunded AS (SELECT bucket, key, bool_or(tokens) AS tokens, "
+                + "array_agg(credit ORDER BY w) AS credits FROM credits GROUP BY bucket, key HAVING count(credit) > 0)";
+        // One window's count or time until full sits in a scalar, several in an array: both read as an array here.
+        // A cost is capped at the capacity + 1 before it is multiplied, as the decisions cap it: no overflow, and
+        // still enough to fill the bucket.
+        String changed = "changed AS (SELECT l.bucket, l.key, "
+                + "CASE WHEN k.tokens THEN l.count ELSE n.counts[1] END AS count, "
+                + "CASE WHEN k.tokens OR l.window_counts IS NULL THEN l.window_counts ELSE n.counts END "
+                + "AS window_counts, "
+                + "CASE WHEN k.tokens THEN (SELECT max(e) FROM unnest(n.tats) AS e) ELSE l.ends_at END AS ends_at, "
+                + "CASE WHEN k.tokens AND l.window_ends IS NOT NULL THEN n.tats ELSE l.window_ends END "
+                + "AS window_ends "
+                + "FROM locked AS l JOIN refunded AS k ON k.bucket = l.bucket AND k.key = l.key CROSS JOIN p "
+                + "CROSS JOIN LATERAL (SELECT "
+                + "ARRAY(SELECT (s.n - LEAST(COALESCE(k.credits[s.w], 0), s.n))::bigint "
+                + "FROM unnest(COALESCE(l.window_counts, ARRAY[l.count])) WITH ORDINALITY AS s(n, w) "
+                + "ORDER BY s.w) AS counts, "
+                + "ARRAY(SELECT CASE WHEN k.credits[s.w] IS NULL THEN s.e ELSE GREATEST(s.e "
+                + "- LEAST(k.credits[s.w], l.token_capacities[s.w] + 1)::bigint * l.token_intervals[s.w] "
+                + "* interval '1 microsecond', p.now) END "
+                + "FROM unnest(COALESCE(l.window_ends, ARRAY[l.ends_at])) WITH ORDINALITY AS s(e, w) "
+                + "ORDER BY s.w) AS tats) AS n)";
+        return "WITH " + parameters + ", " + refunds + ", " + locked + ", " + windows + ", " + credits + ", "
+                + refunded + ", " + changed + " "
+                + "UPDATE " + table + " AS c SET count = x.count, window_counts = x.window_counts, "
+                + "ends_at = x.ends_at, window_ends = x.window_ends "
+                + "FROM changed AS x WHERE c.bucket = x.bucket AND c.key = x.key";
     }
 
     /**
@@ -586,6 +673,70 @@ final class CounterStatements {
                 case "now" -> setInstant(statement, index, now);
                 case "names" -> statement.setArray(index, connection.createArrayOf("varchar", names));
                 case "numbers" -> statement.setArray(index, connection.createArrayOf("bigint", numbers));
+                default -> throw new IllegalStateException("unbound parameter :" + parameters.get(i));
+            }
+        }
+    }
+
+    /**
+     * Binds {@link #refund()}'s parameters: per refund, {@code :buckets} its bucket's name, {@code :keys} its row key
+     * ({@link #rowKey}), {@code :algorithms} its algorithm's number (as V7's function numbers them), {@code :costs}
+     * its cost, {@code :firsts} where its windows start in the arrays that follow (from 1) and {@code :sizes} how
+     * many it has; per window, refund after refund, {@code :lengths} a fixed or sliding window's length in seconds
+     * or a token bucket's interval in microseconds, {@code :capacities} a token bucket's capacity (0 for a window),
+     * {@code :ends} the refund's milliseconds until the window ends ({@link StoreRefund#endsInMillis()}); and
+     * {@code :now} the bound instant (tests only).
+     */
+    void bindRefund(Connection connection, PreparedStatement statement, List<StoreRefund> refunds)
+            throws SQLException {
+        int count = refunds.size();
+        String[] buckets = new String[count];
+        String[] keys = new String[count];
+        Long[] algorithms = new Long[count];
+        Long[] costs = new Long[count];
+        Integer[] firsts = new Integer[count];
+        Integer[] sizes = new Integer[count];
+        int windows = 0;
+        for (StoreRefund refund : refunds) {
+            windows += refund.bucket().limits().size();
+        }
+        Long[] lengths = new Long[windows];
+        Long[] capacities = new Long[windows];
+        Long[] ends = new Long[windows];
+        int window = 0;
+        for (int i = 0; i < count; i++) {
+            StoreRefund refund = refunds.get(i);
+            Bucket bucket = refund.bucket();
+            List<Bucket.Limit> limits = bucket.limits();
+            buckets[i] = bucket.name();
+            keys[i] = rowKey(bucket, refund.key());
+            algorithms[i] = algorithmNumber(bucket);
+            costs[i] = refund.cost();
+            firsts[i] = window + 1;
+            sizes[i] = limits.size();
+            for (int w = 0; w < limits.size(); w++) {
+                boolean tokens = bucket.isTokenBucket();
+                lengths[window] = tokens ? bucket.tokenIntervalMicros(w) : limits.get(w).windowSeconds();
+                capacities[window] = tokens ? bucket.capacity(w) : 0L;
+                ends[window] = refund.endsInMillis()[w];
+                window++;
+            }
+        }
+        Optional<OffsetDateTime> now = boundNow();
+        List<String> parameters = refund.names();
+        for (int i = 0; i < parameters.size(); i++) {
+            int index = i + 1;
+            switch (parameters.get(i)) {
+                case "now" -> setInstant(statement, index, now);
+                case "buckets" -> statement.setArray(index, connection.createArrayOf("varchar", buckets));
+                case "keys" -> statement.setArray(index, connection.createArrayOf("varchar", keys));
+                case "algorithms" -> statement.setArray(index, connection.createArrayOf("bigint", algorithms));
+                case "costs" -> statement.setArray(index, connection.createArrayOf("bigint", costs));
+                case "firsts" -> statement.setArray(index, connection.createArrayOf("integer", firsts));
+                case "sizes" -> statement.setArray(index, connection.createArrayOf("integer", sizes));
+                case "lengths" -> statement.setArray(index, connection.createArrayOf("bigint", lengths));
+                case "capacities" -> statement.setArray(index, connection.createArrayOf("bigint", capacities));
+                case "ends" -> statement.setArray(index, connection.createArrayOf("bigint", ends));
                 default -> throw new IllegalStateException("unbound parameter :" + parameters.get(i));
             }
         }

@@ -7,6 +7,7 @@ import dev.ratelimiter.spi.StoreBatching;
 import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreParts;
+import dev.ratelimiter.spi.StoreRefund;
 
 import java.time.Duration;
 import java.util.List;
@@ -71,6 +72,19 @@ final class OutsideTransactionStore implements RateLimitStore {
             return store.consumeEach(calls);
         }
         return handOver(() -> store.consumeEach(calls), 1);
+    }
+
+    /** As {@link #consume}: handed over when the calling thread has a transaction, so no refund joins it. */
+    @Override
+    public void refund(List<StoreRefund> refunds) throws StoreException {
+        if (!inTransaction.getAsBoolean()) {
+            store.refund(refunds);
+            return;
+        }
+        handOver(() -> {
+            store.refund(refunds);
+            return null;
+        }, 1);
     }
 
     @Override

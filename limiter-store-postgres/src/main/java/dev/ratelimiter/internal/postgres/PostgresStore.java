@@ -7,6 +7,7 @@ import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.StoreBatching;
 import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StoreRefund;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -29,9 +30,9 @@ import java.util.Optional;
  * call could use), {@link CounterRows} (a returned row as the SPI's numbers) and {@link CounterSweep} (deleting the
  * rows whose windows have ended).
  *
- * <p>A failure of {@link #consume}, {@link #reset} or {@link #probe} is thrown as a {@link StoreException}
- * classified by {@link PostgresFailures} (the library answers it {@code UNAVAILABLE} and reports it,
- * docs/architecture.md#the-outage-chain); nothing is thrown out of {@link #sweep}. A failed connection leaves its
+ * <p>A failure of {@link #consume}, {@link #refund}, {@link #reset} or {@link #probe} is thrown as a
+ * {@link StoreException} classified by {@link PostgresFailures} (the library answers it {@code UNAVAILABLE} and
+ * reports it, docs/architecture.md#the-outage-chain); nothing is thrown out of {@link #sweep}. A failed connection leaves its
  * pool, before the exception is thrown, when no later call could use it ({@link FailureKind#RECONNECT}).
  */
 public final class PostgresStore implements RateLimitStore, Sweepable {
@@ -248,6 +249,32 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
                 row.next();
                 return CounterRows.functionAnswers(row, calls.size());
             }
+        }
+    }
+
+    /**
+     * Gives the refunds back with one statement, whatever their number ({@link CounterStatements#refund()}), inside
+     * the bulkhead like a decision: a refund follows a call the application just made, and must not take the
+     * connections decisions wait for.
+     *
+     * @param refunds one or more refunds, keys hashed
+     * @throws StoreException the statement failed or its deadline passed, classified by {@link PostgresFailures}
+     */
+    @Override
+    public void refund(List<StoreRefund> refunds) throws StoreException {
+        connections.acquire();
+        try {
+            NamedStatement sql = statements.refund();
+            connections.onConnection(connection -> {
+                try (PreparedStatement statement = connection.prepareStatement(sql.sql())) {
+                    statements.bindRefund(connection, statement, refunds);
+                    return statement.executeUpdate();
+                }
+            });
+        } catch (SQLException | RuntimeException e) {
+            throw new StoreException(PostgresFailures.classify(e), e);
+        } finally {
+            connections.release();
         }
     }
 

@@ -43,6 +43,15 @@ public final class PostgresStoreProvider implements RateLimitStoreProvider {
                 Bucket.Algorithm.SLIDING_WINDOW);
     }
 
+    /**
+     * True: refunds are one {@code UPDATE} of the rows counted (docs/stores.md#refunds), on the table the migrations
+     * up to V7 make.
+     */
+    @Override
+    public boolean refunds() {
+        return true;
+    }
+
     /** {@code datasource}, {@code url}, {@code user}, {@code password}, {@code table}, {@code timeout}, ... */
     @Override
     public Set<String> propertyNames() {

@@ -9,6 +9,7 @@ import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StoreRefund;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -47,6 +48,11 @@ class OutsideTransactionStoreTest {
         }
 
         @Override
+        public void refund(List<StoreRefund> refunds) {
+            threads.add("refund on " + Thread.currentThread().getName());
+        }
+
+        @Override
         public void reset(Bucket bucket, String key) {
             threads.add("reset on " + Thread.currentThread().getName());
         }
@@ -67,30 +73,32 @@ class OutsideTransactionStoreTest {
     }
 
     @Test
-    @DisplayName("inside a transaction: consume and reset run on the executor's thread, the verdict comes back")
+    @DisplayName("inside a transaction: consume, refund and reset run on the executor's thread, the verdict comes back")
     void insideTransactionHandedOver() {
         inTransaction.set(true);
-        RateLimiter limiter = limiter(Duration.ofSeconds(10));
+        StoreLimiter limiter = limiter(Duration.ofSeconds(10));
 
         Verdict verdict = limiter.consume(BUCKET, "k");
+        assertThat(limiter.refund(List.of(new StoreRefund(BUCKET, "k", 1, new long[] {60_000})))).isTrue();
         limiter.reset(BUCKET, "k");
 
         assertThat(verdict.outcome()).isEqualTo(Outcome.ALLOWED);
         assertThat(verdict.remaining()).isEqualTo(4);
-        assertThat(threads).containsExactly("consume on managed", "reset on managed");
+        assertThat(threads).containsExactly("consume on managed", "refund on managed", "reset on managed");
         assertThat(monitor.errors()).isZero();
     }
 
     @Test
     @DisplayName("outside a transaction: the caller's own thread, no hand-over")
     void outsideTransactionInline() {
-        RateLimiter limiter = limiter(Duration.ofSeconds(10));
+        StoreLimiter limiter = limiter(Duration.ofSeconds(10));
 
         limiter.consume(BUCKET, "k");
+        limiter.refund(List.of(new StoreRefund(BUCKET, "k", 1, new long[] {60_000})));
         limiter.reset(BUCKET, "k");
 
         String caller = Thread.currentThread().getName();
-        assertThat(threads).containsExactly("consume on " + caller, "reset on " + caller);
+        assertThat(threads).containsExactly("consume on " + caller, "refund on " + caller, "reset on " + caller);
     }
 
     @Test
@@ -128,7 +136,7 @@ class OutsideTransactionStoreTest {
         assertThat(threads).isEmpty();
     }
 
-    private RateLimiter limiter(Duration deadline) {
+    private StoreLimiter limiter(Duration deadline) {
         return new StoreLimiter(new OutsideTransactionStore(store, inTransaction::get, executor, deadline), monitor,
                 RateLimiterMetrics.NONE);
     }

@@ -186,6 +186,29 @@ class PgBouncerTest {
     }
 
     @Test
+    @DisplayName("8 threads x 25 calls of cost 2 through PgBouncer in transaction mode, each given 1 back by a refund: "
+            + "every refund applied once, none failed")
+    void refundsThroughTransactionPooling() throws Exception {
+        PostgresChain chain = chain(bouncer(PoolMode.TRANSACTION), "rl-pgbouncer-refunds");
+        Bucket bucket = new Bucket("refunds", 1_000_000, Duration.ofDays(1));
+
+        List<Boolean> refunded = atOnce(THREADS, () -> {
+            boolean all = true;
+            for (int i = 0; i < CALLS / 2; i++) {
+                Verdict verdict = chain.storeLimiter.consume(bucket, "k", 2);
+                all &= chain.storeLimiter.refund(List.of(dev.ratelimiter.internal.core.window.WindowVerdicts.refund(
+                        bucket, "k", 1, verdict, 0)));
+            }
+            return all;
+        });
+
+        assertThat(refunded).containsOnly(true);
+        assertThat(chain.monitor.errors()).as("failed store calls (last: %s)", chain.monitor.status().lastError())
+                .isZero();
+        assertThat(count("refunds")).as("2 counted and 1 given back per call").isEqualTo(THREADS * CALLS / 2);
+    }
+
+    @Test
     @DisplayName("behind PgBouncer without ratelimiter.postgres.pgbouncer=true: UNAVAILABLE, and the readiness data and "
             + "the log name that setting, not only PgBouncer's 'unsupported startup parameter: options'")
     void missingPgBouncerSettingIsNamed() {

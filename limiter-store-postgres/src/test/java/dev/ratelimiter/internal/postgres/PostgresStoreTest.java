@@ -8,6 +8,7 @@ import dev.ratelimiter.internal.core.chain.StoreLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StoreRefund;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -639,6 +640,44 @@ class PostgresStoreTest extends RateLimiterContract {
         assertThat(store.consume(List.of(new StoreItem(bucket, "k", 0), new StoreItem(bucket, "k", 1))))
                 .as("a check sees the count, then the full bucket refuses")
                 .containsExactly(0, 3, 60_000);
+    }
+
+    @Test
+    @DisplayName("refunds of every row layout in one call are one statement: a fixed window's row refunded twice gets "
+            + "both, sliding windows lower cur only, a token bucket of two windows is full again, no window's end "
+            + "moves, and a key never counted gets no row")
+    void refundsOfEveryLayoutInOneStatement() throws Exception {
+        List<String> prepared = new java.util.concurrent.CopyOnWriteArrayList<>();
+        PostgresStore store = new PostgresStore(recording(dataSource, prepared), "rate_limit_counters",
+                Duration.ofSeconds(10), 4, Optional.of(clock), ConnectionEviction.ABORT);
+        Bucket fixed = bucket("refund-layout-fixed", 3, Duration.ofSeconds(60));
+        Bucket sliding = slidingWindow("refund-layout-sliding", new Bucket.Limit(2, Duration.ofSeconds(60)));
+        Bucket slidingTwo = slidingWindow("refund-layout-sliding-two", new Bucket.Limit(3, Duration.ofSeconds(10)),
+                new Bucket.Limit(5, Duration.ofSeconds(60)));
+        Bucket tokensTwo = tokenBucket("refund-layout-tb-two", 0, new Bucket.Limit(2, Duration.ofSeconds(1)),
+                new Bucket.Limit(9, Duration.ofHours(1)));
+        store.consume(List.of(new StoreItem(fixed, "k", 2)));
+        store.consume(List.of(new StoreItem(sliding, "k", 2)));
+        store.consume(List.of(new StoreItem(slidingTwo, "k", 2)));
+        store.consume(List.of(new StoreItem(tokensTwo, "k", 1)));
+        clock.advance(Duration.ofSeconds(1));
+        prepared.clear();
+
+        store.refund(List.of(new StoreRefund(fixed, "k", 1, new long[] {59_000}),
+                new StoreRefund(sliding, "k", 1, new long[] {59_000}),
+                new StoreRefund(slidingTwo, "k", 1, new long[] {9_000, 59_000}),
+                new StoreRefund(tokensTwo, "k", 1, new long[] {0, 0}),
+                new StoreRefund(fixed, "k", 1, new long[] {59_000}),
+                new StoreRefund(fixed, "never", 1, new long[] {59_000})));
+
+        assertThat(prepared).singleElement().asString().startsWith("WITH ").contains("UPDATE rate_limit_counters");
+        assertThat(store.consume(List.of(new StoreItem(fixed, "k", 0)))).containsExactly(1, 0, 59_000);
+        assertThat(store.consume(List.of(new StoreItem(sliding, "k", 0)))).containsExactly(1, 1, 0, 59_000);
+        assertThat(store.consume(List.of(new StoreItem(slidingTwo, "k", 0))))
+                .containsExactly(1, 1, 0, 9_000, 1, 0, 59_000);
+        assertThat(store.consume(List.of(new StoreItem(tokensTwo, "k", 0)))).containsExactly(1, 0, 0, 0, 0);
+        assertThat(PostgresChain.storedCount(schema, fixed.name(), "never")).as("no row for a key never counted")
+                .isEqualTo(-1);
     }
 
     @Test
