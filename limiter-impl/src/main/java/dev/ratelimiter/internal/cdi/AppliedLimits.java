@@ -33,6 +33,25 @@ public final class AppliedLimits {
     }
 
     /**
+     * Replaces a bucket's verdict in its place, keeping the order the buckets were decided in: a call whose count was
+     * given back (docs/guide.md#counting-failures-only); a bucket not recorded yet is added.
+     */
+    public void replace(Bucket bucket, Verdict verdict) {
+        for (int i = 0; i < applied.size(); i++) {
+            if (applied.get(i).bucket().name().equals(bucket.name())) {
+                applied.set(i, new Applied(bucket, verdict));
+                return;
+            }
+        }
+        applied.add(new Applied(bucket, verdict));
+    }
+
+    /** {@link #replace} for any bucket, for the interceptor's counts given back. */
+    public BiConsumer<Bucket, Verdict> replacer() {
+        return this::replace;
+    }
+
+    /**
      * {@link Handle#recorder(Bucket)} for any bucket: the interceptor records each bucket of a method as it decides.
      */
     public BiConsumer<Bucket, Verdict> recorder() {
@@ -60,6 +79,11 @@ public final class AppliedLimits {
         @Override
         public List<Applied> get() {
             return limits.all();
+        }
+
+        /** What replaces {@code bucket}'s verdict in its place ({@link AppliedLimits#replace}). */
+        public Consumer<Verdict> replacer(Bucket bucket) {
+            return verdict -> limits.replace(bucket, verdict);
         }
 
         /** What records a verdict of {@code bucket}; a later verdict of the same bucket replaces the earlier one. */

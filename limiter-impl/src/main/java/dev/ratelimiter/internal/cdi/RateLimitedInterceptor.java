@@ -106,6 +106,7 @@ public class RateLimitedInterceptor {
         }
         RateLimitKeyMissingException noKey = missing;
         BiConsumer<Bucket, Verdict> recorder = recorder();
+        BiConsumer<Bucket, Verdict> replacer = replacer();
         RateLimitedMethod rateLimited = binding.method();
         boolean failuresOnly = countsFailuresOnly(limits);
         if (rateLimited.result() == ResultType.UNI || rateLimited.result() == ResultType.MULTI) {
@@ -113,7 +114,7 @@ public class RateLimitedInterceptor {
             Function<List<RateLimitDecider.Counted>, RuntimeException> decision = noKey != null ? counted -> noKey
                     : counted -> decide(limits, keys, 0, recorder, counted);
             return MutinyResults.defer(rateLimited.result(), decision, failuresOnly, decider.blocking(), offload,
-                    context::proceed, (counted, failure) -> settle(limits, counted, failure, recorder));
+                    context::proceed, (counted, failure) -> settle(limits, counted, failure, replacer));
         }
         eventLoops.check(method, decider.blocking());
         int mark = nestedCalls.mark();
@@ -130,7 +131,7 @@ public class RateLimitedInterceptor {
                 throw refusal;
             }
             return counted == null || counted.isEmpty() ? context.proceed()
-                    : proceedCounted(context, rateLimited.result(), limits, counted, recorder);
+                    : proceedCounted(context, rateLimited.result(), limits, counted, replacer);
         } finally {
             nestedCalls.exit(mark);
         }
@@ -333,6 +334,17 @@ public class RateLimitedInterceptor {
         }
         return new CallContext(limit.bucket().name(), Optional.of(context.getMethod()),
                 Collections.unmodifiableList(Arrays.asList(context.getParameters())), principal, address, attributes);
+    }
+
+    /** Replaces a bucket's verdict in this request's limits in its place ({@link AppliedLimits#replace}). */
+    private BiConsumer<Bucket, Verdict> replacer() {
+        try {
+            return identity.applied().replacer();
+        } catch (ContextNotActiveException e) {
+            return (bucket, verdict) -> {
+                // no HTTP request, so no response to put headers on
+            };
+        }
     }
 
     /** Records into this request's limits, if there is a request; holds the instance, not the proxy. */

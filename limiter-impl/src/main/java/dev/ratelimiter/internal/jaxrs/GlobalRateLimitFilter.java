@@ -136,7 +136,7 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
             // (docs/guide.md#counting-failures-only)
             List<RateLimitDecider.Counted> counted = new ArrayList<>(1);
             request.setProperty(RefundResponseFilter.COUNTED, new RefundResponseFilter.Pending(counting, counted,
-                    recorder));
+                    verdicts.replacer(bucket)));
             decision = () -> decider.decide(bucket, key, 1, counted);
         } else {
             decision = () -> decider.decide(bucket, key, 1);
