@@ -50,6 +50,6 @@ public final class CountingLimiter implements BatchingLimiter {
     @Override
     public boolean refund(List<StoreRefund> refunds) {
         calls.incrementAndGet();
-        return store instanceof RefundingLimiter inner && inner.refund(refunds);
+        return RefundingLimiter.refund(store, refunds);
     }
 }

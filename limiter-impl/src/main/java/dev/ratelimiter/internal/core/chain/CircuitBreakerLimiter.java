@@ -139,7 +139,7 @@ public final class CircuitBreakerLimiter implements BatchingLimiter, AutoCloseab
                 return false;
             }
         }
-        return store instanceof RefundingLimiter inner && inner.refund(refunds);
+        return RefundingLimiter.refund(store, refunds);
     }
 
     /**

@@ -204,12 +204,17 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
 
     @Override
     public void reset(Bucket bucket, String key) {
+        forget(bucket, key);
+        store.reset(bucket, key);
+    }
+
+    /** Drops the key's kept refusal, and any refusal the store sent before this moment (its count has shrunk). */
+    private void forget(Bucket bucket, String key) {
         Refusals refusals = byBucket.get(bucket.name());
         if (refusals != null) {
-            refusals.resets.incrementAndGet(); // a refusal the store sent before this reset is not kept
+            refusals.resets.incrementAndGet(); // a refusal the store sent before this is not kept
             refusals.remove(key);
         }
-        store.reset(bucket, key);
     }
 
     /**
@@ -219,13 +224,9 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
     @Override
     public boolean refund(List<StoreRefund> refunds) {
         for (StoreRefund refund : refunds) {
-            Refusals refusals = byBucket.get(refund.bucket().name());
-            if (refusals != null) {
-                refusals.resets.incrementAndGet();
-                refusals.remove(refund.key());
-            }
+            forget(refund.bucket(), refund.key());
         }
-        return store instanceof RefundingLimiter inner && inner.refund(refunds);
+        return RefundingLimiter.refund(store, refunds);
     }
 
     /** Removes every refusal whose time has passed; never throws. */

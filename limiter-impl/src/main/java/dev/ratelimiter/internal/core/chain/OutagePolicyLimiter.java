@@ -49,7 +49,7 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
     private final RateLimiter store;
     private final Optional<MemoryRateLimiter> fallback;
     private final OutageListener listener;
-    private final Map<String, Verdict> untouched = new ConcurrentHashMap<>(); // per bucket name: see failOpen
+    private final Map<Bucket, Verdict> untouched = new ConcurrentHashMap<>(); // see failOpen
 
     /**
      * @param store    the limiter whose outages are handled
@@ -172,7 +172,7 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
             }
             allCarried = carried.size() == refunds.size();
         }
-        boolean stored = store instanceof RefundingLimiter inner && inner.refund(refunds);
+        boolean stored = RefundingLimiter.refund(store, refunds);
         return stored || allCarried;
     }
 
@@ -184,7 +184,9 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
      * @param verdict a verdict this limiter returned
      */
     public boolean counted(Bucket bucket, Verdict verdict) {
-        return verdict.outcome() == Verdict.Outcome.ALLOWED && verdict != untouched.get(bucket.name());
+        // isEmpty first: no outage yet, no bucket to hash (a record's hash walks its limits)
+        return verdict.outcome() == Verdict.Outcome.ALLOWED
+                && (untouched.isEmpty() || verdict != untouched.get(bucket));
     }
 
     @Override
@@ -193,14 +195,12 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
         fallback.ifPresent(limiter -> limiter.reset(bucket, key));
     }
 
-    /** Allowed uncounted: one verdict per bucket, kept, so that {@link #counted} knows it by identity. */
+    /**
+     * Allowed uncounted: one verdict per bucket (by value, so a bucket configured anew gets its own), kept so that
+     * {@link #counted} knows it by identity.
+     */
     private Verdict failOpen(Bucket bucket) {
         listener.failOpen(bucket);
-        Verdict kept = untouched.get(bucket.name());
-        if (kept == null || kept.limit() != bucket.limit()) {
-            kept = WindowVerdicts.untouched(bucket);
-            untouched.put(bucket.name(), kept);
-        }
-        return kept;
+        return untouched.computeIfAbsent(bucket, WindowVerdicts::untouched);
     }
 }

@@ -22,4 +22,16 @@ public interface RefundingLimiter extends RateLimiter {
      *         again, since a retry could land in a later window; true if they reached every limiter that counts
      */
     boolean refund(List<StoreRefund> refunds);
+
+    /**
+     * Gives the refunds back through {@code limiter}, the way a decorator of the chain passes them on to the limiter
+     * it wraps.
+     *
+     * @param limiter the limiter that counted the calls
+     * @param refunds one or more refunds, keys hashed
+     * @return {@link #refund}'s answer; false for a limiter that gives nothing back (it is no refunding limiter)
+     */
+    static boolean refund(RateLimiter limiter, List<StoreRefund> refunds) {
+        return limiter instanceof RefundingLimiter refunding && refunding.refund(refunds);
+    }
 }
