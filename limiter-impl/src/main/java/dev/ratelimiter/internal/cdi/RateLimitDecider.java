@@ -62,7 +62,7 @@ public class RateLimitDecider {
      * @throws IllegalArgumentException if the cost is negative or above the bucket's largest cost
      */
     public Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization, long cost) {
-        return decide(bucket, rawKey, normalization, KeyNamespace.APPLICATION, cost);
+        return decide(bucket, rawKey, normalization, KeyNamespace.APPLICATION, cost, null);
     }
 
     /**
@@ -84,11 +84,6 @@ public class RateLimitDecider {
      */
     public Verdict decide(Bucket bucket, KeyResolverInvoker.Key key, long cost, List<Counted> counted) {
         return decide(bucket, key.raw(), key.normalization(), key.namespace(), cost, counted);
-    }
-
-    private Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization, KeyNamespace namespace,
-                           long cost) {
-        return decide(bucket, rawKey, normalization, namespace, cost, null);
     }
 
     private Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization, KeyNamespace namespace,
@@ -147,7 +142,7 @@ public class RateLimitDecider {
         }
         boolean given;
         try {
-            given = path.assembly().limiter() instanceof RefundingLimiter limiter && limiter.refund(refunds);
+            given = RefundingLimiter.refund(path.assembly().limiter(), refunds);
         } catch (RuntimeException e) {
             given = false; // the chain does not throw for a store failure; anything else must not fail the call
         }

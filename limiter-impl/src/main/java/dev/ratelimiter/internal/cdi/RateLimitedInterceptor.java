@@ -54,6 +54,10 @@ import java.util.function.Function;
 @Priority(Interceptor.Priority.PLATFORM_BEFORE + 100)
 public class RateLimitedInterceptor {
 
+    /** Outside an HTTP request there is no response to put headers on: verdicts are not recorded. */
+    private static final BiConsumer<Bucket, Verdict> NO_REQUEST = (bucket, verdict) -> {
+    };
+
     @Inject
     @Intercepted
     Bean<?> intercepted;
@@ -105,10 +109,12 @@ public class RateLimitedInterceptor {
             }
         }
         RateLimitKeyMissingException noKey = missing;
-        BiConsumer<Bucket, Verdict> recorder = recorder();
-        BiConsumer<Bucket, Verdict> replacer = replacer();
+        // The request's limits through one call of the request-scoped bean's proxy: each costs a context lookup
+        AppliedLimits applied = applied();
+        BiConsumer<Bucket, Verdict> recorder = applied != null ? applied.recorder() : NO_REQUEST;
         RateLimitedMethod rateLimited = binding.method();
         boolean failuresOnly = countsFailuresOnly(limits);
+        BiConsumer<Bucket, Verdict> replacer = failuresOnly && applied != null ? applied.replacer() : NO_REQUEST;
         if (rateLimited.result() == ResultType.UNI || rateLimited.result() == ResultType.MULTI) {
             // Decided at each subscription, on whatever thread subscribes: no nesting on this thread to see
             Function<List<RateLimitDecider.Counted>, RuntimeException> decision = noKey != null ? counted -> noKey
@@ -336,25 +342,12 @@ public class RateLimitedInterceptor {
                 Collections.unmodifiableList(Arrays.asList(context.getParameters())), principal, address, attributes);
     }
 
-    /** Replaces a bucket's verdict in this request's limits in its place ({@link AppliedLimits#replace}). */
-    private BiConsumer<Bucket, Verdict> replacer() {
+    /** This request's limits, or {@code null} outside a request; the instance, not the proxy. */
+    private AppliedLimits applied() {
         try {
-            return identity.applied().replacer();
+            return identity.applied();
         } catch (ContextNotActiveException e) {
-            return (bucket, verdict) -> {
-                // no HTTP request, so no response to put headers on
-            };
-        }
-    }
-
-    /** Records into this request's limits, if there is a request; holds the instance, not the proxy. */
-    private BiConsumer<Bucket, Verdict> recorder() {
-        try {
-            return identity.applied().recorder();
-        } catch (ContextNotActiveException e) {
-            return (bucket, verdict) -> {
-                // no HTTP request, so no response to put headers on
-            };
+            return null;
         }
     }
 
