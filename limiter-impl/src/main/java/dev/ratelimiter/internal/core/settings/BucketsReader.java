@@ -5,6 +5,7 @@ import dev.ratelimiter.OutagePolicy;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -164,22 +165,11 @@ final class BucketsReader {
             }
             failuresOnly = value.equals("failures");
         }
-        List<String> exceptions = new ArrayList<>();
-        for (String item : values.text(base + "failure-exceptions").orElse("").split(",")) {
-            String name = item.strip();
-            if (name.isEmpty()) {
-                continue;
-            }
-            if (!name.matches("[\\p{javaJavaIdentifierStart}][\\p{javaJavaIdentifierPart}.$]*")) {
-                problems.add(base + "failure-exceptions: '" + name + "' is not a class name; use a fully qualified "
-                        + "exception class, for example com.example.InvalidCredentialsException");
-                continue;
-            }
-            exceptions.add(name);
-        }
+        // Whether each names a class is checked where the application's classes are visible (cdi.LimiterRuntime)
+        List<String> exceptions = Arrays.stream(values.text(base + "failure-exceptions").orElse("").split(","))
+                .map(String::strip).filter(name -> !name.isEmpty()).toList();
         List<FailureCounting.StatusRange> statuses = new ArrayList<>();
-        Optional<String> statusText = values.text(base + "failure-statuses");
-        for (String item : statusText.orElse("400-599").split(",")) {
+        for (String item : values.text(base + "failure-statuses").orElse("").split(",")) {
             if (item.isBlank()) {
                 continue;
             }
@@ -189,10 +179,8 @@ final class BucketsReader {
                 problems.add(base + "failure-statuses: " + e.getMessage());
             }
         }
-        if (statuses.isEmpty()) {
-            statuses.addAll(FailureCounting.ALL.statuses());
-        }
-        return new FailureCounting(failuresOnly, exceptions, statuses);
+        return new FailureCounting(failuresOnly, exceptions,
+                statuses.isEmpty() ? FailureCounting.ALL.statuses() : statuses); // unset: the table's 400-599
     }
 
     /** Whether a bucket's {@code mode} is {@code shadow}; {@code enforce} when unset or invalid (a problem). */
