@@ -217,6 +217,26 @@ final class ValkeyStore implements RateLimitStore {
         if (items.isEmpty()) {
             return new long[0];
         }
+        long[][] answer = {new long[0]};
+        inSlotRuns(items.size(), i -> slot(items.get(i)), (from, to) -> {
+            long[] run = answer(decide(items, from, to));
+            answer[0] = concat(answer[0], run);
+            return !refused(run, items, from); // after a refusal, the later items are neither decided nor counted
+        });
+        return answer[0];
+    }
+
+    /** One script call for the entries from {@code from} to {@code to} (excluded); false to stop the rest. */
+    private interface Run {
+        boolean call(int from, int to) throws StoreException;
+    }
+
+    /**
+     * Calls {@code run} on the entries from 0 to {@code size}: all at once outside a cluster; in a cluster, where a
+     * script may only touch keys of one slot, once per run of consecutive entries in the same slot, in order, until
+     * a run answers false.
+     */
+    private void inSlotRuns(int size, java.util.function.IntUnaryOperator slotOf, Run run) throws StoreException {
         boolean cluster;
         try {
             cluster = clients.get().isCluster();
@@ -224,25 +244,21 @@ final class ValkeyStore implements RateLimitStore {
             throw failed(null, e);
         }
         if (!cluster) {
-            return answer(decide(items, 0, items.size()));
+            run.call(0, size);
+            return;
         }
-        // A script may only touch keys of one slot: one call per run of consecutive items in the same slot.
-        long[] answer = new long[0];
         int from = 0;
-        int slot = slot(items.get(0));
-        for (int i = 1; i <= items.size(); i++) {
-            int next = i < items.size() ? slot(items.get(i)) : -1;
+        int slot = slotOf.applyAsInt(0);
+        for (int i = 1; i <= size; i++) {
+            int next = i < size ? slotOf.applyAsInt(i) : -1;
             if (next != slot) {
-                long[] run = answer(decide(items, from, i));
-                answer = concat(answer, run);
-                if (refused(run, items, from)) {
-                    return answer; // the later items are neither decided nor counted
+                if (!run.call(from, i)) {
+                    return;
                 }
                 from = i;
                 slot = next;
             }
         }
-        return answer;
     }
 
     /**
@@ -441,51 +457,32 @@ final class ValkeyStore implements RateLimitStore {
     public void refund(List<StoreRefund> refunds) throws StoreException {
         if (refunds.size() == 1) {
             refund(refunds, 0, 1);
-            return;
-        }
-        if (refunds.isEmpty()) {
-            return;
-        }
-        boolean cluster;
-        try {
-            cluster = clients.get().isCluster();
-        } catch (RuntimeException e) {
-            throw failed(null, e);
-        }
-        if (!cluster) {
-            refund(refunds, 0, refunds.size());
-            return;
-        }
-        // A script may only touch keys of one slot, as for consume.
-        int from = 0;
-        int slot = slot(refunds.get(0).bucket(), refunds.get(0).key());
-        for (int i = 1; i <= refunds.size(); i++) {
-            int next = i < refunds.size() ? slot(refunds.get(i).bucket(), refunds.get(i).key()) : -1;
-            if (next != slot) {
-                refund(refunds, from, i);
-                from = i;
-                slot = next;
-            }
+        } else if (!refunds.isEmpty()) {
+            inSlotRuns(refunds.size(), i -> slot(refunds.get(i).bucket(), refunds.get(i).key()), (from, to) -> {
+                refund(refunds, from, to);
+                return true;
+            });
         }
     }
 
     /** One call of {@code refund.lua} for the refunds from {@code from} to {@code to} (excluded). */
     private void refund(List<StoreRefund> refunds, int from, int to) throws StoreException {
+        String[][] texts = new String[to - from][];
         int keyCount = 0;
         int argumentCount = 0;
         for (int i = from; i < to; i++) {
-            ScriptArgumentEncoder.OfBucket ofBucket = arguments.of(refunds.get(i).bucket());
-            keyCount += ofBucket.keyCount();
-            argumentCount += ofBucket.argumentCount();
+            keyCount += arguments.of(refunds.get(i).bucket()).keyCount();
+            texts[i - from] = refundArguments(refunds.get(i));
+            argumentCount += texts[i - from].length;
         }
         byte[][] parameters = new byte[keyCount + argumentCount][];
         int key = 0;
         int argument = keyCount;
         for (int i = from; i < to; i++) {
-            StoreRefund refund = refunds.get(i);
-            arguments.of(refund.bucket()).putKeys(refund.key(), parameters, key);
-            key += refund.bucket().limits().size();
-            for (String text : refundArguments(refund)) {
+            ScriptArgumentEncoder.OfBucket ofBucket = arguments.of(refunds.get(i).bucket());
+            ofBucket.putKeys(refunds.get(i).key(), parameters, key);
+            key += ofBucket.keyCount();
+            for (String text : texts[i - from]) {
                 parameters[argument++] = text.getBytes(StandardCharsets.US_ASCII);
             }
         }
@@ -496,7 +493,7 @@ final class ValkeyStore implements RateLimitStore {
      * {@code refund.lua}'s arguments for one refund, as text (refunds are not on the hot path): the cost, the count
      * of windows ({@link #windowCount}, which says the algorithm), then per window a fixed or sliding window's
      * length in milliseconds and the refund's milliseconds until the window it was counted in ends, or a token
-     * bucket's capacity and token interval in microseconds. As many as {@link #arguments(Bucket, long)}'s.
+     * bucket's capacity and token interval in microseconds.
      */
     static String[] refundArguments(StoreRefund refund) {
         Bucket bucket = refund.bucket();
