@@ -27,8 +27,22 @@ import java.util.regex.Pattern;
  *                  {@code minSpacing}); for a {@link Algorithm#FIXED_WINDOW fixed} or
  *                  {@link Algorithm#SLIDING_WINDOW sliding} window, its limit. Given as 0, the shortest window's
  *                  limit.
+ * @param plan      whose limits these are (docs/plans.md): {@link #NO_PLAN} for the bucket's own, a plan's name
+ *                  ({@code ratelimiter.buckets.<name>.plans}) or {@link #EXPLICIT_PLAN} for a customer's own limits.
+ *                  A plan changes the limits (and a token bucket's burst) only, never the windows or the algorithm,
+ *                  so a key keeps its counter when its plan changes; stores count by name and key, never by plan
  */
-public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Algorithm algorithm, long burst) {
+public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Algorithm algorithm, long burst,
+                     String plan) {
+
+    /** The {@link #plan()} of a bucket's own limits, and the metrics' {@code plan} label where no plan applies. */
+    public static final String NO_PLAN = "none";
+
+    /**
+     * The {@link #plan()} of limits a {@link RateLimitPlanResolver} gave explicitly (a customer's contract): the
+     * label metrics carry for them, never the customer's key.
+     */
+    public static final String EXPLICIT_PLAN = "explicit";
 
     /**
      * How a bucket's windows count attempts (docs/guide.md#choosing-an-algorithm). Each window of a bucket counts
@@ -176,16 +190,23 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
      *                                  sliding window is given another burst than its limit, or a token bucket's window refills
      *                                  faster than one token per microsecond or takes longer than
      *                                  {@link #MAX_WINDOW} to fill; the message names the bucket
-     * @throws NullPointerException     if {@code name}, {@code limits}, a window, {@code onOutage} or
-     *                                  {@code algorithm} is {@code null}
+     * @param plan      {@link #NO_PLAN}, {@link #EXPLICIT_PLAN} or a plan's name, matching
+     *                  {@code [a-z0-9][a-z0-9-]{0,63}}
+     * @throws NullPointerException     if {@code name}, {@code limits}, a window, {@code onOutage},
+     *                                  {@code algorithm} or {@code plan} is {@code null}
      */
     public Bucket {
         Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(plan, "plan");
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(onOutage, "onOutage");
         Objects.requireNonNull(algorithm, "algorithm");
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("bucket name '" + name
+                    + "' must match [a-z0-9][a-z0-9-]{0,63} (lower-case letters, digits and '-')");
+        }
+        if (!NAME.matcher(plan).matches()) {
+            throw new IllegalArgumentException("bucket '" + name + "': plan name '" + plan
                     + "' must match [a-z0-9][a-z0-9-]{0,63} (lower-case letters, digits and '-')");
         }
         if (limits.isEmpty() || limits.size() > MAX_WINDOWS) {
@@ -206,6 +227,57 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
             limits = List.copyOf(sorted);
         }
         burst = checkedBurst(name, limits, algorithm, burst);
+    }
+
+    /**
+     * A bucket of its own limits ({@link #NO_PLAN}), its values checked; the windows are copied and sorted.
+     *
+     * @param name      the bucket's name, matching {@code [a-z0-9][a-z0-9-]{0,63}}
+     * @param limits    1 to {@link #MAX_WINDOWS} windows of distinct lengths
+     * @param onOutage  what to decide when the limiter cannot answer
+     * @param algorithm how the windows count
+     * @param burst     0 for the shortest window's limit; else, for a token bucket, its capacity from 1 to
+     *                  {@link #MAX_LIMIT}, and for a fixed or sliding window, the shortest window's limit
+     * @throws IllegalArgumentException as the canonical constructor
+     * @throws NullPointerException     if {@code name}, {@code limits}, a window, {@code onOutage} or
+     *                                  {@code algorithm} is {@code null}
+     */
+    public Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Algorithm algorithm, long burst) {
+        this(name, limits, onOutage, algorithm, burst, NO_PLAN);
+    }
+
+    /**
+     * This bucket under a plan's limits (docs/plans.md): the same name, windows, algorithm and outage policy, so the
+     * same counters, compared with other limits.
+     *
+     * @param plan   the plan's name, or {@link #EXPLICIT_PLAN} for a customer's own limits
+     * @param limits one limit per window of this bucket, of the same lengths, in any order
+     * @param burst  for a token bucket, the plan's capacity (0: its shortest window's limit); else 0
+     * @return the bucket under the plan; this bucket itself if nothing differs
+     * @throws IllegalArgumentException naming the bucket and the plan, if the windows differ from this bucket's or a
+     *                                  value is out of range
+     */
+    public Bucket withPlan(String plan, List<Limit> limits, long burst) {
+        Bucket planned;
+        try {
+            planned = new Bucket(name, limits, onOutage, algorithm, burst, plan);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("plan '" + plan + "' of " + e.getMessage(), e);
+        }
+        boolean sameWindows = planned.limits.size() == this.limits.size();
+        for (int i = 0; sameWindows && i < this.limits.size(); i++) {
+            sameWindows = planned.limits.get(i).window().equals(this.limits.get(i).window());
+        }
+        if (!sameWindows) {
+            throw new IllegalArgumentException("plan '" + plan + "' of bucket '" + name + "': a plan changes limits "
+                    + "only, so it needs one limit for each of the bucket's windows " + windowNames()
+                    + ", had " + planned.windowNames());
+        }
+        return planned.equals(this) ? this : planned;
+    }
+
+    private List<String> windowNames() {
+        return limits.stream().map(Limit::windowName).toList();
     }
 
     /**

@@ -83,6 +83,21 @@ public @interface RateLimited {
     String resolverName() default "";
 
     /**
+     * {@return the {@link RateLimitPlanResolver} bean, by its bean class (or any type only it has), that chooses
+     * the bucket's limits for each call among its declared plans (docs/plans.md); the interface itself (the
+     * default) names none, and the bucket's {@code ratelimiter.buckets.<name>.plan-resolver} applies, if set}
+     */
+    @Nonbinding
+    Class<? extends RateLimitPlanResolver> planResolver() default RateLimitPlanResolver.class;
+
+    /**
+     * {@return the {@link RateLimitPlanResolver} bean, by its {@code @Named} name; empty (the default) names none.
+     * At most one of {@code planResolver} and {@code planResolverName} is set}
+     */
+    @Nonbinding
+    String planResolverName() default "";
+
+    /**
      * {@return the key sources tried, in order, when {@link #key()} gives no key: an anonymous request for
      * {@link Key#PRINCIPAL}; a resolver that returned {@code null} or a blank key, or threw. Empty (the
      * default): such a call is refused with {@link RateLimitKeyMissingException} (HTTP 400) and counts nowhere.

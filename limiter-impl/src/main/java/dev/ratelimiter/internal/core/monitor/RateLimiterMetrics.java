@@ -31,7 +31,7 @@ public interface RateLimiterMetrics extends OutageListener {
     default void backendError(String backend) {
     }
 
-    /** One decision, after the outage policy. */
+    /** One decision, after the outage policy; {@link Bucket#plan()} is its {@code plan} tag. */
     default void decision(Bucket bucket, Verdict.Outcome outcome) {
     }
 
@@ -61,6 +61,42 @@ public interface RateLimiterMetrics extends OutageListener {
      * @param given  true if it reached the store (or the fallback deciding in an outage), false if it was dropped
      */
     default void refund(Bucket bucket, boolean given) {
+    }
+
+    /**
+     * Why a call of a bucket with a plan resolver got the bucket's own limits (docs/plans.md), the
+     * {@code reason} tag of {@code rate_limiter_plan_misses_total}.
+     */
+    enum PlanMiss {
+        /** The resolver answered {@code null}. */
+        NONE,
+        /** The resolver named a plan the bucket does not declare. */
+        UNDECLARED,
+        /** The resolver threw. */
+        ERROR,
+        /** The resolver's explicit limits do not fit the bucket's windows, or the call's cost. */
+        UNFIT;
+
+        /** {@return the tag's value: the name in lower case} */
+        public String tag() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /**
+     * A call of a bucket with a plan resolver that got the bucket's own limits instead of a plan.
+     *
+     * @param bucket the bucket, under its own limits
+     * @param reason why
+     */
+    default void planMiss(Bucket bucket, PlanMiss reason) {
+    }
+
+    /**
+     * One look-up of the plan cache ({@code ratelimiter.plans.cache-ttl}): a hit reused a resolver's answer, a miss
+     * asked the resolver.
+     */
+    default void planCache(boolean hit) {
     }
 
     /** One call to the backend and how long it took, in nanoseconds. */

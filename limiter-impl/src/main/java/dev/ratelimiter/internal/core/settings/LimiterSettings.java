@@ -40,6 +40,9 @@ import java.util.TreeSet;
  *                               where not {@link FailureCounting#ALL} (docs/guide.md#counting-failures-only)
  * @param metricsSystem          {@link PropertyTable#METRICS_SYSTEM}: which metrics library records, or
  *                               {@link MetricsSystem#AUTO} for the first the server offers
+ * @param plans                  each bucket's plans and plan resolver, by name, where it has either
+ *                               (docs/plans.md)
+ * @param planCache              the {@code plans.*} rows: how long a plan resolver's answer is kept
  */
 public record LimiterSettings(
         boolean enabled,
@@ -59,7 +62,9 @@ public record LimiterSettings(
         Optional<String> keyResolver,
         Set<String> shadowBuckets,
         Map<String, FailureCounting> counting,
-        MetricsSystem metricsSystem) {
+        MetricsSystem metricsSystem,
+        Map<String, BucketPlans> plans,
+        PlanCacheSettings planCache) {
 
     /** The bucket the global filter uses for authenticated requests. */
     public static final String API_AUTHENTICATED = "api-authenticated";
@@ -71,6 +76,12 @@ public record LimiterSettings(
         pathPrefixes = List.copyOf(pathPrefixes);
         shadowBuckets = Collections.unmodifiableSortedSet(new TreeSet<>(shadowBuckets));
         counting = Map.copyOf(counting);
+        plans = Map.copyOf(plans);
+    }
+
+    /** The bucket's plans and plan resolver from configuration, {@link BucketPlans#NONE} when it has neither. */
+    public BucketPlans plans(String bucket) {
+        return plans.getOrDefault(bucket, BucketPlans.NONE);
     }
 
     /** Which of the bucket's calls stay counted, and what a failure is ({@link FailureCounting#ALL} by default). */

@@ -125,7 +125,8 @@ public final class SettingsReader {
         }
         return new LimiterSettings(enabled, backend, buckets, globalLimit, prefixes, trustedProxies, ipv6PrefixLength,
                 keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, breaker,
-                denyCache, keyResolver, bucketsReader.shadowBuckets(), bucketsReader.counting(), metricsSystem);
+                denyCache, keyResolver, bucketsReader.shadowBuckets(), bucketsReader.counting(), metricsSystem,
+                java.util.Map.of(), PlanCacheSettings.DEFAULT); // plans: read by BucketsReader (to come)
     }
 
     private MetricsSystem metricsSystem() {
