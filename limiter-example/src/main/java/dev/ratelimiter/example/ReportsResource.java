@@ -11,9 +11,10 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.Map;
 
 /**
- * {@code GET /api/reports} with {@code X-Tenant}: the tenant's report (here, just its name), 5 per minute per tenant
- * refilled smoothly, at most 3 at once (bucket {@code reports}, a token bucket keyed by {@link TenantKeyResolver}) from
- * any address. Without the header: 400, counted nowhere.
+ * {@code GET /api/reports} with {@code X-Tenant}: the tenant's report (here, just its name), limited per tenant from
+ * any address by bucket {@code reports}, a token bucket keyed by {@link TenantKeyResolver}, under the tenant's plan
+ * ({@link TenantPlanResolver}): free, 5 per minute refilled smoothly and at most 3 at once; pro ({@code acme}), 50
+ * per minute and 30 at once; {@code globex}'s contract, 20 per minute. Without the header: 400, counted nowhere.
  */
 @Path("reports")
 @RequestScoped
@@ -21,7 +22,7 @@ public class ReportsResource {
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
-    @RateLimited(bucket = "reports", resolver = TenantKeyResolver.class)
+    @RateLimited(bucket = "reports", resolver = TenantKeyResolver.class, planResolver = TenantPlanResolver.class)
     public Map<String, String> report(@HeaderParam(TenantKeyResolver.HEADER) String tenant) {
         return Map.of("tenant", tenant);
     }

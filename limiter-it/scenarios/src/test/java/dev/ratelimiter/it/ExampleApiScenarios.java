@@ -382,6 +382,78 @@ public abstract class ExampleApiScenarios {
     }
 
     @Test
+    @DisplayName("/api/reports under the example's plans (docs/plans.md): a tenant on no plan gets the free burst of 3 "
+            + "(q=5), acme on pro goes on to its own 30 at once (q=50), globex's contract to its 20 (q=20)")
+    void reportsPlansPerTenant() {
+        String free = "initech-" + UUID.randomUUID();
+        for (int i = 1; i <= 3; i++) {
+            HttpResponse<String> response = client().getWith("api/reports", "X-Tenant", free);
+            assertThat(response.statusCode()).as("free, request %d: %s", i, response.body()).isEqualTo(200);
+        }
+        HttpResponse<String> refused = client().getWith("api/reports", "X-Tenant", free);
+        assertQuotaExceeded(refused, "reports");
+        assertThat(refused.headers().firstValue("RateLimit-Policy").orElseThrow()).as("free: 5 per minute")
+                .contains("\"reports\";q=5;w=60");
+
+        assertBurstOfPlan("acme", 30, 50);
+        assertBurstOfPlan("globex", 20, 20);
+    }
+
+    /**
+     * {@code tenant}'s reports, each from another address, until refused: a full bucket's {@code burst}, plus what
+     * the plan's {@code perMinute} refilled meanwhile, then 429 with RateLimit-Policy naming the plan's rate.
+     */
+    private void assertBurstOfPlan(String tenant, int burst, int perMinute) {
+        long started = System.nanoTime();
+        HttpResponse<String> first = client().getWith("api/reports", "X-Tenant", tenant);
+        assertThat(first.statusCode()).as("%s, request 1: %s", tenant, first.body()).isEqualTo(200);
+        assertThat(first.headers().firstValue("RateLimit-Policy").orElseThrow()).as(tenant)
+                .contains("\"reports\";q=" + perMinute + ";w=60");
+        assertThat(first.headers().firstValue("RateLimit").orElseThrow()).as(tenant)
+                .contains("\"reports\";r=" + (burst - 1) + ";");
+        int allowed = 1;
+        HttpResponse<String> response = client().getWith("api/reports", "X-Tenant", tenant);
+        while (response.statusCode() == 200 && allowed < 3 * burst) {
+            allowed++;
+            response = client().getWith("api/reports", "X-Tenant", tenant);
+        }
+        long elapsed = millisSince(started);
+
+        assertQuotaExceeded(response, "reports");
+        assertThat(response.headers().firstValue("RateLimit-Policy").orElseThrow()).as(tenant)
+                .contains("\"reports\";q=" + perMinute + ";w=60");
+        assertThat(allowed).as("%s: allowed in %d ms", tenant, elapsed)
+                .isBetween(burst, burst + (int) (elapsed * perMinute / 60_000));
+    }
+
+    @Test
+    @DisplayName("plans chosen by the plan resolver the bucket's configuration names (tiered: free 2 per hour, pro 6): "
+            + "the free tenant is refused after 2 while the pro tenant goes on to 6, RateLimit-Policy naming each "
+            + "plan's limit")
+    void plansChosenByConfiguredResolver() {
+        String suffix = UUID.randomUUID().toString();
+        ExampleApi client = client();
+        assertRefusedAfter(client, "api/tiered/free-" + suffix, "tiered", 2);
+        assertRefusedAfter(client, "api/tiered/pro-" + suffix, "tiered", 6);
+        assertThat(client.get("api/tiered/free-" + suffix).statusCode()).as("free, still refused").isEqualTo(429);
+    }
+
+    @Test
+    @DisplayName("explicit limits from the plan resolver (a customer's contract, RateLimitPlan.limit(4)): allowed "
+            + "exactly 4 times, RateLimit-Policy q=4, then 429")
+    void explicitLimitsOfACustomer() {
+        assertRefusedAfter(client(), "api/tiered/contract-" + UUID.randomUUID(), "tiered", 4);
+    }
+
+    @Test
+    @DisplayName("a plan resolver that throws, or names a plan the bucket does not declare: the bucket's own limits "
+            + "(2), never a 500")
+    void failedPlanGetsTheBucketsOwnLimits() {
+        assertRefusedAfter(client(), "api/tiered/broken-" + UUID.randomUUID(), "tiered", 2);
+        assertRefusedAfter(client(), "api/tiered/gold-" + UUID.randomUUID(), "tiered", 2);
+    }
+
+    @Test
     @DisplayName("/api/search is a sliding window of 10 per minute per caller: 10 searches with r counting down and t "
             + "until all have slid out (2 minutes), then 429 naming the bucket, its Retry-After the 66 s until the "
             + "previous minute's weight leaves room for one, past the window's end; the refusal counts nothing, and "

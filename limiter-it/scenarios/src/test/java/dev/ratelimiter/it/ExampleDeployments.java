@@ -27,14 +27,22 @@ public final class ExampleDeployments {
     /**
      * The configuration of the resources the scenarios add to the example ({@code dev.ratelimiter.it.app}): bucket
      * {@code trial} of {@code TrialResource}, 2 per hour, in shadow mode; bucket {@code selfcall} of
-     * {@code SelfCallResource}, 3 a minute. The Quarkus module's {@code application.properties} repeats it; the
-     * Quarkus application that lists its classes adds it.
+     * {@code SelfCallResource}, 3 a minute; bucket {@code tiered} of {@code TieredResource}, 2 per hour, with the
+     * plans free (2) and pro (6) chosen by the plan resolver {@code TierResolver} that it names
+     * (docs/plans.md). The Quarkus module's {@code application.properties} repeats it; the Quarkus application that
+     * lists its classes adds it.
      */
     public static final String SCENARIO_CONFIG = "ratelimiter.buckets.trial.limit=2\n"
             + "ratelimiter.buckets.trial.window=PT1H\n"
             + "ratelimiter.buckets.trial.mode=shadow\n"
             + "ratelimiter.buckets.selfcall.limit=3\n"
-            + "ratelimiter.buckets.selfcall.window=PT1M\n";
+            + "ratelimiter.buckets.selfcall.window=PT1M\n"
+            + "ratelimiter.buckets.tiered.limit=2\n"
+            + "ratelimiter.buckets.tiered.window=PT1H\n"
+            + "ratelimiter.buckets.tiered.plan-resolver=tier-by-tenant\n"
+            + "ratelimiter.buckets.tiered.plans=free,pro\n"
+            + "ratelimiter.buckets.tiered.plans.free.limit=2\n"
+            + "ratelimiter.buckets.tiered.plans.pro.limit=6\n";
 
     /** Properties a startup-failure test gets wrong: a window under a second, an unknown backend. */
     public static final String BAD_PROPERTIES =
