@@ -10,6 +10,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class BucketTest {
 
@@ -95,5 +96,44 @@ class BucketTest {
     @DisplayName("a window's name is its length in the largest whole unit")
     void windowNames(String window, String name) {
         assertThat(new Bucket.Limit(1, Duration.parse(window)).windowName()).isEqualTo(name);
+    }
+
+    @Test
+    void planKeepsNameWindowsAndAlgorithmWithOtherLimits() {
+        Bucket reports = new Bucket("reports", List.of(new Bucket.Limit(10, Duration.ofMinutes(1)),
+                new Bucket.Limit(100, Duration.ofHours(1))), OutagePolicy.FAIL_OPEN, Bucket.Algorithm.TOKEN_BUCKET, 5);
+        Bucket pro = reports.withPlan("pro", List.of(new Bucket.Limit(1_000, Duration.ofHours(1)),
+                new Bucket.Limit(100, Duration.ofMinutes(1))), 20);
+        assertThat(pro.name()).isEqualTo("reports");
+        assertThat(pro.plan()).isEqualTo("pro");
+        assertThat(pro.algorithm()).isEqualTo(Bucket.Algorithm.TOKEN_BUCKET);
+        assertThat(pro.onOutage()).isEqualTo(OutagePolicy.FAIL_OPEN);
+        assertThat(pro.limits()).extracting(Bucket.Limit::limit).containsExactly(100L, 1_000L);
+        assertThat(pro.burst()).isEqualTo(20);
+        assertThat(reports.plan()).isEqualTo(Bucket.NO_PLAN);
+    }
+
+    @Test
+    void planWithOtherWindowsFailsNamingBucketAndPlan() {
+        Bucket reports = new Bucket("reports", 10, Duration.ofMinutes(1));
+        assertThatThrownBy(() -> reports.withPlan("pro", List.of(new Bucket.Limit(100, Duration.ofHours(1))), 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("plan 'pro' of bucket 'reports'").hasMessageContaining("[1m]");
+        assertThatThrownBy(() -> reports.withPlan("pro", List.of(new Bucket.Limit(100, Duration.ofMinutes(1))), 50))
+                .hasMessageContaining("plan 'pro' of bucket 'reports'").hasMessageContaining("token bucket only");
+    }
+
+    @Test
+    void explicitLimitTakesTheBucketsOneWindow() {
+        Bucket reports = new Bucket("reports", 10, Duration.ofMinutes(1));
+        Bucket contract = RateLimitPlan.limit(50).applyTo(reports).orElseThrow();
+        assertThat(contract.plan()).isEqualTo(Bucket.EXPLICIT_PLAN);
+        assertThat(contract.limits()).containsExactly(new Bucket.Limit(50, Duration.ofMinutes(1)));
+        assertThat(RateLimitPlan.named("pro").applyTo(reports)).isEmpty();
+        Bucket twoWindows = new Bucket("reports", List.of(new Bucket.Limit(10, Duration.ofMinutes(1)),
+                new Bucket.Limit(100, Duration.ofHours(1))), OutagePolicy.FALLBACK);
+        assertThatThrownBy(() -> RateLimitPlan.limit(50).applyTo(twoWindows))
+                .hasMessageContaining("has 2 windows").hasMessageContaining("RateLimitPlan.limits");
+        assertThat(RateLimitPlan.limit(50)).isEqualTo(RateLimitPlan.limit(50));
     }
 }

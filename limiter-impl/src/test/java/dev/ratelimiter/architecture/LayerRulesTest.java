@@ -29,7 +29,7 @@ class LayerRulesTest {
     /** The library's own stores' packages, each in a module of its own (limiter-store-valkey, -postgres). */
     private static final String[] STORES = {"dev.ratelimiter.internal.valkey..", "dev.ratelimiter.internal.postgres.."};
     /** core's subpackages, each one job (docs/architecture.md#layers-inside-limiter-impl). */
-    private static final List<String> CORE_PARTS = List.of("time", "key", "monitor", "window", "settings", "chain");
+    private static final List<String> CORE_PARTS = List.of("time", "key", "monitor", "window", "settings", "chain", "plan");
     private static final String[] STORE_CLIENTS = {"redis.clients..", "org.postgresql..", "com.zaxxer.."};
 
     @Test
@@ -62,7 +62,7 @@ class LayerRulesTest {
     }
 
     @Test
-    @DisplayName("core's parts by job: time, key and monitor stand alone, window on time, settings on key; only chain, "
+    @DisplayName("core's parts by job: time, key and monitor stand alone, window on time, settings on key, plan on key, monitor and settings; only chain, "
             + "which assembles them, reaches them all (docs/architecture.md#layers-inside-limiter-impl)")
     void coreSubpackagesByJob() {
         Map<String, List<String>> allowed = Map.of(
@@ -71,7 +71,8 @@ class LayerRulesTest {
                 "monitor", List.of(),
                 "window", List.of("time"),
                 "settings", List.of("key"),
-                "chain", List.of("time", "key", "monitor", "window", "settings"));
+                "chain", List.of("time", "key", "monitor", "window", "settings"),
+                "plan", List.of("key", "monitor", "settings"));
         for (Map.Entry<String, List<String>> part : allowed.entrySet()) {
             String[] others = CORE_PARTS.stream()
                     .filter(other -> !other.equals(part.getKey()) && !part.getValue().contains(other))

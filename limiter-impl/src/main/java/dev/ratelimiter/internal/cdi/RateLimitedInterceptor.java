@@ -46,6 +46,9 @@ import java.util.function.Function;
  * no key (a resolver's {@code null}, no fallback) is refused with {@link RateLimitKeyMissingException} before any
  * bucket counts, delivered like a refusal.
  *
+ * <p>A limit whose bucket has a plan resolver is decided under the call's plan: the resolver's answer for the key,
+ * cached ({@link PlanResolvers}, docs/plans.md), chosen with the keys before any bucket counts.
+ *
  * <p>At {@code PLATFORM_BEFORE + 100}, so it runs before {@code @Transactional} (PLATFORM_BEFORE + 200) and
  * MicroProfile Fault Tolerance: a denied call opens no transaction and is not retried.
  */
@@ -89,6 +92,9 @@ public class RateLimitedInterceptor {
     @Inject
     NestedCalls nestedCalls;
 
+    @Inject
+    PlanResolvers plans;
+
     @AroundInvoke
     Object limit(InvocationContext context) throws Exception {
         if (!configuration.settings().enabled()) {
@@ -109,6 +115,8 @@ public class RateLimitedInterceptor {
             }
         }
         RateLimitKeyMissingException noKey = missing;
+        // Each call's limits are chosen now too, by the plan resolvers, with the keys (docs/plans.md)
+        Bucket[] planned = binding.planned() && noKey == null ? planned(limits, keys, context) : null;
         // The request's limits through one call of the request-scoped bean's proxy: each costs a context lookup
         AppliedLimits applied = applied();
         BiConsumer<Bucket, Verdict> recorder = applied != null ? applied.recorder() : NO_REQUEST;
@@ -118,7 +126,7 @@ public class RateLimitedInterceptor {
         if (rateLimited.result() == ResultType.UNI || rateLimited.result() == ResultType.MULTI) {
             // Decided at each subscription, on whatever thread subscribes: no nesting on this thread to see
             Function<List<RateLimitDecider.Counted>, RuntimeException> decision = noKey != null ? counted -> noKey
-                    : counted -> decide(limits, keys, 0, recorder, counted);
+                    : counted -> decide(limits, planned, keys, 0, recorder, counted);
             return MutinyResults.defer(rateLimited.result(), decision, failuresOnly, decider.blocking(), offload,
                     context::proceed, (counted, failure) -> settle(limits, counted, failure, replacer));
         }
@@ -129,7 +137,7 @@ public class RateLimitedInterceptor {
             // A call nested in one of the same bucket and key on this thread (a bean calling its own method, which
             // ArC intercepts) is not counted again in that bucket: the outer call counted it
             RuntimeException refusal = noKey != null ? noKey
-                    : decide(limits, keys, nestedCalls.enter(limits, keys), recorder, counted);
+                    : decide(limits, planned, keys, nestedCalls.enter(limits, keys), recorder, counted);
             if (rateLimited.result() == ResultType.COMPLETION_STAGE && refusal != null) {
                 return CompletableFuture.failedFuture(refusal);
             }
@@ -141,6 +149,27 @@ public class RateLimitedInterceptor {
         } finally {
             nestedCalls.exit(mark);
         }
+    }
+
+    /**
+     * Each limit's bucket under the call's plan: the plan resolver's choice for a limit with a planner, the bucket
+     * itself for the others (docs/plans.md).
+     */
+    private Bucket[] planned(List<RateLimitedMethodCache.BoundLimit> limits, KeyResolverInvoker.Key[] keys,
+                             InvocationContext context) {
+        Bucket[] buckets = new Bucket[limits.size()];
+        for (int i = 0; i < buckets.length; i++) {
+            RateLimitedMethodCache.BoundLimit limit = limits.get(i);
+            if (limit.planner() == null) {
+                buckets[i] = limit.bucket();
+            } else {
+                long cost = limit.limit().cost();
+                Bucket cached = plans.cached(limit.planner(), keys[i], cost);
+                buckets[i] = cached != null ? cached
+                        : plans.resolve(limit.planner(), keys[i], cost, callContext(limit, context));
+            }
+        }
+        return buckets;
     }
 
     /** Whether a limit of the method counts failures only (docs/guide.md#counting-failures-only). */
@@ -214,23 +243,26 @@ public class RateLimitedInterceptor {
      *
      * @return the refusal, or {@code null} when every bucket allowed the call
      */
-    private RateLimitException decide(List<RateLimitedMethodCache.BoundLimit> limits, KeyResolverInvoker.Key[] keys,
-                                      long nested, BiConsumer<Bucket, Verdict> recorder,
-                                      List<RateLimitDecider.Counted> counted) {
+    private RateLimitException decide(List<RateLimitedMethodCache.BoundLimit> limits, Bucket[] planned,
+                                      KeyResolverInvoker.Key[] keys, long nested,
+                                      BiConsumer<Bucket, Verdict> recorder, List<RateLimitDecider.Counted> counted) {
         if (nested != 0) {
             List<RateLimitedMethodCache.BoundLimit> toCount = new ArrayList<>(keys.length);
+            List<Bucket> plannedToCount = new ArrayList<>(keys.length);
             List<KeyResolverInvoker.Key> keysToCount = new ArrayList<>(keys.length);
             for (int i = 0; i < keys.length; i++) {
                 if (i >= Long.SIZE || (nested & 1L << i) == 0) {
                     toCount.add(limits.get(i));
+                    plannedToCount.add(planned != null ? planned[i] : limits.get(i).bucket());
                     keysToCount.add(keys[i]);
                 }
             }
             return keysToCount.isEmpty() ? null
-                    : decide(toCount, keysToCount.toArray(KeyResolverInvoker.Key[]::new), 0, recorder, counted);
+                    : decide(toCount, plannedToCount.toArray(Bucket[]::new),
+                    keysToCount.toArray(KeyResolverInvoker.Key[]::new), 0, recorder, counted);
         }
         if (keys.length == 1) { // the common case, without the lists of several buckets
-            Bucket bucket = limits.get(0).bucket();
+            Bucket bucket = planned != null ? planned[0] : limits.get(0).bucket();
             Verdict verdict = counted != null && limits.get(0).counting().failuresOnly()
                     ? decider.decide(bucket, keys[0], limits.get(0).limit().cost(), counted)
                     : decider.decide(bucket, keys[0], limits.get(0).limit().cost());
@@ -241,7 +273,7 @@ public class RateLimitedInterceptor {
         long[] costs = new long[keys.length];
         boolean[] failuresOnly = new boolean[keys.length];
         for (int i = 0; i < keys.length; i++) {
-            buckets.add(limits.get(i).bucket());
+            buckets.add(planned != null ? planned[i] : limits.get(i).bucket());
             costs[i] = limits.get(i).limit().cost();
             failuresOnly[i] = limits.get(i).counting().failuresOnly();
         }

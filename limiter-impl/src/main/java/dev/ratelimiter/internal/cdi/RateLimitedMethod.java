@@ -3,6 +3,7 @@ package dev.ratelimiter.internal.cdi;
 import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.RateLimitKey;
 import dev.ratelimiter.RateLimitKeyResolver;
+import dev.ratelimiter.RateLimitPlanResolver;
 import dev.ratelimiter.RateLimited;
 
 import java.lang.reflect.Method;
@@ -64,6 +65,22 @@ public record RateLimitedMethod(List<Limit> limits, int keyParameter, KeyNormali
     }
 
     /**
+     * A plan resolver named by {@link RateLimited#planResolver()} or {@link RateLimited#planResolverName()}
+     * (docs/plans.md).
+     *
+     * @param type the bean type, or {@code null} when named
+     * @param name the {@code @Named} name, or {@code null} when given by type
+     */
+    public record PlanResolverName(Class<? extends RateLimitPlanResolver> type, String name) {
+
+        /** {@code planResolver = com.example.TenantPlans.class} or {@code planResolverName = "plans"}, for messages. */
+        public String describe() {
+            return type != null ? "planResolver = " + type.getName() + ".class"
+                    : "planResolverName = \"" + name + "\"";
+        }
+    }
+
+    /**
      * One {@code @RateLimited} of the method.
      *
      * @param bucketName the bucket to count in
@@ -74,9 +91,11 @@ public record RateLimitedMethod(List<Limit> limits, int keyParameter, KeyNormali
      *                   bucket at startup by {@link StartupValidator}
      * @param count      which calls stay counted ({@link RateLimited#count()}), {@code BUCKET} for the bucket's own
      *                   {@code count} property
+     * @param planResolver the plan resolver the annotation names; {@code null} when it names none (the bucket's
+     *                     {@code plan-resolver} property then applies, if set)
      */
     public record Limit(String bucketName, KeySource source, List<KeySource> fallback, ResolverName resolver,
-                        long cost, RateLimited.Count count) {
+                        long cost, RateLimited.Count count, PlanResolverName planResolver) {
 
         public Limit {
             fallback = List.copyOf(fallback);
@@ -86,6 +105,12 @@ public record RateLimitedMethod(List<Limit> limits, int keyParameter, KeyNormali
         /** A limit whose calls count as the bucket's {@code count} property says. */
         public Limit(String bucketName, KeySource source, List<KeySource> fallback, ResolverName resolver, long cost) {
             this(bucketName, source, fallback, resolver, cost, RateLimited.Count.BUCKET);
+        }
+
+        /** A limit without a plan resolver of its own. */
+        public Limit(String bucketName, KeySource source, List<KeySource> fallback, ResolverName resolver, long cost,
+                     RateLimited.Count count) {
+            this(bucketName, source, fallback, resolver, cost, count, null);
         }
     }
 
@@ -189,7 +214,16 @@ public record RateLimitedMethod(List<Limit> limits, int keyParameter, KeyNormali
             problems.add(where + ": key = PARAMETER (or fallback = PARAMETER) but no parameter is marked "
                     + "@RateLimitKey");
         }
-        return new Limit(binding.bucket(), source, fallback, resolver, binding.cost(), binding.count());
+        boolean planByType = binding.planResolver() != RateLimitPlanResolver.class;
+        boolean planByName = !binding.planResolverName().isEmpty();
+        PlanResolverName planResolver = null;
+        if (planByType && planByName) {
+            problems.add(where + " sets both planResolver and planResolverName; set one");
+        } else if (planByType || planByName) {
+            planResolver = new PlanResolverName(planByType ? binding.planResolver() : null,
+                    planByType ? null : binding.planResolverName());
+        }
+        return new Limit(binding.bucket(), source, fallback, resolver, binding.cost(), binding.count(), planResolver);
     }
 
     /** {@code com.example.LoginService#login(String, String)}, for messages. */

@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.cdi;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.internal.core.plan.Planner;
 import dev.ratelimiter.internal.core.settings.FailureCounting;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -25,9 +26,17 @@ public class RateLimitedMethodCache {
      * @param limit    where its key comes from
      * @param resolver the resolver bean, for a key from a resolver; {@code null} otherwise
      * @param counting which calls stay counted, the bucket's property overridden by {@code @RateLimited(count)}
+     * @param planner  chooses each call's limits among the bucket's plans (docs/plans.md); {@code null} when no
+     *                 plan resolver is named: the bucket's own limits always apply
      */
     public record BoundLimit(Bucket bucket, RateLimitedMethod.Limit limit, KeyResolverInvoker.Resolver resolver,
-                             FailureCounting counting) {
+                             FailureCounting counting, Planner planner) {
+
+        /** A limit without a plan resolver. */
+        public BoundLimit(Bucket bucket, RateLimitedMethod.Limit limit, KeyResolverInvoker.Resolver resolver,
+                          FailureCounting counting) {
+            this(bucket, limit, resolver, counting, null);
+        }
 
         /** A limit that counts every call. */
         public BoundLimit(Bucket bucket, RateLimitedMethod.Limit limit, KeyResolverInvoker.Resolver resolver) {
@@ -40,11 +49,17 @@ public class RateLimitedMethodCache {
      *
      * @param limits at least one, in the order they are decided
      * @param method what the annotations ask
+     * @param planned whether a limit has a planner, so each call's limits are chosen before it is decided
      */
-    public record Binding(List<BoundLimit> limits, RateLimitedMethod method) {
+    public record Binding(List<BoundLimit> limits, RateLimitedMethod method, boolean planned) {
 
         public Binding {
             limits = List.copyOf(limits);
+        }
+
+        /** A binding, {@code planned} if one of its limits has a planner. */
+        public Binding(List<BoundLimit> limits, RateLimitedMethod method) {
+            this(limits, method, limits.stream().anyMatch(limit -> limit.planner() != null));
         }
     }
 
@@ -59,6 +74,9 @@ public class RateLimitedMethodCache {
 
     @Inject
     LimiterRuntime runtime;
+
+    @Inject
+    PlanResolvers plans;
 
     // Nested rather than keyed by a pair record: a look-up allocates nothing.
     private final Map<Class<?>, Map<Method, Binding>> bindings = new ConcurrentHashMap<>();
@@ -85,7 +103,7 @@ public class RateLimitedMethodCache {
             return new Binding(rateLimited.limits().stream().map(limit -> {
                 Bucket bucket = decider.bucket(limit.bucketName());
                 return new BoundLimit(bucket, limit, resolver(beanClass, method, limit),
-                        counting(beanClass, method, bucket, limit));
+                        counting(beanClass, method, bucket, limit), planner(beanClass, method, bucket, limit));
             }).toList(), rateLimited);
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException(e.getMessage(), e);
@@ -107,6 +125,15 @@ public class RateLimitedMethodCache {
                     + "(docs/guide.md#counting-failures-only); remove count, or choose memory, valkey or postgres");
         }
         return counting;
+    }
+
+    private Planner planner(Class<?> beanClass, Method method, Bucket bucket, RateLimitedMethod.Limit limit) {
+        try {
+            return plans.planner(bucket, limit.planResolver()).orElse(null);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(RateLimitedMethod.describe(beanClass, method)
+                    + ": @RateLimited(bucket = \"" + limit.bucketName() + "\"): " + e.getMessage(), e);
+        }
     }
 
     private KeyResolverInvoker.Resolver resolver(Class<?> beanClass, Method method, RateLimitedMethod.Limit limit) {

@@ -37,7 +37,8 @@ import java.util.stream.Collectors;
  * Fails the deployment, at startup, on anything that would otherwise fail on the first request: an invalid
  * property, a {@code @RateLimited} or an injected {@code @BucketName} naming a bucket that is not configured, a
  * key source the method cannot give, a key resolver that is not exactly one bean (also
- * {@code ratelimiter.api.key-resolver}), a {@code @RateLimitKey} on a non-string, a binding no container would
+ * {@code ratelimiter.api.key-resolver}), a plan resolver that is not exactly one bean ({@code planResolver},
+ * {@code ratelimiter.buckets.<name>.plan-resolver}), a {@code @RateLimitKey} on a non-string, a binding no container would
  * apply ({@link UnappliedBindings}). All problems are reported at once in one {@link ConfigurationException}.
  *
  * <p>The annotated methods are found by walking the classes of the application's beans through
@@ -63,6 +64,9 @@ public class StartupValidator {
     @Inject
     KeyResolverInvoker resolvers;
 
+    @Inject
+    PlanResolvers plans;
+
     void validate(@Observes Startup startup) {
         LimiterSettings settings;
         try {
@@ -86,9 +90,17 @@ public class StartupValidator {
                 return Optional.of(e.getMessage());
             }
         };
+        for (Bucket bucket : settings.buckets().values()) {
+            try {
+                plans.planner(bucket, null); // its plan-resolver property, if set (docs/plans.md)
+            } catch (IllegalArgumentException e) {
+                problems.add(e.getMessage());
+            }
+        }
         for (Class<?> beanClass : beanClasses()) {
             if (!beanClass.isAnnotationPresent(Interceptor.class)) {
                 problems.addAll(check(beanClass, settings, resolverProblem));
+                problems.addAll(planResolvers(beanClass, settings));
                 problems.addAll(injectedBuckets(beanClass, settings));
                 problems.addAll(unapplied(beanClass));
             }
@@ -150,6 +162,38 @@ public class StartupValidator {
                     });
                 } catch (IllegalArgumentException e) {
                     problems.add(e.getMessage());
+                }
+            }
+        } catch (LinkageError e) {
+            // A class of the container whose optional dependencies are absent: it carries no @RateLimited.
+        }
+        return problems;
+    }
+
+    /**
+     * The problems of the plan resolvers one class's {@code @RateLimited} methods name ({@code planResolver},
+     * {@code planResolverName}): each that is not exactly one bean, naming the method (docs/plans.md).
+     */
+    private List<String> planResolvers(Class<?> beanClass, LimiterSettings settings) {
+        List<String> problems = new ArrayList<>();
+        try {
+            for (Method method : businessMethods(beanClass)) {
+                try {
+                    RateLimitedMethod.of(beanClass, method).ifPresent(rateLimited -> {
+                        for (RateLimitedMethod.Limit limit : rateLimited.limits()) {
+                            Optional<Bucket> bucket = settings.bucket(limit.bucketName());
+                            if (limit.planResolver() != null && bucket.isPresent()) {
+                                try {
+                                    plans.planner(bucket.get(), limit.planResolver());
+                                } catch (IllegalArgumentException e) {
+                                    problems.add("@RateLimited(bucket = \"" + limit.bucketName() + "\") on "
+                                            + RateLimitedMethod.describe(beanClass, method) + ": " + e.getMessage());
+                                }
+                            }
+                        }
+                    });
+                } catch (IllegalArgumentException e) {
+                    // check() reports the binding's own problems
                 }
             }
         } catch (LinkageError e) {

@@ -8,9 +8,11 @@ import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.cdi.AppliedLimits;
 import dev.ratelimiter.internal.cdi.KeyResolverInvoker;
 import dev.ratelimiter.internal.cdi.LimiterConfiguration;
+import dev.ratelimiter.internal.cdi.PlanResolvers;
 import dev.ratelimiter.internal.cdi.RateLimitDecider;
 import dev.ratelimiter.internal.cdi.RequestIdentity;
 import dev.ratelimiter.internal.core.key.KeyNamespace;
+import dev.ratelimiter.internal.core.plan.Planner;
 import dev.ratelimiter.internal.core.settings.FailureCounting;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import dev.ratelimiter.jaxrs.RateLimiterFeature;
@@ -43,7 +45,8 @@ import java.util.function.Supplier;
  * requests whose path after the context root starts with one of {@code ratelimiter.api.path-prefixes} it then
  * counts an attempt: bucket {@code api-authenticated} keyed by principal, or {@code api-anonymous} keyed by
  * client address (or by the key of the {@code RateLimitKeyResolver} named by {@code ratelimiter.api.key-resolver},
- * falling back to that identity when it gives none), and aborts with 429 (or 503 for a fail-closed outage) before
+ * falling back to that identity when it gives none), under the limits of the key's plan where the bucket's
+ * {@code plan-resolver} names a {@code RateLimitPlanResolver} (docs/plans.md), and aborts with 429 (or 503 for a fail-closed outage) before
  * the resource method runs (or the application's {@code RateLimitRefusalHandler} response, see
  * {@link RefusalResponder}).
  * CORS preflights (OPTIONS with {@code Origin} and {@code Access-Control-Request-Method}) are not counted, and
@@ -78,6 +81,9 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
     @Inject
     RefusalResponder refusals;
 
+    @Inject
+    PlanResolvers plans;
+
     /**
      * The request property holding the reader of this request's verdicts (the {@link AppliedLimits.Handle} that
      * {@link RequestIdentity#resolve} returns); its presence also says the filter already ran for the request.
@@ -110,7 +116,7 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
         }
         boolean authenticated = principalName != null;
         String bucketName = authenticated ? LimiterSettings.API_AUTHENTICATED : LimiterSettings.API_ANONYMOUS;
-        Bucket bucket = settings.bucket(bucketName).orElseGet(() -> decider.bucket(bucketName));
+        Bucket configured = settings.bucket(bucketName).orElseGet(() -> decider.bucket(bucketName));
         // The principal and the address each count in a namespace of its own: a user named 127.0.0.1 and an
         // anonymous caller from 127.0.0.1 never share a counter (docs/guide.md#keys-and-privacy)
         KeyResolverInvoker.Key identityKey = authenticated
@@ -118,8 +124,13 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
                 : new KeyResolverInvoker.Key(clientAddress, KeyNormalization.NONE, KeyNamespace.CLIENT_ADDRESS);
         Optional<KeyResolverInvoker.Resolver> resolver = resolvers.global();
         KeyResolverInvoker.Key key = resolver.isEmpty() ? identityKey
-                : resolvers.resolve(resolver.get(), resolvers.filterContext(bucket.name(), identity))
+                : resolvers.resolve(resolver.get(), resolvers.filterContext(configured.name(), identity))
                 .orElse(identityKey);
+        // The call's limits: its plan's, where the bucket's plan-resolver property names a resolver (docs/plans.md)
+        Optional<Planner> planner = plans.planner(configured, null);
+        Bucket cached = planner.isEmpty() ? configured : plans.cached(planner.get(), key, 1);
+        Bucket bucket = cached != null ? cached
+                : plans.resolve(planner.get(), key, 1, resolvers.filterContext(configured.name(), identity));
         Consumer<Verdict> recorder = verdicts.recorder(bucket);
         Function<Verdict, Response> apply = verdict -> {
             recorder.accept(verdict);
