@@ -4,15 +4,21 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict;
+import dev.ratelimiter.internal.core.key.KeyNamespace;
+import dev.ratelimiter.internal.core.plan.Planner;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.inject.Inject;
+
+import java.util.List;
+import java.util.Optional;
 
 /**
  * The {@link RateLimits} bean. A decision made while a request context is active is recorded in that request's
  * {@link AppliedLimits} (held by its {@link RequestIdentity}), so the response of a JAX-RS request carries its
  * bucket in the RateLimit headers as the interceptor's would; outside one (a scheduled job, a message listener)
- * nothing is recorded.
+ * nothing is recorded. A bucket whose {@code plan-resolver} property names a resolver is decided under the key's
+ * plan (docs/plans.md).
  */
 @ApplicationScoped
 public class RateLimitsFacade implements RateLimits {
@@ -22,6 +28,9 @@ public class RateLimitsFacade implements RateLimits {
 
     @Inject
     RequestIdentity request;
+
+    @Inject
+    PlanResolvers plans;
 
     @Override
     public Verdict consume(String bucketName, CharSequence key, KeyNormalization normalization, long cost) {
@@ -38,7 +47,8 @@ public class RateLimitsFacade implements RateLimits {
      * @param cost          attempts the call counts, from 0 to the bucket's largest cost
      * @return the verdict, as {@link RateLimitDecider#decide(Bucket, CharSequence, KeyNormalization, long)}
      */
-    Verdict consume(Bucket bucket, CharSequence key, KeyNormalization normalization, long cost) {
+    Verdict consume(Bucket configured, CharSequence key, KeyNormalization normalization, long cost) {
+        Bucket bucket = planned(configured, key, normalization, cost);
         Verdict verdict = decider.decide(bucket, key, normalization, cost);
         try {
             request.applied().record(bucket, verdict);
@@ -46,6 +56,30 @@ public class RateLimitsFacade implements RateLimits {
             // no request, so no response to put headers on
         }
         return verdict;
+    }
+
+    /**
+     * The bucket under the key's plan, where its {@code plan-resolver} property names a resolver (docs/plans.md):
+     * the resolver reads the request's principal and address when a request is active, no method nor arguments.
+     */
+    private Bucket planned(Bucket bucket, CharSequence key, KeyNormalization normalization, long cost) {
+        Optional<Planner> planner = plans.planner(bucket, null);
+        if (planner.isEmpty()) {
+            return bucket;
+        }
+        KeyResolverInvoker.Key counted = new KeyResolverInvoker.Key(key, normalization, KeyNamespace.APPLICATION);
+        Bucket cached = plans.cached(planner.get(), counted, cost);
+        return cached != null ? cached : plans.resolve(planner.get(), counted, cost, context(bucket.name()));
+    }
+
+    private CallContext context(String bucket) {
+        try {
+            return new CallContext(bucket, Optional.empty(), List.of(), request.principalName(),
+                    request.clientAddress(), request.attributes());
+        } catch (ContextNotActiveException e) {
+            return new CallContext(bucket, Optional.empty(), List.of(), Optional.empty(), Optional.empty(),
+                    RequestAttributes.NONE);
+        }
     }
 
     @Override
