@@ -13,9 +13,10 @@ import java.util.function.Function;
  * {@code ratelimiter.buckets.<name>.plans.<plan>.<leaf>}, or its environment form
  * {@code RATELIMITER_BUCKETS_<NAME>_PLANS_<PLAN>_<LEAF>}. Such a name is never a bucket's own property: bucket names
  * hold no {@code .}, and in the environment form, where {@code _} stands for {@code .} and {@code -} alike, a
- * {@code _PLANS_} between the bucket and the leaf always reads as a plan, so
+ * {@code _PLANS_} followed by a plan and a leaf always reads as a plan, so
  * {@code RATELIMITER_BUCKETS_REPORTS_PLANS_PRO_LIMIT} is never a bucket {@code reports-plans-pro} (a bucket whose
- * name holds {@code -plans-} is configured in properties form).
+ * name holds {@code -plans-} is configured in properties form). Only a bucket's own property right after it
+ * ({@code RATELIMITER_BUCKETS_TEAM_PLANS_ON_OUTAGE}) reads as a bucket's, {@code team-plans}: no plan's leaf is one.
  *
  * @param written      the name as listed, without a profile
  * @param environment  whether it is in environment form
@@ -68,9 +69,10 @@ record PlanPropertyName(String written, boolean environment, List<Reading> readi
             List<Reading> readings = new ArrayList<>();
             for (int at = rest.indexOf(ENV_PLANS, 1); at > 0; at = rest.indexOf(ENV_PLANS, at + 1)) {
                 String after = rest.substring(at + ENV_PLANS.length());
-                // a plan and a leaf: RATELIMITER_BUCKETS_X_PLANS (a bucket's plans) or ..._X_PLANS_LIMIT (bucket
-                // x-plans) are no plan's
-                if (after.indexOf('_') > 0 && !after.endsWith("_")) {
+                // a plan and a leaf: RATELIMITER_BUCKETS_X_PLANS (a bucket's plans), ..._X_PLANS_LIMIT or
+                // ..._X_PLANS_ON_OUTAGE (a bucket x-plans's own property) are no plan's
+                if (after.indexOf('_') > 0 && !after.endsWith("_") && PropertyTable.BUCKET_PROPERTIES.stream()
+                        .noneMatch(property -> after.equals(toEnvironment(property)))) {
                     readings.add(new Reading(fromEnvironment(rest.substring(0, at)), after));
                 }
             }

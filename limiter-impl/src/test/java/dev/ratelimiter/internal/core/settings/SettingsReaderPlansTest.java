@@ -396,14 +396,21 @@ class SettingsReaderPlansTest {
     }
 
     @Test
-    @DisplayName("environment variables of a bucket named like x-plans (RATELIMITER_BUCKETS_X_PLANS_LIMIT) are that "
-            + "bucket's own")
+    @DisplayName("environment variables of a bucket named like x-plans (RATELIMITER_BUCKETS_TEAM_PLANS_LIMIT, "
+            + "_ON_OUTAGE, _PLAN_RESOLVER) are that bucket's own")
     void bucketEndingInPlans() {
         env.put("RATELIMITER_BUCKETS_TEAM_PLANS_LIMIT", "7");
         env.put("RATELIMITER_BUCKETS_TEAM_PLANS_WINDOW", "PT1H");
+        env.put("RATELIMITER_BUCKETS_TEAM_PLANS_ON_OUTAGE", "fail-open");
+        env.put("RATELIMITER_BUCKETS_TEAM_PLANS_FAILURE_STATUSES", "401");
+        env.put("RATELIMITER_BUCKETS_TEAM_PLANS_PLAN_RESOLVER", "teamPlans");
         LimiterSettings settings = read();
-        assertThat(settings.bucket("team-plans")).contains(new Bucket("team-plans", 7, Duration.ofHours(1)));
-        assertThat(settings.plans()).isEmpty();
+        assertThat(settings.buckets()).containsOnlyKeys("api-anonymous", "api-authenticated", "reports",
+                "team-plans");
+        assertThat(settings.bucket("team-plans")).contains(new Bucket("team-plans", 7, Duration.ofHours(1),
+                dev.ratelimiter.OutagePolicy.FAIL_OPEN));
+        assertThat(settings.plans()).containsOnlyKeys("team-plans");
+        assertThat(settings.plans("team-plans")).isEqualTo(new BucketPlans(Map.of(), Optional.of("teamPlans")));
     }
 
     @Test
