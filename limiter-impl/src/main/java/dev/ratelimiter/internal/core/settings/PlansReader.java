@@ -3,6 +3,7 @@ package dev.ratelimiter.internal.core.settings;
 import dev.ratelimiter.Bucket;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,7 +65,7 @@ final class PlansReader {
             Optional<String> resolver = values.text(BUCKETS + name + ".plan-resolver").map(String::strip);
             Map<String, Bucket> planned = new LinkedHashMap<>();
             for (String plan : declared.getOrDefault(name, List.of())) {
-                plan(bucket, plan).ifPresent(limits -> planned.put(plan, limits));
+                plan(bucket, plan).ifPresent(underPlan -> planned.put(plan, underPlan));
             }
             if (!planned.isEmpty() || resolver.isPresent()) {
                 plans.put(name, new BucketPlans(planned, resolver));
@@ -104,6 +105,7 @@ final class PlansReader {
      */
     private void checkPlanProperties(Map<String, List<String>> declared, Set<String> names) {
         Map<PlanPropertyName.Target, Set<String>> written = new LinkedHashMap<>();
+        Set<PlanPropertyName.Target> inEnvironment = new HashSet<>();
         for (String listed : propertyNames) {
             Optional<ProfiledName> profiled = ProfiledName.of(listed);
             Optional<PlanPropertyName> planName = PlanPropertyName.of(profiled.map(ProfiledName::name).orElse(listed));
@@ -117,11 +119,13 @@ final class PlansReader {
             // active one sets is not told apart, so it is named beside it.
             if (profiled.isEmpty() || values.answers(target.fullName())) {
                 written.computeIfAbsent(target, any -> new TreeSet<>()).add(listed);
+                if (planName.get().environment()) {
+                    inEnvironment.add(target);
+                }
             }
         }
         written.forEach((target, listed) -> {
-            boolean environment = listed.stream().anyMatch(name -> PlanPropertyName.of(ProfiledName.of(name)
-                    .map(ProfiledName::name).orElse(name)).orElseThrow().environment());
+            boolean environment = inEnvironment.contains(target);
             String named = String.join(" or ", listed) + (environment ? " (" + target.fullName() + ")" : "");
             String bucketBase = BUCKETS + target.bucket() + ".";
             if (!PropertyTable.PLAN_PROPERTIES.contains(target.leaf())) {
