@@ -36,9 +36,10 @@ import java.util.stream.Collectors;
 /**
  * Fails the deployment, at startup, on anything that would otherwise fail on the first request: an invalid
  * property, a {@code @RateLimited} or an injected {@code @BucketName} naming a bucket that is not configured, a
- * key source the method cannot give, a key resolver that is not exactly one bean (also
- * {@code ratelimiter.api.key-resolver}), a plan resolver that is not exactly one bean ({@code planResolver},
- * {@code ratelimiter.buckets.<name>.plan-resolver}), a {@code @RateLimitKey} on a non-string, a binding no container would
+ * key source the method cannot give, a {@code @RateLimited} cost above what its bucket or one of the bucket's plans
+ * allows a call, a key resolver that is not exactly one bean (also {@code ratelimiter.api.key-resolver}), a plan
+ * resolver that is not exactly one bean ({@code planResolver}, {@code ratelimiter.buckets.<name>.plan-resolver}),
+ * a {@code @RateLimitKey} on a non-string, a binding no container would
  * apply ({@link UnappliedBindings}). All problems are reported at once in one {@link ConfigurationException}.
  *
  * <p>The annotated methods are found by walking the classes of the application's beans through
@@ -154,6 +155,10 @@ public class StartupValidator {
                                         + limit.cost() + ") on " + RateLimitedMethod.describe(beanClass, method)
                                         + ": " + RateLimitDecider.costProblem(bucket.get(), limit.cost()));
                             }
+                            if (bucket.isPresent() && limit.cost() >= 0) {
+                                problems.addAll(planCosts(limit, settings, RateLimitedMethod.describe(beanClass,
+                                        method)));
+                            }
                             if (limit.resolver() != null) {
                                 resolverProblem.apply(limit.resolver())
                                         .ifPresent(problem -> problems.add(where + ": " + problem));
@@ -200,6 +205,33 @@ public class StartupValidator {
             // A class of the container whose optional dependencies are absent: it carries no @RateLimited.
         }
         return problems;
+    }
+
+    /**
+     * A static cost that a declared plan of its bucket could never allow (docs/plans.md): a call under that plan
+     * would be refused every time, so the deployment fails naming the method, the bucket, the plan and the plan's
+     * property to raise. (The global filter counts 1 per request, which every plan's limit, at least 1, allows.)
+     */
+    static List<String> planCosts(RateLimitedMethod.Limit limit, LimiterSettings settings, String method) {
+        List<String> problems = new ArrayList<>();
+        settings.plans(limit.bucketName()).plans().entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .filter(plan -> limit.cost() > plan.getValue().largestCost())
+                .forEach(plan -> problems.add("@RateLimited(bucket = \"" + limit.bucketName() + "\", cost = "
+                        + limit.cost() + ") on " + method + ": cost " + limit.cost() + " is above what plan '"
+                        + plan.getKey() + "' of bucket '" + limit.bucketName() + "' allows a call, "
+                        + plan.getValue().largestCost() + "; lower the cost, or raise "
+                        + planProperty(plan.getValue())));
+        return problems;
+    }
+
+    /** The plan's property that bounds its largest cost: its burst, or its (smallest) limit. */
+    private static String planProperty(Bucket plan) {
+        String base = "ratelimiter.buckets." + plan.name() + ".plans." + plan.plan() + ".";
+        if (plan.isTokenBucket() && plan.burst() == plan.largestCost()) {
+            return base + "burst";
+        }
+        return base + (plan.hasSeveralWindows() ? "limits" : "limit");
     }
 
     /**

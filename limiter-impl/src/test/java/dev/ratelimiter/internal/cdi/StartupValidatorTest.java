@@ -340,6 +340,70 @@ class StartupValidatorTest {
                         + "cost -1 is out of range for bucket 'login': from 0 to 5 (the bucket's smallest limit)");
     }
 
+    /** Plans of a fixed window (free allows 3 a call) and of a token bucket (trial's burst is 2). */
+    private static final Map<String, String> PLAN_PROPERTIES = Map.ofEntries(
+            Map.entry("ratelimiter.buckets.api-authenticated.limit", "600"),
+            Map.entry("ratelimiter.buckets.api-authenticated.window", "PT1M"),
+            Map.entry("ratelimiter.buckets.api-anonymous.limit", "120"),
+            Map.entry("ratelimiter.buckets.api-anonymous.window", "PT1M"),
+            Map.entry("ratelimiter.buckets.exports.limit", "20"),
+            Map.entry("ratelimiter.buckets.exports.window", "PT1M"),
+            Map.entry("ratelimiter.buckets.exports.plans", "free, pro"),
+            Map.entry("ratelimiter.buckets.exports.plans.free.limit", "3"),
+            Map.entry("ratelimiter.buckets.exports.plans.pro.limit", "100"),
+            Map.entry("ratelimiter.buckets.projects.limits", "10/PT1S, 1000/PT1H"),
+            Map.entry("ratelimiter.buckets.projects.plans", "free"),
+            Map.entry("ratelimiter.buckets.projects.plans.free.limits", "5/PT1S, 4/PT1H"),
+            Map.entry("ratelimiter.buckets.reports.limit", "20"),
+            Map.entry("ratelimiter.buckets.reports.window", "PT1M"),
+            Map.entry("ratelimiter.buckets.reports.algorithm", "token-bucket"),
+            Map.entry("ratelimiter.buckets.reports.burst", "5"),
+            Map.entry("ratelimiter.buckets.reports.plans", "trial"),
+            Map.entry("ratelimiter.buckets.reports.plans.trial.limit", "20"),
+            Map.entry("ratelimiter.buckets.reports.plans.trial.burst", "2"));
+
+    static class PlanCosts {
+        @RateLimited(bucket = "exports", cost = 3)
+        public void withinEveryPlan(@RateLimitKey String tenant) {
+        }
+
+        @RateLimited(bucket = "exports", cost = 4)
+        public void aboveFree(@RateLimitKey String tenant) {
+        }
+
+        @RateLimited(bucket = "projects", cost = 5)
+        public void aboveFreeHourly(@RateLimitKey String tenant) {
+        }
+
+        @RateLimited(bucket = "reports", cost = 3)
+        public void aboveTrialBurst(@RateLimitKey String tenant) {
+        }
+
+        @RateLimited(bucket = "exports", cost = 0)
+        public void check(@RateLimitKey String tenant) {
+        }
+    }
+
+    @Test
+    @DisplayName("a static cost above what a declared plan of its bucket allows a call fails the start, naming the "
+            + "method, the bucket, the plan and the plan's property; one every plan allows passes")
+    void costAbovePlan() {
+        LimiterSettings settings = SettingsReader.read(name -> Optional.ofNullable(PLAN_PROPERTIES.get(name)),
+                PLAN_PROPERTIES.keySet());
+        String type = PlanCosts.class.getName();
+        assertThat(StartupValidator.check(PlanCosts.class, settings, name -> Optional.empty()))
+                .containsExactlyInAnyOrder(
+                        "@RateLimited(bucket = \"exports\", cost = 4) on " + type + "#aboveFree(String): cost 4 is "
+                                + "above what plan 'free' of bucket 'exports' allows a call, 3; lower the cost, or "
+                                + "raise ratelimiter.buckets.exports.plans.free.limit",
+                        "@RateLimited(bucket = \"projects\", cost = 5) on " + type + "#aboveFreeHourly(String): cost "
+                                + "5 is above what plan 'free' of bucket 'projects' allows a call, 4; lower the cost, "
+                                + "or raise ratelimiter.buckets.projects.plans.free.limits",
+                        "@RateLimited(bucket = \"reports\", cost = 3) on " + type + "#aboveTrialBurst(String): cost "
+                                + "3 is above what plan 'trial' of bucket 'reports' allows a call, 2; lower the cost, "
+                                + "or raise ratelimiter.buckets.reports.plans.trial.burst");
+    }
+
     static class InjectedBuckets {
         @BucketName("login")
         RateLimitBucket login;

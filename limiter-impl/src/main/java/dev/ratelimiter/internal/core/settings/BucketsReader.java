@@ -14,7 +14,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Function;
 
 /**
  * Reads the buckets for {@link SettingsReader}: discovers them from property names
@@ -29,31 +28,25 @@ final class BucketsReader {
     private static final List<String> BUCKET_PROPERTIES = PropertyTable.BUCKET_PROPERTIES;
     /** {@code ratelimiter.buckets.<name>.mode}'s values: refusals enforced (the default), or only counted. */
     private static final List<String> MODES = List.of("enforce", "shadow");
-    /** Bucket limits ({@link Bucket#MAX_LIMIT}). */
-    private static final Range<Long> LIMIT = PropertyTable.BUCKET_LIMIT.wholeNumbers();
-    /** Bucket windows, in whole seconds ({@link Bucket#MAX_WINDOW}). */
-    private static final Range<Duration> WINDOW = PropertyTable.BUCKET_WINDOW.durations();
     /** A token bucket's capacity ({@link Bucket#burst()}). */
     private static final Range<Long> BURST = PropertyTable.BUCKET_BURST.wholeNumbers();
 
-    private final Function<String, Optional<String>> lookup;
     private final List<String> propertyNames;
     private final PropertyValues values;
+    private final LimitsParser limitsParser;
     private final List<String> problems;
     private final Set<String> shadowBuckets = new TreeSet<>();
     private final Map<String, FailureCounting> counting = new TreeMap<>();
 
     /**
-     * @param lookup        a property's value, empty if unset
      * @param propertyNames every property name the configuration knows, walked more than once
      * @param values        the reader's parser, adding to {@code problems}
      * @param problems      the reader's problems
      */
-    BucketsReader(Function<String, Optional<String>> lookup, List<String> propertyNames, PropertyValues values,
-                  List<String> problems) {
-        this.lookup = lookup;
+    BucketsReader(List<String> propertyNames, PropertyValues values, List<String> problems) {
         this.propertyNames = propertyNames;
         this.values = values;
+        this.limitsParser = new LimitsParser(values, problems);
         this.problems = problems;
     }
 
@@ -80,14 +73,14 @@ final class BucketsReader {
                 // limits wins over limit and window, so it can replace the one window the library's own
                 // microprofile-config.properties gives the global filter's buckets
                 // (docs/guide.md#several-windows-per-bucket)
-                limits = parseLimits(base + "limits", limitsText.get());
+                limits = limitsParser.limits(base + "limits", limitsText.get());
             } else if (limitText.isEmpty() || windowText.isEmpty()) {
                 problems.add(base + (limitText.isEmpty() ? "limit" : "window") + ": bucket '" + name
                         + "' is configured without it; a bucket needs both limit and window (or limits)");
                 continue;
             } else {
-                Long limit = values.parseWholeNumber(base + "limit", limitText.get(), LIMIT);
-                Duration window = parseWindow(base + "window", windowText.get());
+                Long limit = limitsParser.limit(base + "limit", limitText.get());
+                Duration window = limitsParser.window(base + "window", windowText.get());
                 limits = limit != null && window != null ? List.of(new Bucket.Limit(limit, window)) : null;
             }
             OutagePolicy onOutage = OutagePolicy.FALLBACK;
@@ -208,7 +201,7 @@ final class BucketsReader {
                 // Config lists every profile's names; it answers for the name without the profile only when that
                 // profile is active (docs/guide.md#configuration-profiles), so only then does the bucket exist.
                 bucketProperty(profiled.get().name())
-                        .filter(set -> answers(BUCKETS + set.bucket() + "." + set.property()))
+                        .filter(set -> values.answers(BUCKETS + set.bucket() + "." + set.property()))
                         .ifPresent(set -> names.add(set.bucket()));
             }
         }
@@ -219,8 +212,15 @@ final class BucketsReader {
     private record BucketProperty(String bucket, String property) {
     }
 
-    /** The bucket property that {@code property} sets, in properties or environment form; empty if none. */
+    /**
+     * The bucket property that {@code property} sets, in properties or environment form; empty if none, and for a
+     * plan's ({@link PlanPropertyName}: {@code RATELIMITER_BUCKETS_REPORTS_PLANS_PRO_LIMIT} is no bucket
+     * {@code reports-plans-pro}'s limit).
+     */
     private static Optional<BucketProperty> bucketProperty(String property) {
+        if (PlanPropertyName.of(property).isPresent()) {
+            return Optional.empty();
+        }
         if (property.startsWith(BUCKETS)) {
             String rest = property.substring(BUCKETS.length());
             int dot = rest.lastIndexOf('.');
@@ -238,55 +238,5 @@ final class BucketsReader {
             }
         }
         return Optional.empty();
-    }
-
-    /** Whether the configuration has a value for the property; one it cannot read counts (read reports it). */
-    private boolean answers(String property) {
-        try {
-            return lookup.apply(property).filter(value -> !value.isBlank()).isPresent();
-        } catch (RuntimeException e) {
-            return true;
-        }
-    }
-
-    /**
-     * {@code <limit>/<window>, ...}: each a whole number {@link #LIMIT} and an ISO-8601 duration {@link #WINDOW};
-     * null after adding a problem naming the property and the item.
-     */
-    private List<Bucket.Limit> parseLimits(String property, String text) {
-        List<Bucket.Limit> limits = new ArrayList<>();
-        int before = problems.size();
-        for (String item : text.split(",")) {
-            String trimmed = item.strip();
-            int slash = trimmed.indexOf('/');
-            if (slash < 0) {
-                problems.add(property + ": '" + trimmed + "' is not <limit>/<window>; write for example "
-                        + "10/PT1S, 1000/PT1H");
-                continue;
-            }
-            Long limit = values.parseWholeNumber(property, trimmed.substring(0, slash), LIMIT);
-            Duration window = parseWindow(property, trimmed.substring(slash + 1));
-            if (limit != null && window != null) {
-                limits.add(new Bucket.Limit(limit, window));
-            }
-        }
-        if (problems.size() > before) {
-            return null;
-        }
-        if (limits.isEmpty() || limits.size() > Bucket.MAX_WINDOWS) {
-            problems.add(property + ": '" + text + "' must list from 1 to " + Bucket.MAX_WINDOWS
-                    + " windows as <limit>/<window>, such as 10/PT1S, 1000/PT1H");
-            return null;
-        }
-        return limits;
-    }
-
-    private Duration parseWindow(String property, String text) {
-        Duration window = values.parseDuration(property, text, "PT1M or PT15M");
-        if (window != null && (window.getNano() != 0 || !WINDOW.contains(window))) {
-            problems.add(property + ": '" + text + "' must be a whole number of seconds " + WINDOW);
-            return null;
-        }
-        return window;
     }
 }

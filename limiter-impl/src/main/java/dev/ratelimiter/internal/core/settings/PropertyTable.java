@@ -13,7 +13,8 @@ import java.util.Optional;
  * the reference's table says otherwise (a property missing on either side, another default or range).
  *
  * <p>A bucket's properties are rows too, named with the placeholder {@code <name>}
- * ({@code ratelimiter.buckets.<name>.limit}). A store's own subtree ({@code ratelimiter.valkey.*}) is not here: its
+ * ({@code ratelimiter.buckets.<name>.limit}), and so are a plan's, with {@code <plan>} as well
+ * ({@code ratelimiter.buckets.<name>.plans.<plan>.limit}). A store's own subtree ({@code ratelimiter.valkey.*}) is not here: its
  * provider lists it ({@code RateLimitStoreProvider.propertyNames()}), and each store module checks that list against
  * the reference.
  */
@@ -24,6 +25,8 @@ public final class PropertyTable {
     /** The prefix of a bucket's properties, before the bucket's name. */
     public static final String BUCKETS = PREFIX + "buckets.";
     private static final String BUCKET = "buckets.<name>.";
+    /** A plan's properties' prefix, after {@code ratelimiter.}, with the placeholders {@code <name>} and {@code <plan>}. */
+    private static final String PLAN = BUCKET + "plans.<plan>.";
 
     /** What a property's value is. */
     public enum Type {
@@ -60,9 +63,16 @@ public final class PropertyTable {
             return name.startsWith(BUCKET);
         }
 
-        /** {@return a bucket's property's last segment ({@code limit}); the name for any other} */
+        /** {@return whether this is a plan's property, {@code buckets.<name>.plans.<plan>.*}} */
+        public boolean ofPlan() {
+            return name.startsWith(PLAN);
+        }
+
+        /**
+         * {@return a bucket's or a plan's property's last segment ({@code limit}); the name for any other}
+         */
         public String leaf() {
-            return ofBucket() ? name.substring(BUCKET.length()) : name;
+            return ofPlan() ? name.substring(PLAN.length()) : ofBucket() ? name.substring(BUCKET.length()) : name;
         }
 
         @SuppressWarnings("unchecked")
@@ -153,17 +163,45 @@ public final class PropertyTable {
     /** HTTP statuses ({@code 401}, {@code 400-499}) that make a request of the global filter a failure. */
     public static final Property BUCKET_FAILURE_STATUSES = list(BUCKET + "failure-statuses", "400-599");
 
+    /**
+     * The bucket's plans (docs/plans.md): names matching {@code [a-z0-9][a-z0-9-]{0,63}}, {@code none} and
+     * {@code explicit} reserved ({@link Bucket#NO_PLAN}, {@link Bucket#EXPLICIT_PLAN}).
+     */
+    public static final Property BUCKET_PLANS = list(BUCKET + "plans", null);
+    /** A plan's limit, for a bucket of one window (the bucket's window); range of {@link #BUCKET_LIMIT}. */
+    public static final Property PLAN_LIMIT = wholeNumber(PLAN + "limit", null, 1, Bucket.MAX_LIMIT);
+    /** A plan's {@code <limit>/<window>, ...}, with exactly the bucket's windows. */
+    public static final Property PLAN_LIMITS = list(PLAN + "limits", null);
+    /** A plan's token-bucket capacity; unset: the plan's shortest window's limit. Range of {@link #BUCKET_BURST}. */
+    public static final Property PLAN_BURST = wholeNumber(PLAN + "burst", null, 1, Bucket.MAX_LIMIT);
+    /** The bucket's plan resolver, by {@code @Named} name or bean class name, as {@link #API_KEY_RESOLVER}. */
+    public static final Property BUCKET_PLAN_RESOLVER = text(BUCKET + "plan-resolver", null);
+    /** How long a plan resolver's answer is reused per bucket and key: 0 (ask every call) to an hour. */
+    public static final Property PLANS_CACHE_TTL = duration("plans.cache-ttl", Duration.ofMinutes(1), Duration.ZERO,
+            Duration.ofHours(1));
+    /** Plan resolvers' answers kept at most, for every bucket together. */
+    public static final Property PLANS_CACHE_MAX_ENTRIES = wholeNumber("plans.cache-max-entries", 10_000, 1,
+            10_000_000);
+
     /** Every row, in the reference's order. */
     public static final List<Property> ALL = List.of(ENABLED, BACKEND, BUCKET_LIMIT, BUCKET_WINDOW, BUCKET_LIMITS,
             BUCKET_ON_OUTAGE, BUCKET_MODE, BUCKET_ALGORITHM, BUCKET_BURST, BUCKET_COUNT, BUCKET_FAILURE_EXCEPTIONS,
-            BUCKET_FAILURE_STATUSES, API_ENABLED, API_PATH_PREFIXES, API_KEY_RESOLVER, TRUSTED_PROXIES,
+            BUCKET_FAILURE_STATUSES, BUCKET_PLANS, PLAN_LIMIT, PLAN_LIMITS, PLAN_BURST, BUCKET_PLAN_RESOLVER,
+            API_ENABLED, API_PATH_PREFIXES, API_KEY_RESOLVER, TRUSTED_PROXIES,
             IPV6_PREFIX_LENGTH, KEY_SECRET, HEADERS_ON_SUCCESS, MEMORY_MAX_KEYS, MEMORY_SWEEP_INTERVAL,
-            DENY_CACHE_MAX_AGE, HEALTH_DOWN_WHEN_DEGRADED, METRICS_SYSTEM, BREAKER_FAILURE_THRESHOLD,
-            BREAKER_INITIAL_BACKOFF, BREAKER_MAX_BACKOFF, BREAKER_SUCCESS_THRESHOLD);
+            DENY_CACHE_MAX_AGE, HEALTH_DOWN_WHEN_DEGRADED, METRICS_SYSTEM, PLANS_CACHE_TTL, PLANS_CACHE_MAX_ENTRIES,
+            BREAKER_FAILURE_THRESHOLD, BREAKER_INITIAL_BACKOFF, BREAKER_MAX_BACKOFF, BREAKER_SUCCESS_THRESHOLD);
 
-    /** A bucket's properties' last segments ({@code limit}, {@code window}, ...). */
-    public static final List<String> BUCKET_PROPERTIES = ALL.stream().filter(Property::ofBucket)
-            .map(Property::leaf).toList();
+    /**
+     * A bucket's own properties' last segments ({@code limit}, {@code window}, {@code plans}, ...): the names
+     * {@code ratelimiter.buckets.<name>.<property>} that discover a bucket. A plan's are not among them.
+     */
+    public static final List<String> BUCKET_PROPERTIES = ALL.stream()
+            .filter(property -> property.ofBucket() && !property.ofPlan()).map(Property::leaf).toList();
+
+    /** A plan's properties' last segments: {@code limit}, {@code limits}, {@code burst} (a plan changes limits only). */
+    public static final List<String> PLAN_PROPERTIES = ALL.stream().filter(Property::ofPlan).map(Property::leaf)
+            .toList();
 
     private PropertyTable() {
     }

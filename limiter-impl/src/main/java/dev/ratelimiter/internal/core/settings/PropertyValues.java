@@ -38,6 +38,18 @@ final class PropertyValues {
         }
     }
 
+    /**
+     * Whether the configuration has a value for the property, which is how a name under a profile is known to
+     * apply (docs/guide.md#configuration-profiles); one it cannot read counts (reading it reports the problem).
+     */
+    boolean answers(String property) {
+        try {
+            return lookup.apply(property).filter(value -> !value.isBlank()).isPresent();
+        } catch (RuntimeException e) {
+            return true;
+        }
+    }
+
     /** {@code true} or {@code false} in any case; {@code defaultValue} when unset or after a problem. */
     boolean bool(String property, boolean defaultValue) {
         Optional<String> text = text(property);

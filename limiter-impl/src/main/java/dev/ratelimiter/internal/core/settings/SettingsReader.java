@@ -20,7 +20,7 @@ import java.util.function.Function;
  * problem is collected into one {@link ConfigurationException} whose lines name the property.
  *
  * <p>Buckets ({@link BucketsReader}) are discovered from property names
- * {@code ratelimiter.buckets.<name>.limit|window|limits|on-outage|mode},
+ * {@code ratelimiter.buckets.<name>.<property>} ({@link PropertyTable#BUCKET_PROPERTIES}),
  * also in their environment-variable form {@code RATELIMITER_BUCKETS_<NAME>_LIMIT} (bucket names hold no
  * {@code _}, so {@code _} in the name maps back to {@code -}). A bucket needs both {@code limit} and {@code window}
  * (one window), or {@code limits}, which wins over them: a comma-separated list of {@code <limit>/<window>} such as
@@ -31,13 +31,17 @@ import java.util.function.Function;
  * bucket only when the lookup answers for it without the profile, that is when the Config implementation holds that
  * profile active.
  *
+ * <p>A bucket's plans ({@link PlansReader}; docs/plans.md) are {@code ratelimiter.buckets.<name>.plans=free,pro} and
+ * each plan's {@code ratelimiter.buckets.<name>.plans.<plan>.limit} (or {@code limits}, and {@code burst} for a token
+ * bucket), environment form {@code RATELIMITER_BUCKETS_<NAME>_PLANS_<PLAN>_LIMIT}: a plan changes limits only, and a
+ * plan's property for a plan the bucket does not declare is a problem, never a bucket of its own.
+ *
  * <p>Every number and duration has a range (docs/reference.md shows each); a value outside it
  * is a problem naming the property and the range. The ranges keep every sum and product the limiter makes from
  * them (window ends, deadlines, pool sizes, header values) far from overflow.
  */
 public final class SettingsReader {
 
-    private final Function<String, Optional<String>> lookup;
     private final List<String> propertyNames;
     private final List<String> problems = new ArrayList<>();
     private final PropertyValues values;
@@ -51,7 +55,6 @@ public final class SettingsReader {
      */
     private SettingsReader(Function<String, Optional<String>> lookup, Iterable<String> propertyNames,
                            StoreProviderRegistry stores) {
-        this.lookup = lookup;
         this.values = new PropertyValues(lookup, problems);
         this.stores = stores;
         // Copied once: SmallRye Config 3.16 (Quarkus 3.33) returns an Iterable whose second iterator() throws
@@ -93,9 +96,12 @@ public final class SettingsReader {
     private LimiterSettings read() {
         boolean enabled = bool(PropertyTable.ENABLED);
         String backend = backend();
-        BucketsReader bucketsReader = new BucketsReader(lookup, propertyNames, values, problems);
+        BucketsReader bucketsReader = new BucketsReader(propertyNames, values, problems);
         Map<String, Bucket> buckets = bucketsReader.buckets();
         Set<String> named = bucketsReader.names();
+        Map<String, BucketPlans> plans = new PlansReader(propertyNames, values, problems).plans(buckets, named);
+        PlanCacheSettings planCache = new PlanCacheSettings(duration(PropertyTable.PLANS_CACHE_TTL),
+                integer(PropertyTable.PLANS_CACHE_MAX_ENTRIES));
         for (String required : List.of(LimiterSettings.API_AUTHENTICATED, LimiterSettings.API_ANONYMOUS)) {
             if (!named.contains(required)) {
                 problems.add(PropertyTable.BUCKETS + required + ".limit and .window: the global filter's bucket is not "
@@ -126,7 +132,7 @@ public final class SettingsReader {
         return new LimiterSettings(enabled, backend, buckets, globalLimit, prefixes, trustedProxies, ipv6PrefixLength,
                 keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, breaker,
                 denyCache, keyResolver, bucketsReader.shadowBuckets(), bucketsReader.counting(), metricsSystem,
-                java.util.Map.of(), PlanCacheSettings.DEFAULT); // plans: read by BucketsReader (to come)
+                plans, planCache);
     }
 
     private MetricsSystem metricsSystem() {

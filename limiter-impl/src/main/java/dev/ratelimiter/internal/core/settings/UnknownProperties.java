@@ -12,7 +12,10 @@ import java.util.Optional;
  * variables ({@code RATELIMITER_BUCKETS_LOGIN_LIMT}) appear among MicroProfile Config's property names in upper
  * case with {@code _}, so they never match; their names are ambiguous ({@code _} stands for {@code .} and
  * {@code -}), so they are not checked. A name under a profile ({@code %dev.ratelimiter.buckets.login.limt}) is
- * checked as the name it sets, whether or not its profile is active, and reported with its profile.
+ * checked as the name it sets, whether or not its profile is active, and reported with its profile. A bucket's
+ * properties are known for any bucket name, and a plan's
+ * ({@code ratelimiter.buckets.<name>.plans.<plan>.limit|limits|burst}) for any plan: whether the bucket declares the
+ * plan is {@link SettingsReader}'s check, which fails the start.
  */
 public final class UnknownProperties {
 
@@ -92,6 +95,13 @@ public final class UnknownProperties {
     private static boolean known(String name, List<String> known) {
         if (name.startsWith(PropertyTable.BUCKETS)) {
             String rest = name.substring(PropertyTable.BUCKETS.length());
+            String[] segments = rest.split("\\.", -1);
+            if (segments.length == 4 && segments[1].equals("plans")) {
+                // ratelimiter.buckets.<name>.plans.<plan>.<leaf>: a plan's (whether declared is SettingsReader's
+                // check)
+                return !segments[2].isEmpty() && PropertyTable.PLAN_PROPERTIES.contains(segments[3]);
+            }
+            // a bucket name with a '.' is SettingsReader's problem, which names the property
             int dot = rest.lastIndexOf('.');
             return dot > 0 && PropertyTable.BUCKET_PROPERTIES.contains(rest.substring(dot + 1));
         }
@@ -110,8 +120,15 @@ public final class UnknownProperties {
                 : name.startsWith(PropertyTable.BUCKETS) ? name.substring(PropertyTable.BUCKETS.length())
                 : "<name>";
         List<String> candidates = new ArrayList<>(known);
+        if (parts.length == 6 && !parts[4].isEmpty()) {
+            // ratelimiter.<buckets>.<bucket name>.<plans>.<plan>.<property>: a plan's, its bucket and plan kept
+            bucket = parts[2];
+            String plan = PropertyTable.BUCKETS + bucket + ".plans." + parts[4] + ".";
+            PropertyTable.PLAN_PROPERTIES.forEach(property -> candidates.add(plan + property));
+        }
+        String ofBucket = bucket;
         PropertyTable.BUCKET_PROPERTIES.forEach(property ->
-                candidates.add(PropertyTable.BUCKETS + bucket + "." + property));
+                candidates.add(PropertyTable.BUCKETS + ofBucket + "." + property));
         String best = candidates.get(0);
         int bestDistance = Integer.MAX_VALUE;
         for (String candidate : candidates) {

@@ -29,11 +29,12 @@ public class SettingsReaderPropertyTest {
 
     /**
      * Every property of the table ({@link PropertyTable}, which the reference is checked against) with {@code login}
-     * for any bucket, and the global filter's buckets; {@code ratelimiter.<store>.*} is the stores' own
+     * for any bucket and {@code pro} for any plan, and the global filter's buckets; {@code ratelimiter.<store>.*} is the stores' own
      * (PostgresSettingsTest, ValkeySettingsPropertyTest).
      */
     static final List<String> PROPERTIES = Stream.concat(
-            PropertyTable.ALL.stream().map(property -> property.fullName().replace("<name>", "login")),
+            PropertyTable.ALL.stream().map(property -> property.fullName().replace("<name>", "login")
+                    .replace("<plan>", "pro")),
             Stream.of("ratelimiter.buckets.api-authenticated.limit", "ratelimiter.buckets.api-authenticated.window",
                     "ratelimiter.buckets.api-anonymous.limit", "ratelimiter.buckets.api-anonymous.window"))
             .toList();
@@ -92,6 +93,10 @@ public class SettingsReaderPropertyTest {
         assertThat(settings.breaker().successThreshold()).isBetween(1, 1_000);
         assertThat(settings.breaker().initialBackoff()).isBetween(Duration.ofMillis(1), Duration.ofHours(1));
         assertThat(settings.breaker().maxBackoff()).isBetween(settings.breaker().initialBackoff(), Duration.ofHours(1));
+        assertThat(settings.plans().values()).allSatisfy(plans -> assertThat(plans.plans().values())
+                .allSatisfy(plan -> assertThat(plan.smallestLimit()).isBetween(1L, Bucket.MAX_LIMIT)));
+        assertThat(settings.planCache().ttl()).isBetween(Duration.ZERO, Duration.ofHours(1));
+        assertThat(settings.planCache().maxEntries()).isBetween(1, 10_000_000);
     }
 
     @Provide

@@ -372,7 +372,9 @@ class SettingsReaderTest {
             "ratelimiter.breaker.failure-threshold, 1,         1000,          0,           1001",
             "ratelimiter.breaker.success-threshold, 1,         1000,          0,           1001",
             "ratelimiter.breaker.initial-backoff,   PT0.001S,  PT1H,          PT0.0009S,   PT1H0.001S",
-            "ratelimiter.breaker.max-backoff,       PT1S,      PT1H,          PT0S,        PT1H0.001S"})
+            "ratelimiter.breaker.max-backoff,       PT1S,      PT1H,          PT0S,        PT1H0.001S",
+            "ratelimiter.plans.cache-ttl,           PT0S,      PT1H,          PT-0.001S,   PT1H0.001S",
+            "ratelimiter.plans.cache-max-entries,   1,         10000000,      0,           10000001"})
     @DisplayName("every number and duration is accepted at both ends of its range and refused just outside, named")
     void rangesAreInclusive(String property, String min, String max, String below, String above) {
         properties.put("ratelimiter.buckets.login.limit", "5");

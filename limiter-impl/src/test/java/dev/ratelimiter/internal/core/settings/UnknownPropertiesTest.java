@@ -26,7 +26,14 @@ class UnknownPropertiesTest {
             "ratelimiter.breaker.failures-threshold,  ratelimiter.breaker.failure-threshold",
             "ratelimiter.trusted-proxy,               ratelimiter.trusted-proxies",
             "ratelimiter.buckets.login,               ratelimiter.buckets.login.limit",
-            "ratelimiter.buckets.projects.limts,      ratelimiter.buckets.projects.limits"})
+            "ratelimiter.buckets.projects.limts,      ratelimiter.buckets.projects.limits",
+            "ratelimiter.buckets.reports.plan,        ratelimiter.buckets.reports.plans",
+            "ratelimiter.buckets.reports.plan-resolvr, ratelimiter.buckets.reports.plan-resolver",
+            "ratelimiter.buckets.reports.plans.pro.limt, ratelimiter.buckets.reports.plans.pro.limit",
+            "ratelimiter.buckets.reports.plans.pro-plus.burts, ratelimiter.buckets.reports.plans.pro-plus.burst",
+            "ratelimiter.buckets.reports.plans.pro.limmits, ratelimiter.buckets.reports.plans.pro.limits",
+            "ratelimiter.plans.cache-tl,              ratelimiter.plans.cache-ttl",
+            "ratelimiter.plan.cache-max-entries,      ratelimiter.plans.cache-max-entries"})
     @DisplayName("an unknown ratelimiter.* name is reported with the nearest known property, its bucket kept")
     void nearestKnownProperty(String typo, String nearest) {
         assertThat(UnknownProperties.warnings(List.of(typo)))
@@ -40,6 +47,11 @@ class UnknownPropertiesTest {
         names.add("ratelimiter.buckets.password-reset.on-outage");
         names.add("ratelimiter.buckets.projects.limits");
         names.add("ratelimiter.buckets.password-reset.mode");
+        names.add("ratelimiter.buckets.api-authenticated.plans");
+        names.add("ratelimiter.buckets.api-authenticated.plans.gold.limits");
+        names.add("ratelimiter.buckets.reports.plans.pro-plus.burst");
+        names.add("ratelimiter.buckets.reports.plan-resolver");
+        names.add("%dev.ratelimiter.buckets.reports.plans.pro.limit");
         assertThat(UnknownProperties.warnings(names)).isEmpty();
     }
 
@@ -66,9 +78,21 @@ class UnknownPropertiesTest {
     }
 
     @Test
+    @DisplayName("a plan's property other than limit, limits or burst is reported, though the bucket has it")
+    void planLeafOtherThanLimits() {
+        assertThat(UnknownProperties.warnings(List.of("ratelimiter.buckets.reports.plans.pro.window",
+                "%dev.ratelimiter.buckets.reports.plans.pro.algorithm"))).containsExactly(
+                "Unknown property ratelimiter.buckets.reports.plans.pro.window is ignored; did you mean "
+                        + "ratelimiter.buckets.reports.plans.pro.limit?",
+                "Unknown property %dev.ratelimiter.buckets.reports.plans.pro.algorithm is ignored; did you mean "
+                        + "%dev.ratelimiter.buckets.reports.plans.pro.limit?");
+    }
+
+    @Test
     @DisplayName("environment variable names (also under a profile) and other prefixes are not checked")
     void environmentNamesNotChecked() {
         assertThat(UnknownProperties.warnings(List.of("RATELIMITER_BUCKETS_LOGIN_LIMT", "RATELIMITER_BACKEND",
+                "RATELIMITER_BUCKETS_REPORTS_PLANS_PRO_LIMT",
                 "_DEV_RATELIMITER_BUCKETS_LOGIN_LIMT", "%dev.quarkus.http.port", "quarkus.http.port",
                 "ratelimiterx"))).isEmpty();
     }

@@ -1,0 +1,79 @@
+package dev.ratelimiter.internal.core.settings;
+
+import dev.ratelimiter.Bucket;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Parses a bucket's or a plan's windows for {@link BucketsReader} and {@link PlansReader}, so both say the same of
+ * the same mistake: {@code <limit>/<window>, ...} ({@code ratelimiter.buckets.<name>.limits}, and a plan's
+ * {@code limits}) and a window alone, each problem a line naming the property.
+ */
+final class LimitsParser {
+
+    /** Bucket limits ({@link Bucket#MAX_LIMIT}). */
+    private static final Range<Long> LIMIT = PropertyTable.BUCKET_LIMIT.wholeNumbers();
+    /** Bucket windows, in whole seconds ({@link Bucket#MAX_WINDOW}). */
+    private static final Range<Duration> WINDOW = PropertyTable.BUCKET_WINDOW.durations();
+
+    private final PropertyValues values;
+    private final List<String> problems;
+
+    /**
+     * @param values   the reader's parser, adding to {@code problems}
+     * @param problems the reader's problems
+     */
+    LimitsParser(PropertyValues values, List<String> problems) {
+        this.values = values;
+        this.problems = problems;
+    }
+
+    /**
+     * {@code <limit>/<window>, ...}: each a whole number {@link #LIMIT} and an ISO-8601 duration {@link #WINDOW}, 1
+     * to {@link Bucket#MAX_WINDOWS} of them; null after adding a problem naming the property and the item.
+     */
+    List<Bucket.Limit> limits(String property, String text) {
+        List<Bucket.Limit> limits = new ArrayList<>();
+        int before = problems.size();
+        for (String item : text.split(",")) {
+            String trimmed = item.strip();
+            int slash = trimmed.indexOf('/');
+            if (slash < 0) {
+                problems.add(property + ": '" + trimmed + "' is not <limit>/<window>; write for example "
+                        + "10/PT1S, 1000/PT1H");
+                continue;
+            }
+            Long limit = values.parseWholeNumber(property, trimmed.substring(0, slash), LIMIT);
+            Duration window = window(property, trimmed.substring(slash + 1));
+            if (limit != null && window != null) {
+                limits.add(new Bucket.Limit(limit, window));
+            }
+        }
+        if (problems.size() > before) {
+            return null;
+        }
+        if (limits.isEmpty() || limits.size() > Bucket.MAX_WINDOWS) {
+            problems.add(property + ": '" + text + "' must list from 1 to " + Bucket.MAX_WINDOWS
+                    + " windows as <limit>/<window>, such as 10/PT1S, 1000/PT1H");
+            return null;
+        }
+        return limits;
+    }
+
+    /** A whole number {@link #LIMIT}; null after adding a problem naming the property. */
+    Long limit(String property, String text) {
+        return values.parseWholeNumber(property, text, LIMIT);
+    }
+
+    /** A whole number of seconds {@link #WINDOW}; null after adding a problem naming the property. */
+    Duration window(String property, String text) {
+        Duration window = values.parseDuration(property, text, "PT1M or PT15M");
+        if (window != null && (window.getNano() != 0 || !WINDOW.contains(window))) {
+            problems.add(property + ": '" + text + "' must be a whole number of seconds " + WINDOW);
+            return null;
+        }
+        return window;
+    }
+}
