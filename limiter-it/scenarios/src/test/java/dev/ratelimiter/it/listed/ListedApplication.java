@@ -27,7 +27,8 @@ public class ListedApplication extends Application {
             "dev.ratelimiter.it.app.ItemsResource", "dev.ratelimiter.it.app.AsyncResource",
             "dev.ratelimiter.it.app.TenantOrAddressResource",
             "dev.ratelimiter.it.app.DecidedResource", "dev.ratelimiter.it.app.RefusalStyleFilter",
-            "dev.ratelimiter.it.app.TrialResource", "dev.ratelimiter.it.app.SelfCallResource");
+            "dev.ratelimiter.it.app.TrialResource", "dev.ratelimiter.it.app.SelfCallResource",
+            "dev.ratelimiter.it.app.TieredResource");
 
     @Override
     public Set<Class<?>> getClasses() {
