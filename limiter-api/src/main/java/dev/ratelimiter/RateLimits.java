@@ -112,4 +112,40 @@ public interface RateLimits {
      * @throws IllegalArgumentException if the bucket is not configured
      */
     Bucket bucket(String bucketName);
+
+    /**
+     * Reads the buckets' settings again from configuration and applies them from the next decision, on this
+     * replica (docs/live-limits.md): each bucket's limits, windows, algorithm, burst, outage policy, mode and plans.
+     * The settings are checked as at startup; a bucket whose new settings fail keeps the ones it had, and the problem
+     * is logged, reported by the readiness check's {@code rejectedSettings} data and counted in the
+     * {@code rate_limiter_rejected_settings} gauge until it is fixed. Buckets are neither added nor removed, and
+     * every other property applies at startup only. Also runs every {@code ratelimiter.reload.interval}.
+     *
+     * @return the buckets whose settings changed, and the problems that kept settings out (each naming its
+     *         property); never throws for a bad value
+     * @throws UnsupportedOperationException from an implementation that cannot reload (the library's can)
+     */
+    default Reload reload() {
+        throw new UnsupportedOperationException("this RateLimits cannot reload its settings");
+    }
+
+    /**
+     * What a {@link #reload()} did.
+     *
+     * @param changed  the names of the buckets whose settings changed, sorted
+     * @param rejected the problems that kept a bucket's old settings, or that apply at startup only, each naming its
+     *                 property; empty when every value read applies
+     */
+    record Reload(java.util.SortedSet<String> changed, java.util.List<String> rejected) {
+
+        /**
+         * A reload's result, the collections copied.
+         *
+         * @throws NullPointerException if a collection is {@code null}
+         */
+        public Reload {
+            changed = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(changed));
+            rejected = java.util.List.copyOf(rejected);
+        }
+    }
 }

@@ -1,6 +1,11 @@
 package dev.ratelimiter.internal.cdi;
 
+import dev.ratelimiter.Bucket;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
+import dev.ratelimiter.internal.core.settings.PropertyTable;
+import dev.ratelimiter.internal.core.settings.SettingsUpdate;
+import dev.ratelimiter.internal.core.settings.StoreProviderRegistry;
+import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.internal.core.settings.SettingsReader;
 import dev.ratelimiter.internal.core.settings.UnknownProperties;
 import jakarta.annotation.PostConstruct;
@@ -11,11 +16,15 @@ import org.eclipse.microprofile.config.spi.ConfigSource;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The limiter's settings, read from MicroProfile Config once, when the application starts. The library's own
+ * The limiter's settings, read from MicroProfile Config when the application starts, and the buckets' settings again
+ * at each reload (docs/live-limits.md), with the file {@code ratelimiter.reload.file} names above every source
+ * ({@link ReloadFile}). The library's own
  * {@code META-INF/microprofile-config.properties} holds the built-in buckets at {@code config_ordinal} 50, below
  * the application's file (100), environment variables (300) and system properties (400). An unknown
  * {@code ratelimiter.*} name in properties form is logged as a warning naming the nearest known property.
@@ -28,16 +37,53 @@ public class LimiterConfiguration {
     @Inject
     Config config;
 
-    private LimiterSettings settings;
+    private volatile LimiterSettings settings;
     private ConfigLookup lookup;
 
     @PostConstruct
     void read() {
-        List<String> names = namesAsWritten();
+        lookup = new ConfigLookup(config);
+        ReloadFile file = reloadFile().orElse(null);
+        List<String> names = file == null ? namesAsWritten() : file.names(namesAsWritten());
         // Before reading, so a typo that fails the start (a bucket left without its limit) is explained first.
         UnknownProperties.warnings(names).forEach(warning -> LOG.log(System.Logger.Level.WARNING, warning));
-        lookup = new ConfigLookup(config);
-        settings = SettingsReader.read(lookup, names);
+        settings = SettingsReader.read(file == null ? lookup : file.over(lookup), names);
+    }
+
+    /**
+     * Reads the settings again and applies what passes the startup's checks (docs/live-limits.md): each bucket's new
+     * settings, or its old ones where the new fail. Never throws for a bad value.
+     *
+     * @param costs      each bucket's largest static cost
+     * @param algorithms the algorithms the store decides
+     * @return what was applied, what changed, and what was kept out
+     */
+    synchronized SettingsUpdate reload(Map<String, SettingsUpdate.StaticCost> costs,
+                                       Set<Bucket.Algorithm> algorithms) {
+        LimiterSettings current = settings;
+        SettingsReader.Reading read;
+        try {
+            ReloadFile file = reloadFile().orElse(null);
+            List<String> names = file == null ? namesAsWritten() : file.names(namesAsWritten());
+            read = SettingsReader.reread(file == null ? lookup : file.over(lookup), names,
+                    StoreProviderRegistry.load());
+        } catch (ConfigurationException e) {
+            return new SettingsUpdate(current, Set.of(), e.problems());
+        }
+        SettingsUpdate update = SettingsUpdate.of(current, read, costs, algorithms);
+        settings = update.settings();
+        return update;
+    }
+
+    /**
+     * The file {@code ratelimiter.reload.file} names, read now; empty when unset.
+     *
+     * @throws ConfigurationException naming the property, if the file cannot be read
+     */
+    private Optional<ReloadFile> reloadFile() {
+        Optional<String> path = lookup.apply(PropertyTable.RELOAD_FILE.fullName()).map(String::strip)
+                .filter(value -> !value.isEmpty());
+        return path.map(ReloadFile::read);
     }
 
     /**

@@ -24,6 +24,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The limiter in the server: builds the chain ({@link LimiterAssembly}) once, from the settings and the store that
@@ -64,6 +65,7 @@ public class LimiterRuntime {
 
     private volatile DecisionPath path; // the assembly and the metrics port, built together on first use
     private volatile boolean refunds = true; // whether the store gives counts back: memory does
+    private volatile Set<Bucket.Algorithm> algorithms = Set.of(Bucket.Algorithm.values()); // memory decides all
 
     /**
      * Builds the chain if no call has yet; the deployment's startup step.
@@ -137,6 +139,7 @@ public class LimiterRuntime {
         unofferedAlgorithms(settings, provider);
         unofferedRefunds(settings, provider);
         refunds = provider.refunds();
+        algorithms = Set.copyOf(provider.algorithms());
         SubtreeConfig storeConfig = new SubtreeConfig(name, configuration.lookup());
         CdiStoreContext context = new CdiStoreContext(storeConfig, clock, beans);
         RateLimitStore store;
@@ -154,6 +157,15 @@ public class LimiterRuntime {
             throw e;
         }
         return Optional.of(LimiterAssembly.of(store, context));
+    }
+
+    /**
+     * The algorithms the store decides ({@code RateLimitStoreProvider.algorithms()}): every one in memory. Known once
+     * the chain is built; a reload keeps a bucket's settings if it asks for another (docs/live-limits.md).
+     */
+    Set<Bucket.Algorithm> algorithms() {
+        path();
+        return algorithms;
     }
 
     /** The library's clock: how long ago a call was decided, for a refund (docs/guide.md#counting-failures-only). */

@@ -66,6 +66,17 @@ public class PlanResolvers {
                 : only(resolvers.select(NamedLiteral.of(named.name())), named.describe())));
     }
 
+    /**
+     * Forgets the planners of these buckets, and their cached answers, so the next call makes them anew from the
+     * buckets' settings: after a reload changed them (docs/live-limits.md).
+     */
+    void forget(java.util.Collection<String> buckets) {
+        for (String bucket : buckets) {
+            planners.remove(bucket);
+            byBucket.remove(bucket);
+        }
+    }
+
     private Planner planner(Bucket bucket, Resolved resolved) {
         LimiterSettings settings = configuration.settings();
         return planners.computeIfAbsent(bucket.name(), name -> new ConcurrentHashMap<>())

@@ -95,6 +95,14 @@ public class RateLimitedMethodCache {
         return binding != null ? binding : ofClass.computeIfAbsent(method, m -> resolve(beanClass, m));
     }
 
+    /**
+     * Forgets every binding, so each method's buckets and planners are resolved again at its next call: after a
+     * reload changed a bucket's settings (docs/live-limits.md).
+     */
+    void forget() {
+        bindings.clear();
+    }
+
     private Binding resolve(Class<?> beanClass, Method method) {
         try {
             RateLimitedMethod rateLimited = RateLimitedMethod.of(beanClass, method).orElseThrow(() ->

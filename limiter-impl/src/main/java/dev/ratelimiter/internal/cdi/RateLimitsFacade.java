@@ -32,6 +32,9 @@ public class RateLimitsFacade implements RateLimits {
     @Inject
     PlanResolvers plans;
 
+    @Inject
+    SettingsReloader reloader;
+
     @Override
     public Verdict consume(String bucketName, CharSequence key, KeyNormalization normalization, long cost) {
         return consume(decider.bucket(bucketName), key, normalization, cost);
@@ -85,6 +88,11 @@ public class RateLimitsFacade implements RateLimits {
     @Override
     public void reset(String bucketName, CharSequence key, KeyNormalization normalization) {
         decider.reset(decider.bucket(bucketName), key, normalization);
+    }
+
+    @Override
+    public Reload reload() {
+        return reloader.reload();
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.BucketName;
 import dev.ratelimiter.internal.core.monitor.BackendState;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
+import dev.ratelimiter.internal.core.settings.SettingsUpdate;
 import dev.ratelimiter.spi.ConfigurationException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -68,6 +69,9 @@ public class StartupValidator {
     @Inject
     PlanResolvers plans;
 
+    @Inject
+    SettingsReloader reloader;
+
     void validate(@Observes Startup startup) {
         LimiterSettings settings;
         try {
@@ -109,6 +113,13 @@ public class StartupValidator {
         if (!problems.isEmpty()) {
             throw new ConfigurationException(List.copyOf(problems));
         }
+        Map<String, SettingsUpdate.StaticCost> costs = new java.util.HashMap<>();
+        for (Class<?> beanClass : beanClasses()) {
+            if (!beanClass.isAnnotationPresent(Interceptor.class)) {
+                staticCosts(beanClass, costs);
+            }
+        }
+        reloader.start(costs);
         runtime.announceReady();
     }
 
@@ -173,6 +184,29 @@ public class StartupValidator {
             // A class of the container whose optional dependencies are absent: it carries no @RateLimited.
         }
         return problems;
+    }
+
+    /**
+     * Adds the largest cost each bucket's {@code @RateLimited} methods of one class count, which a reload must keep
+     * allowing (docs/live-limits.md).
+     */
+    private static void staticCosts(Class<?> beanClass, Map<String, SettingsUpdate.StaticCost> costs) {
+        try {
+            for (Method method : businessMethods(beanClass)) {
+                RateLimitedMethod.of(beanClass, method).ifPresent(rateLimited -> {
+                    for (RateLimitedMethod.Limit limit : rateLimited.limits()) {
+                        SettingsUpdate.StaticCost known = costs.get(limit.bucketName());
+                        if (known == null || limit.cost() > known.cost()) {
+                            costs.put(limit.bucketName(), new SettingsUpdate.StaticCost(limit.cost(),
+                                    "@RateLimited(cost = " + limit.cost() + ") on "
+                                            + RateLimitedMethod.describe(beanClass, method)));
+                        }
+                    }
+                });
+            }
+        } catch (LinkageError | IllegalArgumentException e) {
+            // checked above: a class the container cannot load carries no @RateLimited; a bad binding failed the start
+        }
     }
 
     /**

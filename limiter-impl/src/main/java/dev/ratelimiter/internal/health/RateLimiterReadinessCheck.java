@@ -2,6 +2,7 @@ package dev.ratelimiter.internal.health;
 
 import dev.ratelimiter.internal.cdi.LimiterConfiguration;
 import dev.ratelimiter.internal.cdi.LimiterRuntime;
+import dev.ratelimiter.internal.cdi.SettingsReloader;
 import dev.ratelimiter.internal.core.monitor.BackendState;
 import dev.ratelimiter.internal.core.monitor.BackendStatus;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,6 +12,7 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -25,7 +27,9 @@ import java.util.Optional;
  * opened the breaker, then each failed probe's; exception type and message, without hosts, users or passwords);
  * with a Valkey cluster, while a master's breaker is open, {@code failingNodes} (those masters' {@code host:port},
  * comma-separated, sorted); when a bucket is in shadow mode, {@code shadowBuckets} (their names, comma-separated,
- * sorted: counted, never refused; docs/guide.md#shadow-mode).
+ * sorted: counted, never refused; docs/guide.md#shadow-mode); while a reload keeps settings out,
+ * {@code rejectedSettings} (its problems, each naming its property, separated by {@code "; "}; docs/live-limits.md).
+ * A kept-out setting does not turn readiness DOWN: the replica goes on under the settings it had.
  */
 @Readiness
 @ApplicationScoped
@@ -40,6 +44,9 @@ public class RateLimiterReadinessCheck implements HealthCheck {
     @Inject
     LimiterConfiguration configuration;
 
+    @Inject
+    SettingsReloader reloader;
+
     @Override
     public HealthCheckResponse call() {
         BackendStatus status = runtime.status();
@@ -53,6 +60,10 @@ public class RateLimiterReadinessCheck implements HealthCheck {
         status.lastError().ifPresent(error -> data.put("lastError", error));
         if (!status.failingParts().isEmpty()) {
             data.put("failingNodes", String.join(",", status.failingParts()));
+        }
+        List<String> rejected = reloader.rejected();
+        if (!rejected.isEmpty()) {
+            data.put("rejectedSettings", String.join("; ", rejected));
         }
         if (!configuration.settings().shadowBuckets().isEmpty()) {
             data.put("shadowBuckets", String.join(",", configuration.settings().shadowBuckets()));

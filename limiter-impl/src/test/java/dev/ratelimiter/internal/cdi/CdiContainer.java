@@ -48,7 +48,7 @@ final class CdiContainer implements AutoCloseable {
                             LimiterRuntime.class, MetricsConnection.class, DecidingRateLimiter.class,
                             RequestIdentity.class,
                             RateLimitDecider.class, RateLimitsFacade.class, BucketHandles.class, RateLimitedMethodCache.class,
-                            KeyResolverInvoker.class, PlanResolvers.class, NestedCalls.class,
+                            KeyResolverInvoker.class, PlanResolvers.class, SettingsReloader.class, NestedCalls.class,
                             EventLoopWarner.class, EventLoopOffload.class, UnfilteredRequestWarner.class,
                             StartupValidator.class, RateLimitedInterceptor.class)
                     .addBeanClasses(beans)

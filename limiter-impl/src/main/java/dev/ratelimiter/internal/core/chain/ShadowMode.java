@@ -31,7 +31,7 @@ public final class ShadowMode implements Sweepable {
 
     private static final System.Logger LOG = System.getLogger(ShadowMode.class.getName());
 
-    private final Set<String> buckets;
+    private volatile Set<String> buckets;
     private final InstantSource clock;
     private final int maxKeysPerBucket;
     private final RateLimiterMetrics metrics;
@@ -55,6 +55,15 @@ public final class ShadowMode implements Sweepable {
     }
 
     /** {@return whether the bucket is in shadow mode} */
+    /**
+     * Puts these buckets, and only these, in shadow mode from the next decision: a reload's (docs/live-limits.md).
+     *
+     * @param buckets the names of the buckets in shadow mode
+     */
+    public void buckets(Set<String> buckets) {
+        this.buckets = Set.copyOf(buckets);
+    }
+
     public boolean covers(Bucket bucket) {
         return buckets.contains(bucket.name());
     }

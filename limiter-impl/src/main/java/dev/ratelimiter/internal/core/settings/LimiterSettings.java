@@ -43,6 +43,8 @@ import java.util.TreeSet;
  * @param plans                  each bucket's plans and plan resolver, by name, where it has either
  *                               (docs/plans.md)
  * @param planCache              the {@code plans.*} rows: how long a plan resolver's answer is kept
+ * @param reload                 the {@code reload.*} rows: when the buckets' settings are read again
+ *                               (docs/live-limits.md)
  */
 public record LimiterSettings(
         boolean enabled,
@@ -64,7 +66,8 @@ public record LimiterSettings(
         Map<String, FailureCounting> counting,
         MetricsSystem metricsSystem,
         Map<String, BucketPlans> plans,
-        PlanCacheSettings planCache) {
+        PlanCacheSettings planCache,
+        ReloadSettings reload) {
 
     /** The bucket the global filter uses for authenticated requests. */
     public static final String API_AUTHENTICATED = "api-authenticated";
@@ -77,6 +80,23 @@ public record LimiterSettings(
         shadowBuckets = Collections.unmodifiableSortedSet(new TreeSet<>(shadowBuckets));
         counting = Map.copyOf(counting);
         plans = Map.copyOf(plans);
+    }
+
+    /**
+     * These settings with other buckets' settings, the rest unchanged: what a reload applies (only buckets' settings
+     * change while the application runs; docs/live-limits.md).
+     *
+     * @param buckets       every bucket by name
+     * @param shadowBuckets the buckets in shadow mode
+     * @param plans         each bucket's plans and plan resolver, where it has either
+     * @return the settings
+     */
+    public LimiterSettings withBuckets(Map<String, Bucket> buckets, Set<String> shadowBuckets,
+                                       Map<String, BucketPlans> plans) {
+        return new LimiterSettings(enabled, backend, buckets, globalLimit, pathPrefixes, trustedProxies,
+                ipv6PrefixLength, keySecret, headersOnSuccess, memoryMaxKeys, memorySweepInterval,
+                healthDownWhenDegraded, breaker, denyCache, keyResolver, shadowBuckets, counting, metricsSystem, plans,
+                planCache, reload);
     }
 
     /** The bucket's plans and plan resolver from configuration, {@link BucketPlans#NONE} when it has neither. */

@@ -140,6 +140,18 @@ public final class PropertyTable {
     /** The one metrics library that records, or {@code auto}. */
     public static final Property METRICS_SYSTEM = text("metrics.system", "auto");
 
+    /**
+     * How often the buckets' settings are read again while the application runs (docs/live-limits.md): 0 (off, the
+     * default: most sources cannot change) to a day.
+     */
+    public static final Property RELOAD_INTERVAL = duration("reload.interval", Duration.ZERO, Duration.ZERO,
+            Duration.ofDays(1));
+    /**
+     * A properties file of {@code ratelimiter.*} properties, read at startup and at each reload, above every other
+     * source: the source that can change while the application runs.
+     */
+    public static final Property RELOAD_FILE = text("reload.file", null);
+
     /** Bucket limits ({@link Bucket#MAX_LIMIT}). */
     public static final Property BUCKET_LIMIT = wholeNumber(BUCKET + "limit", null, 1, Bucket.MAX_LIMIT);
     /** Bucket windows, in whole seconds ({@link Bucket#MAX_WINDOW}). */
@@ -190,6 +202,7 @@ public final class PropertyTable {
             API_ENABLED, API_PATH_PREFIXES, API_KEY_RESOLVER, TRUSTED_PROXIES,
             IPV6_PREFIX_LENGTH, KEY_SECRET, HEADERS_ON_SUCCESS, MEMORY_MAX_KEYS, MEMORY_SWEEP_INTERVAL,
             DENY_CACHE_MAX_AGE, HEALTH_DOWN_WHEN_DEGRADED, METRICS_SYSTEM, PLANS_CACHE_TTL, PLANS_CACHE_MAX_ENTRIES,
+            RELOAD_INTERVAL, RELOAD_FILE,
             BREAKER_FAILURE_THRESHOLD, BREAKER_INITIAL_BACKOFF, BREAKER_MAX_BACKOFF, BREAKER_SUCCESS_THRESHOLD);
 
     /**

@@ -93,7 +93,45 @@ public final class SettingsReader {
         return new SettingsReader(lookup, propertyNames, stores).read();
     }
 
+    /**
+     * What a reading found: the settings, and the problems that {@link #read} would have thrown.
+     *
+     * @param settings the settings read; a bucket with a problem is left out, any other invalid value is its
+     *                 default
+     * @param problems every invalid or missing value, each naming its property; empty when all are valid
+     */
+    public record Reading(LimiterSettings settings, List<String> problems) {
+
+        public Reading {
+            problems = List.copyOf(problems);
+        }
+    }
+
+    /**
+     * Reads the settings again while the application runs (docs/live-limits.md): the same checks as at startup,
+     * but nothing thrown, so each bucket's problems can keep that bucket's settings as they were.
+     *
+     * @param lookup        a property's value, empty if unset; blank values count as unset
+     * @param propertyNames every known property name, to discover the configured buckets
+     * @param stores        the store providers found
+     * @return the settings and their problems
+     */
+    public static Reading reread(Function<String, Optional<String>> lookup, Iterable<String> propertyNames,
+                                 StoreProviderRegistry stores) {
+        SettingsReader reader = new SettingsReader(lookup, propertyNames, stores);
+        LimiterSettings settings = reader.readAll();
+        return new Reading(settings, reader.problems);
+    }
+
     private LimiterSettings read() {
+        LimiterSettings settings = readAll();
+        if (!problems.isEmpty()) {
+            throw new ConfigurationException(problems);
+        }
+        return settings;
+    }
+
+    private LimiterSettings readAll() {
         boolean enabled = bool(PropertyTable.ENABLED);
         String backend = backend();
         BucketsReader bucketsReader = new BucketsReader(propertyNames, values, problems);
@@ -126,13 +164,12 @@ public final class SettingsReader {
         DenyCacheSettings denyCache = new DenyCacheSettings(duration(PropertyTable.DENY_CACHE_MAX_AGE), maxKeys);
         Optional<String> keyResolver = text(PropertyTable.API_KEY_RESOLVER).map(String::strip);
         MetricsSystem metricsSystem = metricsSystem();
-        if (!problems.isEmpty()) {
-            throw new ConfigurationException(problems);
-        }
+        ReloadSettings reload = new ReloadSettings(duration(PropertyTable.RELOAD_INTERVAL),
+                text(PropertyTable.RELOAD_FILE).map(String::strip));
         return new LimiterSettings(enabled, backend, buckets, globalLimit, prefixes, trustedProxies, ipv6PrefixLength,
                 keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, breaker,
                 denyCache, keyResolver, bucketsReader.shadowBuckets(), bucketsReader.counting(), metricsSystem,
-                plans, planCache);
+                plans, planCache, reload);
     }
 
     private MetricsSystem metricsSystem() {
