@@ -26,6 +26,9 @@ public class MetricsConnection {
     @Inject
     Instance<Object> beans; // typed Object: the metrics registries' classes may be absent
 
+    @Inject
+    SettingsReloader reloader;
+
     private final MetricsSwitch port = new MetricsSwitch();
     private boolean connected; // guarded by this
 
@@ -50,6 +53,7 @@ public class MetricsConnection {
         Map<String, Set<String>> plans = new HashMap<>();
         settings.plans().forEach((bucket, declared) -> plans.put(bucket, declared.plans().keySet()));
         adapter.register(settings.buckets().values(), plans, settings.backend(), degraded);
+        adapter.rejectedSettings(() -> reloader.rejected().size());
         port.connect(adapter);
     }
 }

@@ -48,6 +48,11 @@ final class MicroProfileMetricsRecorder extends CounterTableRecorder<Counter> {
     }
 
     @Override
+    public void rejectedSettings(java.util.function.IntSupplier count) {
+        registry.gauge(metadata(Series.REJECTED_SETTINGS), count, java.util.function.IntSupplier::getAsInt);
+    }
+
+    @Override
     public void backendCall(String backend, long nanos) {
         Timer timer = timers.get(backend);
         if (timer != null) {

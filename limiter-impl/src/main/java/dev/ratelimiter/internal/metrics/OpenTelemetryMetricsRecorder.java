@@ -86,6 +86,13 @@ final class OpenTelemetryMetricsRecorder extends CounterTableRecorder<OpenTeleme
     }
 
     @Override
+    public void rejectedSettings(java.util.function.IntSupplier count) {
+        gauges.add(meter.gaugeBuilder(name(Series.REJECTED_SETTINGS)).ofLongs()
+                .setDescription(Series.REJECTED_SETTINGS.description())
+                .buildWithCallback(measurement -> measurement.record(count.getAsInt())));
+    }
+
+    @Override
     void registerBackend(String backend, BooleanSupplier degraded) {
         Attributes attributes = Attributes.of(AttributeKey.stringKey("backend"), backend);
         backendAttributes.put(backend, attributes);

@@ -21,6 +21,8 @@ enum Series {
     PLAN_CACHE("plan_cache_lookups", "Look-ups of the plan cache: hit (a resolver's answer reused) or miss (the "
             + "resolver asked)", Series.NONE),
     BACKEND_ERRORS("backend_errors", "Failed store calls: timeouts, connection errors, failed probes", Series.NONE),
+    REJECTED_SETTINGS("rejected_settings", "Settings the last reload kept out, each a problem naming its property; "
+            + "0 when every value read applied", Series.NONE),
     DEGRADED("degraded", "1 while the store is out and buckets follow their outage policy, else 0", Series.NONE),
     BACKEND("backend", "Time of each store call", "nanoseconds");
 

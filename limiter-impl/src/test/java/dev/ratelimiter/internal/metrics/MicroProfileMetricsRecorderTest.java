@@ -33,8 +33,9 @@ class MicroProfileMetricsRecorderTest {
     @DisplayName("every series is registered with a description and a unit: nanoseconds for the timer (what it "
             + "records; exported in seconds), none for counts and the degraded flag")
     void descriptionsAndUnits() {
-        new MicroProfileMetricsRecorder(registry)
-                .register(List.of(new Bucket("login", 5, Duration.ofMinutes(15))), Map.of(), "postgres", () -> false);
+        MicroProfileMetricsRecorder recorder = new MicroProfileMetricsRecorder(registry);
+        recorder.register(List.of(new Bucket("login", 5, Duration.ofMinutes(15))), Map.of(), "postgres", () -> false);
+        recorder.rejectedSettings(() -> 0);
 
         Map<String, Metadata> byName = registered.stream()
                 .collect(Collectors.toMap(Metadata::getName, Function.identity(), (a, b) -> {
@@ -44,7 +45,7 @@ class MicroProfileMetricsRecorderTest {
         assertThat(byName).containsOnlyKeys("rate_limiter_decisions", "rate_limiter_fallbacks",
                 "rate_limiter_fail_open", "rate_limiter_cached_denials", "rate_limiter_refunds",
                 "rate_limiter_plan_misses", "rate_limiter_plan_cache_lookups", "rate_limiter_backend_errors",
-                "rate_limiter_degraded", "rate_limiter_backend");
+                "rate_limiter_degraded", "rate_limiter_backend", "rate_limiter_rejected_settings");
         assertThat(byName.values()).allSatisfy(metadata ->
                 assertThat(metadata.getDescription()).as(metadata.getName()).isNotBlank());
         assertThat(byName.get("rate_limiter_fallbacks").getDescription())

@@ -76,14 +76,18 @@ class MicrometerMetricsRecorderTest {
             + "(which Prometheus naming would append to the series' name)")
     void descriptionsAndUnits() {
         recorder.register(List.of(login), Map.of(), "valkey", degraded::get);
+        java.util.concurrent.atomic.AtomicInteger rejected = new java.util.concurrent.atomic.AtomicInteger();
+        recorder.rejectedSettings(rejected::get);
         // decisions: 2 plan labels (none, explicit) x 5 outcomes; 5 other counts of the bucket; 4 plan misses;
-        // 2 plan cache results; the backend's errors, flag and timer
-        assertThat(registry.getMeters()).hasSize(10 + 5 + 4 + 2 + 3).allSatisfy(meter ->
+        // 2 plan cache results; the backend's errors, flag and timer; the settings a reload kept out
+        assertThat(registry.getMeters()).hasSize(10 + 5 + 4 + 2 + 3 + 1).allSatisfy(meter ->
                 assertThat(meter.getId().getDescription()).as(meter.getId().getName()).isNotBlank());
         assertThat(registry.get("rate_limiter.decisions")
                 .tag("plan", "none").tag("outcome", "denied").counter().getId().getDescription())
                 .isEqualTo(Series.DECISIONS.description());
         assertThat(registry.get("rate_limiter.backend").timer().getId().getBaseUnit()).isEqualTo("seconds");
+        rejected.set(2);
+        assertThat(registry.get("rate_limiter.rejected_settings").gauge().value()).isEqualTo(2);
         assertThat(registry.getMeters()).filteredOn(meter -> !meter.getId().getName().equals("rate_limiter.backend"))
                 .allSatisfy(meter -> assertThat(meter.getId().getBaseUnit()).as(meter.getId().getName()).isNull());
     }

@@ -158,8 +158,11 @@ class OpenTelemetryMetricsRecorderTest {
             + "timer is in seconds; counts are monotonic sums, the flag a gauge, the timer a histogram")
     void descriptionsUnitsAndTypes() {
         recorder.register(List.of(login), Map.of(), "valkey", degraded::get);
+        recorder.rejectedSettings(() -> 2);
         recorder.backendCall("valkey", 1_000);
         Map<String, MetricData> metrics = collect();
+        assertThat(metrics.get("rate_limiter.rejected_settings").getLongGaugeData().getPoints())
+                .singleElement().satisfies(point -> assertThat(point.getValue()).isEqualTo(2));
 
         for (Series series : Series.values()) {
             MetricData metric = metrics.get("rate_limiter." + series.metric());
@@ -167,7 +170,8 @@ class OpenTelemetryMetricsRecorderTest {
             assertThat(metric.getUnit()).as(series.name()).isEqualTo(series == Series.BACKEND ? "s" : "");
             assertThat(metric.getInstrumentationScopeInfo().getName()).isEqualTo("dev.ratelimiter");
             MetricDataType expected = series == Series.BACKEND ? MetricDataType.HISTOGRAM
-                    : series == Series.DEGRADED ? MetricDataType.LONG_GAUGE : MetricDataType.LONG_SUM;
+                    : series == Series.DEGRADED || series == Series.REJECTED_SETTINGS ? MetricDataType.LONG_GAUGE
+                    : MetricDataType.LONG_SUM;
             assertThat(metric.getType()).as(series.name()).isEqualTo(expected);
             if (expected == MetricDataType.LONG_SUM) {
                 assertThat(metric.getLongSumData().isMonotonic()).as(series.name()).isTrue();

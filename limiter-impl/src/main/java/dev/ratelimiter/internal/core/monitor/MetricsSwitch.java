@@ -32,6 +32,11 @@ public final class MetricsSwitch implements RateLimiterMetrics {
     }
 
     @Override
+    public void rejectedSettings(java.util.function.IntSupplier count) {
+        target.rejectedSettings(count);
+    }
+
+    @Override
     public void decision(Bucket bucket, Verdict.Outcome outcome) {
         target.decision(bucket, outcome);
     }

@@ -35,6 +35,14 @@ public interface RateLimiterMetrics extends OutageListener {
                           BooleanSupplier degraded) {
     }
 
+    /**
+     * Registers the gauge of the settings a reload kept out (docs/live-limits.md), read when scraped.
+     *
+     * @param count how many problems the last reload kept out; 0 when every value read applied
+     */
+    default void rejectedSettings(java.util.function.IntSupplier count) {
+    }
+
     /** One failed backend call (timeout, connection error, error reply). */
     default void backendError(String backend) {
     }

@@ -70,6 +70,8 @@ class MetricsSwitchTest {
             return Map.of("login", Set.of("pro"));
         } else if (type == BooleanSupplier.class) {
             return (BooleanSupplier) () -> false;
+        } else if (type == java.util.function.IntSupplier.class) {
+            return (java.util.function.IntSupplier) () -> 2;
         }
         throw new AssertionError("no argument of " + type + " for the port's methods: add one here");
     }
