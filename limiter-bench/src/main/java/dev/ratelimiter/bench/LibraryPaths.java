@@ -165,7 +165,7 @@ final class LibraryPaths {
         /** In memory: {@code maxKeys} live counters per bucket. */
         static Decision memory(List<Bucket> buckets, int maxKeys) {
             RateLimiterMetrics metrics = metrics();
-            metrics.register(buckets, "memory", () -> false);
+            metrics.register(buckets, java.util.Map.of(), "memory", () -> false);
             OutagePolicyLimiter limiter = new OutagePolicyLimiter(new MemoryRateLimiter(InstantSource.system(),
                     maxKeys), Optional.empty(), new CompositeOutageListener(List.of(new OutageStatistics(), metrics)));
             return new Decision(CounterKeyHasher.inProcess(new KeyHasher(Optional.of(SECRET))), metrics, limiter, () -> { },
@@ -174,7 +174,7 @@ final class LibraryPaths {
 
         /** Over a shared store built with {@code metrics} (see {@link #metrics()}). */
         static Decision shared(List<Bucket> buckets, Store store, RateLimiterMetrics metrics) {
-            metrics.register(buckets, store.backend(),
+            metrics.register(buckets, java.util.Map.of(), store.backend(),
                     () -> store.monitor().status().state() == BackendState.DEGRADED);
             CountingLimiter counted = new CountingLimiter(store.limiter());
             // As the runtime builds it with the defaults: breaker 3 / 1 s / 30 s / 3, refusals kept for 1 s.

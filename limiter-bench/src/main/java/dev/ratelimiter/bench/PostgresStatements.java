@@ -59,6 +59,7 @@ final class PostgresStatements {
             ddl.execute(migration("V5__one_statement_per_item.sql"));
             ddl.execute(migration("V6__token_buckets.sql"));
             ddl.execute(migration("V7__sliding_windows.sql"));
+            ddl.execute(migration("V8__plans.sql"));
         }
     }
 

@@ -8,6 +8,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -23,6 +26,9 @@ public class MetricsConnection {
     @Inject
     Instance<Object> beans; // typed Object: the metrics registries' classes may be absent
 
+    @Inject
+    SettingsReloader reloader;
+
     private final MetricsSwitch port = new MetricsSwitch();
     private boolean connected; // guarded by this
 
@@ -34,7 +40,7 @@ public class MetricsConnection {
     /**
      * Chooses the adapter, registers every series and starts forwarding to it; once, later calls do nothing.
      *
-     * @param settings the buckets, the store's name and {@code ratelimiter.metrics.system}
+     * @param settings the buckets and their declared plans, the store's name and {@code ratelimiter.metrics.system}
      * @param degraded whether the store is degraded, read when scraped
      * @throws dev.ratelimiter.spi.ConfigurationException when the chosen system is absent
      */
@@ -44,7 +50,10 @@ public class MetricsConnection {
         }
         connected = true;
         RateLimiterMetrics adapter = MetricsRecorders.choose(settings.metricsSystem(), beans);
-        adapter.register(settings.buckets().values(), settings.backend(), degraded);
+        Map<String, Set<String>> plans = new HashMap<>();
+        settings.plans().forEach((bucket, declared) -> plans.put(bucket, declared.plans().keySet()));
+        adapter.register(settings.buckets().values(), plans, settings.backend(), degraded);
+        adapter.rejectedSettings(() -> reloader.rejected().size());
         port.connect(adapter);
     }
 }

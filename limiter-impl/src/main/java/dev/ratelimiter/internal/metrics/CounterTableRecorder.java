@@ -6,33 +6,45 @@ import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 
 import java.util.Collection;
 import java.util.EnumMap;
+import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /**
- * The counters both adapters keep, registered once at startup and looked up by bucket on each event, so an event
- * costs a map lookup and an increment. An adapter says how to make a counter, a gauge and a timer in its library.
+ * The counters every adapter keeps, registered once at startup and looked up by bucket (and plan label) on each
+ * event, so an event costs two map lookups and an increment. An adapter says how to make a counter, a gauge and a
+ * timer in its library.
+ *
+ * <p>A decision's {@code plan} tag is its bucket's {@link Bucket#plan()}: the labels registered at startup are
+ * {@link Bucket#NO_PLAN}, each declared plan and {@link Bucket#EXPLICIT_PLAN} (docs/operations.md#metrics). A label
+ * not registered (an application deciding a {@code Bucket} it made under a plan of its own) gets its own series,
+ * made on its first event with the same tag names, which the three libraries allow (MicroProfile Metrics asks for
+ * one set of tag names per metric, not one set of values); at most {@link #MAX_LATE_PLANS} such labels per bucket,
+ * so a plan named after each customer cannot grow the series without bound: past them, decisions under a new label
+ * are dropped, with one warning. A bucket not registered is not counted.
  *
  * @param <C> the library's counter type
  */
 abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
 
-    private final Map<String, Map<Verdict.Outcome, C>> decisions = new ConcurrentHashMap<>();
-    private final Map<String, Map<Verdict.Outcome, C>> shadowDecisions = new ConcurrentHashMap<>();
-    private final Map<String, C> fallbacks = new ConcurrentHashMap<>();
-    private final Map<String, C> failOpens = new ConcurrentHashMap<>();
-    private final Map<String, C> cachedDenials = new ConcurrentHashMap<>();
+    /** Plan labels beyond the registered ones that one bucket's decisions may add as series of their own. */
+    static final int MAX_LATE_PLANS = 16;
+
+    private static final System.Logger LOG = System.getLogger(CounterTableRecorder.class.getName());
+
+    private final Map<String, BucketSeries> byBucket = new ConcurrentHashMap<>();
     private final Map<String, C> errors = new ConcurrentHashMap<>();
-    private final Map<String, C> refundsGiven = new ConcurrentHashMap<>();
-    private final Map<String, C> refundsDropped = new ConcurrentHashMap<>();
+    private volatile C planCacheHits;
+    private volatile C planCacheMisses;
 
     /**
      * A counter of this library, with the series' description and unit.
      *
-     * @param series {@code DECISIONS}, {@code FALLBACKS}, {@code FAIL_OPEN}, {@code CACHED_DENIALS},
-     *               {@code REFUNDS} or {@code BACKEND_ERRORS}
+     * @param series any {@link Series} but {@code DEGRADED} and {@code BACKEND}
      * @param tags   tag names and values, alternating
      */
     abstract C counter(Series series, String... tags);
@@ -47,65 +59,76 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
     abstract void registerBackend(String backend, BooleanSupplier degraded);
 
     @Override
-    public final void register(Collection<Bucket> buckets, String backend, BooleanSupplier degraded) {
+    public final void register(Collection<Bucket> buckets, Map<String, Set<String>> plans, String backend,
+                               BooleanSupplier degraded) {
         for (Bucket bucket : buckets) {
-            Map<Verdict.Outcome, C> byOutcome = new EnumMap<>(Verdict.Outcome.class);
-            Map<Verdict.Outcome, C> shadowByOutcome = new EnumMap<>(Verdict.Outcome.class);
-            for (Verdict.Outcome outcome : Verdict.Outcome.values()) {
-                String label = outcome.name().toLowerCase(Locale.ROOT);
-                byOutcome.put(outcome, counter(Series.DECISIONS, "bucket", bucket.name(), "outcome", label));
-                if (outcome != Verdict.Outcome.ALLOWED) {
-                    // Every bucket, shadow or not, so a dashboard's query reads 0 rather than nothing.
-                    shadowByOutcome.put(outcome, counter(Series.DECISIONS, "bucket", bucket.name(),
-                            "outcome", "shadow_" + label));
-                }
-            }
-            decisions.put(bucket.name(), byOutcome);
-            shadowDecisions.put(bucket.name(), shadowByOutcome);
-            fallbacks.put(bucket.name(), counter(Series.FALLBACKS, "bucket", bucket.name()));
-            failOpens.put(bucket.name(), counter(Series.FAIL_OPEN, "bucket", bucket.name()));
-            cachedDenials.put(bucket.name(), counter(Series.CACHED_DENIALS, "bucket", bucket.name()));
-            refundsGiven.put(bucket.name(), counter(Series.REFUNDS, "bucket", bucket.name(), "outcome", "given"));
-            refundsDropped.put(bucket.name(), counter(Series.REFUNDS, "bucket", bucket.name(), "outcome", "dropped"));
+            byBucket.put(bucket.name(), new BucketSeries(bucket.name(), plans.getOrDefault(bucket.name(), Set.of())));
         }
         errors.put(backend, counter(Series.BACKEND_ERRORS, "backend", backend));
+        planCacheHits = counter(Series.PLAN_CACHE, "result", "hit");
+        planCacheMisses = counter(Series.PLAN_CACHE, "result", "miss");
         registerBackend(backend, degraded);
     }
 
     @Override
     public final void decision(Bucket bucket, Verdict.Outcome outcome) {
-        Map<Verdict.Outcome, C> byOutcome = decisions.get(bucket.name());
-        if (byOutcome != null) {
-            increment(byOutcome.get(outcome));
+        PlanSeries plan = plan(bucket);
+        if (plan != null) {
+            increment(plan.decisions.get(outcome));
         }
     }
 
     @Override
     public final void shadowDecision(Bucket bucket, Verdict.Outcome wouldBe) {
-        Map<Verdict.Outcome, C> byOutcome = shadowDecisions.get(bucket.name());
-        if (byOutcome != null) {
-            incrementIfRegistered(byOutcome.get(wouldBe));
+        PlanSeries plan = plan(bucket);
+        if (plan != null) {
+            incrementIfRegistered(plan.shadowDecisions.get(wouldBe));
         }
     }
 
     @Override
     public final void fallback(Bucket bucket) {
-        incrementIfRegistered(fallbacks.get(bucket.name()));
+        BucketSeries series = byBucket.get(bucket.name());
+        if (series != null) {
+            increment(series.fallbacks);
+        }
     }
 
     @Override
     public final void failOpen(Bucket bucket) {
-        incrementIfRegistered(failOpens.get(bucket.name()));
+        BucketSeries series = byBucket.get(bucket.name());
+        if (series != null) {
+            increment(series.failOpens);
+        }
     }
 
     @Override
     public final void cachedDenial(Bucket bucket) {
-        incrementIfRegistered(cachedDenials.get(bucket.name()));
+        BucketSeries series = byBucket.get(bucket.name());
+        if (series != null) {
+            increment(series.cachedDenials);
+        }
     }
 
     @Override
     public final void refund(Bucket bucket, boolean given) {
-        incrementIfRegistered((given ? refundsGiven : refundsDropped).get(bucket.name()));
+        BucketSeries series = byBucket.get(bucket.name());
+        if (series != null) {
+            increment(given ? series.refundsGiven : series.refundsDropped);
+        }
+    }
+
+    @Override
+    public final void planMiss(Bucket bucket, PlanMiss reason) {
+        BucketSeries series = byBucket.get(bucket.name());
+        if (series != null) {
+            increment(series.planMisses.get(reason));
+        }
+    }
+
+    @Override
+    public final void planCache(boolean hit) {
+        incrementIfRegistered(hit ? planCacheHits : planCacheMisses);
     }
 
     @Override
@@ -113,9 +136,93 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
         incrementIfRegistered(errors.get(backend));
     }
 
+    /** The series of the bucket's plan label; null for a bucket not registered, or a late label past the bound. */
+    private PlanSeries plan(Bucket bucket) {
+        BucketSeries series = byBucket.get(bucket.name());
+        if (series == null) {
+            return null;
+        }
+        String label = bucket.plan();
+        // Most decisions are under the bucket's own limits, whose label is the constant itself.
+        PlanSeries plan = label == Bucket.NO_PLAN ? series.none : series.plans.get(label);
+        return plan != null ? plan : series.late(label);
+    }
+
     private void incrementIfRegistered(C counter) {
         if (counter != null) {
             increment(counter);
+        }
+    }
+
+    /** One bucket's series: decisions by plan label, and its other counts. */
+    private final class BucketSeries {
+        final String bucket;
+        final Map<String, PlanSeries> plans = new ConcurrentHashMap<>();
+        final PlanSeries none;
+        final C fallbacks;
+        final C failOpens;
+        final C cachedDenials;
+        final C refundsGiven;
+        final C refundsDropped;
+        final Map<PlanMiss, C> planMisses = new EnumMap<>(PlanMiss.class);
+        final AtomicInteger late = new AtomicInteger();
+
+        BucketSeries(String bucket, Set<String> declared) {
+            this.bucket = bucket;
+            Set<String> labels = new LinkedHashSet<>();
+            labels.add(Bucket.NO_PLAN);
+            labels.addAll(declared);
+            labels.add(Bucket.EXPLICIT_PLAN);
+            for (String label : labels) {
+                plans.put(label, new PlanSeries(bucket, label));
+            }
+            none = plans.get(Bucket.NO_PLAN);
+            fallbacks = counter(Series.FALLBACKS, "bucket", bucket);
+            failOpens = counter(Series.FAIL_OPEN, "bucket", bucket);
+            cachedDenials = counter(Series.CACHED_DENIALS, "bucket", bucket);
+            refundsGiven = counter(Series.REFUNDS, "bucket", bucket, "outcome", "given");
+            refundsDropped = counter(Series.REFUNDS, "bucket", bucket, "outcome", "dropped");
+            for (PlanMiss reason : PlanMiss.values()) {
+                planMisses.put(reason, counter(Series.PLAN_MISSES, "bucket", bucket, "reason", reason.tag()));
+            }
+        }
+
+        /** The series of a label not registered, made on its first event while the bound allows; else null. */
+        PlanSeries late(String label) {
+            if (late.get() >= MAX_LATE_PLANS) {
+                return null;
+            }
+            return plans.computeIfAbsent(label, made -> {
+                int count = late.incrementAndGet();
+                if (count > MAX_LATE_PLANS) {
+                    return null; // another thread took the last place meanwhile
+                }
+                LOG.log(count == MAX_LATE_PLANS ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
+                        "Rate limiter metrics: bucket ''" + bucket + "'' decided under plan ''" + made + "'', "
+                                + "not declared in ratelimiter.buckets." + bucket + ".plans: counted in a series "
+                                + "of its own" + (count == MAX_LATE_PLANS ? "; that was the last of "
+                                + MAX_LATE_PLANS + " such plans, decisions under further ones are not counted"
+                                : ""));
+                return new PlanSeries(bucket, made);
+            });
+        }
+    }
+
+    /** One plan label's decision series of a bucket: by outcome, and a shadow bucket's would-be refusals. */
+    private final class PlanSeries {
+        final Map<Verdict.Outcome, C> decisions = new EnumMap<>(Verdict.Outcome.class);
+        final Map<Verdict.Outcome, C> shadowDecisions = new EnumMap<>(Verdict.Outcome.class);
+
+        PlanSeries(String bucket, String plan) {
+            for (Verdict.Outcome outcome : Verdict.Outcome.values()) {
+                String label = outcome.name().toLowerCase(Locale.ROOT);
+                decisions.put(outcome, counter(Series.DECISIONS, "bucket", bucket, "plan", plan, "outcome", label));
+                if (outcome != Verdict.Outcome.ALLOWED) {
+                    // Every bucket, shadow or not, so a dashboard's query reads 0 rather than nothing.
+                    shadowDecisions.put(outcome, counter(Series.DECISIONS, "bucket", bucket, "plan", plan,
+                            "outcome", "shadow_" + label));
+                }
+            }
         }
     }
 }

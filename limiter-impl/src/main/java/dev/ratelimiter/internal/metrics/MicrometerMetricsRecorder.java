@@ -49,6 +49,13 @@ final class MicrometerMetricsRecorder extends CounterTableRecorder<Counter> {
                 .description(Series.BACKEND.description()).tag("backend", name).register(registry));
     }
 
+    @Override
+    public void rejectedSettings(java.util.function.IntSupplier count) {
+        Gauge.builder("rate_limiter." + Series.REJECTED_SETTINGS.metric(), count,
+                        java.util.function.IntSupplier::getAsInt)
+                .description(Series.REJECTED_SETTINGS.description()).strongReference(true).register(registry);
+    }
+
     private static String baseUnit(Series series) {
         return Series.NONE.equals(series.unit()) ? null : series.unit();
     }

@@ -19,9 +19,9 @@ import java.util.function.BooleanSupplier;
  * Reports to the OpenTelemetry metrics API, as MicroProfile Telemetry 2 (Open Liberty's {@code mpTelemetry-2.0})
  * and {@code quarkus-opentelemetry} offer it through their {@code OpenTelemetry} bean; the meter's instrumentation
  * scope is {@value #SCOPE}. Instruments have Micrometer's names ({@code rate_limiter.decisions}) and the same
- * attributes ({@code bucket}, {@code outcome}, {@code backend}), so an OpenTelemetry-to-Prometheus translation
- * yields the same series as the other adapters ({@code rate_limiter_decisions_total}). Counts are monotonic long
- * sums and the degraded flag a long gauge, all without a unit, since that translation would append one to the
+ * attributes ({@code bucket}, {@code plan}, {@code outcome}, {@code reason}, {@code result}, {@code backend}), so an
+ * OpenTelemetry-to-Prometheus translation yields the same series as the other adapters
+ * ({@code rate_limiter_decisions_total}). Counts are monotonic long sums and the degraded flag a long gauge, all without a unit, since that translation would append one to the
  * series' name; the call timer is a histogram in seconds ({@code s}), exported as
  * {@code rate_limiter_backend_seconds}.
  *
@@ -83,6 +83,13 @@ final class OpenTelemetryMetricsRecorder extends CounterTableRecorder<OpenTeleme
     @Override
     void increment(Bound counter) {
         counter.counter().add(1, counter.attributes());
+    }
+
+    @Override
+    public void rejectedSettings(java.util.function.IntSupplier count) {
+        gauges.add(meter.gaugeBuilder(name(Series.REJECTED_SETTINGS)).ofLongs()
+                .setDescription(Series.REJECTED_SETTINGS.description())
+                .buildWithCallback(measurement -> measurement.record(count.getAsInt())));
     }
 
     @Override

@@ -6,15 +6,23 @@ package dev.ratelimiter.internal.metrics;
  */
 enum Series {
 
-    DECISIONS("decisions", "Decisions per bucket and outcome, after the outage policy; shadow_* outcomes are "
-            + "refusals of a bucket in shadow mode, which let the call go on", Series.NONE),
+    DECISIONS("decisions", "Decisions per bucket, plan and outcome, after the outage policy; plan is none, a "
+            + "declared plan's name or explicit (a customer's own limits); shadow_* outcomes are refusals of a bucket "
+            + "in shadow mode, which let the call go on", Series.NONE),
     FALLBACKS("fallbacks", "Decisions made by the per-process fallback while the store was out", Series.NONE),
     FAIL_OPEN("fail_open", "Attempts allowed uncounted by a fail-open bucket while the store was out", Series.NONE),
     CACHED_DENIALS("cached_denials", "Refusals answered from this process's memory without a store call",
             Series.NONE),
     REFUNDS("refunds", "Costs given back for successful calls by buckets that count failures only, per bucket and "
             + "outcome: given, or dropped when the store could not be reached", Series.NONE),
+    PLAN_MISSES("plan_misses", "Calls of a bucket with a plan resolver that got the bucket's own limits, per "
+            + "reason: none (no plan), undeclared (a plan the bucket does not declare), error (the resolver threw), "
+            + "unfit (explicit limits that do not fit the bucket)", Series.NONE),
+    PLAN_CACHE("plan_cache_lookups", "Look-ups of the plan cache: hit (a resolver's answer reused) or miss (the "
+            + "resolver asked)", Series.NONE),
     BACKEND_ERRORS("backend_errors", "Failed store calls: timeouts, connection errors, failed probes", Series.NONE),
+    REJECTED_SETTINGS("rejected_settings", "Settings the last reload kept out, each a problem naming its property; "
+            + "0 when every value read applied", Series.NONE),
     DEGRADED("degraded", "1 while the store is out and buckets follow their outage policy, else 0", Series.NONE),
     BACKEND("backend", "Time of each store call", "nanoseconds");
 

@@ -89,7 +89,7 @@ class MetricsSystemCdiTest {
         limits.consume("login", "alice");
 
         assertThat(BothLibraries.MICROMETER.get("rate_limiter.decisions").tag("bucket", "login")
-                .tag("outcome", "allowed").counter().count()).isEqualTo(1);
+                .tag("plan", "none").tag("outcome", "allowed").counter().count()).isEqualTo(1);
         assertThat(BothLibraries.reader.collectAllMetrics()).isEmpty();
     }
 
@@ -109,9 +109,9 @@ class MetricsSystemCdiTest {
         limits.consume("reports", "acme");
 
         assertThat(BothLibraries.MICROMETER.get("rate_limiter.decisions").tag("bucket", "reports")
-                .tag("outcome", "allowed").counter().count()).isEqualTo(1);
+                .tag("plan", "none").tag("outcome", "allowed").counter().count()).isEqualTo(1);
         assertThat(BothLibraries.MICROMETER.get("rate_limiter.decisions").tag("bucket", "reports")
-                .tag("outcome", "denied").counter().count()).isEqualTo(1);
+                .tag("plan", "none").tag("outcome", "denied").counter().count()).isEqualTo(1);
     }
 
     @Test
@@ -137,7 +137,7 @@ class MetricsSystemCdiTest {
                 .map(MetricData::getLongSumData)
                 .flatMap(sum -> sum.getPoints().stream())
                 .filter(point -> point.getAttributes().equals(Attributes.builder().put("bucket", "login")
-                        .put("outcome", outcome).build()))
+                        .put("plan", "none").put("outcome", outcome).build()))
                 .map(LongPointData::getValue)
                 .findFirst();
     }

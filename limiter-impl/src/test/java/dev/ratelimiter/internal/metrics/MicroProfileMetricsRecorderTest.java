@@ -33,8 +33,9 @@ class MicroProfileMetricsRecorderTest {
     @DisplayName("every series is registered with a description and a unit: nanoseconds for the timer (what it "
             + "records; exported in seconds), none for counts and the degraded flag")
     void descriptionsAndUnits() {
-        new MicroProfileMetricsRecorder(registry)
-                .register(List.of(new Bucket("login", 5, Duration.ofMinutes(15))), "postgres", () -> false);
+        MicroProfileMetricsRecorder recorder = new MicroProfileMetricsRecorder(registry);
+        recorder.register(List.of(new Bucket("login", 5, Duration.ofMinutes(15))), Map.of(), "postgres", () -> false);
+        recorder.rejectedSettings(() -> 0);
 
         Map<String, Metadata> byName = registered.stream()
                 .collect(Collectors.toMap(Metadata::getName, Function.identity(), (a, b) -> {
@@ -43,7 +44,8 @@ class MicroProfileMetricsRecorderTest {
                 }));
         assertThat(byName).containsOnlyKeys("rate_limiter_decisions", "rate_limiter_fallbacks",
                 "rate_limiter_fail_open", "rate_limiter_cached_denials", "rate_limiter_refunds",
-                "rate_limiter_backend_errors", "rate_limiter_degraded", "rate_limiter_backend");
+                "rate_limiter_plan_misses", "rate_limiter_plan_cache_lookups", "rate_limiter_backend_errors",
+                "rate_limiter_degraded", "rate_limiter_backend", "rate_limiter_rejected_settings");
         assertThat(byName.values()).allSatisfy(metadata ->
                 assertThat(metadata.getDescription()).as(metadata.getName()).isNotBlank());
         assertThat(byName.get("rate_limiter_fallbacks").getDescription())
@@ -55,11 +57,62 @@ class MicroProfileMetricsRecorderTest {
     }
 
     @Test
+    @DisplayName("one set of tag names per metric name, as MicroProfile Metrics requires: plan on every decision "
+            + "series (shadow ones and a late plan label's included), reason on every plan miss")
+    void oneTagSetPerName() {
+        Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
+        MicroProfileMetricsRecorder recorder = new MicroProfileMetricsRecorder(counting(counts));
+        Bucket reports = new Bucket("reports", 10, Duration.ofMinutes(1));
+        recorder.register(List.of(reports, new Bucket("login", 5, Duration.ofMinutes(15))),
+                Map.of("reports", java.util.Set.of("pro")), "memory", () -> false);
+        recorder.decision(reports.withPlan("gold", List.of(new Bucket.Limit(20, Duration.ofMinutes(1))), 0),
+                Outcome.ALLOWED);
+
+        Map<String, java.util.Set<java.util.Set<String>>> tagNames = new java.util.TreeMap<>();
+        counts.keySet().forEach(series -> tagNames.computeIfAbsent(series.substring(0, series.indexOf('{')),
+                name -> new java.util.HashSet<>()).add(Arrays.stream(series.substring(series.indexOf('{') + 1,
+                series.length() - 1).split(",")).map(tag -> tag.substring(0, tag.indexOf('=')))
+                .collect(Collectors.toSet())));
+        assertThat(tagNames).allSatisfy((name, sets) -> assertThat(sets).as(name).hasSize(1));
+        assertThat(tagNames.get("rate_limiter_decisions")).containsExactly(java.util.Set.of("bucket", "plan",
+                "outcome"));
+        assertThat(tagNames.get("rate_limiter_plan_misses")).containsExactly(java.util.Set.of("bucket", "reason"));
+        assertThat(tagNames.get("rate_limiter_plan_cache_lookups")).containsExactly(java.util.Set.of("result"));
+        assertThat(counts).containsKeys("rate_limiter_decisions{bucket=reports,plan=pro,outcome=shadow_denied}",
+                "rate_limiter_decisions{bucket=login,plan=explicit,outcome=allowed}",
+                "rate_limiter_plan_misses{bucket=login,reason=unfit}",
+                "rate_limiter_plan_cache_lookups{result=miss}");
+        assertThat(counts.get("rate_limiter_decisions{bucket=reports,plan=gold,outcome=allowed}")).hasValue(1);
+    }
+
+    @Test
     @DisplayName("a shadow bucket's would-be refusals count in rate_limiter_decisions under outcome shadow_denied "
             + "and shadow_unavailable, registered at startup, never as denied")
     void shadowOutcomes() {
         Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
-        MetricRegistry counting = (MetricRegistry) Proxy.newProxyInstance(MetricRegistry.class.getClassLoader(),
+        MetricRegistry counting = counting(counts);
+        Bucket trial = new Bucket("trial", 2, Duration.ofHours(1));
+        MicroProfileMetricsRecorder recorder = new MicroProfileMetricsRecorder(counting);
+        recorder.register(List.of(trial), Map.of(), "memory", () -> false);
+        assertThat(counts).containsKeys("rate_limiter_decisions{bucket=trial,plan=none,outcome=shadow_denied}",
+                "rate_limiter_decisions{bucket=trial,plan=none,outcome=shadow_unavailable}");
+
+        recorder.shadowDecision(trial, Outcome.DENIED);
+        recorder.shadowDecision(trial, Outcome.DENIED);
+        recorder.shadowDecision(trial, Outcome.UNAVAILABLE);
+
+        assertThat(counts.get("rate_limiter_decisions{bucket=trial,plan=none,outcome=shadow_denied}")).hasValue(2);
+        assertThat(counts.get("rate_limiter_decisions{bucket=trial,plan=none,outcome=shadow_unavailable}"))
+                .hasValue(1);
+        assertThat(counts.get("rate_limiter_decisions{bucket=trial,plan=none,outcome=denied}")).hasValue(0);
+    }
+
+    /**
+     * A registry whose counters count into {@code counts}, keyed {@code name{tag=value,...}} in the order the
+     * recorder gave the tags; its other metrics are {@link #recording} stand-ins.
+     */
+    private static MetricRegistry counting(Map<String, AtomicLong> counts) {
+        return (MetricRegistry) Proxy.newProxyInstance(MetricRegistry.class.getClassLoader(),
                 new Class<?>[] {MetricRegistry.class}, (proxy, method, args) -> {
                     if (method.getName().equals("counter") && args[0] instanceof Metadata metadata) {
                         String tags = Arrays.stream((Tag[]) args[1]).map(tag -> tag.getTagName() + "="
@@ -72,19 +125,6 @@ class MicroProfileMetricsRecorderTest {
                     return method.getReturnType().isInterface() ? recording(method.getReturnType(), new ArrayList<>())
                             : null;
                 });
-        Bucket trial = new Bucket("trial", 2, Duration.ofHours(1));
-        MicroProfileMetricsRecorder recorder = new MicroProfileMetricsRecorder(counting);
-        recorder.register(List.of(trial), "memory", () -> false);
-        assertThat(counts).containsKeys("rate_limiter_decisions{bucket=trial,outcome=shadow_denied}",
-                "rate_limiter_decisions{bucket=trial,outcome=shadow_unavailable}");
-
-        recorder.shadowDecision(trial, Outcome.DENIED);
-        recorder.shadowDecision(trial, Outcome.DENIED);
-        recorder.shadowDecision(trial, Outcome.UNAVAILABLE);
-
-        assertThat(counts.get("rate_limiter_decisions{bucket=trial,outcome=shadow_denied}")).hasValue(2);
-        assertThat(counts.get("rate_limiter_decisions{bucket=trial,outcome=shadow_unavailable}")).hasValue(1);
-        assertThat(counts.get("rate_limiter_decisions{bucket=trial,outcome=denied}")).hasValue(0);
     }
 
     /**

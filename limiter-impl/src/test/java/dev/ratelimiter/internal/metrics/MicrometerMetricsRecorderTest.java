@@ -7,9 +7,14 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics.PlanMiss;
+
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,14 +26,18 @@ class MicrometerMetricsRecorderTest {
     private final AtomicBoolean degraded = new AtomicBoolean();
 
     @Test
-    @DisplayName("every series exists at zero right after registration, tagged by bucket or backend only")
+    @DisplayName("every series exists at zero right after registration, tagged by bucket (and plan, reason), "
+            + "backend or result only")
     void registeredAtZero() {
-        recorder.register(List.of(login), "valkey", degraded::get);
+        recorder.register(List.of(login), Map.of(), "valkey", degraded::get);
         assertThat(registry.get("rate_limiter.fallbacks").tag("bucket", "login").counter().count()).isZero();
         assertThat(registry.get("rate_limiter.fail_open").tag("bucket", "login").counter().count()).isZero();
         assertThat(registry.get("rate_limiter.cached_denials").tag("bucket", "login").counter().count()).isZero();
-        assertThat(registry.get("rate_limiter.decisions").tag("bucket", "login").tag("outcome", "denied").counter()
+        assertThat(registry.get("rate_limiter.decisions").tag("bucket", "login").tag("plan", "none")
+                .tag("outcome", "denied").counter().count()).isZero();
+        assertThat(registry.get("rate_limiter.plan_misses").tag("bucket", "login").tag("reason", "error").counter()
                 .count()).isZero();
+        assertThat(registry.get("rate_limiter.plan_cache_lookups").tag("result", "hit").counter().count()).isZero();
         assertThat(registry.get("rate_limiter.backend_errors").tag("backend", "valkey").counter().count()).isZero();
         assertThat(registry.get("rate_limiter.degraded").tag("backend", "valkey").gauge().value()).isZero();
         assertThat(registry.get("rate_limiter.backend").tag("backend", "valkey").timer().count()).isZero();
@@ -37,7 +46,7 @@ class MicrometerMetricsRecorderTest {
     @Test
     @DisplayName("events move their series; the degraded gauge follows the backend's state")
     void eventsCounted() {
-        recorder.register(List.of(login), "valkey", degraded::get);
+        recorder.register(List.of(login), Map.of(), "valkey", degraded::get);
         recorder.fallback(login);
         recorder.failOpen(login);
         recorder.failOpen(login);
@@ -55,7 +64,8 @@ class MicrometerMetricsRecorderTest {
         assertThat(registry.get("rate_limiter.cached_denials").counter().count()).isEqualTo(1);
         assertThat(registry.get("rate_limiter.refunds").tag("outcome", "given").counter().count()).isEqualTo(1);
         assertThat(registry.get("rate_limiter.refunds").tag("outcome", "dropped").counter().count()).isEqualTo(2);
-        assertThat(registry.get("rate_limiter.decisions").tag("outcome", "allowed").counter().count()).isEqualTo(1);
+        assertThat(registry.get("rate_limiter.decisions")
+                .tag("plan", "none").tag("outcome", "allowed").counter().count()).isEqualTo(1);
         assertThat(registry.get("rate_limiter.backend_errors").counter().count()).isEqualTo(1);
         assertThat(registry.get("rate_limiter.degraded").gauge().value()).isEqualTo(1);
         assertThat(registry.get("rate_limiter.backend").timer().count()).isEqualTo(1);
@@ -65,13 +75,19 @@ class MicrometerMetricsRecorderTest {
     @DisplayName("every meter has a description; the timer is in seconds, counts and the flag have no base unit "
             + "(which Prometheus naming would append to the series' name)")
     void descriptionsAndUnits() {
-        recorder.register(List.of(login), "valkey", degraded::get);
-        assertThat(registry.getMeters()).hasSize(13).allSatisfy(meter ->
+        recorder.register(List.of(login), Map.of(), "valkey", degraded::get);
+        java.util.concurrent.atomic.AtomicInteger rejected = new java.util.concurrent.atomic.AtomicInteger();
+        recorder.rejectedSettings(rejected::get);
+        // decisions: 2 plan labels (none, explicit) x 5 outcomes; 5 other counts of the bucket; 4 plan misses;
+        // 2 plan cache results; the backend's errors, flag and timer; the settings a reload kept out
+        assertThat(registry.getMeters()).hasSize(10 + 5 + 4 + 2 + 3 + 1).allSatisfy(meter ->
                 assertThat(meter.getId().getDescription()).as(meter.getId().getName()).isNotBlank());
-        assertThat(registry.get("rate_limiter.decisions").tag("outcome", "denied").counter().getId().getDescription())
-                .isEqualTo("Decisions per bucket and outcome, after the outage policy; shadow_* outcomes are "
-                        + "refusals of a bucket in shadow mode, which let the call go on");
+        assertThat(registry.get("rate_limiter.decisions")
+                .tag("plan", "none").tag("outcome", "denied").counter().getId().getDescription())
+                .isEqualTo(Series.DECISIONS.description());
         assertThat(registry.get("rate_limiter.backend").timer().getId().getBaseUnit()).isEqualTo("seconds");
+        rejected.set(2);
+        assertThat(registry.get("rate_limiter.rejected_settings").gauge().value()).isEqualTo(2);
         assertThat(registry.getMeters()).filteredOn(meter -> !meter.getId().getName().equals("rate_limiter.backend"))
                 .allSatisfy(meter -> assertThat(meter.getId().getBaseUnit()).as(meter.getId().getName()).isNull());
     }
@@ -79,7 +95,7 @@ class MicrometerMetricsRecorderTest {
     @Test
     @DisplayName("a shadow bucket's would-be refusals have their own outcomes, at zero from the start, apart from denied")
     void shadowOutcomes() {
-        recorder.register(List.of(login), "valkey", degraded::get);
+        recorder.register(List.of(login), Map.of(), "valkey", degraded::get);
         assertThat(registry.get("rate_limiter.decisions").tag("bucket", "login").tag("outcome", "shadow_denied")
                 .counter().count()).isZero();
 
@@ -87,20 +103,116 @@ class MicrometerMetricsRecorderTest {
         recorder.shadowDecision(login, Outcome.DENIED);
         recorder.shadowDecision(login, Outcome.UNAVAILABLE);
 
-        assertThat(registry.get("rate_limiter.decisions").tag("outcome", "shadow_denied").counter().count())
+        assertThat(registry.get("rate_limiter.decisions")
+                .tag("plan", "none").tag("outcome", "shadow_denied").counter().count())
                 .isEqualTo(2);
-        assertThat(registry.get("rate_limiter.decisions").tag("outcome", "shadow_unavailable").counter().count())
+        assertThat(registry.get("rate_limiter.decisions")
+                .tag("plan", "none").tag("outcome", "shadow_unavailable").counter().count())
                 .isEqualTo(1);
-        assertThat(registry.get("rate_limiter.decisions").tag("outcome", "denied").counter().count()).isZero();
-        assertThat(registry.get("rate_limiter.decisions").tag("outcome", "unavailable").counter().count()).isZero();
+        assertThat(registry.get("rate_limiter.decisions")
+                .tag("plan", "none").tag("outcome", "denied").counter().count()).isZero();
+        assertThat(registry.get("rate_limiter.decisions")
+                .tag("plan", "none").tag("outcome", "unavailable").counter().count()).isZero();
         assertThat(registry.find("rate_limiter.decisions").tag("outcome", "shadow_allowed").counters())
                 .as("an allowed call of a shadow bucket is an ordinary allowed decision").isEmpty();
     }
 
     @Test
+    @DisplayName("decisions carry a plan tag on every series: none, each declared plan and explicit, at zero from the "
+            + "start for every bucket, shadow outcomes included; each decision counts under its bucket's plan")
+    void decisionsByPlan() {
+        Bucket reports = new Bucket("reports", 10, Duration.ofMinutes(1));
+        recorder.register(List.of(login, reports), Map.of("reports", Set.of("free", "pro")), "valkey",
+                degraded::get);
+        assertThat(planLabels("login")).containsExactlyInAnyOrder("none", "explicit");
+        assertThat(planLabels("reports")).containsExactlyInAnyOrder("none", "free", "pro", "explicit");
+        assertThat(registry.find("rate_limiter.decisions").counters()).allSatisfy(counter ->
+                assertThat(counter.getId().getTags()).extracting(io.micrometer.core.instrument.Tag::getKey)
+                        .containsExactlyInAnyOrder("bucket", "plan", "outcome"));
+        assertThat(registry.get("rate_limiter.decisions").tag("bucket", "reports").tag("plan", "pro")
+                .tag("outcome", "shadow_denied").counter().count()).isZero();
+
+        Bucket pro = reports.withPlan("pro", List.of(new Bucket.Limit(100, Duration.ofMinutes(1))), 0);
+        Bucket explicit = reports.withPlan(Bucket.EXPLICIT_PLAN, List.of(new Bucket.Limit(7, Duration.ofMinutes(1))),
+                0);
+        recorder.decision(reports, Outcome.ALLOWED);
+        recorder.decision(pro, Outcome.ALLOWED);
+        recorder.decision(pro, Outcome.ALLOWED);
+        recorder.decision(pro, Outcome.DENIED);
+        recorder.decision(explicit, Outcome.DENIED);
+        recorder.shadowDecision(pro, Outcome.DENIED);
+
+        assertThat(decisions("reports", "none", "allowed")).isEqualTo(1);
+        assertThat(decisions("reports", "pro", "allowed")).isEqualTo(2);
+        assertThat(decisions("reports", "pro", "denied")).isEqualTo(1);
+        assertThat(decisions("reports", "pro", "shadow_denied")).isEqualTo(1);
+        assertThat(decisions("reports", "explicit", "denied")).isEqualTo(1);
+        assertThat(decisions("reports", "free", "allowed")).isZero();
+        assertThat(registry.find("rate_limiter.decisions").tag("bucket", "reports").counters().stream()
+                .mapToDouble(io.micrometer.core.instrument.Counter::count).sum())
+                .as("a sum by bucket counts each decision once").isEqualTo(6);
+    }
+
+    @Test
+    @DisplayName("plan misses count per bucket and reason, plan cache look-ups per result")
+    void planMissesAndCache() {
+        recorder.register(List.of(login), Map.of(), "memory", degraded::get);
+        recorder.planMiss(login, PlanMiss.UNDECLARED);
+        recorder.planMiss(login, PlanMiss.UNDECLARED);
+        recorder.planMiss(login, PlanMiss.ERROR);
+        recorder.planCache(true);
+        recorder.planCache(true);
+        recorder.planCache(true);
+        recorder.planCache(false);
+
+        for (PlanMiss reason : PlanMiss.values()) {
+            long expected = reason == PlanMiss.UNDECLARED ? 2 : reason == PlanMiss.ERROR ? 1 : 0;
+            assertThat(registry.get("rate_limiter.plan_misses").tag("bucket", "login").tag("reason", reason.tag())
+                    .counter().count()).as(reason.tag()).isEqualTo(expected);
+        }
+        assertThat(registry.get("rate_limiter.plan_cache_lookups").tag("result", "hit").counter().count())
+                .isEqualTo(3);
+        assertThat(registry.get("rate_limiter.plan_cache_lookups").tag("result", "miss").counter().count())
+                .isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("a plan label not registered never throws: it gets a series of its own, for at most "
+            + "MAX_LATE_PLANS labels per bucket, past which its decisions are dropped; an unregistered bucket is not "
+            + "counted")
+    void unregisteredPlanLabel() {
+        recorder.register(List.of(login), Map.of(), "memory", degraded::get);
+        List<Bucket.Limit> limits = List.of(new Bucket.Limit(9, Duration.ofMinutes(15)));
+        recorder.decision(login.withPlan("gold", limits, 0), Outcome.ALLOWED);
+        recorder.decision(login.withPlan("gold", limits, 0), Outcome.ALLOWED);
+        assertThat(decisions("login", "gold", "allowed")).isEqualTo(2);
+        assertThat(decisions("login", "gold", "denied")).as("its other outcomes made with it, at zero").isZero();
+
+        for (int i = 1; i < CounterTableRecorder.MAX_LATE_PLANS + 5; i++) {
+            recorder.decision(login.withPlan("late" + i, limits, 0), Outcome.DENIED);
+        }
+        assertThat(planLabels("login")).hasSize(2 + CounterTableRecorder.MAX_LATE_PLANS)
+                .contains("gold", "late" + (CounterTableRecorder.MAX_LATE_PLANS - 1))
+                .doesNotContain("late" + CounterTableRecorder.MAX_LATE_PLANS);
+        recorder.decision(new Bucket("other", 1, Duration.ofMinutes(1)), Outcome.ALLOWED);
+        recorder.planMiss(new Bucket("other", 1, Duration.ofMinutes(1)), PlanMiss.NONE);
+        assertThat(registry.find("rate_limiter.decisions").tag("bucket", "other").counters()).isEmpty();
+    }
+
+    private Set<String> planLabels(String bucket) {
+        return registry.find("rate_limiter.decisions").tag("bucket", bucket).counters().stream()
+                .map(counter -> counter.getId().getTag("plan")).collect(Collectors.toSet());
+    }
+
+    private double decisions(String bucket, String plan, String outcome) {
+        return registry.get("rate_limiter.decisions").tag("bucket", bucket).tag("plan", plan).tag("outcome", outcome)
+                .counter().count();
+    }
+
+    @Test
     @DisplayName("the degraded gauge survives garbage collection, though only the registry holds its supplier")
     void degradedGaugeHeldStrongly() {
-        recorder.register(List.of(login), "memory", () -> degraded.get());
+        recorder.register(List.of(login), Map.of(), "memory", () -> degraded.get());
         for (int i = 0; i < 3; i++) {
             System.gc();
         }

@@ -58,18 +58,25 @@ class OpenTelemetryMetricsRecorderTest {
     @DisplayName("every count and the flag are exported at zero right after registration: a decision series per "
             + "outcome, tagged by bucket or backend only; the call histogram comes with the first call")
     void registeredAtZero() {
-        recorder.register(List.of(login), "valkey", degraded::get);
+        recorder.register(List.of(login), Map.of(), "valkey", degraded::get);
         Map<String, MetricData> metrics = collect();
 
         // OpenTelemetry has no empty histogram: recording a 0 would count a call that never happened.
         assertThat(metrics).containsOnlyKeys("rate_limiter.decisions", "rate_limiter.fallbacks",
                 "rate_limiter.fail_open", "rate_limiter.cached_denials", "rate_limiter.refunds",
-                "rate_limiter.backend_errors", "rate_limiter.degraded");
-        for (Outcome outcome : Outcome.values()) {
-            assertThat(count(metrics, "rate_limiter.decisions",
-                    Attributes.builder().put("bucket", "login").put("outcome", outcome.name().toLowerCase(Locale.ROOT))
-                            .build())).as(outcome.name()).isZero();
+                "rate_limiter.plan_misses", "rate_limiter.plan_cache_lookups", "rate_limiter.backend_errors",
+                "rate_limiter.degraded");
+        for (String plan : List.of("none", "explicit")) {
+            for (Outcome outcome : Outcome.values()) {
+                assertThat(count(metrics, "rate_limiter.decisions", Attributes.builder().put("bucket", "login")
+                        .put("plan", plan).put("outcome", outcome.name().toLowerCase(Locale.ROOT)).build()))
+                        .as(plan + " " + outcome.name()).isZero();
+            }
         }
+        assertThat(count(metrics, "rate_limiter.plan_misses",
+                Attributes.builder().put("bucket", "login").put("reason", "undeclared").build())).isZero();
+        assertThat(count(metrics, "rate_limiter.plan_cache_lookups",
+                Attributes.of(AttributeKey.stringKey("result"), "hit"))).isZero();
         Attributes bucket = Attributes.of(AttributeKey.stringKey("bucket"), "login");
         assertThat(count(metrics, "rate_limiter.fallbacks", bucket)).isZero();
         assertThat(count(metrics, "rate_limiter.fail_open", bucket)).isZero();
@@ -87,14 +94,17 @@ class OpenTelemetryMetricsRecorderTest {
     @DisplayName("events move their series; the degraded gauge follows the backend's state; a store call is "
             + "recorded in seconds")
     void eventsCounted() {
-        recorder.register(List.of(login), "valkey", degraded::get);
+        recorder.register(List.of(login), Map.of(), "valkey", degraded::get);
         recorder.fallback(login);
         recorder.failOpen(login);
         recorder.failOpen(login);
         recorder.decision(login, Outcome.ALLOWED);
         recorder.decision(login, Outcome.DENIED);
-        recorder.decision(login, Outcome.DENIED);
+        recorder.decision(login.withPlan("pro", List.of(new Bucket.Limit(50, Duration.ofMinutes(15))), 0),
+                Outcome.DENIED);
         recorder.cachedDenial(login);
+        recorder.planMiss(login, dev.ratelimiter.internal.core.monitor.RateLimiterMetrics.PlanMiss.UNFIT);
+        recorder.planCache(false);
         recorder.backendError("valkey");
         recorder.backendCall("valkey", 1_500_000);
         degraded.set(true);
@@ -105,10 +115,16 @@ class OpenTelemetryMetricsRecorderTest {
         assertThat(count(metrics, "rate_limiter.fallbacks", bucket)).isEqualTo(1);
         assertThat(count(metrics, "rate_limiter.fail_open", bucket)).isEqualTo(2);
         assertThat(count(metrics, "rate_limiter.cached_denials", bucket)).isEqualTo(1);
-        assertThat(count(metrics, "rate_limiter.decisions",
-                Attributes.builder().put("bucket", "login").put("outcome", "allowed").build())).isEqualTo(1);
-        assertThat(count(metrics, "rate_limiter.decisions",
-                Attributes.builder().put("bucket", "login").put("outcome", "denied").build())).isEqualTo(2);
+        assertThat(count(metrics, "rate_limiter.decisions", Attributes.builder().put("bucket", "login")
+                .put("plan", "none").put("outcome", "allowed").build())).isEqualTo(1);
+        assertThat(count(metrics, "rate_limiter.decisions", Attributes.builder().put("bucket", "login")
+                .put("plan", "none").put("outcome", "denied").build())).isEqualTo(1);
+        assertThat(count(metrics, "rate_limiter.decisions", Attributes.builder().put("bucket", "login")
+                .put("plan", "pro").put("outcome", "denied").build())).isEqualTo(1);
+        assertThat(count(metrics, "rate_limiter.plan_misses",
+                Attributes.builder().put("bucket", "login").put("reason", "unfit").build())).isEqualTo(1);
+        assertThat(count(metrics, "rate_limiter.plan_cache_lookups",
+                Attributes.of(AttributeKey.stringKey("result"), "miss"))).isEqualTo(1);
         assertThat(count(metrics, "rate_limiter.backend_errors", backend)).isEqualTo(1);
         assertThat(metrics.get("rate_limiter.degraded").getLongGaugeData().getPoints())
                 .singleElement().satisfies(point -> assertThat(point.getValue()).isEqualTo(1));
@@ -125,7 +141,7 @@ class OpenTelemetryMetricsRecorderTest {
     @Test
     @DisplayName("an unregistered bucket or backend records nothing, rather than a series nobody registered")
     void unregisteredIgnored() {
-        recorder.register(List.of(login), "memory", degraded::get);
+        recorder.register(List.of(login), Map.of(), "memory", degraded::get);
         Bucket other = new Bucket("other", 1, Duration.ofMinutes(1));
         recorder.decision(other, Outcome.ALLOWED);
         recorder.fallback(other);
@@ -141,9 +157,12 @@ class OpenTelemetryMetricsRecorderTest {
     @DisplayName("every instrument carries its series' description; counts and the flag have no unit, the call "
             + "timer is in seconds; counts are monotonic sums, the flag a gauge, the timer a histogram")
     void descriptionsUnitsAndTypes() {
-        recorder.register(List.of(login), "valkey", degraded::get);
+        recorder.register(List.of(login), Map.of(), "valkey", degraded::get);
+        recorder.rejectedSettings(() -> 2);
         recorder.backendCall("valkey", 1_000);
         Map<String, MetricData> metrics = collect();
+        assertThat(metrics.get("rate_limiter.rejected_settings").getLongGaugeData().getPoints())
+                .singleElement().satisfies(point -> assertThat(point.getValue()).isEqualTo(2));
 
         for (Series series : Series.values()) {
             MetricData metric = metrics.get("rate_limiter." + series.metric());
@@ -151,7 +170,8 @@ class OpenTelemetryMetricsRecorderTest {
             assertThat(metric.getUnit()).as(series.name()).isEqualTo(series == Series.BACKEND ? "s" : "");
             assertThat(metric.getInstrumentationScopeInfo().getName()).isEqualTo("dev.ratelimiter");
             MetricDataType expected = series == Series.BACKEND ? MetricDataType.HISTOGRAM
-                    : series == Series.DEGRADED ? MetricDataType.LONG_GAUGE : MetricDataType.LONG_SUM;
+                    : series == Series.DEGRADED || series == Series.REJECTED_SETTINGS ? MetricDataType.LONG_GAUGE
+                    : MetricDataType.LONG_SUM;
             assertThat(metric.getType()).as(series.name()).isEqualTo(expected);
             if (expected == MetricDataType.LONG_SUM) {
                 assertThat(metric.getLongSumData().isMonotonic()).as(series.name()).isTrue();
@@ -162,10 +182,11 @@ class OpenTelemetryMetricsRecorderTest {
     @Test
     @DisplayName("the same names and the same attribute sets as the Micrometer adapter")
     void sameSeriesAsMicrometer() {
-        recorder.register(List.of(login), "postgres", degraded::get);
+        Map<String, Set<String>> plans = Map.of("login", Set.of("free", "pro"));
+        recorder.register(List.of(login), plans, "postgres", degraded::get);
         recorder.backendCall("postgres", 1_000);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        new MicrometerMetricsRecorder(registry).register(List.of(login), "postgres", degraded::get);
+        new MicrometerMetricsRecorder(registry).register(List.of(login), plans, "postgres", degraded::get);
 
         Map<String, Set<Map<String, String>>> micrometer = new TreeMap<>();
         for (Meter meter : registry.getMeters()) {

@@ -19,7 +19,7 @@ import java.util.Arrays;
  * {@link Bucket#limits()} order the count after the call and the milliseconds until the window ends (its whole
  * length when none is open); for a token bucket, per window the tokens not available and the milliseconds until it
  * is full, from the time owed until full (docs/stores.md#token-bucket-rows). A one-item statement's row is written
- * into a {@code long[]} the caller made, from an offset, so a decision allocates one answer; V7's function returns
+ * into a {@code long[]} the caller made, from an offset, so a decision allocates one answer; V8's function returns
  * that layout already, per call, in one {@code bigint[]} ({@link #functionAnswers}), with a sliding window's three
  * numbers per window (docs/stores.md#sliding-window-rows).
  *
@@ -36,7 +36,7 @@ final class CounterRows {
     }
 
     /**
-     * The answers of the function of V7 (V4's layout), which decides several calls: call after call, the count of
+     * The answers of the function of V8 (V4's layout), which decides several calls: call after call, the count of
      * numbers that follow for the call, then those numbers (one call's answer in the layout above, each item's
      * {@link dev.ratelimiter.spi.StoreItem#answerLength} numbers).
      *
@@ -156,15 +156,17 @@ final class CounterRows {
 
     /**
      * A token bucket's check: each window's time owed until full, from its TAT ({@code ends_at} for one window,
-     * {@code window_ends} for several); a row of another shape, or none, is full. Allowed iff every window has a
-     * token: the rule of V7's function (V6's) with a cost of 1.
+     * {@code window_ends} for several), whatever capacities and intervals the row was kept under (a plan's), at most a
+     * full refill of the bucket's; a row of another count of windows, or none, is full. Allowed iff every window has a
+     * token: the rule of V8's function with a cost of 1.
      */
     private static boolean tokensChecked(Bucket bucket, ResultSet row, long[] answer, int offset)
             throws SQLException {
         Instant now = row.getObject(1, OffsetDateTime.class).toInstant();
         int size = bucket.limits().size();
         long[] owed = new long[size];
-        if (sameShape(bucket, longs(row.getArray(7)), longs(row.getArray(8)))) {
+        long[] intervals = longs(row.getArray(7));
+        if (intervals != null && intervals.length == size) {
             Instant[] tats = bucket.hasSeveralWindows() ? instants(row.getArray(6))
                     : new Instant[] {row.getObject(3, OffsetDateTime.class).toInstant()};
             for (int i = 0; i < size; i++) {
@@ -183,29 +185,15 @@ final class CounterRows {
         return allowed;
     }
 
-    /** Whether a token row was kept under the bucket's intervals and capacities (both null without a row). */
-    private static boolean sameShape(Bucket bucket, long[] intervals, long[] capacities) {
-        int size = bucket.limits().size();
-        if (intervals == null || capacities == null || intervals.length != size || capacities.length != size) {
-            return false;
-        }
-        for (int i = 0; i < size; i++) {
-            if (intervals[i] != bucket.tokenIntervalMicros(i) || capacities[i] != bucket.capacity(i)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
-     * Window {@code i}'s two numbers of a token bucket, {@code owed} microseconds from full: the tokens not
-     * available (capacity - floor((capacity x interval - owed) / interval)) and the milliseconds until full,
-     * rounded up. Floored, not truncated: a statement that waited for the row lock behind one of a later instant
-     * can find more owed than the capacity holds (WindowVerdicts clamps it).
+     * Window {@code i}'s two numbers of a token bucket, {@code owed} microseconds from full, read as at most a full
+     * refill (a row kept under a plan of a larger capacity or a slower rate can owe more): the tokens not available
+     * (capacity - floor((capacity x interval - owed) / interval)) and the milliseconds until full, rounded up.
      */
-    private static void tokenWindow(Bucket bucket, int i, long owed, long[] answer, int offset) {
+    private static void tokenWindow(Bucket bucket, int i, long owedMicros, long[] answer, int offset) {
         long interval = bucket.tokenIntervalMicros(i);
         long capacity = bucket.capacity(i);
+        long owed = Math.min(owedMicros, capacity * interval);
         answer[offset + 1 + 2 * i] = capacity - Math.floorDiv(capacity * interval - owed, interval);
         answer[offset + 2 + 2 * i] = Math.floorDiv(owed + 999, 1_000);
     }

@@ -36,7 +36,7 @@ import java.util.Optional;
  * {@code clock_timestamp()}, does not move between the statement's expressions); tests bind an instant instead.
  *
  * <p>Several items in one call (the buckets of one method), and the calls waiting for a connection, are one
- * statement too: {@code SELECT rate_limit_counters_decide_v7(...)} ({@link #decide}), a function the migration V7 puts
+ * statement too: {@code SELECT rate_limit_counters_decide_v8(...)} ({@link #decide}), a function the migration V8 puts
  * beside the table, with three parameters (the instant, the items' names, their numbers), since the client's cost
  * grows with each parameter it binds; its statements are static, so the server plans them once per session. It
  * decides each call's items in their order with the rules above and stops after the call's first refusal, whose
@@ -48,7 +48,7 @@ import java.util.Optional;
  * skips locked rows, so no two calls wait for each other in a circle (whatever order a method declares its buckets
  * in). A refusal must leave the later items uncounted, which a single {@code INSERT ... ON CONFLICT} over several rows
  * cannot express (each row is decided on its own), hence the function. Its cost is measured in BENCHMARKS.md
- * (docs/guide.md#several-limits-on-one-method, docs/stores.md#batching). The functions of V3, V4, V5 and V6 are no
+ * (docs/guide.md#several-limits-on-one-method, docs/stores.md#batching). The functions of V3, V4, V5, V6 and V7 are no
  * longer called (they stay for an earlier version of the library during a rolling upgrade); the startup check still
  * looks for them, so that the migrations are found applied in order.
  *
@@ -63,9 +63,9 @@ import java.util.Optional;
  * current window ends; one window in scalar columns ({@code count}, {@code previous}, {@code length_seconds}, and
  * {@code ends_at} one length after the current end, when nothing is left to weigh), several in arrays. One window
  * and a positive cost is one upsert as above ({@code consumeSlidingSql}), whose refusal writes the row back as it was
- * read with {@code denied}; a check or several windows go to V7's function, as a call of one item, where a refusal
- * writes nothing and creates no row. Until V7, V6's function was called ({@code <table>_decide_v6}); it stays for
- * that version during a rolling upgrade.
+ * read with {@code denied}; a check or several windows go to V8's function, as a call of one item, where a refusal
+ * writes nothing and creates no row. Until V7, V6's function was called ({@code <table>_decide_v6}), and until V8,
+ * V7's; they stay for those versions during a rolling upgrade.
  *
  * <p>Binding throws only the driver's {@link SQLException}, which the store classifies ({@link PostgresFailures}),
  * and {@link IllegalStateException} for a parameter name no case binds (a mistake in a statement here).
@@ -80,7 +80,7 @@ final class CounterStatements {
     private static final String CONSUME_EACH_TYPES = "timestamptz, integer[], varchar[], varchar[], bigint[], "
             + "integer[], bigint[], bigint[]";
 
-    /** The argument types of V5's, V6's and V7's functions, in the order of {@link #decide()}'s casts. */
+    /** The argument types of V5's, V6's and V8's functions, in the order of {@link #decide()}'s casts. */
     private static final String DECIDE_TYPES = "timestamptz, varchar[], bigint[]";
 
     /**
@@ -96,7 +96,7 @@ final class CounterStatements {
      */
     static final String SLIDING_KEY_PREFIX = "sw:";
 
-    /** The algorithm numbers of V7's function: how each item in {@link #bindDecide}'s numbers is decided. */
+    /** The algorithm numbers of V8's function: how each item in {@link #bindDecide}'s numbers is decided. */
     private static final long FIXED_WINDOW = 0;
     private static final long TOKEN_BUCKET = 1;
     private static final long SLIDING_WINDOW = 2;
@@ -149,7 +149,7 @@ final class CounterStatements {
                 + " WHERE ends_at <= " + now + " LIMIT " + SWEEP_BATCH + " FOR UPDATE SKIP LOCKED))");
         this.reset = "DELETE FROM " + table + " WHERE bucket = ? AND key IN (?, ?, ?)";
         // One statement, so one round trip: the update needs the table's write privileges and a writable session,
-        // V6's and V7's columns; the call needs V7's function and the right to execute it (it decides nothing, reads
+        // V6's and V7's columns; the call needs V8's function and the right to execute it (it decides nothing, reads
         // no row).
         this.probe = "WITH touched AS (UPDATE " + table + " SET count = count, token_intervals = token_intervals, "
                 + "previous = previous WHERE false RETURNING 1) SELECT " + decideFunction(table)
@@ -158,7 +158,7 @@ final class CounterStatements {
 
     /**
      * Whether one item is decided by one of {@link #forItem}'s statements; else, a token bucket of several windows
-     * and a positive cost, or any sliding window, by V7's function ({@link #decide()}), as a call of one item.
+     * and a positive cost, or any sliding window, by V8's function ({@link #decide()}), as a call of one item.
      */
     static boolean hasItemStatement(Bucket bucket, long cost) {
         if (bucket.isSlidingWindow()) {
@@ -178,7 +178,7 @@ final class CounterStatements {
         if (bucket.isSlidingWindow()) {
             if (!hasItemStatement(bucket, cost)) {
                 throw new IllegalStateException("a sliding window's check or several windows have no one-item "
-                        + "statement: V7's function decides them");
+                        + "statement: V8's function decides them");
             }
             return consumeSliding;
         }
@@ -204,7 +204,7 @@ final class CounterStatements {
     }
 
     /**
-     * The call of V7's function that decides several calls, each of one or more items (one call of several items
+     * The call of V8's function that decides several calls, each of one or more items (one call of several items
      * too); bound by {@link #bindDecide}.
      */
     NamedStatement decide() {
@@ -234,7 +234,7 @@ final class CounterStatements {
     }
 
     /**
-     * An {@code UPDATE} of the table that matches no row and a call of V7's function that decides nothing, in one
+     * An {@code UPDATE} of the table that matches no row and a call of V8's function that decides nothing, in one
      * statement without parameters: it still needs a writable session, the table's privileges and the function
      * (see {@link PostgresStore#probe}).
      */
@@ -308,22 +308,23 @@ final class CounterStatements {
 
     /**
      * A token bucket of one window and a positive cost (docs/stores.md#token-bucket-rows): its row holds the window's
-     * theoretical arrival time (TAT) in {@code ends_at}, and the shape it was kept under in {@code token_intervals}
-     * and {@code token_capacities}; a row of another shape counts as full. The sub-select reads the time owed until
-     * full ({@code owed}, microseconds, exact: {@code extract} gives a numeric), decides ({@code fits}: the rule of
-     * V6's function, needed capped at the capacity + 1 so no product overflows) and, when allowed, moves the TAT on
-     * by the cost's intervals; a refusal leaves the TAT as it was (a row of another shape: full now) and sets
+     * theoretical arrival time (TAT) in {@code ends_at}, and the shape it was last decided under in
+     * {@code token_intervals} and {@code token_capacities}. The sub-select reads the time owed until full
+     * ({@code owed}, microseconds, exact: {@code extract} gives a numeric) whatever that shape (a key keeps it when
+     * its plan changes the bucket's limits), at most a full refill of the call's capacity and interval; a row of
+     * several windows counts as full. It decides ({@code fits}: the rule of V8's function, needed capped at the
+     * capacity + 1 so no product overflows) and, when allowed, moves the TAT on by the cost's intervals; a refusal
+     * leaves the TAT as it was (a row of several windows: full now) and sets
      * {@code denied}, which {@code RETURNING} reads back. A first call that does not fit writes a full row,
      * {@code ends_at} now, which the next sweep deletes.
      */
     private static String consumeTokensSql(String table, String now) {
         String shape = "(SELECT " + now + " AS now, :cost::bigint AS cost, "
                 + "EXCLUDED.token_intervals[1] AS iv, EXCLUDED.token_capacities[1] AS cap, "
-                + "COALESCE(c.token_intervals = EXCLUDED.token_intervals "
-                + "AND c.token_capacities = EXCLUDED.token_capacities, false) AS same) AS x";
+                + "COALESCE(cardinality(c.token_intervals) = 1, false) AS same) AS x";
         String owed = "(SELECT x.*, CASE WHEN x.same AND c.ends_at > x.now "
-                + "THEN (extract(epoch FROM c.ends_at - x.now) * 1000000)::bigint ELSE 0 END AS owed FROM " + shape
-                + ") AS s";
+                + "THEN LEAST((extract(epoch FROM c.ends_at - x.now) * 1000000)::bigint, x.cap * x.iv) ELSE 0 END "
+                + "AS owed FROM " + shape + ") AS s";
         String decided = "(SELECT s.*, s.owed + LEAST(s.cost, s.cap + 1) * s.iv <= s.cap * s.iv AS fits FROM "
                 + owed + ") AS o";
         return "INSERT INTO " + table + " AS c (bucket, key, ends_at, count, denied, token_intervals, "
@@ -341,7 +342,7 @@ final class CounterStatements {
     }
 
     /**
-     * A sliding window of one window and a positive cost (docs/stores.md#sliding-window-rows), decided as V7's
+     * A sliding window of one window and a positive cost (docs/stores.md#sliding-window-rows), decided as V8's
      * function decides it, to the millisecond and in the same doubles, but as one plain upsert, as a fixed window's
      * is: a call of PL/pgSQL per decision costs more than the decision. The sub-selects read the row as of now
      * ({@code x}: the instant truncated to the millisecond, and whether the row was kept under this window's length),
@@ -388,7 +389,7 @@ final class CounterStatements {
      * upserts are, so no migration adds a function for it. Each step is a sub-select of its own: {@code p} the
      * instant and the windows' numbers; {@code r} one row per refund, with its bucket's windows sliced out of them;
      * {@code locked} the rows refunded, locked in (bucket, key) order as every statement that locks several rows
-     * takes them, so a refund never waits in a circle with V7's function or another refund; {@code windows} each
+     * takes them, so a refund never waits in a circle with V8's function or another refund; {@code windows} each
      * window of each refund beside the row's window of the same index: whether the row was kept under the
      * refund's windows (as the decisions read it), when that window ends, and the instant to compare it with (a
      * sliding window's is truncated to the millisecond, as its decisions' is); {@code credits} per window, the
@@ -419,8 +420,7 @@ final class CounterStatements {
                 + "CASE WHEN r.size > 1 THEN l.window_ends[g.w] "
                 + "WHEN r.algorithm = " + SLIDING_WINDOW + " THEN l.ends_at - r.lengths[1] * interval '1 second' "
                 + "ELSE l.ends_at END AS end_at, "
-                + "COALESCE(CASE WHEN r.algorithm = " + TOKEN_BUCKET + " THEN l.token_intervals = r.lengths "
-                + "AND l.token_capacities = r.capacities "
+                + "COALESCE(CASE WHEN r.algorithm = " + TOKEN_BUCKET + " THEN cardinality(l.token_intervals) = r.size "
                 + "WHEN r.algorithm = " + SLIDING_WINDOW + " AND r.size = 1 THEN l.length_seconds = r.lengths[1] "
                 + "WHEN r.algorithm = " + SLIDING_WINDOW + " THEN l.window_seconds = r.lengths "
                 + "AND l.window_previous IS NOT NULL "
@@ -506,7 +506,7 @@ final class CounterStatements {
 
     /**
      * The function of V5 that decides several calls with three parameters ({@code <table>_decide}), named and found
-     * as V3's is. No longer called (V7's decides every algorithm); the startup check still looks for it.
+     * as V3's is. No longer called (V8's decides every algorithm); the startup check still looks for it.
      *
      * @param table the counter table, optionally {@code schema.table}
      * @return the function's name, qualified as the table is
@@ -527,7 +527,7 @@ final class CounterStatements {
 
     /**
      * The function of V6 that decides several calls of fixed windows and token buckets ({@code <table>_decide_v6}),
-     * named and found as V3's is. No longer called (V7's decides every algorithm); the startup check still looks for
+     * named and found as V3's is. No longer called (V8's decides every algorithm); the startup check still looks for
      * it.
      *
      * @param table the counter table, optionally {@code schema.table}
@@ -549,20 +549,43 @@ final class CounterStatements {
 
     /**
      * The function of V7 that decides several calls of every algorithm ({@code <table>_decide_v7}), named and found
-     * as V3's is.
+     * as V3's is. No longer called (V8's keeps a token bucket's time owed across plans); the startup check still
+     * looks for it.
+     *
+     * @param table the counter table, optionally {@code schema.table}
+     * @return the function's name, qualified as the table is
+     */
+    static String decideV7Function(String table) {
+        return table + "_decide_v7";
+    }
+
+    /**
+     * The function of V7 with its argument types, as {@code to_regprocedure} reads it.
+     *
+     * @param table the counter table, optionally {@code schema.table}
+     * @return e.g. {@code rate_limit_counters_decide_v7(timestamptz, varchar[], bigint[])}
+     */
+    static String decideV7FunctionSignature(String table) {
+        return decideV7Function(table) + "(" + DECIDE_TYPES + ")";
+    }
+
+    /**
+     * The function of V8 that decides several calls of every algorithm ({@code <table>_decide_v8}), named and found
+     * as V3's is: V7's, whose token buckets keep their time owed until full when their limits change (a plan,
+     * docs/stores.md#token-bucket-rows).
      *
      * @param table the counter table, optionally {@code schema.table}
      * @return the function's name, qualified as the table is
      */
     static String decideFunction(String table) {
-        return table + "_decide_v7";
+        return table + "_decide_v8";
     }
 
     /**
-     * The function of V7 with the argument types {@link #bindDecide} binds, as {@code to_regprocedure} reads it.
+     * The function of V8 with the argument types {@link #bindDecide} binds, as {@code to_regprocedure} reads it.
      *
      * @param table the counter table, optionally {@code schema.table}
-     * @return e.g. {@code rate_limit_counters_decide_v7(timestamptz, varchar[], bigint[])}
+     * @return e.g. {@code rate_limit_counters_decide_v8(timestamptz, varchar[], bigint[])}
      */
     static String decideFunctionSignature(String table) {
         return decideFunction(table) + "(" + DECIDE_TYPES + ")";
@@ -624,12 +647,12 @@ final class CounterStatements {
     }
 
     /**
-     * The parameters of {@link #decide()}, in the layout migration V7 describes: {@code :names} each item's bucket
-     * name then its row key ({@link #rowKey}), items one after another; {@code :numbers} the count of calls, each
-     * call's count of items, then per item its algorithm (0 fixed window, 1 token bucket, 2 sliding window), its
-     * cost (units of cost), its count of windows and per window two numbers: a fixed or sliding window's length in
-     * seconds and limit, a token bucket's interval in microseconds and capacity; {@code :now} the bound instant
-     * (tests only; in production the statement passes NULL, the database's). The answer's layout differs by
+     * The parameters of {@link #decide()}, in the layout migration V7 describes (V8 keeps it): {@code :names} each
+     * item's bucket name then its row key ({@link #rowKey}), items one after another; {@code :numbers} the count of
+     * calls, each call's count of items, then per item its algorithm (0 fixed window, 1 token bucket, 2 sliding
+     * window), its cost (units of cost), its count of windows and per window two numbers: a fixed or sliding window's
+     * length in seconds and limit, a token bucket's interval in microseconds and capacity; {@code :now} the bound
+     * instant (tests only; in production the statement passes NULL, the database's). The answer's layout differs by
      * algorithm ({@link StoreItem#answerLength}); the numbers sent do not.
      */
     void bindDecide(Connection connection, PreparedStatement statement, List<List<StoreItem>> calls)
@@ -680,7 +703,7 @@ final class CounterStatements {
 
     /**
      * Binds {@link #refund()}'s parameters: per refund, {@code :buckets} its bucket's name, {@code :keys} its row key
-     * ({@link #rowKey}), {@code :algorithms} its algorithm's number (as V7's function numbers them), {@code :costs}
+     * ({@link #rowKey}), {@code :algorithms} its algorithm's number (as V8's function numbers them), {@code :costs}
      * its cost, {@code :firsts} where its windows start in the arrays that follow (from 1) and {@code :sizes} how
      * many it has; per window, refund after refund, {@code :lengths} a fixed or sliding window's length in seconds
      * or a token bucket's interval in microseconds, {@code :capacities} a token bucket's capacity (0 for a window),
@@ -742,7 +765,7 @@ final class CounterStatements {
         }
     }
 
-    /** The number of {@code bucket}'s algorithm in V7's function. */
+    /** The number of {@code bucket}'s algorithm in V8's function. */
     private static long algorithmNumber(Bucket bucket) {
         return switch (bucket.algorithm()) {
             case FIXED_WINDOW -> FIXED_WINDOW;

@@ -192,12 +192,30 @@ class PostgresChecksTest {
     }
 
     @Test
-    @DisplayName("the breaker's probe runs the function's path too: it fails on a table migrated to V6 only, "
-            + "passes once V7 is applied, and fails again when V7's function is dropped")
-    void probeNeedsV7Function() throws Exception {
+    @DisplayName("a table migrated to V7 only: one problem naming the missing function of V8 and the migration")
+    void missingV8() throws SQLException, java.io.IOException {
+        String v7Only = schemaMigratedBy("rl_checks_v7_", "V1__create_rate_limit_counters.sql",
+                "V2__several_windows_and_costs.sql", "V3__several_buckets_in_one_statement.sql",
+                "V4__decisions_in_batches.sql", "V5__one_statement_per_item.sql", "V6__token_buckets.sql",
+                "V7__sliding_windows.sql");
+        try (HikariDataSource pool = pool("public", config -> { })) {
+            assertThat(PostgresChecks.check(pool, v7Only + "." + TABLE)).singleElement().asString()
+                    .contains("ratelimiter.postgres.table")
+                    .contains(v7Only + ".rate_limit_counters_decide_v8")
+                    .contains("V8__plans.sql");
+        } finally {
+            PostgresTarget.dropSchema(v7Only);
+        }
+    }
+
+    @Test
+    @DisplayName("the breaker's probe runs the function's path too: it fails on a table migrated to V7 only, "
+            + "passes once V8 is applied, and fails again when V8's function is dropped")
+    void probeNeedsV8Function() throws Exception {
         String v6Only = schemaMigratedBy("rl_checks_probe_", "V1__create_rate_limit_counters.sql",
                 "V2__several_windows_and_costs.sql", "V3__several_buckets_in_one_statement.sql",
-                "V4__decisions_in_batches.sql", "V5__one_statement_per_item.sql", "V6__token_buckets.sql");
+                "V4__decisions_in_batches.sql", "V5__one_statement_per_item.sql", "V6__token_buckets.sql",
+                "V7__sliding_windows.sql");
         try (HikariDataSource pool = pool(v6Only, config -> { })) {
             PostgresStore store = new PostgresStore(pool, TABLE, java.time.Duration.ofSeconds(10), 1,
                     Optional.empty(), ConnectionEviction.ABORT);
@@ -205,15 +223,15 @@ class PostgresChecksTest {
                     .isInstanceOf(dev.ratelimiter.spi.StoreException.class);
             try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
                 statement.execute(java.nio.file.Files.readString(java.nio.file.Path.of("../migrations/postgres",
-                        "V7__sliding_windows.sql")));
+                        "V8__plans.sql")));
             }
             store.probe();
             try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
-                statement.execute("DROP FUNCTION " + v6Only + ".rate_limit_counters_decide_v7");
+                statement.execute("DROP FUNCTION " + v6Only + ".rate_limit_counters_decide_v8");
             }
             org.assertj.core.api.Assertions.assertThatThrownBy(store::probe)
                     .isInstanceOf(dev.ratelimiter.spi.StoreException.class)
-                    .rootCause().hasMessageContaining("rate_limit_counters_decide_v7");
+                    .rootCause().hasMessageContaining("rate_limit_counters_decide_v8");
         } finally {
             PostgresTarget.dropSchema(v6Only);
         }

@@ -42,6 +42,11 @@ import java.util.function.LongSupplier;
  * a kept refusal are returned as the store last reported them, their resets moved on by the time elapsed: the decision
  * is exact, their {@code remaining} may lag what other replicas counted since.
  *
+ * <p>A refusal holds only under the limits it was decided under: each keeps its bucket's {@link Bucket#limits()} and
+ * burst, and a call whose bucket has other limits (the key's plan changed, docs/plans.md; or the bucket's limits
+ * changed) goes to the store, and the kept refusal is dropped. Compared by identity first, so a call under the bucket
+ * that was refused costs no list comparison, and the check allocates nothing.
+ *
  * <p>Per bucket at most {@link DenyCacheSettings#maxKeys()} refusals are kept; past it new refusals go to the
  * store as before and nothing is evicted early. Ended entries are removed when looked up and by {@link #sweep()}.
  * A hit costs a map lookup, a clock read and the returned verdict.
@@ -143,7 +148,7 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
     private boolean refusedFromMemory(StoreItem item) {
         Refusals refusals = byBucket.get(item.bucket().name());
         Refusal refusal = refusals == null ? null : refusals.entries.get(item.key());
-        return refusal != null && nanos.getAsLong() - refusal.expiresAt < 0
+        return refusal != null && nanos.getAsLong() - refusal.expiresAt < 0 && refusal.decidedUnder(item.bucket())
                 && WindowVerdicts.needed(item.cost()) > refusal.room;
     }
 
@@ -174,8 +179,8 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
         Refusal refusal = refusals.entries.get(key);
         if (refusal != null) {
             long now = nanos.getAsLong();
-            if (now - refusal.expiresAt >= 0) {
-                refusals.remove(key, refusal);
+            if (now - refusal.expiresAt >= 0 || !refusal.decidedUnder(bucket)) {
+                refusals.remove(key, refusal); // ended, or decided under other limits: the store decides this call
             } else if (WindowVerdicts.needed(cost) > refusal.room) {
                 metrics.cachedDenial(bucket);
                 return refusal.answer(now);
@@ -198,7 +203,8 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
             long expiresAt = windowEndsAt - start < maxAgeNanos ? windowEndsAt : start + maxAgeNanos;
             long room = bucket.algorithm() != Bucket.Algorithm.FIXED_WINDOW ? WindowVerdicts.needed(cost) - 1
                     : verdict.remaining();
-            refusals.keep(key, new Refusal(windowEndsAt, expiresAt, start, room, verdict), resetsBefore, maxKeys);
+            refusals.keep(key, new Refusal(windowEndsAt, expiresAt, start, room, verdict, bucket.limits(),
+                    bucket.burst()), resetsBefore, maxKeys);
         }
     }
 
@@ -260,9 +266,35 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
 
     /**
      * One refusal: when the store's refusing window ends, when this process stops answering it, when the store was
-     * asked, the most a call may need and still go to the store, and the store's verdict.
+     * asked, the most a call may need and still go to the store, the store's verdict, and the limits and burst of
+     * the bucket it was decided under.
      */
-    private record Refusal(long windowEndsAt, long expiresAt, long askedAt, long room, Verdict verdict) {
+    private record Refusal(long windowEndsAt, long expiresAt, long askedAt, long room, Verdict verdict,
+                           List<Bucket.Limit> limits, long burst) {
+
+        /**
+         * Whether a call of {@code bucket} (of the refusal's name) has the limits the refusal was decided under: the
+         * same list first (the same bucket, or a plan's bucket made once), else equal limits, without an iterator.
+         */
+        boolean decidedUnder(Bucket bucket) {
+            List<Bucket.Limit> other = bucket.limits();
+            if (bucket.burst() != burst) {
+                return false;
+            }
+            if (other == limits) {
+                return true;
+            }
+            int size = limits.size();
+            if (other.size() != size) {
+                return false;
+            }
+            for (int i = 0; i < size; i++) {
+                if (!limits.get(i).equals(other.get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
 
         /** The kept refusal at {@code now}: its resets moved on by the time elapsed since the store was asked. */
         Verdict answer(long now) {

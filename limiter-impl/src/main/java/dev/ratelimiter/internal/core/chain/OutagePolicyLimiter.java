@@ -49,6 +49,9 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
     private final RateLimiter store;
     private final Optional<MemoryRateLimiter> fallback;
     private final OutageListener listener;
+    /** The most fail-open verdicts kept for buckets under explicit limits (docs/plans.md), one per limits. */
+    private static final int MAX_UNTOUCHED = 1_024;
+
     private final Map<Bucket, Verdict> untouched = new ConcurrentHashMap<>(); // see failOpen
 
     /**
@@ -201,6 +204,15 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
      */
     private Verdict failOpen(Bucket bucket) {
         listener.failOpen(bucket);
+        Verdict known = untouched.get(bucket);
+        if (known != null) {
+            return known;
+        }
+        if (untouched.size() >= MAX_UNTOUCHED && bucket.plan().equals(Bucket.EXPLICIT_PLAN)) {
+            // Customers' own limits are as many as the customers: past the bound their verdicts are not kept, so
+            // counted() takes such a call for counted and its refund, if any, is sent to a store that is down
+            return WindowVerdicts.untouched(bucket);
+        }
         return untouched.computeIfAbsent(bucket, WindowVerdicts::untouched);
     }
 }

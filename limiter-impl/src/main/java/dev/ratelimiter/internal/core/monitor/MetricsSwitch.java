@@ -4,12 +4,15 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
 
 import java.util.Collection;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
  * The metrics port the limiter chain holds from the start, forwarding to the adapter once the application has
- * started (in a server, the CDI layer's one metrics step connects it). The adapter is connected at the CDI {@code Startup} event rather than when the chain is built, because
+ * started (in a server, the CDI layer's one metrics step connects it). It forwards every event of the port: one it
+ * did not would be lost in a server, whatever the adapter records (MetricsSwitchTest checks each is overridden). The adapter is connected at the CDI {@code Startup} event rather than when the chain is built, because
  * the chain may be built earlier, on a request thread (a readiness probe during deployment), where Payara cannot
  * yet resolve its {@code MetricRegistry}. Events before then are not reported.
  */
@@ -23,8 +26,14 @@ public final class MetricsSwitch implements RateLimiterMetrics {
     }
 
     @Override
-    public void register(Collection<Bucket> buckets, String backend, BooleanSupplier degraded) {
-        target.register(buckets, backend, degraded);
+    public void register(Collection<Bucket> buckets, Map<String, Set<String>> plans, String backend,
+                         BooleanSupplier degraded) {
+        target.register(buckets, plans, backend, degraded);
+    }
+
+    @Override
+    public void rejectedSettings(java.util.function.IntSupplier count) {
+        target.rejectedSettings(count);
     }
 
     @Override
@@ -65,5 +74,20 @@ public final class MetricsSwitch implements RateLimiterMetrics {
     @Override
     public void failClosed(Bucket bucket) {
         target.failClosed(bucket);
+    }
+
+    @Override
+    public void refund(Bucket bucket, boolean given) {
+        target.refund(bucket, given);
+    }
+
+    @Override
+    public void planMiss(Bucket bucket, PlanMiss reason) {
+        target.planMiss(bucket, reason);
+    }
+
+    @Override
+    public void planCache(boolean hit) {
+        target.planCache(hit);
     }
 }

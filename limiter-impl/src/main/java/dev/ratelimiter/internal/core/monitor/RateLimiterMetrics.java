@@ -4,12 +4,15 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
 
 import java.util.Collection;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
  * The metrics port: what the limiter reports, whatever metrics library the server offers (docs/operations.md#metrics).
  * One adapter per library (MicroProfile Metrics, Micrometer) lives in the {@code metrics} package; {@link #NONE}
- * reports nothing. Tags are bounded: bucket names, outcomes and backend names, never keys.
+ * reports nothing. Tags are bounded: bucket names, plan labels (docs/plans.md), outcomes and backend names, never
+ * keys.
  */
 public interface RateLimiterMetrics extends OutageListener {
 
@@ -18,13 +21,26 @@ public interface RateLimiterMetrics extends OutageListener {
     };
 
     /**
-     * Registers every series at startup, so they read zero before the first event.
+     * Registers every series at startup, so they read zero before the first event: per bucket, the decisions of
+     * each plan label ({@link Bucket#NO_PLAN}, each declared plan, {@link Bucket#EXPLICIT_PLAN}) and each reason of
+     * {@link #planMiss}; the plan cache's hits and misses; the backend's series.
      *
      * @param buckets  every configured bucket
+     * @param plans    each bucket's declared plan names ({@code ratelimiter.buckets.<name>.plans}), by bucket name; a
+     *                 bucket absent from the map declares none
      * @param backend  the configured store's name ({@code ratelimiter.backend}), the {@code backend} tag
      * @param degraded whether the backend is degraded, read when scraped (exported as 1 or 0)
      */
-    default void register(Collection<Bucket> buckets, String backend, BooleanSupplier degraded) {
+    default void register(Collection<Bucket> buckets, Map<String, Set<String>> plans, String backend,
+                          BooleanSupplier degraded) {
+    }
+
+    /**
+     * Registers the gauge of the settings a reload kept out (docs/live-limits.md), read when scraped.
+     *
+     * @param count how many problems the last reload kept out; 0 when every value read applied
+     */
+    default void rejectedSettings(java.util.function.IntSupplier count) {
     }
 
     /** One failed backend call (timeout, connection error, error reply). */

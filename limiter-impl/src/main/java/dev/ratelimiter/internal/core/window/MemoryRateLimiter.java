@@ -302,7 +302,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
                     && !bucket.hasSeveralWindows()) {
                 done = cell.refund(refund.cost(), refund.endsInMillis()[0], bucket.window().toMillis(), now);
             } else if (slot instanceof State state && state.matches(bucket)) {
-                done = state.refund(refund.cost(), refund.endsInMillis(), now);
+                done = state.refund(bucket, refund.cost(), refund.endsInMillis(), now);
             } else {
                 done = true; // no state, or one kept under other windows: nothing counted there to give back
             }
@@ -485,17 +485,24 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
      * was retired meanwhile (the caller then looks the key up again).
      */
     private abstract static class State extends Slot {
-        /** Whether this state was kept under the bucket's algorithm and windows, not under others of its name. */
+        /**
+         * Whether this state was kept under the bucket's algorithm and windows, not under others of its name. Limits
+         * are not compared: a plan (docs/plans.md) changes them for some keys, and a key keeps its state when its
+         * plan changes, decided from its next call under the call's bucket's limits.
+         */
         abstract boolean matches(Bucket bucket);
 
         /** Decides a call at {@code now} (epoch milliseconds); null if retired. */
         abstract Verdict decide(Bucket bucket, long cost, long now);
 
-        /** Takes a shared store's verdict as this key's state ({@link #carry}); false if retired. */
+        /** Takes a shared store's verdict for {@code bucket} as this key's state ({@link #carry}); false if retired. */
         abstract boolean carry(Bucket bucket, Verdict verdict, long now);
 
-        /** Gives {@code cost} back to the windows named by {@code endsIn} ({@link #refund}); false if retired. */
-        abstract boolean refund(long cost, long[] endsIn, long now);
+        /**
+         * Gives {@code cost} back to the windows named by {@code endsIn} ({@link #refund}), as {@code bucket} counted
+         * it; false if retired.
+         */
+        abstract boolean refund(Bucket bucket, long cost, long[] endsIn, long now);
     }
 
     /** A state of several windows, decided under its own lock, so they are decided together. */
@@ -510,15 +517,15 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
         @Override
         final synchronized boolean carry(Bucket bucket, Verdict verdict, long now) {
             if (!retired) {
-                carryLocked(verdict, now);
+                carryLocked(bucket, verdict, now);
             }
             return !retired;
         }
 
         @Override
-        final synchronized boolean refund(long cost, long[] endsIn, long now) {
+        final synchronized boolean refund(Bucket bucket, long cost, long[] endsIn, long now) {
             if (!retired) {
-                refundLocked(cost, endsIn, now);
+                refundLocked(bucket, cost, endsIn, now);
             }
             return !retired;
         }
@@ -543,9 +550,9 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
 
         abstract Verdict decideLocked(Bucket bucket, long cost, long now);
 
-        abstract void carryLocked(Verdict verdict, long now);
+        abstract void carryLocked(Bucket bucket, Verdict verdict, long now);
 
-        abstract void refundLocked(long cost, long[] endsIn, long now);
+        abstract void refundLocked(Bucket bucket, long cost, long[] endsIn, long now);
 
         /** Whether every window of this state has ended, or is full again, at {@code now} (epoch milliseconds). */
         abstract boolean ended(long now);
@@ -729,7 +736,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
         }
 
         @Override
-        void refundLocked(long cost, long[] endsIn, long now) {
+        void refundLocked(Bucket bucket, long cost, long[] endsIn, long now) {
             for (int i = 0; i < counts.length; i++) {
                 if (StoreRefund.sameWindow(endsIn[i], endsAt[i] - now, windowMillis[i])) {
                     counts[i] = Math.max(0, counts[i] - cost);
@@ -739,7 +746,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
 
         /** Each window counts what the store's did (its limit less what was left) until the store's window ends. */
         @Override
-        void carryLocked(Verdict verdict, long now) {
+        void carryLocked(Bucket bucket, Verdict verdict, long now) {
             for (int i = 0; i < counts.length; i++) {
                 Verdict.Window window = verdict.windows().get(i);
                 counts[i] = Math.max(0, window.limit().limit() - window.remaining());
@@ -760,8 +767,10 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
 
     /**
      * One key's token bucket of a one-window bucket: its theoretical arrival time (epoch microseconds, when it is
-     * full again), changed only by compare-and-set; {@link Long#MIN_VALUE} once retired. The bucket's interval and
-     * capacity are kept with it, computed once, so a decision divides nothing.
+     * full again), changed only by compare-and-set; {@link Long#MIN_VALUE} once retired. The interval and capacity
+     * of the bucket it was made for are kept with it, computed once, so a decision under that bucket divides
+     * nothing; under another of its name (a plan's limits, docs/plans.md) they are the call's bucket's, and the TAT
+     * carries: the time owed until full is read under the call's capacity and rate, at most empty.
      */
     private static final class TokenCell extends State {
         private static final long RETIRED = Long.MIN_VALUE;
@@ -775,7 +784,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
             }
         }
 
-        private final Bucket shape; // the bucket it was made for: an identity check before comparing numbers
+        private final Bucket shape; // the bucket it was made for, whose numbers are those below
         private final long interval;
         private final long capacity;
         private final long capacityMicros;
@@ -794,11 +803,16 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
         @Override
         boolean matches(Bucket bucket) {
             return bucket == shape || bucket.isTokenBucket() && !bucket.hasSeveralWindows()
-                    && bucket.tokenIntervalMicros(0) == interval && bucket.capacity(0) == capacity;
+                    && bucket.window().equals(shape.window());
         }
 
         @Override
         Verdict decide(Bucket bucket, long cost, long nowMillis) {
+            boolean own = bucket == shape;
+            long interval = own ? this.interval : bucket.tokenIntervalMicros(0);
+            long capacity = own ? this.capacity : bucket.capacity(0);
+            long capacityMicros = own ? this.capacityMicros : capacity * interval;
+            long fillMillis = own ? this.fillMillis : ceilMillis(capacityMicros);
             long now = nowMillis * MICROS_PER_MILLI;
             long needed = WindowVerdicts.needed(cost);
             while (true) {
@@ -806,7 +820,9 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
                 if (current == RETIRED) {
                     return null;
                 }
-                long owed = Math.max(current, now) - now;
+                // At most empty: a key owing more time than this capacity holds (its plan's was larger, or slower)
+                // owes a full refill under this one, as every store reads it (docs/plans.md).
+                long owed = Math.min(Math.max(current, now) - now, capacityMicros);
                 boolean allowed = needed <= capacity && owed + needed * interval <= capacityMicros;
                 if (allowed && cost > 0) {
                     long next = owed + cost * interval;
@@ -820,9 +836,10 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
             }
         }
 
-        /** The cost's tokens back: the time until full lowered by cost × interval, never below now. */
+        /** The cost's tokens back: the time until full lowered by cost × the bucket's interval, never below now. */
         @Override
-        boolean refund(long cost, long[] endsIn, long nowMillis) {
+        boolean refund(Bucket bucket, long cost, long[] endsIn, long nowMillis) {
+            long interval = bucket == shape ? this.interval : bucket.tokenIntervalMicros(0);
             long now = nowMillis * MICROS_PER_MILLI;
             while (true) {
                 long current = (long) TAT.getVolatile(this);
@@ -835,10 +852,12 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
             }
         }
 
-        /** As many whole tokens short of full as the store's verdict said. */
+        /** As many whole tokens short of full as the store's verdict said, in the decided bucket's tokens. */
         @Override
         boolean carry(Bucket bucket, Verdict verdict, long nowMillis) {
-            long owed = Math.min(Math.max(0, capacity - verdict.remaining()) * interval, capacityMicros);
+            long interval = bucket == shape ? this.interval : bucket.tokenIntervalMicros(0);
+            long capacity = bucket == shape ? this.capacity : bucket.capacity(0);
+            long owed = Math.min(Math.max(0, capacity - verdict.remaining()) * interval, capacity * interval);
             while (true) {
                 long current = (long) TAT.getVolatile(this);
                 if (current == RETIRED) {
@@ -875,38 +894,50 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
      * window's theoretical arrival time (TAT, epoch microseconds), the instant at which it would be full again. A
      * call of cost c moves it c token intervals on from max(TAT, now), and is allowed iff every window's TAT then
      * stays within its capacity's time (capacity × interval) from now. Read and written under this object's lock.
+     * Under another bucket of its name (a plan's limits), each window's interval and capacity are the call's bucket's
+     * and its TAT carries, read as at most empty, as a {@link TokenCell}'s.
      */
     private static final class Tokens extends LockedState {
+        private final Bucket shape; // the bucket it was made for, whose numbers are those below
         private final long[] intervalMicros;
         private final long[] capacities;
-        private final long[] capacityMicros;
         private final long[] tat;
 
         Tokens(Bucket bucket) {
+            shape = bucket;
             int size = bucket.limits().size();
             intervalMicros = new long[size];
             capacities = new long[size];
-            capacityMicros = new long[size];
             tat = new long[size];
             for (int i = 0; i < size; i++) {
                 intervalMicros[i] = bucket.tokenIntervalMicros(i);
                 capacities[i] = bucket.capacity(i);
-                capacityMicros[i] = capacities[i] * intervalMicros[i];
                 tat[i] = Long.MIN_VALUE; // full
             }
         }
 
         @Override
         boolean matches(Bucket bucket) {
+            if (bucket == shape) {
+                return true;
+            }
             if (!bucket.isTokenBucket() || bucket.limits().size() != tat.length) {
                 return false;
             }
             for (int i = 0; i < tat.length; i++) {
-                if (bucket.tokenIntervalMicros(i) != intervalMicros[i] || bucket.capacity(i) != capacities[i]) {
+                if (!bucket.limits().get(i).window().equals(shape.limits().get(i).window())) {
                     return false;
                 }
             }
             return true;
+        }
+
+        private long interval(Bucket bucket, int i) {
+            return bucket == shape ? intervalMicros[i] : bucket.tokenIntervalMicros(i);
+        }
+
+        private long capacity(Bucket bucket, int i) {
+            return bucket == shape ? capacities[i] : bucket.capacity(i);
         }
 
         /** Every window has the tokens, or nothing changes. */
@@ -917,39 +948,45 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
             long needed = WindowVerdicts.needed(cost);
             boolean allowed = true;
             for (int i = 0; i < size; i++) {
-                long owed = Math.max(tat[i], now) - now;
-                allowed &= needed <= capacities[i] && owed + needed * intervalMicros[i] <= capacityMicros[i];
+                long interval = interval(bucket, i);
+                long capacity = capacity(bucket, i);
+                long owed = Math.min(Math.max(tat[i], now) - now, capacity * interval); // at most empty
+                allowed &= needed <= capacity && owed + needed * interval <= capacity * interval;
             }
             long[] remaining = new long[size];
             long[] fullMillis = new long[size];
             for (int i = 0; i < size; i++) {
-                long owed = Math.max(tat[i], now) - now;
+                long interval = interval(bucket, i);
+                long capacityMicros = capacity(bucket, i) * interval;
+                long owed = Math.min(Math.max(tat[i], now) - now, capacityMicros);
                 if (allowed && cost > 0) {
-                    owed += cost * intervalMicros[i];
+                    owed += cost * interval;
                     tat[i] = now + owed;
                 }
-                remaining[i] = (capacityMicros[i] - owed) / intervalMicros[i];
+                remaining[i] = (capacityMicros - owed) / interval;
                 fullMillis[i] = ceilMillis(owed);
             }
             return WindowVerdicts.tokens(bucket, cost, allowed, remaining, fullMillis);
         }
 
         @Override
-        void refundLocked(long cost, long[] endsIn, long nowMillis) {
+        void refundLocked(Bucket bucket, long cost, long[] endsIn, long nowMillis) {
             long now = nowMillis * MICROS_PER_MILLI;
             for (int i = 0; i < tat.length; i++) {
                 if (tat[i] > now) {
-                    tat[i] = Math.max(now, tat[i] - cost * intervalMicros[i]);
+                    tat[i] = Math.max(now, tat[i] - cost * interval(bucket, i));
                 }
             }
         }
 
-        /** Each window as many whole tokens short of full as the store's verdict said. */
+        /** Each window as many whole tokens short of full as the store's verdict said, in the decided bucket's. */
         @Override
-        void carryLocked(Verdict verdict, long nowMillis) {
+        void carryLocked(Bucket bucket, Verdict verdict, long nowMillis) {
             for (int i = 0; i < tat.length; i++) {
-                long missing = Math.max(0, capacities[i] - verdict.windows().get(i).remaining());
-                tat[i] = nowMillis * MICROS_PER_MILLI + Math.min(missing * intervalMicros[i], capacityMicros[i]);
+                long interval = interval(bucket, i);
+                long capacity = capacity(bucket, i);
+                long missing = Math.max(0, capacity - verdict.windows().get(i).remaining());
+                tat[i] = nowMillis * MICROS_PER_MILLI + Math.min(missing * interval, capacity * interval);
             }
         }
 
@@ -1060,7 +1097,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
 
         /** The current window's count, where it is the one the refund names; a previous count is never touched. */
         @Override
-        void refundLocked(long cost, long[] endsIn, long now) {
+        void refundLocked(Bucket bucket, long cost, long[] endsIn, long now) {
             for (int i = 0; i < current.length; i++) {
                 if (StoreRefund.sameWindow(endsIn[i], endsAt[i] - now, windowMillis[i])) {
                     current[i] = Math.max(0, current[i] - cost);
@@ -1070,7 +1107,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
 
         /** Each window as {@link Span#carried} takes the store's window (every window's time until all slid out). */
         @Override
-        void carryLocked(Verdict verdict, long now) {
+        void carryLocked(Bucket bucket, Verdict verdict, long now) {
             for (int i = 0; i < windowMillis.length; i++) {
                 Verdict.Window window = verdict.windows().get(i);
                 Span carried = Span.carried(window.limit().limit(), windowMillis[i], window.remaining(),
@@ -1111,14 +1148,12 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
         }
 
         private final Bucket shape;
-        private final long limit;
         private final long windowMillis;
         @SuppressWarnings("unused") // read and replaced through SPAN
         private volatile Span span = Span.NONE;
 
         SlidingCell(Bucket bucket) {
             shape = bucket;
-            limit = bucket.limit();
             windowMillis = bucket.window().toMillis();
         }
 
@@ -1132,8 +1167,10 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
             return SPAN.compareAndSet(this, expected, next);
         }
 
+        /** Decided under the call's bucket's limit: a plan (docs/plans.md) changes it, never the window. */
         @Override
         Verdict decide(Bucket bucket, long cost, long now) {
+            long limit = bucket.limit();
             long needed = WindowVerdicts.needed(cost);
             while (true) {
                 Span current = span;
@@ -1181,7 +1218,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
          * rolled on (sealed) is waited for: its successor ends a window later, so it is left alone.
          */
         @Override
-        boolean refund(long cost, long[] endsIn, long now) {
+        boolean refund(Bucket bucket, long cost, long[] endsIn, long now) {
             while (true) {
                 Span current = span;
                 if (current == Span.RETIRED) {
@@ -1214,7 +1251,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
                 if (current == Span.RETIRED) {
                     return false;
                 }
-                Span next = Span.carried(limit, windowMillis, verdict.remaining(), outMillis, now, current);
+                Span next = Span.carried(bucket.limit(), windowMillis, verdict.remaining(), outMillis, now, current);
                 if (next == current || replace(current, next)) {
                     return true;
                 }

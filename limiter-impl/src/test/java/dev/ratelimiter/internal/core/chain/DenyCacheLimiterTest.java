@@ -259,4 +259,73 @@ class DenyCacheLimiterTest {
                 .isEqualTo(Outcome.ALLOWED);
         assertThat(store.calls()).isEqualTo(calls + 2);
     }
+
+    @Test
+    @DisplayName("plans: a refusal kept under the bucket's limits is not served to the same key decided under a plan's "
+            + "other limits: the store decides (and allows), the stale refusal is forgotten; a refusal under the plan "
+            + "is then served to calls under the plan only")
+    void refusalHoldsUnderItsOwnLimitsOnly() {
+        DenyCacheLimiter limiter = cache(Duration.ofMinutes(1), 100);
+        Bucket pro = login.withPlan("pro", java.util.List.of(new Bucket.Limit(5, Duration.ofSeconds(10))), 0);
+        assertThat(exhaust(limiter, login, "k").outcome()).as("2 of 2 spent").isEqualTo(Outcome.DENIED);
+        assertThat(limiter.size(login)).isEqualTo(1);
+        long calls = store.calls();
+
+        Verdict upgraded = limiter.consume(pro, "k");
+        assertThat(upgraded.outcome()).as("the store counts the key's 2 against pro's 5").isEqualTo(Outcome.ALLOWED);
+        assertThat(upgraded.remaining()).isEqualTo(2);
+        assertThat(store.calls()).isEqualTo(calls + 1);
+        assertThat(cachedDenials.of(login)).as("nothing answered from memory").isZero();
+        assertThat(limiter.size(login)).as("the stale refusal forgotten").isZero();
+
+        assertThat(limiter.consume(pro, "k").outcome()).isEqualTo(Outcome.ALLOWED);
+        assertThat(limiter.consume(pro, "k").outcome()).isEqualTo(Outcome.ALLOWED);
+        assertThat(limiter.consume(pro, "k").outcome()).as("5 of 5: the store refuses").isEqualTo(Outcome.DENIED);
+        calls = store.calls();
+        assertThat(limiter.consume(pro, "k").outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(store.calls()).as("under pro again: from memory").isEqualTo(calls);
+        assertThat(limiter.consume(login, "k").outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(store.calls()).as("under the bucket's own limits: the store, which refuses too").isEqualTo(calls + 1);
+    }
+
+    @Test
+    @DisplayName("plans: limits equal to the refused ones, in another Bucket instance (a customer's explicit limits "
+            + "made per call), are the same limits: the refusal is served from memory")
+    void equalLimitsShareTheRefusal() {
+        DenyCacheLimiter limiter = cache(Duration.ofMinutes(1), 100);
+        exhaust(limiter, login, "k");
+        Bucket same = login.withPlan(Bucket.EXPLICIT_PLAN,
+                java.util.List.of(new Bucket.Limit(2, Duration.ofSeconds(10))), 0);
+        long calls = store.calls();
+
+        assertThat(limiter.consume(same, "k").outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(store.calls()).isEqualTo(calls);
+        Bucket burstier = new Bucket("reports", java.util.List.of(new Bucket.Limit(2, Duration.ofSeconds(10))),
+                OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
+        limiter.consume(burstier, "k", 2);
+        assertThat(limiter.consume(burstier, "k").outcome()).isEqualTo(Outcome.DENIED);
+        calls = store.calls();
+        Bucket moreBurst = burstier.withPlan("pro", burstier.limits(), 4);
+        assertThat(limiter.consume(moreBurst, "k").outcome()).as("the same rate, a larger burst: the store decides")
+                .isEqualTo(Outcome.ALLOWED);
+        assertThat(store.calls()).isEqualTo(calls + 1);
+    }
+
+    @Test
+    @DisplayName("plans, several items: an item under other limits than its kept refusal goes to the store with the "
+            + "items before it")
+    void severalItemsUnderOtherLimits() {
+        DenyCacheLimiter limiter = cache(Duration.ofMinutes(1), 100);
+        Bucket orders = new Bucket("orders", 100, Duration.ofSeconds(10), OutagePolicy.FALLBACK);
+        exhaust(limiter, login, "k");
+        Bucket pro = login.withPlan("pro", java.util.List.of(new Bucket.Limit(5, Duration.ofSeconds(10))), 0);
+        long calls = store.calls();
+
+        Verdict[] verdicts = limiter.consumeAll(java.util.List.of(new dev.ratelimiter.spi.StoreItem(orders, "k", 1),
+                new dev.ratelimiter.spi.StoreItem(pro, "k", 1)));
+        assertThat(verdicts).extracting(Verdict::outcome).containsExactly(Outcome.ALLOWED, Outcome.ALLOWED);
+        assertThat(verdicts[1].remaining()).isEqualTo(2);
+        assertThat(cachedDenials.of(login)).isZero();
+        assertThat(store.calls()).as("one call of the store for both").isGreaterThan(calls);
+    }
 }

@@ -10,10 +10,14 @@ import dev.ratelimiter.internal.core.monitor.OutageStatistics;
 import dev.ratelimiter.internal.core.window.MemoryRateLimiter;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -165,5 +169,44 @@ class OutagePolicyLimiterTest {
         chain.consume(new Bucket("open", 5, Duration.ofSeconds(60), OutagePolicy.FAIL_OPEN), "k");
         chain.consume(new Bucket("closed", 5, Duration.ofSeconds(60), OutagePolicy.FAIL_CLOSED), "k");
         assertThat(fallback.liveCounters("open") + fallback.liveCounters("closed")).isZero();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Bucket.Algorithm.class)
+    @DisplayName("plans: the store's verdicts are carried under the bucket each was decided under, so in an outage the "
+            + "fallback goes on from the key's count under its plan, not under the first bucket it saw of that name")
+    void carriedUnderTheDecidedPlan(Bucket.Algorithm algorithm) {
+        AtomicBoolean up = new AtomicBoolean(true);
+        MemoryRateLimiter store = new MemoryRateLimiter(clock, 100); // stands for a shared store, on the same clock
+        RateLimiter flaky = new RateLimiter() {
+            @Override
+            public Verdict consume(Bucket bucket, String key, long cost) {
+                return up.get() ? store.consume(bucket, key, cost) : Verdict.unavailable(bucket.limit(), Duration.ZERO);
+            }
+
+            @Override
+            public void reset(Bucket bucket, String key) {
+                store.reset(bucket, key);
+            }
+        };
+        RateLimiter chain = new OutagePolicyLimiter(flaky, Optional.of(fallback), outages);
+        Bucket free = new Bucket("planned", List.of(new Bucket.Limit(10, Duration.ofSeconds(60))),
+                OutagePolicy.FALLBACK, algorithm, 0);
+        Bucket pro = free.withPlan("pro", List.of(new Bucket.Limit(100, Duration.ofSeconds(60))), 0);
+        for (int i = 0; i < 3; i++) {
+            assertThat(chain.consume(free, "k").outcome()).isEqualTo(Outcome.ALLOWED);
+        }
+        for (int i = 0; i < 2; i++) {
+            assertThat(chain.consume(pro, "k").outcome()).isEqualTo(Outcome.ALLOWED);
+        }
+
+        up.set(false);
+        Verdict inOutage = chain.consume(pro, "k");
+        Verdict storeWouldSay = store.consume(pro, "k");
+        assertThat(outages.fallbacks("planned")).isEqualTo(1);
+        assertThat(inOutage.outcome()).isEqualTo(Outcome.ALLOWED);
+        assertThat(inOutage.limit()).isEqualTo(pro.limit());
+        assertThat(inOutage.remaining()).as("what the store would have answered under pro")
+                .isEqualTo(storeWouldSay.remaining());
     }
 }

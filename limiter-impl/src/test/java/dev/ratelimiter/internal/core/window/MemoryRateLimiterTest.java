@@ -263,6 +263,28 @@ class MemoryRateLimiterTest extends RateLimiterContract {
     }
 
     @Test
+    @DisplayName("plans: a carried verdict is read under the bucket it was decided under, whatever bucket of the name "
+            + "the key was counted under before (token bucket: in the plan's tokens)")
+    void carryUnderAPlan() {
+        MemoryRateLimiter memory = (MemoryRateLimiter) limiter;
+        Bucket tokens = tokenBucket("tb-carry-plan", 0, new Bucket.Limit(10, Duration.ofSeconds(10)));
+        Bucket tokensPro = tokens.withPlan("pro", List.of(new Bucket.Limit(100, Duration.ofSeconds(10))), 0);
+        memory.consume(tokens, "k");
+        memory.carry(tokensPro, "k", WindowVerdicts.tokenSingle(tokensPro, 1, true, 60, 4_000));
+        assertThat(memory.consume(tokensPro, "k").remaining()).as("the store's 60 of 100, and this call")
+                .isEqualTo(59);
+
+        Bucket sliding = slidingWindow("sw-carry-plan", new Bucket.Limit(10, Duration.ofSeconds(10)));
+        Bucket slidingPro = sliding.withPlan("pro", List.of(new Bucket.Limit(100, Duration.ofSeconds(10))), 0);
+        memory.consume(sliding, "k");
+        memory.carry(slidingPro, "k", WindowVerdicts.slidingSingle(slidingPro, 1, true, 40, 0, 6_000));
+        assertThat(memory.consume(slidingPro, "k").remaining()).as("the store's 40 of 100, and this call")
+                .isEqualTo(59);
+        assertThat(memory.consume(sliding, "k").outcome()).as("42 counted, above the bucket's own 10")
+                .isEqualTo(Outcome.DENIED);
+    }
+
+    @Test
     @DisplayName("sliding window: carry takes the store's count until it has slid out there, set in place while the "
             + "store's window is the one held; a carried refusal holds until the refused call could pass, at least")
     void carrySlidingWindow() {

@@ -103,9 +103,9 @@ class LibertyOpenTelemetryIT {
         await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
                 assertThat(latestValue("api-anonymous", "allowed")).hasValue(3));
         String export = latestExport();
-        assertThat(export).contains("description=Decisions per bucket and outcome, after the outage policy")
+        assertThat(export).contains("description=Decisions per bucket, plan and outcome, after the outage policy")
                 .contains("type=LONG_SUM")
-                .contains("attributes={bucket=\"api-anonymous\", outcome=\"denied\"}, value=0");
+                .contains("attributes={bucket=\"api-anonymous\", outcome=\"denied\", plan=\"none\"}, value=0");
         assertThat(log.text()).contains("InstrumentationScopeInfo{name=dev.ratelimiter")
                 .contains("Rate limiter metrics: OpenTelemetry");
 
@@ -125,10 +125,10 @@ class LibertyOpenTelemetryIT {
         return latest;
     }
 
-    /** The value of one decision series in the latest export, if exported yet. */
+    /** The value of one decision series (no plan) in the latest export, if exported yet; attributes by name. */
     private static OptionalLong latestValue(String bucket, String outcome) {
         Matcher value = Pattern.compile(Pattern.quote("attributes={bucket=\"" + bucket + "\", outcome=\"" + outcome
-                + "\"}, value=") + "(\\d+)").matcher(latestExport());
+                + "\", plan=\"none\"}, value=") + "(\\d+)").matcher(latestExport());
         return value.find() ? OptionalLong.of(Long.parseLong(value.group(1))) : OptionalLong.empty();
     }
 }

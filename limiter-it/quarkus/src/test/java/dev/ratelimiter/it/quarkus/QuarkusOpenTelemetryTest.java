@@ -78,7 +78,8 @@ class QuarkusOpenTelemetryTest {
                 assertThat(decisions("api-anonymous", "allowed")).contains(3L));
         MetricData decisions = latest("rate_limiter.decisions").orElseThrow();
         // the description metrics.Series gives every adapter (it goes on to name the shadow outcomes)
-        assertThat(decisions.getDescription()).startsWith("Decisions per bucket and outcome, after the outage policy");
+        assertThat(decisions.getDescription())
+                .startsWith("Decisions per bucket, plan and outcome, after the outage policy");
         assertThat(decisions.getInstrumentationScopeInfo().getName()).isEqualTo("dev.ratelimiter");
         assertThat(decisions("api-anonymous", "denied")).as("registered at 0 before any refusal").contains(0L);
 
@@ -90,7 +91,8 @@ class QuarkusOpenTelemetryTest {
 
     /** The value of the latest export of that decision series, if exported yet. */
     private Optional<Long> decisions(String bucket, String outcome) {
-        Attributes attributes = Attributes.builder().put("bucket", bucket).put("outcome", outcome).build();
+        Attributes attributes = Attributes.builder().put("bucket", bucket).put("plan", "none")
+                .put("outcome", outcome).build();
         return latest("rate_limiter.decisions").flatMap(metric -> metric.getLongSumData().getPoints().stream()
                 .filter(point -> point.getAttributes().equals(attributes))
                 .map(LongPointData::getValue)

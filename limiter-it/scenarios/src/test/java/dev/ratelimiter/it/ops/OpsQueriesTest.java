@@ -29,14 +29,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class OpsQueriesTest {
 
     @Test
-    @DisplayName("the dashboard's panels: decisions, refusals from memory, outage decisions, store latency, breaker, degraded")
+    @DisplayName("the dashboard's panels: decisions, refusals from memory, outage decisions, store latency, breaker, "
+            + "degraded, decisions by plan, plan misses, plan cache hit rate")
     void dashboardPanels() {
         JsonObject dashboard = shippedDashboard();
         assertThat(dashboard.getJsonArray("panels").getValuesAs(JsonObject.class))
                 .extracting(panel -> panel.getString("title"))
                 .contains("Decisions by outcome and bucket", "Refusals served from memory",
                         "Outage decisions: fallback, fail-open, fail-closed", "Store call time (mean)",
-                        "Store calls and errors", "Circuit breaker", "Degraded instances");
+                        "Store calls and errors", "Circuit breaker", "Degraded instances", "Decisions by plan",
+                        "Plan misses", "Plan cache hit rate");
     }
 
     @Test
@@ -65,7 +67,8 @@ class OpsQueriesTest {
         assertThat(used).containsExactlyInAnyOrder("rate_limiter_decisions_total", "rate_limiter_fallbacks_total",
                 "rate_limiter_fail_open_total", "rate_limiter_cached_denials_total", "rate_limiter_refunds_total",
                 "rate_limiter_backend_errors_total", "rate_limiter_degraded", "rate_limiter_backend_seconds_sum",
-                "rate_limiter_backend_seconds_count");
+                "rate_limiter_backend_seconds_count", "rate_limiter_plan_misses_total",
+                "rate_limiter_plan_cache_lookups_total");
     }
 
     @Test
