@@ -773,6 +773,50 @@ public abstract class ExampleApiScenarios {
         assertThat(decisions("trial", "denied")).isEqualTo(0.0);
     }
 
+    @Test
+    @DisplayName("the metrics path counts tiered's decisions by plan (pro, explicit, none; never the key) and the calls "
+            + "that got the bucket's own limits as plan misses by reason (error, undeclared)")
+    void planMetrics() {
+        String suffix = UUID.randomUUID().toString();
+        String before = metricsText();
+        ExampleApi client = client();
+        for (String tenant : new String[] {"pro-", "contract-", "broken-", "gold-", "free-"}) {
+            HttpResponse<String> response = client.get("api/tiered/" + tenant + suffix);
+            assertThat(response.statusCode()).as("%s: %s", tenant, response.body()).isEqualTo(200);
+        }
+        String after = metricsText();
+
+        for (String plan : new String[] {"pro", "explicit"}) {
+            String[] labels = {"bucket=\"tiered\"", "outcome=\"allowed\"", "plan=\"" + plan + "\""};
+            assertThat(seriesOrZero(after, "rate_limiter_decisions_total", labels)).as(plan)
+                    .isEqualTo(seriesOrZero(before, "rate_limiter_decisions_total", labels) + 1);
+        }
+        String[] none = {"bucket=\"tiered\"", "outcome=\"allowed\"", "plan=\"none\""};
+        assertThat(seriesOrZero(after, "rate_limiter_decisions_total", none)).as("none: broken, gold, free")
+                .isEqualTo(seriesOrZero(before, "rate_limiter_decisions_total", none) + 3);
+        for (String reason : new String[] {"error", "undeclared", "none"}) {
+            String[] labels = {"bucket=\"tiered\"", "reason=\"" + reason + "\""};
+            assertThat(seriesOrZero(after, "rate_limiter_plan_misses_total", labels)).as(reason)
+                    .isEqualTo(seriesOrZero(before, "rate_limiter_plan_misses_total", labels) + 1);
+        }
+        assertThat(after).as("no series names a tenant").doesNotContain(suffix);
+    }
+
+    private String metricsText() {
+        HttpResponse<String> response = client().get(metricsPath());
+        assertThat(response.statusCode()).isEqualTo(200);
+        return response.body();
+    }
+
+    /** As {@link #series}, or 0 where the series is not (yet) exposed. */
+    private static double seriesOrZero(String body, String name, String... labels) {
+        return body.lines()
+                .filter(line -> line.startsWith(name + "{"))
+                .filter(line -> java.util.Arrays.stream(labels).allMatch(line::contains))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .findFirst().orElse(0.0);
+    }
+
     /** {@code rate_limiter_decisions_total} of one bucket and outcome, read from the metrics path. */
     private double decisions(String bucket, String outcome) {
         HttpResponse<String> response = client().get(metricsPath());

@@ -63,7 +63,8 @@ class PayaraPostgresExampleApiIT extends ExampleApiScenarios {
     @Override
     protected Map<String, String> scenariosNotRun() {
         String reason = "Payara's /metrics fails whenever a JDBC pool exists (payara/Payara#6041)";
-        return Map.of("metrics", reason, "shadowMetrics", reason, "opsQueriesUseExposedSeries", reason);
+        return Map.of("metrics", reason, "shadowMetrics", reason, "opsQueriesUseExposedSeries", reason,
+                "planMetrics", reason);
     }
 
     @Override
