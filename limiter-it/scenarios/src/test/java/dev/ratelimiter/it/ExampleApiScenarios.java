@@ -726,8 +726,9 @@ public abstract class ExampleApiScenarios {
         assertThat(series(body, "rate_limiter_degraded", "backend=\"" + backend() + "\"")).isEqualTo(0.0);
         assertThat(series(body, "rate_limiter_backend_errors_total", "backend=\"" + backend() + "\""))
                 .isEqualTo(0.0);
-        assertThat(series(body, "rate_limiter_decisions_total", "bucket=\"api-anonymous\"", "outcome=\"allowed\""))
-                .isPositive();
+        // plan="none": a server registers the plan "explicit" of every bucket too, and may list it first
+        assertThat(series(body, "rate_limiter_decisions_total", "bucket=\"api-anonymous\"", "outcome=\"allowed\"",
+                "plan=\"none\"")).isPositive();
     }
 
     @Test
@@ -817,12 +818,12 @@ public abstract class ExampleApiScenarios {
                 .findFirst().orElse(0.0);
     }
 
-    /** {@code rate_limiter_decisions_total} of one bucket and outcome, read from the metrics path. */
+    /** {@code rate_limiter_decisions_total} of one bucket and outcome, on no plan, read from the metrics path. */
     private double decisions(String bucket, String outcome) {
         HttpResponse<String> response = client().get(metricsPath());
         assertThat(response.statusCode()).isEqualTo(200);
         return series(response.body(), "rate_limiter_decisions_total", "bucket=\"" + bucket + "\"",
-                "outcome=\"" + outcome + "\"");
+                "outcome=\"" + outcome + "\"", "plan=\"none\"");
     }
 
     @Test
@@ -847,7 +848,7 @@ public abstract class ExampleApiScenarios {
         assertThat(response.statusCode()).isEqualTo(200);
         String body = response.body();
         assertThat(series(body, "rate_limiter_decisions_total", "bucket=\"" + activeOnly + "\"",
-                "outcome=\"allowed\"")).isZero();
+                "outcome=\"allowed\"", "plan=\"none\"")).isZero();
         assertThat(series(body, "rate_limiter_fallbacks_total", "bucket=\"" + activeOnly + "\"")).isZero();
         assertThat(body).contains("bucket=\"api-anonymous\"").doesNotContain("bucket=\"" + inactiveOnly + "\"");
     }
