@@ -86,36 +86,14 @@ public class KeyResolverInvoker {
     }
 
     private Resolver findGlobal(String value) {
-        String what = GLOBAL_PROPERTY + "='" + value + "'";
-        Instance<RateLimitKeyResolver> named = resolvers.select(NamedLiteral.of(value));
-        if (!named.isUnsatisfied()) {
-            return only(named, what);
-        }
-        Class<?> type;
-        try {
-            type = Class.forName(value, false, Thread.currentThread().getContextClassLoader());
-        } catch (ClassNotFoundException | LinkageError e) {
-            throw new IllegalArgumentException(what + ": no RateLimitKeyResolver bean has this @Named name, and no "
-                    + "class has this name");
-        }
-        if (!RateLimitKeyResolver.class.isAssignableFrom(type)) {
-            throw new IllegalArgumentException(what + ": " + type.getName() + " does not implement "
-                    + RateLimitKeyResolver.class.getName());
-        }
-        return only(resolvers.select(type.asSubclass(RateLimitKeyResolver.class)), what);
+        NamedBeans.Found<RateLimitKeyResolver> found = NamedBeans.byNameOrClass(resolvers, RateLimitKeyResolver.class,
+                value, GLOBAL_PROPERTY + "='" + value + "'");
+        return new Resolver(found.bean(), found.label());
     }
 
     private static Resolver only(Instance<? extends RateLimitKeyResolver> matching, String what) {
-        List<String> classes = matching.handlesStream().map(h -> h.getBean().getBeanClass().getName()).toList();
-        if (classes.isEmpty()) {
-            throw new IllegalArgumentException(what + " names no RateLimitKeyResolver bean (is the class a CDI bean, "
-                    + "with a bean-defining annotation such as @ApplicationScoped?)");
-        }
-        if (classes.size() > 1) {
-            throw new IllegalArgumentException(what + " is ambiguous: it names the beans " + String.join(", ",
-                    classes.stream().sorted().toList()) + "; name one by a type only it has, or by @Named");
-        }
-        return new Resolver(matching.get(), classes.get(0));
+        NamedBeans.Found<RateLimitKeyResolver> found = NamedBeans.only(matching, RateLimitKeyResolver.class, what);
+        return new Resolver(found.bean(), found.label());
     }
 
     /**

@@ -12,7 +12,6 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.literal.NamedLiteral;
 import jakarta.inject.Inject;
 
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -77,11 +76,11 @@ public class PlanResolvers {
         }
     }
 
-    private Planner planner(Bucket bucket, Resolved resolved) {
+    private Planner planner(Bucket bucket, NamedBeans.Found<RateLimitPlanResolver> resolved) {
         LimiterSettings settings = configuration.settings();
         return planners.computeIfAbsent(bucket.name(), name -> new ConcurrentHashMap<>())
                 .computeIfAbsent(resolved.label(), label -> new Planner(bucket,
-                        settings.plans(bucket.name()).plans(), resolved.resolver(), label, settings.planCache(),
+                        settings.plans(bucket.name()).plans(), resolved.bean(), label, settings.planCache(),
                         runtime.clock()));
     }
 
@@ -113,39 +112,14 @@ public class PlanResolvers {
                 cost, runtime.path().metrics());
     }
 
-    private Resolved byProperty(String bucket, String value) {
-        String what = "ratelimiter.buckets." + bucket + ".plan-resolver='" + value + "'";
-        Instance<RateLimitPlanResolver> named = resolvers.select(NamedLiteral.of(value));
-        if (!named.isUnsatisfied()) {
-            return only(named, what);
-        }
-        Class<?> type;
-        try {
-            type = Class.forName(value, false, Thread.currentThread().getContextClassLoader());
-        } catch (ClassNotFoundException | LinkageError e) {
-            throw new IllegalArgumentException(what + ": no RateLimitPlanResolver bean has this @Named name, and no "
-                    + "class has this name");
-        }
-        if (!RateLimitPlanResolver.class.isAssignableFrom(type)) {
-            throw new IllegalArgumentException(what + ": " + type.getName() + " does not implement "
-                    + RateLimitPlanResolver.class.getName());
-        }
-        return only(resolvers.select(type.asSubclass(RateLimitPlanResolver.class)), what);
+    private NamedBeans.Found<RateLimitPlanResolver> byProperty(String bucket, String value) {
+        return NamedBeans.byNameOrClass(resolvers, RateLimitPlanResolver.class, value,
+                "ratelimiter.buckets." + bucket + ".plan-resolver='" + value + "'");
     }
 
-    private record Resolved(RateLimitPlanResolver resolver, String label) {
+    private static NamedBeans.Found<RateLimitPlanResolver> only(Instance<? extends RateLimitPlanResolver> matching,
+                                                                String what) {
+        return NamedBeans.only(matching, RateLimitPlanResolver.class, what);
     }
 
-    private static Resolved only(Instance<? extends RateLimitPlanResolver> matching, String what) {
-        List<String> classes = matching.handlesStream().map(h -> h.getBean().getBeanClass().getName()).toList();
-        if (classes.isEmpty()) {
-            throw new IllegalArgumentException(what + " names no RateLimitPlanResolver bean (is the class a CDI "
-                    + "bean, with a bean-defining annotation such as @ApplicationScoped?)");
-        }
-        if (classes.size() > 1) {
-            throw new IllegalArgumentException(what + " is ambiguous: it names the beans " + String.join(", ",
-                    classes.stream().sorted().toList()) + "; name one by a type only it has, or by @Named");
-        }
-        return new Resolved(matching.get(), classes.get(0));
-    }
 }
