@@ -27,14 +27,17 @@ public final class ExampleDeployments {
     /**
      * The configuration of the resources the scenarios add to the example ({@code dev.ratelimiter.it.app}): bucket
      * {@code trial} of {@code TrialResource}, 2 per hour, in shadow mode; bucket {@code selfcall} of
-     * {@code SelfCallResource}, 3 a minute. The Quarkus module's {@code application.properties} repeats it; the
+     * {@code SelfCallResource}, 3 a minute; bucket {@code live} of {@code LiveResource}, 5 a minute, which only
+     * {@link LiveLimitsScenarios} changes. The Quarkus module's {@code application.properties} repeats it; the
      * Quarkus application that lists its classes adds it.
      */
     public static final String SCENARIO_CONFIG = "ratelimiter.buckets.trial.limit=2\n"
             + "ratelimiter.buckets.trial.window=PT1H\n"
             + "ratelimiter.buckets.trial.mode=shadow\n"
             + "ratelimiter.buckets.selfcall.limit=3\n"
-            + "ratelimiter.buckets.selfcall.window=PT1M\n";
+            + "ratelimiter.buckets.selfcall.window=PT1M\n"
+            + "ratelimiter.buckets.live.limit=5\n"
+            + "ratelimiter.buckets.live.window=PT1M\n";
 
     /** Properties a startup-failure test gets wrong: a window under a second, an unknown backend. */
     public static final String BAD_PROPERTIES =
