@@ -29,7 +29,8 @@ public final class ExampleDeployments {
      * {@code trial} of {@code TrialResource}, 2 per hour, in shadow mode; bucket {@code selfcall} of
      * {@code SelfCallResource}, 3 a minute; bucket {@code tiered} of {@code TieredResource}, 2 per hour, with the
      * plans free (2) and pro (6) chosen by the plan resolver {@code TierResolver} that it names
-     * (docs/plans.md). The Quarkus module's {@code application.properties} repeats it; the Quarkus application that
+     * (docs/plans.md); bucket {@code live} of {@code LiveResource}, 5 a minute, which only
+     * {@link LiveLimitsScenarios} changes. The Quarkus module's {@code application.properties} repeats it; the Quarkus application that
      * lists its classes adds it.
      */
     public static final String SCENARIO_CONFIG = "ratelimiter.buckets.trial.limit=2\n"
@@ -42,7 +43,9 @@ public final class ExampleDeployments {
             + "ratelimiter.buckets.tiered.plan-resolver=tier-by-tenant\n"
             + "ratelimiter.buckets.tiered.plans=free,pro\n"
             + "ratelimiter.buckets.tiered.plans.free.limit=2\n"
-            + "ratelimiter.buckets.tiered.plans.pro.limit=6\n";
+            + "ratelimiter.buckets.tiered.plans.pro.limit=6\n"
+            + "ratelimiter.buckets.live.limit=5\n"
+            + "ratelimiter.buckets.live.window=PT1M\n";
 
     /** Properties a startup-failure test gets wrong: a window under a second, an unknown backend. */
     public static final String BAD_PROPERTIES =

@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  * example ({@code mvnw}) is left out: the test deploys the example itself.
  *
  * <p>The commands run in {@code bash}, as the page tells the reader to, with the page's
- * {@code http://localhost:8080/} replaced by the deployment's root. Answers are compared after {@link #normalize}:
+ * {@code http://localhost:8080/} replaced by the deployment's root, and the page's file of live limits
+ * ({@value #PAGE_LIMITS_FILE}, docs/live-limits.md) by the deployment's. Answers are compared after {@link #normalize}:
  * what changes from run to run (a token, an instant, the seconds left in a window) is masked, nothing else.
  */
 public final class CurlTour {
@@ -30,6 +31,8 @@ public final class CurlTour {
     private static final Pattern LEFT_OUT =
             Pattern.compile("(?m)^(Server|Content-Length|X-Frame-Options|Connection):.*\\n?");
     private static final String PAGE_ROOT = "http://localhost:8080/";
+    /** The file the pages start the example with, as {@code RATELIMITER_RELOAD_FILE}. */
+    public static final String PAGE_LIMITS_FILE = "/tmp/example-limits.properties";
 
     /** One command of the page and the answer the page shows for it. */
     public record Step(String command, String answer) {
@@ -77,13 +80,16 @@ public final class CurlTour {
     }
 
     /**
-     * Runs {@code step}'s command in bash against {@code root} (ending with {@code /}) and returns what it printed.
+     * Runs {@code step}'s command in bash against {@code root} (ending with {@code /}), with {@code limitsFile} for
+     * the page's {@value #PAGE_LIMITS_FILE}, and returns what it printed.
      *
      * @throws IllegalStateException if the command does not end within 60 seconds or exits other than 0
      */
-    public static String run(Step step, URI root) {
+    public static String run(Step step, URI root, Path limitsFile) {
+        String command = step.command().replace(PAGE_ROOT, root.toString())
+                .replace(PAGE_LIMITS_FILE, limitsFile.toString());
         try {
-            Process process = new ProcessBuilder("bash", "-c", step.command().replace(PAGE_ROOT, root.toString()))
+            Process process = new ProcessBuilder("bash", "-c", command)
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();
             byte[] out = process.getInputStream().readAllBytes();
             if (!process.waitFor(60, TimeUnit.SECONDS)) {
@@ -122,13 +128,14 @@ public final class CurlTour {
 
     /**
      * Runs every step of {@code page} (relative to the checkout, system property {@code ratelimiter.checkout}), or of
-     * its {@code section}, against {@code root}, and fails listing each answer that differs from the page's.
+     * its {@code section}, against {@code root} and the deployment's file of live limits {@code limitsFile}, and
+     * fails listing each answer that differs from the page's.
      */
-    public static void assertAnswersAsWritten(String page, String section, URI root) {
+    public static void assertAnswersAsWritten(String page, String section, URI root, Path limitsFile) {
         Path file = Path.of(System.getProperty("ratelimiter.checkout")).resolve(page);
         SoftAssertions softly = new SoftAssertions();
         for (Step step : steps(file, section)) {
-            softly.assertThat(normalize(run(step, root))).as("%s: %s", page, step.command())
+            softly.assertThat(normalize(run(step, root, limitsFile))).as("%s: %s", page, step.command())
                     .isEqualTo(normalize(step.answer()));
         }
         softly.assertAll();
