@@ -33,6 +33,12 @@ import java.util.concurrent.atomic.LongAdder;
  * sweeper retires a key's state once its windows have ended, marking it before removing it, so an attempt can never be
  * counted in a state that has left the map.
  *
+ * <p>A key's state meets its bucket's changed settings (a reload or a restart) at its next call, as every store's
+ * does (docs/stores.md#counters-across-a-change-of-settings): under a shorter window, a window opened under a longer
+ * one ends within the new length, its count kept; a token bucket's time owed is kept at most a full refill; several
+ * windows keep the counts of the lengths they had; one window to several or back, or another algorithm, starts
+ * afresh.
+ *
  * <p>Each bucket holds at most {@code maxKeysPerBucket} live counters. A new key beyond the cap is answered
  * {@link Verdict.Outcome#UNAVAILABLE} (the bucket's outage policy decides), counted in
  * {@link #refusedAtCap(String)} and warned about once per bucket; live counters are never evicted, since
