@@ -60,6 +60,7 @@ final class PostgresStatements {
             ddl.execute(migration("V6__token_buckets.sql"));
             ddl.execute(migration("V7__sliding_windows.sql"));
             ddl.execute(migration("V8__plans.sql"));
+            ddl.execute(migration("V9__settings_changes.sql"));
         }
     }
 

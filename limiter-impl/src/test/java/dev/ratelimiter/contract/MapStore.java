@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class MapStore implements RateLimitStore {
 
     private final InstantSource clock;
-    /** Per bucket name and hashed key: each window's count and end (epoch milliseconds). */
+    /** Per bucket name and hashed key: each window's count, end (epoch milliseconds) and length. */
     private final Map<String, Map<String, long[][]>> counters = new HashMap<>(); // guarded by this
     private volatile boolean down;
     private final AtomicLong calls = new AtomicLong();
@@ -75,13 +75,15 @@ public final class MapStore implements RateLimitStore {
     private boolean decide(StoreItem item, long now, long[] answer, int at) {
         List<Bucket.Limit> limits = item.bucket().limits();
         Map<String, long[][]> bucket = counters.computeIfAbsent(item.bucket().name(), name -> new HashMap<>());
-        long[][] windows = bucket.getOrDefault(item.key(), new long[][] {new long[limits.size()],
-                new long[limits.size()]});
+        long[][] windows = reshaped(bucket.get(item.key()), limits);
         long[] counts = windows[0];
         long[] ends = windows[1];
         long needed = Math.max(1, item.cost());
         boolean allowed = true;
         for (int i = 0; i < limits.size(); i++) {
+            // A window opened under a longer length (the bucket's window was shortened) ends within this one, its
+            // count kept (docs/stores.md#counters-across-a-change-of-settings).
+            ends[i] = Math.min(ends[i], now + limits.get(i).window().toMillis());
             long count = now >= ends[i] ? 0 : counts[i];
             allowed &= count + needed <= limits.get(i).limit();
         }
@@ -104,6 +106,37 @@ public final class MapStore implements RateLimitStore {
         return allowed;
     }
 
+    /**
+     * The key's windows under the item's (docs/stores.md#counters-across-a-change-of-settings): as they are for one
+     * window (a window of another length too: its end is brought within the length by the caller) or for several of
+     * the same lengths; else, windows of other lengths, each window of a length counted before keeps its count and
+     * end, the others open afresh; none, or one window before and several now or back, all afresh. Each window's
+     * count, end (epoch milliseconds) and length.
+     */
+    private static long[][] reshaped(long[][] windows, List<Bucket.Limit> limits) {
+        int size = limits.size();
+        long[][] next = {new long[size], new long[size], new long[size]};
+        for (int i = 0; i < size; i++) {
+            next[2][i] = limits.get(i).window().toMillis();
+        }
+        if (windows == null || (windows[0].length == 1) != (size == 1)) {
+            return next;
+        }
+        if (size == 1 || java.util.Arrays.equals(windows[2], next[2])) {
+            windows[2] = next[2];
+            return windows;
+        }
+        for (int i = 0; i < size; i++) {
+            for (int j = 0; j < windows[2].length; j++) {
+                if (windows[2][j] == next[2][i]) {
+                    next[0][i] = windows[0][j];
+                    next[1][i] = windows[1][j];
+                }
+            }
+        }
+        return next;
+    }
+
     @Override
     public void reset(Bucket bucket, String key) throws StoreException {
         failIfDown();
@@ -121,6 +154,9 @@ public final class MapStore implements RateLimitStore {
         synchronized (this) {
             for (StoreRefund refund : refunds) {
                 long[][] windows = counters.getOrDefault(refund.bucket().name(), Map.of()).get(refund.key());
+                if (windows != null && windows[0].length != refund.bucket().limits().size()) {
+                    continue; // counted under other windows, not decided since: nothing of this call's to give back
+                }
                 for (int i = 0; windows != null && i < windows[0].length; i++) {
                     if (StoreRefund.sameWindow(refund.endsInMillis()[i], windows[1][i] - now,
                             refund.bucket().limits().get(i).window().toMillis())) {

@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
-import java.util.Arrays;
 
 /**
  * The rows {@link CounterStatements}' statements return, decoded into the SPI's answer
@@ -19,7 +18,7 @@ import java.util.Arrays;
  * {@link Bucket#limits()} order the count after the call and the milliseconds until the window ends (its whole
  * length when none is open); for a token bucket, per window the tokens not available and the milliseconds until it
  * is full, from the time owed until full (docs/stores.md#token-bucket-rows). A one-item statement's row is written
- * into a {@code long[]} the caller made, from an offset, so a decision allocates one answer; V8's function returns
+ * into a {@code long[]} the caller made, from an offset, so a decision allocates one answer; V9's function returns
  * that layout already, per call, in one {@code bigint[]} ({@link #functionAnswers}), with a sliding window's three
  * numbers per window (docs/stores.md#sliding-window-rows).
  *
@@ -36,7 +35,7 @@ final class CounterRows {
     }
 
     /**
-     * The answers of the function of V8 (V4's layout), which decides several calls: call after call, the count of
+     * The answers of the function of V9 (V4's layout), which decides several calls: call after call, the count of
      * numbers that follow for the call, then those numbers (one call's answer in the layout above, each item's
      * {@link dev.ratelimiter.spi.StoreItem#answerLength} numbers).
      *
@@ -138,12 +137,24 @@ final class CounterRows {
             OffsetDateTime endsAt = row.getObject(3, OffsetDateTime.class);
             if (endsAt != null && seconds == null) {
                 counts[0] = row.getLong(2);
-                ends[0] = endsAt.toInstant();
+                // At most the window's length from now, as the upsert brings a row of a longer window
+                // (docs/stores.md#counters-across-a-change-of-settings); a check writes nothing.
+                Instant latest = now.plus(bucket.window());
+                ends[0] = endsAt.toInstant().isAfter(latest) ? latest : endsAt.toInstant();
             }
-        } else if (seconds != null && Arrays.equals(seconds,
-                bucket.limits().stream().mapToLong(Bucket.Limit::windowSeconds).toArray())) {
-            counts = longs(row.getArray(5));
-            ends = instants(row.getArray(6));
+        } else if (seconds != null) {
+            // Each window by its length, as the upsert reads it: a length the row does not hold is not open.
+            long[] storedCounts = longs(row.getArray(5));
+            Instant[] storedEnds = instants(row.getArray(6));
+            for (int i = 0; i < size; i++) {
+                long length = bucket.limits().get(i).windowSeconds();
+                for (int j = 0; j < seconds.length; j++) {
+                    if (seconds[j] == length) {
+                        counts[i] = storedCounts[j];
+                        ends[i] = storedEnds[j];
+                    }
+                }
+            }
         }
         boolean allowed = true;
         for (int i = 0; i < size; i++) {
@@ -158,7 +169,7 @@ final class CounterRows {
      * A token bucket's check: each window's time owed until full, from its TAT ({@code ends_at} for one window,
      * {@code window_ends} for several), whatever capacities and intervals the row was kept under (a plan's), at most a
      * full refill of the bucket's; a row of another count of windows, or none, is full. Allowed iff every window has a
-     * token: the rule of V8's function with a cost of 1.
+     * token: the rule of V9's function with a cost of 1.
      */
     private static boolean tokensChecked(Bucket bucket, ResultSet row, long[] answer, int offset)
             throws SQLException {

@@ -36,7 +36,7 @@ import java.util.Optional;
  * {@code clock_timestamp()}, does not move between the statement's expressions); tests bind an instant instead.
  *
  * <p>Several items in one call (the buckets of one method), and the calls waiting for a connection, are one
- * statement too: {@code SELECT rate_limit_counters_decide_v8(...)} ({@link #decide}), a function the migration V8 puts
+ * statement too: {@code SELECT rate_limit_counters_decide_v9(...)} ({@link #decide}), a function the migration V9 puts
  * beside the table, with three parameters (the instant, the items' names, their numbers), since the client's cost
  * grows with each parameter it binds; its statements are static, so the server plans them once per session. It
  * decides each call's items in their order with the rules above and stops after the call's first refusal, whose
@@ -48,7 +48,7 @@ import java.util.Optional;
  * skips locked rows, so no two calls wait for each other in a circle (whatever order a method declares its buckets
  * in). A refusal must leave the later items uncounted, which a single {@code INSERT ... ON CONFLICT} over several rows
  * cannot express (each row is decided on its own), hence the function. Its cost is measured in BENCHMARKS.md
- * (docs/guide.md#several-limits-on-one-method, docs/stores.md#batching). The functions of V3, V4, V5, V6 and V7 are no
+ * (docs/guide.md#several-limits-on-one-method, docs/stores.md#batching). The functions of V3 to V8 are no
  * longer called (they stay for an earlier version of the library during a rolling upgrade); the startup check still
  * looks for them, so that the migrations are found applied in order.
  *
@@ -63,9 +63,9 @@ import java.util.Optional;
  * current window ends; one window in scalar columns ({@code count}, {@code previous}, {@code length_seconds}, and
  * {@code ends_at} one length after the current end, when nothing is left to weigh), several in arrays. One window
  * and a positive cost is one upsert as above ({@code consumeSlidingSql}), whose refusal writes the row back as it was
- * read with {@code denied}; a check or several windows go to V8's function, as a call of one item, where a refusal
- * writes nothing and creates no row. Until V7, V6's function was called ({@code <table>_decide_v6}), and until V8,
- * V7's; they stay for those versions during a rolling upgrade.
+ * read with {@code denied}; a check or several windows go to V9's function, as a call of one item, where a refusal
+ * writes nothing and creates no row. Until V7, V6's function was called ({@code <table>_decide_v6}), until V8, V7's,
+ * and until V9, V8's; they stay for those versions during a rolling upgrade.
  *
  * <p>Binding throws only the driver's {@link SQLException}, which the store classifies ({@link PostgresFailures}),
  * and {@link IllegalStateException} for a parameter name no case binds (a mistake in a statement here).
@@ -80,7 +80,7 @@ final class CounterStatements {
     private static final String CONSUME_EACH_TYPES = "timestamptz, integer[], varchar[], varchar[], bigint[], "
             + "integer[], bigint[], bigint[]";
 
-    /** The argument types of V5's, V6's and V8's functions, in the order of {@link #decide()}'s casts. */
+    /** The argument types of V5's to V9's functions, in the order of {@link #decide()}'s casts. */
     private static final String DECIDE_TYPES = "timestamptz, varchar[], bigint[]";
 
     /**
@@ -96,7 +96,7 @@ final class CounterStatements {
      */
     static final String SLIDING_KEY_PREFIX = "sw:";
 
-    /** The algorithm numbers of V8's function: how each item in {@link #bindDecide}'s numbers is decided. */
+    /** The algorithm numbers of V9's function: how each item in {@link #bindDecide}'s numbers is decided. */
     private static final long FIXED_WINDOW = 0;
     private static final long TOKEN_BUCKET = 1;
     private static final long SLIDING_WINDOW = 2;
@@ -149,7 +149,7 @@ final class CounterStatements {
                 + " WHERE ends_at <= " + now + " LIMIT " + SWEEP_BATCH + " FOR UPDATE SKIP LOCKED))");
         this.reset = "DELETE FROM " + table + " WHERE bucket = ? AND key IN (?, ?, ?)";
         // One statement, so one round trip: the update needs the table's write privileges and a writable session,
-        // V6's and V7's columns; the call needs V8's function and the right to execute it (it decides nothing, reads
+        // V6's and V7's columns; the call needs V9's function and the right to execute it (it decides nothing, reads
         // no row).
         this.probe = "WITH touched AS (UPDATE " + table + " SET count = count, token_intervals = token_intervals, "
                 + "previous = previous WHERE false RETURNING 1) SELECT " + decideFunction(table)
@@ -158,7 +158,7 @@ final class CounterStatements {
 
     /**
      * Whether one item is decided by one of {@link #forItem}'s statements; else, a token bucket of several windows
-     * and a positive cost, or any sliding window, by V8's function ({@link #decide()}), as a call of one item.
+     * and a positive cost, or any sliding window, by V9's function ({@link #decide()}), as a call of one item.
      */
     static boolean hasItemStatement(Bucket bucket, long cost) {
         if (bucket.isSlidingWindow()) {
@@ -178,7 +178,7 @@ final class CounterStatements {
         if (bucket.isSlidingWindow()) {
             if (!hasItemStatement(bucket, cost)) {
                 throw new IllegalStateException("a sliding window's check or several windows have no one-item "
-                        + "statement: V8's function decides them");
+                        + "statement: V9's function decides them");
             }
             return consumeSliding;
         }
@@ -204,7 +204,7 @@ final class CounterStatements {
     }
 
     /**
-     * The call of V8's function that decides several calls, each of one or more items (one call of several items
+     * The call of V9's function that decides several calls, each of one or more items (one call of several items
      * too); bound by {@link #bindDecide}.
      */
     NamedStatement decide() {
@@ -234,7 +234,7 @@ final class CounterStatements {
     }
 
     /**
-     * An {@code UPDATE} of the table that matches no row and a call of V8's function that decides nothing, in one
+     * An {@code UPDATE} of the table that matches no row and a call of V9's function that decides nothing, in one
      * statement without parameters: it still needs a writable session, the table's privileges and the function
      * (see {@link PostgresStore#probe}).
      */
@@ -244,7 +244,9 @@ final class CounterStatements {
 
     /**
      * One window: {@code count} and {@code ends_at}. A row whose window has ended, or that holds several windows
-     * (the bucket had several before), opens a new window.
+     * (the bucket had several before), opens a new window. A row whose window ends later than this window's length
+     * from now (opened under a longer window of the bucket's name: its settings changed) is brought within it, its
+     * count kept, whether the call is allowed or refused (docs/stores.md#counters-across-a-change-of-settings).
      */
     static String consumeOneSql(String table) {
         return consumeOneSql(table, DATABASE_NOW);
@@ -261,15 +263,16 @@ final class CounterStatements {
                 + "ON CONFLICT (bucket, key) DO UPDATE SET "
                 + "count = CASE WHEN " + stale + " THEN EXCLUDED.count WHEN " + fits + " THEN c.count + :cost::bigint "
                 + "ELSE c.count END, "
-                + "ends_at = CASE WHEN " + stale + " THEN EXCLUDED.ends_at ELSE c.ends_at END, "
+                + "ends_at = CASE WHEN " + stale + " THEN EXCLUDED.ends_at ELSE LEAST(c.ends_at, EXCLUDED.ends_at) END, "
                 + "denied = CASE WHEN " + stale + " THEN EXCLUDED.denied ELSE NOT (" + fits + ") END, "
                 + "window_seconds = NULL, window_counts = NULL, window_ends = NULL "
                 + "RETURNING count, ends_at, denied, " + now;
     }
 
     /**
-     * Several windows in the row's arrays. The sub-select reads each window of the old row (an ended window, or
-     * every window of a row counted under other windows, as not open: count 0), decides once over all of them
+     * Several windows in the row's arrays. The sub-select reads each window of the old row by its length (an ended
+     * window, a window of a length the row does not hold, or every window of a row of one window, as not open: count
+     * 0; docs/stores.md#counters-across-a-change-of-settings), decides once over all of them
      * ({@code ok}), and writes each window: counted and opened if needed when allowed; when refused, as it was,
      * an ended window kept ended (its end set to now, so no window opens at a refused call).
      */
@@ -281,10 +284,11 @@ final class CounterStatements {
                 + "COALESCE(u.open, false) AS open, "
                 + "CASE WHEN u.open THEN u.old_count ELSE 0 END AS count, "
                 + "CASE WHEN u.open THEN u.old_end ELSE " + now + " + u.sec * interval '1 second' END AS opened_end "
-                + "FROM (SELECT s.i, s.sec, s.lim, c.window_counts[s.i] AS old_count, "
-                + "c.window_ends[s.i] AS old_end, "
-                + "(c.window_seconds = EXCLUDED.window_seconds AND c.window_ends[s.i] > " + now + ") AS open "
-                + "FROM unnest(EXCLUDED.window_seconds, :limits::bigint[]) WITH ORDINALITY AS s(sec, lim, i)) AS u";
+                + "FROM (SELECT s.i, s.sec, s.lim, c.window_counts[s.j] AS old_count, "
+                + "c.window_ends[s.j] AS old_end, c.window_ends[s.j] > " + now + " AS open "
+                + "FROM (SELECT e.*, array_position(c.window_seconds, e.sec) AS j "
+                + "FROM unnest(EXCLUDED.window_seconds, :limits::bigint[]) WITH ORDINALITY AS e(sec, lim, i)) AS s) "
+                + "AS u";
         String decided = "SELECT w.*, bool_and(w.count + GREATEST(:cost, 1) <= w.lim) OVER () AS ok FROM ("
                 + windows + ") AS w";
         String newCount = "CASE WHEN d.ok THEN d.count + :cost ELSE d.count END";
@@ -312,9 +316,11 @@ final class CounterStatements {
      * {@code token_intervals} and {@code token_capacities}. The sub-select reads the time owed until full
      * ({@code owed}, microseconds, exact: {@code extract} gives a numeric) whatever that shape (a key keeps it when
      * its plan changes the bucket's limits), at most a full refill of the call's capacity and interval; a row of
-     * several windows counts as full. It decides ({@code fits}: the rule of V8's function, needed capped at the
+     * several windows counts as full. It decides ({@code fits}: the rule of V9's function, needed capped at the
      * capacity + 1 so no product overflows) and, when allowed, moves the TAT on by the cost's intervals; a refusal
-     * leaves the TAT as it was (a row of several windows: full now) and sets
+     * leaves the TAT as it was, but at most a full refill from now, so a row left by a larger or slower bucket
+     * refills from now as the verdict says (docs/stores.md#counters-across-a-change-of-settings; a row of several
+     * windows: full now), and sets
      * {@code denied}, which {@code RETURNING} reads back. A first call that does not fit writes a full row,
      * {@code ends_at} now, which the next sweep deletes.
      */
@@ -336,16 +342,19 @@ final class CounterStatements {
                 + "ON CONFLICT (bucket, key) DO UPDATE SET "
                 + "(ends_at, denied, window_ends, token_intervals, token_capacities) = ("
                 + "SELECT CASE WHEN o.fits THEN o.now + (o.owed + o.cost * o.iv) * interval '1 microsecond' "
-                + "WHEN o.same THEN c.ends_at ELSE o.now END, NOT o.fits, NULL::timestamptz[], "
+                + "WHEN o.same THEN LEAST(c.ends_at, o.now + o.owed * interval '1 microsecond') ELSE o.now END, "
+                + "NOT o.fits, NULL::timestamptz[], "
                 + "EXCLUDED.token_intervals, EXCLUDED.token_capacities FROM " + decided + ") "
                 + "RETURNING ends_at, denied, " + now;
     }
 
     /**
-     * A sliding window of one window and a positive cost (docs/stores.md#sliding-window-rows), decided as V8's
+     * A sliding window of one window and a positive cost (docs/stores.md#sliding-window-rows), decided as V9's
      * function decides it, to the millisecond and in the same doubles, but as one plain upsert, as a fixed window's
      * is: a call of PL/pgSQL per decision costs more than the decision. The sub-selects read the row as of now
-     * ({@code x}: the instant truncated to the millisecond, and whether the row was kept under this window's length),
+     * ({@code x}: the instant truncated to the millisecond, whether it is a row of one window, and when its current
+     * window ends, at most this window's length from now: a row kept under a longer window of the bucket's name keeps
+     * its counts in a window brought within this one, docs/stores.md#counters-across-a-change-of-settings),
      * roll it ({@code s}: the current count, the previous count and the current window's end: the row's own window,
      * the one it ended into, or a new one), and decide ({@code d}). Allowed, the cost is counted; refused, the row is
      * written rolled as it was read (the same state) with {@code denied}, which {@code RETURNING} reads back, as a
@@ -356,15 +365,16 @@ final class CounterStatements {
     private static String consumeSlidingSql(String table, String now) {
         String read = "(SELECT date_trunc('milliseconds', " + now + ") AS now, :cost::bigint AS cost, "
                 + ":limit::bigint AS lim, :window::bigint AS secs, :window::bigint * interval '1 second' AS span, "
-                + ":window::bigint * 1000 AS span_ms, COALESCE(c.length_seconds = :window::bigint, false) AS same) "
-                + "AS x";
+                + ":window::bigint * 1000 AS span_ms, COALESCE(c.length_seconds IS NOT NULL, false) AS same, "
+                + "LEAST(c.ends_at - c.length_seconds * interval '1 second', date_trunc('milliseconds', " + now
+                + ") + :window::bigint * interval '1 second') AS current_end) AS x";
         String rolled = "(SELECT x.*, "
-                + "CASE WHEN x.same AND c.ends_at - x.span > x.now THEN c.count ELSE 0 END AS cur, "
-                + "CASE WHEN x.same AND c.ends_at - x.span > x.now THEN c.previous "
-                + "WHEN x.same AND c.ends_at > x.now AND c.count > 0 THEN c.count ELSE 0 END AS prev, "
-                + "CASE WHEN x.same AND c.ends_at - x.span > x.now THEN c.ends_at - x.span "
-                + "WHEN x.same AND c.ends_at > x.now AND c.count > 0 THEN c.ends_at ELSE x.now + x.span END "
-                + "AS window_end FROM " + read + ") AS s";
+                + "CASE WHEN x.same AND x.current_end > x.now THEN c.count ELSE 0 END AS cur, "
+                + "CASE WHEN x.same AND x.current_end > x.now THEN c.previous "
+                + "WHEN x.same AND x.current_end + x.span > x.now AND c.count > 0 THEN c.count ELSE 0 END AS prev, "
+                + "CASE WHEN x.same AND x.current_end > x.now THEN x.current_end "
+                + "WHEN x.same AND x.current_end + x.span > x.now AND c.count > 0 THEN x.current_end + x.span "
+                + "ELSE x.now + x.span END AS window_end FROM " + read + ") AS s";
         String decided = "(SELECT s.*, s.prev::float8 "
                 + "* LEAST((extract(epoch FROM s.window_end - s.now) * 1000)::bigint, s.span_ms)::float8 / s.span_ms::float8 <= (s.lim - s.cur - s.cost)::float8 AS fits FROM " + rolled
                 + ") AS d";
@@ -389,7 +399,7 @@ final class CounterStatements {
      * upserts are, so no migration adds a function for it. Each step is a sub-select of its own: {@code p} the
      * instant and the windows' numbers; {@code r} one row per refund, with its bucket's windows sliced out of them;
      * {@code locked} the rows refunded, locked in (bucket, key) order as every statement that locks several rows
-     * takes them, so a refund never waits in a circle with V8's function or another refund; {@code windows} each
+     * takes them, so a refund never waits in a circle with V9's function or another refund; {@code windows} each
      * window of each refund beside the row's window of the same index: whether the row was kept under the
      * refund's windows (as the decisions read it), when that window ends, and the instant to compare it with (a
      * sliding window's is truncated to the millisecond, as its decisions' is); {@code credits} per window, the
@@ -506,7 +516,7 @@ final class CounterStatements {
 
     /**
      * The function of V5 that decides several calls with three parameters ({@code <table>_decide}), named and found
-     * as V3's is. No longer called (V8's decides every algorithm); the startup check still looks for it.
+     * as V3's is. No longer called (V9's decides every algorithm); the startup check still looks for it.
      *
      * @param table the counter table, optionally {@code schema.table}
      * @return the function's name, qualified as the table is
@@ -527,7 +537,7 @@ final class CounterStatements {
 
     /**
      * The function of V6 that decides several calls of fixed windows and token buckets ({@code <table>_decide_v6}),
-     * named and found as V3's is. No longer called (V8's decides every algorithm); the startup check still looks for
+     * named and found as V3's is. No longer called (V9's decides every algorithm); the startup check still looks for
      * it.
      *
      * @param table the counter table, optionally {@code schema.table}
@@ -549,7 +559,7 @@ final class CounterStatements {
 
     /**
      * The function of V7 that decides several calls of every algorithm ({@code <table>_decide_v7}), named and found
-     * as V3's is. No longer called (V8's keeps a token bucket's time owed across plans); the startup check still
+     * as V3's is. No longer called (V8's, then V9's, keep a token bucket's time owed across plans); the startup check still
      * looks for it.
      *
      * @param table the counter table, optionally {@code schema.table}
@@ -571,21 +581,44 @@ final class CounterStatements {
 
     /**
      * The function of V8 that decides several calls of every algorithm ({@code <table>_decide_v8}), named and found
-     * as V3's is: V7's, whose token buckets keep their time owed until full when their limits change (a plan,
-     * docs/stores.md#token-bucket-rows).
+     * as V3's is. No longer called (V9's keeps counters truthful when a bucket's settings change); the startup check
+     * still looks for it.
+     *
+     * @param table the counter table, optionally {@code schema.table}
+     * @return the function's name, qualified as the table is
+     */
+    static String decideV8Function(String table) {
+        return table + "_decide_v8";
+    }
+
+    /**
+     * The function of V8 with its argument types, as {@code to_regprocedure} reads it.
+     *
+     * @param table the counter table, optionally {@code schema.table}
+     * @return e.g. {@code rate_limit_counters_decide_v8(timestamptz, varchar[], bigint[])}
+     */
+    static String decideV8FunctionSignature(String table) {
+        return decideV8Function(table) + "(" + DECIDE_TYPES + ")";
+    }
+
+    /**
+     * The function of V9 that decides several calls of every algorithm ({@code <table>_decide_v9}), named and found
+     * as V3's is: V8's, whose rows kept under other settings of the bucket's name (a reload or a restart changed its
+     * windows) are brought within the call's windows, each window of several read by its length
+     * (docs/stores.md#counters-across-a-change-of-settings).
      *
      * @param table the counter table, optionally {@code schema.table}
      * @return the function's name, qualified as the table is
      */
     static String decideFunction(String table) {
-        return table + "_decide_v8";
+        return table + "_decide_v9";
     }
 
     /**
-     * The function of V8 with the argument types {@link #bindDecide} binds, as {@code to_regprocedure} reads it.
+     * The function of V9 with the argument types {@link #bindDecide} binds, as {@code to_regprocedure} reads it.
      *
      * @param table the counter table, optionally {@code schema.table}
-     * @return e.g. {@code rate_limit_counters_decide_v8(timestamptz, varchar[], bigint[])}
+     * @return e.g. {@code rate_limit_counters_decide_v9(timestamptz, varchar[], bigint[])}
      */
     static String decideFunctionSignature(String table) {
         return decideFunction(table) + "(" + DECIDE_TYPES + ")";
@@ -647,7 +680,7 @@ final class CounterStatements {
     }
 
     /**
-     * The parameters of {@link #decide()}, in the layout migration V7 describes (V8 keeps it): {@code :names} each
+     * The parameters of {@link #decide()}, in the layout migration V7 describes (V8 and V9 keep it): {@code :names} each
      * item's bucket name then its row key ({@link #rowKey}), items one after another; {@code :numbers} the count of
      * calls, each call's count of items, then per item its algorithm (0 fixed window, 1 token bucket, 2 sliding
      * window), its cost (units of cost), its count of windows and per window two numbers: a fixed or sliding window's
@@ -703,7 +736,7 @@ final class CounterStatements {
 
     /**
      * Binds {@link #refund()}'s parameters: per refund, {@code :buckets} its bucket's name, {@code :keys} its row key
-     * ({@link #rowKey}), {@code :algorithms} its algorithm's number (as V8's function numbers them), {@code :costs}
+     * ({@link #rowKey}), {@code :algorithms} its algorithm's number (as V9's function numbers them), {@code :costs}
      * its cost, {@code :firsts} where its windows start in the arrays that follow (from 1) and {@code :sizes} how
      * many it has; per window, refund after refund, {@code :lengths} a fixed or sliding window's length in seconds
      * or a token bucket's interval in microseconds, {@code :capacities} a token bucket's capacity (0 for a window),
@@ -765,7 +798,7 @@ final class CounterStatements {
         }
     }
 
-    /** The number of {@code bucket}'s algorithm in V8's function. */
+    /** The number of {@code bucket}'s algorithm in V9's function. */
     private static long algorithmNumber(Bucket bucket) {
         return switch (bucket.algorithm()) {
             case FIXED_WINDOW -> FIXED_WINDOW;

@@ -209,13 +209,30 @@ class PostgresChecksTest {
     }
 
     @Test
-    @DisplayName("the breaker's probe runs the function's path too: it fails on a table migrated to V7 only, "
-            + "passes once V8 is applied, and fails again when V8's function is dropped")
-    void probeNeedsV8Function() throws Exception {
+    @DisplayName("a table migrated to V8 only: one problem naming the missing function of V9 and the migration")
+    void missingV9() throws SQLException, java.io.IOException {
+        String v8Only = schemaMigratedBy("rl_checks_v8_", "V1__create_rate_limit_counters.sql",
+                "V2__several_windows_and_costs.sql", "V3__several_buckets_in_one_statement.sql",
+                "V4__decisions_in_batches.sql", "V5__one_statement_per_item.sql", "V6__token_buckets.sql",
+                "V7__sliding_windows.sql", "V8__plans.sql");
+        try (HikariDataSource pool = pool("public", config -> { })) {
+            assertThat(PostgresChecks.check(pool, v8Only + "." + TABLE)).singleElement().asString()
+                    .contains("ratelimiter.postgres.table")
+                    .contains(v8Only + ".rate_limit_counters_decide_v9")
+                    .contains("V9__settings_changes.sql");
+        } finally {
+            PostgresTarget.dropSchema(v8Only);
+        }
+    }
+
+    @Test
+    @DisplayName("the breaker's probe runs the function's path too: it fails on a table migrated to V8 only, "
+            + "passes once V9 is applied, and fails again when V9's function is dropped")
+    void probeNeedsV9Function() throws Exception {
         String v6Only = schemaMigratedBy("rl_checks_probe_", "V1__create_rate_limit_counters.sql",
                 "V2__several_windows_and_costs.sql", "V3__several_buckets_in_one_statement.sql",
                 "V4__decisions_in_batches.sql", "V5__one_statement_per_item.sql", "V6__token_buckets.sql",
-                "V7__sliding_windows.sql");
+                "V7__sliding_windows.sql", "V8__plans.sql");
         try (HikariDataSource pool = pool(v6Only, config -> { })) {
             PostgresStore store = new PostgresStore(pool, TABLE, java.time.Duration.ofSeconds(10), 1,
                     Optional.empty(), ConnectionEviction.ABORT);
@@ -223,15 +240,15 @@ class PostgresChecksTest {
                     .isInstanceOf(dev.ratelimiter.spi.StoreException.class);
             try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
                 statement.execute(java.nio.file.Files.readString(java.nio.file.Path.of("../migrations/postgres",
-                        "V8__plans.sql")));
+                        "V9__settings_changes.sql")));
             }
             store.probe();
             try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
-                statement.execute("DROP FUNCTION " + v6Only + ".rate_limit_counters_decide_v8");
+                statement.execute("DROP FUNCTION " + v6Only + ".rate_limit_counters_decide_v9");
             }
             org.assertj.core.api.Assertions.assertThatThrownBy(store::probe)
                     .isInstanceOf(dev.ratelimiter.spi.StoreException.class)
-                    .rootCause().hasMessageContaining("rate_limit_counters_decide_v8");
+                    .rootCause().hasMessageContaining("rate_limit_counters_decide_v9");
         } finally {
             PostgresTarget.dropSchema(v6Only);
         }

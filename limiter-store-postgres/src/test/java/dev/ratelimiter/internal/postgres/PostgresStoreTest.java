@@ -192,6 +192,44 @@ class PostgresStoreTest extends RateLimiterContract {
     }
 
     @Test
+    @DisplayName("settings changed, in V9's function (calls of several items): rows left by a 60 s window decided "
+            + "under 2 s keep their counts, and a refusal writes them within 2 s, so the next window, refill or slide "
+            + "comes when the refusal said (docs/stores.md#counters-across-a-change-of-settings)")
+    void functionBringsRowsWithinAShortenedWindow() throws Exception {
+        PostgresStore store = new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 4,
+                Optional.of(clock), ConnectionEviction.ABORT);
+        Bucket other = bucket("fn-changed-other", 100, Duration.ofSeconds(60));
+        Bucket fixed = bucket("fn-changed-fixed", 3, Duration.ofSeconds(60));
+        Bucket fixedAfter = new Bucket(fixed.name(), 3, Duration.ofSeconds(2));
+        Bucket tokens = tokenBucket("fn-changed-tokens", 0, new Bucket.Limit(4, Duration.ofSeconds(60)));
+        Bucket tokensAfter = new Bucket(tokens.name(), List.of(new Bucket.Limit(4, Duration.ofSeconds(2))),
+                dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
+        Bucket sliding = slidingWindow("fn-changed-sliding", new Bucket.Limit(4, Duration.ofSeconds(60)));
+        Bucket slidingAfter = new Bucket(sliding.name(), List.of(new Bucket.Limit(4, Duration.ofSeconds(2))),
+                dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
+        assertThat(store.consume(List.of(new StoreItem(fixed, "k", 3)))).containsExactly(1, 3, 60_000);
+        assertThat(store.consume(List.of(new StoreItem(tokens, "k", 4)))).containsExactly(1, 4, 60_000);
+        assertThat(store.consume(List.of(new StoreItem(sliding, "k", 4)))).containsExactly(1, 4, 0, 60_000);
+
+        assertThat(store.consume(List.of(new StoreItem(other, "a", 1), new StoreItem(fixedAfter, "k", 1))))
+                .as("the 3 counted, their window ending within 2 s").containsExactly(1, 1, 60_000, 0, 3, 2_000);
+        assertThat(store.consume(List.of(new StoreItem(other, "b", 1), new StoreItem(tokensAfter, "k", 1))))
+                .as("4 tokens missing, full in 2 s").containsExactly(1, 1, 60_000, 0, 4, 2_000);
+        assertThat(store.consume(List.of(new StoreItem(other, "c", 1), new StoreItem(slidingAfter, "k", 1))))
+                .as("the 4 counted, their window ending within 2 s").containsExactly(1, 1, 60_000, 0, 4, 0, 2_000);
+
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(store.consume(List.of(new StoreItem(other, "d", 1), new StoreItem(tokensAfter, "k", 1))))
+                .as("a second later, 2 tokens back: one taken").containsExactly(1, 1, 60_000, 1, 3, 1_500);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(store.consume(List.of(new StoreItem(other, "e", 1), new StoreItem(fixedAfter, "k", 1))))
+                .as("2 s later, a new window").containsExactly(1, 1, 60_000, 1, 1, 2_000);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(store.consume(List.of(new StoreItem(other, "f", 1), new StoreItem(slidingAfter, "k", 1))))
+                .as("3 s later, the 4 weigh 4 x 1 s / 2 s").containsExactly(1, 1, 60_000, 1, 1, 4, 1_000);
+    }
+
+    @Test
     @DisplayName("several items are one statement on the server: the function of V7, whatever the items")
     void severalItemsOneStatement() throws Exception {
         List<String> prepared = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -203,7 +241,7 @@ class PostgresStoreTest extends RateLimiterContract {
 
         store.consume(List.of(new StoreItem(one, "k", 1), new StoreItem(two, "k", 2), new StoreItem(one, "j", 0)));
 
-        assertThat(prepared).singleElement().asString().contains("rate_limit_counters_decide_v8(");
+        assertThat(prepared).singleElement().asString().contains("rate_limit_counters_decide_v9(");
     }
 
     @Test
@@ -230,9 +268,9 @@ class PostgresStoreTest extends RateLimiterContract {
         assertThat(prepared).hasSize(5);
         assertThat(prepared.get(0)).startsWith("INSERT INTO rate_limit_counters").contains("token_intervals");
         assertThat(prepared.get(1)).startsWith("SELECT").doesNotContain("_decide");
-        assertThat(prepared.get(2)).contains("rate_limit_counters_decide_v8(");
+        assertThat(prepared.get(2)).contains("rate_limit_counters_decide_v9(");
         assertThat(prepared.get(3)).startsWith("SELECT").doesNotContain("_decide");
-        assertThat(prepared.get(4)).contains("rate_limit_counters_decide_v8(");
+        assertThat(prepared.get(4)).contains("rate_limit_counters_decide_v9(");
     }
 
     @Test
@@ -411,9 +449,9 @@ class PostgresStoreTest extends RateLimiterContract {
 
             assertThat(prepared).hasSize(4);
             assertThat(prepared.get(0)).as("one window counted: the plain upsert").startsWith(
-                    "INSERT INTO rate_limit_counters").doesNotContain("decide_v8");
+                    "INSERT INTO rate_limit_counters").doesNotContain("decide_v9");
             assertThat(prepared.subList(1, 4)).allSatisfy(sql -> assertThat(sql)
-                    .contains(production ? "rate_limit_counters_decide_v8(NULL, " : "rate_limit_counters_decide_v8(?"));
+                    .contains(production ? "rate_limit_counters_decide_v9(NULL, " : "rate_limit_counters_decide_v9(?"));
         }
     }
 
@@ -622,9 +660,9 @@ class PostgresStoreTest extends RateLimiterContract {
 
         assertThat(prepared).hasSize(7).allSatisfy(sql -> assertThat(sql).doesNotContain("?::timestamptz"));
         assertThat(prepared.subList(0, 3)).allSatisfy(sql -> assertThat(sql).contains("statement_timestamp()"));
-        assertThat(prepared.get(3)).contains("rate_limit_counters_decide_v8(NULL, ");
+        assertThat(prepared.get(3)).contains("rate_limit_counters_decide_v9(NULL, ");
         assertThat(prepared.subList(4, 6)).allSatisfy(sql -> assertThat(sql).contains("statement_timestamp()"));
-        assertThat(prepared.get(6)).contains("rate_limit_counters_decide_v8(NULL, ");
+        assertThat(prepared.get(6)).contains("rate_limit_counters_decide_v9(NULL, ");
     }
 
     @Test

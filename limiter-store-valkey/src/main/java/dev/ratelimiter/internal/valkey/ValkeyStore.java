@@ -45,7 +45,10 @@ import java.util.function.Supplier;
  * window's current and previous counts from its key's value and where its windows stand from its PTTL (the key
  * expires one window length after its current window ends), and writes (SET, keeping the expiry or setting it) only
  * when every window has room. Either way a window's time is its key's expiry, so the server's clock times every
- * replica's windows, and the script needs no TIME. In a cluster, a call whose later run fails throws, and the items
+ * replica's windows, and the script needs no TIME. A key left by a longer window or a larger token bucket of the same
+ * name (the bucket's settings changed) is shortened at the first call that reads it, allowed or refused: its expiry
+ * brought within the call's window (a sliding window's within two), a token bucket's time owed to a full refill
+ * (docs/stores.md#counters-across-a-change-of-settings). In a cluster, a call whose later run fails throws, and the items
  * of its earlier runs stay counted (as after a timeout, the SPI's "an increment may have happened").
  *
  * <p>The script runs by EVALSHA; only an explicit NOSCRIPT reply (after a restart or SCRIPT FLUSH) sends it once

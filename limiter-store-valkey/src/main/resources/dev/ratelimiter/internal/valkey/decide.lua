@@ -13,7 +13,8 @@
 -- numbers: the current window's count, the previous window's count and the milliseconds until the current window
 -- ends (no state: 0, 0 and its whole length).
 -- An item is allowed iff every window has room for its cost (for cost 0: for one attempt); a refused item writes
--- nothing, so it takes from no window and extends none (docs/guide.md#fixed-windows; the keys of token buckets and
+-- nothing but the shortening of a key left by a longer window or a larger token bucket (the bucket's settings
+-- changed: docs/stores.md#counters-across-a-change-of-settings), so it takes from no window and extends none (docs/guide.md#fixed-windows; the keys of token buckets and
 -- sliding windows: docs/stores.md#the-valkey--redis-backend).
 -- No TIME: a window's time is its key's expiry on the server's clock, so replicas with skewed clocks share it.
 -- Commands: PTTL, GET, INCRBY, PEXPIRE, SET, and DEL for a token bucket's or sliding window's key found without an
@@ -37,8 +38,10 @@ local function fixedWindows(reply, k, a, n, cost, needed)
       ttl = window -- no counter: the window opens at the first counted call
     else
       count = tonumber(redis.call('GET', key))
-      if ttl == -1 then
+      if ttl == -1 or ttl > window then
         -- A counter that lost its expiry: a key must never live forever, or it would lock its client out for good.
+        -- A counter opened under a longer window (the bucket's window was shortened) ends within this one, its count
+        -- kept, whatever this call's verdict (docs/stores.md#counters-across-a-change-of-settings).
         redis.call('PEXPIRE', key, window)
         ttl = window
       end
@@ -80,9 +83,15 @@ local function tokenBuckets(reply, k, a, n, cost, needed)
     local ttl = redis.call('PTTL', key)
     local o = 0
     if ttl >= 0 then
-      o = ttl * 1000 - (tonumber(redis.call('GET', key)) or 0)
-      -- At most empty: a bucket whose capacity or rate was lowered is not owed more than it can hold.
-      o = math.min(math.max(o, 0), capacity * interval)
+      o = math.max(ttl * 1000 - (tonumber(redis.call('GET', key)) or 0), 0)
+      -- At most empty: a bucket whose capacity, rate or window was lowered is not owed more than it can hold, and
+      -- its key is set to that, whatever this call's verdict, so it refills from now as the verdict says
+      -- (docs/stores.md#counters-across-a-change-of-settings).
+      if o > capacity * interval then
+        o = capacity * interval
+        local ms = math.floor((o + 999) / 1000)
+        redis.call('SET', key, ms * 1000 - o, 'PX', ms)
+      end
     elseif ttl == -1 then
       -- A key without an expiry would never go: read as full and removed, so no key outlives its bucket's refill.
       redis.call('DEL', key)
@@ -135,8 +144,12 @@ local function slidingWindows(reply, k, a, n, cost, needed)
       local c, p = string.match(redis.call('GET', key) or '', '^(%d+) (%d+)$')
       c, p = tonumber(c) or 0, tonumber(p) or 0
       if ttl > 2 * window then
-        -- Written for a longer window (the bucket's window was shortened): its counts, its time clamped to W.
+        -- Written for a longer window (the bucket's window was shortened): its counts, its current window ending
+        -- within W and its key one W later, set whatever this call's verdict
+        -- (docs/stores.md#counters-across-a-change-of-settings).
         cur, prev = c, p
+        redis.call('PEXPIRE', key, 2 * window)
+        expiry = nil
       elseif ttl > window then
         cur, prev, r = c, p, ttl - window
         expiry = nil -- a write keeps the expiry (SET KEEPTTL): a window's end never moves

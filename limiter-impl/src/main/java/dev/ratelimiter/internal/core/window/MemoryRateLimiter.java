@@ -33,6 +33,12 @@ import java.util.concurrent.atomic.LongAdder;
  * sweeper retires a key's state once its windows have ended, marking it before removing it, so an attempt can never be
  * counted in a state that has left the map.
  *
+ * <p>A key's state meets its bucket's changed settings (a reload or a restart) at its next call, as every store's
+ * does (docs/stores.md#counters-across-a-change-of-settings): under a shorter window, a window opened under a longer
+ * one ends within the new length, its count kept; a token bucket's time owed is kept at most a full refill; several
+ * windows keep the counts of the lengths they had; one window to several or back, or another algorithm, starts
+ * afresh.
+ *
  * <p>Each bucket holds at most {@code maxKeysPerBucket} live counters. A new key beyond the cap is answered
  * {@link Verdict.Outcome#UNAVAILABLE} (the bucket's outage policy decides), counted in
  * {@link #refusedAtCap(String)} and warned about once per bucket; live counters are never evicted, since
@@ -146,6 +152,11 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
             Window window = cell.window;
             if (window == Window.RETIRED) {
                 continue; // swept or reset a moment ago: the next lookup finds a new cell or none
+            }
+            if (window.endsAt - now > windowMillis) {
+                // Opened under a longer window of this name (its settings changed): it ends within this window's
+                // length, its count kept (docs/stores.md#counters-across-a-change-of-settings).
+                window.endNoLaterThan(now + windowMillis);
             }
             if (now >= window.endsAt) {
                 if (cost == 0 || needed > limit) {
@@ -414,8 +425,10 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
 
         /**
          * The key's {@link State} for a bucket of several windows or a token bucket, made if missing; null when the
-         * cap leaves no room for a new key. A state kept under other windows or another algorithm (the bucket was
-         * configured anew) is retired first, so the key starts afresh.
+         * cap leaves no room for a new key. A state kept under other windows of the same algorithm (the bucket's
+         * settings changed) is carried where it can be ({@link LockedState#reshaped}: each window of a length it had
+         * before keeps its count), else, as one kept under another algorithm, retired first, so the key starts
+         * afresh (docs/stores.md#counters-across-a-change-of-settings).
          */
         State state(String key, Bucket bucket, long now) {
             while (true) {
@@ -438,6 +451,16 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
                 }
                 if (slot instanceof State state && state.matches(bucket)) {
                     return state;
+                }
+                if (slot instanceof LockedState locked) {
+                    State next = locked.reshaped(bucket);
+                    if (next != null) {
+                        // The old state is retired and nobody else removes a retired slot: one slot for another.
+                        if (cells.replace(key, slot, next)) {
+                            return next;
+                        }
+                        continue;
+                    }
                 }
                 retire(key, slot);
             }
@@ -539,6 +562,26 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
             return true;
         }
 
+        /**
+         * This state carried into a new one for {@code bucket}, of the same algorithm and other windows, and this one
+         * retired; null, this one left as it is, when it cannot be carried (or was retired already).
+         */
+        final synchronized State reshaped(Bucket bucket) {
+            if (retired) {
+                return null;
+            }
+            State next = reshapedLocked(bucket);
+            if (next != null) {
+                retired = true;
+            }
+            return next;
+        }
+
+        /** The state {@link #reshaped} gives, read under the lock; null when none. */
+        State reshapedLocked(Bucket bucket) {
+            return null;
+        }
+
         @Override
         final synchronized boolean retireIfEnded(long now) {
             if (retired || !ended(now)) {
@@ -624,16 +667,19 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
     private static final class Window {
         static final Window RETIRED = new Window(Long.MIN_VALUE, 0);
         private static final VarHandle COUNT;
+        private static final VarHandle ENDS_AT;
 
         static {
             try {
                 COUNT = MethodHandles.lookup().findVarHandle(Window.class, "count", long.class);
+                ENDS_AT = MethodHandles.lookup().findVarHandle(Window.class, "endsAt", long.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }
         }
 
-        final long endsAt;
+        // Lowered only, by endNoLaterThan, when the bucket's window was shortened; else as the window opened.
+        volatile long endsAt;
         @SuppressWarnings("unused") // read and updated through COUNT
         private volatile long count;
         // The last resetAfter handed out. Plain, not volatile: Duration is immutable (final fields), so a racing
@@ -661,6 +707,21 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
                 resetAfter = cached;
             }
             return cached;
+        }
+
+        /**
+         * Moves the end earlier to {@code latest} if it is later, never later: a window opened under a longer
+         * length of its bucket ends within the current length, with its count (by compare-and-set, so no count is
+         * lost). A call whose clock read came a few milliseconds before another's opened the window may move its end
+         * those milliseconds earlier: the window then ends sooner than said, never later.
+         */
+        void endNoLaterThan(long latest) {
+            while (true) {
+                long end = endsAt;
+                if (end <= latest || ENDS_AT.compareAndSet(this, end, latest)) {
+                    return;
+                }
+            }
         }
 
         /** Sets the count to a shared store's ({@link #carry}). */
@@ -763,6 +824,28 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
             }
             return true;
         }
+
+        /**
+         * Fixed windows of other lengths: each window of a length this state had keeps its count and end; a window
+         * of a new length opens at its first counted call, as Valkey's keys, named by length, do
+         * (docs/stores.md#counters-across-a-change-of-settings).
+         */
+        @Override
+        State reshapedLocked(Bucket bucket) {
+            if (bucket.algorithm() != Bucket.Algorithm.FIXED_WINDOW || !bucket.hasSeveralWindows()) {
+                return null;
+            }
+            Windows next = new Windows(bucket);
+            for (int i = 0; i < next.windowMillis.length; i++) {
+                for (int j = 0; j < windowMillis.length; j++) {
+                    if (windowMillis[j] == next.windowMillis[i]) {
+                        next.counts[i] = counts[j];
+                        next.endsAt[i] = endsAt[j];
+                    }
+                }
+            }
+            return next;
+        }
     }
 
     /**
@@ -800,10 +883,13 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
             fillMillis = ceilMillis(capacityMicros);
         }
 
+        /**
+         * Any token bucket of one window: its TAT carries under another capacity, rate or window of its name (a plan,
+         * or settings changed), read as at most a full refill (docs/stores.md#counters-across-a-change-of-settings).
+         */
         @Override
         boolean matches(Bucket bucket) {
-            return bucket == shape || bucket.isTokenBucket() && !bucket.hasSeveralWindows()
-                    && bucket.window().equals(shape.window());
+            return bucket == shape || bucket.isTokenBucket() && !bucket.hasSeveralWindows();
         }
 
         @Override
@@ -820,9 +906,10 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
                 if (current == RETIRED) {
                     return null;
                 }
-                // At most empty: a key owing more time than this capacity holds (its plan's was larger, or slower)
-                // owes a full refill under this one, as every store reads it (docs/plans.md).
-                long owed = Math.min(Math.max(current, now) - now, capacityMicros);
+                // At most empty: a key owing more time than this capacity holds (its plan's was larger, or slower,
+                // or its window longer) owes a full refill under this one, as every store reads it (docs/plans.md).
+                long unclamped = Math.max(current, now) - now;
+                long owed = Math.min(unclamped, capacityMicros);
                 boolean allowed = needed <= capacity && owed + needed * interval <= capacityMicros;
                 if (allowed && cost > 0) {
                     long next = owed + cost * interval;
@@ -830,6 +917,10 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
                         continue;
                     }
                     owed = next;
+                } else if (unclamped > capacityMicros && !TAT.compareAndSet(this, current, now + capacityMicros)) {
+                    // The clamp is kept, so the bucket refills from now as its verdict says, not from the old TAT
+                    // (docs/stores.md#counters-across-a-change-of-settings).
+                    continue;
                 }
                 return WindowVerdicts.tokenSingle(bucket, cost, allowed, (capacityMicros - owed) / interval,
                         ceilMillis(owed), fillMillis);
@@ -916,20 +1007,14 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
             }
         }
 
+        /**
+         * Any token bucket of as many windows: each window's TAT carries under another capacity, rate or window in
+         * its place (a plan, or settings changed), read as at most a full refill, as PostgreSQL's rows carry
+         * (docs/stores.md#counters-across-a-change-of-settings).
+         */
         @Override
         boolean matches(Bucket bucket) {
-            if (bucket == shape) {
-                return true;
-            }
-            if (!bucket.isTokenBucket() || bucket.limits().size() != tat.length) {
-                return false;
-            }
-            for (int i = 0; i < tat.length; i++) {
-                if (!bucket.limits().get(i).window().equals(shape.limits().get(i).window())) {
-                    return false;
-                }
-            }
-            return true;
+            return bucket == shape || bucket.isTokenBucket() && bucket.limits().size() == tat.length;
         }
 
         private long interval(Bucket bucket, int i) {
@@ -962,6 +1047,8 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
                 if (allowed && cost > 0) {
                     owed += cost * interval;
                     tat[i] = now + owed;
+                } else if (tat[i] > now + owed) {
+                    tat[i] = now + owed; // the clamp kept (docs/stores.md#counters-across-a-change-of-settings)
                 }
                 remaining[i] = (capacityMicros - owed) / interval;
                 fullMillis[i] = ceilMillis(owed);
@@ -1127,6 +1214,29 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
             }
             return true;
         }
+
+        /**
+         * Sliding windows of other lengths: each window of a length this state had keeps its counts and end; a window
+         * of a new length starts with nothing to weigh, as Valkey's keys, named by length, do
+         * (docs/stores.md#counters-across-a-change-of-settings).
+         */
+        @Override
+        State reshapedLocked(Bucket bucket) {
+            if (!bucket.isSlidingWindow() || !bucket.hasSeveralWindows()) {
+                return null;
+            }
+            Sliding next = new Sliding(bucket);
+            for (int i = 0; i < next.windowMillis.length; i++) {
+                for (int j = 0; j < windowMillis.length; j++) {
+                    if (windowMillis[j] == next.windowMillis[i]) {
+                        next.current[i] = current[j];
+                        next.previous[i] = previous[j];
+                        next.endsAt[i] = endsAt[j];
+                    }
+                }
+            }
+            return next;
+        }
     }
 
     /**
@@ -1151,31 +1261,64 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
         private final long windowMillis;
         @SuppressWarnings("unused") // read and replaced through SPAN
         private volatile Span span = Span.NONE;
+        // The longest window length this key was decided under, so the sweep keeps it while anything weighs.
+        private volatile long longestMillis;
 
         SlidingCell(Bucket bucket) {
             shape = bucket;
             windowMillis = bucket.window().toMillis();
+            longestMillis = windowMillis;
         }
 
+        /**
+         * Any sliding window of one window: its counts carry under another limit or window length of its name (a
+         * plan, or settings changed; docs/stores.md#counters-across-a-change-of-settings).
+         */
         @Override
         boolean matches(Bucket bucket) {
-            return bucket == shape || bucket.isSlidingWindow() && !bucket.hasSeveralWindows()
-                    && bucket.window().toMillis() == windowMillis;
+            return bucket == shape || bucket.isSlidingWindow() && !bucket.hasSeveralWindows();
         }
 
         private boolean replace(Span expected, Span next) {
             return SPAN.compareAndSet(this, expected, next);
         }
 
-        /** Decided under the call's bucket's limit: a plan (docs/plans.md) changes it, never the window. */
+        /** The window length of {@code bucket}, noted when it is longer than any this key was decided under. */
+        private long windowOf(Bucket bucket) {
+            if (bucket == shape) {
+                return windowMillis;
+            }
+            long millis = bucket.window().toMillis();
+            if (millis > longestMillis) {
+                synchronized (this) { // only when the settings changed: a lock rather than one more VarHandle
+                    longestMillis = Math.max(longestMillis, millis);
+                }
+            }
+            return millis;
+        }
+
+        /**
+         * Decided under the call's bucket's limit and window: a plan (docs/plans.md) changes the limit; changed
+         * settings may change the window, whose current span then ends within the new length, its counts kept
+         * (docs/stores.md#counters-across-a-change-of-settings).
+         */
         @Override
         Verdict decide(Bucket bucket, long cost, long now) {
             long limit = bucket.limit();
+            long windowMillis = windowOf(bucket);
             long needed = WindowVerdicts.needed(cost);
             while (true) {
                 Span current = span;
                 if (current == Span.RETIRED) {
                     return null;
+                }
+                if (current.endsAt - now > windowMillis) {
+                    // Opened under a longer window: sealed and replaced by a span ending within this length, with
+                    // its counts. (A call whose clock read came a few milliseconds before another's opened the span
+                    // ends it those milliseconds sooner: never later than said.)
+                    long count = current.seal();
+                    replace(current, new Span(now + windowMillis, current.previous, count));
+                    continue;
                 }
                 if (now >= current.endsAt) {
                     // Sealed right before it is replaced, so a thread that finds it sealed soon finds its successor.
@@ -1219,6 +1362,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
          */
         @Override
         boolean refund(Bucket bucket, long cost, long[] endsIn, long now) {
+            long windowMillis = windowOf(bucket);
             while (true) {
                 Span current = span;
                 if (current == Span.RETIRED) {
@@ -1244,6 +1388,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
          */
         @Override
         boolean carry(Bucket bucket, Verdict verdict, long now) {
+            long windowMillis = windowOf(bucket);
             long outMillis = verdict.resetAfter().toMillis()
                     + (verdict.outcome() == Verdict.Outcome.DENIED ? windowMillis : 0);
             while (true) {
@@ -1274,7 +1419,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
         @Override
         boolean retireIfEnded(long now) {
             Span current = span;
-            return current != Span.RETIRED && now >= current.endsAt + windowMillis && replace(current, Span.RETIRED);
+            return current != Span.RETIRED && now >= current.endsAt + longestMillis && replace(current, Span.RETIRED);
         }
     }
 

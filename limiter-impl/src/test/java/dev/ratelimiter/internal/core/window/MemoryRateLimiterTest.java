@@ -146,7 +146,8 @@ class MemoryRateLimiterTest extends RateLimiterContract {
     }
 
     @Test
-    @DisplayName("a bucket rebuilt with a shorter window under the same name reports at most its own window's length")
+    @DisplayName("a bucket rebuilt with a shorter window under the same name ends the open window within its own "
+            + "length, its count kept, and the end stays clamped (docs/stores.md#counters-across-a-change-of-settings)")
     void rebuiltShorterBucketClampsResetAfter() {
         Bucket hourly = bucket("rebuilt", 5, Duration.ofHours(1));
         Bucket minutely = new Bucket(hourly.name(), 5, MINUTE);
@@ -157,7 +158,11 @@ class MemoryRateLimiterTest extends RateLimiterContract {
 
         assertThat(verdict.resetAfter()).isEqualTo(MINUTE);
         assertThat(verdict.remaining()).isEqualTo(3); // still counted in the window the hourly bucket opened
-        assertThat(limiter.consume(hourly, "k").resetAfter()).isEqualTo(Duration.ofHours(1).minusMillis(1));
+        assertThat(limiter.consume(hourly, "k").resetAfter()).as("the window's end moved, never to move back")
+                .isEqualTo(MINUTE);
+        clock.advance(MINUTE);
+        assertThat(limiter.consume(hourly, "k").remaining()).as("a new window, of the hourly bucket's length")
+                .isEqualTo(4);
     }
 
     @Test
