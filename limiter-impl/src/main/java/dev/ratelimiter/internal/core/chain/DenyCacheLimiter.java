@@ -42,9 +42,9 @@ import java.util.function.LongSupplier;
  * a kept refusal are returned as the store last reported them, their resets moved on by the time elapsed: the decision
  * is exact, their {@code remaining} may lag what other replicas counted since.
  *
- * <p>A refusal holds only under the limits it was decided under: each keeps its bucket's {@link Bucket#limits()} and
- * burst, and a call whose bucket has other limits (the key's plan changed, docs/plans.md; or the bucket's limits
- * changed) goes to the store, and the kept refusal is dropped. Compared by identity first, so a call under the bucket
+ * <p>A refusal holds only under the limits it was decided under: each keeps its bucket's {@link Bucket#limits()},
+ * burst and algorithm, and a call whose bucket has other ones (the key's plan changed, docs/plans.md; or the bucket's
+ * settings changed, docs/live-limits.md) goes to the store, and the kept refusal is dropped. Compared by identity first, so a call under the bucket
  * that was refused costs no list comparison, and the check allocates nothing.
  *
  * <p>Per bucket at most {@link DenyCacheSettings#maxKeys()} refusals are kept; past it new refusals go to the
@@ -204,7 +204,7 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
             long room = bucket.algorithm() != Bucket.Algorithm.FIXED_WINDOW ? WindowVerdicts.needed(cost) - 1
                     : verdict.remaining();
             refusals.keep(key, new Refusal(windowEndsAt, expiresAt, start, room, verdict, bucket.limits(),
-                    bucket.burst()), resetsBefore, maxKeys);
+                    bucket.burst(), bucket.algorithm()), resetsBefore, maxKeys);
         }
     }
 
@@ -266,11 +266,11 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
 
     /**
      * One refusal: when the store's refusing window ends, when this process stops answering it, when the store was
-     * asked, the most a call may need and still go to the store, the store's verdict, and the limits and burst of
-     * the bucket it was decided under.
+     * asked, the most a call may need and still go to the store, the store's verdict, and the limits, burst and
+     * algorithm of the bucket it was decided under.
      */
     private record Refusal(long windowEndsAt, long expiresAt, long askedAt, long room, Verdict verdict,
-                           List<Bucket.Limit> limits, long burst) {
+                           List<Bucket.Limit> limits, long burst, Bucket.Algorithm algorithm) {
 
         /**
          * Whether a call of {@code bucket} (of the refusal's name) has the limits the refusal was decided under: the
@@ -278,7 +278,7 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
          */
         boolean decidedUnder(Bucket bucket) {
             List<Bucket.Limit> other = bucket.limits();
-            if (bucket.burst() != burst) {
+            if (bucket.burst() != burst || bucket.algorithm() != algorithm) {
                 return false;
             }
             if (other == limits) {

@@ -312,6 +312,20 @@ class DenyCacheLimiterTest {
     }
 
     @Test
+    @DisplayName("live limits: a refusal kept under a fixed window is not served once the bucket counts as a sliding "
+            + "window with the same limits (docs/live-limits.md): the store decides")
+    void refusalHoldsUnderItsOwnAlgorithmOnly() {
+        DenyCacheLimiter limiter = cache(Duration.ofMinutes(1), 100);
+        assertThat(exhaust(limiter, login, "k").outcome()).isEqualTo(Outcome.DENIED);
+        Bucket sliding = new Bucket(login.name(), login.limits(), login.onOutage(), Bucket.Algorithm.SLIDING_WINDOW,
+                0);
+        long calls = store.calls();
+        limiter.consume(sliding, "k");
+        assertThat(store.calls()).as("asked the store").isEqualTo(calls + 1);
+        assertThat(cachedDenials.of(login)).isZero();
+    }
+
+    @Test
     @DisplayName("plans, several items: an item under other limits than its kept refusal goes to the store with the "
             + "items before it")
     void severalItemsUnderOtherLimits() {
