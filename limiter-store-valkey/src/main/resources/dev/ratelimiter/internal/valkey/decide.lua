@@ -14,8 +14,9 @@
 -- ends (no state: 0, 0 and its whole length).
 -- An item is allowed iff every window has room for its cost (for cost 0: for one attempt); a refused item writes
 -- nothing but the shortening of a key left by a longer window or a larger token bucket (the bucket's settings
--- changed: docs/stores.md#counters-across-a-change-of-settings), so it takes from no window and extends none (docs/guide.md#fixed-windows; the keys of token buckets and
--- sliding windows: docs/stores.md#the-valkey--redis-backend).
+-- changed: docs/stores.md#counters-across-a-change-of-settings), so it takes from no window and extends none
+-- (docs/guide.md#fixed-windows; the keys of token buckets and sliding windows:
+-- docs/stores.md#the-valkey--redis-backend).
 -- No TIME: a window's time is its key's expiry on the server's clock, so replicas with skewed clocks share it.
 -- Commands: PTTL, GET, INCRBY, PEXPIRE, SET, and DEL for a token bucket's or sliding window's key found without an
 -- expiry (what an ACL user needs inside the script; docs/stores.md#the-valkey--redis-backend).
