@@ -141,6 +141,8 @@ public interface RateLimits {
         /**
          * A reload's result, the collections copied.
          *
+         * @param changed  the names of the buckets whose settings changed
+         * @param rejected the problems that kept settings out, each naming its property
          * @throws NullPointerException if a collection is {@code null}
          */
         public Reload {
