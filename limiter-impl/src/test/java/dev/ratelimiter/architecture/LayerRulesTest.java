@@ -25,7 +25,8 @@ class LayerRulesTest {
             .importPackages("dev.ratelimiter");
 
     private static final String[] ADAPTERS = {"dev.ratelimiter.internal.cdi..", "dev.ratelimiter.internal.jaxrs..",
-            "dev.ratelimiter.internal.health..", "dev.ratelimiter.internal.metrics.."};
+            "dev.ratelimiter.internal.health..", "dev.ratelimiter.internal.metrics..",
+            "dev.ratelimiter.internal.openapi.."};
     /** The library's own stores' packages, each in a module of its own (limiter-store-valkey, -postgres). */
     private static final String[] STORES = {"dev.ratelimiter.internal.valkey..", "dev.ratelimiter.internal.postgres.."};
     /** core's subpackages, each one job (docs/architecture.md#layers-inside-limiter-impl). */
@@ -50,6 +51,16 @@ class LayerRulesTest {
         noClasses().that().resideOutsideOfPackage("dev.ratelimiter.internal.metrics..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.eclipse.microprofile.metrics..",
                         "io.micrometer..", "io.opentelemetry..")
+                .check(LIBRARY);
+    }
+
+    @Test
+    @DisplayName("MicroProfile OpenAPI (optional) is touched only by the openapi adapter and the filter an application "
+            + "names, and the CDI layer never reaches them, so its beans load where MicroProfile OpenAPI is absent")
+    void openApiStaysInItsAdapter() {
+        noClasses().that().resideOutsideOfPackages("dev.ratelimiter.internal.openapi..", "dev.ratelimiter.openapi")
+                .should().dependOnClassesThat().resideInAnyPackage("org.eclipse.microprofile.openapi..",
+                        "dev.ratelimiter.internal.openapi..", "dev.ratelimiter.openapi..")
                 .check(LIBRARY);
     }
 
@@ -122,12 +133,14 @@ class LayerRulesTest {
 
     @Test
     @DisplayName("the surface says who it is for: the API and the store SPI never reach an internal class, and "
-            + "outside dev.ratelimiter.internal only the JAX-RS feature an application registers does")
+            + "outside dev.ratelimiter.internal only the JAX-RS feature and the OpenAPI filter an application registers "
+            + "do")
     void internalStaysInternal() {
         noClasses().that().resideInAnyPackage("dev.ratelimiter", "dev.ratelimiter.spi..")
                 .should().dependOnClassesThat().resideInAPackage("dev.ratelimiter.internal..")
                 .check(LIBRARY);
-        noClasses().that().resideOutsideOfPackages("dev.ratelimiter.internal..", "dev.ratelimiter.jaxrs")
+        noClasses().that().resideOutsideOfPackages("dev.ratelimiter.internal..", "dev.ratelimiter.jaxrs",
+                        "dev.ratelimiter.openapi")
                 .and().resideInAPackage("dev.ratelimiter..")
                 .should().dependOnClassesThat().resideInAPackage("dev.ratelimiter.internal..")
                 .check(LIBRARY);

@@ -2,6 +2,7 @@ package dev.ratelimiter.internal.cdi;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.BucketName;
+import dev.ratelimiter.RateLimitedBy;
 import dev.ratelimiter.internal.core.monitor.BackendState;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import dev.ratelimiter.internal.core.settings.SettingsUpdate;
@@ -107,6 +108,7 @@ public class StartupValidator {
                 problems.addAll(check(beanClass, settings, resolverProblem));
                 problems.addAll(planResolvers(beanClass, settings));
                 problems.addAll(injectedBuckets(beanClass, settings));
+                problems.addAll(documentedBuckets(beanClass, settings));
                 problems.addAll(unapplied(beanClass));
             }
         }
@@ -302,6 +304,32 @@ public class StartupValidator {
         return problems;
     }
 
+    /**
+     * The problems of one class's {@code @RateLimitedBy} (docs/openapi.md): each bucket it names that is not
+     * configured, naming the class or method and the properties to set.
+     */
+    static List<String> documentedBuckets(Class<?> beanClass, LimiterSettings settings) {
+        List<String> problems = new ArrayList<>();
+        BiConsumer<RateLimitedBy, String> check = (documented, where) -> {
+            if (documented != null) {
+                for (String name : documented.value()) {
+                    if (settings.bucket(name).isEmpty()) {
+                        problems.add("@RateLimitedBy(\"" + name + "\") on " + where + ": " + notConfigured(name));
+                    }
+                }
+            }
+        };
+        try {
+            check.accept(beanClass.getAnnotation(RateLimitedBy.class), beanClass.getName());
+            for (Method method : businessMethods(beanClass)) {
+                check.accept(method.getAnnotation(RateLimitedBy.class), RateLimitedMethod.describe(beanClass, method));
+            }
+        } catch (LinkageError e) {
+            // A class of the container whose optional dependencies are absent: it names no bucket.
+        }
+        return problems;
+    }
+
     /** The bindings of a class no container would apply: logs the warnings, returns the errors. */
     private static List<String> unapplied(Class<?> beanClass) {
         try {
@@ -330,7 +358,7 @@ public class StartupValidator {
      * The methods an interceptor can see on {@code beanClass}: non-static, non-private, declared by it or a
      * superclass below {@code Object}, an overriding method in place of the one it overrides.
      */
-    private static Collection<Method> businessMethods(Class<?> beanClass) {
+    static Collection<Method> businessMethods(Class<?> beanClass) {
         Map<String, Method> methods = new LinkedHashMap<>();
         for (Class<?> type = beanClass; type != null && type != Object.class; type = type.getSuperclass()) {
             for (Method method : type.getDeclaredMethods()) {

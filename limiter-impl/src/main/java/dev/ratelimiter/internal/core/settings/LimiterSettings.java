@@ -45,6 +45,8 @@ import java.util.TreeSet;
  * @param planCache              the {@code plans.*} rows: how long a plan resolver's answer is kept
  * @param reload                 the {@code reload.*} rows: when the buckets' settings are read again
  *                               (docs/live-limits.md)
+ * @param openApi                whether the limits are added to the application's OpenAPI document
+ *                               ({@code openapi.enabled}, docs/openapi.md)
  */
 public record LimiterSettings(
         boolean enabled,
@@ -67,7 +69,8 @@ public record LimiterSettings(
         MetricsSystem metricsSystem,
         Map<String, BucketPlans> plans,
         PlanCacheSettings planCache,
-        ReloadSettings reload) {
+        ReloadSettings reload,
+        boolean openApi) {
 
     /** The bucket the global filter uses for authenticated requests. */
     public static final String API_AUTHENTICATED = "api-authenticated";
@@ -96,7 +99,7 @@ public record LimiterSettings(
         return new LimiterSettings(enabled, backend, buckets, globalLimit, pathPrefixes, trustedProxies,
                 ipv6PrefixLength, keySecret, headersOnSuccess, memoryMaxKeys, memorySweepInterval,
                 healthDownWhenDegraded, breaker, denyCache, keyResolver, shadowBuckets, counting, metricsSystem, plans,
-                planCache, reload);
+                planCache, reload, openApi);
     }
 
     /** The bucket's plans and plan resolver from configuration, {@link BucketPlans#NONE} when it has neither. */

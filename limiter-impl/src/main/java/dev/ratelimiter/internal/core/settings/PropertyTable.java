@@ -127,6 +127,8 @@ public final class PropertyTable {
     public static final Property API_PATH_PREFIXES = list("api.path-prefixes", "/api/");
     /** The global filter's key resolver, by {@code @Named} name or bean class name. */
     public static final Property API_KEY_RESOLVER = text("api.key-resolver", null);
+    /** Whether the limits are added to the application's OpenAPI document (docs/openapi.md). */
+    public static final Property OPENAPI_ENABLED = bool("openapi.enabled", true);
     /** CIDRs or addresses whose {@code X-Forwarded-For} is believed. */
     public static final Property TRUSTED_PROXIES = list("trusted-proxies", null);
     /** The prefix, in bits, IPv6 clients are keyed by. */
@@ -202,7 +204,7 @@ public final class PropertyTable {
             API_ENABLED, API_PATH_PREFIXES, API_KEY_RESOLVER, TRUSTED_PROXIES,
             IPV6_PREFIX_LENGTH, KEY_SECRET, HEADERS_ON_SUCCESS, MEMORY_MAX_KEYS, MEMORY_SWEEP_INTERVAL,
             DENY_CACHE_MAX_AGE, HEALTH_DOWN_WHEN_DEGRADED, METRICS_SYSTEM, PLANS_CACHE_TTL, PLANS_CACHE_MAX_ENTRIES,
-            RELOAD_INTERVAL, RELOAD_FILE,
+            RELOAD_INTERVAL, RELOAD_FILE, OPENAPI_ENABLED,
             BREAKER_FAILURE_THRESHOLD, BREAKER_INITIAL_BACKOFF, BREAKER_MAX_BACKOFF, BREAKER_SUCCESS_THRESHOLD);
 
     /**

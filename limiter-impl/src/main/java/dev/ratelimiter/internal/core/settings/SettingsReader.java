@@ -169,7 +169,7 @@ public final class SettingsReader {
         return new LimiterSettings(enabled, backend, buckets, globalLimit, prefixes, trustedProxies, ipv6PrefixLength,
                 keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, breaker,
                 denyCache, keyResolver, bucketsReader.shadowBuckets(), bucketsReader.counting(), metricsSystem,
-                plans, planCache, reload);
+                plans, planCache, reload, bool(PropertyTable.OPENAPI_ENABLED));
     }
 
     private MetricsSystem metricsSystem() {

@@ -1,0 +1,62 @@
+package dev.ratelimiter.internal.cdi;
+
+import dev.ratelimiter.internal.core.settings.ClassPresence;
+import dev.ratelimiter.internal.core.settings.LimiterSettings;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Startup;
+import jakarta.inject.Inject;
+
+import java.util.Optional;
+
+/**
+ * Warns once at startup when the library's OpenAPI filter cannot run (docs/openapi.md#with-a-filter-of-your-own):
+ * MicroProfile OpenAPI runs the one class {@code mp.openapi.filter} names, and an application that names its own
+ * filter there replaces the library's unless its filter extends it. Touches no MicroProfile OpenAPI class: it asks
+ * by name whether the API is present, so the bean loads where it is absent.
+ */
+@ApplicationScoped
+public class OpenApiRegistration {
+
+    /** The property MicroProfile OpenAPI reads. */
+    static final String FILTER_PROPERTY = "mp.openapi.filter";
+    /** The library's filter, by name. */
+    static final String FILTER = "dev.ratelimiter.openapi.RateLimiterOasFilter";
+    private static final String OAS_FILTER = "org.eclipse.microprofile.openapi.OASFilter";
+
+    private static final System.Logger LOG = System.getLogger(OpenApiRegistration.class.getName());
+
+    @Inject
+    LimiterConfiguration configuration;
+
+    void check(@Observes Startup startup) {
+        LimiterSettings settings = configuration.settings();
+        if (settings.enabled() && settings.openApi() && ClassPresence.present(OAS_FILTER, OpenApiRegistration.class)) {
+            problem(configuration.lookup().apply(FILTER_PROPERTY), Thread.currentThread().getContextClassLoader())
+                    .ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
+        }
+    }
+
+    /**
+     * Why the library's filter will not run, given {@code mp.openapi.filter}'s value; empty when it will (the
+     * library's filter, or a class extending it).
+     */
+    static Optional<String> problem(Optional<String> named, ClassLoader loader) {
+        String fix = "; the rate limits are not in the OpenAPI document. Name " + FILTER + " there, or make your filter "
+                + "extend it and call super.filterOpenAPI(openAPI), or set ratelimiter.openapi.enabled=false (docs/openapi.md#with-a-filter-of-your-own)";
+        String name = named.map(String::strip).orElse("");
+        if (name.isEmpty()) {
+            return Optional.of(FILTER_PROPERTY + " is not set" + fix);
+        }
+        try {
+            for (Class<?> type = Class.forName(name, false, loader); type != null; type = type.getSuperclass()) {
+                if (type.getName().equals(FILTER)) {
+                    return Optional.empty();
+                }
+            }
+            return Optional.of(FILTER_PROPERTY + " names " + name + ", which does not extend " + FILTER + fix);
+        } catch (ClassNotFoundException | LinkageError e) {
+            return Optional.of(FILTER_PROPERTY + " names " + name + ", which cannot be loaded (" + e + ")" + fix);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.ratelimiter.openapi;
+
+import dev.ratelimiter.internal.cdi.DocumentedLimits;
+import dev.ratelimiter.internal.cdi.ResourceLimits;
+import dev.ratelimiter.internal.openapi.OpenApiLimits;
+import jakarta.enterprise.inject.spi.CDI;
+import org.eclipse.microprofile.openapi.OASFilter;
+import org.eclipse.microprofile.openapi.models.OpenAPI;
+
+/**
+ * The MicroProfile OpenAPI filter that adds the rate limits to the application's OpenAPI document
+ * (docs/openapi.md): on each operation a bucket limits (a resource method's {@code @RateLimited} or
+ * {@code @RateLimitedBy}, and every operation under {@code ratelimiter.api.path-prefixes}), a 429 response with the
+ * {@code RateLimit}, {@code RateLimit-Policy} and {@code Retry-After} headers and the refusal's
+ * {@code application/problem+json} schema, a 400 where a call can lack its key, a 503 where a bucket fails closed,
+ * and the {@code x-ratelimit} extension naming the buckets, their limits and windows, algorithm and plans.
+ *
+ * <p>The library's {@code META-INF/microprofile-config.properties} names it in {@code mp.openapi.filter}, below the
+ * application's own configuration. An application with a filter of its own names that one instead; it keeps the
+ * limits by extending this class and calling {@code super.filterOpenAPI(openAPI)} from its
+ * {@code filterOpenAPI}, or by calling {@link #addLimits(OpenAPI)}. The limiter warns at startup when
+ * {@code mp.openapi.filter} names a class that does not extend this one. Nothing is added while
+ * {@code ratelimiter.enabled} or {@code ratelimiter.openapi.enabled} is {@code false}.
+ *
+ * <p>The limits are those in force when the server builds the document: at deployment or on the first request of
+ * the document on most servers, so a later reload (docs/live-limits.md) is not shown until the server builds it
+ * again.
+ */
+public class RateLimiterOasFilter implements OASFilter {
+
+    private static final System.Logger LOG = System.getLogger(RateLimiterOasFilter.class.getName());
+
+    /** A filter for the server to create; no state. */
+    public RateLimiterOasFilter() {
+        // MicroProfile OpenAPI creates the filter it names with its public no-argument constructor
+    }
+
+    /**
+     * Adds the limits to the document, as {@link #addLimits(OpenAPI)}.
+     *
+     * @param openAPI the document's model, changed in place
+     */
+    @Override
+    public void filterOpenAPI(OpenAPI openAPI) {
+        addLimits(openAPI);
+    }
+
+    /**
+     * Adds the limits to {@code openAPI}, from the application's beans and the limiter's settings, found through
+     * CDI. Where no CDI container is running for the application (a document built when the application is not
+     * running, such as at build time), nothing is added and this is logged at level {@code DEBUG}. Calling it twice
+     * adds nothing the second time.
+     *
+     * @param openAPI the document's model, changed in place
+     * @return how many operations got their limits (0 when none is limited, or the limiter or this part is off)
+     */
+    public static int addLimits(OpenAPI openAPI) {
+        DocumentedLimits limits;
+        try {
+            limits = CDI.current().select(ResourceLimits.class).get().limits();
+        } catch (IllegalStateException e) {
+            LOG.log(System.Logger.Level.DEBUG, "No CDI container for the OpenAPI document: its rate limits are added "
+                    + "when the application runs (docs/openapi.md): " + e);
+            return 0;
+        }
+        return OpenApiLimits.addTo(openAPI, limits);
+    }
+}
