@@ -1,8 +1,11 @@
 package dev.ratelimiter.it.quarkus;
 
 import dev.ratelimiter.it.GlobalKeyResolverScenarios;
+import dev.ratelimiter.it.OpenApiScenarios;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
@@ -11,7 +14,10 @@ import java.net.URISyntaxException;
 import java.net.URL;
 import java.util.Map;
 
-/** The global filter keyed by the example's tenant resolver, on Quarkus (ArC finds the @Named bean). */
+/**
+ * The global filter keyed by the example's tenant resolver, on Quarkus (ArC finds the @Named bean), and the limits in
+ * the OpenAPI document that quarkus-smallrye-openapi builds at build time and filters at startup (docs/openapi.md).
+ */
 @QuarkusTest
 @TestProfile(QuarkusGlobalKeyResolverTest.TenantKeys.class)
 class QuarkusGlobalKeyResolverTest extends GlobalKeyResolverScenarios {
@@ -34,5 +40,11 @@ class QuarkusGlobalKeyResolverTest extends GlobalKeyResolverScenarios {
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    @Test
+    @DisplayName("/q/openapi shows the example's limits: login's and reports', the 429, 400 and the refusal's schema")
+    void openApiDocument() throws Exception {
+        OpenApiScenarios.assertExampleDocumented(baseUri().resolve("/q/openapi"), baseUri());
     }
 }
