@@ -17,10 +17,12 @@ import org.eclipse.microprofile.openapi.models.responses.APIResponses;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Adds the limits to an OpenAPI model (docs/openapi.md): on each operation a bucket limits, a 429 response with the
@@ -70,6 +72,7 @@ public final class OpenApiLimits {
         }
         Map<String, PathItem> items = openAPI.getPaths().getPathItems();
         String applicationPath = applicationPath(items, limits.operations());
+        Set<String> referenced = new HashSet<>();
         int added = 0;
         for (Map.Entry<String, PathItem> item : items.entrySet()) {
             String path = trimmed(item.getKey());
@@ -88,18 +91,18 @@ public final class OpenApiLimits {
                         operationLimits.addAll(operation.limits());
                     }
                 }
-                if (!operationLimits.isEmpty() && add(entry.getValue(), operationLimits)) {
+                if (!operationLimits.isEmpty() && add(entry.getValue(), operationLimits, referenced)) {
                     added++;
                 }
             }
         }
         if (added > 0) {
-            addComponents(openAPI);
+            addComponents(openAPI, referenced);
         }
         return added;
     }
 
-    private static boolean add(Operation operation, List<DocumentedLimits.Limit> limits) {
+    private static boolean add(Operation operation, List<DocumentedLimits.Limit> limits, Set<String> referenced) {
         if (operation.getExtensions() != null && operation.getExtensions().containsKey(EXTENSION)) {
             return false;
         }
@@ -108,19 +111,21 @@ public final class OpenApiLimits {
             responses = OASFactory.createObject(APIResponses.class);
             operation.setResponses(responses);
         }
-        reference(responses, "429", EXCEEDED);
+        reference(responses, "429", EXCEEDED, referenced);
         if (limits.stream().anyMatch(DocumentedLimits.Limit::keyMayBeMissing)) {
-            reference(responses, "400", KEY_MISSING);
+            reference(responses, "400", KEY_MISSING, referenced);
         }
         if (limits.stream().anyMatch(DocumentedLimits.Limit::failsClosed)) {
-            reference(responses, "503", UNAVAILABLE);
+            reference(responses, "503", UNAVAILABLE, referenced);
         }
         operation.addExtension(EXTENSION, limits.stream().map(OpenApiLimits::describe).toList());
         return true;
     }
 
-    private static void reference(APIResponses responses, String status, String component) {
+    private static void reference(APIResponses responses, String status, String component,
+                                  Set<String> referenced) {
         if (!responses.hasAPIResponse(status)) {
+            referenced.add(component);
             responses.addAPIResponse(status, OASFactory.createObject(APIResponse.class)
                     .ref("#/components/responses/" + component));
         }
@@ -214,15 +219,47 @@ public final class OpenApiLimits {
         return trimmed;
     }
 
-    /** The responses, headers and schemas the operations refer to; an application's own of the same name is kept. */
-    private static void addComponents(OpenAPI openAPI) {
+    /**
+     * The responses the operations refer to, and the headers and schemas those refer to; an application's own of
+     * the same name is kept.
+     */
+    private static void addComponents(OpenAPI openAPI, Set<String> referenced) {
+        if (referenced.isEmpty()) {
+            return; // every limited operation declares its own refusals
+        }
         Components components = openAPI.getComponents();
         if (components == null) {
             components = OASFactory.createObject(Components.class);
             openAPI.setComponents(components);
         }
-        putIfAbsent(components.getSchemas(), PROBLEM, components, problemSchema());
-        putIfAbsent(components.getSchemas(), KEY_MISSING_PROBLEM, components, keyMissingSchema());
+        boolean refusals = referenced.contains(EXCEEDED) || referenced.contains(UNAVAILABLE);
+        if (refusals) {
+            putIfAbsent(components.getSchemas(), PROBLEM, components, problemSchema());
+        }
+        if (referenced.contains(KEY_MISSING)) {
+            putIfAbsent(components.getSchemas(), KEY_MISSING_PROBLEM, components, keyMissingSchema());
+        }
+        if (refusals) {
+            addHeaders(components);
+        }
+        Map<String, APIResponse> responses = components.getResponses();
+        if (referenced.contains(EXCEEDED) && (responses == null || !responses.containsKey(EXCEEDED))) {
+            components.addResponse(EXCEEDED, refusal("Too Many Requests: a rate limit of the operation is exhausted "
+                    + "(problem type quota-exceeded). See x-ratelimit for its buckets.", PROBLEM, true));
+        }
+        if (referenced.contains(UNAVAILABLE) && (responses == null || !responses.containsKey(UNAVAILABLE))) {
+            components.addResponse(UNAVAILABLE, refusal("Service Unavailable: the rate limiter's store is "
+                    + "unavailable and a bucket of the operation fails closed (problem type "
+                    + "temporary-reduced-capacity).", PROBLEM, true));
+        }
+        if (referenced.contains(KEY_MISSING) && (responses == null || !responses.containsKey(KEY_MISSING))) {
+            components.addResponse(KEY_MISSING, refusal("Bad Request: the request carries no key for a rate limit "
+                    + "of the operation (its key resolver gave none).", KEY_MISSING_PROBLEM, false));
+        }
+    }
+
+    /** The three headers of a 429 or 503. */
+    private static void addHeaders(Components components) {
         Map<String, Header> headers = components.getHeaders();
         if (headers == null || !headers.containsKey(RATE_LIMIT)) {
             components.addHeader(RATE_LIMIT, header(Schema.SchemaType.STRING, "The remaining quota of each policy "
@@ -238,20 +275,6 @@ public final class OpenApiLimits {
         if (headers == null || !headers.containsKey(RETRY_AFTER)) {
             components.addHeader(RETRY_AFTER, header(Schema.SchemaType.INTEGER,
                     "Seconds to wait before the request can succeed (RFC 9110 section 10.2.3)."));
-        }
-        Map<String, APIResponse> responses = components.getResponses();
-        if (responses == null || !responses.containsKey(EXCEEDED)) {
-            components.addResponse(EXCEEDED, refusal("Too Many Requests: a rate limit of the operation is exhausted "
-                    + "(problem type quota-exceeded). See x-ratelimit for its buckets.", PROBLEM, true));
-        }
-        if (responses == null || !responses.containsKey(UNAVAILABLE)) {
-            components.addResponse(UNAVAILABLE, refusal("Service Unavailable: the rate limiter's store is "
-                    + "unavailable and a bucket of the operation fails closed (problem type "
-                    + "temporary-reduced-capacity).", PROBLEM, true));
-        }
-        if (responses == null || !responses.containsKey(KEY_MISSING)) {
-            components.addResponse(KEY_MISSING, refusal("Bad Request: the request carries no key for a rate limit "
-                    + "of the operation (its key resolver gave none).", KEY_MISSING_PROBLEM, false));
         }
     }
 

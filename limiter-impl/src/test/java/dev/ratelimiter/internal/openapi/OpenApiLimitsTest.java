@@ -179,6 +179,22 @@ class OpenApiLimitsTest {
     }
 
     @Test
+    @DisplayName("only the refusals some operation refers to are components: no 503 without a fail-closed bucket, "
+            + "no 400 without a key that can be missing")
+    void onlyReferencedComponents() {
+        DocumentedLimits globalOnly = new DocumentedLimits(true, List.of("/api/"), exampleLimits().global(),
+                List.of());
+        OpenAPI document = exampleDocument();
+
+        OpenApiLimits.addTo(document, globalOnly);
+
+        assertThat(document.getComponents().getResponses()).containsOnlyKeys("RateLimitExceeded");
+        assertThat(document.getComponents().getSchemas()).containsOnlyKeys("RateLimitProblem");
+        assertThat(document.getComponents().getHeaders()).containsOnlyKeys("RateLimit", "RateLimit-Policy",
+                "Retry-After");
+    }
+
+    @Test
     @DisplayName("run twice (build time and startup), nothing is added twice; an application's own 429 is kept")
     void idempotentAndKeepsTheApplicationsOwn() {
         OpenAPI document = exampleDocument();
