@@ -48,21 +48,30 @@ public class RateLimiterOasFilter implements OASFilter {
     /**
      * Adds the limits to {@code openAPI}, from the application's beans and the limiter's settings, found through
      * CDI. Where no CDI container is running for the application (a document built when the application is not
-     * running, such as at build time), nothing is added and this is logged at level {@code DEBUG}. Calling it twice
-     * adds nothing the second time.
+     * running, such as at build time), nothing is added and this is logged at level {@code DEBUG}; where the limits
+     * cannot be read (a start that failed), nothing is added and this is logged as a warning, so the server still
+     * serves its document. Calling it twice adds nothing the second time.
      *
      * @param openAPI the document's model, changed in place
      * @return how many operations got their limits (0 when none is limited, or the limiter or this part is off)
      */
     public static int addLimits(OpenAPI openAPI) {
-        DocumentedLimits limits;
+        CDI<Object> container;
         try {
-            limits = CDI.current().select(ResourceLimits.class).get().limits();
+            container = CDI.current();
         } catch (IllegalStateException e) {
             LOG.log(System.Logger.Level.DEBUG, "No CDI container for the OpenAPI document: its rate limits are added "
                     + "when the application runs (docs/openapi.md): " + e);
             return 0;
         }
-        return OpenApiLimits.addTo(openAPI, limits);
+        try {
+            DocumentedLimits limits = container.select(ResourceLimits.class).get().limits();
+            return OpenApiLimits.addTo(openAPI, limits);
+        } catch (RuntimeException e) {
+            // The document is served without the limits rather than not at all.
+            LOG.log(System.Logger.Level.WARNING, "The rate limits could not be added to the OpenAPI document "
+                    + "(docs/openapi.md)", e);
+            return 0;
+        }
     }
 }

@@ -29,6 +29,11 @@ public class OpenApiRegistration {
     @Inject
     LimiterConfiguration configuration;
 
+    // The filter finds ResourceLimits through CDI.current() only; injected here, it is a used bean, which Quarkus
+    // ArC never removes.
+    @Inject
+    ResourceLimits limits;
+
     void check(@Observes Startup startup) {
         LimiterSettings settings = configuration.settings();
         if (settings.enabled() && settings.openApi() && ClassPresence.present(OAS_FILTER, OpenApiRegistration.class)) {

@@ -1,0 +1,110 @@
+package dev.ratelimiter.internal.cdi;
+
+import dev.ratelimiter.RateLimited;
+import dev.ratelimiter.openapi.RateLimiterOasFilter;
+import dev.ratelimiter.testing.LogCapture;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import org.eclipse.microprofile.openapi.OASFactory;
+import org.eclipse.microprofile.openapi.models.OpenAPI;
+import org.eclipse.microprofile.openapi.models.Operation;
+import org.eclipse.microprofile.openapi.models.PathItem;
+import org.eclipse.microprofile.openapi.models.Paths;
+import org.eclipse.microprofile.openapi.models.responses.APIResponses;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The filter the server creates finds the application's bindings through CDI, as on a server. */
+class OpenApiFilterCdiTest {
+
+    @Path("things")
+    @RequestScoped
+    public static class Things {
+        @GET
+        @RateLimited(bucket = "search")
+        public String list() {
+            return "";
+        }
+    }
+
+    private static final Map<String, String> SEARCH = Map.of(
+            "ratelimiter.buckets.search.limit", "2",
+            "ratelimiter.buckets.search.window", "PT1M");
+
+    private static OpenAPI document() {
+        Operation operation = OASFactory.createObject(Operation.class)
+                .responses(OASFactory.createObject(APIResponses.class));
+        PathItem item = OASFactory.createObject(PathItem.class);
+        item.setOperation(PathItem.HttpMethod.GET, operation);
+        return OASFactory.createObject(OpenAPI.class)
+                .paths(OASFactory.createObject(Paths.class).addPathItem("/api/things", item));
+    }
+
+    private static List<?> limits(OpenAPI document) {
+        Object extension = document.getPaths().getPathItem("/api/things").getGET().getExtensions() == null ? null
+                : document.getPaths().getPathItem("/api/things").getGET().getExtensions().get("x-ratelimit");
+        return extension == null ? List.of() : (List<?>) extension;
+    }
+
+    @Test
+    @DisplayName("in a running application: the resource's bucket after the global filter's")
+    void running() {
+        OpenAPI document = document();
+        try (CdiContainer cdi = CdiContainer.start(SEARCH, Things.class, ResourceLimits.class, OpenApiRegistration.class)) {
+            new RateLimiterOasFilter().filterOpenAPI(document);
+        }
+
+        assertThat(limits(document).stream().map(limit -> (Object) ((Map<?, ?>) limit).get("bucket")).toList())
+                .containsExactly("api-authenticated", "api-anonymous", "search");
+        assertThat(document.getPaths().getPathItem("/api/things").getGET().getResponses().getAPIResponse("429")
+                .getRef()).isEqualTo("#/components/responses/RateLimitExceeded");
+    }
+
+    @Test
+    @DisplayName("ratelimiter.openapi.enabled=false: the document is left as it is")
+    void off() {
+        OpenAPI document = document();
+        Map<String, String> properties = new java.util.HashMap<>(SEARCH);
+        properties.put("ratelimiter.openapi.enabled", "false");
+        try (CdiContainer cdi = CdiContainer.start(properties, Things.class, ResourceLimits.class, OpenApiRegistration.class)) {
+            assertThat(RateLimiterOasFilter.addLimits(document)).isZero();
+        }
+
+        assertThat(limits(document)).isEmpty();
+        assertThat(document.getComponents()).isNull();
+    }
+
+    /** An application's filter that replaces the library's. */
+    public static class OwnFilter implements org.eclipse.microprofile.openapi.OASFilter {
+    }
+
+    @Test
+    @DisplayName("an application's own mp.openapi.filter that does not extend the library's: warned once at startup")
+    void replacedFilterWarned() {
+        Map<String, String> properties = new java.util.HashMap<>(SEARCH);
+        properties.put("mp.openapi.filter", OwnFilter.class.getName());
+        try (LogCapture log = LogCapture.of(OpenApiRegistration.class);
+             CdiContainer cdi = CdiContainer.start(properties, Things.class, ResourceLimits.class,
+                     OpenApiRegistration.class)) {
+            assertThat(log.messages(Level.WARNING)).singleElement().asString()
+                    .startsWith("mp.openapi.filter names " + OwnFilter.class.getName() + ", which does not extend "
+                            + "dev.ratelimiter.openapi.RateLimiterOasFilter");
+        }
+    }
+
+    @Test
+    @DisplayName("no CDI container (a document built while the application does not run): nothing added, no error")
+    void noContainer() {
+        OpenAPI document = document();
+
+        assertThat(RateLimiterOasFilter.addLimits(document)).isZero();
+        assertThat(limits(document)).isEmpty();
+    }
+}
