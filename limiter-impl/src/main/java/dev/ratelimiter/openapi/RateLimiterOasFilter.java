@@ -68,9 +68,16 @@ public class RateLimiterOasFilter implements OASFilter {
             DocumentedLimits limits = container.select(ResourceLimits.class).get().limits();
             return OpenApiLimits.addTo(openAPI, limits);
         } catch (RuntimeException e) {
-            // The document is served without the limits rather than not at all.
+            // The document is served without the limits rather than not at all. Its cause (a start that failed on
+            // bad configuration, which some servers document all the same) is the start's own message, logged
+            // there with its trace; here only its last cause.
+            Throwable cause = e;
+            while (cause.getCause() != null) {
+                cause = cause.getCause();
+            }
             LOG.log(System.Logger.Level.WARNING, "The rate limits could not be added to the OpenAPI document "
-                    + "(docs/openapi.md)", e);
+                    + "(docs/openapi.md): " + cause);
+            LOG.log(System.Logger.Level.DEBUG, "The rate limits could not be added to the OpenAPI document", e);
             return 0;
         }
     }
