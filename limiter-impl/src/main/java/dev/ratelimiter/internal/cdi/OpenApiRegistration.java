@@ -2,10 +2,12 @@ package dev.ratelimiter.internal.cdi;
 
 import dev.ratelimiter.internal.core.settings.ClassPresence;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.Startup;
 import jakarta.inject.Inject;
+import jakarta.interceptor.Interceptor;
 
 import java.util.Optional;
 
@@ -34,8 +36,17 @@ public class OpenApiRegistration {
     @Inject
     ResourceLimits limits;
 
-    void check(@Observes Startup startup) {
-        LimiterSettings settings = configuration.settings();
+    /**
+     * After {@link StartupValidator} (whose observer has the default priority), so a start that fails on its
+     * configuration fails with the validator's message, not with this bean's first read of the settings.
+     */
+    void check(@Observes @Priority(Interceptor.Priority.LIBRARY_AFTER) Startup startup) {
+        LimiterSettings settings;
+        try {
+            settings = configuration.settings();
+        } catch (RuntimeException e) {
+            return; // the start fails on it, and StartupValidator says why
+        }
         if (settings.enabled() && settings.openApi() && ClassPresence.present(OAS_FILTER, OpenApiRegistration.class)) {
             problem(configuration.lookup().apply(FILTER_PROPERTY), Thread.currentThread().getContextClassLoader())
                     .ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
