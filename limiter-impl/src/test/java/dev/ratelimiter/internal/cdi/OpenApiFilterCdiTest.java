@@ -2,6 +2,7 @@ package dev.ratelimiter.internal.cdi;
 
 import dev.ratelimiter.RateLimited;
 import dev.ratelimiter.openapi.RateLimiterOasFilter;
+import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.testing.LogCapture;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.ws.rs.GET;
@@ -20,6 +21,7 @@ import java.util.Map;
 import java.util.logging.Level;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The filter the server creates finds the application's bindings through CDI, as on a server. */
 class OpenApiFilterCdiTest {
@@ -97,6 +99,19 @@ class OpenApiFilterCdiTest {
                     .startsWith("mp.openapi.filter names " + OwnFilter.class.getName() + ", which does not extend "
                             + "dev.ratelimiter.openapi.RateLimiterOasFilter");
         }
+    }
+
+    @Test
+    @DisplayName("bad properties: the start fails with the validator's ConfigurationException naming them, not with "
+            + "the OpenAPI check's read of the settings")
+    void badPropertiesStillNamed() {
+        Map<String, String> properties = new java.util.HashMap<>(SEARCH);
+        properties.put("ratelimiter.buckets.search.window", "PT0.5S");
+
+        assertThatThrownBy(() -> CdiContainer.start(properties, Things.class, ResourceLimits.class,
+                OpenApiRegistration.class).close())
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("ratelimiter.buckets.search.window: 'PT0.5S' must be a whole number of seconds");
     }
 
     @Test
