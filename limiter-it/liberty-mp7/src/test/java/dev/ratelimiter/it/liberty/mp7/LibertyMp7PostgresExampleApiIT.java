@@ -1,8 +1,10 @@
-package dev.ratelimiter.it.liberty;
+package dev.ratelimiter.it.liberty.mp7;
 
 import dev.ratelimiter.it.ExampleApiScenarios;
 import dev.ratelimiter.it.ExampleDeployments;
 import dev.ratelimiter.it.PostgresSchema;
+import dev.ratelimiter.it.liberty.LibertyPostgresOverride;
+import dev.ratelimiter.it.liberty.ServerLog;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -26,8 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The example API's scenarios, every one, on Open Liberty with MicroProfile 7.1 and no MicroProfile Metrics
- * (src/main/liberty/mp7/server.xml: mpConfig-3.1, mpHealth-4.0, mpTelemetry-2.1 on Jakarta EE 10), with the PostgreSQL
- * backend as {@link LibertyPostgresExampleApiIT} deploys it: the same example, the same library jar, nothing added for
+ * (this module's src/main/liberty/config/server.xml: mpConfig-3.1, mpHealth-4.0, mpTelemetry-2.1 on Jakarta EE 10),
+ * with the PostgreSQL backend as limiter-it/liberty's {@code LibertyPostgresExampleApiIT} deploys it: the same example, the same library jar, nothing added for
  * this server. The server's OpenTelemetry SDK is on as a user turns it on for a whole server
  * ({@code otel.sdk.disabled=false} and the OTLP exporter in bootstrap.properties), and {@code
  * ratelimiter.metrics.system} is left at {@code auto}, so the library has to find OpenTelemetry by itself.

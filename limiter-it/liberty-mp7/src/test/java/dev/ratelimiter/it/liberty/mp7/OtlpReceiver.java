@@ -1,4 +1,4 @@
-package dev.ratelimiter.it.liberty;
+package dev.ratelimiter.it.liberty.mp7;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;

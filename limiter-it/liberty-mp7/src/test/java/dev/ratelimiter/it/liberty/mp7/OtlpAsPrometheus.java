@@ -1,4 +1,4 @@
-package dev.ratelimiter.it.liberty;
+package dev.ratelimiter.it.liberty.mp7;
 
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
