@@ -39,6 +39,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * so the metric scenarios and the check of the dashboard's and the alert rules' series names compare with what such
  * a server really exports. PostgreSQL rather than memory, because the store-call histogram, which the dashboard
  * queries, only exists once a store call has been made (docs/operations.md#opentelemetry).
+ *
+ * <p>What limiter-it/liberty runs and this module does not, each on the same runtime with the same Jakarta EE 10
+ * features and the same {@code mpConfig-3.1} and {@code mpHealth-4.0} as here (MicroProfile 6.1 and 7.1 take the
+ * same versions of both), so MicroProfile 7 changes nothing they test: the example in memory with a configuration
+ * profile ({@code LibertyExampleApiIT}: the same scenarios, and profiles are MicroProfile Config's), live limits
+ * ({@code LibertyLiveLimitsIT}: the reload reads MicroProfile Config), the global key resolver, the fallback's carry,
+ * a listed application, and the starts that must fail (bad properties, an unresolved secret, startup validation),
+ * which end before any metrics are recorded. The one thing of MicroProfile 7 they would meet, the metrics, is what
+ * this class and {@link LibertyMp7RedeployIT} test.
  */
 @ExtendWith(ArquillianExtension.class)
 class LibertyMp7PostgresExampleApiIT extends ExampleApiScenarios {
