@@ -104,8 +104,9 @@ final class OtlpAsPrometheus {
                 for (int i = 0; i < point.getBucketCountsCount(); i++) {
                     cumulative += point.getBucketCounts(i);
                     Map<String, String> bucket = new TreeMap<>(labels);
-                    bucket.put("le", i < point.getExplicitBoundsCount()
-                            ? Double.toString(point.getExplicitBounds(i)) : "+Inf");
+                    // As Prometheus writes a bound: 1 rather than 1.0, 0.0001 rather than 1.0E-4.
+                    bucket.put("le", i < point.getExplicitBoundsCount() ? java.math.BigDecimal.valueOf(
+                            point.getExplicitBounds(i)).stripTrailingZeros().toPlainString() : "+Inf");
                     sample(text, name + "_bucket", bucket, cumulative);
                 }
                 sample(text, name + "_sum", labels, point.getSum());

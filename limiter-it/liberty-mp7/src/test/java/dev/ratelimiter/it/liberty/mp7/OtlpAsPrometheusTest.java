@@ -73,7 +73,7 @@ class OtlpAsPrometheusTest {
                 # HELP rate_limiter_backend_seconds Time
                 # TYPE rate_limiter_backend_seconds histogram
                 rate_limiter_backend_seconds_bucket{backend="postgres",job="shop",le="0.1",otel_scope_name="dev.ratelimiter"} 1.0
-                rate_limiter_backend_seconds_bucket{backend="postgres",job="shop",le="1.0",otel_scope_name="dev.ratelimiter"} 3.0
+                rate_limiter_backend_seconds_bucket{backend="postgres",job="shop",le="1",otel_scope_name="dev.ratelimiter"} 3.0
                 rate_limiter_backend_seconds_bucket{backend="postgres",job="shop",le="+Inf",otel_scope_name="dev.ratelimiter"} 3.0
                 rate_limiter_backend_seconds_sum{backend="postgres",job="shop",otel_scope_name="dev.ratelimiter"} 0.5
                 rate_limiter_backend_seconds_count{backend="postgres",job="shop",otel_scope_name="dev.ratelimiter"} 3.0
