@@ -4,6 +4,7 @@ import dev.ratelimiter.internal.core.monitor.MetricsSwitch;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import dev.ratelimiter.internal.metrics.MetricsRecorders;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -55,5 +56,14 @@ public class MetricsConnection {
         adapter.register(settings.buckets().values(), plans, settings.backend(), degraded);
         adapter.rejectedSettings(() -> reloader.rejected().size());
         port.connect(adapter);
+    }
+
+    /**
+     * Disconnects the adapter when the application stops, so no callback of a server-wide metrics library calls into
+     * the stopped application (and holds its classes) after it.
+     */
+    @PreDestroy
+    void disconnect() {
+        port.close();
     }
 }

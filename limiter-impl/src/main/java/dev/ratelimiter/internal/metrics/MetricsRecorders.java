@@ -76,10 +76,24 @@ public final class MetricsRecorders {
                         new MicrometerMetricsRecorder((io.micrometer.core.instrument.MeterRegistry) registry));
             case OPENTELEMETRY:
                 return lookUp(beans, OPEN_TELEMETRY).map(openTelemetry ->
-                        OpenTelemetryMetricsRecorder.of((io.opentelemetry.api.OpenTelemetry) openTelemetry));
+                        openTelemetry((io.opentelemetry.api.OpenTelemetry) openTelemetry));
             default:
                 return Optional.empty();
         }
+    }
+
+    /**
+     * The OpenTelemetry adapter, with a warning when the bean's meters are the API's no-op ones: MicroProfile
+     * Telemetry's bean resolves with its SDK off (its default), as Quarkus' may with its metrics off, so the library
+     * would record and nothing be exported.
+     */
+    private static RateLimiterMetrics openTelemetry(io.opentelemetry.api.OpenTelemetry openTelemetry) {
+        if (openTelemetry.getMeterProvider() == io.opentelemetry.api.metrics.MeterProvider.noop()) {
+            LOG.log(System.Logger.Level.WARNING, "Rate limiter metrics: the server's OpenTelemetry has no metrics "
+                    + "SDK, so nothing is exported: on Open Liberty set otel.sdk.disabled=false, on Quarkus "
+                    + "quarkus.otel.metrics.enabled=true (docs/operations.md#opentelemetry)");
+        }
+        return OpenTelemetryMetricsRecorder.of(openTelemetry);
     }
 
     private static String library(MetricsSystem system) {

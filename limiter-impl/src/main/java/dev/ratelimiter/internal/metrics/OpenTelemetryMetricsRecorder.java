@@ -57,7 +57,8 @@ final class OpenTelemetryMetricsRecorder extends CounterTableRecorder<OpenTeleme
     private final Map<Series, LongCounter> counters = new ConcurrentHashMap<>();
     private final Map<String, DoubleHistogram> histograms = new ConcurrentHashMap<>();
     private final Map<String, Attributes> backendAttributes = new ConcurrentHashMap<>();
-    // Held so the gauge's callback lives as long as this recorder (closing it would unregister the callback).
+    // Held so the gauges' callbacks live as long as this recorder, and closed with it: an SDK turned on for a whole
+    // Open Liberty server outlives the application, and would otherwise call into it after it stopped.
     private final List<ObservableLongGauge> gauges = new CopyOnWriteArrayList<>();
 
     OpenTelemetryMetricsRecorder(Meter meter) {
@@ -110,6 +111,18 @@ final class OpenTelemetryMetricsRecorder extends CounterTableRecorder<OpenTeleme
         if (histogram != null) {
             histogram.record(nanos / NANOS_PER_SECOND, backendAttributes.get(backend));
         }
+    }
+
+    /**
+     * Unregisters the gauges' callbacks. The counters and the histogram stay with the SDK (the OpenTelemetry API
+     * cannot remove an instrument); a later deployment's recorder gets the same instruments back by name.
+     */
+    @Override
+    public void close() {
+        for (ObservableLongGauge gauge : gauges) {
+            gauge.close();
+        }
+        gauges.clear();
     }
 
     /** Micrometer's name of the series, which the OpenTelemetry naming rules also allow. */

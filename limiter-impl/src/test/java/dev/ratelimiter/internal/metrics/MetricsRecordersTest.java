@@ -3,6 +3,7 @@ package dev.ratelimiter.internal.metrics;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.MetricsSystem;
 import dev.ratelimiter.spi.ConfigurationException;
+import dev.ratelimiter.testing.LogCapture;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.logging.Level;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -62,6 +64,15 @@ class MetricsRecordersTest {
         }
     }
 
+    /** MicroProfile Telemetry's bean with its SDK off (otel.sdk.disabled, its default): the API's no-op. */
+    static class DisabledOpenTelemetryBean {
+        @Produces
+        @Singleton
+        OpenTelemetry openTelemetry() {
+            return OpenTelemetry.noop();
+        }
+    }
+
     /** Some bean of the application's: Weld SE refuses to start with none. */
     static class ApplicationBean {
     }
@@ -83,7 +94,9 @@ class MetricsRecordersTest {
         if (offered.contains("micrometer")) {
             beans.add(MicrometerBean.class);
         }
-        if (offered.contains("opentelemetry")) {
+        if (offered.contains("disabled-opentelemetry")) {
+            beans.add(DisabledOpenTelemetryBean.class);
+        } else if (offered.contains("opentelemetry")) {
             beans.add(OpenTelemetryBean.class);
         }
         container = new Weld("metrics-" + System.nanoTime()).disableDiscovery()
@@ -117,6 +130,23 @@ class MetricsRecordersTest {
             "none          | ''                                    | none"})
     void chosen(String system, String offered, String expected) {
         assertThat(adapter(choose(system, offered))).isEqualTo(expected);
+    }
+
+    @org.junit.jupiter.api.Test
+    @DisplayName("auto with only an OpenTelemetry whose SDK is off records in it, and warns that nothing is exported, "
+            + "naming otel.sdk.disabled; an SDK that is on gets no warning")
+    void sdkOffWarned() {
+        try (LogCapture log = LogCapture.of(MetricsRecorders.class)) {
+            assertThat(adapter(choose("auto", "disabled-opentelemetry"))).isEqualTo("opentelemetry");
+            assertThat(log.messages(Level.WARNING)).singleElement().asString()
+                    .contains("nothing is exported", "otel.sdk.disabled=false");
+        }
+        container.close();
+        container = null;
+        try (LogCapture log = LogCapture.of(MetricsRecorders.class)) {
+            assertThat(adapter(choose("auto", "opentelemetry"))).isEqualTo("opentelemetry");
+            assertThat(log.messages(Level.WARNING)).isEmpty();
+        }
     }
 
     @ParameterizedTest(name = "{0} with {1} offered")

@@ -91,6 +91,26 @@ class OpenTelemetryMetricsRecorderTest {
     }
 
     @Test
+    @DisplayName("closed when the application stops, the gauges no longer call back into it (an SDK of the whole "
+            + "server outlives the application); the counts stay exported")
+    void closeUnregistersTheGauges() {
+        java.util.concurrent.atomic.AtomicInteger callbacks = new java.util.concurrent.atomic.AtomicInteger();
+        recorder.register(List.of(login), Map.of(), "valkey", () -> callbacks.incrementAndGet() < 0);
+        recorder.rejectedSettings(callbacks::incrementAndGet);
+        recorder.fallback(login);
+        assertThat(collect()).containsKeys("rate_limiter.degraded", "rate_limiter.rejected_settings");
+        assertThat(callbacks).hasValue(2);
+
+        recorder.close();
+        Map<String, MetricData> metrics = collect();
+
+        assertThat(callbacks).as("no callback after close").hasValue(2);
+        assertThat(metrics).doesNotContainKeys("rate_limiter.degraded", "rate_limiter.rejected_settings");
+        assertThat(count(metrics, "rate_limiter.fallbacks", Attributes.of(AttributeKey.stringKey("bucket"), "login")))
+                .isEqualTo(1);
+    }
+
+    @Test
     @DisplayName("events move their series; the degraded gauge follows the backend's state; a store call is "
             + "recorded in seconds")
     void eventsCounted() {

@@ -49,6 +49,18 @@ public abstract class ExampleApiScenarios {
     }
 
     /**
+     * The server's metrics as Prometheus would store them, in the Prometheus text format, reflecting every request
+     * made before the call: by default the body of {@link #metricsPath()} (which must answer 200). A server that
+     * exports rather than being scraped (MicroProfile Telemetry over OTLP) overrides it with its export after the
+     * call, translated by OpenTelemetry's Prometheus naming rules.
+     */
+    protected String scrape() {
+        HttpResponse<String> response = client().get(metricsPath());
+        assertThat(response.statusCode()).as("GET %s", metricsPath()).isEqualTo(200);
+        return response.body();
+    }
+
+    /**
      * Scenarios this server's deployment cannot run, by method name, each with the reason (reported as not run);
      * none by default.
      */
@@ -718,9 +730,7 @@ public abstract class ExampleApiScenarios {
     @DisplayName("the metrics path shows the limiter's series per bucket, at zero before any outage")
     void metrics() {
         client().get("api/projects");
-        HttpResponse<String> response = client().get(metricsPath());
-        assertThat(response.statusCode()).isEqualTo(200);
-        String body = response.body();
+        String body = scrape();
         assertThat(series(body, "rate_limiter_fallbacks_total", "bucket=\"login\"")).isEqualTo(0.0);
         assertThat(series(body, "rate_limiter_fail_open_total", "bucket=\"login\"")).isEqualTo(0.0);
         assertThat(series(body, "rate_limiter_degraded", "backend=\"" + backend() + "\"")).isEqualTo(0.0);
@@ -779,13 +789,13 @@ public abstract class ExampleApiScenarios {
             + "that got the bucket's own limits as plan misses by reason (error, undeclared)")
     void planMetrics() {
         String suffix = UUID.randomUUID().toString();
-        String before = metricsText();
+        String before = scrape();
         ExampleApi client = client();
         for (String tenant : new String[] {"pro-", "contract-", "broken-", "gold-", "free-"}) {
             HttpResponse<String> response = client.get("api/tiered/" + tenant + suffix);
             assertThat(response.statusCode()).as("%s: %s", tenant, response.body()).isEqualTo(200);
         }
-        String after = metricsText();
+        String after = scrape();
 
         for (String plan : new String[] {"pro", "explicit"}) {
             String[] labels = {"bucket=\"tiered\"", "outcome=\"allowed\"", "plan=\"" + plan + "\""};
@@ -803,12 +813,6 @@ public abstract class ExampleApiScenarios {
         assertThat(after).as("no series names a tenant").doesNotContain(suffix);
     }
 
-    private String metricsText() {
-        HttpResponse<String> response = client().get(metricsPath());
-        assertThat(response.statusCode()).isEqualTo(200);
-        return response.body();
-    }
-
     /** As {@link #series}, or 0 where the series is not (yet) exposed. */
     private static double seriesOrZero(String body, String name, String... labels) {
         return body.lines()
@@ -820,9 +824,7 @@ public abstract class ExampleApiScenarios {
 
     /** {@code rate_limiter_decisions_total} of one bucket and outcome, on no plan, read from the metrics path. */
     private double decisions(String bucket, String outcome) {
-        HttpResponse<String> response = client().get(metricsPath());
-        assertThat(response.statusCode()).isEqualTo(200);
-        return series(response.body(), "rate_limiter_decisions_total", "bucket=\"" + bucket + "\"",
+        return series(scrape(), "rate_limiter_decisions_total", "bucket=\"" + bucket + "\"",
                 "outcome=\"" + outcome + "\"", "plan=\"none\"");
     }
 
@@ -830,9 +832,7 @@ public abstract class ExampleApiScenarios {
     @DisplayName("every series the Grafana dashboard (ops/grafana) and the alert rules (ops/prometheus) query is exposed on the metrics path")
     void opsQueriesUseExposedSeries() {
         client().get("api/projects");
-        HttpResponse<String> response = client().get(metricsPath());
-        assertThat(response.statusCode()).isEqualTo(200);
-        java.util.Set<String> exposed = ScrapedSeries.names(response.body());
+        java.util.Set<String> exposed = ScrapedSeries.names(scrape());
 
         assertThat(MetricNameCheck.missing(OpsQueries.shipped(), exposed))
                 .as("series queried by ops/ but not exposed here; exposed: %s", exposed).isEmpty();
@@ -844,9 +844,7 @@ public abstract class ExampleApiScenarios {
      * profile, does not.
      */
     protected void assertBucketsUnderProfiles(String activeOnly, String inactiveOnly) {
-        HttpResponse<String> response = client().get(metricsPath());
-        assertThat(response.statusCode()).isEqualTo(200);
-        String body = response.body();
+        String body = scrape();
         assertThat(series(body, "rate_limiter_decisions_total", "bucket=\"" + activeOnly + "\"",
                 "outcome=\"allowed\"", "plan=\"none\"")).isZero();
         assertThat(series(body, "rate_limiter_fallbacks_total", "bucket=\"" + activeOnly + "\"")).isZero();

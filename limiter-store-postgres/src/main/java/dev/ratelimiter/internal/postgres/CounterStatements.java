@@ -114,6 +114,24 @@ final class CounterStatements {
     /** The statement's instant in tests: the one they bind. */
     private static final String BOUND_NOW = ":now::timestamptz";
 
+    /**
+     * Ends a sub-select of a one-item upsert so that the planner keeps it as a level of its own. Without it, the
+     * planner pulls the sub-selects up into the {@code SET}, and each name a level defines is copied, whole, into
+     * every expression that uses it: the sliding window's statement grew to some 60 copies of its instant, and
+     * PostgreSQL builds a statement's expressions again at every execution, which cost the sliding window half its
+     * rate beside the fixed window's (BENCHMARKS.md). Kept, each level is computed once.
+     */
+    private static final String FENCE = " OFFSET 0";
+
+    /**
+     * Milliseconds of a whole number of milliseconds, as an {@code interval} between two instants truncated to the
+     * millisecond, in a {@code bigint}: {@code MILLIS + "(a - b)" + MILLIS_END}. {@code date_part} gives a double,
+     * which holds such an interval's seconds closely enough that rounding to the millisecond is exact for any window
+     * the settings allow, and costs less than {@code extract}'s {@code numeric}.
+     */
+    private static final String MILLIS = "(date_part('epoch', ";
+    private static final String MILLIS_END = ") * 1000)::bigint";
+
     private final Optional<InstantSource> boundClock;
     private final NamedStatement consumeOne;
     private final NamedStatement consumeSeveral;
@@ -279,7 +297,7 @@ final class CounterStatements {
     private static String consumeSeveralSql(String table, String now) {
         String parameters = "(SELECT :bucket::varchar AS bucket, :key::varchar AS key, " + now + " AS now, "
                 + ":seconds::bigint[] AS seconds, :cost::bigint AS cost, "
-                + ":cost::bigint <= (SELECT min(l) FROM unnest(:limits::bigint[]) AS l) AS ok) AS p";
+                + ":cost::bigint <= (SELECT min(l) FROM unnest(:limits::bigint[]) AS l) AS ok" + FENCE + ") AS p";
         String windows = "SELECT u.i, u.lim, u.old_end, "
                 + "COALESCE(u.open, false) AS open, "
                 + "CASE WHEN u.open THEN u.old_count ELSE 0 END AS count, "
@@ -287,10 +305,10 @@ final class CounterStatements {
                 + "FROM (SELECT s.i, s.sec, s.lim, c.window_counts[s.j] AS old_count, "
                 + "c.window_ends[s.j] AS old_end, c.window_ends[s.j] > " + now + " AS open "
                 + "FROM (SELECT e.*, array_position(c.window_seconds, e.sec) AS j "
-                + "FROM unnest(EXCLUDED.window_seconds, :limits::bigint[]) WITH ORDINALITY AS e(sec, lim, i)) AS s) "
-                + "AS u";
+                + "FROM unnest(EXCLUDED.window_seconds, :limits::bigint[]) WITH ORDINALITY AS e(sec, lim, i)" + FENCE
+                + ") AS s" + FENCE + ") AS u";
         String decided = "SELECT w.*, bool_and(w.count + GREATEST(:cost, 1) <= w.lim) OVER () AS ok FROM ("
-                + windows + ") AS w";
+                + windows + FENCE + ") AS w";
         String newCount = "CASE WHEN d.ok THEN d.count + :cost ELSE d.count END";
         String newEnd = "CASE WHEN d.ok THEN d.opened_end WHEN d.open THEN d.old_end ELSE " + now + " END";
         return "INSERT INTO " + table + " AS c (bucket, key, ends_at, count, denied, window_seconds, "
@@ -327,12 +345,12 @@ final class CounterStatements {
     private static String consumeTokensSql(String table, String now) {
         String shape = "(SELECT " + now + " AS now, :cost::bigint AS cost, "
                 + "EXCLUDED.token_intervals[1] AS iv, EXCLUDED.token_capacities[1] AS cap, "
-                + "COALESCE(cardinality(c.token_intervals) = 1, false) AS same) AS x";
+                + "COALESCE(cardinality(c.token_intervals) = 1, false) AS same" + FENCE + ") AS x";
         String owed = "(SELECT x.*, CASE WHEN x.same AND c.ends_at > x.now "
                 + "THEN LEAST((extract(epoch FROM c.ends_at - x.now) * 1000000)::bigint, x.cap * x.iv) ELSE 0 END "
-                + "AS owed FROM " + shape + ") AS s";
+                + "AS owed FROM " + shape + FENCE + ") AS s";
         String decided = "(SELECT s.*, s.owed + LEAST(s.cost, s.cap + 1) * s.iv <= s.cap * s.iv AS fits FROM "
-                + owed + ") AS o";
+                + owed + FENCE + ") AS o";
         return "INSERT INTO " + table + " AS c (bucket, key, ends_at, count, denied, token_intervals, "
                 + "token_capacities) "
                 + "VALUES (:bucket, :key, CASE WHEN :cost::bigint <= :capacity::bigint THEN " + now
@@ -363,21 +381,24 @@ final class CounterStatements {
      * no state and the next sweep deletes, so no window opens at a refusal.
      */
     private static String consumeSlidingSql(String table, String now) {
+        // The window's length is read back from the row proposed (EXCLUDED): each parameter bound costs the client.
         String read = "(SELECT date_trunc('milliseconds', " + now + ") AS now, :cost::bigint AS cost, "
-                + ":limit::bigint AS lim, :window::bigint AS secs, :window::bigint * interval '1 second' AS span, "
-                + ":window::bigint * 1000 AS span_ms, COALESCE(c.length_seconds IS NOT NULL, false) AS same, "
+                + ":limit::bigint AS lim, EXCLUDED.length_seconds AS secs, "
+                + "EXCLUDED.length_seconds * interval '1 second' AS span, EXCLUDED.length_seconds * 1000 AS span_ms, "
+                + "COALESCE(c.length_seconds IS NOT NULL, false) AS same, "
                 + "LEAST(c.ends_at - c.length_seconds * interval '1 second', date_trunc('milliseconds', " + now
-                + ") + :window::bigint * interval '1 second') AS current_end) AS x";
+                + ") + EXCLUDED.length_seconds * interval '1 second') AS current_end" + FENCE + ") AS x";
         String rolled = "(SELECT x.*, "
                 + "CASE WHEN x.same AND x.current_end > x.now THEN c.count ELSE 0 END AS cur, "
                 + "CASE WHEN x.same AND x.current_end > x.now THEN c.previous "
                 + "WHEN x.same AND x.current_end + x.span > x.now AND c.count > 0 THEN c.count ELSE 0 END AS prev, "
                 + "CASE WHEN x.same AND x.current_end > x.now THEN x.current_end "
                 + "WHEN x.same AND x.current_end + x.span > x.now AND c.count > 0 THEN x.current_end + x.span "
-                + "ELSE x.now + x.span END AS window_end FROM " + read + ") AS s";
+                + "ELSE x.now + x.span END AS window_end FROM " + read + FENCE + ") AS s";
         String decided = "(SELECT s.*, s.prev::float8 "
-                + "* LEAST((extract(epoch FROM s.window_end - s.now) * 1000)::bigint, s.span_ms)::float8 / s.span_ms::float8 <= (s.lim - s.cur - s.cost)::float8 AS fits FROM " + rolled
-                + ") AS d";
+                + "* LEAST(" + MILLIS + "(s.window_end - s.now)" + MILLIS_END + ", s.span_ms)::float8 "
+                + "/ s.span_ms::float8 "
+                + "<= (s.lim - s.cur - s.cost)::float8 AS fits FROM " + rolled + FENCE + ") AS d";
         return "INSERT INTO " + table + " AS c (bucket, key, ends_at, count, previous, length_seconds, denied) "
                 + "VALUES (:bucket, :key, date_trunc('milliseconds', " + now + ") + CASE WHEN :cost::bigint "
                 + "<= :limit::bigint THEN 2 * :window::bigint * interval '1 second' ELSE interval '0' END, "
@@ -391,7 +412,7 @@ final class CounterStatements {
                 + "NOT d.fits, NULL::bigint[], NULL::bigint[], NULL::timestamptz[], NULL::bigint[] FROM " + decided
                 + ") "
                 + "RETURNING count, previous, denied, "
-                + "(extract(epoch FROM ends_at - date_trunc('milliseconds', " + now + ")) * 1000)::bigint";
+                + MILLIS + "(ends_at - date_trunc('milliseconds', " + now + "))" + MILLIS_END;
     }
 
     /**

@@ -90,4 +90,12 @@ public final class MetricsSwitch implements RateLimiterMetrics {
     public void planCache(boolean hit) {
         target.planCache(hit);
     }
+
+    /** Stops forwarding (later events are dropped), then closes the adapter. */
+    @Override
+    public void close() {
+        RateLimiterMetrics closing = target;
+        target = RateLimiterMetrics.NONE;
+        closing.close();
+    }
 }

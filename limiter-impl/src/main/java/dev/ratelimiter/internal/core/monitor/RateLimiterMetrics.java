@@ -118,4 +118,13 @@ public interface RateLimiterMetrics extends OutageListener {
     /** One call to the backend and how long it took, in nanoseconds. */
     default void backendCall(String backend, long nanos) {
     }
+
+    /**
+     * The application stops: unregisters what would outlive it in the metrics library, the gauges' callbacks into
+     * the application, where that library belongs to the server rather than to the application (Open Liberty's
+     * MicroProfile Telemetry SDK turned on for the whole server, docs/operations.md#opentelemetry). The counts
+     * already recorded stay with the library.
+     */
+    default void close() {
+    }
 }

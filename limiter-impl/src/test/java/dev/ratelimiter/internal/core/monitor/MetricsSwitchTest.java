@@ -38,8 +38,8 @@ class MetricsSwitchTest {
 
         List<String> sent = new ArrayList<>();
         for (Method method : RateLimiterMetrics.class.getMethods()) {
-            if (Modifier.isStatic(method.getModifiers())) {
-                continue;
+            if (Modifier.isStatic(method.getModifiers()) || method.getName().equals("close")) {
+                continue; // closeStopsForwarding
             }
             Object[] args = Arrays.stream(method.getParameterTypes()).map(this::argument).toArray();
             method.invoke(metricsSwitch, args);
@@ -49,6 +49,25 @@ class MetricsSwitchTest {
         assertThat(sent).contains("refund[" + bucket + ", true]", "planCache[true]",
                 "planMiss[" + bucket + ", UNDECLARED]");
         assertThat(received).containsExactlyInAnyOrderElementsOf(sent);
+    }
+
+    @Test
+    @DisplayName("close closes the adapter once and drops every later event")
+    void closeStopsForwarding() {
+        List<String> received = new ArrayList<>();
+        RateLimiterMetrics adapter = (RateLimiterMetrics) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {RateLimiterMetrics.class}, (proxy, method, args) -> {
+                    received.add(method.getName());
+                    return null;
+                });
+        MetricsSwitch metricsSwitch = new MetricsSwitch();
+        metricsSwitch.connect(adapter);
+
+        metricsSwitch.close();
+        metricsSwitch.decision(bucket, Verdict.Outcome.ALLOWED);
+        metricsSwitch.close();
+
+        assertThat(received).containsExactly("close");
     }
 
     private Object argument(Class<?> type) {

@@ -18,7 +18,7 @@ import static org.awaitility.Awaitility.await;
  * which Liberty applies while running; the override is in place once messages.log reports the configuration
  * updated (CWWKG0017I) or unchanged (CWWKG0018I).
  */
-final class LibertyPostgresOverride {
+public final class LibertyPostgresOverride {
 
     private static final Pattern CONFIG_UPDATED = Pattern.compile("CWWKG001[78]I");
 
@@ -26,7 +26,7 @@ final class LibertyPostgresOverride {
     }
 
     /** Writes the override when {@link TestServers#postgresInContainer()}; does nothing otherwise. */
-    static void applyIfInContainer() {
+    public static void applyIfInContainer() {
         if (!TestServers.postgresInContainer()) {
             return;
         }

@@ -12,7 +12,7 @@ import java.nio.file.Path;
  * application only as a timeout, so the reason has to be read from the server's log. The directory comes from the
  * system property {@code liberty.server.logs} (failsafe).
  */
-final class ServerLog {
+public final class ServerLog {
 
     private final Path file;
     private final long start;
@@ -23,7 +23,7 @@ final class ServerLog {
     }
 
     /** Marks the current end of the log; call before the deployment starts. */
-    static ServerLog mark() {
+    public static ServerLog mark() {
         Path file = Path.of(System.getProperty("liberty.server.logs"), "messages.log");
         try {
             return new ServerLog(file, Files.exists(file) ? Files.size(file) : 0);
@@ -33,7 +33,7 @@ final class ServerLog {
     }
 
     /** What the server logged since the mark (everything, if the log was rolled over meanwhile). */
-    String text() {
+    public String text() {
         try (RandomAccessFile log = new RandomAccessFile(file.toFile(), "r")) {
             long from = log.length() >= start ? start : 0;
             byte[] bytes = new byte[(int) (log.length() - from)];

@@ -1,0 +1,160 @@
+package dev.ratelimiter.it.liberty.mp7;
+
+import dev.ratelimiter.it.ExampleApiScenarios;
+import dev.ratelimiter.it.ExampleDeployments;
+import dev.ratelimiter.it.PostgresSchema;
+import dev.ratelimiter.it.liberty.LibertyPostgresOverride;
+import dev.ratelimiter.it.liberty.ServerLog;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.metrics.v1.Metric;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.lang.reflect.Method;
+import java.net.URI;
+import java.net.URL;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The example API's scenarios, every one, on Open Liberty with MicroProfile 7.1 and no MicroProfile Metrics
+ * (this module's src/main/liberty/config/server.xml: mpConfig-3.1, mpHealth-4.0, mpTelemetry-2.1 on Jakarta EE 10),
+ * with the PostgreSQL backend as limiter-it/liberty's {@code LibertyPostgresExampleApiIT} deploys it: the same example, the same library jar, nothing added for
+ * this server. The server's OpenTelemetry SDK is on as a user turns it on for a whole server
+ * ({@code otel.sdk.disabled=false} and the OTLP exporter in bootstrap.properties), and {@code
+ * ratelimiter.metrics.system} is left at {@code auto}, so the library has to find OpenTelemetry by itself.
+ *
+ * <p>There is no metrics path to scrape: MicroProfile Telemetry pushes over OTLP. The scenarios read the metrics from
+ * an OTLP receiver this test runs ({@link OtlpReceiver}), named as Prometheus stores them ({@link OtlpAsPrometheus}),
+ * so the metric scenarios and the check of the dashboard's and the alert rules' series names compare with what such
+ * a server really exports. PostgreSQL rather than memory, because the store-call histogram, which the dashboard
+ * queries, only exists once a store call has been made (docs/operations.md#opentelemetry).
+ *
+ * <p>What limiter-it/liberty runs and this module does not, each on the same runtime with the same Jakarta EE 10
+ * features and the same {@code mpConfig-3.1} and {@code mpHealth-4.0} as here (MicroProfile 6.1 and 7.1 take the
+ * same versions of both), so MicroProfile 7 changes nothing they test: the example in memory with a configuration
+ * profile ({@code LibertyExampleApiIT}: the same scenarios, and profiles are MicroProfile Config's), live limits
+ * ({@code LibertyLiveLimitsIT}: the reload reads MicroProfile Config), the global key resolver, the fallback's carry,
+ * a listed application, and the starts that must fail (bad properties, an unresolved secret, startup validation),
+ * which end before any metrics are recorded. The one thing of MicroProfile 7 they would meet, the metrics, is what
+ * this class and {@link LibertyMp7RedeployIT} test.
+ */
+@ExtendWith(ArquillianExtension.class)
+class LibertyMp7PostgresExampleApiIT extends ExampleApiScenarios {
+
+    /** An export comes every half second (otel.metric.export.interval in the pom); a loaded machine may be slower. */
+    private static final Duration EXPORT_WAIT = Duration.ofSeconds(20);
+
+    // Made by the deployment method, which Arquillian calls before anything of the class runs.
+    private static PostgresSchema schema;
+    private static OtlpReceiver otlp;
+    private static ServerLog log;
+
+    @ArquillianResource
+    URL deployment;
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        otlp = OtlpReceiver.start(Integer.parseInt(System.getProperty("otlp.port")));
+        log = ServerLog.mark();
+        LibertyPostgresOverride.applyIfInContainer();
+        schema = PostgresSchema.create("rl_liberty_mp7");
+        return ExampleDeployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n"
+                + "ratelimiter.backend=postgres\nratelimiter.postgres.datasource=jdbc/ratelimiter\n"
+                + "ratelimiter.postgres.timeout=PT1S\n"
+                + "ratelimiter.postgres.table=" + schema.name() + ".rate_limit_counters\n");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (schema != null) {
+            schema.close();
+        }
+        if (otlp != null) {
+            otlp.close();
+        }
+    }
+
+    @Override
+    protected URI baseUri() {
+        return ExampleDeployments.loopback(deployment);
+    }
+
+    /** RESTEasy answers OPTIONS for a resource without an {@code @OPTIONS} method before post-matching filters. */
+    @Override
+    protected boolean optionsReachFilters() {
+        return false;
+    }
+
+    @Override
+    protected String backend() {
+        return "postgres";
+    }
+
+    /** The first OTLP export collected after the call, as Prometheus would store it. */
+    @Override
+    protected String scrape() {
+        return OtlpAsPrometheus.exposition(otlp.exportAfterNow(EXPORT_WAIT));
+    }
+
+    @Test
+    @DisplayName("with no MicroProfile Metrics, auto records in OpenTelemetry, whose SDK is on (no warning); the "
+            + "server has no /metrics")
+    void autoChoosesOpenTelemetry() {
+        assertThat(log.text()).contains("Rate limiter metrics: OpenTelemetry").doesNotContain("has no metrics SDK");
+        assertThat(client().get("metrics").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    @DisplayName("every series is exported with the description the other adapters give it (the library's Series), "
+            + "the counts without a unit, the store-call histogram in seconds")
+    void descriptionsAndUnits() throws ReflectiveOperationException {
+        client().get("api/projects");
+        ExportMetricsServiceRequest export = otlp.exportAfterNow(EXPORT_WAIT);
+        Map<String, Metric> exported = export.getResourceMetricsList().stream()
+                .flatMap(resource -> resource.getScopeMetricsList().stream())
+                .filter(scope -> scope.getScope().getName().equals("dev.ratelimiter"))
+                .flatMap(scope -> scope.getMetricsList().stream())
+                .collect(Collectors.toMap(Metric::getName, metric -> metric, (a, b) -> a));
+
+        Map<String, String> expected = seriesDescriptions();
+        assertThat(exported.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
+        for (Map.Entry<String, String> series : expected.entrySet()) {
+            Metric metric = exported.get(series.getKey());
+            assertThat(metric.getDescription()).as(series.getKey()).isEqualTo(series.getValue());
+            assertThat(metric.getUnit()).as(series.getKey())
+                    .isEqualTo(series.getKey().equals("rate_limiter.backend") ? "s" : "");
+        }
+        assertThat(OtlpAsPrometheus.name(exported.get("rate_limiter.decisions")))
+                .isEqualTo("rate_limiter_decisions_total");
+        assertThat(OtlpAsPrometheus.name(exported.get("rate_limiter.backend")))
+                .isEqualTo("rate_limiter_backend_seconds");
+    }
+
+    /**
+     * The OpenTelemetry name and description of every series, from the one enum every adapter names and describes
+     * its series from ({@code dev.ratelimiter.internal.metrics.Series}, package-private, so read reflectively).
+     */
+    private static Map<String, String> seriesDescriptions() throws ReflectiveOperationException {
+        Class<?> series = Class.forName("dev.ratelimiter.internal.metrics.Series");
+        Method metric = series.getDeclaredMethod("metric");
+        Method description = series.getDeclaredMethod("description");
+        metric.setAccessible(true);
+        description.setAccessible(true);
+        Map<String, String> descriptions = new LinkedHashMap<>();
+        for (Object constant : series.getEnumConstants()) {
+            descriptions.put("rate_limiter." + metric.invoke(constant), (String) description.invoke(constant));
+        }
+        return descriptions;
+    }
+}
