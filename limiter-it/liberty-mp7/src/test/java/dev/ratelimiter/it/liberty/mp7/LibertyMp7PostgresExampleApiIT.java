@@ -2,6 +2,7 @@ package dev.ratelimiter.it.liberty.mp7;
 
 import dev.ratelimiter.it.ExampleApiScenarios;
 import dev.ratelimiter.it.ExampleDeployments;
+import dev.ratelimiter.it.OpenApiScenarios;
 import dev.ratelimiter.it.PostgresSchema;
 import dev.ratelimiter.it.liberty.LibertyPostgresOverride;
 import dev.ratelimiter.it.liberty.ServerLog;
@@ -47,7 +48,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@code LibertyLiveLimitsIT}: the reload reads MicroProfile Config), the global key resolver, the fallback's carry,
  * a listed application, and the starts that must fail (bad properties, an unresolved secret, startup validation),
  * which end before any metrics are recorded. The one thing of MicroProfile 7 they would meet, the metrics, is what
- * this class and {@link LibertyMp7RedeployIT} test.
+ * this class and {@link LibertyMp7RedeployIT} test; and MicroProfile OpenAPI 4.1, whose model differs from 3.1's,
+ * in the served document ({@link #openApiDocument()}).
  */
 @ExtendWith(ArquillianExtension.class)
 class LibertyMp7PostgresExampleApiIT extends ExampleApiScenarios {
@@ -156,5 +158,12 @@ class LibertyMp7PostgresExampleApiIT extends ExampleApiScenarios {
             descriptions.put("rate_limiter." + metric.invoke(constant), (String) description.invoke(constant));
         }
         return descriptions;
+    }
+
+    @Test
+    @DisplayName("/openapi (MicroProfile OpenAPI 4.1) shows the example's limits: login's and reports', the 429, 400 "
+            + "and the refusal's schema")
+    void openApiDocument() throws Exception {
+        OpenApiScenarios.assertExampleDocumented(baseUri().resolve("/openapi"), baseUri());
     }
 }
