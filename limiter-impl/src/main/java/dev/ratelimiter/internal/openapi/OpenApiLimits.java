@@ -2,6 +2,9 @@ package dev.ratelimiter.internal.openapi;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.internal.cdi.DocumentedLimits;
+import dev.ratelimiter.internal.jaxrs.RateLimitHeaders;
+import dev.ratelimiter.internal.jaxrs.RateLimitResponses;
+import jakarta.ws.rs.core.HttpHeaders;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.models.Components;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
@@ -49,12 +52,13 @@ public final class OpenApiLimits {
     static final String KEY_MISSING = "RateLimitKeyMissing";
     static final String PROBLEM = "RateLimitProblem";
     static final String KEY_MISSING_PROBLEM = "RateLimitKeyMissingProblem";
-    static final String RATE_LIMIT = "RateLimit";
-    static final String RATE_LIMIT_POLICY = "RateLimit-Policy";
-    static final String RETRY_AFTER = "Retry-After";
+    /** The headers and media type the refusals send, named where the refusals are written. */
+    static final String RATE_LIMIT = RateLimitHeaders.RATE_LIMIT;
+    static final String RATE_LIMIT_POLICY = RateLimitHeaders.POLICY;
+    static final String RETRY_AFTER = HttpHeaders.RETRY_AFTER;
 
     /** RFC 9457's media type, as the library's refusals send it. */
-    private static final String PROBLEM_JSON = "application/problem+json";
+    private static final String PROBLEM_JSON = RateLimitResponses.PROBLEM_JSON;
 
     private OpenApiLimits() {
     }
