@@ -36,7 +36,7 @@ import java.util.Optional;
  * {@code clock_timestamp()}, does not move between the statement's expressions); tests bind an instant instead.
  *
  * <p>Several items in one call (the buckets of one method), and the calls waiting for a connection, are one
- * statement too: {@code SELECT rate_limit_counters_decide_v9(...)} ({@link #decide}), a function the migration V9 puts
+ * statement too: {@code SELECT rate_limit_counters_decide_v10(...)} ({@link #decide}), a function the migration V10 puts
  * beside the table, with three parameters (the instant, the items' names, their numbers), since the client's cost
  * grows with each parameter it binds; its statements are static, so the server plans them once per session. It
  * decides each call's items in their order with the rules above and stops after the call's first refusal, whose
@@ -48,9 +48,9 @@ import java.util.Optional;
  * skips locked rows, so no two calls wait for each other in a circle (whatever order a method declares its buckets
  * in). A refusal must leave the later items uncounted, which a single {@code INSERT ... ON CONFLICT} over several rows
  * cannot express (each row is decided on its own), hence the function. Its cost is measured in BENCHMARKS.md
- * (docs/guide.md#several-limits-on-one-method, docs/stores.md#batching). The functions of V3 to V8 are no
- * longer called (they stay for an earlier version of the library during a rolling upgrade); the startup check still
- * looks for them, so that the migrations are found applied in order.
+ * (docs/guide.md#several-limits-on-one-method, docs/stores.md#batching). The functions of V3 to V9 are no longer
+ * called (they stay for an earlier version of the library during a rolling upgrade); the startup check still looks
+ * for them, so that the migrations are found applied in order.
  *
  * <p>Token buckets (docs/stores.md#token-bucket-rows) have rows of their own, keyed {@link #TOKEN_KEY_PREFIX} and
  * the hashed key, holding each window's theoretical arrival time: {@code ends_at} for one window, the latest of them
@@ -63,9 +63,10 @@ import java.util.Optional;
  * current window ends; one window in scalar columns ({@code count}, {@code previous}, {@code length_seconds}, and
  * {@code ends_at} one length after the current end, when nothing is left to weigh), several in arrays. One window
  * and a positive cost is one upsert as above ({@code consumeSlidingSql}), whose refusal writes the row back as it was
- * read with {@code denied}; a check or several windows go to V9's function, as a call of one item, where a refusal
- * writes nothing and creates no row. Until V7, V6's function was called ({@code <table>_decide_v6}), until V8, V7's,
- * and until V9, V8's; they stay for those versions during a rolling upgrade.
+ * read with {@code denied}, as V10's function does for a batched one; a check or several windows go to V10's
+ * function, as a call of one item, where a check writes nothing and creates no row. Until V7, V6's function was called
+ * ({@code <table>_decide_v6}), until V8, V7's, until V9, V8's, and until V10, V9's; they stay for those versions during
+ * a rolling upgrade.
  *
  * <p>Binding throws only the driver's {@link SQLException}, which the store classifies ({@link PostgresFailures}),
  * and {@link IllegalStateException} for a parameter name no case binds (a mistake in a statement here).
@@ -80,7 +81,7 @@ final class CounterStatements {
     private static final String CONSUME_EACH_TYPES = "timestamptz, integer[], varchar[], varchar[], bigint[], "
             + "integer[], bigint[], bigint[]";
 
-    /** The argument types of V5's to V9's functions, in the order of {@link #decide()}'s casts. */
+    /** The argument types of V5's to V10's functions, in the order of {@link #decide()}'s casts. */
     private static final String DECIDE_TYPES = "timestamptz, varchar[], bigint[]";
 
     /**
@@ -96,7 +97,7 @@ final class CounterStatements {
      */
     static final String SLIDING_KEY_PREFIX = "sw:";
 
-    /** The algorithm numbers of V9's function: how each item in {@link #bindDecide}'s numbers is decided. */
+    /** The algorithm numbers of V10's function: how each item in {@link #bindDecide}'s numbers is decided. */
     private static final long FIXED_WINDOW = 0;
     private static final long TOKEN_BUCKET = 1;
     private static final long SLIDING_WINDOW = 2;
@@ -167,7 +168,7 @@ final class CounterStatements {
                 + " WHERE ends_at <= " + now + " LIMIT " + SWEEP_BATCH + " FOR UPDATE SKIP LOCKED))");
         this.reset = "DELETE FROM " + table + " WHERE bucket = ? AND key IN (?, ?, ?)";
         // One statement, so one round trip: the update needs the table's write privileges and a writable session,
-        // V6's and V7's columns; the call needs V9's function and the right to execute it (it decides nothing, reads
+        // V6's and V7's columns; the call needs V10's function and the right to execute it (it decides nothing, reads
         // no row).
         this.probe = "WITH touched AS (UPDATE " + table + " SET count = count, token_intervals = token_intervals, "
                 + "previous = previous WHERE false RETURNING 1) SELECT " + decideFunction(table)
@@ -176,7 +177,7 @@ final class CounterStatements {
 
     /**
      * Whether one item is decided by one of {@link #forItem}'s statements; else, a token bucket of several windows
-     * and a positive cost, or any sliding window, by V9's function ({@link #decide()}), as a call of one item.
+     * and a positive cost, or any sliding window, by V10's function ({@link #decide()}), as a call of one item.
      */
     static boolean hasItemStatement(Bucket bucket, long cost) {
         if (bucket.isSlidingWindow()) {
@@ -196,7 +197,7 @@ final class CounterStatements {
         if (bucket.isSlidingWindow()) {
             if (!hasItemStatement(bucket, cost)) {
                 throw new IllegalStateException("a sliding window's check or several windows have no one-item "
-                        + "statement: V9's function decides them");
+                        + "statement: V10's function decides them");
             }
             return consumeSliding;
         }
@@ -222,7 +223,7 @@ final class CounterStatements {
     }
 
     /**
-     * The call of V9's function that decides several calls, each of one or more items (one call of several items
+     * The call of V10's function that decides several calls, each of one or more items (one call of several items
      * too); bound by {@link #bindDecide}.
      */
     NamedStatement decide() {
@@ -252,7 +253,7 @@ final class CounterStatements {
     }
 
     /**
-     * An {@code UPDATE} of the table that matches no row and a call of V9's function that decides nothing, in one
+     * An {@code UPDATE} of the table that matches no row and a call of V10's function that decides nothing, in one
      * statement without parameters: it still needs a writable session, the table's privileges and the function
      * (see {@link PostgresStore#probe}).
      */
@@ -334,7 +335,7 @@ final class CounterStatements {
      * {@code token_intervals} and {@code token_capacities}. The sub-select reads the time owed until full
      * ({@code owed}, microseconds, exact: {@code extract} gives a numeric) whatever that shape (a key keeps it when
      * its plan changes the bucket's limits), at most a full refill of the call's capacity and interval; a row of
-     * several windows counts as full. It decides ({@code fits}: the rule of V9's function, needed capped at the
+     * several windows counts as full. It decides ({@code fits}: the rule of V10's function, needed capped at the
      * capacity + 1 so no product overflows) and, when allowed, moves the TAT on by the cost's intervals; a refusal
      * leaves the TAT as it was, but at most a full refill from now, so a row left by a larger or slower bucket
      * refills from now as the verdict says (docs/stores.md#counters-across-a-change-of-settings; a row of several
@@ -367,7 +368,7 @@ final class CounterStatements {
     }
 
     /**
-     * A sliding window of one window and a positive cost (docs/stores.md#sliding-window-rows), decided as V9's
+     * A sliding window of one window and a positive cost (docs/stores.md#sliding-window-rows), decided as V10's
      * function decides it, to the millisecond and in the same doubles, but as one plain upsert, as a fixed window's
      * is: a call of PL/pgSQL per decision costs more than the decision. The sub-selects read the row as of now
      * ({@code x}: the instant truncated to the millisecond, whether it is a row of one window, and when its current
@@ -420,7 +421,7 @@ final class CounterStatements {
      * upserts are, so no migration adds a function for it. Each step is a sub-select of its own: {@code p} the
      * instant and the windows' numbers; {@code r} one row per refund, with its bucket's windows sliced out of them;
      * {@code locked} the rows refunded, locked in (bucket, key) order as every statement that locks several rows
-     * takes them, so a refund never waits in a circle with V9's function or another refund; {@code windows} each
+     * takes them, so a refund never waits in a circle with V10's function or another refund; {@code windows} each
      * window of each refund beside the row's window of the same index: whether the row was kept under the
      * refund's windows (as the decisions read it), when that window ends, and the instant to compare it with (a
      * sliding window's is truncated to the millisecond, as its decisions' is); {@code credits} per window, the
@@ -626,20 +627,44 @@ final class CounterStatements {
      * The function of V9 that decides several calls of every algorithm ({@code <table>_decide_v9}), named and found
      * as V3's is: V8's, whose rows kept under other settings of the bucket's name (a reload or a restart changed its
      * windows) are brought within the call's windows, each window of several read by its length
-     * (docs/stores.md#counters-across-a-change-of-settings).
+     * (docs/stores.md#counters-across-a-change-of-settings). No longer called (V10's decides as it does, in fewer
+     * statements); the startup check still looks for it.
+     *
+     * @param table the counter table, optionally {@code schema.table}
+     * @return the function's name, qualified as the table is
+     */
+    static String decideV9Function(String table) {
+        return table + "_decide_v9";
+    }
+
+    /**
+     * The function of V9 with its argument types, as {@code to_regprocedure} reads it.
+     *
+     * @param table the counter table, optionally {@code schema.table}
+     * @return e.g. {@code rate_limit_counters_decide_v9(timestamptz, varchar[], bigint[])}
+     */
+    static String decideV9FunctionSignature(String table) {
+        return decideV9Function(table) + "(" + DECIDE_TYPES + ")";
+    }
+
+    /**
+     * The function of V10 that decides several calls of every algorithm ({@code <table>_decide_v10}), named and found
+     * as V3's is: V9's decisions and answers, a sliding window's or a token bucket's item of one window and a positive
+     * cost decided by one upsert, as its one-item statement is, instead of V9's two or three statements
+     * (docs/stores.md#batching).
      *
      * @param table the counter table, optionally {@code schema.table}
      * @return the function's name, qualified as the table is
      */
     static String decideFunction(String table) {
-        return table + "_decide_v9";
+        return table + "_decide_v10";
     }
 
     /**
-     * The function of V9 with the argument types {@link #bindDecide} binds, as {@code to_regprocedure} reads it.
+     * The function of V10 with the argument types {@link #bindDecide} binds, as {@code to_regprocedure} reads it.
      *
      * @param table the counter table, optionally {@code schema.table}
-     * @return e.g. {@code rate_limit_counters_decide_v9(timestamptz, varchar[], bigint[])}
+     * @return e.g. {@code rate_limit_counters_decide_v10(timestamptz, varchar[], bigint[])}
      */
     static String decideFunctionSignature(String table) {
         return decideFunction(table) + "(" + DECIDE_TYPES + ")";
@@ -701,7 +726,7 @@ final class CounterStatements {
     }
 
     /**
-     * The parameters of {@link #decide()}, in the layout migration V7 describes (V8 and V9 keep it): {@code :names} each
+     * The parameters of {@link #decide()}, in the layout migration V7 describes (V8, V9 and V10 keep it): {@code :names} each
      * item's bucket name then its row key ({@link #rowKey}), items one after another; {@code :numbers} the count of
      * calls, each call's count of items, then per item its algorithm (0 fixed window, 1 token bucket, 2 sliding
      * window), its cost (units of cost), its count of windows and per window two numbers: a fixed or sliding window's
@@ -757,7 +782,7 @@ final class CounterStatements {
 
     /**
      * Binds {@link #refund()}'s parameters: per refund, {@code :buckets} its bucket's name, {@code :keys} its row key
-     * ({@link #rowKey}), {@code :algorithms} its algorithm's number (as V9's function numbers them), {@code :costs}
+     * ({@link #rowKey}), {@code :algorithms} its algorithm's number (as V10's function numbers them), {@code :costs}
      * its cost, {@code :firsts} where its windows start in the arrays that follow (from 1) and {@code :sizes} how
      * many it has; per window, refund after refund, {@code :lengths} a fixed or sliding window's length in seconds
      * or a token bucket's interval in microseconds, {@code :capacities} a token bucket's capacity (0 for a window),
@@ -819,7 +844,7 @@ final class CounterStatements {
         }
     }
 
-    /** The number of {@code bucket}'s algorithm in V9's function. */
+    /** The number of {@code bucket}'s algorithm in V10's function. */
     private static long algorithmNumber(Bucket bucket) {
         return switch (bucket.algorithm()) {
             case FIXED_WINDOW -> FIXED_WINDOW;

@@ -15,7 +15,7 @@ import java.util.Optional;
  * What the library checks of its DataSource at startup: the counter update must never join the application's
  * transaction (it would roll back with it and hold its row lock for the whole business transaction), so the
  * connections must be in autocommit at READ COMMITTED; and the table must exist, with the columns of every
- * migration (V2 adds those of several windows and of refusals that count nothing) and the functions V3 to V9 add.
+ * migration (V2 adds those of several windows and of refusals that count nothing) and the functions V3 to V10 add.
  */
 public final class PostgresChecks {
 
@@ -53,8 +53,8 @@ public final class PostgresChecks {
                         problems.add("ratelimiter.postgres.table: table '" + table + "' does not exist; apply the "
                                 + "migrations V1__create_rate_limit_counters.sql, V2__several_windows_and_costs.sql, "
                                 + "V3__several_buckets_in_one_statement.sql, V4__decisions_in_batches.sql, "
-                                + "V5__one_statement_per_item.sql, V6__token_buckets.sql, V7__sliding_windows.sql "
-                                + "V8__plans.sql and V9__settings_changes.sql "
+                                + "V5__one_statement_per_item.sql, V6__token_buckets.sql, V7__sliding_windows.sql, "
+                                + "V8__plans.sql, V9__settings_changes.sql and V10__one_upsert_per_window.sql "
                                 + "(in limiter-store-postgres's jar at db/ratelimiter/postgres, for Flyway: "
                                 + "locations=classpath:db/ratelimiter/postgres with table=flyway_ratelimiter_history)");
                     } else if (!hasV2Columns(connection, table)) {
@@ -76,8 +76,8 @@ public final class PostgresChecks {
     }
 
     /**
-     * The first function of V3 to V9 missing beside the table, as a problem naming it and its migration. The
-     * store calls V9's only; an earlier one missing means the migrations were not applied in order. V6's and V7's
+     * The first function of V3 to V10 missing beside the table, as a problem naming it and its migration. The
+     * store calls V10's only; an earlier one missing means the migrations were not applied in order. V6's and V7's
      * functions come with their migration's columns, so finding them finds those.
      */
     private static Optional<String> missingFunction(Connection connection, String table) throws SQLException {
@@ -94,8 +94,10 @@ public final class PostgresChecks {
                 "V7__sliding_windows.sql after V6"},
             {CounterStatements.decideV8FunctionSignature(table), CounterStatements.decideV8Function(table),
                 "V8__plans.sql after V7"},
+            {CounterStatements.decideV9FunctionSignature(table), CounterStatements.decideV9Function(table),
+                "V9__settings_changes.sql after V8"},
             {CounterStatements.decideFunctionSignature(table), CounterStatements.decideFunction(table),
-                "V9__settings_changes.sql after V8"}};
+                "V10__one_upsert_per_window.sql after V9"}};
         for (String[] function : functions) {
             if (!hasFunction(connection, function[0])) {
                 return Optional.of("ratelimiter.postgres.table: the function " + function[1] + " beside table '"

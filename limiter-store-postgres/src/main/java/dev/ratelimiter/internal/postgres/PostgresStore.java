@@ -188,7 +188,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
     }
 
     /**
-     * Decides several calls with one statement, the function of V9 (docs/stores.md#batching), inside the
+     * Decides several calls with one statement, the function of V10 (docs/stores.md#batching), inside the
      * bulkhead like any call. The function takes every row of the round trip in one (bucket, key) order, locking
      * them first when the items do not come in that order, so a batch waits for no statement that waits for it.
      */
@@ -236,7 +236,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
     }
 
     /**
-     * Decides calls of one or more items with one statement, V9's function: a batch, or the several items of one
+     * Decides calls of one or more items with one statement, V10's function: a batch, or the several items of one
      * call (or one token bucket of several windows, or a sliding window's check or several windows) as a batch of
      * one.
      *
@@ -294,9 +294,9 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
      * One cheap round trip for the circuit breaker's probe, on the write path: an {@code UPDATE} of the counter
      * table that matches no row still needs a writable session and the table's privileges, so a read-only session
      * (a demoted writer, a standby behind the same address) fails it with SQLSTATE 25006 where {@code SELECT 1}
-     * would succeed and close the breaker on a store that refuses every decision. The same statement calls V9's
+     * would succeed and close the breaker on a store that refuses every decision. The same statement calls V10's
      * function with no call to decide, the path of a sliding window's checks and several windows, of token buckets
-     * of several windows and of several items: a function missing (V9 not applied) or not executable by the store's
+     * of several windows and of several items: a function missing (V10 not applied) or not executable by the store's
      * role fails the probe too, so the breaker stays open instead of every such decision failing.
      *
      * @throws StoreException if the database does not take a write and the function's call within the deadline

@@ -45,7 +45,7 @@ public final class PostgresStoreProvider implements RateLimitStoreProvider {
 
     /**
      * True: refunds are one {@code UPDATE} of the rows counted (docs/stores.md#refunds), on the table the migrations
-     * up to V9 make.
+     * up to V10 make.
      */
     @Override
     public boolean refunds() {

@@ -226,31 +226,48 @@ class PostgresChecksTest {
     }
 
     @Test
-    @DisplayName("the breaker's probe runs the function's path too: it fails on a table migrated to V8 only, "
-            + "passes once V9 is applied, and fails again when V9's function is dropped")
-    void probeNeedsV9Function() throws Exception {
-        String v6Only = schemaMigratedBy("rl_checks_probe_", "V1__create_rate_limit_counters.sql",
+    @DisplayName("a table migrated to V9 only: one problem naming the missing function of V10 and the migration")
+    void missingV10() throws SQLException, java.io.IOException {
+        String v9Only = schemaMigratedBy("rl_checks_v9_", "V1__create_rate_limit_counters.sql",
                 "V2__several_windows_and_costs.sql", "V3__several_buckets_in_one_statement.sql",
                 "V4__decisions_in_batches.sql", "V5__one_statement_per_item.sql", "V6__token_buckets.sql",
-                "V7__sliding_windows.sql", "V8__plans.sql");
-        try (HikariDataSource pool = pool(v6Only, config -> { })) {
+                "V7__sliding_windows.sql", "V8__plans.sql", "V9__settings_changes.sql");
+        try (HikariDataSource pool = pool("public", config -> { })) {
+            assertThat(PostgresChecks.check(pool, v9Only + "." + TABLE)).singleElement().asString()
+                    .contains("ratelimiter.postgres.table")
+                    .contains(v9Only + ".rate_limit_counters_decide_v10")
+                    .contains("V10__one_upsert_per_window.sql");
+        } finally {
+            PostgresTarget.dropSchema(v9Only);
+        }
+    }
+
+    @Test
+    @DisplayName("the breaker's probe runs the function's path too: it fails on a table migrated to V9 only, "
+            + "passes once V10 is applied, and fails again when V10's function is dropped")
+    void probeNeedsV10Function() throws Exception {
+        String v9Only = schemaMigratedBy("rl_checks_probe_", "V1__create_rate_limit_counters.sql",
+                "V2__several_windows_and_costs.sql", "V3__several_buckets_in_one_statement.sql",
+                "V4__decisions_in_batches.sql", "V5__one_statement_per_item.sql", "V6__token_buckets.sql",
+                "V7__sliding_windows.sql", "V8__plans.sql", "V9__settings_changes.sql");
+        try (HikariDataSource pool = pool(v9Only, config -> { })) {
             PostgresStore store = new PostgresStore(pool, TABLE, java.time.Duration.ofSeconds(10), 1,
                     Optional.empty(), ConnectionEviction.ABORT);
             org.assertj.core.api.Assertions.assertThatThrownBy(store::probe)
                     .isInstanceOf(dev.ratelimiter.spi.StoreException.class);
             try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
                 statement.execute(java.nio.file.Files.readString(java.nio.file.Path.of("../migrations/postgres",
-                        "V9__settings_changes.sql")));
+                        "V10__one_upsert_per_window.sql")));
             }
             store.probe();
             try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
-                statement.execute("DROP FUNCTION " + v6Only + ".rate_limit_counters_decide_v9");
+                statement.execute("DROP FUNCTION " + v9Only + ".rate_limit_counters_decide_v10");
             }
             org.assertj.core.api.Assertions.assertThatThrownBy(store::probe)
                     .isInstanceOf(dev.ratelimiter.spi.StoreException.class)
-                    .rootCause().hasMessageContaining("rate_limit_counters_decide_v9");
+                    .rootCause().hasMessageContaining("rate_limit_counters_decide_v10");
         } finally {
-            PostgresTarget.dropSchema(v6Only);
+            PostgresTarget.dropSchema(v9Only);
         }
     }
 

@@ -241,7 +241,7 @@ class PostgresStoreTest extends RateLimiterContract {
 
         store.consume(List.of(new StoreItem(one, "k", 1), new StoreItem(two, "k", 2), new StoreItem(one, "j", 0)));
 
-        assertThat(prepared).singleElement().asString().contains("rate_limit_counters_decide_v9(");
+        assertThat(prepared).singleElement().asString().contains("rate_limit_counters_decide_v10(");
     }
 
     @Test
@@ -268,9 +268,9 @@ class PostgresStoreTest extends RateLimiterContract {
         assertThat(prepared).hasSize(5);
         assertThat(prepared.get(0)).startsWith("INSERT INTO rate_limit_counters").contains("token_intervals");
         assertThat(prepared.get(1)).startsWith("SELECT").doesNotContain("_decide");
-        assertThat(prepared.get(2)).contains("rate_limit_counters_decide_v9(");
+        assertThat(prepared.get(2)).contains("rate_limit_counters_decide_v10(");
         assertThat(prepared.get(3)).startsWith("SELECT").doesNotContain("_decide");
-        assertThat(prepared.get(4)).contains("rate_limit_counters_decide_v9(");
+        assertThat(prepared.get(4)).contains("rate_limit_counters_decide_v10(");
     }
 
     @Test
@@ -449,9 +449,9 @@ class PostgresStoreTest extends RateLimiterContract {
 
             assertThat(prepared).hasSize(4);
             assertThat(prepared.get(0)).as("one window counted: the plain upsert").startsWith(
-                    "INSERT INTO rate_limit_counters").doesNotContain("decide_v9");
+                    "INSERT INTO rate_limit_counters").doesNotContain("decide_v10");
             assertThat(prepared.subList(1, 4)).allSatisfy(sql -> assertThat(sql)
-                    .contains(production ? "rate_limit_counters_decide_v9(NULL, " : "rate_limit_counters_decide_v9(?"));
+                    .contains(production ? "rate_limit_counters_decide_v10(NULL, " : "rate_limit_counters_decide_v10(?"));
         }
     }
 
@@ -660,9 +660,9 @@ class PostgresStoreTest extends RateLimiterContract {
 
         assertThat(prepared).hasSize(7).allSatisfy(sql -> assertThat(sql).doesNotContain("?::timestamptz"));
         assertThat(prepared.subList(0, 3)).allSatisfy(sql -> assertThat(sql).contains("statement_timestamp()"));
-        assertThat(prepared.get(3)).contains("rate_limit_counters_decide_v9(NULL, ");
+        assertThat(prepared.get(3)).contains("rate_limit_counters_decide_v10(NULL, ");
         assertThat(prepared.subList(4, 6)).allSatisfy(sql -> assertThat(sql).contains("statement_timestamp()"));
-        assertThat(prepared.get(6)).contains("rate_limit_counters_decide_v9(NULL, ");
+        assertThat(prepared.get(6)).contains("rate_limit_counters_decide_v10(NULL, ");
     }
 
     @Test

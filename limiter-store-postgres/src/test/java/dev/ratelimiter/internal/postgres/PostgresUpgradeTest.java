@@ -17,8 +17,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -27,7 +25,7 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The migrations V7, V8 and V9 applied by Flyway, as an application upgrading applies them, over a table in use at V6:
+ * The migrations V7 to V10 applied by Flyway, as an application upgrading applies them, over a table in use at V6:
  * the rows the previous version wrote stay as they were, the table is not rewritten, V6's function still decides for
  * the previous version during a rolling upgrade, and this version goes on from the rows' counts.
  */
@@ -49,7 +47,7 @@ class PostgresUpgradeTest {
     }
 
     @Test
-    @DisplayName("V7, V8 and V9 over V6 with rows of both algorithms: the same rows (every column, same row versions), the same "
+    @DisplayName("V7 to V10 over V6 with rows of both algorithms: the same rows (every column, same row versions), the same "
             + "table file, the new columns empty; V6's function still counts them; this version goes on from them and "
             + "decides sliding windows beside them; the startup check names V7 until it is applied")
     void v7OverV6KeepsRows() throws Exception {
@@ -79,7 +77,7 @@ class PostgresUpgradeTest {
             long file = tableFile(pool);
             assertThat(before).hasSize(4);
 
-            assertThat(flyway().load().migrate().migrationsExecuted).as("V7, V8 and V9").isEqualTo(3);
+            assertThat(flyway().load().migrate().migrationsExecuted).as("V7 to V10").isEqualTo(4);
 
             assertThat(rows(pool)).as("every row as it was, the same versions").isEqualTo(before);
             assertThat(tableFile(pool)).as("no rewrite").isEqualTo(file);
@@ -95,7 +93,7 @@ class PostgresUpgradeTest {
             assertThat(store.consume(List.of(new StoreItem(tokens, "k", 0))))
                     .as("3 tokens owed at T0, one back a second later").containsExactly(1, 2, 2_000);
             assertThat(store.consume(List.of(new StoreItem(tokensTwo, "k", 1))))
-                    .as("V9's function reads V6's token row").containsExactly(1, 1, 500, 2, 799_000);
+                    .as("V10's function reads V6's token row").containsExactly(1, 1, 500, 2, 799_000);
             Bucket sliding = new Bucket(fixed.name(), fixed.limits(), OutagePolicy.FALLBACK,
                     Bucket.Algorithm.SLIDING_WINDOW, 0);
             assertThat(store.consume(List.of(new StoreItem(sliding, "k", 1)))).as("a row of its own")
@@ -122,21 +120,9 @@ class PostgresUpgradeTest {
             numbers.add(bucket.isTokenBucket() ? bucket.tokenIntervalMicros(i) : bucket.limits().get(i).windowSeconds());
             numbers.add(bucket.isTokenBucket() ? bucket.capacity(i) : bucket.limits().get(i).limit());
         }
-        try (Connection connection = pool.getConnection();
-             PreparedStatement statement = connection.prepareStatement(
-                     "SELECT rate_limit_counters_decide_v6(?, ?::varchar[], ?::bigint[])")) {
-            statement.setObject(1, OffsetDateTime.ofInstant(instant, ZoneOffset.UTC));
-            statement.setArray(2, connection.createArrayOf("varchar", new String[] {bucket.name(), rowKey}));
-            statement.setArray(3, connection.createArrayOf("bigint", numbers.toArray()));
-            try (ResultSet row = statement.executeQuery()) {
-                row.next();
-                Object[] answer = (Object[]) row.getArray(1).getArray();
-                long[] values = new long[answer.length];
-                for (int i = 0; i < answer.length; i++) {
-                    values[i] = ((Number) answer[i]).longValue();
-                }
-                return values;
-            }
+        List<String> names = List.of(bucket.name(), rowKey);
+        try (Connection connection = pool.getConnection()) {
+            return DecideCalls.decide(connection, "rate_limit_counters_decide_v6", instant, names, numbers);
         }
     }
 

@@ -1,0 +1,432 @@
+-- Jakarta Rate Limiter: one statement per decision for a batched sliding window or token bucket of one window
+-- (docs/stores.md#batching). Applied after V9, by Flyway from the same location and history table, or by hand
+-- (psql -f V1__..., ..., V9__..., then this file). It adds one function and changes no table nor row, so the previous
+-- version keeps running against it during a rolling upgrade, V9's function included. For a table of another name,
+-- replace rate_limit_counters in every file alike.
+--
+-- rate_limit_counters_decide_v10(instant, names, numbers): V9's function, with its parameters, its decisions and its
+-- answers. What it does differently, for an item of one window and a positive cost:
+-- - a sliding window is one upsert that writes the row whatever the verdict, a refusal writing it back as it read
+--   it (rolled, with denied), as the store's own one-item statement does; V9's wrote nothing on a refusal and read
+--   the row again with a second statement, and its upsert repeated the rolled row's expressions in its SET and its
+--   WHERE;
+-- - a token bucket is one upsert too, as the one-item statement's, where V9's locked, read and wrote the row in
+--   three statements;
+-- - each level of those upserts' sub-selects ends in OFFSET 0: without it the planner copies a level's expressions
+--   into every expression that reads them, and PostgreSQL builds them again at each execution.
+-- A refused sliding window's row, written so, ends one window length after its current window (or at once when it
+-- holds nothing), and the sweep deletes it then, as it deletes the one-item statement's; one the lock pass created
+-- (items out of (bucket, key) order) and the refusal left holding nothing is deleted before the function returns, as
+-- V9's deleted it. Every other line is V9's.
+
+CREATE OR REPLACE FUNCTION rate_limit_counters_decide_v10(instant timestamptz, names varchar[], numbers bigint[])
+    RETURNS bigint[]
+    LANGUAGE plpgsql VOLATILE
+    SET search_path FROM CURRENT
+    SET plan_cache_mode = force_generic_plan
+AS $function$
+DECLARE
+    t timestamptz := COALESCE(instant, statement_timestamp());
+    items integer := cardinality(names) / 2;
+    ascending boolean := true;
+    item integer := 0;            -- the item being decided: its bucket is names[2 * item - 1], its key names[2 * item]
+    at integer;                   -- the next unread element of numbers
+    call_items integer;
+    algorithm bigint;
+    cost bigint;
+    size integer;                 -- the item's windows
+    item_seconds bigint[];        -- a fixed or sliding window's lengths; a token bucket's intervals
+    item_limits bigint[];         -- a fixed or sliding window's limits; a token bucket's capacities
+    item_answer bigint[];
+    stored_count bigint;
+    stored_end timestamptz;
+    stored_seconds bigint[];
+    stored_counts bigint[];
+    stored_ends timestamptz[];
+    stored_intervals bigint[];
+    stored_capacities bigint[];
+    stored_previous bigint;
+    stored_length bigint;
+    stored_previouses bigint[];
+    counts bigint[];
+    ends timestamptz[];
+    owed bigint[];                -- a token bucket's microseconds until each window is full
+    tat timestamptz;
+    fits boolean;
+    refused boolean;
+    call_answer bigint[];
+    answer bigint[] := '{}';
+    now_ms timestamptz;           -- a sliding window's instant, truncated to the millisecond
+    span interval;                -- a sliding window's length W
+    span_ms bigint;               -- W in milliseconds
+    cur bigint;
+    prev bigint;
+    window_end timestamptz;
+    previouses bigint[];
+    lefts bigint[];               -- each sliding window's r
+    expiry timestamptz;
+    same boolean;
+    found_row boolean;
+    j integer;                    -- a stored window of the item's window's length
+    clamped boolean;              -- a token bucket owed more than a full refill: written so
+    current_end timestamptz;      -- a one-window sliding row's current window's end, at most W from now
+    uncounted integer[] := '{}';  -- sliding items out of order that counted nothing: their row, if only locked, goes
+BEGIN
+    FOR i IN 2 .. items LOOP
+        IF (names[2 * i - 3], names[2 * i - 2]) >= (names[2 * i - 1], names[2 * i]) THEN
+            ascending := false;
+            EXIT;
+        END IF;
+    END LOOP;
+    IF NOT ascending THEN
+        INSERT INTO rate_limit_counters AS c (bucket, key, ends_at, count)
+            SELECT names[2 * g - 1], names[2 * g], t, 0 FROM generate_series(1, items) AS g
+            GROUP BY 1, 2 ORDER BY 1, 2
+            ON CONFLICT (bucket, key) DO UPDATE SET count = c.count WHERE false;
+    END IF;
+    at := 2 + numbers[1];         -- the first item's algorithm
+    FOR j IN 1 .. numbers[1] LOOP
+        call_answer := '{}';
+        refused := false;
+        call_items := numbers[1 + j];
+        FOR n IN 1 .. call_items LOOP
+            item := item + 1;
+            algorithm := numbers[at];
+            cost := numbers[at + 1];
+            size := numbers[at + 2];
+            at := at + 3 + 2 * size;
+            CONTINUE WHEN refused; -- the call's later items: skipped, their windows passed over
+            IF algorithm = 0 AND size = 1 AND cost > 0 THEN
+                -- One fixed window, counted: V5's upsert, a row of a longer window brought within this one.
+                INSERT INTO rate_limit_counters AS c (bucket, key, ends_at, count, denied)
+                    VALUES (names[2 * item - 1], names[2 * item], t + numbers[at - 2] * interval '1 second',
+                            CASE WHEN cost <= numbers[at - 1] THEN cost ELSE 0 END, cost > numbers[at - 1])
+                    ON CONFLICT (bucket, key) DO UPDATE SET
+                        count = CASE WHEN c.ends_at <= t OR c.window_seconds IS NOT NULL THEN EXCLUDED.count
+                                     WHEN c.count + cost <= numbers[at - 1] THEN c.count + cost
+                                     ELSE c.count END,
+                        ends_at = CASE WHEN c.ends_at <= t OR c.window_seconds IS NOT NULL THEN EXCLUDED.ends_at
+                                       ELSE LEAST(c.ends_at, EXCLUDED.ends_at) END, -- within this window
+                        denied = CASE WHEN c.ends_at <= t OR c.window_seconds IS NOT NULL THEN EXCLUDED.denied
+                                      ELSE c.count + cost > numbers[at - 1] END,
+                        window_seconds = NULL, window_counts = NULL, window_ends = NULL
+                    RETURNING ARRAY[CASE WHEN c.denied THEN 0 ELSE 1 END, c.count,
+                                    floor(extract(epoch FROM c.ends_at - t) * 1000)::bigint]
+                    INTO item_answer;
+                call_answer := call_answer || item_answer;
+                refused := item_answer[1] = 0;
+                CONTINUE;
+            END IF;
+            IF algorithm = 2 AND size = 1 THEN
+                -- One sliding window. Counted: one upsert, which inserts the item's new window or rolls the row's,
+                -- decides, and writes the row either way (a refusal writes it back as it read it, rolled, with
+                -- denied), so one statement answers every number. Each level of its sub-selects ends in OFFSET 0,
+                -- which keeps it computed once rather than copied into every expression that reads it. A row of one
+                -- window of any length (length_seconds) carries its counts, its current window ending at most W from
+                -- now; a row of several windows (length_seconds NULL) starts afresh. A check reads the row below.
+                now_ms := date_trunc('milliseconds', t);
+                span_ms := numbers[at - 2] * 1000;
+                span := numbers[at - 2] * interval '1 second';
+                item_answer := NULL;
+                IF cost > 0 THEN
+                    INSERT INTO rate_limit_counters AS c (bucket, key, ends_at, count, previous, length_seconds, denied)
+                        VALUES (names[2 * item - 1], names[2 * item],
+                                now_ms + CASE WHEN cost <= numbers[at - 1] THEN 2 * span ELSE interval '0' END,
+                                CASE WHEN cost <= numbers[at - 1] THEN cost ELSE 0 END, 0, numbers[at - 2],
+                                cost > numbers[at - 1])
+                        ON CONFLICT (bucket, key) DO UPDATE SET
+                            (count, previous, ends_at, length_seconds, denied, window_seconds, window_counts,
+                             window_ends, window_previous) = (
+                                SELECT CASE WHEN d.fits THEN d.cur + cost ELSE d.cur END, d.prev,
+                                       CASE WHEN d.fits OR d.cur > 0 OR d.prev > 0 THEN d.window_end + span
+                                            ELSE now_ms END,
+                                       numbers[at - 2], NOT d.fits, NULL::bigint[], NULL::bigint[],
+                                       NULL::timestamptz[], NULL::bigint[]
+                                FROM (SELECT s.*, s.prev::float8
+                                             * LEAST((date_part('epoch', s.window_end - now_ms) * 1000)::bigint,
+                                                     span_ms)::float8 / span_ms::float8
+                                             <= (numbers[at - 1] - s.cur - cost)::float8 AS fits
+                                      FROM (SELECT e.*,
+                                                   CASE WHEN e.current_end > now_ms THEN c.count ELSE 0 END AS cur,
+                                                   CASE WHEN e.current_end > now_ms THEN c.previous
+                                                        WHEN e.current_end + span > now_ms AND c.count > 0 THEN c.count
+                                                        ELSE 0 END AS prev,
+                                                   CASE WHEN e.current_end > now_ms THEN e.current_end
+                                                        WHEN e.current_end + span > now_ms AND c.count > 0
+                                                             THEN e.current_end + span
+                                                        ELSE now_ms + span END AS window_end
+                                            FROM (SELECT CASE WHEN c.length_seconds IS NOT NULL  -- LEAST skips NULLs
+                                                         THEN LEAST(c.ends_at - c.length_seconds * interval '1 second',
+                                                                    now_ms + span) END AS current_end
+                                                  OFFSET 0) AS e
+                                            OFFSET 0) AS s
+                                      OFFSET 0) AS d)
+                        RETURNING ARRAY[CASE WHEN c.denied THEN 0 ELSE 1 END, c.count, c.previous,
+                                        CASE WHEN c.ends_at > now_ms
+                                             THEN LEAST((date_part('epoch', c.ends_at - span - now_ms) * 1000)::bigint,
+                                                        span_ms)
+                                             ELSE span_ms END]
+                        INTO item_answer;
+                END IF;
+                IF item_answer IS NULL THEN
+                    -- A check: the row as it is, nothing written.
+                    SELECT c.count, c.previous, c.ends_at, c.length_seconds
+                        INTO stored_count, stored_previous, stored_end, stored_length
+                        FROM rate_limit_counters AS c WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item];
+                    current_end := CASE WHEN stored_length IS NOT NULL -- no row, or one of several: no state
+                                        THEN LEAST(stored_end - stored_length * interval '1 second', now_ms + span) END;
+                    IF current_end > now_ms THEN
+                        cur := stored_count;
+                        prev := stored_previous;
+                        window_end := current_end;
+                    ELSIF current_end + span > now_ms AND stored_count > 0 THEN
+                        cur := 0;
+                        prev := stored_count;
+                        window_end := current_end + span;
+                    ELSE
+                        cur := 0;
+                        prev := 0;
+                        window_end := now_ms + span;
+                    END IF;
+                    lefts := ARRAY[LEAST((extract(epoch FROM window_end - now_ms) * 1000)::bigint, span_ms)];
+                    fits := prev::float8 * lefts[1]::float8 / span_ms::float8
+                        <= (numbers[at - 1] - cur - 1)::float8;
+                    item_answer := ARRAY[CASE WHEN fits THEN 1 ELSE 0 END, cur, prev, lefts[1]];
+                END IF;
+                IF NOT ascending AND NOT (cost > 0 AND item_answer[1] = 1) THEN
+                    uncounted := uncounted || item;
+                END IF;
+                call_answer := call_answer || item_answer;
+                refused := item_answer[1] = 0;
+                CONTINUE;
+            END IF;
+            item_seconds := ARRAY(SELECT numbers[at - 2 * size + 2 * w] FROM generate_series(0, size - 1) AS w);
+            item_limits := ARRAY(SELECT numbers[at - 2 * size + 2 * w + 1] FROM generate_series(0, size - 1) AS w);
+            IF algorithm = 2 THEN
+                -- Several sliding windows: the row read (locked when counting), each window rolled, decided; when
+                -- counted, updated, or inserted when missing (a concurrent first item that inserted it meanwhile
+                -- has it read again, locked). Nothing is written otherwise.
+                now_ms := date_trunc('milliseconds', t);
+                LOOP
+                    IF cost > 0 THEN
+                        SELECT c.window_seconds, c.window_counts, c.window_ends, c.window_previous
+                            INTO stored_seconds, stored_counts, stored_ends, stored_previouses
+                            FROM rate_limit_counters AS c
+                            WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item] FOR UPDATE;
+                    ELSE
+                        SELECT c.window_seconds, c.window_counts, c.window_ends, c.window_previous
+                            INTO stored_seconds, stored_counts, stored_ends, stored_previouses
+                            FROM rate_limit_counters AS c
+                            WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item];
+                    END IF;
+                    found_row := FOUND;
+                    same := stored_previouses IS NOT NULL; -- a row of several sliding windows: each read by length
+                    counts := array_fill(0::bigint, ARRAY[size]);
+                    previouses := array_fill(0::bigint, ARRAY[size]);
+                    ends := array_fill(NULL::timestamptz, ARRAY[size]);
+                    lefts := array_fill(0::bigint, ARRAY[size]);
+                    expiry := NULL;
+                    fits := true;
+                    FOR w IN 1 .. size LOOP
+                        span := item_seconds[w] * interval '1 second';
+                        j := CASE WHEN same THEN array_position(stored_seconds, item_seconds[w]) END;
+                        IF j IS NOT NULL AND stored_ends[j] > now_ms THEN
+                            counts[w] := stored_counts[j];
+                            previouses[w] := stored_previouses[j];
+                            ends[w] := stored_ends[j];
+                        ELSIF j IS NOT NULL AND stored_ends[j] + span > now_ms AND stored_counts[j] > 0 THEN
+                            previouses[w] := stored_counts[j];
+                            ends[w] := stored_ends[j] + span;
+                        ELSE
+                            ends[w] := now_ms + span;
+                        END IF;
+                        lefts[w] := LEAST((extract(epoch FROM ends[w] - now_ms) * 1000)::bigint,
+                                          item_seconds[w] * 1000);
+                        fits := fits AND previouses[w]::float8 * lefts[w]::float8 / (item_seconds[w] * 1000)::float8
+                            <= (item_limits[w] - counts[w] - GREATEST(cost, 1))::float8;
+                        expiry := GREATEST(expiry, ends[w] + span);
+                    END LOOP;
+                    EXIT WHEN cost = 0 OR NOT fits;
+                    FOR w IN 1 .. size LOOP
+                        counts[w] := counts[w] + cost;
+                    END LOOP;
+                    IF found_row THEN
+                        UPDATE rate_limit_counters AS c SET count = counts[1], ends_at = expiry, denied = false,
+                                previous = NULL, length_seconds = NULL, window_seconds = item_seconds,
+                                window_counts = counts, window_ends = ends, window_previous = previouses
+                            WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item];
+                        EXIT;
+                    END IF;
+                    INSERT INTO rate_limit_counters AS c (bucket, key, ends_at, count, window_seconds, window_counts,
+                                                         window_ends, window_previous)
+                        VALUES (names[2 * item - 1], names[2 * item], expiry, counts[1], item_seconds, counts, ends,
+                                previouses)
+                        ON CONFLICT (bucket, key) DO NOTHING;
+                    EXIT WHEN FOUND;
+                END LOOP;
+                IF NOT ascending AND NOT (cost > 0 AND fits) THEN
+                    uncounted := uncounted || item;
+                END IF;
+                call_answer := call_answer || CASE WHEN fits THEN 1::bigint ELSE 0::bigint END;
+                FOR w IN 1 .. size LOOP
+                    call_answer := call_answer || counts[w] || previouses[w] || lefts[w];
+                END LOOP;
+                refused := NOT fits;
+                CONTINUE;
+            END IF;
+            IF algorithm = 1 AND size = 1 AND cost > 0 THEN
+                -- One token bucket window, counted: one upsert, which reads the row's time owed until full (under
+                -- any capacity and interval, at most a full refill; a row of several windows or none owes nothing),
+                -- decides and writes it, a refusal writing the time owed as read (clamped). Its levels are fenced
+                -- with OFFSET 0 as the sliding window's are.
+                INSERT INTO rate_limit_counters AS c (bucket, key, ends_at, count, denied, token_intervals,
+                                                      token_capacities)
+                    VALUES (names[2 * item - 1], names[2 * item],
+                            t + CASE WHEN cost <= numbers[at - 1] THEN cost * numbers[at - 2] ELSE 0 END
+                                * interval '1 microsecond',
+                            0, cost > numbers[at - 1], ARRAY[numbers[at - 2]], ARRAY[numbers[at - 1]])
+                    ON CONFLICT (bucket, key) DO UPDATE SET
+                        (ends_at, denied, window_seconds, window_counts, window_ends, token_intervals,
+                         token_capacities) = (
+                            SELECT CASE WHEN o.fits THEN t + (o.owed + cost * numbers[at - 2]) * interval '1 microsecond'
+                                        ELSE t + o.owed * interval '1 microsecond' END,
+                                   NOT o.fits, NULL::bigint[], NULL::bigint[], NULL::timestamptz[],
+                                   EXCLUDED.token_intervals, EXCLUDED.token_capacities
+                            FROM (SELECT s.*, s.owed + LEAST(cost, numbers[at - 1] + 1) * numbers[at - 2]
+                                              <= numbers[at - 1] * numbers[at - 2] AS fits
+                                  FROM (SELECT CASE WHEN COALESCE(cardinality(c.token_intervals) = 1, false)
+                                                         AND c.ends_at > t
+                                                    THEN LEAST((extract(epoch FROM c.ends_at - t) * 1000000)::bigint,
+                                                               numbers[at - 1] * numbers[at - 2])
+                                                    ELSE 0 END AS owed
+                                        OFFSET 0) AS s
+                                  OFFSET 0) AS o)
+                    RETURNING ARRAY[CASE WHEN c.denied THEN 0 ELSE 1 END,
+                                    CASE WHEN c.ends_at > t THEN (extract(epoch FROM c.ends_at - t) * 1000000)::bigint
+                                         ELSE 0 END]
+                    INTO item_answer;
+                call_answer := call_answer || item_answer[1]
+                    || numbers[at - 1] - floor((numbers[at - 1] * numbers[at - 2] - item_answer[2])::numeric
+                                               / numbers[at - 2])::bigint
+                    || (item_answer[2] + 999) / 1000;
+                refused := item_answer[1] = 0;
+                CONTINUE;
+            END IF;
+            -- Anything else: the row locked and read, decided here, written when counted. Items in ascending order
+            -- lock their row here, creating it as an ended window (a full token bucket) if it is missing.
+            IF ascending THEN
+                INSERT INTO rate_limit_counters AS c (bucket, key, ends_at, count)
+                    VALUES (names[2 * item - 1], names[2 * item], t, 0)
+                    ON CONFLICT (bucket, key) DO UPDATE SET count = c.count WHERE false;
+            END IF;
+            SELECT c.count, c.ends_at, c.window_seconds, c.window_counts, c.window_ends, c.token_intervals,
+                   c.token_capacities
+                INTO stored_count, stored_end, stored_seconds, stored_counts, stored_ends, stored_intervals,
+                     stored_capacities
+                FROM rate_limit_counters AS c WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item];
+            IF algorithm = 1 THEN
+                -- A token bucket: each window's time owed until full, whatever capacities and intervals the row
+                -- was kept under (a plan's), read under the item's as at most a full refill; a row of another
+                -- count of windows counts as full.
+                owed := array_fill(0::bigint, ARRAY[size]);
+                ends := array_fill(NULL::timestamptz, ARRAY[size]);
+                clamped := false;
+                IF cardinality(stored_intervals) = size THEN
+                    FOR w IN 1 .. size LOOP
+                        tat := CASE WHEN size = 1 THEN stored_end ELSE stored_ends[w] END;
+                        ends[w] := tat;
+                        IF tat > t THEN
+                            owed[w] := (extract(epoch FROM tat - t) * 1000000)::bigint; -- numeric: exact
+                            IF owed[w] > item_limits[w] * item_seconds[w] THEN
+                                owed[w] := item_limits[w] * item_seconds[w];
+                                ends[w] := t + owed[w] * interval '1 microsecond';
+                                clamped := true;
+                            END IF;
+                        END IF;
+                    END LOOP;
+                END IF;
+                fits := true;
+                FOR w IN 1 .. size LOOP
+                    fits := fits AND owed[w] + LEAST(GREATEST(cost, 1), item_limits[w] + 1) * item_seconds[w]
+                        <= item_limits[w] * item_seconds[w];
+                END LOOP;
+                IF cost > 0 AND fits THEN
+                    ends := array_fill(NULL::timestamptz, ARRAY[size]);
+                    FOR w IN 1 .. size LOOP
+                        owed[w] := owed[w] + cost * item_seconds[w];
+                        ends[w] := t + owed[w] * interval '1 microsecond';
+                    END LOOP;
+                    UPDATE rate_limit_counters AS c SET count = 0, denied = false,
+                            ends_at = (SELECT max(e) FROM unnest(ends) AS e),
+                            window_seconds = NULL, window_counts = NULL,
+                            window_ends = CASE WHEN size = 1 THEN NULL ELSE ends END,
+                            token_intervals = item_seconds, token_capacities = item_limits
+                        WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item];
+                ELSIF clamped THEN
+                    -- Owing more than a full refill (a larger or slower bucket of this name): written as a full
+                    -- refill from now, so the bucket refills as this verdict says. The row is locked above.
+                    UPDATE rate_limit_counters AS c SET ends_at = (SELECT max(e) FROM unnest(ends) AS e),
+                            window_ends = CASE WHEN size = 1 THEN NULL ELSE ends END
+                        WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item];
+                END IF;
+                call_answer := call_answer || CASE WHEN fits THEN 1::bigint ELSE 0::bigint END;
+                FOR w IN 1 .. size LOOP
+                    call_answer := call_answer
+                        || item_limits[w] - floor((item_limits[w] * item_seconds[w] - owed[w])::numeric
+                                                  / item_seconds[w])::bigint
+                        || (owed[w] + 999) / 1000;
+                END LOOP;
+                refused := NOT fits;
+                CONTINUE;
+            END IF;
+            -- A fixed window's check (cost 0) or several fixed windows: V5's rules, each window read by its length.
+            -- The open windows' counts; a window ended, never opened, or of a length the row does not hold counts
+            -- nothing and has no end.
+            counts := array_fill(0::bigint, ARRAY[size]);
+            ends := array_fill(NULL::timestamptz, ARRAY[size]);
+            IF size = 1 AND stored_seconds IS NULL AND stored_end > t THEN
+                counts[1] := stored_count;
+                ends[1] := LEAST(stored_end, t + item_seconds[1] * interval '1 second'); -- a check writes nothing
+            ELSIF size > 1 AND stored_seconds IS NOT NULL THEN
+                FOR w IN 1 .. size LOOP
+                    j := array_position(stored_seconds, item_seconds[w]); -- each window by its length
+                    IF j IS NOT NULL AND stored_ends[j] > t THEN
+                        counts[w] := stored_counts[j];
+                        ends[w] := stored_ends[j];
+                    END IF;
+                END LOOP;
+            END IF;
+            fits := true;
+            FOR w IN 1 .. size LOOP
+                fits := fits AND counts[w] + GREATEST(cost, 1) <= item_limits[w];
+            END LOOP;
+            IF cost > 0 AND fits THEN
+                FOR w IN 1 .. size LOOP
+                    counts[w] := counts[w] + cost;
+                    ends[w] := COALESCE(ends[w], t + item_seconds[w] * interval '1 second');
+                END LOOP;
+                UPDATE rate_limit_counters AS c SET count = counts[1],
+                        ends_at = (SELECT max(e) FROM unnest(ends) AS e), window_seconds = item_seconds,
+                        window_counts = counts, window_ends = ends
+                    WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item];
+            END IF;
+            call_answer := call_answer || CASE WHEN fits THEN 1::bigint ELSE 0::bigint END;
+            FOR w IN 1 .. size LOOP
+                call_answer := call_answer || counts[w]
+                    || COALESCE(floor(extract(epoch FROM ends[w] - t) * 1000)::bigint, item_seconds[w] * 1000);
+            END LOOP;
+            refused := NOT fits;
+        END LOOP;
+        answer := answer || cardinality(call_answer)::bigint || call_answer;
+    END LOOP;
+    IF cardinality(uncounted) > 0 THEN
+        -- Sliding rows the lock pass created that nothing counted in: gone again, so no refusal leaves a row. A
+        -- refused one-window upsert wrote such a row back holding nothing, ended now: gone too.
+        DELETE FROM rate_limit_counters AS c USING unnest(uncounted) AS u(i)
+            WHERE c.bucket = names[2 * u.i - 1] AND c.key = names[2 * u.i]
+              AND c.count = 0 AND c.window_seconds IS NULL
+              AND (c.length_seconds IS NULL OR (c.previous = 0 AND c.ends_at <= t));
+    END IF;
+    RETURN answer;
+END
+$function$;
