@@ -330,8 +330,8 @@ class ReleaseIT {
     @DisplayName("the Open Liberty application counting in PostgreSQL, as docs/servers.md#counting-in-postgresql adds "
             + "it, answers the page's logins 200 401 401 401 429 from rows whose keys are HMACs")
     void newLibertyApplicationOnPostgres() throws IOException {
-        String migrate = "for file in \"$RATELIMITER_CHECKOUT\"/migrations/postgres/V*.sql; do "
-                + "psql -q -v ON_ERROR_STOP=1 -f \"$file\"; done";
+        String migrate = "ls \"$RATELIMITER_CHECKOUT\"/migrations/postgres/V*.sql | sort -V | while read -r file; do "
+                + "psql -q -v ON_ERROR_STOP=1 -f \"$file\" || exit 1; done";
         String select = "psql -c 'select bucket, key from rate_limit_counters'";
         assertPageShows(migrate, select, "mvn package liberty:run", "`Rate limiter ready: backend postgres, 3 buckets`",
                 "`\"backend\":\"postgres\"` and `\"state\":\"ok\"`");
