@@ -36,9 +36,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The release, as a publisher runs it (CONTRIBUTING.md#releasing), and the walkthroughs of
- * docs/servers.md#a-new-quarkus-application and docs/servers.md#a-new-open-liberty-application, as a new user
- * follows them: {@code -Prelease deploy} signs with a key made for this run and deploys to a file repository under
- * target/; then the two applications, their files taken from docs/servers.md, are built with the system Maven
+ * docs/servers.md#a-new-quarkus-application, docs/servers.md#a-new-open-liberty-application and
+ * docs/servers.md#a-new-wildfly-application, as a new user follows them: {@code -Prelease deploy} signs with a key
+ * made for this run and deploys to a file repository under target/; then the three applications, their files taken from docs/servers.md, are built with the system Maven
  * ({@link SystemMaven}), started with the page's commands, and sent the page's JSON logins until the 429; and the
  * Quarkus one again with the page's additions for Valkey (docs/servers.md#counting-in-valkey-or-redis), counting
  * in a {@code redis-server} of the test's own, and the Open Liberty one with the page's additions for PostgreSQL
@@ -56,7 +56,7 @@ import static org.awaitility.Awaitility.await;
  *
  * <p>The applications build as the reader's do, with the user's local repository ({@code settings.localRepository}
  * of this build): Maven 3.8 has no {@code maven.repo.local.tail}, and a repository of their own would download
- * Quarkus, Liberty's 350 MB runtime and every plugin on each run. The file repository is added by a settings file;
+ * Quarkus, Liberty's 350 MB runtime, WildFly's 260 MB distribution and every plugin on each run. The file repository is added by a settings file;
  * since no local repository held this run's version before, {@code _remote.repositories} proves where
  * limiter-impl came from, and every {@code dev/ratelimiter/<artifact>/<version>} directory the builds made is
  * deleted afterwards, leaving {@code ~/.m2} as it was for this library.
@@ -117,7 +117,9 @@ class ReleaseIT {
     @AfterAll
     void cleanUp() throws IOException {
         for (Process server : servers) {
-            // SIGTERM: Quarkus stops; liberty:run's shutdown hook stops its server, as Ctrl-C would.
+            List<ProcessHandle> children = server.descendants().toList();
+            // SIGTERM: Quarkus stops; liberty:run's shutdown hook stops its server, as Ctrl-C would; standalone.sh
+            // passes it on to WildFly.
             server.destroy();
             try {
                 if (!server.waitFor(2, TimeUnit.MINUTES)) {
@@ -126,6 +128,8 @@ class ReleaseIT {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            // A JVM its script or Maven started and left running, as WildFly would be had the script been killed.
+            children.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroy);
         }
         for (Path server : libertyServers) {
             if (Files.exists(server)) {
@@ -384,6 +388,49 @@ class ReleaseIT {
         }
     }
 
+    @Test
+    @DisplayName("the new WildFly application of docs/servers.md, built with the system Maven on WildFly's distribution "
+            + "from Maven Central, gets the library from the release alone, answers the page's JSON logins "
+            + "200 401 401 401 429 Too Many Requests and is ready on the management interface")
+    void newWildFlyApplication() throws IOException {
+        String start = "target/wildfly-39.0.1.Final/bin/standalone.sh -c standalone-microprofile.xml "
+                + "-Djboss.socket.binding.port-offset=1";
+        String readiness = "curl -s http://localhost:9990/health/ready";
+        assertPageShows("mvn package", start, readiness, "`HTTP/1.1 429 Too Many Requests`",
+                "`Rate limiter ready: backend memory, 3 buckets`", "`\"backend\":\"memory\"` and `\"state\":\"ok\"`");
+        Path app = writeApplication("wildfly-app", quarkusClasses());
+        Path log = work.resolve("wildfly-app.log");
+        int exit = MavenRun.run(mvn(app, List.of("package")), app, Map.of(), log);
+        assertThat(exit).as("mvn package, log %s:\n%s", log, MavenRun.tail(log)).isZero();
+        assertFromRelease();
+        assertThat(app.resolve("target/wildfly-39.0.1.Final/standalone/deployments/ROOT.war")).as("the WAR, deployed")
+                .exists();
+        assertThat(jarNames(app.resolve("target/ROOT/WEB-INF/lib"))).as("what the library brings")
+                .anyMatch(name -> name.startsWith("limiter-impl-"))
+                .anyMatch(name -> name.startsWith("limiter-api-"))
+                .anyMatch(name -> name.startsWith("ipaddress-"))
+                .as("no store module, no store client").noneMatch(name -> name.startsWith("limiter-store-")
+                        || name.startsWith("jedis-") || name.startsWith("postgresql-"));
+        int offset = freeWildFlyPortOffset();
+        List<String> command = new ArrayList<>(List.of(start.replace("port-offset=1", "port-offset=" + offset)
+                .split(" ")));
+        command.set(0, app.resolve(command.get(0)).toString());
+        Path runLog = work.resolve("wildfly-app-run.log");
+        // LAUNCH_JBOSS_IN_BACKGROUND: standalone.sh passes the clean-up's SIGTERM on to WildFly, as Ctrl-C reaches it
+        // in a terminal; JAVA_HOME: WildFly runs on this test's JDK.
+        Process server = MavenRun.start(command, app, Map.of("LAUNCH_JBOSS_IN_BACKGROUND", "true",
+                "JAVA_HOME", System.getProperty("java.home")), runLog);
+        servers.add(server);
+        int management = 9990 + offset;
+        assertLogins(8080 + offset, URI.create("http://127.0.0.1:" + management + "/health/ready"), server, runLog,
+                Duration.ofMinutes(3), "429 Too Many Requests");
+        assertThat(bash(readiness.replace(":9990/", ":" + management + "/"), Map.of()).replace(" ", ""))
+                .as("the page's readiness").contains("\"status\":\"UP\"", "\"name\":\"rate-limiter\"",
+                        "\"backend\":\"memory\"", "\"state\":\"ok\"");
+        assertThat(Files.readString(runLog)).contains("Rate limiter ready: backend memory, 3 buckets",
+                "Deployed \"ROOT.war\"");
+    }
+
     /** The Quarkus application's four classes on the page, which the Open Liberty one shares. */
     private Map<String, String> quarkusClasses() {
         Map<String, String> classes = new LinkedHashMap<>();
@@ -509,11 +556,17 @@ class ReleaseIT {
      */
     private void assertLogins(int port, String readiness, Process server, Path log, Duration within,
                               String refusal) throws IOException {
+        assertLogins(port, URI.create("http://127.0.0.1:" + port + readiness), server, log, within, refusal);
+    }
+
+    /** As above, with readiness at {@code readiness}, on another port than the application's (WildFly's 9990). */
+    private void assertLogins(int port, URI readiness, Process server, Path log, Duration within, String refusal)
+            throws IOException {
         String base = "http://127.0.0.1:" + port;
         await().atMost(within).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
                 .failFast(() -> assertThat(server.isAlive())
                         .as(() -> "the application exited, log " + log + ":\n" + MavenRun.tail(log)).isTrue())
-                .until(() -> JsonLogin.status(URI.create(base + readiness)).equals("200 OK"));
+                .until(() -> JsonLogin.status(readiness).equals("200 OK"));
         Matcher loop = LOOP.matcher(Files.readString(page));
         assertThat(loop.find()).as("docs/servers.md shows the curl loop").isTrue();
         String command = loop.group(1).replaceAll("http://localhost:\\d+/", base + "/");
@@ -633,6 +686,31 @@ class ReleaseIT {
     private static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
+        }
+    }
+
+    /**
+     * An offset at which WildFly's four ports (HTTP 8080, HTTPS 8443, management 9990 and 9993, each plus the
+     * offset) are free.
+     *
+     * @throws IllegalStateException if 20 tries found none
+     */
+    private static int freeWildFlyPortOffset() throws IOException {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            int offset = freePort() - 8080;
+            if (offset > 0 && 9993 + offset < 65536 && free(8443 + offset) && free(9990 + offset)
+                    && free(9993 + offset)) {
+                return offset;
+            }
+        }
+        throw new IllegalStateException("no port offset with WildFly's four ports free in 20 tries");
+    }
+
+    private static boolean free(int port) {
+        try (ServerSocket socket = new ServerSocket(port)) {
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 
