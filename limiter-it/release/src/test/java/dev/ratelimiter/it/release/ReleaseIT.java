@@ -412,15 +412,8 @@ class ReleaseIT {
                 .as("no store module, no store client").noneMatch(name -> name.startsWith("limiter-store-")
                         || name.startsWith("jedis-") || name.startsWith("postgresql-"));
         int offset = freeWildFlyPortOffset();
-        List<String> command = new ArrayList<>(List.of(start.replace("port-offset=1", "port-offset=" + offset)
-                .split(" ")));
-        command.set(0, app.resolve(command.get(0)).toString());
         Path runLog = work.resolve("wildfly-app-run.log");
-        // LAUNCH_JBOSS_IN_BACKGROUND: standalone.sh passes the clean-up's SIGTERM on to WildFly, as Ctrl-C reaches it
-        // in a terminal; JAVA_HOME: WildFly runs on this test's JDK.
-        Process server = MavenRun.start(command, app, Map.of("LAUNCH_JBOSS_IN_BACKGROUND", "true",
-                "JAVA_HOME", System.getProperty("java.home")), runLog);
-        servers.add(server);
+        Process server = startWildFly(app, start, offset, Map.of(), runLog);
         int management = 9990 + offset;
         assertLogins(8080 + offset, URI.create("http://127.0.0.1:" + management + "/health/ready"), server, runLog,
                 Duration.ofMinutes(3), "429 Too Many Requests");
@@ -429,6 +422,90 @@ class ReleaseIT {
                         "\"backend\":\"memory\"", "\"state\":\"ok\"");
         assertThat(Files.readString(runLog)).contains("Rate limiter ready: backend memory, 3 buckets",
                 "Deployed \"ROOT.war\"");
+    }
+
+    @Test
+    @DisplayName("the WildFly application counting in PostgreSQL, as "
+            + "docs/servers.md#counting-in-postgresql-through-a-wildfly-datasource adds it, through the page's jta=false "
+            + "datasource, answers the page's logins 200 401 401 401 429 from rows whose keys are HMACs")
+    void newWildFlyApplicationOnPostgres() throws IOException {
+        String migrate = "for file in \"$RATELIMITER_CHECKOUT\"/migrations/postgres/V*.sql; do "
+                + "psql -q -v ON_ERROR_STOP=1 -f \"$file\"; done";
+        String script = "target/wildfly-39.0.1.Final/bin/jboss-cli.sh --file=datasource.cli";
+        String start = "target/wildfly-39.0.1.Final/bin/standalone.sh -c standalone-microprofile.xml";
+        String pageUrl = "--connection-url=jdbc:postgresql://127.0.0.1:5432/shop --user-name=postgres";
+        assertPageShows(migrate, "mvn package\n" + script + "\nexport RATE_LIMIT_KEY_SECRET=", start,
+                "`Rate limiter ready: backend postgres, 3 buckets`", "`\"backend\":\"postgres\"` and `\"state\":\"ok\"`");
+        TestServers.Postgres postgres = TestServers.postgres();
+        String schema = "release_" + Long.toString(System.nanoTime(), 36);
+        Map<String, String> psql = new LinkedHashMap<>(psqlEnvironment(postgres));
+        assertThat(bash("psql -q -v ON_ERROR_STOP=1 -c 'create schema " + schema + "'", psql)).isEmpty();
+        psql.put("PGOPTIONS", "-c search_path=" + schema);
+        try {
+            Map<String, String> migration = new LinkedHashMap<>(psql);
+            migration.put("RATELIMITER_CHECKOUT", checkout.toString());
+            assertThat(bash(migrate, migration)).as("the page's migration loop prints nothing").isEmpty();
+            Path app = writeApplication("wildfly-app", quarkusClasses());
+            Map<String, String> additions = PageFiles.additions(page, "wildfly-app");
+            assertThat(additions).as("the page's additions").containsOnlyKeys("pom.xml",
+                    "src/main/resources/META-INF/microprofile-config.properties", "datasource.cli");
+            PageFiles.add(app, additions);
+            // The page's database is the tests' server here, its user the tests' own.
+            Path cli = app.resolve("datasource.cli");
+            String pageScript = Files.readString(cli);
+            assertThat(pageScript).contains(pageUrl);
+            Files.writeString(cli, pageScript.replace(pageUrl, "--connection-url=" + postgres.url() + " --user-name="
+                    + postgres.user() + (postgres.password().isEmpty() ? "" : " --password=" + postgres.password())));
+            Path log = work.resolve("wildfly-postgres-app.log");
+            int exit = MavenRun.run(mvn(app, List.of("package")), app, Map.of(), log);
+            assertThat(exit).as("mvn package, log %s:\n%s", log, MavenRun.tail(log)).isZero();
+            assertFromRelease("limiter-store-postgres");
+            assertThat(jarNames(app.resolve("target/ROOT/WEB-INF/lib"))).as("the module the page adds, with the "
+                            + "driver the page's script deploys, in the version it names")
+                    .anyMatch(name -> name.startsWith("limiter-store-postgres-"))
+                    .anyMatch(name -> pageScript.contains("target/ROOT/WEB-INF/lib/" + name + " "));
+            Path scriptLog = work.resolve("wildfly-postgres-cli.log");
+            List<String> scriptCommand = new ArrayList<>(List.of(script.split(" ")));
+            scriptCommand.set(0, app.resolve(scriptCommand.get(0)).toString());
+            assertThat(MavenRun.run(scriptCommand, app, Map.of("JAVA_HOME", System.getProperty("java.home")),
+                    scriptLog)).as("the page's script, log %s:\n%s", scriptLog, MavenRun.tail(scriptLog)).isZero();
+            int offset = freeWildFlyPortOffset();
+            Path runLog = work.resolve("wildfly-postgres-app-run.log");
+            Process server = startWildFly(app, start + " -Djboss.socket.binding.port-offset=" + offset, offset,
+                    Map.of("RATE_LIMIT_KEY_SECRET", "release-test-secret",
+                            "RATELIMITER_POSTGRES_TABLE", schema + ".rate_limit_counters"), runLog);
+            URI ready = URI.create("http://127.0.0.1:" + (9990 + offset) + "/health/ready");
+            assertLogins(8080 + offset, ready, server, runLog, Duration.ofMinutes(3), "429 Too Many Requests");
+            assertThat(JsonLogin.body(ready).replace(" ", "")).contains("\"backend\":\"postgres\"", "\"state\":\"ok\"");
+            assertThat(Files.readString(runLog)).contains("Rate limiter ready: backend postgres, 3 buckets");
+            List<String> rows = bash("psql -c 'select bucket, key from rate_limit_counters' --tuples-only --no-align",
+                    psql).lines().toList();
+            assertThat(rows).as("the table's rows, bucket|key").isNotEmpty()
+                    .allMatch(row -> row.matches("[a-z-]+\\|[A-Za-z0-9_-]{43}"))
+                    .anyMatch(row -> row.startsWith("login|")).anyMatch(row -> row.startsWith("api-anonymous|"))
+                    .noneMatch(row -> row.contains("alice") || row.contains("carol") || row.contains("127.0.0.1"));
+        } finally {
+            psql.remove("PGOPTIONS");
+            bash("psql -q -c 'drop schema " + schema + " cascade'", psql);
+        }
+    }
+
+    /**
+     * Starts WildFly in {@code app} with the page's {@code start} command, its port offset made {@code offset},
+     * {@code environment} added; the clean-up stops it.
+     */
+    private Process startWildFly(Path app, String start, int offset, Map<String, String> environment, Path log) {
+        List<String> command = new ArrayList<>(List.of(start.replaceAll("port-offset=\\d+", "port-offset=" + offset)
+                .split(" ")));
+        command.set(0, app.resolve(command.get(0)).toString());
+        Map<String, String> all = new LinkedHashMap<>(environment);
+        // LAUNCH_JBOSS_IN_BACKGROUND: standalone.sh passes the clean-up's SIGTERM on to WildFly, as Ctrl-C reaches it
+        // in a terminal; JAVA_HOME: WildFly runs on this test's JDK.
+        all.put("LAUNCH_JBOSS_IN_BACKGROUND", "true");
+        all.put("JAVA_HOME", System.getProperty("java.home"));
+        Process server = MavenRun.start(command, app, all, log);
+        servers.add(server);
+        return server;
     }
 
     /** The Quarkus application's four classes on the page, which the Open Liberty one shares. */
