@@ -43,7 +43,9 @@ import static org.awaitility.Awaitility.await;
  * Quarkus one again with the page's additions for Valkey (docs/servers.md#counting-in-valkey-or-redis), counting
  * in a {@code redis-server} of the test's own, and the Open Liberty one with the page's additions for PostgreSQL
  * (docs/servers.md#counting-in-postgresql), its table made by the page's psql loop in a schema of the test's own on
- * the tests' PostgreSQL ({@link TestServers#postgres()}).
+ * the tests' PostgreSQL ({@link TestServers#postgres()}), and the WildFly one likewise, through the jta=false
+ * datasource the page's jboss-cli script declares (docs/servers.md#counting-in-postgresql-through-a-wildfly-datasource).
+ * WildFly starts with the page's command at a port offset whose four ports are free.
  *
  * <p>The release builds a copy of the whole checkout whose version is this run's own ({@code <version>-rt<time>}),
  * as a release sets its version first: the copy leaves this build's target/ alone, and no local repository holds
