@@ -50,7 +50,8 @@ final class PageFiles {
     /**
      * Makes {@code additions} to the files under {@code root}, as the page tells the reader to: a pom's addition
      * goes into its project's {@code <dependencies>} (before the last {@code </dependencies>}, the dependency
-     * management's coming first), any other file's is appended to it.
+     * management's coming first), any other file's is appended to it, or is the file where there was none (such as
+     * {@code docs/servers.md#counting-in-postgresql-through-a-wildfly-datasource}'s script).
      *
      * @throws IllegalStateException if a pom has no {@code </dependencies>}
      */
@@ -58,7 +59,7 @@ final class PageFiles {
         try {
             for (Map.Entry<String, String> addition : additions.entrySet()) {
                 Path path = root.resolve(addition.getKey());
-                String text = Files.readString(path);
+                String text = Files.exists(path) ? Files.readString(path) : "";
                 if (path.getFileName().toString().equals("pom.xml")) {
                     int end = text.lastIndexOf("  </dependencies>");
                     if (end < 0) {

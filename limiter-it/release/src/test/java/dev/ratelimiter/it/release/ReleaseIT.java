@@ -36,14 +36,16 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The release, as a publisher runs it (CONTRIBUTING.md#releasing), and the walkthroughs of
- * docs/servers.md#a-new-quarkus-application and docs/servers.md#a-new-open-liberty-application, as a new user
- * follows them: {@code -Prelease deploy} signs with a key made for this run and deploys to a file repository under
- * target/; then the two applications, their files taken from docs/servers.md, are built with the system Maven
+ * docs/servers.md#a-new-quarkus-application, docs/servers.md#a-new-open-liberty-application and
+ * docs/servers.md#a-new-wildfly-application, as a new user follows them: {@code -Prelease deploy} signs with a key
+ * made for this run and deploys to a file repository under target/; then the three applications, their files taken from docs/servers.md, are built with the system Maven
  * ({@link SystemMaven}), started with the page's commands, and sent the page's JSON logins until the 429; and the
  * Quarkus one again with the page's additions for Valkey (docs/servers.md#counting-in-valkey-or-redis), counting
  * in a {@code redis-server} of the test's own, and the Open Liberty one with the page's additions for PostgreSQL
  * (docs/servers.md#counting-in-postgresql), its table made by the page's psql loop in a schema of the test's own on
- * the tests' PostgreSQL ({@link TestServers#postgres()}).
+ * the tests' PostgreSQL ({@link TestServers#postgres()}), and the WildFly one likewise, through the jta=false
+ * datasource the page's jboss-cli script declares (docs/servers.md#counting-in-postgresql-through-a-wildfly-datasource).
+ * WildFly starts with the page's command at a port offset whose four ports are free.
  *
  * <p>The release builds a copy of the whole checkout whose version is this run's own ({@code <version>-rt<time>}),
  * as a release sets its version first: the copy leaves this build's target/ alone, and no local repository holds
@@ -56,7 +58,7 @@ import static org.awaitility.Awaitility.await;
  *
  * <p>The applications build as the reader's do, with the user's local repository ({@code settings.localRepository}
  * of this build): Maven 3.8 has no {@code maven.repo.local.tail}, and a repository of their own would download
- * Quarkus, Liberty's 350 MB runtime and every plugin on each run. The file repository is added by a settings file;
+ * Quarkus, Liberty's 350 MB runtime, WildFly's 260 MB distribution and every plugin on each run. The file repository is added by a settings file;
  * since no local repository held this run's version before, {@code _remote.repositories} proves where
  * limiter-impl came from, and every {@code dev/ratelimiter/<artifact>/<version>} directory the builds made is
  * deleted afterwards, leaving {@code ~/.m2} as it was for this library.
@@ -117,7 +119,9 @@ class ReleaseIT {
     @AfterAll
     void cleanUp() throws IOException {
         for (Process server : servers) {
-            // SIGTERM: Quarkus stops; liberty:run's shutdown hook stops its server, as Ctrl-C would.
+            List<ProcessHandle> children = server.descendants().toList();
+            // SIGTERM: Quarkus stops; liberty:run's shutdown hook stops its server, as Ctrl-C would; standalone.sh
+            // passes it on to WildFly.
             server.destroy();
             try {
                 if (!server.waitFor(2, TimeUnit.MINUTES)) {
@@ -126,6 +130,8 @@ class ReleaseIT {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            // A JVM its script or Maven started and left running, as WildFly would be had the script been killed.
+            children.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroy);
         }
         for (Path server : libertyServers) {
             if (Files.exists(server)) {
@@ -384,6 +390,126 @@ class ReleaseIT {
         }
     }
 
+    @Test
+    @DisplayName("the new WildFly application of docs/servers.md, built with the system Maven on WildFly's distribution "
+            + "from Maven Central, gets the library from the release alone, answers the page's JSON logins "
+            + "200 401 401 401 429 Too Many Requests and is ready on the management interface")
+    void newWildFlyApplication() throws IOException {
+        String start = "target/wildfly-39.0.1.Final/bin/standalone.sh -c standalone-microprofile.xml "
+                + "-Djboss.socket.binding.port-offset=1";
+        String readiness = "curl -s http://localhost:9990/health/ready";
+        assertPageShows("mvn package", start, readiness, "`HTTP/1.1 429 Too Many Requests`",
+                "`Rate limiter ready: backend memory, 3 buckets`", "`\"backend\":\"memory\"` and `\"state\":\"ok\"`");
+        Path app = writeApplication("wildfly-app", quarkusClasses());
+        Path log = work.resolve("wildfly-app.log");
+        int exit = MavenRun.run(mvn(app, List.of("package")), app, Map.of(), log);
+        assertThat(exit).as("mvn package, log %s:\n%s", log, MavenRun.tail(log)).isZero();
+        assertFromRelease();
+        assertThat(app.resolve("target/wildfly-39.0.1.Final/standalone/deployments/ROOT.war")).as("the WAR, deployed")
+                .exists();
+        assertThat(jarNames(app.resolve("target/ROOT/WEB-INF/lib"))).as("what the library brings")
+                .anyMatch(name -> name.startsWith("limiter-impl-"))
+                .anyMatch(name -> name.startsWith("limiter-api-"))
+                .anyMatch(name -> name.startsWith("ipaddress-"))
+                .as("no store module, no store client").noneMatch(name -> name.startsWith("limiter-store-")
+                        || name.startsWith("jedis-") || name.startsWith("postgresql-"));
+        int offset = freeWildFlyPortOffset();
+        Path runLog = work.resolve("wildfly-app-run.log");
+        Process server = startWildFly(app, start, offset, Map.of(), runLog);
+        int management = 9990 + offset;
+        assertLogins(8080 + offset, URI.create("http://127.0.0.1:" + management + "/health/ready"), server, runLog,
+                Duration.ofMinutes(3), "429 Too Many Requests");
+        assertThat(bash(readiness.replace(":9990/", ":" + management + "/"), Map.of()).replace(" ", ""))
+                .as("the page's readiness").contains("\"status\":\"UP\"", "\"name\":\"rate-limiter\"",
+                        "\"backend\":\"memory\"", "\"state\":\"ok\"");
+        assertThat(Files.readString(runLog)).contains("Rate limiter ready: backend memory, 3 buckets",
+                "Deployed \"ROOT.war\"");
+    }
+
+    @Test
+    @DisplayName("the WildFly application counting in PostgreSQL, as "
+            + "docs/servers.md#counting-in-postgresql-through-a-wildfly-datasource adds it, through the page's jta=false "
+            + "datasource, answers the page's logins 200 401 401 401 429 from rows whose keys are HMACs")
+    void newWildFlyApplicationOnPostgres() throws IOException {
+        String migrate = "for file in \"$RATELIMITER_CHECKOUT\"/migrations/postgres/V*.sql; do "
+                + "psql -q -v ON_ERROR_STOP=1 -f \"$file\"; done";
+        String script = "target/wildfly-39.0.1.Final/bin/jboss-cli.sh --file=datasource.cli";
+        String start = "target/wildfly-39.0.1.Final/bin/standalone.sh -c standalone-microprofile.xml";
+        String pageUrl = "--connection-url=jdbc:postgresql://127.0.0.1:5432/shop --user-name=postgres";
+        assertPageShows(migrate, "mvn package\n" + script + "\nexport RATE_LIMIT_KEY_SECRET=", start,
+                "`Rate limiter ready: backend postgres, 3 buckets`", "`\"backend\":\"postgres\"` and `\"state\":\"ok\"`");
+        TestServers.Postgres postgres = TestServers.postgres();
+        String schema = "release_" + Long.toString(System.nanoTime(), 36);
+        Map<String, String> psql = new LinkedHashMap<>(psqlEnvironment(postgres));
+        assertThat(bash("psql -q -v ON_ERROR_STOP=1 -c 'create schema " + schema + "'", psql)).isEmpty();
+        psql.put("PGOPTIONS", "-c search_path=" + schema);
+        try {
+            Map<String, String> migration = new LinkedHashMap<>(psql);
+            migration.put("RATELIMITER_CHECKOUT", checkout.toString());
+            assertThat(bash(migrate, migration)).as("the page's migration loop prints nothing").isEmpty();
+            Path app = writeApplication("wildfly-app", quarkusClasses());
+            Map<String, String> additions = PageFiles.additions(page, "wildfly-app");
+            assertThat(additions).as("the page's additions").containsOnlyKeys("pom.xml",
+                    "src/main/resources/META-INF/microprofile-config.properties", "datasource.cli");
+            PageFiles.add(app, additions);
+            // The page's database is the tests' server here, its user the tests' own.
+            Path cli = app.resolve("datasource.cli");
+            String pageScript = Files.readString(cli);
+            assertThat(pageScript).contains(pageUrl);
+            Files.writeString(cli, pageScript.replace(pageUrl, "--connection-url=" + postgres.url() + " --user-name="
+                    + postgres.user() + (postgres.password().isEmpty() ? "" : " --password=" + postgres.password())));
+            Path log = work.resolve("wildfly-postgres-app.log");
+            int exit = MavenRun.run(mvn(app, List.of("package")), app, Map.of(), log);
+            assertThat(exit).as("mvn package, log %s:\n%s", log, MavenRun.tail(log)).isZero();
+            assertFromRelease("limiter-store-postgres");
+            assertThat(jarNames(app.resolve("target/ROOT/WEB-INF/lib"))).as("the module the page adds, with the "
+                            + "driver the page's script deploys, in the version it names")
+                    .anyMatch(name -> name.startsWith("limiter-store-postgres-"))
+                    .anyMatch(name -> pageScript.contains("target/ROOT/WEB-INF/lib/" + name + " "));
+            Path scriptLog = work.resolve("wildfly-postgres-cli.log");
+            List<String> scriptCommand = new ArrayList<>(List.of(script.split(" ")));
+            scriptCommand.set(0, app.resolve(scriptCommand.get(0)).toString());
+            assertThat(MavenRun.run(scriptCommand, app, Map.of("JAVA_HOME", System.getProperty("java.home")),
+                    scriptLog)).as("the page's script, log %s:\n%s", scriptLog, MavenRun.tail(scriptLog)).isZero();
+            int offset = freeWildFlyPortOffset();
+            Path runLog = work.resolve("wildfly-postgres-app-run.log");
+            Process server = startWildFly(app, start + " -Djboss.socket.binding.port-offset=" + offset, offset,
+                    Map.of("RATE_LIMIT_KEY_SECRET", "release-test-secret",
+                            "RATELIMITER_POSTGRES_TABLE", schema + ".rate_limit_counters"), runLog);
+            URI ready = URI.create("http://127.0.0.1:" + (9990 + offset) + "/health/ready");
+            assertLogins(8080 + offset, ready, server, runLog, Duration.ofMinutes(3), "429 Too Many Requests");
+            assertThat(JsonLogin.body(ready).replace(" ", "")).contains("\"backend\":\"postgres\"", "\"state\":\"ok\"");
+            assertThat(Files.readString(runLog)).contains("Rate limiter ready: backend postgres, 3 buckets");
+            List<String> rows = bash("psql -c 'select bucket, key from rate_limit_counters' --tuples-only --no-align",
+                    psql).lines().toList();
+            assertThat(rows).as("the table's rows, bucket|key").isNotEmpty()
+                    .allMatch(row -> row.matches("[a-z-]+\\|[A-Za-z0-9_-]{43}"))
+                    .anyMatch(row -> row.startsWith("login|")).anyMatch(row -> row.startsWith("api-anonymous|"))
+                    .noneMatch(row -> row.contains("alice") || row.contains("carol") || row.contains("127.0.0.1"));
+        } finally {
+            psql.remove("PGOPTIONS");
+            bash("psql -q -c 'drop schema " + schema + " cascade'", psql);
+        }
+    }
+
+    /**
+     * Starts WildFly in {@code app} with the page's {@code start} command, its port offset made {@code offset},
+     * {@code environment} added; the clean-up stops it.
+     */
+    private Process startWildFly(Path app, String start, int offset, Map<String, String> environment, Path log) {
+        List<String> command = new ArrayList<>(List.of(start.replaceAll("port-offset=\\d+", "port-offset=" + offset)
+                .split(" ")));
+        command.set(0, app.resolve(command.get(0)).toString());
+        Map<String, String> all = new LinkedHashMap<>(environment);
+        // LAUNCH_JBOSS_IN_BACKGROUND: standalone.sh passes the clean-up's SIGTERM on to WildFly, as Ctrl-C reaches it
+        // in a terminal; JAVA_HOME: WildFly runs on this test's JDK.
+        all.put("LAUNCH_JBOSS_IN_BACKGROUND", "true");
+        all.put("JAVA_HOME", System.getProperty("java.home"));
+        Process server = MavenRun.start(command, app, all, log);
+        servers.add(server);
+        return server;
+    }
+
     /** The Quarkus application's four classes on the page, which the Open Liberty one shares. */
     private Map<String, String> quarkusClasses() {
         Map<String, String> classes = new LinkedHashMap<>();
@@ -509,11 +635,17 @@ class ReleaseIT {
      */
     private void assertLogins(int port, String readiness, Process server, Path log, Duration within,
                               String refusal) throws IOException {
+        assertLogins(port, URI.create("http://127.0.0.1:" + port + readiness), server, log, within, refusal);
+    }
+
+    /** As above, with readiness at {@code readiness}, on another port than the application's (WildFly's 9990). */
+    private void assertLogins(int port, URI readiness, Process server, Path log, Duration within, String refusal)
+            throws IOException {
         String base = "http://127.0.0.1:" + port;
         await().atMost(within).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
                 .failFast(() -> assertThat(server.isAlive())
                         .as(() -> "the application exited, log " + log + ":\n" + MavenRun.tail(log)).isTrue())
-                .until(() -> JsonLogin.status(URI.create(base + readiness)).equals("200 OK"));
+                .until(() -> JsonLogin.status(readiness).equals("200 OK"));
         Matcher loop = LOOP.matcher(Files.readString(page));
         assertThat(loop.find()).as("docs/servers.md shows the curl loop").isTrue();
         String command = loop.group(1).replaceAll("http://localhost:\\d+/", base + "/");
@@ -633,6 +765,31 @@ class ReleaseIT {
     private static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
+        }
+    }
+
+    /**
+     * An offset at which WildFly's four ports (HTTP 8080, HTTPS 8443, management 9990 and 9993, each plus the
+     * offset) are free.
+     *
+     * @throws IllegalStateException if 20 tries found none
+     */
+    private static int freeWildFlyPortOffset() throws IOException {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            int offset = freePort() - 8080;
+            if (offset > 0 && 9993 + offset < 65536 && free(8443 + offset) && free(9990 + offset)
+                    && free(9993 + offset)) {
+                return offset;
+            }
+        }
+        throw new IllegalStateException("no port offset with WildFly's four ports free in 20 tries");
+    }
+
+    private static boolean free(int port) {
+        try (ServerSocket socket = new ServerSocket(port)) {
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 
