@@ -26,7 +26,10 @@ import java.util.function.BooleanSupplier;
  * name-and-tags methods when the registry then does not list it: WildFly gives each deployment a registry
  * ({@code ApplicationRegistry} of its Micrometer subsystem) that forwards only those methods to the server's
  * registries, so a meter registered by a builder stays in the deployment and is never exported. Those meters are
- * exported without their description.
+ * exported without their description. Such a registry outlives the deployment, so what is registered there is
+ * removed when the application stops ({@link #close()}), as a registry of the application's own goes with it: else
+ * the next deployment would get the same meters, its counts starting where the last one's ended and its gauges
+ * reading the stopped application (NaN once their callbacks are collected).
  */
 final class MicrometerMetricsRecorder extends CounterTableRecorder<Counter> {
 
@@ -37,6 +40,8 @@ final class MicrometerMetricsRecorder extends CounterTableRecorder<Counter> {
      * lambdas.
      */
     private final List<Object> gaugeSources = new CopyOnWriteArrayList<>();
+    /** The meters registered by name, in a registry that outlives the application. */
+    private final List<Meter> byName = new CopyOnWriteArrayList<>();
 
     MicrometerMetricsRecorder(MeterRegistry registry) {
         this.registry = registry;
@@ -47,7 +52,7 @@ final class MicrometerMetricsRecorder extends CounterTableRecorder<Counter> {
         String name = "rate_limiter." + series.metric();
         Counter counter = Counter.builder(name).description(series.description())
                 .baseUnit(baseUnit(series)).tags(tags).register(registry);
-        return listed(counter) ? counter : registry.counter(name, byName(tags));
+        return listed(counter) ? counter : keep(registry.counter(name, byName(tags)));
     }
 
     @Override
@@ -66,11 +71,12 @@ final class MicrometerMetricsRecorder extends CounterTableRecorder<Counter> {
                 .strongReference(true).register(registry))) {
             gaugeSources.add(degraded);
             registry.gauge(gauge, byName("backend", name), degraded, d -> d.getAsBoolean() ? 1 : 0);
+            keep(registry.find(gauge).tag("backend", name).gauge());
         }
         String timerName = "rate_limiter." + Series.BACKEND.metric();
         Timer timer = Timer.builder(timerName).description(Series.BACKEND.description()).tag("backend", name)
                 .register(registry);
-        timers.put(backend, listed(timer) ? timer : registry.timer(timerName, byName("backend", name)));
+        timers.put(backend, listed(timer) ? timer : keep(registry.timer(timerName, byName("backend", name))));
     }
 
     @Override
@@ -80,7 +86,23 @@ final class MicrometerMetricsRecorder extends CounterTableRecorder<Counter> {
                 .description(Series.REJECTED_SETTINGS.description()).strongReference(true).register(registry))) {
             gaugeSources.add(count);
             registry.gauge(name, byName(), count, java.util.function.IntSupplier::getAsInt);
+            keep(registry.find(name).gauge());
         }
+    }
+
+    private <M extends Meter> M keep(M registeredByName) {
+        if (registeredByName != null) {
+            byName.add(registeredByName);
+        }
+        return registeredByName;
+    }
+
+    /** Removes the meters registered by name: their registry outlives the application. */
+    @Override
+    public void close() {
+        byName.forEach(registry::remove);
+        byName.clear();
+        gaugeSources.clear();
     }
 
     /**

@@ -242,6 +242,25 @@ class MicrometerMetricsRecorderTest {
         assertThat(server.get("rate_limiter.rejected_settings").gauge().value()).isEqualTo(2);
     }
 
+    @Test
+    @DisplayName("on such a registry, which outlives the application, closing removes every series, so the next "
+            + "deployment's counts start at zero and its degraded gauge reads its own backend")
+    void removedOnClose() {
+        SimpleMeterRegistry server = new SimpleMeterRegistry();
+        MicrometerMetricsRecorder first = new MicrometerMetricsRecorder(new ForwardingByName(server));
+        first.register(List.of(login), Map.of(), "valkey", () -> true);
+        first.rejectedSettings(() -> 1);
+        first.fallback(login);
+
+        first.close();
+
+        assertThat(server.getMeters()).isEmpty();
+        MicrometerMetricsRecorder second = new MicrometerMetricsRecorder(new ForwardingByName(server));
+        second.register(List.of(login), Map.of(), "valkey", () -> false);
+        assertThat(server.get("rate_limiter.degraded").tag("backend", "valkey").gauge().value()).isZero();
+        assertThat(server.get("rate_limiter.fallbacks").tag("bucket", "login").counter().count()).isZero();
+    }
+
     /**
      * As WildFly's {@code ApplicationRegistry}: a registry of its own for what builders register, which it never
      * lists or exports, and the name-and-tags methods forwarded to the server's registry, which it lists.
@@ -274,6 +293,11 @@ class MicrometerMetricsRecorderTest {
         public <T> T gauge(String name, Iterable<io.micrometer.core.instrument.Tag> tags, T state,
                 java.util.function.ToDoubleFunction<T> valueFunction) {
             return server.gauge(name, tags, state, valueFunction);
+        }
+
+        @Override
+        public io.micrometer.core.instrument.Meter remove(io.micrometer.core.instrument.Meter meter) {
+            return server.remove(meter);
         }
 
         @Override
