@@ -6,6 +6,8 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.URI;
@@ -13,7 +15,8 @@ import java.net.URL;
 
 /**
  * The example API's scenarios, every one, on WildFly 39 with the in-memory backend: the example as it is, with
- * only the scenarios' test configuration added; readiness and metrics on the management interface
+ * only the scenarios' test configuration added and a configuration profile active
+ * ({@link ExampleDeployments#PROFILES}); readiness and metrics on the management interface
  * ({@link WildFlyManagement}).
  */
 @ExtendWith(ArquillianExtension.class)
@@ -24,7 +27,14 @@ class WildFlyExampleApiIT extends ExampleApiScenarios {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return ExampleDeployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n");
+        return ExampleDeployments.example(
+                "ratelimiter.trusted-proxies=127.0.0.1,::1\n" + ExampleDeployments.PROFILES);
+    }
+
+    @Test
+    @DisplayName("mp.config.profile=it: the bucket under %it. exists, the one under %other. does not")
+    void bucketsUnderProfiles() {
+        assertBucketsUnderProfiles("profiled", "other-only");
     }
 
     @Override
