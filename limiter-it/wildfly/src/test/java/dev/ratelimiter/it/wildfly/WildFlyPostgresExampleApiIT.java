@@ -25,6 +25,17 @@ import java.net.URL;
  *
  * <p>Readiness and metrics are on WildFly's management interface, not the application's port:
  * {@code /health/ready} and {@code /prometheus} there ({@link WildFlyManagement}).
+ *
+ * <p>The other classes of this module run, on the same server: the scenarios in memory with a configuration profile
+ * and on Valkey, with a listed {@code Application}; live limits; the global key resolver; the starts that must fail;
+ * a Valkey outage (readiness degraded) and the fallback's carry; a {@code jta="true"} datasource; redeploys; Fault
+ * Tolerance beside the library. What other modules run and this one does not, each about something other than the
+ * server: two instances sharing a store and the library's own pool exhausted ({@code limiter-it/payara}: the store and
+ * the library's HikariCP pool, the same on every server); the fallback's carry with PostgreSQL cut off (the carry is
+ * the library's, run here with Valkey); the docs' curl tours (Payara Micro, the server the README serves the example
+ * with). Not run anywhere yet, and so not claimed for WildFly: MicroProfile Telemetry's OpenTelemetry as the metrics
+ * system (this server has the Micrometer subsystem, which {@code auto} takes first), and a {@code jta="true"}
+ * datasource on a server without a default managed executor.
  */
 @ExtendWith(ArquillianExtension.class)
 class WildFlyPostgresExampleApiIT extends ExampleApiScenarios {
