@@ -24,7 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The PostgreSQL backend on a datasource declared as WildFly declares them by default, {@code jta="true"}
  * ({@code java:jboss/datasources/ratelimiter-jta}, configure.cli): a connection taken inside the caller's
  * transaction is enlisted in it. The example's imports take their attempt inside a {@code @Transactional} method
- * that then rolls back (an invalid project): the attempt must stay counted, in the store, not in the fallback.
+ * that then rolls back (an invalid project): the attempt must stay counted, in the store, not in the fallback. The
+ * server has its default managed executor (the ee subsystem of standalone-microprofile.xml), on which the library
+ * makes the calls of a caller inside a transaction (docs/stores.md#the-datasource).
  */
 @ExtendWith(ArquillianExtension.class)
 class WildFlyJtaDataSourceIT {
