@@ -1,5 +1,6 @@
 package dev.ratelimiter.openapi;
 
+import dev.ratelimiter.internal.cdi.DeferredDocuments;
 import dev.ratelimiter.internal.cdi.DocumentedLimits;
 import dev.ratelimiter.internal.cdi.ResourceLimits;
 import dev.ratelimiter.internal.openapi.OpenApiLimits;
@@ -47,8 +48,9 @@ public class RateLimiterOasFilter implements OASFilter {
 
     /**
      * Adds the limits to {@code openAPI}, from the application's beans and the limiter's settings, found through
-     * CDI. Where no CDI container is running for the application (a document built when the application is not
-     * running, such as at build time), nothing is added and this is logged at level {@code DEBUG}; where the limits
+     * CDI. Where no CDI container is running for the application yet (a document built before the application starts,
+     * as WildFly builds it, or at build time), nothing is added now, this is logged at level {@code DEBUG}, and the
+     * limits are added to this model when the application starts; where the limits
      * cannot be read (a start that failed), nothing is added and this is logged as a warning, so the server still
      * serves its document. Calling it twice adds nothing the second time.
      *
@@ -60,8 +62,12 @@ public class RateLimiterOasFilter implements OASFilter {
         try {
             container = CDI.current();
         } catch (IllegalStateException e) {
-            LOG.log(System.Logger.Level.DEBUG, "No CDI container for the OpenAPI document: its rate limits are added "
-                    + "when the application runs (docs/openapi.md): " + e);
+            LOG.log(System.Logger.Level.DEBUG, "No CDI container for the OpenAPI document yet: its rate limits are "
+                    + "added when the application starts (docs/openapi.md): " + e);
+            // WildFly builds the document before the application's container runs and serves this model: it gets
+            // the limits at startup. Where the document is built apart from the running application (Quarkus'
+            // build), nothing starts and the runtime's own run of the filter adds them.
+            DeferredDocuments.atStartup(() -> addLimits(openAPI));
             return 0;
         }
         try {

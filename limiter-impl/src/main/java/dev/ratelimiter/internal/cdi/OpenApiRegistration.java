@@ -14,8 +14,9 @@ import java.util.Optional;
 /**
  * Warns once at startup when the library's OpenAPI filter cannot run (docs/openapi.md#with-a-filter-of-your-own):
  * MicroProfile OpenAPI runs the one class {@code mp.openapi.filter} names, and an application that names its own
- * filter there replaces the library's unless its filter extends it. Touches no MicroProfile OpenAPI class: it asks
- * by name whether the API is present, so the bean loads where it is absent.
+ * filter there replaces the library's unless its filter extends it. Then adds the limits to a document the server
+ * built before the application's beans existed ({@link DeferredDocuments}). Touches no MicroProfile OpenAPI class: it
+ * asks by name whether the API is present, so the bean loads where it is absent.
  */
 @ApplicationScoped
 public class OpenApiRegistration {
@@ -51,6 +52,7 @@ public class OpenApiRegistration {
             problem(configuration.lookup().apply(FILTER_PROPERTY), Thread.currentThread().getContextClassLoader())
                     .ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
         }
+        DeferredDocuments.runPending(); // a document built before the application's beans existed (WildFly)
     }
 
     /**

@@ -122,4 +122,17 @@ class OpenApiFilterCdiTest {
         assertThat(RateLimiterOasFilter.addLimits(document)).isZero();
         assertThat(limits(document)).isEmpty();
     }
+
+    @Test
+    @DisplayName("a document built before the application's container runs (WildFly builds it while installing the "
+            + "deployment, and serves that model): its limits are added when the application starts")
+    void builtBeforeStartup() {
+        OpenAPI document = document();
+        assertThat(RateLimiterOasFilter.addLimits(document)).as("no container yet").isZero();
+
+        try (CdiContainer cdi = CdiContainer.start(SEARCH, Things.class, ResourceLimits.class, OpenApiRegistration.class)) {
+            assertThat(limits(document).stream().map(limit -> (Object) ((Map<?, ?>) limit).get("bucket")).toList())
+                    .containsExactly("api-authenticated", "api-anonymous", "search");
+        }
+    }
 }

@@ -218,4 +218,92 @@ class MicrometerMetricsRecorderTest {
         }
         assertThat(registry.get("rate_limiter.degraded").tag("backend", "memory").gauge().value()).isZero();
     }
+
+    @Test
+    @DisplayName("a registry that forwards only its name-and-tags methods (WildFly's per-deployment registry) still "
+            + "gets every series where it exports them: counts, the degraded flag, the store-call timer, the rejected "
+            + "settings")
+    void registryThatHidesBuilderMeters() {
+        SimpleMeterRegistry server = new SimpleMeterRegistry();
+        MicrometerMetricsRecorder onWildFly = new MicrometerMetricsRecorder(new ForwardingByName(server));
+        java.util.concurrent.atomic.AtomicInteger rejected = new java.util.concurrent.atomic.AtomicInteger(2);
+
+        onWildFly.register(List.of(login), Map.of(), "postgres", degraded::get);
+        onWildFly.rejectedSettings(rejected::get);
+        onWildFly.decision(login, Outcome.ALLOWED);
+        onWildFly.backendCall("postgres", 1_500_000);
+        degraded.set(true);
+
+        assertThat(server.get("rate_limiter.decisions").tag("bucket", "login").tag("plan", "none")
+                .tag("outcome", "allowed").counter().count()).isEqualTo(1);
+        assertThat(server.get("rate_limiter.fallbacks").tag("bucket", "login").counter().count()).isZero();
+        assertThat(server.get("rate_limiter.degraded").tag("backend", "postgres").gauge().value()).isEqualTo(1);
+        assertThat(server.get("rate_limiter.backend").tag("backend", "postgres").timer().count()).isEqualTo(1);
+        assertThat(server.get("rate_limiter.rejected_settings").gauge().value()).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("on such a registry, which outlives the application, closing removes every series, so the next "
+            + "deployment's counts start at zero and its degraded gauge reads its own backend")
+    void removedOnClose() {
+        SimpleMeterRegistry server = new SimpleMeterRegistry();
+        MicrometerMetricsRecorder first = new MicrometerMetricsRecorder(new ForwardingByName(server));
+        first.register(List.of(login), Map.of(), "valkey", () -> true);
+        first.rejectedSettings(() -> 1);
+        first.fallback(login);
+
+        first.close();
+
+        assertThat(server.getMeters()).isEmpty();
+        MicrometerMetricsRecorder second = new MicrometerMetricsRecorder(new ForwardingByName(server));
+        second.register(List.of(login), Map.of(), "valkey", () -> false);
+        assertThat(server.get("rate_limiter.degraded").tag("backend", "valkey").gauge().value()).isZero();
+        assertThat(server.get("rate_limiter.fallbacks").tag("bucket", "login").counter().count()).isZero();
+    }
+
+    /**
+     * As WildFly's {@code ApplicationRegistry}: a registry of its own for what builders register, which it never
+     * lists or exports, and the name-and-tags methods forwarded to the server's registry, which it lists.
+     */
+    private static final class ForwardingByName extends SimpleMeterRegistry {
+
+        private final io.micrometer.core.instrument.MeterRegistry server;
+
+        ForwardingByName(io.micrometer.core.instrument.MeterRegistry server) {
+            this.server = server;
+        }
+
+        @Override
+        public io.micrometer.core.instrument.search.Search find(String name) {
+            return server.find(name);
+        }
+
+        @Override
+        public List<io.micrometer.core.instrument.Meter> getMeters() {
+            return server.getMeters();
+        }
+
+        @Override
+        public io.micrometer.core.instrument.Counter counter(String name,
+                Iterable<io.micrometer.core.instrument.Tag> tags) {
+            return server.counter(name, tags);
+        }
+
+        @Override
+        public <T> T gauge(String name, Iterable<io.micrometer.core.instrument.Tag> tags, T state,
+                java.util.function.ToDoubleFunction<T> valueFunction) {
+            return server.gauge(name, tags, state, valueFunction);
+        }
+
+        @Override
+        public io.micrometer.core.instrument.Meter remove(io.micrometer.core.instrument.Meter meter) {
+            return server.remove(meter);
+        }
+
+        @Override
+        public io.micrometer.core.instrument.Timer timer(String name,
+                Iterable<io.micrometer.core.instrument.Tag> tags) {
+            return server.timer(name, tags);
+        }
+    }
 }
