@@ -61,7 +61,7 @@ final class PostgresStatements {
             ddl.execute(migration("V7__sliding_windows.sql"));
             ddl.execute(migration("V8__plans.sql"));
             ddl.execute(migration("V9__settings_changes.sql"));
-            ddl.execute(migration("V10__one_upsert_per_window.sql"));
+            ddl.execute(migration("V10__sliding_windows_in_batches.sql"));
         }
     }
 

@@ -8,7 +8,9 @@ import java.util.List;
  * installs the deployment, before the application's CDI container runs, and serves that same model on every
  * request; the library's filter, finding no container, leaves the adding of the limits here, and
  * {@link OpenApiRegistration} runs it at startup. Holds {@link Runnable}s, so this layer touches no MicroProfile
- * OpenAPI type. One per application: the class is loaded from the application's copy of the library.
+ * OpenAPI type. One per application: the class is loaded from the application's copy of the library. State held
+ * in a static, unlike the rest of the library, because the server creates the filter outside CDI before any bean
+ * exists, so no bean can hand the work over; what waits is run and dropped at startup.
  */
 public final class DeferredDocuments {
 

@@ -63,8 +63,8 @@ import java.util.Optional;
  * current window ends; one window in scalar columns ({@code count}, {@code previous}, {@code length_seconds}, and
  * {@code ends_at} one length after the current end, when nothing is left to weigh), several in arrays. One window
  * and a positive cost is one upsert as above ({@code consumeSlidingSql}), whose refusal writes the row back as it was
- * read with {@code denied}, as V10's function does for a batched one; a check or several windows go to V10's
- * function, as a call of one item, where a check writes nothing and creates no row. Until V7, V6's function was called
+ * read with {@code denied}; a check or several windows go to V10's function, as a call of one item, where a refusal
+ * writes nothing and creates no row. Until V7, V6's function was called
  * ({@code <table>_decide_v6}), until V8, V7's, until V9, V8's, and until V10, V9's; they stay for those versions during
  * a rolling upgrade.
  *
@@ -627,8 +627,8 @@ final class CounterStatements {
      * The function of V9 that decides several calls of every algorithm ({@code <table>_decide_v9}), named and found
      * as V3's is: V8's, whose rows kept under other settings of the bucket's name (a reload or a restart changed its
      * windows) are brought within the call's windows, each window of several read by its length
-     * (docs/stores.md#counters-across-a-change-of-settings). No longer called (V10's decides as it does, in fewer
-     * statements); the startup check still looks for it.
+     * (docs/stores.md#counters-across-a-change-of-settings). No longer called (V10's decides as it does, at less
+     * cost); the startup check still looks for it.
      *
      * @param table the counter table, optionally {@code schema.table}
      * @return the function's name, qualified as the table is
@@ -649,9 +649,9 @@ final class CounterStatements {
 
     /**
      * The function of V10 that decides several calls of every algorithm ({@code <table>_decide_v10}), named and found
-     * as V3's is: V9's decisions and answers, a sliding window's or a token bucket's item of one window and a positive
-     * cost decided by one upsert, as its one-item statement is, instead of V9's two or three statements
-     * (docs/stores.md#batching).
+     * as V3's is: V9's decisions, answers and rows, an item of one sliding window read (locked when counting),
+     * decided in PL/pgSQL and written when counted, where V9's upsert rebuilt the rolled row's expressions twice per
+     * decision (docs/stores.md#batching).
      *
      * @param table the counter table, optionally {@code schema.table}
      * @return the function's name, qualified as the table is

@@ -54,7 +54,7 @@ public final class PostgresChecks {
                                 + "migrations V1__create_rate_limit_counters.sql, V2__several_windows_and_costs.sql, "
                                 + "V3__several_buckets_in_one_statement.sql, V4__decisions_in_batches.sql, "
                                 + "V5__one_statement_per_item.sql, V6__token_buckets.sql, V7__sliding_windows.sql, "
-                                + "V8__plans.sql, V9__settings_changes.sql and V10__one_upsert_per_window.sql "
+                                + "V8__plans.sql, V9__settings_changes.sql and V10__sliding_windows_in_batches.sql "
                                 + "(in limiter-store-postgres's jar at db/ratelimiter/postgres, for Flyway: "
                                 + "locations=classpath:db/ratelimiter/postgres with table=flyway_ratelimiter_history)");
                     } else if (!hasV2Columns(connection, table)) {
@@ -97,7 +97,7 @@ public final class PostgresChecks {
             {CounterStatements.decideV9FunctionSignature(table), CounterStatements.decideV9Function(table),
                 "V9__settings_changes.sql after V8"},
             {CounterStatements.decideFunctionSignature(table), CounterStatements.decideFunction(table),
-                "V10__one_upsert_per_window.sql after V9"}};
+                "V10__sliding_windows_in_batches.sql after V9"}};
         for (String[] function : functions) {
             if (!hasFunction(connection, function[0])) {
                 return Optional.of("ratelimiter.postgres.table: the function " + function[1] + " beside table '"

@@ -236,7 +236,7 @@ class PostgresChecksTest {
             assertThat(PostgresChecks.check(pool, v9Only + "." + TABLE)).singleElement().asString()
                     .contains("ratelimiter.postgres.table")
                     .contains(v9Only + ".rate_limit_counters_decide_v10")
-                    .contains("V10__one_upsert_per_window.sql");
+                    .contains("V10__sliding_windows_in_batches.sql");
         } finally {
             PostgresTarget.dropSchema(v9Only);
         }
@@ -257,7 +257,7 @@ class PostgresChecksTest {
                     .isInstanceOf(dev.ratelimiter.spi.StoreException.class);
             try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
                 statement.execute(java.nio.file.Files.readString(java.nio.file.Path.of("../migrations/postgres",
-                        "V10__one_upsert_per_window.sql")));
+                        "V10__sliding_windows_in_batches.sql")));
             }
             store.probe();
             try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {

@@ -1,23 +1,16 @@
--- Jakarta Rate Limiter: one statement per decision for a batched sliding window or token bucket of one window
+-- Jakarta Rate Limiter: a sliding window of one window decided in batches at the cost of the statements it needs
 -- (docs/stores.md#batching). Applied after V9, by Flyway from the same location and history table, or by hand
 -- (psql -f V1__..., ..., V9__..., then this file). It adds one function and changes no table nor row, so the previous
 -- version keeps running against it during a rolling upgrade, V9's function included. For a table of another name,
 -- replace rate_limit_counters in every file alike.
 --
--- rate_limit_counters_decide_v10(instant, names, numbers): V9's function, with its parameters, its decisions and its
--- answers. What it does differently, for an item of one window and a positive cost:
--- - a sliding window is one upsert that writes the row whatever the verdict, a refusal writing it back as it read
---   it (rolled, with denied), as the store's own one-item statement does; V9's wrote nothing on a refusal and read
---   the row again with a second statement, and its upsert repeated the rolled row's expressions in its SET and its
---   WHERE;
--- - a token bucket is one upsert too, as the one-item statement's, where V9's locked, read and wrote the row in
---   three statements;
--- - each level of those upserts' sub-selects ends in OFFSET 0: without it the planner copies a level's expressions
---   into every expression that reads them, and PostgreSQL builds them again at each execution.
--- A refused sliding window's row, written so, ends one window length after its current window (or at once when it
--- holds nothing), and the sweep deletes it then, as it deletes the one-item statement's; one the lock pass created
--- (items out of (bucket, key) order) and the refusal left holding nothing is deleted before the function returns, as
--- V9's deleted it. Every other line is V9's.
+-- rate_limit_counters_decide_v10(instant, names, numbers): V9's function, with its parameters, its decisions, its
+-- answers and the rows it writes. What it does differently: an item of one sliding window reads its row (locked when
+-- counting), rolls and decides it in PL/pgSQL's own arithmetic, and then updates or inserts it when counted, as the
+-- branch of several sliding windows does. V9's ran an upsert whose SET and WHERE each held the rolled row's
+-- expressions (PostgreSQL builds them again at every execution, about as costly as the rest of the decision), and,
+-- at a refusal, a second statement to read the row; in a batch on one key, where every item waits for the row's
+-- lock, a sliding window ran at about half the fixed window's rate. Every other line is V9's.
 
 CREATE OR REPLACE FUNCTION rate_limit_counters_decide_v10(instant timestamptz, names varchar[], numbers bigint[])
     RETURNS bigint[]
@@ -118,62 +111,29 @@ BEGIN
                 CONTINUE;
             END IF;
             IF algorithm = 2 AND size = 1 THEN
-                -- One sliding window. Counted: one upsert, which inserts the item's new window or rolls the row's,
-                -- decides, and writes the row either way (a refusal writes it back as it read it, rolled, with
-                -- denied), so one statement answers every number. Each level of its sub-selects ends in OFFSET 0,
-                -- which keeps it computed once rather than copied into every expression that reads it. A row of one
-                -- window of any length (length_seconds) carries its counts, its current window ending at most W from
-                -- now; a row of several windows (length_seconds NULL) starts afresh. A check reads the row below.
+                -- One sliding window: the row read (locked when counting), rolled and decided here, in PL/pgSQL's
+                -- own arithmetic; written when counted, or inserted when missing (a concurrent first item that
+                -- inserted it meanwhile has it read again, locked). A refusal writes nothing, but a row kept under
+                -- another length (length_seconds), written under this one. A row of one window of any length carries
+                -- its counts, its current window ending at most W from now; a row of several windows (length_seconds
+                -- NULL) starts afresh.
                 now_ms := date_trunc('milliseconds', t);
                 span_ms := numbers[at - 2] * 1000;
                 span := numbers[at - 2] * interval '1 second';
-                item_answer := NULL;
-                IF cost > 0 THEN
-                    INSERT INTO rate_limit_counters AS c (bucket, key, ends_at, count, previous, length_seconds, denied)
-                        VALUES (names[2 * item - 1], names[2 * item],
-                                now_ms + CASE WHEN cost <= numbers[at - 1] THEN 2 * span ELSE interval '0' END,
-                                CASE WHEN cost <= numbers[at - 1] THEN cost ELSE 0 END, 0, numbers[at - 2],
-                                cost > numbers[at - 1])
-                        ON CONFLICT (bucket, key) DO UPDATE SET
-                            (count, previous, ends_at, length_seconds, denied, window_seconds, window_counts,
-                             window_ends, window_previous) = (
-                                SELECT CASE WHEN d.fits THEN d.cur + cost ELSE d.cur END, d.prev,
-                                       CASE WHEN d.fits OR d.cur > 0 OR d.prev > 0 THEN d.window_end + span
-                                            ELSE now_ms END,
-                                       numbers[at - 2], NOT d.fits, NULL::bigint[], NULL::bigint[],
-                                       NULL::timestamptz[], NULL::bigint[]
-                                FROM (SELECT s.*, s.prev::float8
-                                             * LEAST((date_part('epoch', s.window_end - now_ms) * 1000)::bigint,
-                                                     span_ms)::float8 / span_ms::float8
-                                             <= (numbers[at - 1] - s.cur - cost)::float8 AS fits
-                                      FROM (SELECT e.*,
-                                                   CASE WHEN e.current_end > now_ms THEN c.count ELSE 0 END AS cur,
-                                                   CASE WHEN e.current_end > now_ms THEN c.previous
-                                                        WHEN e.current_end + span > now_ms AND c.count > 0 THEN c.count
-                                                        ELSE 0 END AS prev,
-                                                   CASE WHEN e.current_end > now_ms THEN e.current_end
-                                                        WHEN e.current_end + span > now_ms AND c.count > 0
-                                                             THEN e.current_end + span
-                                                        ELSE now_ms + span END AS window_end
-                                            FROM (SELECT CASE WHEN c.length_seconds IS NOT NULL  -- LEAST skips NULLs
-                                                         THEN LEAST(c.ends_at - c.length_seconds * interval '1 second',
-                                                                    now_ms + span) END AS current_end
-                                                  OFFSET 0) AS e
-                                            OFFSET 0) AS s
-                                      OFFSET 0) AS d)
-                        RETURNING ARRAY[CASE WHEN c.denied THEN 0 ELSE 1 END, c.count, c.previous,
-                                        CASE WHEN c.ends_at > now_ms
-                                             THEN LEAST((date_part('epoch', c.ends_at - span - now_ms) * 1000)::bigint,
-                                                        span_ms)
-                                             ELSE span_ms END]
-                        INTO item_answer;
-                END IF;
-                IF item_answer IS NULL THEN
-                    -- A check: the row as it is, nothing written.
-                    SELECT c.count, c.previous, c.ends_at, c.length_seconds
-                        INTO stored_count, stored_previous, stored_end, stored_length
-                        FROM rate_limit_counters AS c WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item];
-                    current_end := CASE WHEN stored_length IS NOT NULL -- no row, or one of several: no state
+                LOOP
+                    IF cost > 0 THEN
+                        SELECT c.count, c.previous, c.ends_at, c.length_seconds
+                            INTO stored_count, stored_previous, stored_end, stored_length
+                            FROM rate_limit_counters AS c
+                            WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item] FOR UPDATE;
+                    ELSE
+                        SELECT c.count, c.previous, c.ends_at, c.length_seconds
+                            INTO stored_count, stored_previous, stored_end, stored_length
+                            FROM rate_limit_counters AS c
+                            WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item];
+                    END IF;
+                    found_row := FOUND;
+                    current_end := CASE WHEN found_row AND stored_length IS NOT NULL -- else no state
                                         THEN LEAST(stored_end - stored_length * interval '1 second', now_ms + span) END;
                     IF current_end > now_ms THEN
                         cur := stored_count;
@@ -190,9 +150,29 @@ BEGIN
                     END IF;
                     lefts := ARRAY[LEAST((extract(epoch FROM window_end - now_ms) * 1000)::bigint, span_ms)];
                     fits := prev::float8 * lefts[1]::float8 / span_ms::float8
-                        <= (numbers[at - 1] - cur - 1)::float8;
-                    item_answer := ARRAY[CASE WHEN fits THEN 1 ELSE 0 END, cur, prev, lefts[1]];
-                END IF;
+                        <= (numbers[at - 1] - cur - GREATEST(cost, 1))::float8;
+                    EXIT WHEN cost = 0;
+                    IF fits AND found_row THEN
+                        UPDATE rate_limit_counters AS c SET count = cur + cost, previous = prev,
+                                ends_at = window_end + span, length_seconds = numbers[at - 2], denied = false,
+                                window_seconds = NULL, window_counts = NULL, window_ends = NULL, window_previous = NULL
+                            WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item];
+                    ELSIF fits THEN
+                        INSERT INTO rate_limit_counters AS c (bucket, key, ends_at, count, previous, length_seconds)
+                            VALUES (names[2 * item - 1], names[2 * item], window_end + span, cost, 0, numbers[at - 2])
+                            ON CONFLICT (bucket, key) DO NOTHING;
+                        CONTINUE WHEN NOT FOUND;
+                    ELSIF stored_length <> numbers[at - 2] THEN
+                        -- Refused under another length: the row written under this one (the same counts), so its
+                        -- window's end, brought within W, stays there. The row is locked above.
+                        UPDATE rate_limit_counters AS c SET count = cur, previous = prev, length_seconds = numbers[at - 2],
+                                ends_at = CASE WHEN cur > 0 OR prev > 0 THEN window_end + span ELSE now_ms END
+                            WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item];
+                    END IF;
+                    EXIT;
+                END LOOP;
+                item_answer := ARRAY[CASE WHEN fits THEN 1 ELSE 0 END,
+                                     CASE WHEN fits AND cost > 0 THEN cur + cost ELSE cur END, prev, lefts[1]];
                 IF NOT ascending AND NOT (cost > 0 AND item_answer[1] = 1) THEN
                     uncounted := uncounted || item;
                 END IF;
@@ -272,44 +252,6 @@ BEGIN
                     call_answer := call_answer || counts[w] || previouses[w] || lefts[w];
                 END LOOP;
                 refused := NOT fits;
-                CONTINUE;
-            END IF;
-            IF algorithm = 1 AND size = 1 AND cost > 0 THEN
-                -- One token bucket window, counted: one upsert, which reads the row's time owed until full (under
-                -- any capacity and interval, at most a full refill; a row of several windows or none owes nothing),
-                -- decides and writes it, a refusal writing the time owed as read (clamped). Its levels are fenced
-                -- with OFFSET 0 as the sliding window's are.
-                INSERT INTO rate_limit_counters AS c (bucket, key, ends_at, count, denied, token_intervals,
-                                                      token_capacities)
-                    VALUES (names[2 * item - 1], names[2 * item],
-                            t + CASE WHEN cost <= numbers[at - 1] THEN cost * numbers[at - 2] ELSE 0 END
-                                * interval '1 microsecond',
-                            0, cost > numbers[at - 1], ARRAY[numbers[at - 2]], ARRAY[numbers[at - 1]])
-                    ON CONFLICT (bucket, key) DO UPDATE SET
-                        (ends_at, denied, window_seconds, window_counts, window_ends, token_intervals,
-                         token_capacities) = (
-                            SELECT CASE WHEN o.fits THEN t + (o.owed + cost * numbers[at - 2]) * interval '1 microsecond'
-                                        ELSE t + o.owed * interval '1 microsecond' END,
-                                   NOT o.fits, NULL::bigint[], NULL::bigint[], NULL::timestamptz[],
-                                   EXCLUDED.token_intervals, EXCLUDED.token_capacities
-                            FROM (SELECT s.*, s.owed + LEAST(cost, numbers[at - 1] + 1) * numbers[at - 2]
-                                              <= numbers[at - 1] * numbers[at - 2] AS fits
-                                  FROM (SELECT CASE WHEN COALESCE(cardinality(c.token_intervals) = 1, false)
-                                                         AND c.ends_at > t
-                                                    THEN LEAST((extract(epoch FROM c.ends_at - t) * 1000000)::bigint,
-                                                               numbers[at - 1] * numbers[at - 2])
-                                                    ELSE 0 END AS owed
-                                        OFFSET 0) AS s
-                                  OFFSET 0) AS o)
-                    RETURNING ARRAY[CASE WHEN c.denied THEN 0 ELSE 1 END,
-                                    CASE WHEN c.ends_at > t THEN (extract(epoch FROM c.ends_at - t) * 1000000)::bigint
-                                         ELSE 0 END]
-                    INTO item_answer;
-                call_answer := call_answer || item_answer[1]
-                    || numbers[at - 1] - floor((numbers[at - 1] * numbers[at - 2] - item_answer[2])::numeric
-                                               / numbers[at - 2])::bigint
-                    || (item_answer[2] + 999) / 1000;
-                refused := item_answer[1] = 0;
                 CONTINUE;
             END IF;
             -- Anything else: the row locked and read, decided here, written when counted. Items in ascending order
@@ -420,12 +362,10 @@ BEGIN
         answer := answer || cardinality(call_answer)::bigint || call_answer;
     END LOOP;
     IF cardinality(uncounted) > 0 THEN
-        -- Sliding rows the lock pass created that nothing counted in: gone again, so no refusal leaves a row. A
-        -- refused one-window upsert wrote such a row back holding nothing, ended now: gone too.
+        -- Sliding rows the lock pass created that nothing counted in: gone again, so no refusal leaves a row.
         DELETE FROM rate_limit_counters AS c USING unnest(uncounted) AS u(i)
             WHERE c.bucket = names[2 * u.i - 1] AND c.key = names[2 * u.i]
-              AND c.count = 0 AND c.window_seconds IS NULL
-              AND (c.length_seconds IS NULL OR (c.previous = 0 AND c.ends_at <= t));
+              AND c.count = 0 AND c.length_seconds IS NULL AND c.window_seconds IS NULL;
     END IF;
     RETURN answer;
 END
