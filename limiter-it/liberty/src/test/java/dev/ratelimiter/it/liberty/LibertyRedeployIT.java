@@ -44,7 +44,7 @@ class LibertyRedeployIT {
     }
 
     @Test
-    @DisplayName("20 redeploys with the library's own PostgreSQL pool leave no class loader, thread or connection")
+    @DisplayName("10 redeploys with the library's own PostgreSQL pool leave no class loader, thread or connection")
     void redeploysLeaveNothing() throws SQLException {
         URI root = URI.create("http://127.0.0.1:" + System.getProperty("liberty.http.port") + "/");
         deployer.deploy(NAME);

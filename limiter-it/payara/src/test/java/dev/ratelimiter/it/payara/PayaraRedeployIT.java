@@ -35,7 +35,7 @@ class PayaraRedeployIT {
     }
 
     @Test
-    @DisplayName("20 redeploys with the library's own PostgreSQL pool leave no class loader, thread or connection")
+    @DisplayName("10 redeploys with the library's own PostgreSQL pool leave no class loader, thread or connection")
     void redeploysLeaveNothing() throws IOException, SQLException {
         check = new RedeployCheck();
         Path directory = Files.createTempDirectory("ratelimiter-redeploy-");

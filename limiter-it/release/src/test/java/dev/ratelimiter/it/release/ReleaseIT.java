@@ -66,6 +66,10 @@ import static org.awaitility.Awaitility.await;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ReleaseIT {
 
+    /** docs/servers.md's loop that applies the migrations by hand, in version order (V10 after V9). */
+    private static final String MIGRATE_BY_HAND = "ls \"$RATELIMITER_CHECKOUT\"/migrations/postgres/V*.sql | sort -V "
+            + "| while read -r file; do psql -q -v ON_ERROR_STOP=1 -f \"$file\" || exit 1; done";
+
     private static final List<String> PUBLISHED = List.of("ratelimiter-parent", "limiter-bom", "limiter-api",
             "limiter-impl", "limiter-store-valkey", "limiter-store-postgres");
     /** The published jars, each with the module name applications on the module path see. */
@@ -336,8 +340,7 @@ class ReleaseIT {
     @DisplayName("the Open Liberty application counting in PostgreSQL, as docs/servers.md#counting-in-postgresql adds "
             + "it, answers the page's logins 200 401 401 401 429 from rows whose keys are HMACs")
     void newLibertyApplicationOnPostgres() throws IOException {
-        String migrate = "ls \"$RATELIMITER_CHECKOUT\"/migrations/postgres/V*.sql | sort -V | while read -r file; do "
-                + "psql -q -v ON_ERROR_STOP=1 -f \"$file\" || exit 1; done";
+        String migrate = MIGRATE_BY_HAND;
         String select = "psql -c 'select bucket, key from rate_limit_counters'";
         assertPageShows(migrate, select, "mvn package liberty:run", "`Rate limiter ready: backend postgres, 3 buckets`",
                 "`\"backend\":\"postgres\"` and `\"state\":\"ok\"`");
@@ -431,8 +434,7 @@ class ReleaseIT {
             + "docs/servers.md#counting-in-postgresql-through-a-wildfly-datasource adds it, through the page's jta=false "
             + "datasource, answers the page's logins 200 401 401 401 429 from rows whose keys are HMACs")
     void newWildFlyApplicationOnPostgres() throws IOException {
-        String migrate = "for file in \"$RATELIMITER_CHECKOUT\"/migrations/postgres/V*.sql; do "
-                + "psql -q -v ON_ERROR_STOP=1 -f \"$file\"; done";
+        String migrate = MIGRATE_BY_HAND;
         String script = "target/wildfly-39.0.1.Final/bin/jboss-cli.sh --file=datasource.cli";
         String start = "target/wildfly-39.0.1.Final/bin/standalone.sh -c standalone-microprofile.xml";
         String pageUrl = "--connection-url=jdbc:postgresql://127.0.0.1:5432/shop --user-name=postgres";

@@ -31,8 +31,11 @@ import static org.awaitility.Awaitility.await;
  */
 public final class RedeployCheck implements AutoCloseable {
 
-    /** How many times a test redeploys: enough for one leaked loader a redeploy to stand out from the noise. */
-    public static final int REDEPLOYS = 20;
+    /**
+     * How many times a test redeploys: enough for one leaked loader a redeploy to stand out from the noise (the
+     * second half's five against the one loader a server may keep), few enough for the four servers' CI budget.
+     */
+    public static final int REDEPLOYS = 10;
 
     private static final int POOL_SIZE = 2;
     private static final Duration ASK_AGAIN = Duration.ofSeconds(30);
@@ -57,8 +60,8 @@ public final class RedeployCheck implements AutoCloseable {
      * With the deployment of {@link #deployment} running at {@code root}: {@value #REDEPLOYS} times
      * {@code redeploy}, then checks that the second half of them added nothing. A server may keep a few undeployed
      * applications for a while (Open Liberty keeps some), but what a redeploy leaks grows with every one: the
-     * class loaders after the last redeploy are at most those after the tenth, and the threads and connections at
-     * most those of the first deployment. Each count is awaited (a collection may lag, and pgjdbc's cleaner thread
+     * class loaders after the last redeploy are at most one more than those after the half, and the threads and
+     * connections at most those of the first deployment. Each count is awaited (a collection may lag, and pgjdbc's cleaner thread
      * ends only after a while idle).
      *
      * @param redeploy replaces the running deployment with a new one of the same archive, and returns once asked

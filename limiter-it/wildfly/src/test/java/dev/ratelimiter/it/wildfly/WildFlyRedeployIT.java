@@ -50,7 +50,7 @@ class WildFlyRedeployIT {
     }
 
     @Test
-    @DisplayName("20 redeploys leave no class loader, thread or connection; /prometheus then has one degraded series, "
+    @DisplayName("10 redeploys leave no class loader, thread or connection; /prometheus then has one degraded series, "
             + "the last deployment's, at 0")
     void redeploysLeaveNothing() throws SQLException {
         URI root = URI.create("http://127.0.0.1:" + System.getProperty("wildfly.http.port") + "/");

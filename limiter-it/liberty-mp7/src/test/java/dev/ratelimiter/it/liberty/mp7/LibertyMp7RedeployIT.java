@@ -56,7 +56,7 @@ class LibertyMp7RedeployIT {
     }
 
     @Test
-    @DisplayName("20 redeploys with the server's OpenTelemetry SDK on leave no class loader, thread or connection, "
+    @DisplayName("10 redeploys with the server's OpenTelemetry SDK on leave no class loader, thread or connection, "
             + "and no callback into an undeployed application")
     void redeploysLeaveNothing() throws SQLException {
         URI root = URI.create("http://127.0.0.1:" + System.getProperty("liberty.http.port") + "/");
