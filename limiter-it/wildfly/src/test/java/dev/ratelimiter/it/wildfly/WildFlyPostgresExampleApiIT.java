@@ -32,8 +32,8 @@ import java.net.URL;
  * Tolerance beside the library. What other modules run and this one does not, each about something other than the
  * server: two instances sharing a store and the library's own pool exhausted ({@code limiter-it/payara}: the store and
  * the library's HikariCP pool, the same on every server); the fallback's carry with PostgreSQL cut off (the carry is
- * the library's, run here with Valkey); the docs' curl tours (Payara Micro, the server the README serves the example
- * with). Not run anywhere yet, and so not claimed for WildFly: MicroProfile Telemetry's OpenTelemetry as the metrics
+ * the library's, run here with Valkey); the curl tours of docs/tour.md (run on Payara Micro, which
+ * serves the example there). Not run anywhere yet, and so not claimed for WildFly: MicroProfile Telemetry's OpenTelemetry as the metrics
  * system (this server has the Micrometer subsystem, which {@code auto} takes first), and a {@code jta="true"}
  * datasource on a server without a default managed executor.
  */
