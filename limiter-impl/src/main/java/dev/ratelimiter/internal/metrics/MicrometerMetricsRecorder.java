@@ -14,6 +14,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Reports to Micrometer, as Quarkus offers it. Meter names use Micrometer's dots ({@code rate_limiter.fallbacks});
@@ -62,31 +64,31 @@ final class MicrometerMetricsRecorder extends CounterTableRecorder<Counter> {
 
     @Override
     void registerBackend(String backend, BooleanSupplier degraded) {
-        String name = backend;
-        // strongReference: Micrometer holds a gauge's object weakly, and nothing else holds this lambda, so it
-        // would be collected and the gauge would read NaN.
-        String gauge = "rate_limiter." + Series.DEGRADED.metric();
-        if (!listed(Gauge.builder(gauge, degraded, d -> d.getAsBoolean() ? 1 : 0)
-                .description(Series.DEGRADED.description()).baseUnit(baseUnit(Series.DEGRADED)).tag("backend", name)
-                .strongReference(true).register(registry))) {
-            gaugeSources.add(degraded);
-            registry.gauge(gauge, byName("backend", name), degraded, d -> d.getAsBoolean() ? 1 : 0);
-            keep(registry.find(gauge).tag("backend", name).gauge());
-        }
+        gauge(Series.DEGRADED, degraded, d -> d.getAsBoolean() ? 1 : 0, "backend", backend);
         String timerName = "rate_limiter." + Series.BACKEND.metric();
-        Timer timer = Timer.builder(timerName).description(Series.BACKEND.description()).tag("backend", name)
+        Timer timer = Timer.builder(timerName).description(Series.BACKEND.description()).tag("backend", backend)
                 .register(registry);
-        timers.put(backend, listed(timer) ? timer : keep(registry.timer(timerName, byName("backend", name))));
+        timers.put(backend, listed(timer) ? timer : keep(registry.timer(timerName, byName("backend", backend))));
     }
 
     @Override
-    public void rejectedSettings(java.util.function.IntSupplier count) {
-        String name = "rate_limiter." + Series.REJECTED_SETTINGS.metric();
-        if (!listed(Gauge.builder(name, count, java.util.function.IntSupplier::getAsInt)
-                .description(Series.REJECTED_SETTINGS.description()).strongReference(true).register(registry))) {
-            gaugeSources.add(count);
-            registry.gauge(name, byName(), count, java.util.function.IntSupplier::getAsInt);
-            keep(registry.find(name).gauge());
+    public void rejectedSettings(IntSupplier count) {
+        gauge(Series.REJECTED_SETTINGS, count, IntSupplier::getAsInt);
+    }
+
+    /**
+     * A gauge of {@code series} reading {@code source}, by its builder, else by name where the registry does not list
+     * the builder's. Micrometer holds a gauge's object weakly, and nothing else holds these suppliers: the builder's
+     * gauge holds it strongly, and {@link #gaugeSources} holds the one registered by name, else it would be
+     * collected and the gauge would read NaN.
+     */
+    private <T> void gauge(Series series, T source, ToDoubleFunction<T> value, String... tags) {
+        String name = "rate_limiter." + series.metric();
+        if (!listed(Gauge.builder(name, source, value).description(series.description()).baseUnit(baseUnit(series))
+                .tags(tags).strongReference(true).register(registry))) {
+            gaugeSources.add(source);
+            registry.gauge(name, byName(tags), source, value);
+            keep(registry.find(name).tags(tags).gauge());
         }
     }
 
