@@ -1,20 +1,13 @@
 package dev.ratelimiter.it.wildfly;
 
-import dev.ratelimiter.it.ExampleApiScenarios;
 import dev.ratelimiter.it.ExampleDeployments;
 import dev.ratelimiter.it.OpenApiScenarios;
 import dev.ratelimiter.it.PostgresSchema;
 import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
-import java.net.URI;
-import java.net.URL;
 
 /**
  * The example API's scenarios, every one, on WildFly 39 (standalone-microprofile.xml, with Micrometer's Prometheus
@@ -37,14 +30,10 @@ import java.net.URL;
  * system (this server has the Micrometer subsystem, which {@code auto} takes first), and a {@code jta="true"}
  * datasource on a server without a default managed executor.
  */
-@ExtendWith(ArquillianExtension.class)
-class WildFlyPostgresExampleApiIT extends ExampleApiScenarios {
+class WildFlyPostgresExampleApiIT extends WildFlyExampleScenarios {
 
     // Made by the deployment method, which Arquillian calls before anything of the class runs.
     private static PostgresSchema schema;
-
-    @ArquillianResource
-    URL deployment;
 
     @Deployment(testable = false)
     static WebArchive deployment() {
@@ -64,29 +53,8 @@ class WildFlyPostgresExampleApiIT extends ExampleApiScenarios {
     }
 
     @Override
-    protected URI baseUri() {
-        return ExampleDeployments.loopback(deployment);
-    }
-
-    /** RESTEasy answers OPTIONS for a resource without an {@code @OPTIONS} method before post-matching filters. */
-    @Override
-    protected boolean optionsReachFilters() {
-        return false;
-    }
-
-    @Override
     protected String backend() {
         return "postgres";
-    }
-
-    @Override
-    protected String readinessPath() {
-        return WildFlyManagement.readiness();
-    }
-
-    @Override
-    protected String metricsPath() {
-        return WildFlyManagement.prometheus();
     }
 
     @Test
