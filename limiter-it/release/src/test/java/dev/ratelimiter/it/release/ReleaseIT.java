@@ -70,6 +70,9 @@ class ReleaseIT {
     private static final String MIGRATE_BY_HAND = "ls \"$RATELIMITER_CHECKOUT\"/migrations/postgres/V*.sql | sort -V "
             + "| while read -r file; do psql -q -v ON_ERROR_STOP=1 -f \"$file\" || exit 1; done";
 
+    /** docs/servers.md's query of the counter table, which shows the keys hashed. */
+    private static final String SELECT_ROWS = "psql -c 'select bucket, key from rate_limit_counters'";
+
     private static final List<String> PUBLISHED = List.of("ratelimiter-parent", "limiter-bom", "limiter-api",
             "limiter-impl", "limiter-store-valkey", "limiter-store-postgres");
     /** The published jars, each with the module name applications on the module path see. */
@@ -340,21 +343,11 @@ class ReleaseIT {
     @DisplayName("the Open Liberty application counting in PostgreSQL, as docs/servers.md#counting-in-postgresql adds "
             + "it, answers the page's logins 200 401 401 401 429 from rows whose keys are HMACs")
     void newLibertyApplicationOnPostgres() throws IOException {
-        String migrate = MIGRATE_BY_HAND;
-        String select = "psql -c 'select bucket, key from rate_limit_counters'";
-        assertPageShows(migrate, select, "mvn package liberty:run", "`Rate limiter ready: backend postgres, 3 buckets`",
-                "`\"backend\":\"postgres\"` and `\"state\":\"ok\"`");
-        TestServers.Postgres postgres = TestServers.postgres();
-        String schema = "release_" + Long.toString(System.nanoTime(), 36);
-        // psql's own variables, as the page exports them, for the tests' server; the schema stands for the page's
-        // database of its own
-        Map<String, String> psql = new LinkedHashMap<>(psqlEnvironment(postgres));
-        assertThat(bash("psql -q -v ON_ERROR_STOP=1 -c 'create schema " + schema + "'", psql)).isEmpty();
-        psql.put("PGOPTIONS", "-c search_path=" + schema);
-        try {
-            Map<String, String> migration = new LinkedHashMap<>(psql);
-            migration.put("RATELIMITER_CHECKOUT", checkout.toString());
-            assertThat(bash(migrate, migration)).as("the page's migration loop prints nothing").isEmpty();
+        assertPageShows(MIGRATE_BY_HAND, SELECT_ROWS, "mvn package liberty:run",
+                "`Rate limiter ready: backend postgres, 3 buckets`", "`\"backend\":\"postgres\"` and `\"state\":\"ok\"`");
+        try (PageDatabase database = new PageDatabase()) {
+            TestServers.Postgres postgres = database.postgres;
+            String schema = database.schema;
             Path app = writeApplication("liberty-app", quarkusClasses());
             Map<String, String> additions = PageFiles.additions(page, "liberty-app");
             assertThat(additions).as("the page's additions").containsOnlyKeys("pom.xml",
@@ -382,14 +375,7 @@ class ReleaseIT {
                     .contains("\"backend\":\"postgres\"", "\"state\":\"ok\"");
             assertThat(Files.readString(app.resolve("target/liberty/wlp/usr/servers/defaultServer/logs/messages.log")))
                     .contains("Rate limiter ready: backend postgres, 3 buckets");
-            List<String> rows = bash(select + " --tuples-only --no-align", psql).lines().toList();
-            assertThat(rows).as("the table's rows, bucket|key").isNotEmpty()
-                    .allMatch(row -> row.matches("[a-z-]+\\|[A-Za-z0-9_-]{43}"))
-                    .anyMatch(row -> row.startsWith("login|")).anyMatch(row -> row.startsWith("api-anonymous|"))
-                    .noneMatch(row -> row.contains("alice") || row.contains("carol") || row.contains("127.0.0.1"));
-        } finally {
-            psql.remove("PGOPTIONS");
-            bash("psql -q -c 'drop schema " + schema + " cascade'", psql);
+            database.assertRowsHashed();
         }
     }
 
@@ -434,21 +420,14 @@ class ReleaseIT {
             + "docs/servers.md#counting-in-postgresql-through-a-wildfly-datasource adds it, through the page's jta=false "
             + "datasource, answers the page's logins 200 401 401 401 429 from rows whose keys are HMACs")
     void newWildFlyApplicationOnPostgres() throws IOException {
-        String migrate = MIGRATE_BY_HAND;
         String script = "target/wildfly-39.0.1.Final/bin/jboss-cli.sh --file=datasource.cli";
         String start = "target/wildfly-39.0.1.Final/bin/standalone.sh -c standalone-microprofile.xml";
         String pageUrl = "--connection-url=jdbc:postgresql://127.0.0.1:5432/shop --user-name=postgres";
-        assertPageShows(migrate, "mvn package\n" + script + "\nexport RATE_LIMIT_KEY_SECRET=", start,
+        assertPageShows(MIGRATE_BY_HAND, "mvn package\n" + script + "\nexport RATE_LIMIT_KEY_SECRET=", start,
                 "`Rate limiter ready: backend postgres, 3 buckets`", "`\"backend\":\"postgres\"` and `\"state\":\"ok\"`");
-        TestServers.Postgres postgres = TestServers.postgres();
-        String schema = "release_" + Long.toString(System.nanoTime(), 36);
-        Map<String, String> psql = new LinkedHashMap<>(psqlEnvironment(postgres));
-        assertThat(bash("psql -q -v ON_ERROR_STOP=1 -c 'create schema " + schema + "'", psql)).isEmpty();
-        psql.put("PGOPTIONS", "-c search_path=" + schema);
-        try {
-            Map<String, String> migration = new LinkedHashMap<>(psql);
-            migration.put("RATELIMITER_CHECKOUT", checkout.toString());
-            assertThat(bash(migrate, migration)).as("the page's migration loop prints nothing").isEmpty();
+        try (PageDatabase database = new PageDatabase()) {
+            TestServers.Postgres postgres = database.postgres;
+            String schema = database.schema;
             Path app = writeApplication("wildfly-app", quarkusClasses());
             Map<String, String> additions = PageFiles.additions(page, "wildfly-app");
             assertThat(additions).as("the page's additions").containsOnlyKeys("pom.xml",
@@ -482,15 +461,48 @@ class ReleaseIT {
             assertLogins(8080 + offset, ready, server, runLog, Duration.ofMinutes(3), "429 Too Many Requests");
             assertThat(JsonLogin.body(ready).replace(" ", "")).contains("\"backend\":\"postgres\"", "\"state\":\"ok\"");
             assertThat(Files.readString(runLog)).contains("Rate limiter ready: backend postgres, 3 buckets");
-            List<String> rows = bash("psql -c 'select bucket, key from rate_limit_counters' --tuples-only --no-align",
-                    psql).lines().toList();
+            database.assertRowsHashed();
+        }
+    }
+
+    /**
+     * The page's database of its own, stood for by a new schema of the tests' PostgreSQL, made and migrated with the
+     * page's loop ({@link #MIGRATE_BY_HAND}) at once; {@link #close()} drops it.
+     */
+    private final class PageDatabase implements AutoCloseable {
+
+        final TestServers.Postgres postgres = TestServers.postgres();
+        final String schema = "release_" + Long.toString(System.nanoTime(), 36);
+        /** psql's own variables, as the page exports them, for the tests' server, in the schema. */
+        private final Map<String, String> psql = new LinkedHashMap<>(psqlEnvironment(postgres));
+
+        PageDatabase() throws IOException {
+            assertThat(bash("psql -q -v ON_ERROR_STOP=1 -c 'create schema " + schema + "'", psql)).isEmpty();
+            psql.put("PGOPTIONS", "-c search_path=" + schema);
+            Map<String, String> migration = new LinkedHashMap<>(psql);
+            migration.put("RATELIMITER_CHECKOUT", checkout.toString());
+            try {
+                assertThat(bash(MIGRATE_BY_HAND, migration)).as("the page's migration loop prints nothing").isEmpty();
+            } catch (IOException | RuntimeException | AssertionError e) {
+                close();
+                throw e;
+            }
+        }
+
+        /** The page's query of the counters: rows of a bucket and a key hashed, none holding a login or address. */
+        void assertRowsHashed() throws IOException {
+            List<String> rows = bash(SELECT_ROWS + " --tuples-only --no-align", psql).lines().toList();
             assertThat(rows).as("the table's rows, bucket|key").isNotEmpty()
                     .allMatch(row -> row.matches("[a-z-]+\\|[A-Za-z0-9_-]{43}"))
                     .anyMatch(row -> row.startsWith("login|")).anyMatch(row -> row.startsWith("api-anonymous|"))
                     .noneMatch(row -> row.contains("alice") || row.contains("carol") || row.contains("127.0.0.1"));
-        } finally {
-            psql.remove("PGOPTIONS");
-            bash("psql -q -c 'drop schema " + schema + " cascade'", psql);
+        }
+
+        @Override
+        public void close() throws IOException {
+            Map<String, String> outside = new LinkedHashMap<>(psql);
+            outside.remove("PGOPTIONS");
+            bash("psql -q -c 'drop schema " + schema + " cascade'", outside);
         }
     }
 
