@@ -126,6 +126,17 @@ public final class DocsCheck {
         return new Report(manual.size(), problems);
     }
 
+    /**
+     * The Java names that one page cites in its code spans (see {@link CodeNames}): each type is declared in the
+     * checkout, each package-qualified type lies in that package, each member is in its type's file.
+     *
+     * @param page    the page, from the checkout's root ({@code docs/architecture.md})
+     * @param outside simple names the page may cite that the checkout does not declare (a library's types)
+     */
+    public Report codeNames(String page, Set<String> outside) {
+        return new CodeNames(checkout, outside).check(root.resolve(page));
+    }
+
     /** The citations of pages in every source file. */
     public Report citations() {
         int checked = 0;

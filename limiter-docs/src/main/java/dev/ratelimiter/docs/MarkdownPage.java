@@ -79,6 +79,27 @@ public record MarkdownPage(Set<String> anchors, List<Destination> links, List<St
         return new MarkdownPage(anchors, links, sections, contents(document));
     }
 
+    /**
+     * One code span of a page ({@code `WindowVerdicts`}), outside code blocks.
+     *
+     * @param code the span's text, as the parser reads it
+     * @param line 1-based line of the page where the span starts
+     */
+    public record CodeSpan(String code, int line) {
+    }
+
+    /** The code spans of a page's text, in page order; code blocks are not read. */
+    public static List<CodeSpan> codeSpans(String markdown) {
+        List<CodeSpan> spans = new ArrayList<>();
+        PARSER.parse(markdown).accept(new AbstractVisitor() {
+            @Override
+            public void visit(Code code) {
+                spans.add(new CodeSpan(code.getLiteral(), line(code)));
+            }
+        });
+        return spans;
+    }
+
     /** The in-page links of the first list that comes before the first level-2 heading. */
     private static List<String> contents(Node document) {
         for (Node block = document.getFirstChild(); block != null; block = block.getNext()) {

@@ -2,10 +2,13 @@ package dev.ratelimiter.docs;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -55,6 +58,23 @@ class RepositoryDocsTest {
         DocsCheck.Report report = new DocsCheck(ROOT).tablesOfContents();
         assertThat(report.checked()).as("pages read").isGreaterThanOrEqualTo(9);
         assertNone(report.problems(), "tables of contents that differ from their pages");
+    }
+
+    /**
+     * Names the design pages cite that no file here declares: libraries' types (Jakarta, CDI, Mutiny, OpenTelemetry)
+     * and the words of the naming conventions (a limiter's class ends in {@code Limiter}, a provider's in
+     * {@code StoreProvider}, a configuration record's in {@code Settings}).
+     */
+    private static final Set<String> OUTSIDE_THE_CHECKOUT = Set.of("Response", "Startup", "Uni", "Multi",
+            "OpenTelemetry", "Limiter", "StoreProvider", "Settings");
+
+    @ParameterizedTest
+    @ValueSource(strings = {"docs/architecture.md", "docs/writing-a-store.md"})
+    @DisplayName("every class, package-qualified class and member the design pages name exists in the sources")
+    void codeNames(String page) {
+        DocsCheck.Report report = new DocsCheck(ROOT).codeNames(page, OUTSIDE_THE_CHECKOUT);
+        assertThat(report.checked()).as("names read on " + page).isGreaterThan(10);
+        assertNone(report.problems(), "names of code that does not exist on " + page);
     }
 
     private static void assertNone(List<String> problems, String what) {
