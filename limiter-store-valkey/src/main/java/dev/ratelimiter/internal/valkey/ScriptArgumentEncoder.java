@@ -1,6 +1,8 @@
 package dev.ratelimiter.internal.valkey;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StoreRefund;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -8,17 +10,25 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The script's keys and arguments as the bytes Jedis sends, so a decision encodes only its key (and a cost other
- * than 1): per bucket, the key's start (the prefix, an opening brace, the bucket's name and a colon), each window's
- * key end (for a fixed window {@code }} for a one-window bucket, {@code }:<window>} for each of several; for a token
- * bucket {@code }:tokens} and {@code }:tokens:<window>}; for a sliding window {@code }:sliding} and
- * {@code }:sliding:<window>}), and the count of windows, which marks the algorithm
- * ({@link ValkeyStore#windowCount}: the number of windows for a fixed window, negated for a token bucket, plus
- * {@link ValkeyStore#SLIDING_WINDOWS} for a sliding window) and each window's numbers (a fixed or sliding window's
- * limit and length in milliseconds, a token bucket's capacity and token interval in microseconds) are encoded once
- * and kept. The layout is {@link ValkeyStore}'s. Thread-safe.
+ * The scripts' keys and arguments as the bytes Jedis sends, so a decision encodes only its key (and a cost other
+ * than 1): per bucket, the key's start and each window's key end ({@link KeyLayout}), the count of windows, which
+ * marks the algorithm ({@link #windowCount}), and each window's numbers (a fixed or sliding window's limit and length
+ * in milliseconds, a token bucket's capacity and token interval in microseconds) are encoded once and kept.
+ *
+ * <p>{@code decide.lua}'s parameters: each item's window keys, item after item, then per item its cost, its count
+ * of windows and each window's two numbers. {@code refund.lua}'s: the same keys, then per refund its cost, the same
+ * count of windows and per window a fixed or sliding window's length in milliseconds and the milliseconds until the
+ * window the call was counted in ends, or a token bucket's capacity and token interval, as text (refunds are not on
+ * the hot path). Thread-safe.
  */
 final class ScriptArgumentEncoder {
+
+    /**
+     * What a sliding window's count of windows is raised by, so the count says the algorithm ({@code SLIDING} in
+     * decide.lua and refund.lua): above any count of windows ({@link Bucket#MAX_WINDOWS}), so a fixed window's
+     * count stays the number of windows and a token bucket's is negative.
+     */
+    static final int SLIDING_WINDOWS = 1_000;
 
     /** Buckets kept: the configured ones, far below this; a caller inventing buckets gets them encoded per call. */
     private static final int MAX_BUCKETS = 1_024;
@@ -26,13 +36,28 @@ final class ScriptArgumentEncoder {
     /** Cost 1, the cost of nearly every call, encoded once. */
     private static final byte[] COST_ONE = {'1'};
 
-    private final String keyPrefix;
+    private final KeyLayout keys;
     private final Map<Bucket, OfBucket> byBucket = new ConcurrentHashMap<>();
 
-    ScriptArgumentEncoder(String keyPrefix) {
-        this.keyPrefix = keyPrefix;
+    /** @param keys the store's key layout, whose keys this encodes */
+    ScriptArgumentEncoder(KeyLayout keys) {
+        this.keys = keys;
     }
 
+    /**
+     * The scripts' count of windows for an item of {@code bucket}, which also says its algorithm: the number of
+     * windows for a fixed window, negated for a token bucket, plus {@link #SLIDING_WINDOWS} for a sliding window.
+     */
+    static int windowCount(Bucket bucket) {
+        int windows = bucket.limits().size();
+        return switch (bucket.algorithm()) {
+            case FIXED_WINDOW -> windows;
+            case TOKEN_BUCKET -> -windows;
+            case SLIDING_WINDOW -> SLIDING_WINDOWS + windows;
+        };
+    }
+
+    /** {@code bucket}'s encoded parts, made at its first call and kept. */
     OfBucket of(Bucket bucket) {
         OfBucket known = byBucket.get(bucket);
         if (known != null) {
@@ -41,9 +66,9 @@ final class ScriptArgumentEncoder {
         List<Bucket.Limit> limits = bucket.limits();
         byte[][] keyEnds = new byte[limits.size()][];
         byte[][] windows = new byte[1 + 2 * limits.size()][];
-        windows[0] = ascii(ValkeyStore.windowCount(bucket)); // also the script's algorithm
+        windows[0] = ascii(windowCount(bucket)); // also the script's algorithm
         for (int i = 0; i < limits.size(); i++) {
-            keyEnds[i] = ValkeyStore.keyEnd(bucket, i).getBytes(StandardCharsets.US_ASCII);
+            keyEnds[i] = KeyLayout.keyEnd(bucket, i).getBytes(StandardCharsets.US_ASCII);
             if (bucket.isTokenBucket()) {
                 windows[1 + 2 * i] = ascii(bucket.capacity(i));
                 windows[2 + 2 * i] = ascii(bucket.tokenIntervalMicros(i));
@@ -52,12 +77,90 @@ final class ScriptArgumentEncoder {
                 windows[2 + 2 * i] = ascii(limits.get(i).window().toMillis());
             }
         }
-        OfBucket made = new OfBucket((keyPrefix + '{' + bucket.name() + ':').getBytes(StandardCharsets.UTF_8),
-                keyEnds, windows);
+        OfBucket made = new OfBucket(keys.keyStart(bucket).getBytes(StandardCharsets.UTF_8), keyEnds, windows);
         if (byBucket.size() < MAX_BUCKETS) {
             byBucket.putIfAbsent(bucket, made);
         }
         return made;
+    }
+
+    /**
+     * {@code decide.lua}'s keys then arguments for the items from {@code from} to {@code to} (excluded); the key
+     * count goes in {@code keyCountOut[0]}.
+     */
+    byte[][] parameters(List<StoreItem> items, int from, int to, int[] keyCountOut) {
+        int keyCount = 0;
+        int argumentCount = 0;
+        for (int i = from; i < to; i++) {
+            OfBucket ofBucket = of(items.get(i).bucket());
+            keyCount += ofBucket.keyCount();
+            argumentCount += ofBucket.argumentCount();
+        }
+        byte[][] parameters = new byte[keyCount + argumentCount][];
+        int key = 0;
+        int argument = keyCount;
+        for (int i = from; i < to; i++) {
+            StoreItem item = items.get(i);
+            OfBucket ofBucket = of(item.bucket());
+            ofBucket.putKeys(item.key(), parameters, key);
+            ofBucket.putArguments(item.cost(), parameters, argument);
+            key += ofBucket.keyCount();
+            argument += ofBucket.argumentCount();
+        }
+        keyCountOut[0] = keyCount;
+        return parameters;
+    }
+
+    /**
+     * {@code refund.lua}'s keys then arguments for the refunds from {@code from} to {@code to} (excluded); the key
+     * count goes in {@code keyCountOut[0]}.
+     */
+    byte[][] refundParameters(List<StoreRefund> refunds, int from, int to, int[] keyCountOut) {
+        String[][] texts = new String[to - from][];
+        int keyCount = 0;
+        int argumentCount = 0;
+        for (int i = from; i < to; i++) {
+            keyCount += of(refunds.get(i).bucket()).keyCount();
+            texts[i - from] = refundArguments(refunds.get(i));
+            argumentCount += texts[i - from].length;
+        }
+        byte[][] parameters = new byte[keyCount + argumentCount][];
+        int key = 0;
+        int argument = keyCount;
+        for (int i = from; i < to; i++) {
+            OfBucket ofBucket = of(refunds.get(i).bucket());
+            ofBucket.putKeys(refunds.get(i).key(), parameters, key);
+            key += ofBucket.keyCount();
+            for (String text : texts[i - from]) {
+                parameters[argument++] = text.getBytes(StandardCharsets.US_ASCII);
+            }
+        }
+        keyCountOut[0] = keyCount;
+        return parameters;
+    }
+
+    /**
+     * {@code refund.lua}'s arguments for one refund, as text: the cost, the count of windows ({@link #windowCount},
+     * which says the algorithm), then per window a fixed or sliding window's length in milliseconds and the
+     * refund's milliseconds until the window it was counted in ends, or a token bucket's capacity and token
+     * interval in microseconds.
+     */
+    static String[] refundArguments(StoreRefund refund) {
+        Bucket bucket = refund.bucket();
+        List<Bucket.Limit> limits = bucket.limits();
+        String[] arguments = new String[2 + 2 * limits.size()];
+        arguments[0] = Long.toString(refund.cost());
+        arguments[1] = Integer.toString(windowCount(bucket));
+        for (int i = 0; i < limits.size(); i++) {
+            if (bucket.isTokenBucket()) {
+                arguments[2 + 2 * i] = Long.toString(bucket.capacity(i));
+                arguments[3 + 2 * i] = Long.toString(bucket.tokenIntervalMicros(i));
+            } else {
+                arguments[2 + 2 * i] = Long.toString(limits.get(i).window().toMillis());
+                arguments[3 + 2 * i] = Long.toString(refund.endsInMillis()[i]);
+            }
+        }
+        return arguments;
     }
 
     private static byte[] ascii(long value) {
@@ -67,9 +170,9 @@ final class ScriptArgumentEncoder {
     /**
      * One bucket's encoded parts.
      *
-     * @param keyStart {@code <prefix>{<bucket>:} in UTF-8
-     * @param keyEnds  each window's key end, in the bucket's order
-     * @param windows  the count of windows ({@link ValkeyStore#windowCount}, which marks the algorithm), then each
+     * @param keyStart {@link KeyLayout#keyStart} in UTF-8
+     * @param keyEnds  each window's key end ({@link KeyLayout#keyEnd}), in the bucket's order
+     * @param windows  the count of windows ({@link #windowCount}, which marks the algorithm), then each
      *                 window's two numbers in the bucket's order: the script's arguments after the item's cost
      */
     record OfBucket(byte[] keyStart, byte[][] keyEnds, byte[][] windows) {
@@ -98,8 +201,8 @@ final class ScriptArgumentEncoder {
         }
 
         /**
-         * EVAL's parameters for one item: each window's key, then the cost, the count of windows
-         * ({@link ValkeyStore#windowCount}) and each window's two numbers.
+         * {@code decide.lua}'s parameters for one item: each window's key, then the cost, the count of windows
+         * ({@link #windowCount}) and each window's two numbers.
          */
         byte[][] parameters(String key, long cost) {
             byte[][] parameters = new byte[keyEnds.length + argumentCount()][];

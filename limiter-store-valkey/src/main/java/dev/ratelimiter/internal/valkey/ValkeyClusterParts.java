@@ -12,7 +12,7 @@ import java.util.function.Supplier;
 /**
  * A Valkey cluster's masters as the parts of the store the circuit breaker watches one by one: a key's part is
  * the master its slot maps to in the client's slot map, named {@code host:port}; a part's probe runs the
- * decision's script on that master, on a probe key of one of its slots.
+ * decision's script on that master, on a probe key of one of its slots ({@link ValkeyProbe#probeNode}).
  */
 final class ValkeyClusterParts implements StoreParts {
 
@@ -20,26 +20,24 @@ final class ValkeyClusterParts implements StoreParts {
     static final String SEED_NODES = "seed nodes";
     /** The part of a key whose slot no master serves. */
     static final String UNCOVERED = "uncovered slots";
-    /** Probe keys tried for a slot of the master: CRC16 spreads them evenly, so a master of 1 slot is found. */
-    private static final int PROBE_KEYS_TRIED = 200_000;
 
     private final Supplier<Optional<ValkeyClient>> built;
     private final Supplier<ValkeyClient> client;
-    private final ValkeyStore store;
-    private final String keyPrefix;
+    private final KeyLayout keys;
+    private final ValkeyProbe probe;
 
     /**
-     * @param built   the client if it is built, without building it
-     * @param client  the client, built if need be (may throw)
-     * @param store   runs the script
-     * @param keyPrefix the store's key prefix, for the probe keys
+     * @param built  the client if it is built, without building it
+     * @param client the client, built if need be (may throw)
+     * @param keys   the store's keys, whose slot says a key's part
+     * @param probe  runs the script as the breaker's probe
      */
-    ValkeyClusterParts(Supplier<Optional<ValkeyClient>> built, Supplier<ValkeyClient> client,
-                       ValkeyStore store, String keyPrefix) {
+    ValkeyClusterParts(Supplier<Optional<ValkeyClient>> built, Supplier<ValkeyClient> client, KeyLayout keys,
+                       ValkeyProbe probe) {
         this.built = built;
         this.client = client;
-        this.store = store;
-        this.keyPrefix = keyPrefix;
+        this.keys = keys;
+        this.probe = probe;
     }
 
     @Override
@@ -48,7 +46,7 @@ final class ValkeyClusterParts implements StoreParts {
         if (current.isEmpty()) {
             return SEED_NODES;
         }
-        HostAndPort node = current.get().clusterNodeOf(JedisClusterCRC16.getSlot(store.counterKey(bucket, key)));
+        HostAndPort node = current.get().clusterNodeOf(JedisClusterCRC16.getSlot(keys.counterKey(bucket, key)));
         return node == null ? UNCOVERED : node.toString();
     }
 
@@ -60,7 +58,7 @@ final class ValkeyClusterParts implements StoreParts {
     @Override
     public void probe(String part) throws StoreException {
         if (part.equals(SEED_NODES)) {
-            store.probe(); // builds the client, then one script through the slot map
+            probe.probe(); // builds the client, then one script through the slot map
             return;
         }
         ValkeyClient cluster = client.get();
@@ -68,13 +66,6 @@ final class ValkeyClusterParts implements StoreParts {
         if (part.equals(UNCOVERED)) {
             return; // keys of uncovered slots find a part again once the map names their master
         }
-        HostAndPort node = HostAndPort.from(part);
-        for (int i = 0; i < PROBE_KEYS_TRIED; i++) {
-            String probeKey = keyPrefix + "{probe-" + i + "}";
-            if (node.equals(cluster.clusterNodeOf(JedisClusterCRC16.getSlot(probeKey)))) {
-                store.probeNode(cluster, node, probeKey);
-                return;
-            }
-        }
+        probe.probeNode(cluster, HostAndPort.from(part));
     }
 }

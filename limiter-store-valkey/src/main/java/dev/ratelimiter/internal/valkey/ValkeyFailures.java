@@ -1,7 +1,9 @@
 package dev.ratelimiter.internal.valkey;
 
 import dev.ratelimiter.spi.FailureKind;
+import dev.ratelimiter.spi.StoreException;
 import redis.clients.jedis.exceptions.JedisAccessControlException;
+import redis.clients.jedis.exceptions.JedisClusterOperationException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 import java.util.ArrayDeque;
@@ -12,7 +14,7 @@ import java.util.Set;
 
 /**
  * Classifies a failed Valkey call by the server's error reply, looked for in the exception, its causes and what
- * it suppressed (a cluster call keeps each attempt's reply there).
+ * it suppressed (a cluster call keeps each attempt's reply there), and makes it the SPI's exception.
  */
 final class ValkeyFailures {
 
@@ -24,6 +26,26 @@ final class ValkeyFailures {
             "ERR The user executing the script can't run this command");
 
     private ValkeyFailures() {
+    }
+
+    /**
+     * The failure as the SPI's exception: classified, with what the server replied as its cause (a cluster
+     * call's failure says only "No more cluster attempts left" and keeps the attempt's own failure, READONLY or a
+     * refused connection, among its suppressed). A {@link FailureKind#RECONNECT} failure drops the pooled
+     * connections first.
+     *
+     * @param client  the client the call went through; {@code null} if it could not be had
+     * @param failure what the client threw
+     */
+    static StoreException failed(ValkeyClient client, RuntimeException failure) {
+        FailureKind kind = classify(failure);
+        if (client != null && kind == FailureKind.RECONNECT) {
+            client.dropConnections();
+        }
+        Throwable[] attempts = failure.getSuppressed();
+        Throwable reply = failure instanceof JedisClusterOperationException && attempts.length > 0
+                ? attempts[attempts.length - 1] : failure;
+        return new StoreException(kind, reply);
     }
 
     static FailureKind classify(Throwable failure) {

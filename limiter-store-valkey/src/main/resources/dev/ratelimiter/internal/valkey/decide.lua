@@ -4,9 +4,9 @@
 -- KEYS: each item's window keys, item after item; the keys of one item share one hash tag {<bucket>:<hash>},
 --   and the store sends in one call only items whose keys share a Cluster slot.
 -- ARGV: per item: its cost (0 checks without counting), its number of windows n, marked by algorithm: n for a fixed
---   window (its arguments stay those of earlier versions), -n for a token bucket, SLIDING + n (1001 to 1008) for a
---   sliding window; then per window two numbers: for a fixed or sliding window its limit and its length in
---   milliseconds; for a token bucket its capacity in tokens and its token interval in microseconds.
+--   window, -n for a token bucket, SLIDING + n (1001 to 1008) for a sliding window; then per window two numbers:
+--   for a fixed or sliding window its limit and its length in milliseconds; for a token bucket its capacity in tokens
+--   and its token interval in microseconds.
 -- Returns, per decided item: allowed (1 or 0), then per window (after the call): for a fixed window its count (not
 -- open yet: 0) and the milliseconds until it ends (not open yet: its whole length); for a token bucket the tokens
 -- missing (capacity minus whole tokens left) and the milliseconds until it is full; for a sliding window three

@@ -13,11 +13,9 @@ class ScriptArgumentEncoderTest {
 
     private static final Bucket BUCKET = new Bucket("login", 5, Duration.ofMinutes(2));
 
-    /** A store that only lays out keys and arguments: its client is never asked for. */
-    private static ValkeyStore layoutOnly(String prefix) {
-        return new ValkeyStore(() -> {
-            throw new UnsupportedOperationException("layout only");
-        }, prefix);
+    /** The encoder of the store's keys under {@code prefix}. */
+    private static ScriptArgumentEncoder encoder(String prefix) {
+        return new ScriptArgumentEncoder(new KeyLayout(prefix));
     }
 
     /** The script's parameters as the text sent. */
@@ -30,12 +28,13 @@ class ScriptArgumentEncoderTest {
     void severalWindows() {
         Bucket bucket = new Bucket("projects", java.util.List.of(new Bucket.Limit(3, Duration.ofSeconds(10)),
                 new Bucket.Limit(10, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK);
-        ValkeyStore limiter = layoutOnly("rl:");
-        ScriptArgumentEncoder.OfBucket arguments = new ScriptArgumentEncoder("rl:").of(bucket);
+        KeyLayout limiter = new KeyLayout("rl:");
+        ScriptArgumentEncoder.OfBucket arguments = encoder("rl:").of(bucket);
         byte[][] parameters = arguments.parameters("k", 7);
         java.util.List<String> sent = sent(parameters);
         java.util.List<String> expected = new java.util.ArrayList<>(java.util.List.of(limiter.counterKeys(bucket, "k")));
-        expected.addAll(java.util.List.of(ValkeyStore.arguments(bucket, 7)));
+        expected.addAll(java.util.List.of("7", "2", "3", "10000", "10", "3600000"));
+        assertThat(limiter.counterKeys(bucket, "k")).containsExactly("rl:{projects:k}:10s", "rl:{projects:k}:1h");
         assertThat(arguments.keyCount()).isEqualTo(2);
         assertThat(sent).isEqualTo(expected);
     }
@@ -47,19 +46,18 @@ class ScriptArgumentEncoderTest {
         Bucket bucket = new Bucket("projects", java.util.List.of(new Bucket.Limit(3, Duration.ofSeconds(10)),
                 new Bucket.Limit(10, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK,
                 Bucket.Algorithm.TOKEN_BUCKET, 5);
-        ValkeyStore limiter = layoutOnly("rl:");
-        ScriptArgumentEncoder.OfBucket arguments = new ScriptArgumentEncoder("rl:").of(bucket);
+        KeyLayout limiter = new KeyLayout("rl:");
+        ScriptArgumentEncoder.OfBucket arguments = encoder("rl:").of(bucket);
         java.util.List<String> sent = sent(arguments.parameters("k", 2));
         assertThat(limiter.counterKeys(bucket, "k")).containsExactly("rl:{projects:k}:tokens:10s",
                 "rl:{projects:k}:tokens:1h");
         assertThat(sent).containsExactly("rl:{projects:k}:tokens:10s", "rl:{projects:k}:tokens:1h", "2", "-2", "5",
                 "3333333", "10", "360000000");
-        assertThat(ValkeyStore.arguments(bucket, 2)).containsExactly("2", "-2", "5", "3333333", "10", "360000000");
 
         Bucket single = new Bucket("login", java.util.List.of(new Bucket.Limit(4, Duration.ofSeconds(2))),
                 dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
         assertThat(limiter.counterKeys(single, "k")).containsExactly("rl:{login:k}:tokens");
-        assertThat(new String(new ScriptArgumentEncoder("rl:").of(single).counterKey("k"), StandardCharsets.UTF_8))
+        assertThat(new String(encoder("rl:").of(single).counterKey("k"), StandardCharsets.UTF_8))
                 .isEqualTo("rl:{login:k}:tokens");
     }
 
@@ -70,8 +68,8 @@ class ScriptArgumentEncoderTest {
         Bucket bucket = new Bucket("projects", java.util.List.of(new Bucket.Limit(3, Duration.ofSeconds(10)),
                 new Bucket.Limit(10, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK,
                 Bucket.Algorithm.SLIDING_WINDOW, 0);
-        ValkeyStore limiter = layoutOnly("rl:");
-        ScriptArgumentEncoder.OfBucket arguments = new ScriptArgumentEncoder("rl:").of(bucket);
+        KeyLayout limiter = new KeyLayout("rl:");
+        ScriptArgumentEncoder.OfBucket arguments = encoder("rl:").of(bucket);
         java.util.List<String> sent = sent(arguments.parameters("k", 2));
         assertThat(limiter.counterKeys(bucket, "k")).containsExactly("rl:{projects:k}:sliding:10s",
                 "rl:{projects:k}:sliding:1h");
@@ -79,19 +77,19 @@ class ScriptArgumentEncoderTest {
         assertThat(arguments.argumentCount()).as("cost, count, two numbers per window").isEqualTo(6);
         assertThat(sent).containsExactly("rl:{projects:k}:sliding:10s", "rl:{projects:k}:sliding:1h", "2", "1002",
                 "3", "10000", "10", "3600000");
-        assertThat(ValkeyStore.arguments(bucket, 2)).containsExactly("2", "1002", "3", "10000", "10", "3600000");
 
         Bucket single = new Bucket("login", java.util.List.of(new Bucket.Limit(4, Duration.ofSeconds(2))),
                 dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
         assertThat(limiter.counterKeys(single, "k")).containsExactly("rl:{login:k}:sliding");
-        assertThat(new String(new ScriptArgumentEncoder("rl:").of(single).counterKey("k"), StandardCharsets.UTF_8))
+        assertThat(new String(encoder("rl:").of(single).counterKey("k"), StandardCharsets.UTF_8))
                 .isEqualTo("rl:{login:k}:sliding");
-        assertThat(ValkeyStore.arguments(single, 1)).containsExactly("1", "1001", "4", "2000");
+        assertThat(sent(encoder("rl:").of(single).parameters("k", 1)))
+                .containsExactly("rl:{login:k}:sliding", "1", "1001", "4", "2000");
     }
 
     @Test
     @DisplayName("the count of windows tells the three algorithms apart for every number of windows: a fixed "
-            + "window's as before, a token bucket's negative, a sliding window's above 1000")
+            + "window's the number of windows, a token bucket's negative, a sliding window's above 1000")
     void windowCountMarksTheAlgorithm() {
         for (int windows = 1; windows <= Bucket.MAX_WINDOWS; windows++) {
             java.util.List<Bucket.Limit> limits = new java.util.ArrayList<>();
@@ -103,11 +101,11 @@ class ScriptArgumentEncoderTest {
                     Bucket.Algorithm.TOKEN_BUCKET, 0);
             Bucket sliding = new Bucket("b", limits, dev.ratelimiter.OutagePolicy.FALLBACK,
                     Bucket.Algorithm.SLIDING_WINDOW, 0);
-            assertThat(ValkeyStore.windowCount(fixed)).isEqualTo(windows);
-            assertThat(ValkeyStore.windowCount(tokens)).isEqualTo(-windows);
-            assertThat(ValkeyStore.windowCount(sliding)).isEqualTo(1000 + windows)
+            assertThat(ScriptArgumentEncoder.windowCount(fixed)).isEqualTo(windows);
+            assertThat(ScriptArgumentEncoder.windowCount(tokens)).isEqualTo(-windows);
+            assertThat(ScriptArgumentEncoder.windowCount(sliding)).isEqualTo(1000 + windows)
                     .isGreaterThan(Bucket.MAX_WINDOWS);
-            assertThat(new String(new ScriptArgumentEncoder("rl:").of(sliding).windows()[0],
+            assertThat(new String(encoder("rl:").of(sliding).windows()[0],
                     StandardCharsets.US_ASCII)).isEqualTo(Integer.toString(1000 + windows));
         }
     }
@@ -116,8 +114,8 @@ class ScriptArgumentEncoderTest {
     @DisplayName("the bytes sent are the UTF-8 of the counter key the store documents, for ASCII and other keys")
     void counterKeyBytes() {
         for (String prefix : new String[] {"rl:", "r\u00e9seau:"}) {
-            ValkeyStore limiter = layoutOnly(prefix);
-            ScriptArgumentEncoder.OfBucket arguments = new ScriptArgumentEncoder(prefix).of(BUCKET);
+            KeyLayout limiter = new KeyLayout(prefix);
+            ScriptArgumentEncoder.OfBucket arguments = encoder(prefix).of(BUCKET);
             for (String key : new String[] {"W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM", "", "j\u00f6rg", "\u4e2d"}) {
                 assertThat(new String(arguments.counterKey(key), StandardCharsets.UTF_8))
                         .isEqualTo(limiter.counterKey(BUCKET, key));

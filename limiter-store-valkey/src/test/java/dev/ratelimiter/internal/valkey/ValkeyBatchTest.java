@@ -151,7 +151,7 @@ class ValkeyBatchTest {
 
                 assertThat(answers[0]).startsWith(1, 1);
                 assertThat(answers[1]).startsWith(1, 2);
-                assertThat(client.commands().scriptExists(List.of(ValkeyStore.SCRIPT_SHA))).containsExactly(true); // EVAL cached it
+                assertThat(client.commands().scriptExists(List.of(ValkeyScript.DECIDE.sha()))).containsExactly(true); // EVAL cached it
                 assertThat(store.consume(call(key))).startsWith(1, 3);
             }
         }
@@ -183,10 +183,10 @@ class ValkeyBatchTest {
 
         /** A key whose slot another master than {@code key}'s serves. */
         private String keyOnAnotherMaster(ValkeyStore store, ValkeyClient client, String key) {
-            Object master = client.clusterNodeOf(JedisClusterCRC16.getSlot(store.counterKey(BUCKET, key)));
+            Object master = client.clusterNodeOf(JedisClusterCRC16.getSlot(store.keys().counterKey(BUCKET, key)));
             for (int i = 0; ; i++) {
                 String candidate = key + "-" + i;
-                if (!master.equals(client.clusterNodeOf(JedisClusterCRC16.getSlot(store.counterKey(BUCKET,
+                if (!master.equals(client.clusterNodeOf(JedisClusterCRC16.getSlot(store.keys().counterKey(BUCKET,
                         candidate))))) {
                     return candidate;
                 }

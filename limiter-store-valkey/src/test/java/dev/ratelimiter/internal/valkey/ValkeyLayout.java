@@ -2,6 +2,9 @@ package dev.ratelimiter.internal.valkey;
 
 import dev.ratelimiter.Bucket;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
 /**
  * The Valkey store's own script and key layout, as the library's jar has them, for the benchmark's bare client
  * loop and {@code redis-benchmark}: read from the classes, never copied, so a change of the script or the layout
@@ -10,13 +13,11 @@ import dev.ratelimiter.Bucket;
  */
 public final class ValkeyLayout {
 
-    private final ValkeyStore store;
+    private final KeyLayout keys;
 
     /** @param keyPrefix the store's key prefix, as {@code ratelimiter.valkey.key-prefix} sets it */
     public ValkeyLayout(String keyPrefix) {
-        this.store = new ValkeyStore(() -> {
-            throw new UnsupportedOperationException("layout only");
-        }, keyPrefix);
+        this.keys = new KeyLayout(keyPrefix);
     }
 
     /**
@@ -29,17 +30,17 @@ public final class ValkeyLayout {
 
     /** The text of {@code decide.lua}, the script of every algorithm. */
     public static String script() {
-        return ValkeyStore.SCRIPT;
+        return ValkeyScript.DECIDE.text();
     }
 
     /** The SHA-1 the store calls the script by (EVALSHA). */
     public static String scriptSha() {
-        return ValkeyStore.SCRIPT_SHA;
+        return ValkeyScript.DECIDE.sha();
     }
 
     /** The Valkey key the store counts {@code key} of {@code bucket} under. */
     public String counterKey(Bucket bucket, String key) {
-        return store.counterKey(bucket, key);
+        return keys.counterKey(bucket, key);
     }
 
     /**
@@ -49,6 +50,9 @@ public final class ValkeyLayout {
      * in microseconds).
      */
     public static String[] arguments(Bucket bucket) {
-        return ValkeyStore.arguments(bucket, 1);
+        ScriptArgumentEncoder.OfBucket encoded = new ScriptArgumentEncoder(new KeyLayout("")).of(bucket);
+        byte[][] parameters = encoded.parameters("", 1);
+        return Arrays.stream(parameters, encoded.keyCount(), parameters.length)
+                .map(argument -> new String(argument, StandardCharsets.US_ASCII)).toArray(String[]::new);
     }
 }

@@ -46,7 +46,7 @@ class ValkeyRefundTest {
     @DisplayName("a key never counted, or whose window expired, gets no key back from a refund, in any algorithm")
     void missingOrExpiredKeyCreatesNothing() throws Exception {
         for (Bucket bucket : List.of(fixed("missing", 60_000), tokens("missing-tokens"), sliding("missing-sliding"))) {
-            String key = store.counterKeys(bucket, "k")[0];
+            String key = store.keys().counterKeys(bucket, "k")[0];
             store.refund(List.of(refund(bucket, 1, 30_000)));
             assertThat(client.commands().exists(key)).as("never counted: %s", key).isFalse();
 
@@ -64,7 +64,7 @@ class ValkeyRefundTest {
             + "does not move")
     void fixedWindowAtZeroKeepsItsEnd() throws Exception {
         Bucket bucket = fixed("zero", 60_000);
-        String key = store.counterKeys(bucket, "k")[0];
+        String key = store.keys().counterKeys(bucket, "k")[0];
         store.consume(List.of(new StoreItem(bucket, "k", 1)));
         client.commands().pexpire(key, 30_000); // an end well inside the window, so a reopened one would show
 
@@ -82,7 +82,7 @@ class ValkeyRefundTest {
             + "(the next decision gives it one)")
     void keyWithoutExpiryLeftAlone() throws Exception {
         Bucket bucket = fixed("no-expiry", 60_000);
-        String key = store.counterKeys(bucket, "k")[0];
+        String key = store.keys().counterKeys(bucket, "k")[0];
         client.commands().set(key, "3");
         store.refund(List.of(refund(bucket, 1, 30_000)));
         assertThat(client.commands().get(key)).isEqualTo("3");
@@ -94,7 +94,7 @@ class ValkeyRefundTest {
             + "window rolled on (PTTL at most W) the key is left as it is")
     void slidingWindowByPttl() throws Exception {
         Bucket bucket = sliding("pttl");
-        String key = store.counterKeys(bucket, "k")[0];
+        String key = store.keys().counterKeys(bucket, "k")[0];
         client.commands().psetex(key, 15_000, "3 1"); // the current window ends in 5 s
 
         store.refund(List.of(refund(bucket, 5, 5_000)));
@@ -112,7 +112,7 @@ class ValkeyRefundTest {
             + "bucket given back to full has no key")
     void tokenBucketShortensThenDeletes() throws Exception {
         Bucket bucket = tokens("shorten"); // 4 tokens a minute: one every 15 s
-        String key = store.counterKeys(bucket, "k")[0];
+        String key = store.keys().counterKeys(bucket, "k")[0];
         store.consume(List.of(new StoreItem(bucket, "k", 2)));
         assertThat(client.commands().pttl(key)).isBetween(29_000L, 30_000L);
 
@@ -128,14 +128,14 @@ class ValkeyRefundTest {
             + "given back")
     void scriptFlushed() throws Exception {
         Bucket bucket = fixed("flush", 60_000);
-        String key = store.counterKeys(bucket, "k")[0];
+        String key = store.keys().counterKeys(bucket, "k")[0];
         store.consume(List.of(new StoreItem(bucket, "k", 2)));
         long endsIn = client.commands().pttl(key);
         client.commands().scriptFlush();
 
         store.refund(List.of(refund(bucket, 1, endsIn)));
         assertThat(client.commands().get(key)).isEqualTo("1");
-        assertThat(client.commands().scriptExists(List.of(ValkeyStore.REFUND_SCRIPT_SHA))).containsExactly(true);
+        assertThat(client.commands().scriptExists(List.of(ValkeyScript.REFUND.sha()))).containsExactly(true);
     }
 
     @Test
@@ -158,11 +158,11 @@ class ValkeyRefundTest {
     void arguments() {
         Bucket two = new Bucket("args", List.of(new Bucket.Limit(2, Duration.ofSeconds(60)),
                 new Bucket.Limit(3, Duration.ofHours(1))), OutagePolicy.FALLBACK);
-        assertThat(ValkeyStore.refundArguments(new StoreRefund(two, "k", 2, new long[] {123, 0})))
+        assertThat(ScriptArgumentEncoder.refundArguments(new StoreRefund(two, "k", 2, new long[] {123, 0})))
                 .containsExactly("2", "2", "60000", "123", "3600000", "0");
-        assertThat(ValkeyStore.refundArguments(new StoreRefund(sliding("args"), "k", 1, new long[] {5_000})))
+        assertThat(ScriptArgumentEncoder.refundArguments(new StoreRefund(sliding("args"), "k", 1, new long[] {5_000})))
                 .containsExactly("1", "1001", "10000", "5000");
-        assertThat(ValkeyStore.refundArguments(new StoreRefund(tokens("args"), "k", 3, new long[] {0})))
+        assertThat(ScriptArgumentEncoder.refundArguments(new StoreRefund(tokens("args"), "k", 3, new long[] {0})))
                 .containsExactly("3", "-1", "4", "15000000");
     }
 

@@ -282,9 +282,9 @@ class ValkeyStoreTest extends RateLimiterContract {
         Bucket tokens = new Bucket(sliding.name(), limits, dev.ratelimiter.OutagePolicy.FALLBACK,
                 Bucket.Algorithm.TOKEN_BUCKET, 0);
         String tag = "rl-test:{" + sliding.name() + ":k}";
-        assertThat(store.counterKeys(sliding, "k")).containsExactly(tag + ":sliding:10s", tag + ":sliding:1h")
-                .doesNotContainAnyElementsOf(List.of(store.counterKeys(fixed, "k")))
-                .doesNotContainAnyElementsOf(List.of(store.counterKeys(tokens, "k")));
+        assertThat(store.keys().counterKeys(sliding, "k")).containsExactly(tag + ":sliding:10s", tag + ":sliding:1h")
+                .doesNotContainAnyElementsOf(List.of(store.keys().counterKeys(fixed, "k")))
+                .doesNotContainAnyElementsOf(List.of(store.keys().counterKeys(tokens, "k")));
 
         assertThat(limiter.consume(fixed, "k", 2).remaining()).isZero();
         assertThat(limiter.consume(tokens, "k", 2).remaining()).isZero();
