@@ -49,19 +49,10 @@ final class PostgresStatements {
         }
     }
 
-    /** Creates the counter table on {@code pool} with the library's migrations, in order. */
+    /** Creates the counter table, its index and its function on {@code pool} with the library's migration. */
     static void migrate(DataSource pool) throws IOException, SQLException {
         try (Connection connection = pool.getConnection(); Statement ddl = connection.createStatement()) {
-            ddl.execute(migration("V1__create_rate_limit_counters.sql"));
-            ddl.execute(migration("V2__several_windows_and_costs.sql"));
-            ddl.execute(migration("V3__several_buckets_in_one_statement.sql"));
-            ddl.execute(migration("V4__decisions_in_batches.sql"));
-            ddl.execute(migration("V5__one_statement_per_item.sql"));
-            ddl.execute(migration("V6__token_buckets.sql"));
-            ddl.execute(migration("V7__sliding_windows.sql"));
-            ddl.execute(migration("V8__plans.sql"));
-            ddl.execute(migration("V9__settings_changes.sql"));
-            ddl.execute(migration("V10__sliding_windows_in_batches.sql"));
+            ddl.execute(migration("V1__rate_limit_counters.sql"));
         }
     }
 

@@ -18,9 +18,9 @@ import java.time.temporal.ChronoUnit;
  * {@link Bucket#limits()} order the count after the call and the milliseconds until the window ends (its whole
  * length when none is open); for a token bucket, per window the tokens not available and the milliseconds until it
  * is full, from the time owed until full (docs/stores.md#token-bucket-rows). A one-item statement's row is written
- * into a {@code long[]} the caller made, from an offset, so a decision allocates one answer; V10's function returns
- * that layout already, per call, in one {@code bigint[]} ({@link #functionAnswers}), with a sliding window's three
- * numbers per window (docs/stores.md#sliding-window-rows).
+ * into a {@code long[]} the caller made, from an offset, so a decision allocates one answer; the migration's
+ * function returns that layout already, per call, in one {@code bigint[]} ({@link #functionAnswers}), with a
+ * sliding window's three numbers per window (docs/stores.md#sliding-window-rows).
  *
  * <p>A column the driver cannot read throws its {@link SQLException}, which the store classifies
  * ({@link PostgresFailures}); nothing here decides by this JVM's clock: a window's time left is from the instant
@@ -35,7 +35,7 @@ final class CounterRows {
     }
 
     /**
-     * The answers of the function of V10 (V4's layout), which decides several calls: call after call, the count of
+     * The answers of the migration's function, which decides several calls: call after call, the count of
      * numbers that follow for the call, then those numbers (one call's answer in the layout above, each item's
      * {@link dev.ratelimiter.spi.StoreItem#answerLength} numbers).
      *
@@ -169,7 +169,7 @@ final class CounterRows {
      * A token bucket's check: each window's time owed until full, from its TAT ({@code ends_at} for one window,
      * {@code window_ends} for several), whatever capacities and intervals the row was kept under (a plan's), at most a
      * full refill of the bucket's; a row of another count of windows, or none, is full. Allowed iff every window has a
-     * token: the rule of V10's function with a cost of 1.
+     * token: the rule of the migration's function with a cost of 1.
      */
     private static boolean tokensChecked(Bucket bucket, ResultSet row, long[] answer, int offset)
             throws SQLException {

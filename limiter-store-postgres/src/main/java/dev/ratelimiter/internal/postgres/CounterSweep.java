@@ -26,16 +26,20 @@ final class CounterSweep {
 
     private final String table;
     private final CounterStatements statements;
+    private final CounterParameters parameters;
     private final ConnectionRunner connections;
 
     /**
      * @param table       the counter table, already validated as an identifier
      * @param statements  the table's statements: the batch's delete ({@link CounterStatements#sweep()})
+     * @param parameters  what binds its instant ({@link CounterParameters#bindSweep})
      * @param connections the store's connections
      */
-    CounterSweep(String table, CounterStatements statements, ConnectionRunner connections) {
+    CounterSweep(String table, CounterStatements statements, CounterParameters parameters,
+                 ConnectionRunner connections) {
         this.table = table;
         this.statements = statements;
+        this.parameters = parameters;
         this.connections = connections;
     }
 
@@ -68,7 +72,7 @@ final class CounterSweep {
              PreparedStatement statement = connection.prepareStatement(statements.sweep().sql())) {
             lock.setInt(1, 0x524C);
             lock.setString(2, table);
-            statements.bindSweep(statement);
+            parameters.bindSweep(statement, statements.sweep());
             int batch;
             do {
                 timeout.execute();

@@ -9,23 +9,29 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * What the library checks of its DataSource at startup: the counter update must never join the application's
  * transaction (it would roll back with it and hold its row lock for the whole business transaction), so the
- * connections must be in autocommit at READ COMMITTED; and the table must exist, with the columns of every
- * migration (V2 adds those of several windows and of refusals that count nothing) and the functions V3 to V10 add.
+ * connections must be in autocommit at READ COMMITTED; and the table must exist with every column the statements use,
+ * beside the one decide function the store calls ({@link DecideFunction}), all three made by the migration the
+ * function names ({@code V1__rate_limit_counters.sql}).
  */
 public final class PostgresChecks {
 
     private static final System.Logger LOG = System.getLogger(PostgresChecks.class.getName());
 
+    /** Every column the statements and the function read or write, in the migration's order. */
+    private static final List<String> COLUMNS = List.of("bucket", "key", "ends_at", "count", "denied",
+            "window_seconds", "window_counts", "window_ends", "token_intervals", "token_capacities", "previous",
+            "length_seconds", "window_previous");
+
     private PostgresChecks() {
     }
 
     /**
-     * Checks that the DataSource is non-transactional and READ COMMITTED and that the table has every migration.
+     * Checks that the DataSource is non-transactional and READ COMMITTED and that the table and the function this
+     * version of the library calls ({@link DecideFunction#CURRENT}) are there.
      *
      * @param dataSource the store's DataSource
      * @param table      the counter table, optionally schema-qualified
@@ -33,6 +39,15 @@ public final class PostgresChecks {
      *         cannot be reached (the application then starts degraded, and a warning is logged)
      */
     public static List<String> check(DataSource dataSource, String table) {
+        return check(dataSource, table, DecideFunction.CURRENT);
+    }
+
+    /**
+     * The checks of {@link #check(DataSource, String)} for a store that calls {@code function}.
+     *
+     * @param function the decide function the store calls, and the migration that adds it
+     */
+    static List<String> check(DataSource dataSource, String table, DecideFunction function) {
         List<String> problems = new ArrayList<>();
         try (Connection connection = dataSource.getConnection()) {
             if (!connection.getAutoCommit()) {
@@ -46,25 +61,19 @@ public final class PostgresChecks {
                         + connection.getTransactionIsolation() + ", not READ COMMITTED; set the pool's isolation "
                         + "level to read-committed (PostgreSQL's default)");
             }
-            try (PreparedStatement statement = connection.prepareStatement("SELECT to_regclass(?)")) {
-                statement.setString(1, table);
-                try (ResultSet row = statement.executeQuery()) {
-                    if (!row.next() || row.getString(1) == null) {
-                        problems.add("ratelimiter.postgres.table: table '" + table + "' does not exist; apply the "
-                                + "migrations V1__create_rate_limit_counters.sql, V2__several_windows_and_costs.sql, "
-                                + "V3__several_buckets_in_one_statement.sql, V4__decisions_in_batches.sql, "
-                                + "V5__one_statement_per_item.sql, V6__token_buckets.sql, V7__sliding_windows.sql, "
-                                + "V8__plans.sql, V9__settings_changes.sql and V10__sliding_windows_in_batches.sql "
-                                + "(in limiter-store-postgres's jar at db/ratelimiter/postgres, for Flyway: "
-                                + "locations=classpath:db/ratelimiter/postgres with table=flyway_ratelimiter_history)");
-                    } else if (!hasV2Columns(connection, table)) {
-                        problems.add("ratelimiter.postgres.table: table '" + table + "' lacks the columns of the "
-                                + "migration V2__several_windows_and_costs.sql (denied, window_seconds, window_counts, "
-                                + "window_ends); apply it after V1 (in limiter-store-postgres's jar at "
-                                + "db/ratelimiter/postgres, or migrations/postgres by hand)");
-                    } else {
-                        missingFunction(connection, table).ifPresent(problems::add);
-                    }
+            String apply = "apply the migration " + function.migration() + " (in limiter-store-postgres's jar at "
+                    + "db/ratelimiter/postgres, for Flyway: locations=classpath:db/ratelimiter/postgres with "
+                    + "table=flyway_ratelimiter_history; or migrations/postgres by hand)";
+            if (!hasTable(connection, table)) {
+                problems.add("ratelimiter.postgres.table: table '" + table + "' does not exist; " + apply);
+            } else {
+                List<String> missing = missingColumns(connection, table);
+                if (!missing.isEmpty()) {
+                    problems.add("ratelimiter.postgres.table: table '" + table + "' lacks the columns "
+                            + String.join(", ", missing) + "; " + apply);
+                } else if (!hasFunction(connection, function.signature(table))) {
+                    problems.add("ratelimiter.postgres.table: the function " + function.name(table) + " beside table '"
+                            + table + "' is missing; " + apply + ", in the table's schema");
                 }
             }
         } catch (SQLException e) {
@@ -75,37 +84,13 @@ public final class PostgresChecks {
         return problems;
     }
 
-    /**
-     * The first function of V3 to V10 missing beside the table, as a problem naming it and its migration. The
-     * store calls V10's only; an earlier one missing means the migrations were not applied in order. V6's and V7's
-     * functions come with their migration's columns, so finding them finds those.
-     */
-    private static Optional<String> missingFunction(Connection connection, String table) throws SQLException {
-        String[][] functions = {
-            {CounterStatements.consumeFunctionSignature(table), CounterStatements.consumeFunction(table),
-                "V3__several_buckets_in_one_statement.sql after V2"},
-            {CounterStatements.consumeEachFunctionSignature(table), CounterStatements.consumeEachFunction(table),
-                "V4__decisions_in_batches.sql after V3"},
-            {CounterStatements.decideV5FunctionSignature(table), CounterStatements.decideV5Function(table),
-                "V5__one_statement_per_item.sql after V4"},
-            {CounterStatements.decideV6FunctionSignature(table), CounterStatements.decideV6Function(table),
-                "V6__token_buckets.sql after V5"},
-            {CounterStatements.decideV7FunctionSignature(table), CounterStatements.decideV7Function(table),
-                "V7__sliding_windows.sql after V6"},
-            {CounterStatements.decideV8FunctionSignature(table), CounterStatements.decideV8Function(table),
-                "V8__plans.sql after V7"},
-            {CounterStatements.decideV9FunctionSignature(table), CounterStatements.decideV9Function(table),
-                "V9__settings_changes.sql after V8"},
-            {CounterStatements.decideFunctionSignature(table), CounterStatements.decideFunction(table),
-                "V10__sliding_windows_in_batches.sql after V9"}};
-        for (String[] function : functions) {
-            if (!hasFunction(connection, function[0])) {
-                return Optional.of("ratelimiter.postgres.table: the function " + function[1] + " beside table '"
-                        + table + "' is missing; apply the migration " + function[2] + " (in limiter-store-postgres's "
-                        + "jar at db/ratelimiter/postgres, or migrations/postgres by hand), in the table's schema");
+    private static boolean hasTable(Connection connection, String table) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT to_regclass(?)")) {
+            statement.setString(1, table);
+            try (ResultSet row = statement.executeQuery()) {
+                return row.next() && row.getString(1) != null;
             }
         }
-        return Optional.empty();
     }
 
     /** Whether a function of that signature ({@code name(type, ...)}) is found as the store's calls find it. */
@@ -118,15 +103,18 @@ public final class PostgresChecks {
         }
     }
 
-    /** Whether the table has the four columns V2 adds. */
-    private static boolean hasV2Columns(Connection connection, String table) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement("SELECT count(*) FROM pg_attribute "
-                + "WHERE attrelid = to_regclass(?) AND NOT attisdropped "
-                + "AND attname IN ('denied', 'window_seconds', 'window_counts', 'window_ends')")) {
+    /** The columns the statements use that the table lacks, in the migration's order. */
+    private static List<String> missingColumns(Connection connection, String table) throws SQLException {
+        List<String> missing = new ArrayList<>(COLUMNS);
+        try (PreparedStatement statement = connection.prepareStatement("SELECT attname FROM pg_attribute "
+                + "WHERE attrelid = to_regclass(?) AND attnum > 0 AND NOT attisdropped")) {
             statement.setString(1, table);
-            try (ResultSet row = statement.executeQuery()) {
-                return row.next() && row.getInt(1) == 4;
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    missing.remove(rows.getString(1));
+                }
             }
         }
+        return missing;
     }
 }

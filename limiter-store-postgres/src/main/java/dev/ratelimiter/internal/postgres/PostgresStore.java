@@ -48,10 +48,12 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
     private final String table;
     private final ConnectionRunner connections;
     private final CounterStatements statements;
+    private final CounterParameters parameters;
     private final CounterSweep sweep;
     private final DataSource checked;
     private final Runnable closing;
     private final Optional<StoreBatching> batching;
+    private final DecideFunction function;
 
     /**
      * A store on a pool it does not own: {@link #close()} leaves the pool open.
@@ -87,6 +89,17 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
     }
 
     /**
+     * A store on a pool it does not own that calls {@code function} instead of {@link DecideFunction#CURRENT}: a
+     * replica of another version of the library, for tests of a rolling upgrade (docs/stores.md#upgrades). The other
+     * parameters are those above.
+     */
+    PostgresStore(DataSource dataSource, String table, Duration timeout, int permits,
+                  Optional<InstantSource> boundClock, ConnectionEviction eviction, DecideFunction function) {
+        this(dataSource, dataSource, table, timeout, permits, boundClock, eviction, false, Optional.empty(),
+                () -> { }, function);
+    }
+
+    /**
      * A store on a pool it does not own, with batching as given; the other parameters are those above.
      *
      * @param dataSource a non-transactional pool (autocommit, READ COMMITTED)
@@ -101,12 +114,13 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
     public PostgresStore(DataSource dataSource, String table, Duration timeout, int permits,
                          Optional<InstantSource> boundClock, ConnectionEviction eviction, boolean ownPool,
                          Optional<StoreBatching> batching) {
-        this(dataSource, dataSource, table, timeout, permits, boundClock, eviction, ownPool, batching, () -> { });
+        this(dataSource, dataSource, table, timeout, permits, boundClock, eviction, ownPool, batching, () -> { },
+                DecideFunction.CURRENT);
     }
 
     private PostgresStore(DataSource dataSource, DataSource checked, String table, Duration timeout, int permits,
                           Optional<InstantSource> boundClock, ConnectionEviction eviction, boolean ownPool,
-                          Optional<StoreBatching> batching, Runnable closing) {
+                          Optional<StoreBatching> batching, Runnable closing, DecideFunction function) {
         this.batching = Objects.requireNonNull(batching, "batching");
         this.checked = checked;
         this.closing = closing;
@@ -114,8 +128,10 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
         Objects.requireNonNull(dataSource, "dataSource");
         this.table = Objects.requireNonNull(table, "table");
         this.connections = new ConnectionRunner(dataSource, eviction, ownPool, timeout, permits);
-        this.statements = new CounterStatements(table, boundClock);
-        this.sweep = new CounterSweep(table, statements, connections);
+        this.function = function;
+        this.statements = new CounterStatements(table, boundClock, function);
+        this.parameters = new CounterParameters(boundClock);
+        this.sweep = new CounterSweep(table, statements, parameters, connections);
     }
 
     /**
@@ -134,13 +150,13 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
             DataSource pool = HikariPools.create(settings);
             return new PostgresStore(pool, pool, settings.table(), settings.timeout(), settings.poolSize(),
                     Optional.empty(), HikariPools.eviction(pool), true, batching(settings),
-                    () -> HikariPools.close(pool));
+                    () -> HikariPools.close(pool), DecideFunction.CURRENT);
         }
         BoundedWaitDataSource bounded = new BoundedWaitDataSource(dataSource.get(), settings.connectionWait(),
                 settings.poolSize());
         return new PostgresStore(bounded, dataSource.get(), settings.table(), settings.timeout(),
                 settings.poolSize(), Optional.empty(), ConnectionEviction.ABORT, false, batching(settings),
-                bounded::close);
+                bounded::close, DecideFunction.CURRENT);
     }
 
     /**
@@ -161,7 +177,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
      * ({@link LateBoundDataSource}).
      */
     List<String> check() {
-        return checked instanceof LateBoundDataSource ? List.of() : PostgresChecks.check(checked, table);
+        return checked instanceof LateBoundDataSource ? List.of() : PostgresChecks.check(checked, table, function);
     }
 
     /** The longest a call can take ({@link ConnectionRunner#deadline()}), for a thread that waits for one. */
@@ -188,7 +204,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
     }
 
     /**
-     * Decides several calls with one statement, the function of V10 (docs/stores.md#batching), inside the
+     * Decides several calls with one statement, the migration's function (docs/stores.md#batching), inside the
      * bulkhead like any call. The function takes every row of the round trip in one (bucket, key) order, locking
      * them first when the items do not come in that order, so a batch waits for no statement that waits for it.
      */
@@ -220,7 +236,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
         long cost = item.cost();
         NamedStatement sql = statements.forItem(bucket, cost);
         try (PreparedStatement statement = connection.prepareStatement(sql.sql())) {
-            statements.bind(connection, statement, sql, bucket, item.key(), cost);
+            parameters.bind(connection, statement, sql, bucket, item.key(), cost);
             try (ResultSet row = statement.executeQuery()) {
                 row.next();
                 if (cost == 0) {
@@ -236,15 +252,16 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
     }
 
     /**
-     * Decides calls of one or more items with one statement, V10's function: a batch, or the several items of one
+     * Decides calls of one or more items with one statement, the migration's function: a batch, or the several items of one
      * call (or one token bucket of several windows, or a sliding window's check or several windows) as a batch of
      * one.
      *
      * @return each call's answer of {@link #consume}, as the function gives it ({@link CounterRows#functionAnswers})
      */
     private long[][] decideCalls(Connection connection, List<List<StoreItem>> calls) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(statements.decide().sql())) {
-            statements.bindDecide(connection, statement, calls);
+        NamedStatement sql = statements.decide();
+        try (PreparedStatement statement = connection.prepareStatement(sql.sql())) {
+            parameters.bindDecide(connection, statement, sql, calls);
             try (ResultSet row = statement.executeQuery()) {
                 row.next();
                 return CounterRows.functionAnswers(row, calls.size());
@@ -267,7 +284,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
             NamedStatement sql = statements.refund();
             connections.onConnection(connection -> {
                 try (PreparedStatement statement = connection.prepareStatement(sql.sql())) {
-                    statements.bindRefund(connection, statement, refunds);
+                    parameters.bindRefund(connection, statement, sql, refunds);
                     return statement.executeUpdate();
                 }
             });
@@ -294,10 +311,10 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
      * One cheap round trip for the circuit breaker's probe, on the write path: an {@code UPDATE} of the counter
      * table that matches no row still needs a writable session and the table's privileges, so a read-only session
      * (a demoted writer, a standby behind the same address) fails it with SQLSTATE 25006 where {@code SELECT 1}
-     * would succeed and close the breaker on a store that refuses every decision. The same statement calls V10's
+     * would succeed and close the breaker on a store that refuses every decision. The same statement calls the
      * function with no call to decide, the path of a sliding window's checks and several windows, of token buckets
-     * of several windows and of several items: a function missing (V10 not applied) or not executable by the store's
-     * role fails the probe too, so the breaker stays open instead of every such decision failing.
+     * of several windows and of several items: a function missing (its migration not applied) or not executable by
+     * the store's role fails the probe too, so the breaker stays open instead of every such decision failing.
      *
      * @throws StoreException if the database does not take a write and the function's call within the deadline
      */

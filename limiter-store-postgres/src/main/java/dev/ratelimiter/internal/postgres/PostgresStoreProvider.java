@@ -34,8 +34,8 @@ public final class PostgresStoreProvider implements RateLimitStoreProvider {
     }
 
     /**
-     * All three: fixed windows; token buckets in rows of their own (docs/stores.md#token-bucket-rows, migration V6);
-     * sliding windows in rows of their own (docs/stores.md#sliding-window-rows, migration V7).
+     * All three: fixed windows; token buckets in rows of their own (docs/stores.md#token-bucket-rows);
+     * sliding windows in rows of their own (docs/stores.md#sliding-window-rows).
      */
     @Override
     public Set<Bucket.Algorithm> algorithms() {
@@ -44,8 +44,8 @@ public final class PostgresStoreProvider implements RateLimitStoreProvider {
     }
 
     /**
-     * True: refunds are one {@code UPDATE} of the rows counted (docs/stores.md#refunds), on the table the migrations
-     * up to V10 make.
+     * True: refunds are one {@code UPDATE} of the rows counted (docs/stores.md#refunds), on the table the migration
+     * makes.
      */
     @Override
     public boolean refunds() {

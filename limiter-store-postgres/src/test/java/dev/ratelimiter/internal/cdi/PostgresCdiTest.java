@@ -104,7 +104,7 @@ class PostgresCdiTest {
         }
         assertThatThrownBy(this::start).isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("ratelimiter.postgres.table")
-                .hasMessageContaining("V1__create_rate_limit_counters.sql");
+                .hasMessageContaining("V1__rate_limit_counters.sql");
     }
 
     @Test

@@ -68,7 +68,8 @@ class CounterStatementsPlanTest {
         try (Connection connection = PostgresTarget.dataSource(schema).getConnection();
              PreparedStatement explain = connection.prepareStatement("EXPLAIN (VERBOSE, COSTS OFF) "
                      + statement.sql())) {
-            statements.bind(connection, explain, statement, bucket, "a-hashed-key", cost);
+            new CounterParameters(Optional.empty()).bind(connection, explain, statement, bucket, "a-hashed-key",
+                    cost);
             try (ResultSet rows = explain.executeQuery()) {
                 while (rows.next()) {
                     plan.append(rows.getString(1)).append('\n');

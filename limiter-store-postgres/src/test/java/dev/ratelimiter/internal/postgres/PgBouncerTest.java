@@ -101,8 +101,8 @@ class PgBouncerTest {
 
     @ParameterizedTest(name = "{0} mode")
     @EnumSource(PoolMode.class)
-    @DisplayName("8 threads x 50 calls of two buckets through PgBouncer: each call one statement (the function of "
-            + "V3), every bucket counted once per call, none failed")
+    @DisplayName("8 threads x 50 calls of two buckets through PgBouncer: each call one statement (the migration's "
+            + "function), every bucket counted once per call, none failed")
     void severalBucketsThroughPgBouncer(PoolMode mode) throws Exception {
         PgBouncer bouncer = bouncer(mode);
         PostgresChain chain = chain(bouncer, "rl-pgbouncer-several-" + mode.name().toLowerCase(java.util.Locale.ROOT));
@@ -133,7 +133,7 @@ class PgBouncerTest {
     @ParameterizedTest(name = "{0} mode")
     @EnumSource(PoolMode.class)
     @DisplayName("8 threads x 25 token-bucket calls through PgBouncer, each one upsert of one window and one call of "
-            + "V7's function for two buckets: every token taken once, none failed")
+            + "the function for two buckets: every token taken once, none failed")
     void tokenBucketsThroughPgBouncer(PoolMode mode) throws Exception {
         // A token a day: none comes back while the test runs, so the tokens taken are exact.
         everyCallCountedOnce(mode, Bucket.Algorithm.TOKEN_BUCKET, "tokens");
@@ -142,7 +142,7 @@ class PgBouncerTest {
     @ParameterizedTest(name = "{0} mode")
     @EnumSource(PoolMode.class)
     @DisplayName("8 threads x 25 sliding-window calls through PgBouncer, one upsert of one window and one call of "
-            + "V7's function for two buckets (one window; two windows): every call counted once, none failed")
+            + "the function for two buckets (one window; two windows): every call counted once, none failed")
     void slidingWindowsThroughPgBouncer(PoolMode mode) throws Exception {
         // Windows of a day: none rolls while the test runs, so the counts are exact.
         everyCallCountedOnce(mode, Bucket.Algorithm.SLIDING_WINDOW, "sliding");

@@ -16,7 +16,7 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The PostgreSQL store's round trip of several calls, one statement (V7's function, {@link PostgresStore#consumeEach}):
+ * The PostgreSQL store's round trip of several calls, one statement (the migration's function, {@link PostgresStore#consumeEach}):
  * each call decided as alone, in order, stopping at its own first refusal only.
  */
 class PostgresBatchTest {

@@ -91,183 +91,81 @@ class PostgresChecksTest {
             assertThat(PostgresChecks.check(pool, TABLE)).singleElement().asString()
                     .contains("ratelimiter.postgres.table")
                     .contains("'" + TABLE + "' does not exist")
-                    .contains("V1__create_rate_limit_counters.sql")
+                    .contains("V1__rate_limit_counters.sql")
                     .contains("db/ratelimiter/postgres");
         }
     }
 
     @Test
-    @DisplayName("a table migrated to V1 only: one problem naming the table and the migration V2 to apply")
-    void missingV2() throws SQLException, java.io.IOException {
-        String v1Only = schemaMigratedBy("rl_checks_v1_", "V1__create_rate_limit_counters.sql");
-        try (HikariDataSource pool = pool(v1Only, config -> { })) {
+    @DisplayName("a table without the columns the statements use: one problem naming them and the migration to apply")
+    void missingColumns() throws SQLException {
+        String bare = "rl_checks_bare_" + UUID.randomUUID().toString().substring(0, 8);
+        try (Connection connection = PostgresTarget.dataSource("public").getConnection();
+             Statement statement = connection.createStatement()) {
+            statement.execute("CREATE SCHEMA " + bare);
+            statement.execute("CREATE TABLE " + bare + "." + TABLE + " (bucket varchar(64) NOT NULL, key varchar(128) "
+                    + "NOT NULL, ends_at timestamptz NOT NULL, count bigint NOT NULL, PRIMARY KEY (bucket, key))");
+        }
+        try (HikariDataSource pool = pool(bare, config -> { })) {
             assertThat(PostgresChecks.check(pool, TABLE)).singleElement().asString()
                     .contains("ratelimiter.postgres.table")
-                    .contains("V2__several_windows_and_costs.sql")
-                    .contains("denied, window_seconds");
+                    .contains("lacks the columns denied, window_seconds, window_counts, window_ends, token_intervals, "
+                            + "token_capacities, previous, length_seconds, window_previous;")
+                    .contains("V1__rate_limit_counters.sql");
         } finally {
-            PostgresTarget.dropSchema(v1Only);
+            PostgresTarget.dropSchema(bare);
         }
         try (HikariDataSource pool = pool(schema, config -> { })) {
-            assertThat(PostgresChecks.check(pool, TABLE)).as("migrated to the last version").isEmpty();
+            assertThat(PostgresChecks.check(pool, TABLE)).as("migrated").isEmpty();
         }
     }
 
     @Test
-    @DisplayName("a table migrated to V2 only: one problem naming the missing function and the migration V3 to apply")
-    void missingV3() throws SQLException, java.io.IOException {
-        String v2Only = schemaMigratedBy("rl_checks_v2_", "V1__create_rate_limit_counters.sql",
-                "V2__several_windows_and_costs.sql");
+    @DisplayName("the check demands the one function the store calls, no other: the migration adds only it, and a "
+            + "table without it is one problem naming the function and the migration to apply")
+    void missingFunction() throws SQLException, java.io.IOException {
+        String noFunction = schemaMigratedBy("rl_checks_function_", "V1__rate_limit_counters.sql");
         try (HikariDataSource pool = pool("public", config -> { })) {
-            assertThat(PostgresChecks.check(pool, v2Only + "." + TABLE)).singleElement().asString()
+            assertThat(functions(pool, noFunction)).containsExactly("rate_limit_counters_decide_v1");
+            assertThat(PostgresChecks.check(pool, noFunction + "." + TABLE)).isEmpty();
+            try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+                statement.execute("DROP FUNCTION " + noFunction + ".rate_limit_counters_decide_v1");
+            }
+            assertThat(PostgresChecks.check(pool, noFunction + "." + TABLE)).singleElement().asString()
                     .contains("ratelimiter.postgres.table")
-                    .contains(v2Only + ".rate_limit_counters_consume")
-                    .contains("V3__several_buckets_in_one_statement.sql");
+                    .contains(noFunction + ".rate_limit_counters_decide_v1")
+                    .contains("V1__rate_limit_counters.sql");
         } finally {
-            PostgresTarget.dropSchema(v2Only);
+            PostgresTarget.dropSchema(noFunction);
         }
     }
 
     @Test
-    @DisplayName("a table migrated to V3 only: one problem naming the missing batch function and the migration V4")
-    void missingV4() throws SQLException, java.io.IOException {
-        String v3Only = schemaMigratedBy("rl_checks_v3_", "V1__create_rate_limit_counters.sql",
-                "V2__several_windows_and_costs.sql", "V3__several_buckets_in_one_statement.sql");
-        try (HikariDataSource pool = pool("public", config -> { })) {
-            assertThat(PostgresChecks.check(pool, v3Only + "." + TABLE)).singleElement().asString()
-                    .contains("ratelimiter.postgres.table")
-                    .contains(v3Only + ".rate_limit_counters_consume_each")
-                    .contains("V4__decisions_in_batches.sql");
-        } finally {
-            PostgresTarget.dropSchema(v3Only);
-        }
-    }
-
-    @Test
-    @DisplayName("a table migrated to V4 only: one problem naming the missing function of V5 and the migration")
-    void missingV5() throws SQLException, java.io.IOException {
-        String v4Only = schemaMigratedBy("rl_checks_v4_", "V1__create_rate_limit_counters.sql",
-                "V2__several_windows_and_costs.sql", "V3__several_buckets_in_one_statement.sql",
-                "V4__decisions_in_batches.sql");
-        try (HikariDataSource pool = pool("public", config -> { })) {
-            assertThat(PostgresChecks.check(pool, v4Only + "." + TABLE)).singleElement().asString()
-                    .contains("ratelimiter.postgres.table")
-                    .contains(v4Only + ".rate_limit_counters_decide")
-                    .contains("V5__one_statement_per_item.sql");
-        } finally {
-            PostgresTarget.dropSchema(v4Only);
-        }
-    }
-
-    @Test
-    @DisplayName("a table migrated to V5 only: one problem naming the missing function of V6 and the migration")
-    void missingV6() throws SQLException, java.io.IOException {
-        String v5Only = schemaMigratedBy("rl_checks_v5_", "V1__create_rate_limit_counters.sql",
-                "V2__several_windows_and_costs.sql", "V3__several_buckets_in_one_statement.sql",
-                "V4__decisions_in_batches.sql", "V5__one_statement_per_item.sql");
-        try (HikariDataSource pool = pool("public", config -> { })) {
-            assertThat(PostgresChecks.check(pool, v5Only + "." + TABLE)).singleElement().asString()
-                    .contains("ratelimiter.postgres.table")
-                    .contains(v5Only + ".rate_limit_counters_decide_v6")
-                    .contains("V6__token_buckets.sql");
-        } finally {
-            PostgresTarget.dropSchema(v5Only);
-        }
-    }
-
-    @Test
-    @DisplayName("a table migrated to V6 only: one problem naming the missing function of V7 and the migration")
-    void missingV7() throws SQLException, java.io.IOException {
-        String v6Only = schemaMigratedBy("rl_checks_v6_", "V1__create_rate_limit_counters.sql",
-                "V2__several_windows_and_costs.sql", "V3__several_buckets_in_one_statement.sql",
-                "V4__decisions_in_batches.sql", "V5__one_statement_per_item.sql", "V6__token_buckets.sql");
-        try (HikariDataSource pool = pool("public", config -> { })) {
-            assertThat(PostgresChecks.check(pool, v6Only + "." + TABLE)).singleElement().asString()
-                    .contains("ratelimiter.postgres.table")
-                    .contains(v6Only + ".rate_limit_counters_decide_v7")
-                    .contains("V7__sliding_windows.sql");
-        } finally {
-            PostgresTarget.dropSchema(v6Only);
-        }
-    }
-
-    @Test
-    @DisplayName("a table migrated to V7 only: one problem naming the missing function of V8 and the migration")
-    void missingV8() throws SQLException, java.io.IOException {
-        String v7Only = schemaMigratedBy("rl_checks_v7_", "V1__create_rate_limit_counters.sql",
-                "V2__several_windows_and_costs.sql", "V3__several_buckets_in_one_statement.sql",
-                "V4__decisions_in_batches.sql", "V5__one_statement_per_item.sql", "V6__token_buckets.sql",
-                "V7__sliding_windows.sql");
-        try (HikariDataSource pool = pool("public", config -> { })) {
-            assertThat(PostgresChecks.check(pool, v7Only + "." + TABLE)).singleElement().asString()
-                    .contains("ratelimiter.postgres.table")
-                    .contains(v7Only + ".rate_limit_counters_decide_v8")
-                    .contains("V8__plans.sql");
-        } finally {
-            PostgresTarget.dropSchema(v7Only);
-        }
-    }
-
-    @Test
-    @DisplayName("a table migrated to V8 only: one problem naming the missing function of V9 and the migration")
-    void missingV9() throws SQLException, java.io.IOException {
-        String v8Only = schemaMigratedBy("rl_checks_v8_", "V1__create_rate_limit_counters.sql",
-                "V2__several_windows_and_costs.sql", "V3__several_buckets_in_one_statement.sql",
-                "V4__decisions_in_batches.sql", "V5__one_statement_per_item.sql", "V6__token_buckets.sql",
-                "V7__sliding_windows.sql", "V8__plans.sql");
-        try (HikariDataSource pool = pool("public", config -> { })) {
-            assertThat(PostgresChecks.check(pool, v8Only + "." + TABLE)).singleElement().asString()
-                    .contains("ratelimiter.postgres.table")
-                    .contains(v8Only + ".rate_limit_counters_decide_v9")
-                    .contains("V9__settings_changes.sql");
-        } finally {
-            PostgresTarget.dropSchema(v8Only);
-        }
-    }
-
-    @Test
-    @DisplayName("a table migrated to V9 only: one problem naming the missing function of V10 and the migration")
-    void missingV10() throws SQLException, java.io.IOException {
-        String v9Only = schemaMigratedBy("rl_checks_v9_", "V1__create_rate_limit_counters.sql",
-                "V2__several_windows_and_costs.sql", "V3__several_buckets_in_one_statement.sql",
-                "V4__decisions_in_batches.sql", "V5__one_statement_per_item.sql", "V6__token_buckets.sql",
-                "V7__sliding_windows.sql", "V8__plans.sql", "V9__settings_changes.sql");
-        try (HikariDataSource pool = pool("public", config -> { })) {
-            assertThat(PostgresChecks.check(pool, v9Only + "." + TABLE)).singleElement().asString()
-                    .contains("ratelimiter.postgres.table")
-                    .contains(v9Only + ".rate_limit_counters_decide_v10")
-                    .contains("V10__sliding_windows_in_batches.sql");
-        } finally {
-            PostgresTarget.dropSchema(v9Only);
-        }
-    }
-
-    @Test
-    @DisplayName("the breaker's probe runs the function's path too: it fails on a table migrated to V9 only, "
-            + "passes once V10 is applied, and fails again when V10's function is dropped")
-    void probeNeedsV10Function() throws Exception {
-        String v9Only = schemaMigratedBy("rl_checks_probe_", "V1__create_rate_limit_counters.sql",
-                "V2__several_windows_and_costs.sql", "V3__several_buckets_in_one_statement.sql",
-                "V4__decisions_in_batches.sql", "V5__one_statement_per_item.sql", "V6__token_buckets.sql",
-                "V7__sliding_windows.sql", "V8__plans.sql", "V9__settings_changes.sql");
-        try (HikariDataSource pool = pool(v9Only, config -> { })) {
+    @DisplayName("the breaker's probe runs the function's path too: it fails on a table without the function, passes "
+            + "once the migration is applied, and fails again when the function is dropped")
+    void probeNeedsFunction() throws Exception {
+        String noFunction = schemaMigratedBy("rl_checks_probe_", "V1__rate_limit_counters.sql");
+        try (HikariDataSource pool = pool(noFunction, config -> { })) {
+            try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
+                statement.execute("DROP FUNCTION rate_limit_counters_decide_v1");
+            }
             PostgresStore store = new PostgresStore(pool, TABLE, java.time.Duration.ofSeconds(10), 1,
                     Optional.empty(), ConnectionEviction.ABORT);
             org.assertj.core.api.Assertions.assertThatThrownBy(store::probe)
                     .isInstanceOf(dev.ratelimiter.spi.StoreException.class);
             try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
                 statement.execute(java.nio.file.Files.readString(java.nio.file.Path.of("../migrations/postgres",
-                        "V10__sliding_windows_in_batches.sql")));
+                        "V1__rate_limit_counters.sql")));
             }
             store.probe();
             try (Connection connection = pool.getConnection(); Statement statement = connection.createStatement()) {
-                statement.execute("DROP FUNCTION " + v9Only + ".rate_limit_counters_decide_v10");
+                statement.execute("DROP FUNCTION " + noFunction + ".rate_limit_counters_decide_v1");
             }
             org.assertj.core.api.Assertions.assertThatThrownBy(store::probe)
                     .isInstanceOf(dev.ratelimiter.spi.StoreException.class)
-                    .rootCause().hasMessageContaining("rate_limit_counters_decide_v10");
+                    .rootCause().hasMessageContaining("rate_limit_counters_decide_v1");
         } finally {
-            PostgresTarget.dropSchema(v9Only);
+            PostgresTarget.dropSchema(noFunction);
         }
     }
 
@@ -310,6 +208,22 @@ class PostgresChecksTest {
             }
         }
         return name;
+    }
+
+    /** The functions in {@code schema}, by name. */
+    private static List<String> functions(DataSource dataSource, String schema) throws SQLException {
+        List<String> names = new java.util.ArrayList<>();
+        try (Connection connection = dataSource.getConnection();
+             java.sql.PreparedStatement statement = connection.prepareStatement("SELECT p.proname FROM pg_proc p "
+                     + "JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = ? ORDER BY 1")) {
+            statement.setString(1, schema);
+            try (java.sql.ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    names.add(rows.getString(1));
+                }
+            }
+        }
+        return names;
     }
 
     private static HikariDataSource pool(String schema, java.util.function.Consumer<HikariConfig> change) {

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The exactness cases on PostgreSQL, in a schema of this class's own, on the database's time: with waiting
- * decisions sharing one statement (V4's function, {@code ratelimiter.postgres.batching}, the default) and without.
+ * decisions sharing one statement (the migration's function, {@code ratelimiter.postgres.batching}, the default) and without.
  * The deadline is 30 s: the cases check counts, not speed, on a loaded 2-core machine.
  */
 class PostgresExactnessTest {

@@ -192,7 +192,7 @@ class PostgresStoreTest extends RateLimiterContract {
     }
 
     @Test
-    @DisplayName("settings changed, in V9's function (calls of several items): rows left by a 60 s window decided "
+    @DisplayName("settings changed, in the function (calls of several items): rows left by a 60 s window decided "
             + "under 2 s keep their counts, and a refusal writes them within 2 s, so the next window, refill or slide "
             + "comes when the refusal said (docs/stores.md#counters-across-a-change-of-settings)")
     void functionBringsRowsWithinAShortenedWindow() throws Exception {
@@ -230,7 +230,7 @@ class PostgresStoreTest extends RateLimiterContract {
     }
 
     @Test
-    @DisplayName("several items are one statement on the server: the function of V7, whatever the items")
+    @DisplayName("several items are one statement on the server: the migration's function, whatever the items")
     void severalItemsOneStatement() throws Exception {
         List<String> prepared = new java.util.concurrent.CopyOnWriteArrayList<>();
         PostgresStore store = new PostgresStore(recording(dataSource, prepared), "rate_limit_counters",
@@ -241,12 +241,12 @@ class PostgresStoreTest extends RateLimiterContract {
 
         store.consume(List.of(new StoreItem(one, "k", 1), new StoreItem(two, "k", 2), new StoreItem(one, "j", 0)));
 
-        assertThat(prepared).singleElement().asString().contains("rate_limit_counters_decide_v10(");
+        assertThat(prepared).singleElement().asString().contains("rate_limit_counters_decide_v1(");
     }
 
     @Test
     @DisplayName("a token bucket is one statement per call: one window counted, the upsert; a check, the read; several "
-            + "windows, V7's function; a token bucket among fixed windows, V7's function too")
+            + "windows, the function; a token bucket among fixed windows, the function too")
     void tokenBucketOneStatementPerCall() throws Exception {
         List<String> prepared = new java.util.concurrent.CopyOnWriteArrayList<>();
         PostgresStore store = new PostgresStore(recording(dataSource, prepared), "rate_limit_counters",
@@ -268,9 +268,9 @@ class PostgresStoreTest extends RateLimiterContract {
         assertThat(prepared).hasSize(5);
         assertThat(prepared.get(0)).startsWith("INSERT INTO rate_limit_counters").contains("token_intervals");
         assertThat(prepared.get(1)).startsWith("SELECT").doesNotContain("_decide");
-        assertThat(prepared.get(2)).contains("rate_limit_counters_decide_v10(");
+        assertThat(prepared.get(2)).contains("rate_limit_counters_decide_v1(");
         assertThat(prepared.get(3)).startsWith("SELECT").doesNotContain("_decide");
-        assertThat(prepared.get(4)).contains("rate_limit_counters_decide_v10(");
+        assertThat(prepared.get(4)).contains("rate_limit_counters_decide_v1(");
     }
 
     @Test
@@ -427,7 +427,7 @@ class PostgresStoreTest extends RateLimiterContract {
 
     @Test
     @DisplayName("a sliding window is one statement per call: one window counted, one upsert, as a fixed window's; "
-            + "a check, several windows or among other buckets, V7's function; in production with the database's "
+            + "a check, several windows or among other buckets, the function; in production with the database's "
             + "instant")
     void slidingWindowOneStatementPerCall() throws Exception {
         for (boolean production : new boolean[] {false, true}) {
@@ -449,9 +449,9 @@ class PostgresStoreTest extends RateLimiterContract {
 
             assertThat(prepared).hasSize(4);
             assertThat(prepared.get(0)).as("one window counted: the plain upsert").startsWith(
-                    "INSERT INTO rate_limit_counters").doesNotContain("decide_v10");
+                    "INSERT INTO rate_limit_counters").doesNotContain("_decide_v");
             assertThat(prepared.subList(1, 4)).allSatisfy(sql -> assertThat(sql)
-                    .contains(production ? "rate_limit_counters_decide_v10(NULL, " : "rate_limit_counters_decide_v10(?"));
+                    .contains(production ? "rate_limit_counters_decide_v1(NULL, " : "rate_limit_counters_decide_v1(?"));
         }
     }
 
@@ -660,9 +660,9 @@ class PostgresStoreTest extends RateLimiterContract {
 
         assertThat(prepared).hasSize(7).allSatisfy(sql -> assertThat(sql).doesNotContain("?::timestamptz"));
         assertThat(prepared.subList(0, 3)).allSatisfy(sql -> assertThat(sql).contains("statement_timestamp()"));
-        assertThat(prepared.get(3)).contains("rate_limit_counters_decide_v10(NULL, ");
+        assertThat(prepared.get(3)).contains("rate_limit_counters_decide_v1(NULL, ");
         assertThat(prepared.subList(4, 6)).allSatisfy(sql -> assertThat(sql).contains("statement_timestamp()"));
-        assertThat(prepared.get(6)).contains("rate_limit_counters_decide_v10(NULL, ");
+        assertThat(prepared.get(6)).contains("rate_limit_counters_decide_v1(NULL, ");
     }
 
     @Test

@@ -66,7 +66,7 @@ import static org.awaitility.Awaitility.await;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ReleaseIT {
 
-    /** docs/servers.md's loop that applies the migrations by hand, in version order (V10 after V9). */
+    /** docs/servers.md's loop that applies the migrations by hand, in version order (today the one baseline). */
     private static final String MIGRATE_BY_HAND = "ls \"$RATELIMITER_CHECKOUT\"/migrations/postgres/V*.sql | sort -V "
             + "| while read -r file; do psql -q -v ON_ERROR_STOP=1 -f \"$file\" || exit 1; done";
 

@@ -1,26 +1,67 @@
--- Jakarta Rate Limiter: sliding windows (docs/stores.md#sliding-window-rows). Applied after V6, by Flyway from the
--- same location and history table, or by hand (psql -f V1__..., ..., V6__..., then this file). It adds three
--- nullable columns without a default (no row is rewritten) and one function, so the previous version keeps running
--- against it during a rolling upgrade, V6's function included. For a table of another name, replace
--- rate_limit_counters in every file alike.
+-- Jakarta Rate Limiter: the counters every replica shares (ratelimiter.backend=postgres), as the library of this
+-- version reads and writes them: the table, its index, and the one function the store calls
+-- (docs/stores.md#the-table). Apply it with its own Flyway location and history table
+-- (locations=classpath:db/ratelimiter/postgres, table=flyway_ratelimiter_history), so it never collides with the
+-- application's own V1, or by hand (psql -f this file). The same file is packaged in limiter-store-postgres's jar as
+-- db/ratelimiter/postgres/. For a table of another name (ratelimiter.postgres.table), replace rate_limit_counters
+-- everywhere in this file alike: the function is named after the table.
+--
+-- From the first release on, a released migration never changes: a changed function is a new migration adding
+-- rate_limit_counters_decide_v2 (v3, ...) beside this one, which replicas of the previous version keep calling
+-- during a rolling upgrade; a later release drops it (docs/stores.md#upgrades).
+
+-- One row per (bucket, key) holds every window of the bucket.
+--
+-- A fixed window of one window keeps its count and end in count and ends_at; a bucket of several windows keeps
+-- them all in its one row, shortest window first, in window_seconds, window_counts and window_ends, with ends_at
+-- the last of the ends (the sweep deletes the row then) and count the first window's count.
+--
+-- A token bucket is decided as the generic cell rate algorithm (GCRA): each window keeps its theoretical arrival
+-- time (TAT), the instant it is full again. Its row is keyed 'tb:' || the hashed key (a hashed key is base64url,
+-- which has no ':'), so no statement of another algorithm ever reads it as a counter, and a bucket whose algorithm
+-- changes starts afresh. ends_at is the latest TAT, so the sweep (ends_at <= now) deletes the row once every window
+-- is full, and a row always has an end; a bucket of several windows keeps each TAT in window_ends, shortest window
+-- first. count is 0 and window_seconds, window_counts NULL.
 --
 -- A sliding window counter keeps, per window, the count of the current window (cur), the count of the window before
--- it (prev) and when the current one ends. Its row is keyed 'sw:' || the hashed key (a hashed key is base64url,
--- which has no ':'), so no statement of another algorithm, of this version or an earlier one, ever reads it, and a
--- bucket whose algorithm changes starts afresh. ends_at is when the row's last window has nothing left to weigh (its
--- current end plus its length): the sweep (ends_at <= now) deletes the row then, never while a previous count still
--- weighs. A bucket of one window keeps cur in count, prev in previous and its length in length_seconds, all scalars
--- (its current window ends at ends_at - length); a bucket of several keeps, shortest window first, each cur in
--- window_counts, each prev in window_previous, each current end in window_ends and each length in window_seconds
--- (count is the first window's cur). A row kept under other lengths (the bucket's configuration changed) counts as
--- no state. A row of either layout has count > 0, since it is written only when an item is counted.
+-- it (prev) and when the current one ends. Its row is keyed 'sw:' || the hashed key, for the same reasons. ends_at
+-- is when the row's last window has nothing left to weigh (its current end plus its length): the sweep deletes the
+-- row then, never while a previous count still weighs. A bucket of one window keeps cur in count, prev in previous
+-- and its length in length_seconds, all scalars (its current window ends at ends_at - length); a bucket of several
+-- keeps, shortest window first, each cur in window_counts, each prev in window_previous, each current end in
+-- window_ends and each length in window_seconds (count is the first window's cur). A row of either layout has
+-- count > 0, since it is written only when an item is counted.
+CREATE TABLE IF NOT EXISTS rate_limit_counters (
+    bucket           varchar(64)   NOT NULL,  -- the bucket's name
+    key              varchar(128)  NOT NULL,  -- the key, hashed (HMAC-SHA-256 or SHA-256, base64url): never in clear
+    ends_at          timestamptz   NOT NULL,  -- when the current window ends (see above per algorithm)
+    count            bigint        NOT NULL,  -- attempts in the current window
+    -- Whether the last call on the row was refused. A refused call leaves count and ends_at as they were, so a
+    -- one-item statement reads its own decision back from here (RETURNING shows the new row only).
+    denied           boolean       NOT NULL DEFAULT false,
+    window_seconds   bigint[],                -- several windows: each window's length
+    window_counts    bigint[],                -- several windows: attempts counted in each
+    window_ends      timestamptz[],           -- several windows: when each ends (a token bucket's: each TAT)
+    -- A token bucket: the shape its TATs were kept under, per window its token interval (microseconds) and its
+    -- capacity (tokens). A row of another count of windows (the bucket's configuration changed) counts as full.
+    token_intervals  bigint[],
+    token_capacities bigint[],
+    previous         bigint,                  -- a sliding window of one window: prev
+    length_seconds   bigint,                  -- a sliding window of one window: its length
+    window_previous  bigint[],                -- several sliding windows: each prev
+    PRIMARY KEY (bucket, key)
+);
 
-ALTER TABLE rate_limit_counters ADD COLUMN IF NOT EXISTS previous        bigint;
-ALTER TABLE rate_limit_counters ADD COLUMN IF NOT EXISTS length_seconds  bigint;
-ALTER TABLE rate_limit_counters ADD COLUMN IF NOT EXISTS window_previous bigint[];
+-- The sweep deletes rows whose window has ended (ends_at <= now) in batches; this index finds them without
+-- reading the whole table.
+CREATE INDEX IF NOT EXISTS rate_limit_counters_ends_at ON rate_limit_counters (ends_at);
 
--- rate_limit_counters_decide_v7(instant, names, numbers): V6's function for the three algorithms. It decides
--- several calls, each of one or more items:
+-- rate_limit_counters_decide_v1(instant, names, numbers) decides several calls, each of one or more items, of the
+-- three algorithms (docs/stores.md#batching, docs/guide.md#several-limits-on-one-method): the store calls it for a
+-- batch, for the several items of one call, and for the items no one-item statement decides (a token bucket of
+-- several windows, a sliding window's check or several windows). An item of one window and a positive cost of the
+-- other kinds is one INSERT ... ON CONFLICT DO UPDATE of the store's own (its one-item statements), which decides
+-- by the same rules.
 --   instant  the instant of the decisions; NULL for the database's statement_timestamp()
 --   names    each item's bucket name then its row's key (a token bucket's with its 'tb:', a sliding window's with
 --            its 'sw:'): bucket 1, key 1, ...
@@ -29,12 +70,20 @@ ALTER TABLE rate_limit_counters ADD COLUMN IF NOT EXISTS window_previous bigint[
 --            cost of 1 would be), its count of windows, and per window two numbers: for a fixed or sliding window
 --            its length in seconds and its limit; for a token bucket its token interval in microseconds and its
 --            capacity
--- It answers as V6's does: call after call, the count of numbers that follow for the call, then per decided item 1
--- if allowed else 0, then per window two numbers for a fixed window or a token bucket (as V6's), three for a sliding
--- window: its cur after the call, its prev, and r, the milliseconds until its current window ends (cur and prev 0
--- and r its whole length when the key has no state). Each call stops after its first refusal. Fixed windows and
--- token buckets are decided exactly as V6 decides them. Locks are taken in (bucket, key) order exactly as V5 takes
--- them, and its statements are planned once per session (plan_cache_mode), for the reasons V5 gives.
+-- Each call is decided in its items' order and stops after its first refusal (the later items of that call are
+-- neither decided nor counted; the next call is decided all the same). Two calls may name the same row: they are
+-- decided in their order, the second seeing the first's count. It returns, call after call, the count of numbers
+-- that follow for the call, then per decided item 1 if allowed else 0, then per window: for a fixed window its count
+-- and the milliseconds left until it ends (a window not open: count 0 and its whole length); for a token bucket the
+-- tokens not available (capacity - floor((capacity * interval - owed) / interval)) and the milliseconds until it is
+-- full (ceil(owed / 1000)), owed being max(TAT - now, 0) in microseconds; for a sliding window three numbers: its cur
+-- after the call, its prev, and r, the milliseconds until its current window ends (cur and prev 0 and r its whole
+-- length when the key has no state).
+--
+-- The token rule, the library's to the microsecond: with needed = max(cost, 1), an item is allowed iff every
+-- window has owed + needed * interval <= capacity * interval (needed > capacity never fits); then, for a positive
+-- cost, every window's TAT becomes now + owed + cost * interval. needed is capped at capacity + 1 before it is
+-- multiplied, so no cost overflows a bigint.
 --
 -- The sliding rule, the library's to the millisecond (dev.ratelimiter.internal.core.window.SlidingWindow): the
 -- instant is truncated to the millisecond (now), so every end is a whole millisecond. Per window of length W, at
@@ -47,8 +96,30 @@ ALTER TABLE rate_limit_counters ADD COLUMN IF NOT EXISTS window_previous bigint[
 -- window's cur and the row written. A refusal, a check and a cost above a limit write nothing, and create no row:
 -- a row the lock pass created only to be locked (items out of order) is deleted again before the function returns.
 -- A statement that waited for a row lock behind one of a later instant reads r at most W.
+--
+-- A row kept under other settings of the bucket's name (a reload, a restart or a plan changed them;
+-- docs/stores.md#counters-across-a-change-of-settings): a fixed window of one window whose row ends later than the
+-- window's length from now ends at most that length from now, its count kept; a sliding window of one window reads
+-- a row kept under another length with its counts, its current window ending at most the new length from now; a
+-- token bucket's time owed until full is read under the item's capacity and interval as at most a full refill, and
+-- written so when it was more; several fixed or sliding windows are read each by its length (a window of a new
+-- length opens afresh). A row of another count of a token bucket's windows counts as full.
+--
+-- Why no deadlock: every statement that locks several rows takes them in (bucket, key) order. When the items (of
+-- every call, one call after another) already come in strictly ascending (bucket, key) order, deciding them in
+-- their order is that order; otherwise one statement first locks every row, creating the missing ones as ended
+-- windows, in that order, each row once, without writing it (ON CONFLICT DO UPDATE ... WHERE false). The one-item
+-- statements lock a single row and the sweep skips locked rows, so no two statements wait for each other in a
+-- circle. The function keeps the search_path it was created with, so it finds its table whatever the caller's; the
+-- store calls it in the schema ratelimiter.postgres.table names, or through the search_path for an unqualified
+-- table. Its statements are static, and their plans generic (plan_cache_mode): PostgreSQL plans them once per
+-- session. Left to choose, it would plan the lock pass again at every call, since a plan for the call's few rows
+-- looks cheaper than one for an array of unknown length (measured: about 100 µs a call, more than the round trip
+-- the function saves). An item of one sliding window is read (locked when counting), rolled and decided in
+-- PL/pgSQL's own arithmetic and written when counted: an upsert holding the rolled row's expressions in its SET and
+-- WHERE costs PostgreSQL about as much again, since it builds them anew at every execution.
 
-CREATE OR REPLACE FUNCTION rate_limit_counters_decide_v7(instant timestamptz, names varchar[], numbers bigint[])
+CREATE OR REPLACE FUNCTION rate_limit_counters_decide_v1(instant timestamptz, names varchar[], numbers bigint[])
     RETURNS bigint[]
     LANGUAGE plpgsql VOLATILE
     SET search_path FROM CURRENT
@@ -96,6 +167,9 @@ DECLARE
     expiry timestamptz;
     same boolean;
     found_row boolean;
+    j integer;                    -- a stored window of the item's window's length
+    clamped boolean;              -- a token bucket owed more than a full refill: written so
+    current_end timestamptz;      -- a one-window sliding row's current window's end, at most W from now
     uncounted integer[] := '{}';  -- sliding items out of order that counted nothing: their row, if only locked, goes
 BEGIN
     FOR i IN 2 .. items LOOP
@@ -123,7 +197,7 @@ BEGIN
             at := at + 3 + 2 * size;
             CONTINUE WHEN refused; -- the call's later items: skipped, their windows passed over
             IF algorithm = 0 AND size = 1 AND cost > 0 THEN
-                -- One fixed window, counted: V5's upsert, unchanged.
+                -- One fixed window, counted: the one-item upsert, a row of a longer window brought within this one.
                 INSERT INTO rate_limit_counters AS c (bucket, key, ends_at, count, denied)
                     VALUES (names[2 * item - 1], names[2 * item], t + numbers[at - 2] * interval '1 second',
                             CASE WHEN cost <= numbers[at - 1] THEN cost ELSE 0 END, cost > numbers[at - 1])
@@ -132,7 +206,7 @@ BEGIN
                                      WHEN c.count + cost <= numbers[at - 1] THEN c.count + cost
                                      ELSE c.count END,
                         ends_at = CASE WHEN c.ends_at <= t OR c.window_seconds IS NOT NULL THEN EXCLUDED.ends_at
-                                       ELSE c.ends_at END,
+                                       ELSE LEAST(c.ends_at, EXCLUDED.ends_at) END, -- within this window
                         denied = CASE WHEN c.ends_at <= t OR c.window_seconds IS NOT NULL THEN EXCLUDED.denied
                                       ELSE c.count + cost > numbers[at - 1] END,
                         window_seconds = NULL, window_counts = NULL, window_ends = NULL
@@ -144,76 +218,68 @@ BEGIN
                 CONTINUE;
             END IF;
             IF algorithm = 2 AND size = 1 THEN
-                -- One sliding window. Counted and within the limit: one upsert, which inserts the item's new window
-                -- or rolls the row's, decides, and writes only when allowed (a refusal locks the row, writes nothing
-                -- and returns no row). Otherwise, and after a refusal, the row is read and rolled here.
+                -- One sliding window: the row read (locked when counting), rolled and decided here, in PL/pgSQL's
+                -- own arithmetic; written when counted, or inserted when missing (a concurrent first item that
+                -- inserted it meanwhile has it read again, locked). A refusal writes nothing, but a row kept under
+                -- another length (length_seconds), written under this one. A row of one window of any length carries
+                -- its counts, its current window ending at most W from now; a row of several windows (length_seconds
+                -- NULL) starts afresh.
                 now_ms := date_trunc('milliseconds', t);
                 span_ms := numbers[at - 2] * 1000;
                 span := numbers[at - 2] * interval '1 second';
-                item_answer := NULL;
-                IF cost > 0 AND cost <= numbers[at - 1] THEN
-                    INSERT INTO rate_limit_counters AS c (bucket, key, ends_at, count, previous, length_seconds)
-                        VALUES (names[2 * item - 1], names[2 * item], now_ms + 2 * span, cost, 0, numbers[at - 2])
-                        ON CONFLICT (bucket, key) DO UPDATE SET
-                            (count, previous, ends_at, length_seconds, window_seconds, window_counts, window_ends,
-                             window_previous) = (
-                                SELECT s.cur + cost, s.prev, s.window_end + span, numbers[at - 2], NULL::bigint[],
-                                       NULL::bigint[], NULL::timestamptz[], NULL::bigint[]
-                                FROM (SELECT CASE WHEN c.length_seconds = numbers[at - 2] AND c.ends_at - span > now_ms
-                                                  THEN c.count ELSE 0 END AS cur,
-                                             CASE WHEN c.length_seconds = numbers[at - 2] AND c.ends_at - span > now_ms
-                                                  THEN c.previous
-                                                  WHEN c.length_seconds = numbers[at - 2] AND c.ends_at > now_ms
-                                                       AND c.count > 0 THEN c.count
-                                                  ELSE 0 END AS prev,
-                                             CASE WHEN c.length_seconds = numbers[at - 2] AND c.ends_at - span > now_ms
-                                                  THEN c.ends_at - span
-                                                  WHEN c.length_seconds = numbers[at - 2] AND c.ends_at > now_ms
-                                                       AND c.count > 0 THEN c.ends_at
-                                                  ELSE now_ms + span END AS window_end) AS s)
-                        WHERE (
-                            SELECT s.prev::float8
-                                   * LEAST((extract(epoch FROM s.window_end - now_ms) * 1000)::bigint, span_ms)::float8
-                                   / span_ms::float8 <= (numbers[at - 1] - s.cur - cost)::float8
-                            FROM (SELECT CASE WHEN c.length_seconds = numbers[at - 2] AND c.ends_at - span > now_ms
-                                              THEN c.count ELSE 0 END AS cur,
-                                         CASE WHEN c.length_seconds = numbers[at - 2] AND c.ends_at - span > now_ms
-                                              THEN c.previous
-                                              WHEN c.length_seconds = numbers[at - 2] AND c.ends_at > now_ms
-                                                   AND c.count > 0 THEN c.count
-                                              ELSE 0 END AS prev,
-                                         CASE WHEN c.length_seconds = numbers[at - 2] AND c.ends_at - span > now_ms
-                                              THEN c.ends_at - span
-                                              WHEN c.length_seconds = numbers[at - 2] AND c.ends_at > now_ms
-                                                   AND c.count > 0 THEN c.ends_at
-                                              ELSE now_ms + span END AS window_end) AS s)
-                        RETURNING ARRAY[1, c.count, c.previous,
-                                        LEAST((extract(epoch FROM c.ends_at - span - now_ms) * 1000)::bigint, span_ms)]
-                        INTO item_answer;
-                END IF;
-                IF item_answer IS NULL THEN
-                    -- A check, a cost above the limit, or a refusal (the row then locked by the upsert): as it is.
-                    SELECT c.count, c.previous, c.ends_at, c.length_seconds
-                        INTO stored_count, stored_previous, stored_end, stored_length
-                        FROM rate_limit_counters AS c WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item];
-                    IF stored_length = numbers[at - 2] AND stored_end - span > now_ms THEN
+                LOOP
+                    IF cost > 0 THEN
+                        SELECT c.count, c.previous, c.ends_at, c.length_seconds
+                            INTO stored_count, stored_previous, stored_end, stored_length
+                            FROM rate_limit_counters AS c
+                            WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item] FOR UPDATE;
+                    ELSE
+                        SELECT c.count, c.previous, c.ends_at, c.length_seconds
+                            INTO stored_count, stored_previous, stored_end, stored_length
+                            FROM rate_limit_counters AS c
+                            WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item];
+                    END IF;
+                    found_row := FOUND;
+                    current_end := CASE WHEN found_row AND stored_length IS NOT NULL -- else no state
+                                        THEN LEAST(stored_end - stored_length * interval '1 second', now_ms + span) END;
+                    IF current_end > now_ms THEN
                         cur := stored_count;
                         prev := stored_previous;
-                        window_end := stored_end - span;
-                    ELSIF stored_length = numbers[at - 2] AND stored_end > now_ms AND stored_count > 0 THEN
+                        window_end := current_end;
+                    ELSIF current_end + span > now_ms AND stored_count > 0 THEN
                         cur := 0;
                         prev := stored_count;
-                        window_end := stored_end;
+                        window_end := current_end + span;
                     ELSE
                         cur := 0;
                         prev := 0;
                         window_end := now_ms + span;
                     END IF;
                     lefts := ARRAY[LEAST((extract(epoch FROM window_end - now_ms) * 1000)::bigint, span_ms)];
-                    fits := cost = 0 AND prev::float8 * lefts[1]::float8 / span_ms::float8
-                        <= (numbers[at - 1] - cur - 1)::float8;
-                    item_answer := ARRAY[CASE WHEN fits THEN 1 ELSE 0 END, cur, prev, lefts[1]];
-                END IF;
+                    fits := prev::float8 * lefts[1]::float8 / span_ms::float8
+                        <= (numbers[at - 1] - cur - GREATEST(cost, 1))::float8;
+                    EXIT WHEN cost = 0;
+                    IF fits AND found_row THEN
+                        UPDATE rate_limit_counters AS c SET count = cur + cost, previous = prev,
+                                ends_at = window_end + span, length_seconds = numbers[at - 2], denied = false,
+                                window_seconds = NULL, window_counts = NULL, window_ends = NULL, window_previous = NULL
+                            WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item];
+                    ELSIF fits THEN
+                        INSERT INTO rate_limit_counters AS c (bucket, key, ends_at, count, previous, length_seconds)
+                            VALUES (names[2 * item - 1], names[2 * item], window_end + span, cost, 0, numbers[at - 2])
+                            ON CONFLICT (bucket, key) DO NOTHING;
+                        CONTINUE WHEN NOT FOUND;
+                    ELSIF stored_length <> numbers[at - 2] THEN
+                        -- Refused under another length: the row written under this one (the same counts), so its
+                        -- window's end, brought within W, stays there. The row is locked above.
+                        UPDATE rate_limit_counters AS c SET count = cur, previous = prev, length_seconds = numbers[at - 2],
+                                ends_at = CASE WHEN cur > 0 OR prev > 0 THEN window_end + span ELSE now_ms END
+                            WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item];
+                    END IF;
+                    EXIT;
+                END LOOP;
+                item_answer := ARRAY[CASE WHEN fits THEN 1 ELSE 0 END,
+                                     CASE WHEN fits AND cost > 0 THEN cur + cost ELSE cur END, prev, lefts[1]];
                 IF NOT ascending AND NOT (cost > 0 AND item_answer[1] = 1) THEN
                     uncounted := uncounted || item;
                 END IF;
@@ -241,7 +307,7 @@ BEGIN
                             WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item];
                     END IF;
                     found_row := FOUND;
-                    same := COALESCE(stored_seconds = item_seconds AND stored_previouses IS NOT NULL, false);
+                    same := stored_previouses IS NOT NULL; -- a row of several sliding windows: each read by length
                     counts := array_fill(0::bigint, ARRAY[size]);
                     previouses := array_fill(0::bigint, ARRAY[size]);
                     ends := array_fill(NULL::timestamptz, ARRAY[size]);
@@ -250,13 +316,14 @@ BEGIN
                     fits := true;
                     FOR w IN 1 .. size LOOP
                         span := item_seconds[w] * interval '1 second';
-                        IF same AND stored_ends[w] > now_ms THEN
-                            counts[w] := stored_counts[w];
-                            previouses[w] := stored_previouses[w];
-                            ends[w] := stored_ends[w];
-                        ELSIF same AND stored_ends[w] + span > now_ms AND stored_counts[w] > 0 THEN
-                            previouses[w] := stored_counts[w];
-                            ends[w] := stored_ends[w] + span;
+                        j := CASE WHEN same THEN array_position(stored_seconds, item_seconds[w]) END;
+                        IF j IS NOT NULL AND stored_ends[j] > now_ms THEN
+                            counts[w] := stored_counts[j];
+                            previouses[w] := stored_previouses[j];
+                            ends[w] := stored_ends[j];
+                        ELSIF j IS NOT NULL AND stored_ends[j] + span > now_ms AND stored_counts[j] > 0 THEN
+                            previouses[w] := stored_counts[j];
+                            ends[w] := stored_ends[j] + span;
                         ELSE
                             ends[w] := now_ms + span;
                         END IF;
@@ -307,13 +374,23 @@ BEGIN
                      stored_capacities
                 FROM rate_limit_counters AS c WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item];
             IF algorithm = 1 THEN
-                -- A token bucket: each window's time owed until full; a row of another shape counts as full.
+                -- A token bucket: each window's time owed until full, whatever capacities and intervals the row
+                -- was kept under (a plan's), read under the item's as at most a full refill; a row of another
+                -- count of windows counts as full.
                 owed := array_fill(0::bigint, ARRAY[size]);
-                IF stored_intervals = item_seconds AND stored_capacities = item_limits THEN
+                ends := array_fill(NULL::timestamptz, ARRAY[size]);
+                clamped := false;
+                IF cardinality(stored_intervals) = size THEN
                     FOR w IN 1 .. size LOOP
                         tat := CASE WHEN size = 1 THEN stored_end ELSE stored_ends[w] END;
+                        ends[w] := tat;
                         IF tat > t THEN
                             owed[w] := (extract(epoch FROM tat - t) * 1000000)::bigint; -- numeric: exact
+                            IF owed[w] > item_limits[w] * item_seconds[w] THEN
+                                owed[w] := item_limits[w] * item_seconds[w];
+                                ends[w] := t + owed[w] * interval '1 microsecond';
+                                clamped := true;
+                            END IF;
                         END IF;
                     END LOOP;
                 END IF;
@@ -334,6 +411,12 @@ BEGIN
                             window_ends = CASE WHEN size = 1 THEN NULL ELSE ends END,
                             token_intervals = item_seconds, token_capacities = item_limits
                         WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item];
+                ELSIF clamped THEN
+                    -- Owing more than a full refill (a larger or slower bucket of this name): written as a full
+                    -- refill from now, so the bucket refills as this verdict says. The row is locked above.
+                    UPDATE rate_limit_counters AS c SET ends_at = (SELECT max(e) FROM unnest(ends) AS e),
+                            window_ends = CASE WHEN size = 1 THEN NULL ELSE ends END
+                        WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item];
                 END IF;
                 call_answer := call_answer || CASE WHEN fits THEN 1::bigint ELSE 0::bigint END;
                 FOR w IN 1 .. size LOOP
@@ -345,18 +428,20 @@ BEGIN
                 refused := NOT fits;
                 CONTINUE;
             END IF;
-            -- A fixed window's check (cost 0) or several fixed windows: V5's rules, unchanged. The open windows'
-            -- counts; a window ended, never opened, or counted under other windows counts nothing and has no end.
+            -- A fixed window's check (cost 0) or several fixed windows: each window read by its length.
+            -- The open windows' counts; a window ended, never opened, or of a length the row does not hold counts
+            -- nothing and has no end.
             counts := array_fill(0::bigint, ARRAY[size]);
             ends := array_fill(NULL::timestamptz, ARRAY[size]);
             IF size = 1 AND stored_seconds IS NULL AND stored_end > t THEN
                 counts[1] := stored_count;
-                ends[1] := stored_end;
-            ELSIF size > 1 AND stored_seconds = item_seconds THEN
+                ends[1] := LEAST(stored_end, t + item_seconds[1] * interval '1 second'); -- a check writes nothing
+            ELSIF size > 1 AND stored_seconds IS NOT NULL THEN
                 FOR w IN 1 .. size LOOP
-                    IF stored_ends[w] > t THEN
-                        counts[w] := stored_counts[w];
-                        ends[w] := stored_ends[w];
+                    j := array_position(stored_seconds, item_seconds[w]); -- each window by its length
+                    IF j IS NOT NULL AND stored_ends[j] > t THEN
+                        counts[w] := stored_counts[j];
+                        ends[w] := stored_ends[j];
                     END IF;
                 END LOOP;
             END IF;

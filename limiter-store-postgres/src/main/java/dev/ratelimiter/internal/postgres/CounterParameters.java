@@ -1,0 +1,222 @@
+package dev.ratelimiter.internal.postgres;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StoreRefund;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.InstantSource;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How a call binds its values to {@link CounterStatements}' statements, each parameter by its name
+ * ({@link NamedStatement#names()}), so a statement that uses a value several times binds it by name, never by
+ * counting. Binding throws only the driver's {@link SQLException}, which the store classifies
+ * ({@link PostgresFailures}), and {@link IllegalStateException} for a parameter name no case binds (a mistake in a
+ * statement's resource).
+ */
+final class CounterParameters {
+
+    /** The algorithm numbers of the function (and of {@code refund.sql}): how each item in the numbers is decided. */
+    private static final long FIXED_WINDOW = 0;
+    private static final long TOKEN_BUCKET = 1;
+    private static final long SLIDING_WINDOW = 2;
+
+    private final Optional<InstantSource> boundClock;
+
+    /** @param boundClock empty in production (the statements read the database's instant); tests bind instants */
+    CounterParameters(Optional<InstantSource> boundClock) {
+        this.boundClock = Objects.requireNonNull(boundClock, "boundClock");
+    }
+
+    /** Binds the sweep's parameters: in tests its instant, the bound one; in production it has none. */
+    void bindSweep(PreparedStatement statement, NamedStatement sweep) throws SQLException {
+        Optional<OffsetDateTime> now = boundNow();
+        List<String> names = sweep.names();
+        for (int i = 0; i < names.size(); i++) {
+            if (!names.get(i).equals("now")) {
+                throw new IllegalStateException("unbound parameter :" + names.get(i));
+            }
+            setInstant(statement, i + 1, now);
+        }
+    }
+
+    private Optional<OffsetDateTime> boundNow() {
+        return boundClock.map(clock -> OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC));
+    }
+
+    private static void setInstant(PreparedStatement statement, int index, Optional<OffsetDateTime> instant)
+            throws SQLException {
+        if (instant.isPresent()) {
+            statement.setObject(index, instant.get());
+        } else {
+            statement.setNull(index, Types.TIMESTAMP_WITH_TIMEZONE);
+        }
+    }
+
+    /**
+     * Binds one item's values to {@code sql}, one of {@link CounterStatements#forItem}'s statements, by name:
+     * {@code :key} the row key ({@link CounterStatements#rowKey}), {@code :window} and {@code :seconds} in seconds,
+     * {@code :cost} and {@code :limit} in units of cost, a token bucket's {@code :interval} (microseconds) and
+     * {@code :capacity} (tokens) of its one window, {@code :now} the bound instant (tests only; in production the
+     * statement reads the database's).
+     */
+    void bind(Connection connection, PreparedStatement statement, NamedStatement sql, Bucket bucket, String key,
+              long cost) throws SQLException {
+        Optional<OffsetDateTime> now = boundNow();
+        List<String> names = sql.names();
+        for (int i = 0; i < names.size(); i++) {
+            int index = i + 1;
+            switch (names.get(i)) {
+                case "bucket" -> statement.setString(index, bucket.name());
+                case "key" -> statement.setString(index, CounterStatements.rowKey(bucket, key));
+                case "now" -> setInstant(statement, index, now);
+                case "cost" -> statement.setLong(index, cost);
+                case "limit" -> statement.setLong(index, bucket.limit());
+                case "interval" -> statement.setLong(index, bucket.tokenIntervalMicros(0));
+                case "capacity" -> statement.setLong(index, bucket.capacity(0));
+                case "window" -> statement.setLong(index, bucket.windowSeconds());
+                case "seconds" -> statement.setArray(index, connection.createArrayOf("bigint",
+                        bucket.limits().stream().map(Bucket.Limit::windowSeconds).toArray()));
+                case "limits" -> statement.setArray(index, connection.createArrayOf("bigint",
+                        bucket.limits().stream().map(Bucket.Limit::limit).toArray()));
+                default -> throw new IllegalStateException("unbound parameter :" + names.get(i));
+            }
+        }
+    }
+
+    /**
+     * The parameters of {@link CounterStatements#decide()}, in the layout the migration describes: {@code :names} each
+     * item's bucket name then its row key ({@link CounterStatements#rowKey}), items one after another; {@code :numbers}
+     * the count of calls, each call's count of items, then per item its algorithm (0 fixed window, 1 token bucket, 2
+     * sliding window), its cost (units of cost), its count of windows and per window two numbers: a fixed or sliding
+     * window's length in seconds and limit, a token bucket's interval in microseconds and capacity; {@code :now} the
+     * bound instant (tests only; in production the statement passes NULL, the database's). The answer's layout differs
+     * by algorithm ({@link StoreItem#answerLength}); the numbers sent do not.
+     */
+    void bindDecide(Connection connection, PreparedStatement statement, NamedStatement decide,
+                    List<List<StoreItem>> calls) throws SQLException {
+        int items = 0;
+        int size = 1 + calls.size();
+        for (List<StoreItem> call : calls) {
+            items += call.size();
+            for (StoreItem item : call) {
+                size += 3 + 2 * item.bucket().limits().size();
+            }
+        }
+        String[] names = new String[2 * items];
+        Long[] numbers = new Long[size];
+        numbers[0] = (long) calls.size();
+        int name = 0;
+        int number = 1 + calls.size();
+        for (int j = 0; j < calls.size(); j++) {
+            List<StoreItem> call = calls.get(j);
+            numbers[1 + j] = (long) call.size();
+            for (StoreItem item : call) {
+                Bucket bucket = item.bucket();
+                names[name++] = bucket.name();
+                names[name++] = CounterStatements.rowKey(bucket, item.key());
+                List<Bucket.Limit> limits = bucket.limits();
+                numbers[number++] = algorithmNumber(bucket);
+                numbers[number++] = item.cost();
+                numbers[number++] = (long) limits.size();
+                for (int i = 0; i < limits.size(); i++) {
+                    boolean tokens = bucket.isTokenBucket();
+                    numbers[number++] = tokens ? bucket.tokenIntervalMicros(i) : limits.get(i).windowSeconds();
+                    numbers[number++] = tokens ? bucket.capacity(i) : limits.get(i).limit();
+                }
+            }
+        }
+        Optional<OffsetDateTime> now = boundNow();
+        List<String> parameters = decide.names();
+        for (int i = 0; i < parameters.size(); i++) {
+            int index = i + 1;
+            switch (parameters.get(i)) {
+                case "now" -> setInstant(statement, index, now);
+                case "names" -> statement.setArray(index, connection.createArrayOf("varchar", names));
+                case "numbers" -> statement.setArray(index, connection.createArrayOf("bigint", numbers));
+                default -> throw new IllegalStateException("unbound parameter :" + parameters.get(i));
+            }
+        }
+    }
+
+    /**
+     * Binds {@link CounterStatements#refund()}'s parameters: per refund, {@code :buckets} its bucket's name,
+     * {@code :keys} its row key ({@link CounterStatements#rowKey}), {@code :algorithms} its algorithm's number (as the
+     * function numbers them), {@code :costs} its cost, {@code :firsts} where its windows start in the arrays that
+     * follow (from 1) and {@code :sizes} how many it has; per window, refund after refund, {@code :lengths} a fixed or
+     * sliding window's length in seconds or a token bucket's interval in microseconds, {@code :capacities} a token
+     * bucket's capacity (0 for a window), {@code :ends} the refund's milliseconds until the window ends
+     * ({@link StoreRefund#endsInMillis()}); and {@code :now} the bound instant (tests only).
+     */
+    void bindRefund(Connection connection, PreparedStatement statement, NamedStatement sql,
+                    List<StoreRefund> refunds) throws SQLException {
+        int count = refunds.size();
+        String[] buckets = new String[count];
+        String[] keys = new String[count];
+        Long[] algorithms = new Long[count];
+        Long[] costs = new Long[count];
+        Integer[] firsts = new Integer[count];
+        Integer[] sizes = new Integer[count];
+        int windows = 0;
+        for (StoreRefund refund : refunds) {
+            windows += refund.bucket().limits().size();
+        }
+        Long[] lengths = new Long[windows];
+        Long[] capacities = new Long[windows];
+        Long[] ends = new Long[windows];
+        int window = 0;
+        for (int i = 0; i < count; i++) {
+            StoreRefund refund = refunds.get(i);
+            Bucket bucket = refund.bucket();
+            List<Bucket.Limit> limits = bucket.limits();
+            buckets[i] = bucket.name();
+            keys[i] = CounterStatements.rowKey(bucket, refund.key());
+            algorithms[i] = algorithmNumber(bucket);
+            costs[i] = refund.cost();
+            firsts[i] = window + 1;
+            sizes[i] = limits.size();
+            for (int w = 0; w < limits.size(); w++) {
+                boolean tokens = bucket.isTokenBucket();
+                lengths[window] = tokens ? bucket.tokenIntervalMicros(w) : limits.get(w).windowSeconds();
+                capacities[window] = tokens ? bucket.capacity(w) : 0L;
+                ends[window] = refund.endsInMillis()[w];
+                window++;
+            }
+        }
+        Optional<OffsetDateTime> now = boundNow();
+        List<String> parameters = sql.names();
+        for (int i = 0; i < parameters.size(); i++) {
+            int index = i + 1;
+            switch (parameters.get(i)) {
+                case "now" -> setInstant(statement, index, now);
+                case "buckets" -> statement.setArray(index, connection.createArrayOf("varchar", buckets));
+                case "keys" -> statement.setArray(index, connection.createArrayOf("varchar", keys));
+                case "algorithms" -> statement.setArray(index, connection.createArrayOf("bigint", algorithms));
+                case "costs" -> statement.setArray(index, connection.createArrayOf("bigint", costs));
+                case "firsts" -> statement.setArray(index, connection.createArrayOf("integer", firsts));
+                case "sizes" -> statement.setArray(index, connection.createArrayOf("integer", sizes));
+                case "lengths" -> statement.setArray(index, connection.createArrayOf("bigint", lengths));
+                case "capacities" -> statement.setArray(index, connection.createArrayOf("bigint", capacities));
+                case "ends" -> statement.setArray(index, connection.createArrayOf("bigint", ends));
+                default -> throw new IllegalStateException("unbound parameter :" + parameters.get(i));
+            }
+        }
+    }
+
+    /** The number of {@code bucket}'s algorithm in the function. */
+    private static long algorithmNumber(Bucket bucket) {
+        return switch (bucket.algorithm()) {
+            case FIXED_WINDOW -> FIXED_WINDOW;
+            case TOKEN_BUCKET -> TOKEN_BUCKET;
+            case SLIDING_WINDOW -> SLIDING_WINDOW;
+        };
+    }
+}
