@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  *   package is caught. A name whose first segment is {@code java}, {@code javax}, {@code jakarta}, {@code org},
  *   {@code io} or {@code com} is outside the checkout and not checked.</li>
  * </ul>
- * Each member after the type ({@code .withPlan}, {@code .REFUND_CASES}) must appear as a word in a file that
+ * Each member after the type ({@code .withPlan}, {@code .REFUND_CASES}, or Javadoc's {@code #windowName}) must appear as a word in a file that
  * declares the type. Reads files only.
  */
 final class CodeNames {
@@ -80,7 +80,8 @@ final class CodeNames {
         int checked = 0;
         List<String> problems = new ArrayList<>();
         for (MarkdownPage.CodeSpan span : MarkdownPage.codeSpans(Checkout.read(page))) {
-            String code = span.code().strip();
+            // Javadoc's member form (Bucket.Limit#windowName) names a member as the dot does
+            String code = span.code().strip().replace('#', '.');
             Matcher qualified = QUALIFIED.matcher(code);
             Matcher type = TYPE.matcher(code);
             String problem;
@@ -97,7 +98,7 @@ final class CodeNames {
             }
             checked++;
             if (problem != null) {
-                problems.add(checkout.relative(page) + ":" + span.line() + ": `" + code + "` " + problem);
+                problems.add(checkout.relative(page) + ":" + span.line() + ": `" + span.code().strip() + "` " + problem);
             }
         }
         return new DocsCheck.Report(checked, problems);
