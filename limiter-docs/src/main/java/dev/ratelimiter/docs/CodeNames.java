@@ -28,8 +28,8 @@ import java.util.regex.Pattern;
  *   package is caught. A name whose first segment is {@code java}, {@code javax}, {@code jakarta}, {@code org},
  *   {@code io} or {@code com} is outside the checkout and not checked.</li>
  * </ul>
- * Each member after the type ({@code .withPlan}, {@code .REFUND_CASES}, or Javadoc's {@code #windowName}) must appear as a word in a file that
- * declares the type. Reads files only.
+ * Each member after the type ({@code .withPlan}, {@code .REFUND_CASES}, or Javadoc's {@code #windowName}) must
+ * appear as a word in a file that declares the type. Reads files only.
  */
 final class CodeNames {
 
@@ -98,7 +98,8 @@ final class CodeNames {
             }
             checked++;
             if (problem != null) {
-                problems.add(checkout.relative(page) + ":" + span.line() + ": `" + span.code().strip() + "` " + problem);
+                problems.add(checkout.relative(page) + ":" + span.line() + ": `" + span.code().strip() + "` "
+                        + problem);
             }
         }
         return new DocsCheck.Report(checked, problems);
