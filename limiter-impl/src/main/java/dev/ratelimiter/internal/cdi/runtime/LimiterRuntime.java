@@ -270,12 +270,6 @@ public class LimiterRuntime implements DecisionSource {
         }
     }
 
-    /** The settings in force, reloaded ones included (docs/live-limits.md). */
-    @Override
-    public LimiterSettings settings() {
-        return configuration.settings();
-    }
-
     /** Attempts answered by an outage policy, per bucket. */
     public OutageStatistics outages() {
         return assembly().outages();

@@ -1,12 +1,10 @@
 package dev.ratelimiter.internal.core.decision;
 
-import dev.ratelimiter.internal.core.settings.LimiterSettings;
-
 import java.time.InstantSource;
 
 /**
- * Where {@link RateLimitDecider} finds what it decides with: the runtime that builds the chain answers (in a server,
- * the CDI layer's {@code LimiterRuntime}).
+ * Where {@link RateLimitDecider} finds the chain it decides with and the clock: the runtime that builds the chain
+ * answers (in a server, the CDI layer's {@code LimiterRuntime}).
  */
 public interface DecisionSource {
 
@@ -22,7 +20,4 @@ public interface DecisionSource {
 
     /** The library's clock: how long ago a call was decided, for a refund (docs/guide.md#counting-failures-only). */
     InstantSource clock();
-
-    /** The settings in force, reloaded ones included (docs/live-limits.md). */
-    LimiterSettings settings();
 }

@@ -11,6 +11,7 @@ import dev.ratelimiter.internal.core.chain.ShadowMode;
 import dev.ratelimiter.internal.core.key.CounterKeyHasher;
 import dev.ratelimiter.internal.core.key.KeyNamespace;
 import dev.ratelimiter.internal.core.key.KeyNormalizer;
+import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import dev.ratelimiter.internal.core.window.RefundingLimiter;
 import dev.ratelimiter.internal.core.window.WindowVerdicts;
 import dev.ratelimiter.spi.StoreItem;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The one path every decision takes, from the interceptor, the global filter and the {@code RateLimits} facade:
@@ -35,20 +37,24 @@ import java.util.function.Consumer;
 public class RateLimitDecider {
 
     private final DecisionSource source;
+    private final Supplier<LimiterSettings> settings;
     private final Consumer<RateLimitDenied> denials;
 
     /**
-     * @param source  the chain, the clock and the settings, asked once per decision
-     * @param denials told of each denial, on the deciding thread (in a server: the CDI event {@code RateLimitDenied})
+     * @param source   the chain and the clock, asked once per decision
+     * @param settings the settings in force, reloaded ones included (docs/live-limits.md): the configured buckets
+     * @param denials  told of each denial, on the deciding thread (in a server: the CDI event {@code RateLimitDenied})
      */
-    public RateLimitDecider(DecisionSource source, Consumer<RateLimitDenied> denials) {
+    public RateLimitDecider(DecisionSource source, Supplier<LimiterSettings> settings,
+                            Consumer<RateLimitDenied> denials) {
         this.source = source;
+        this.settings = settings;
         this.denials = denials;
     }
 
     /** For a CDI client proxy, which subclasses a normal-scoped bean's type; not for deciding. */
     protected RateLimitDecider() {
-        this(null, null);
+        this(null, null, null);
     }
 
     /**
@@ -280,7 +286,7 @@ public class RateLimitDecider {
      * @throws IllegalArgumentException naming the properties to set, if the bucket is not configured
      */
     public Bucket bucket(String name) {
-        return source.settings().bucket(name).orElseThrow(() -> new IllegalArgumentException(
+        return settings.get().bucket(name).orElseThrow(() -> new IllegalArgumentException(
                 "bucket '" + name + "' is not configured; set ratelimiter.buckets." + name
                         + ".limit and ratelimiter.buckets." + name + ".window, or ratelimiter.buckets." + name
                         + ".limits (a bucket injected as @BucketName(\"" + name + "\") RateLimitBucket is checked "
