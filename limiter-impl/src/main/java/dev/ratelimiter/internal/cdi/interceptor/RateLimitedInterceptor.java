@@ -15,7 +15,6 @@ import dev.ratelimiter.internal.cdi.call.PlanResolvers;
 import dev.ratelimiter.internal.cdi.call.RequestAttributes;
 import dev.ratelimiter.internal.cdi.call.RequestIdentity;
 import dev.ratelimiter.internal.cdi.config.LimiterConfiguration;
-import dev.ratelimiter.internal.cdi.interceptor.RateLimitedMethod.KeySource;
 import dev.ratelimiter.internal.core.decision.RateLimitDecider;
 import dev.ratelimiter.internal.core.decision.RawKey;
 import dev.ratelimiter.internal.core.key.KeyNamespace;
@@ -313,17 +312,17 @@ public class RateLimitedInterceptor {
      * @throws IllegalStateException for a key from the request outside a request the filter saw
      */
     private RawKey key(RateLimitedMethodCache.BoundLimit limit, RateLimitedMethod rateLimited,
-                                 InvocationContext context, Class<?> beanClass) {
+                       InvocationContext context, Class<?> beanClass) {
         RawKey key = key(limit.limit().source(), limit, rateLimited, context, beanClass);
-        List<KeySource> fallback = limit.limit().fallback();
+        List<RateLimitedMethod.KeySource> fallback = limit.limit().fallback();
         for (int i = 0; key == null && i < fallback.size(); i++) {
             key = key(fallback.get(i), limit, rateLimited, context, beanClass);
         }
         return key;
     }
 
-    private RawKey key(KeySource source, RateLimitedMethodCache.BoundLimit limit, RateLimitedMethod rateLimited,
-                                 InvocationContext context, Class<?> beanClass) {
+    private RawKey key(RateLimitedMethod.KeySource source, RateLimitedMethodCache.BoundLimit limit,
+                       RateLimitedMethod rateLimited, InvocationContext context, Class<?> beanClass) {
         return switch (source) {
             case PARAMETER -> new RawKey(
                     (CharSequence) context.getParameters()[rateLimited.keyParameter()], rateLimited.normalization(),
