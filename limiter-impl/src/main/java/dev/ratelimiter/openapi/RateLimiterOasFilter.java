@@ -1,8 +1,8 @@
 package dev.ratelimiter.openapi;
 
-import dev.ratelimiter.internal.cdi.DeferredDocuments;
-import dev.ratelimiter.internal.cdi.DocumentedLimits;
-import dev.ratelimiter.internal.cdi.ResourceLimits;
+import dev.ratelimiter.internal.cdi.openapi.DeferredDocuments;
+import dev.ratelimiter.internal.cdi.openapi.DocumentedLimits;
+import dev.ratelimiter.internal.cdi.openapi.ResourceLimits;
 import dev.ratelimiter.internal.openapi.OpenApiLimits;
 import jakarta.enterprise.inject.spi.CDI;
 import org.eclipse.microprofile.openapi.OASFilter;

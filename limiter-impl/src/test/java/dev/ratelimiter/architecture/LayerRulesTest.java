@@ -30,7 +30,11 @@ class LayerRulesTest {
     /** The library's own stores' packages, each in a module of its own (limiter-store-valkey, -postgres). */
     private static final String[] STORES = {"dev.ratelimiter.internal.valkey..", "dev.ratelimiter.internal.postgres.."};
     /** core's subpackages, each one job (docs/architecture.md#layers-inside-limiter-impl). */
-    private static final List<String> CORE_PARTS = List.of("time", "key", "monitor", "window", "settings", "chain", "plan");
+    private static final List<String> CORE_PARTS = List.of("time", "key", "monitor", "window", "settings", "chain", "plan",
+            "decision");
+    /** The CDI layer's subpackages, each one job (docs/architecture.md#layers-inside-limiter-impl). */
+    private static final List<String> CDI_PARTS = List.of("config", "runtime", "call", "interceptor", "beans", "openapi",
+            "startup");
     private static final String[] STORE_CLIENTS = {"redis.clients..", "org.postgresql..", "com.zaxxer.."};
 
     @Test
@@ -73,8 +77,9 @@ class LayerRulesTest {
     }
 
     @Test
-    @DisplayName("core's parts by job: time, key and monitor stand alone, window on time, settings on key, plan on key, monitor and settings; only chain, "
-            + "which assembles them, reaches them all (docs/architecture.md#layers-inside-limiter-impl)")
+    @DisplayName("core's parts by job: time, key and monitor stand alone, window on time, settings on key, plan on key, monitor and settings; chain, "
+            + "which assembles them, reaches them all, and decision, the one path of every decision, reaches them and chain "
+            + "(docs/architecture.md#layers-inside-limiter-impl)")
     void coreSubpackagesByJob() {
         Map<String, List<String>> allowed = Map.of(
                 "time", List.of(),
@@ -83,7 +88,8 @@ class LayerRulesTest {
                 "window", List.of("time"),
                 "settings", List.of("key"),
                 "chain", List.of("time", "key", "monitor", "window", "settings"),
-                "plan", List.of("key", "monitor", "settings"));
+                "plan", List.of("key", "monitor", "settings"),
+                "decision", List.of("time", "key", "monitor", "window", "settings", "chain"));
         for (Map.Entry<String, List<String>> part : allowed.entrySet()) {
             String[] others = CORE_PARTS.stream()
                     .filter(other -> !other.equals(part.getKey()) && !part.getValue().contains(other))
@@ -103,6 +109,26 @@ class LayerRulesTest {
         classes().that().resideInAPackage("dev.ratelimiter.internal.core..")
                 .should().resideInAnyPackage(CORE_PARTS.stream().map(part -> "dev.ratelimiter.internal.core." + part)
                         .toArray(String[]::new))
+                .check(LIBRARY);
+    }
+
+    @Test
+    @DisplayName("the CDI layer has no class outside its parts: config, runtime, call, interceptor, beans, openapi, startup")
+    void cdiIsItsParts() {
+        classes().that().resideInAPackage("dev.ratelimiter.internal.cdi..")
+                .should().resideInAnyPackage(CDI_PARTS.stream().map(part -> "dev.ratelimiter.internal.cdi." + part)
+                        .toArray(String[]::new))
+                .check(LIBRARY);
+    }
+
+    @Test
+    @DisplayName("the CDI layer's config part reads the configuration and reaches no other CDI part, so every part may "
+            + "read the settings")
+    void cdiConfigStandsAlone() {
+        noClasses().that().resideInAPackage("dev.ratelimiter.internal.cdi.config..")
+                .should().dependOnClassesThat().resideInAnyPackage(CDI_PARTS.stream()
+                        .filter(part -> !part.equals("config"))
+                        .map(part -> "dev.ratelimiter.internal.cdi." + part + "..").toArray(String[]::new))
                 .check(LIBRARY);
     }
 

@@ -1,8 +1,8 @@
 package dev.ratelimiter.internal.health;
 
-import dev.ratelimiter.internal.cdi.LimiterConfiguration;
-import dev.ratelimiter.internal.cdi.LimiterRuntime;
-import dev.ratelimiter.internal.cdi.SettingsReloader;
+import dev.ratelimiter.internal.cdi.config.LimiterConfiguration;
+import dev.ratelimiter.internal.cdi.runtime.LimiterRuntime;
+import dev.ratelimiter.internal.cdi.runtime.SettingsReloader;
 import dev.ratelimiter.internal.core.monitor.BackendState;
 import dev.ratelimiter.internal.core.monitor.BackendStatus;
 import jakarta.enterprise.context.ApplicationScoped;

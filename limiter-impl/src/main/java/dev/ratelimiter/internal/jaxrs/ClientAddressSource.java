@@ -1,6 +1,6 @@
 package dev.ratelimiter.internal.jaxrs;
 
-import dev.ratelimiter.internal.cdi.LimiterConfiguration;
+import dev.ratelimiter.internal.cdi.config.LimiterConfiguration;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -5,12 +5,13 @@ import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.RateLimitExceededException;
 import dev.ratelimiter.RateLimiterUnavailableException;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.internal.cdi.AppliedLimits;
-import dev.ratelimiter.internal.cdi.KeyResolverInvoker;
-import dev.ratelimiter.internal.cdi.LimiterConfiguration;
-import dev.ratelimiter.internal.cdi.PlanResolvers;
-import dev.ratelimiter.internal.cdi.RateLimitDecider;
-import dev.ratelimiter.internal.cdi.RequestIdentity;
+import dev.ratelimiter.internal.cdi.call.AppliedLimits;
+import dev.ratelimiter.internal.cdi.call.KeyResolverInvoker;
+import dev.ratelimiter.internal.cdi.call.PlanResolvers;
+import dev.ratelimiter.internal.cdi.call.RequestIdentity;
+import dev.ratelimiter.internal.cdi.config.LimiterConfiguration;
+import dev.ratelimiter.internal.core.decision.RateLimitDecider;
+import dev.ratelimiter.internal.core.decision.RawKey;
 import dev.ratelimiter.internal.core.key.KeyNamespace;
 import dev.ratelimiter.internal.core.plan.Planner;
 import dev.ratelimiter.internal.core.settings.FailureCounting;
@@ -119,11 +120,11 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
         Bucket configured = settings.bucket(bucketName).orElseGet(() -> decider.bucket(bucketName));
         // The principal and the address each count in a namespace of its own: a user named 127.0.0.1 and an
         // anonymous caller from 127.0.0.1 never share a counter (docs/guide.md#keys-and-privacy)
-        KeyResolverInvoker.Key identityKey = authenticated
-                ? new KeyResolverInvoker.Key(principalName, KeyNormalization.NONE, KeyNamespace.PRINCIPAL)
-                : new KeyResolverInvoker.Key(clientAddress, KeyNormalization.NONE, KeyNamespace.CLIENT_ADDRESS);
+        RawKey identityKey = authenticated
+                ? new RawKey(principalName, KeyNormalization.NONE, KeyNamespace.PRINCIPAL)
+                : new RawKey(clientAddress, KeyNormalization.NONE, KeyNamespace.CLIENT_ADDRESS);
         Optional<KeyResolverInvoker.Resolver> resolver = resolvers.global();
-        KeyResolverInvoker.Key key = resolver.isEmpty() ? identityKey
+        RawKey key = resolver.isEmpty() ? identityKey
                 : resolvers.resolve(resolver.get(), resolvers.filterContext(configured.name(), identity))
                 .orElse(identityKey);
         // The call's limits: its plan's, where the bucket's plan-resolver property names a resolver (docs/plans.md)

@@ -1,6 +1,6 @@
 package dev.ratelimiter.internal.jaxrs;
 
-import dev.ratelimiter.internal.cdi.RequestAttributes;
+import dev.ratelimiter.internal.cdi.call.RequestAttributes;
 import jakarta.ws.rs.container.ContainerRequestContext;
 
 import java.util.Optional;

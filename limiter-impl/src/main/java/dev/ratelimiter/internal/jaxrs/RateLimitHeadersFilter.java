@@ -1,7 +1,7 @@
 package dev.ratelimiter.internal.jaxrs;
 
-import dev.ratelimiter.internal.cdi.AppliedLimits;
-import dev.ratelimiter.internal.cdi.LimiterConfiguration;
+import dev.ratelimiter.internal.cdi.call.AppliedLimits;
+import dev.ratelimiter.internal.cdi.config.LimiterConfiguration;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,7 +1,7 @@
 package dev.ratelimiter.internal.jaxrs;
 
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.internal.cdi.RateLimitDecider;
+import dev.ratelimiter.internal.core.decision.RateLimitDecider;
 import dev.ratelimiter.internal.core.settings.FailureCounting;
 import dev.ratelimiter.internal.core.window.WindowVerdicts;
 import jakarta.annotation.Priority;

@@ -1,7 +1,7 @@
 package dev.ratelimiter.internal.openapi;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.internal.cdi.DocumentedLimits;
+import dev.ratelimiter.internal.cdi.openapi.DocumentedLimits;
 import dev.ratelimiter.internal.jaxrs.RateLimitHeaders;
 import dev.ratelimiter.internal.jaxrs.RateLimitResponses;
 import jakarta.ws.rs.core.HttpHeaders;

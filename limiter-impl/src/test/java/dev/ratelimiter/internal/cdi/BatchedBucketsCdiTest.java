@@ -3,6 +3,8 @@ package dev.ratelimiter.internal.cdi;
 import dev.ratelimiter.RateLimitExceededException;
 import dev.ratelimiter.contract.MapStore;
 import dev.ratelimiter.contract.MapStoreProvider;
+import dev.ratelimiter.internal.cdi.call.RequestAttributes;
+import dev.ratelimiter.internal.cdi.call.RequestIdentity;
 import jakarta.enterprise.context.control.RequestContextController;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;

@@ -1,6 +1,25 @@
 package dev.ratelimiter.internal.cdi;
 
 import dev.ratelimiter.contract.ManualClock;
+import dev.ratelimiter.internal.cdi.beans.BucketHandles;
+import dev.ratelimiter.internal.cdi.beans.ClockProducer;
+import dev.ratelimiter.internal.cdi.beans.DeciderProducer;
+import dev.ratelimiter.internal.cdi.beans.DecidingRateLimiter;
+import dev.ratelimiter.internal.cdi.beans.RateLimitsFacade;
+import dev.ratelimiter.internal.cdi.call.KeyResolverInvoker;
+import dev.ratelimiter.internal.cdi.call.PlanResolvers;
+import dev.ratelimiter.internal.cdi.call.RequestIdentity;
+import dev.ratelimiter.internal.cdi.config.LimiterConfiguration;
+import dev.ratelimiter.internal.cdi.interceptor.EventLoopOffload;
+import dev.ratelimiter.internal.cdi.interceptor.EventLoopWarner;
+import dev.ratelimiter.internal.cdi.interceptor.NestedCalls;
+import dev.ratelimiter.internal.cdi.interceptor.RateLimitedInterceptor;
+import dev.ratelimiter.internal.cdi.interceptor.RateLimitedMethodCache;
+import dev.ratelimiter.internal.cdi.interceptor.UnfilteredRequestWarner;
+import dev.ratelimiter.internal.cdi.runtime.LimiterRuntime;
+import dev.ratelimiter.internal.cdi.runtime.MetricsConnection;
+import dev.ratelimiter.internal.cdi.runtime.SettingsReloader;
+import dev.ratelimiter.internal.cdi.startup.StartupValidator;
 import io.smallrye.config.inject.ConfigExtension;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,7 +38,7 @@ import java.util.Map;
  * Boots the library's CDI beans in Weld SE with SmallRye Config, the test's properties as system properties
  * (above the library's defaults), and a manual clock in place of the system clock.
  */
-final class CdiContainer implements AutoCloseable {
+public final class CdiContainer implements AutoCloseable {
 
     static final ManualClock CLOCK = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
 
@@ -47,7 +66,7 @@ final class CdiContainer implements AutoCloseable {
                     .addBeanClasses(LimiterConfiguration.class, ClockProducer.class, TestClock.class,
                             LimiterRuntime.class, MetricsConnection.class, DecidingRateLimiter.class,
                             RequestIdentity.class,
-                            RateLimitDecider.class, RateLimitsFacade.class, BucketHandles.class, RateLimitedMethodCache.class,
+                            DeciderProducer.class, RateLimitsFacade.class, BucketHandles.class, RateLimitedMethodCache.class,
                             KeyResolverInvoker.class, PlanResolvers.class, SettingsReloader.class, NestedCalls.class,
                             EventLoopWarner.class, EventLoopOffload.class, UnfilteredRequestWarner.class,
                             StartupValidator.class, RateLimitedInterceptor.class)
@@ -59,11 +78,11 @@ final class CdiContainer implements AutoCloseable {
         }
     }
 
-    static CdiContainer start(Map<String, String> properties, Class<?>... beans) {
+    public static CdiContainer start(Map<String, String> properties, Class<?>... beans) {
         return new CdiContainer(properties, beans);
     }
 
-    <T> T select(Class<T> type, java.lang.annotation.Annotation... qualifiers) {
+    public <T> T select(Class<T> type, java.lang.annotation.Annotation... qualifiers) {
         return container.select(type, qualifiers).get();
     }
 

@@ -1,5 +1,6 @@
 package dev.ratelimiter.internal.cdi;
 
+import dev.ratelimiter.internal.cdi.call.RequestIdentity;
 import dev.ratelimiter.internal.jaxrs.GlobalRateLimitFilter;
 import dev.ratelimiter.internal.jaxrs.RefundResponseFilter;
 import dev.ratelimiter.internal.jaxrs.RefusalResponder;

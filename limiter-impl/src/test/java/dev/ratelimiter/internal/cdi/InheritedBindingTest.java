@@ -2,6 +2,7 @@ package dev.ratelimiter.internal.cdi;
 
 import dev.ratelimiter.RateLimitExceededException;
 import dev.ratelimiter.RateLimited;
+import dev.ratelimiter.internal.cdi.call.RequestIdentity;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.control.RequestContextController;
 import jakarta.enterprise.inject.Stereotype;

@@ -6,6 +6,8 @@ import dev.ratelimiter.RateLimitKey;
 import dev.ratelimiter.RateLimited;
 import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict.Outcome;
+import dev.ratelimiter.internal.cdi.call.RequestAttributes;
+import dev.ratelimiter.internal.cdi.call.RequestIdentity;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.control.RequestContextController;
 import org.junit.jupiter.api.AfterEach;

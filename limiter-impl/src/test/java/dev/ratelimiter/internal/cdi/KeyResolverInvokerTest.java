@@ -1,6 +1,10 @@
 package dev.ratelimiter.internal.cdi;
 
 import dev.ratelimiter.KeyNormalization;
+import dev.ratelimiter.internal.cdi.call.KeyResolverInvoker;
+import dev.ratelimiter.internal.cdi.call.RequestAttributes;
+import dev.ratelimiter.internal.cdi.call.RequestIdentity;
+import dev.ratelimiter.internal.core.decision.RawKey;
 import dev.ratelimiter.internal.core.key.KeyNamespace;
 import dev.ratelimiter.spi.ConfigurationException;
 import jakarta.enterprise.context.control.RequestContextController;
@@ -92,11 +96,11 @@ class KeyResolverInvokerTest {
                 identity.resolve(null, "198.51.100.9", new HeaderAttributes(Map.of("X-Tenant", "Acme")));
 
                 KeyResolverInvoker.Resolver resolver = resolvers.global().orElseThrow();
-                Optional<KeyResolverInvoker.Key> key = resolvers.resolve(resolver,
+                Optional<RawKey> key = resolvers.resolve(resolver,
                         resolvers.filterContext("api-anonymous", identity));
 
                 assertThat(resolver.label()).as(value).isEqualTo(TenantHeaderKeys.class.getName());
-                assertThat(key).contains(new KeyResolverInvoker.Key("Acme", KeyNormalization.LOGIN,
+                assertThat(key).contains(new RawKey("Acme", KeyNormalization.LOGIN,
                         KeyNamespace.APPLICATION));
             } finally {
                 request.deactivate();

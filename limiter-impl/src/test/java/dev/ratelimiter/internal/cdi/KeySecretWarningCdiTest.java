@@ -2,6 +2,7 @@ package dev.ratelimiter.internal.cdi;
 
 import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.contract.MapStoreProvider;
+import dev.ratelimiter.internal.cdi.runtime.LimiterRuntime;
 import dev.ratelimiter.testing.LogCapture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;

@@ -5,6 +5,7 @@ import dev.ratelimiter.RateLimitKey;
 import dev.ratelimiter.RateLimited;
 import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict;
+import dev.ratelimiter.internal.cdi.runtime.SettingsReloader;
 import dev.ratelimiter.spi.ConfigurationException;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.junit.jupiter.api.AfterEach;

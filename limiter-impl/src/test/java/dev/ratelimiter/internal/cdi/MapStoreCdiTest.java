@@ -7,6 +7,8 @@ import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.contract.MapStore;
 import dev.ratelimiter.contract.MapStoreProvider;
+import dev.ratelimiter.internal.cdi.runtime.LimiterRuntime;
+import dev.ratelimiter.internal.core.decision.RateLimitDecider;
 import dev.ratelimiter.internal.core.key.CounterKeyHasher;
 import dev.ratelimiter.internal.core.key.KeyHasher;
 import dev.ratelimiter.internal.core.key.KeyNamespace;

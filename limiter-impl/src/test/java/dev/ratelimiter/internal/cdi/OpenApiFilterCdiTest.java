@@ -1,6 +1,8 @@
 package dev.ratelimiter.internal.cdi;
 
 import dev.ratelimiter.RateLimited;
+import dev.ratelimiter.internal.cdi.openapi.OpenApiRegistration;
+import dev.ratelimiter.internal.cdi.openapi.ResourceLimits;
 import dev.ratelimiter.openapi.RateLimiterOasFilter;
 import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.testing.LogCapture;

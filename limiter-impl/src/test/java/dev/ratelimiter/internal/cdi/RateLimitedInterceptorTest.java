@@ -6,6 +6,8 @@ import dev.ratelimiter.RateLimitExceededException;
 import dev.ratelimiter.RateLimiterUnavailableException;
 import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict.Outcome;
+import dev.ratelimiter.internal.cdi.call.RequestIdentity;
+import dev.ratelimiter.internal.cdi.interceptor.UnfilteredRequestWarner;
 import dev.ratelimiter.internal.core.key.KeyHasher;
 import dev.ratelimiter.internal.core.key.KeyNamespace;
 import dev.ratelimiter.spi.ConfigurationException;

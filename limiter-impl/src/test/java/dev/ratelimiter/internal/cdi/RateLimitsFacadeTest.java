@@ -3,6 +3,8 @@ package dev.ratelimiter.internal.cdi;
 import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
+import dev.ratelimiter.internal.cdi.call.AppliedLimits;
+import dev.ratelimiter.internal.cdi.call.RequestIdentity;
 import jakarta.enterprise.context.control.RequestContextController;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,5 +1,6 @@
 package dev.ratelimiter.internal.cdi;
 
+import dev.ratelimiter.internal.cdi.runtime.LimiterRuntime;
 import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.testing.LogCapture;
 import org.junit.jupiter.api.AfterEach;

@@ -3,6 +3,7 @@ package dev.ratelimiter.internal.cdi;
 import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
+import dev.ratelimiter.internal.cdi.call.RequestIdentity;
 import dev.ratelimiter.internal.core.chain.ShadowMode;
 import dev.ratelimiter.internal.health.RateLimiterReadinessCheck;
 import dev.ratelimiter.testing.LogCapture;

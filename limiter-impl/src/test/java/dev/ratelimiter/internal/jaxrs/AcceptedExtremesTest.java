@@ -6,7 +6,7 @@ import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.contract.ManualClock;
 import dev.ratelimiter.contract.UnavailableStore;
-import dev.ratelimiter.internal.cdi.AppliedLimits.Applied;
+import dev.ratelimiter.internal.cdi.call.AppliedLimits.Applied;
 import dev.ratelimiter.internal.core.chain.OutagePolicyLimiter;
 import dev.ratelimiter.internal.core.monitor.CompositeOutageListener;
 import dev.ratelimiter.internal.core.window.MemoryRateLimiter;

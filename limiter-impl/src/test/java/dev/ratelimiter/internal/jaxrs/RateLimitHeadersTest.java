@@ -2,7 +2,7 @@ package dev.ratelimiter.internal.jaxrs;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.internal.cdi.AppliedLimits.Applied;
+import dev.ratelimiter.internal.cdi.call.AppliedLimits.Applied;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

@@ -2,7 +2,7 @@ package dev.ratelimiter.internal.openapi;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
-import dev.ratelimiter.internal.cdi.DocumentedLimits;
+import dev.ratelimiter.internal.cdi.openapi.DocumentedLimits;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.models.Components;
 import org.eclipse.microprofile.openapi.models.OpenAPI;

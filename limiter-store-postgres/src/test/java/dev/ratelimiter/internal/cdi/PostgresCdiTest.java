@@ -2,6 +2,7 @@ package dev.ratelimiter.internal.cdi;
 
 import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict.Outcome;
+import dev.ratelimiter.internal.cdi.runtime.LimiterRuntime;
 import dev.ratelimiter.internal.core.monitor.BackendState;
 import dev.ratelimiter.internal.core.monitor.BackendStatus;
 import dev.ratelimiter.spi.ConfigurationException;

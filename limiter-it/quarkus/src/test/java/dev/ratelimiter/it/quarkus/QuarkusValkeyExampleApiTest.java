@@ -145,7 +145,7 @@ class QuarkusValkeyExampleApiTest extends QuarkusExampleApiTest {
             + "and nothing warns")
     void rateLimitedUniLeavesTheEventLoop() throws Exception {
         try (LogCapture blocked = LogCapture.of(BLOCKED_THREAD_CHECKER);
-             LogCapture warnings = LogCapture.of("dev.ratelimiter.internal.cdi.EventLoopWarner")) {
+             LogCapture warnings = LogCapture.of("dev.ratelimiter.internal.cdi.interceptor.EventLoopWarner")) {
             HttpResponse<String> response = twoAtOnceWhileTheStoreStalls("api/reactive/quota");
             assertThat(response.headers().firstValue("RateLimit").orElseThrow()).contains("\"reactive\";r=");
             assertThat(blocked.seen()).as("blocked-thread warnings").isEmpty();

@@ -36,7 +36,7 @@ class QuarkusStartupValidationTest {
             .withApplicationRoot(jar -> jar.addClasses(PingResource.class, MisconfiguredService.class))
             // The limiter's own log lines: its key-secret warning (logged as the chain is built, so the capture is
             // shown to work) and never its "ready", which follows the checks.
-            .setLogRecordPredicate(record -> "dev.ratelimiter.internal.cdi.LimiterRuntime".equals(record.getLoggerName()))
+            .setLogRecordPredicate(record -> "dev.ratelimiter.internal.cdi.runtime.LimiterRuntime".equals(record.getLoggerName()))
             .assertLogRecords(records -> assertThat(records).extracting(LogRecord::getMessage)
                     .anySatisfy(message -> assertThat(message).startsWith("ratelimiter.key-secret is not set"))
                     .noneSatisfy(message -> assertThat(message).startsWith(ExampleDeployments.READY)))

@@ -1,0 +1,99 @@
+package dev.ratelimiter.internal.cdi.call;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Verdict;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The verdicts given during one HTTP request, in order, from which the response filter writes the RateLimit
+ * headers. Held by the request's {@link RequestIdentity}: one request-scoped bean per request rather than two, since
+ * creating one costs more than the rest of the filter (docs/architecture.md#the-path-of-a-request).
+ */
+public final class AppliedLimits {
+
+    /** One bucket's verdict. */
+    public record Applied(Bucket bucket, Verdict verdict) {
+    }
+
+    private final List<Applied> applied = new ArrayList<>(2);
+
+    AppliedLimits() {
+    }
+
+    /** Records a verdict; a later verdict of the same bucket replaces the earlier one. */
+    public void record(Bucket bucket, Verdict verdict) {
+        applied.removeIf(entry -> entry.bucket().name().equals(bucket.name()));
+        applied.add(new Applied(bucket, verdict));
+    }
+
+    /**
+     * Replaces a bucket's verdict in its place, keeping the order the buckets were decided in: a call whose count was
+     * given back (docs/guide.md#counting-failures-only); a bucket not recorded yet is added.
+     */
+    public void replace(Bucket bucket, Verdict verdict) {
+        for (int i = 0; i < applied.size(); i++) {
+            if (applied.get(i).bucket().name().equals(bucket.name())) {
+                applied.set(i, new Applied(bucket, verdict));
+                return;
+            }
+        }
+        applied.add(new Applied(bucket, verdict));
+    }
+
+    /** {@link #replace} for any bucket, for the interceptor's counts given back. */
+    public BiConsumer<Bucket, Verdict> replacer() {
+        return this::replace;
+    }
+
+    /**
+     * {@link Handle#recorder(Bucket)} for any bucket: the interceptor records each bucket of a method as it decides.
+     */
+    public BiConsumer<Bucket, Verdict> recorder() {
+        return this::record;
+    }
+
+    /**
+     * What reads and records this request's verdicts later, from a thread where the request context may not be
+     * active (the response filter of a {@code CompletionStage} resource method that completed elsewhere, a filter
+     * that handed its store call to a worker thread).
+     */
+    public Handle handle() {
+        return new Handle(this);
+    }
+
+    /** This request's verdicts, outside the request context: {@link #get()} reads them, {@link #recorder} adds one. */
+    public static final class Handle implements Supplier<List<Applied>> {
+        private final AppliedLimits limits;
+
+        private Handle(AppliedLimits limits) {
+            this.limits = limits;
+        }
+
+        /** The verdicts so far, oldest first. */
+        @Override
+        public List<Applied> get() {
+            return limits.all();
+        }
+
+        /** What replaces {@code bucket}'s verdict in its place ({@link AppliedLimits#replace}). */
+        public Consumer<Verdict> replacer(Bucket bucket) {
+            return verdict -> limits.replace(bucket, verdict);
+        }
+
+        /** What records a verdict of {@code bucket}; a later verdict of the same bucket replaces the earlier one. */
+        public Consumer<Verdict> recorder(Bucket bucket) {
+            return verdict -> limits.record(bucket, verdict);
+        }
+    }
+
+    /** The verdicts so far, oldest first. */
+    public List<Applied> all() {
+        return Collections.unmodifiableList(applied);
+    }
+}

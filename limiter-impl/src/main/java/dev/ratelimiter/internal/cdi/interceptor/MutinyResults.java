@@ -1,0 +1,91 @@
+package dev.ratelimiter.internal.cdi.interceptor;
+
+import dev.ratelimiter.internal.core.decision.RateLimitDecider;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.UniEmitter;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The decision of a {@code Uni} or {@code Multi} method, made at each subscription: a refusal is the failure of
+ * the method's own type, and the method runs only once the attempt is allowed, so a resubscription (a retry)
+ * counts again. Loaded only for a method whose result type is Mutiny's, so never where Mutiny is absent.
+ */
+final class MutinyResults {
+
+    private MutinyResults() {
+    }
+
+    /**
+     * @param decision     counts one attempt, adding the calls failures-only buckets counted to the list it is given,
+     *                     and returns the refusal to fail with, or {@code null} if allowed
+     * @param failuresOnly whether a bucket of the method counts failures only, so its outcome is watched
+     * @param blocking     whether the decision makes a network round trip, so must leave an event loop
+     * @param proceed      runs the method, returning its {@code Uni} or {@code Multi}
+     * @param outcome      told, once the subscription's {@code Uni} or {@code Multi} ends, its failure ({@code null}
+     *                     for an item or a completion) with that subscription's counted calls; not told of a
+     *                     cancellation, whose calls stay counted (docs/guide.md#counting-failures-only)
+     */
+    static Object defer(ResultType type, Function<List<RateLimitDecider.Counted>, RuntimeException> decision,
+                        boolean failuresOnly, boolean blocking, EventLoopOffload offload, Callable<Object> proceed,
+                        BiConsumer<List<RateLimitDecider.Counted>, Throwable> outcome) {
+        Uni<List<RateLimitDecider.Counted>> allowed = Uni.createFrom().emitter(emitter -> {
+            List<RateLimitDecider.Counted> counted = failuresOnly ? new ArrayList<>(1) : null;
+            Supplier<RuntimeException> decide = () -> decision.apply(counted);
+            if (!blocking || !offload.offload(decide, (refusal, failure) -> settle(emitter, counted, refusal,
+                    failure))) {
+                RuntimeException refusal;
+                try {
+                    refusal = decide.get();
+                } catch (RuntimeException e) {
+                    emitter.fail(e);
+                    return;
+                }
+                settle(emitter, counted, refusal, null);
+            }
+        });
+        if (type == ResultType.MULTI) {
+            return allowed.onItem().transformToMulti(counted -> {
+                Multi<?> multi;
+                try {
+                    multi = (Multi<?>) proceed.call();
+                } catch (Exception e) {
+                    multi = Multi.createFrom().failure(e);
+                }
+                return counted == null || counted.isEmpty() ? multi : multi.onTermination().invoke(
+                        (failure, cancelled) -> {
+                            if (!cancelled) {
+                                outcome.accept(counted, failure);
+                            }
+                        });
+            });
+        }
+        return allowed.onItem().transformToUni(counted -> {
+            Uni<?> uni;
+            try {
+                uni = (Uni<?>) proceed.call();
+            } catch (Exception e) {
+                uni = Uni.createFrom().failure(e);
+            }
+            return counted == null || counted.isEmpty() ? uni
+                    : uni.onItemOrFailure().invoke((item, failure) -> outcome.accept(counted, failure));
+        });
+    }
+
+    private static void settle(UniEmitter<? super List<RateLimitDecider.Counted>> emitter,
+                               List<RateLimitDecider.Counted> counted, RuntimeException refusal, Throwable failure) {
+        if (failure != null) {
+            emitter.fail(failure);
+        } else if (refusal != null) {
+            emitter.fail(refusal);
+        } else {
+            emitter.complete(counted);
+        }
+    }
+}

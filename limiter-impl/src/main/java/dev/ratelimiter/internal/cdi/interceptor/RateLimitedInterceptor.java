@@ -1,0 +1,400 @@
+package dev.ratelimiter.internal.cdi.interceptor;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.KeyNormalization;
+import dev.ratelimiter.RateLimitExceededException;
+import dev.ratelimiter.RateLimitException;
+import dev.ratelimiter.RateLimitKeyMissingException;
+import dev.ratelimiter.RateLimited;
+import dev.ratelimiter.RateLimiterUnavailableException;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.internal.cdi.call.AppliedLimits;
+import dev.ratelimiter.internal.cdi.call.CallContext;
+import dev.ratelimiter.internal.cdi.call.KeyResolverInvoker;
+import dev.ratelimiter.internal.cdi.call.PlanResolvers;
+import dev.ratelimiter.internal.cdi.call.RequestAttributes;
+import dev.ratelimiter.internal.cdi.call.RequestIdentity;
+import dev.ratelimiter.internal.cdi.config.LimiterConfiguration;
+import dev.ratelimiter.internal.core.decision.RateLimitDecider;
+import dev.ratelimiter.internal.core.decision.RawKey;
+import dev.ratelimiter.internal.core.key.KeyNamespace;
+import dev.ratelimiter.internal.core.settings.FailureCounting;
+import dev.ratelimiter.internal.core.window.WindowVerdicts;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ContextNotActiveException;
+import jakarta.enterprise.inject.Intercepted;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.inject.Inject;
+import jakarta.interceptor.AroundInvoke;
+import jakarta.interceptor.Interceptor;
+import jakarta.interceptor.InvocationContext;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * Counts each call of a {@link RateLimited} method before it runs, and refuses it with
+ * {@link RateLimitExceededException} or, for a fail-closed outage, {@link RateLimiterUnavailableException}: thrown
+ * by an ordinary method, as a failed stage by one returning {@code CompletionStage}, as a failure by one returning
+ * Mutiny's {@code Uni} or {@code Multi} (counted at each subscription; see {@link ResultType}).
+ *
+ * <p>The binding is the one the container applied to the intercepted bean (its class, superclasses, stereotypes),
+ * resolved once per bean class and method by {@link RateLimitedMethodCache}; a repeated {@code @RateLimited} gives
+ * several buckets, decided in declaration order until the first refusal, in one call of the limiter chain (one
+ * store round trip where the store allows it: {@link RateLimitDecider#decideAll}). A call for which a bucket has
+ * no key (a resolver's {@code null}, no fallback) is refused with {@link RateLimitKeyMissingException} before any
+ * bucket counts, delivered like a refusal.
+ *
+ * <p>A limit whose bucket has a plan resolver is decided under the call's plan: the resolver's answer for the key,
+ * cached ({@link PlanResolvers}, docs/plans.md), chosen with the keys before any bucket counts.
+ *
+ * <p>At {@code PLATFORM_BEFORE + 100}, so it runs before {@code @Transactional} (PLATFORM_BEFORE + 200) and
+ * MicroProfile Fault Tolerance: a denied call opens no transaction and is not retried.
+ */
+@RateLimited(bucket = "")
+@Interceptor
+@Priority(Interceptor.Priority.PLATFORM_BEFORE + 100)
+public class RateLimitedInterceptor {
+
+    /** Outside an HTTP request there is no response to put headers on: verdicts are not recorded. */
+    private static final BiConsumer<Bucket, Verdict> NO_REQUEST = (bucket, verdict) -> {
+    };
+
+    @Inject
+    @Intercepted
+    Bean<?> intercepted;
+
+    @Inject
+    RateLimitedMethodCache methods;
+
+    @Inject
+    RateLimitDecider decider;
+
+    @Inject
+    RequestIdentity identity;
+
+    @Inject
+    LimiterConfiguration configuration;
+
+    @Inject
+    EventLoopWarner eventLoops;
+
+    @Inject
+    EventLoopOffload offload;
+
+    @Inject
+    UnfilteredRequestWarner unfiltered;
+
+    @Inject
+    KeyResolverInvoker resolvers;
+
+    @Inject
+    NestedCalls nestedCalls;
+
+    @Inject
+    PlanResolvers plans;
+
+    @AroundInvoke
+    Object limit(InvocationContext context) throws Exception {
+        if (!configuration.settings().enabled()) {
+            return context.proceed();
+        }
+        Method method = context.getMethod();
+        Class<?> beanClass = intercepted.getBeanClass();
+        RateLimitedMethodCache.Binding binding = methods.binding(beanClass, method);
+        // Every key is read now, on the calling thread (a Uni may be subscribed where the request context is not
+        // active), and before any bucket counts: a call without a key counts nowhere.
+        List<RateLimitedMethodCache.BoundLimit> limits = binding.limits();
+        RawKey[] keys = new RawKey[limits.size()];
+        RateLimitKeyMissingException missing = null;
+        for (int i = 0; i < keys.length && missing == null; i++) {
+            keys[i] = key(limits.get(i), binding.method(), context, beanClass);
+            if (keys[i] == null) {
+                missing = new RateLimitKeyMissingException(limits.get(i).bucket().name());
+            }
+        }
+        RateLimitKeyMissingException noKey = missing;
+        // Each call's limits are chosen now too, by the plan resolvers, with the keys (docs/plans.md)
+        Bucket[] planned = binding.planned() && noKey == null ? planned(limits, keys, context) : null;
+        // The request's limits through one call of the request-scoped bean's proxy: each costs a context lookup
+        AppliedLimits applied = applied();
+        BiConsumer<Bucket, Verdict> recorder = applied != null ? applied.recorder() : NO_REQUEST;
+        RateLimitedMethod rateLimited = binding.method();
+        boolean failuresOnly = countsFailuresOnly(limits);
+        BiConsumer<Bucket, Verdict> replacer = failuresOnly && applied != null ? applied.replacer() : NO_REQUEST;
+        if (rateLimited.result() == ResultType.UNI || rateLimited.result() == ResultType.MULTI) {
+            // Decided at each subscription, on whatever thread subscribes: no nesting on this thread to see
+            Function<List<RateLimitDecider.Counted>, RuntimeException> decision = noKey != null ? counted -> noKey
+                    : counted -> decide(limits, planned, keys, 0, recorder, counted);
+            return MutinyResults.defer(rateLimited.result(), decision, failuresOnly, decider.blocking(), offload,
+                    context::proceed, (counted, failure) -> settle(limits, counted, failure, replacer));
+        }
+        eventLoops.check(method, decider.blocking());
+        int mark = nestedCalls.mark();
+        List<RateLimitDecider.Counted> counted = failuresOnly ? new ArrayList<>(limits.size()) : null;
+        try {
+            // A call nested in one of the same bucket and key on this thread (a bean calling its own method, which
+            // ArC intercepts) is not counted again in that bucket: the outer call counted it
+            RuntimeException refusal = noKey != null ? noKey
+                    : decide(limits, planned, keys, nestedCalls.enter(limits, keys), recorder, counted);
+            if (rateLimited.result() == ResultType.COMPLETION_STAGE && refusal != null) {
+                return CompletableFuture.failedFuture(refusal);
+            }
+            if (refusal != null) {
+                throw refusal;
+            }
+            return counted == null || counted.isEmpty() ? context.proceed()
+                    : proceedCounted(context, rateLimited.result(), limits, counted, replacer);
+        } finally {
+            nestedCalls.exit(mark);
+        }
+    }
+
+    /**
+     * Each limit's bucket under the call's plan: the plan resolver's choice for a limit with a planner, the bucket
+     * itself for the others (docs/plans.md).
+     */
+    private Bucket[] planned(List<RateLimitedMethodCache.BoundLimit> limits, RawKey[] keys,
+                             InvocationContext context) {
+        Bucket[] buckets = new Bucket[limits.size()];
+        for (int i = 0; i < buckets.length; i++) {
+            RateLimitedMethodCache.BoundLimit limit = limits.get(i);
+            if (limit.planner() == null) {
+                buckets[i] = limit.bucket();
+            } else {
+                long cost = limit.limit().cost();
+                Bucket cached = plans.cached(limit.planner(), keys[i], cost);
+                buckets[i] = cached != null ? cached
+                        : plans.resolve(limit.planner(), keys[i], cost, callContext(limit, context));
+            }
+        }
+        return buckets;
+    }
+
+    /** Whether a limit of the method counts failures only (docs/guide.md#counting-failures-only). */
+    private static boolean countsFailuresOnly(List<RateLimitedMethodCache.BoundLimit> limits) {
+        for (RateLimitedMethodCache.BoundLimit limit : limits) {
+            if (limit.counting().failuresOnly()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Runs the method, then gives back the calls counted in failures-only buckets if it succeeded: it returned, or
+     * threw what the bucket does not call a failure; a {@code CompletionStage} by how it completes (its stage is
+     * returned as it is, so the caller sees the same result or exception).
+     */
+    private Object proceedCounted(InvocationContext context, ResultType result,
+                                  List<RateLimitedMethodCache.BoundLimit> limits,
+                                  List<RateLimitDecider.Counted> counted, BiConsumer<Bucket, Verdict> recorder)
+            throws Exception {
+        Object value;
+        try {
+            value = context.proceed();
+        } catch (Exception | Error e) {
+            settle(limits, counted, e, recorder);
+            throw e;
+        }
+        if (result == ResultType.COMPLETION_STAGE && value instanceof CompletionStage<?> stage) {
+            stage.whenComplete((ignored, failure) -> settle(limits, counted, failure, recorder));
+        } else {
+            settle(limits, counted, null, recorder);
+        }
+        return value;
+    }
+
+    /**
+     * Gives back each counted call whose bucket does not call {@code failure} a failure ({@code null}: the call
+     * succeeded), in one refund; once given back, the request's RateLimit headers report the cost back too.
+     */
+    private void settle(List<RateLimitedMethodCache.BoundLimit> limits, List<RateLimitDecider.Counted> counted,
+                        Throwable failure, BiConsumer<Bucket, Verdict> recorder) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
+                : failure;
+        List<RateLimitDecider.Counted> succeeded = new ArrayList<>(counted.size());
+        for (RateLimitDecider.Counted call : counted) {
+            if (cause == null || !countingOf(limits, call.bucket()).failedWith(cause)) {
+                succeeded.add(call);
+            }
+        }
+        if (decider.refund(succeeded)) {
+            for (RateLimitDecider.Counted call : succeeded) {
+                recorder.accept(call.bucket(), WindowVerdicts.givenBack(call.bucket(), call.verdict(), call.cost()));
+            }
+        }
+    }
+
+    private static FailureCounting countingOf(List<RateLimitedMethodCache.BoundLimit> limits, Bucket bucket) {
+        for (RateLimitedMethodCache.BoundLimit limit : limits) {
+            if (limit.bucket().name().equals(bucket.name())) {
+                return limit.counting();
+            }
+        }
+        return FailureCounting.ALL;
+    }
+
+    /**
+     * Decides the buckets in declaration order; the first refusal stops the rest
+     * (docs/guide.md#several-limits-on-one-method): later buckets are not counted, earlier ones keep their count.
+     * A bucket whose bit is set in {@code nested} is left out: an outer call on this thread counted its key.
+     *
+     * @return the refusal, or {@code null} when every bucket allowed the call
+     */
+    private RateLimitException decide(List<RateLimitedMethodCache.BoundLimit> limits, Bucket[] planned,
+                                      RawKey[] keys, long nested,
+                                      BiConsumer<Bucket, Verdict> recorder, List<RateLimitDecider.Counted> counted) {
+        if (nested != 0) {
+            List<RateLimitedMethodCache.BoundLimit> toCount = new ArrayList<>(keys.length);
+            List<Bucket> plannedToCount = new ArrayList<>(keys.length);
+            List<RawKey> keysToCount = new ArrayList<>(keys.length);
+            for (int i = 0; i < keys.length; i++) {
+                if (i >= Long.SIZE || (nested & 1L << i) == 0) {
+                    toCount.add(limits.get(i));
+                    plannedToCount.add(planned != null ? planned[i] : limits.get(i).bucket());
+                    keysToCount.add(keys[i]);
+                }
+            }
+            return keysToCount.isEmpty() ? null
+                    : decide(toCount, plannedToCount.toArray(Bucket[]::new),
+                    keysToCount.toArray(RawKey[]::new), 0, recorder, counted);
+        }
+        if (keys.length == 1) { // the common case, without the lists of several buckets
+            Bucket bucket = planned != null ? planned[0] : limits.get(0).bucket();
+            Verdict verdict = counted != null && limits.get(0).counting().failuresOnly()
+                    ? decider.decide(bucket, keys[0], limits.get(0).limit().cost(), counted)
+                    : decider.decide(bucket, keys[0], limits.get(0).limit().cost());
+            recorder.accept(bucket, verdict);
+            return refusal(bucket, verdict);
+        }
+        List<Bucket> buckets = new ArrayList<>(keys.length);
+        long[] costs = new long[keys.length];
+        boolean[] failuresOnly = new boolean[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            buckets.add(planned != null ? planned[i] : limits.get(i).bucket());
+            costs[i] = limits.get(i).limit().cost();
+            failuresOnly[i] = limits.get(i).counting().failuresOnly();
+        }
+        // One call of the chain for every bucket: one store round trip where the store allows it.
+        Verdict[] verdicts = decider.decideAll(buckets, Arrays.asList(keys), costs, failuresOnly, counted);
+        for (int i = 0; i < verdicts.length; i++) {
+            recorder.accept(buckets.get(i), verdicts[i]);
+            RateLimitException refusal = refusal(buckets.get(i), verdicts[i]);
+            if (refusal != null) {
+                return refusal;
+            }
+        }
+        return null;
+    }
+
+    private static RateLimitException refusal(Bucket bucket, Verdict verdict) {
+        return switch (verdict.outcome()) {
+            case DENIED -> new RateLimitExceededException(bucket, verdict);
+            case UNAVAILABLE -> new RateLimiterUnavailableException(bucket, verdict);
+            default -> null;
+        };
+    }
+
+    /**
+     * The key of one limit, from its source, else from its fallback sources in order.
+     *
+     * @return {@code null} when no source gave one
+     * @throws IllegalStateException for a key from the request outside a request the filter saw
+     */
+    private RawKey key(RateLimitedMethodCache.BoundLimit limit, RateLimitedMethod rateLimited,
+                       InvocationContext context, Class<?> beanClass) {
+        RawKey key = key(limit.limit().source(), limit, rateLimited, context, beanClass);
+        List<RateLimitedMethod.KeySource> fallback = limit.limit().fallback();
+        for (int i = 0; key == null && i < fallback.size(); i++) {
+            key = key(fallback.get(i), limit, rateLimited, context, beanClass);
+        }
+        return key;
+    }
+
+    private RawKey key(RateLimitedMethod.KeySource source, RateLimitedMethodCache.BoundLimit limit,
+                       RateLimitedMethod rateLimited, InvocationContext context, Class<?> beanClass) {
+        return switch (source) {
+            case PARAMETER -> new RawKey(
+                    (CharSequence) context.getParameters()[rateLimited.keyParameter()], rateLimited.normalization(),
+                    KeyNamespace.APPLICATION);
+            case IDENTITY -> {
+                requireRequest(beanClass, context.getMethod());
+                RawKey principal = plain(identity.principalName(), KeyNamespace.PRINCIPAL);
+                yield principal != null ? principal : plain(identity.clientAddress(), KeyNamespace.CLIENT_ADDRESS);
+            }
+            case PRINCIPAL -> {
+                requireRequest(beanClass, context.getMethod());
+                yield plain(identity.principalName(), KeyNamespace.PRINCIPAL);
+            }
+            case CLIENT_ADDRESS -> {
+                requireRequest(beanClass, context.getMethod());
+                yield plain(identity.clientAddress(), KeyNamespace.CLIENT_ADDRESS);
+            }
+            case RESOLVER -> resolvers.resolve(limit.resolver(), callContext(limit, context)).orElse(null);
+        };
+    }
+
+    /** A key the library derives from the request, in its source's namespace; {@code null} for none. */
+    private static RawKey plain(Optional<String> key, KeyNamespace namespace) {
+        return key.map(value -> new RawKey(value, KeyNormalization.NONE, namespace)).orElse(null);
+    }
+
+    /**
+     * Fails unless the call runs in an HTTP request the global filter saw (it records the client address of every
+     * request): otherwise there is no principal or client address to key by.
+     */
+    private void requireRequest(Class<?> beanClass, Method method) {
+        boolean seen;
+        try {
+            seen = identity.clientAddress().isPresent();
+        } catch (ContextNotActiveException e) {
+            throw noKey(beanClass, method);
+        }
+        if (!seen) {
+            unfiltered.report(beanClass, method);
+            throw new IllegalStateException(UnfilteredRequestWarner.message(beanClass, method));
+        }
+    }
+
+    /** What a resolver reads; outside a request, only the bucket, the method and its arguments. */
+    private CallContext callContext(RateLimitedMethodCache.BoundLimit limit, InvocationContext context) {
+        Optional<String> principal = Optional.empty();
+        Optional<String> address = Optional.empty();
+        RequestAttributes attributes = RequestAttributes.NONE;
+        try {
+            principal = identity.principalName();
+            address = identity.clientAddress();
+            attributes = identity.attributes();
+        } catch (ContextNotActiveException e) {
+            // a call outside HTTP: the resolver may still key by the arguments
+        }
+        return new CallContext(limit.bucket().name(), Optional.of(context.getMethod()),
+                Collections.unmodifiableList(Arrays.asList(context.getParameters())), principal, address, attributes);
+    }
+
+    /** This request's limits, or {@code null} outside a request; the instance, not the proxy. */
+    private AppliedLimits applied() {
+        try {
+            return identity.applied();
+        } catch (ContextNotActiveException e) {
+            return null;
+        }
+    }
+
+    private static IllegalStateException noKey(Class<?> beanClass, Method method) {
+        return new IllegalStateException(RateLimitedMethod.describe(beanClass, method) + " is @RateLimited "
+                + "with a key from the request (no @RateLimitKey parameter, or key = PRINCIPAL or CLIENT_ADDRESS) and "
+                + "was called outside an HTTP request handled by the rate limiter's filter, so there is no principal "
+                + "or client address to key it by");
+    }
+}

@@ -1,0 +1,163 @@
+package dev.ratelimiter.internal.cdi.interceptor;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.internal.cdi.call.KeyResolverInvoker;
+import dev.ratelimiter.internal.cdi.call.PlanResolvers;
+import dev.ratelimiter.internal.cdi.config.LimiterConfiguration;
+import dev.ratelimiter.internal.cdi.runtime.LimiterRuntime;
+import dev.ratelimiter.internal.core.decision.RateLimitDecider;
+import dev.ratelimiter.internal.core.plan.Planner;
+import dev.ratelimiter.internal.core.settings.FailureCounting;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Resolves each {@code @RateLimited} method once per bean class and keeps the result, so the interceptor does no
+ * reflection and no bean look-up per call. Keyed by the pair: two beans inheriting one method may bind it to
+ * different buckets.
+ */
+@ApplicationScoped
+public class RateLimitedMethodCache {
+
+    /**
+     * One limit of a method, resolved.
+     *
+     * @param bucket   the configured bucket
+     * @param limit    where its key comes from
+     * @param resolver the resolver bean, for a key from a resolver; {@code null} otherwise
+     * @param counting which calls stay counted, the bucket's property overridden by {@code @RateLimited(count)}
+     * @param planner  chooses each call's limits among the bucket's plans (docs/plans.md); {@code null} when no
+     *                 plan resolver is named: the bucket's own limits always apply
+     */
+    public record BoundLimit(Bucket bucket, RateLimitedMethod.Limit limit, KeyResolverInvoker.Resolver resolver,
+                             FailureCounting counting, Planner planner) {
+
+        /** A limit without a plan resolver. */
+        public BoundLimit(Bucket bucket, RateLimitedMethod.Limit limit, KeyResolverInvoker.Resolver resolver,
+                          FailureCounting counting) {
+            this(bucket, limit, resolver, counting, null);
+        }
+
+        /** A limit that counts every call. */
+        public BoundLimit(Bucket bucket, RateLimitedMethod.Limit limit, KeyResolverInvoker.Resolver resolver) {
+            this(bucket, limit, resolver, FailureCounting.ALL);
+        }
+    }
+
+    /**
+     * A resolved binding: the limits in declaration order, and the method's key parameter and result type.
+     *
+     * @param limits at least one, in the order they are decided
+     * @param method what the annotations ask
+     * @param planned whether a limit has a planner, so each call's limits are chosen before it is decided
+     */
+    public record Binding(List<BoundLimit> limits, RateLimitedMethod method, boolean planned) {
+
+        public Binding {
+            limits = List.copyOf(limits);
+        }
+
+        /** A binding, {@code planned} if one of its limits has a planner. */
+        public Binding(List<BoundLimit> limits, RateLimitedMethod method) {
+            this(limits, method, limits.stream().anyMatch(limit -> limit.planner() != null));
+        }
+    }
+
+    @Inject
+    RateLimitDecider decider;
+
+    @Inject
+    KeyResolverInvoker resolvers;
+
+    @Inject
+    LimiterConfiguration configuration;
+
+    @Inject
+    LimiterRuntime runtime;
+
+    @Inject
+    PlanResolvers plans;
+
+    // Nested rather than keyed by a pair record: a look-up allocates nothing.
+    private final Map<Class<?>, Map<Method, Binding>> bindings = new ConcurrentHashMap<>();
+
+    /**
+     * The binding of {@code method} called on an instance of {@code beanClass}.
+     *
+     * @throws IllegalStateException naming the method, if its binding is invalid (normally caught at startup)
+     */
+    public Binding binding(Class<?> beanClass, Method method) {
+        Map<Method, Binding> ofClass = bindings.get(beanClass);
+        if (ofClass == null) {
+            ofClass = bindings.computeIfAbsent(beanClass, type -> new ConcurrentHashMap<>());
+        }
+        Binding binding = ofClass.get(method);
+        return binding != null ? binding : ofClass.computeIfAbsent(method, m -> resolve(beanClass, m));
+    }
+
+    /**
+     * Forgets every binding, so each method's buckets and planners are resolved again at its next call: after a
+     * reload changed a bucket's settings (docs/live-limits.md).
+     */
+    public void forget() {
+        bindings.clear();
+    }
+
+    private Binding resolve(Class<?> beanClass, Method method) {
+        try {
+            RateLimitedMethod rateLimited = RateLimitedMethod.of(beanClass, method).orElseThrow(() ->
+                    new IllegalArgumentException(RateLimitedMethod.describe(beanClass, method)
+                            + " carries no @RateLimited"));
+            return new Binding(rateLimited.limits().stream().map(limit -> {
+                Bucket bucket = decider.bucket(limit.bucketName());
+                return new BoundLimit(bucket, limit, resolver(beanClass, method, limit),
+                        counting(beanClass, method, bucket, limit), planner(beanClass, method, bucket, limit));
+            }).toList(), rateLimited);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /** The bucket's counting, as the annotation's {@code count} overrides it; a store without refunds fails it. */
+    private FailureCounting counting(Class<?> beanClass, Method method, Bucket bucket, RateLimitedMethod.Limit limit) {
+        FailureCounting configured = configuration.settings().counting(bucket);
+        FailureCounting counting = switch (limit.count()) {
+            case BUCKET -> configured;
+            case ALL -> configured.everyCall();
+            case FAILURES -> configured.onlyFailures();
+        };
+        if (counting.failuresOnly() && !runtime.refunds()) {
+            throw new IllegalArgumentException(RateLimitedMethod.describe(beanClass, method) + ": @RateLimited(bucket "
+                    + "= \"" + limit.bucketName() + "\", count = FAILURES), but the store of ratelimiter.backend="
+                    + configuration.settings().backend() + " gives no counts back "
+                    + "(docs/guide.md#counting-failures-only); remove count, or choose memory, valkey or postgres");
+        }
+        return counting;
+    }
+
+    private Planner planner(Class<?> beanClass, Method method, Bucket bucket, RateLimitedMethod.Limit limit) {
+        try {
+            return plans.planner(bucket, limit.planResolver()).orElse(null);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(RateLimitedMethod.describe(beanClass, method)
+                    + ": @RateLimited(bucket = \"" + limit.bucketName() + "\"): " + e.getMessage(), e);
+        }
+    }
+
+    private KeyResolverInvoker.Resolver resolver(Class<?> beanClass, Method method, RateLimitedMethod.Limit limit) {
+        if (limit.resolver() == null) {
+            return null;
+        }
+        try {
+            return resolvers.find(limit.resolver());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(RateLimitedMethod.describe(beanClass, method)
+                    + ": @RateLimited(bucket = \"" + limit.bucketName() + "\"): " + e.getMessage(), e);
+        }
+    }
+}

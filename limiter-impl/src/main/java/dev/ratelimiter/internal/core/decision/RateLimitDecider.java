@@ -1,0 +1,295 @@
+package dev.ratelimiter.internal.core.decision;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.KeyNormalization;
+import dev.ratelimiter.RateLimitDenied;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.internal.core.chain.BatchingLimiter;
+import dev.ratelimiter.internal.core.chain.LimiterAssembly;
+import dev.ratelimiter.internal.core.chain.OutagePolicyLimiter;
+import dev.ratelimiter.internal.core.chain.ShadowMode;
+import dev.ratelimiter.internal.core.key.CounterKeyHasher;
+import dev.ratelimiter.internal.core.key.KeyNamespace;
+import dev.ratelimiter.internal.core.key.KeyNormalizer;
+import dev.ratelimiter.internal.core.settings.LimiterSettings;
+import dev.ratelimiter.internal.core.window.RefundingLimiter;
+import dev.ratelimiter.internal.core.window.WindowVerdicts;
+import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StoreRefund;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The one path every decision takes, from the interceptor, the global filter and the {@code RateLimits} facade:
+ * normalize the raw key, hash it, count it, and report a {@link RateLimitDenied} on a denial (with the key's
+ * HMAC-SHA-256 or SHA-256, whichever hash it was counted under: {@link CounterKeyHasher}), which the CDI layer fires
+ * as an event. A refusal of a bucket in shadow mode is turned into a verdict that lets the call go on
+ * ({@link ShadowMode}), and reports nothing: docs/guide.md#shadow-mode.
+ *
+ * <p>Plain Java: one instance per application, built on the runtime's {@link DecisionSource}; safe for concurrent
+ * use. Not final, with a protected no-argument constructor, so CDI can proxy it as an {@code @ApplicationScoped}
+ * bean.
+ */
+public class RateLimitDecider {
+
+    private final DecisionSource source;
+    private final Supplier<LimiterSettings> settings;
+    private final Consumer<RateLimitDenied> denials;
+
+    /**
+     * @param source   the chain and the clock, asked once per decision
+     * @param settings the settings in force, reloaded ones included (docs/live-limits.md): the configured buckets
+     * @param denials  told of each denial, on the deciding thread (in a server: the CDI event {@code RateLimitDenied})
+     */
+    public RateLimitDecider(DecisionSource source, Supplier<LimiterSettings> settings,
+                            Consumer<RateLimitDenied> denials) {
+        this.source = source;
+        this.settings = settings;
+        this.denials = denials;
+    }
+
+    /** For a CDI client proxy, which subclasses a normal-scoped bean's type; not for deciding. */
+    protected RateLimitDecider() {
+        this(null, null, null);
+    }
+
+    /**
+     * Counts one attempt (cost 1).
+     *
+     * @return the verdict after the bucket's outage policy; {@code UNAVAILABLE} only for a fail-closed outage. For
+     *         a bucket in shadow mode never {@code DENIED} nor {@code UNAVAILABLE}: a refusal comes back
+     *         {@code ALLOWED} with {@code remaining} 0 and the window's {@code resetAfter}
+     */
+    public Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
+        return decide(bucket, rawKey, normalization, 1);
+    }
+
+    /**
+     * Decides one call of the given cost in every window of the bucket (docs/guide.md#fixed-windows); a decision
+     * is counted once in the metrics, whatever its cost and however many windows the bucket has.
+     *
+     * @param cost attempts the call counts, from 0 (a check) to the bucket's largest cost
+     * @return the verdict after the bucket's outage policy; {@code UNAVAILABLE} only for a fail-closed outage
+     * @throws IllegalArgumentException if the cost is negative or above the bucket's largest cost
+     */
+    public Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization, long cost) {
+        return decide(bucket, rawKey, normalization, KeyNamespace.APPLICATION, cost, null);
+    }
+
+    /**
+     * As {@link #decide(Bucket, CharSequence, KeyNormalization, long)}, for a key of any source: one the library
+     * derives from the request (principal, client address) counts apart from an application's key of the same
+     * text ({@link KeyNamespace}).
+     */
+    public Verdict decide(Bucket bucket, RawKey key, long cost) {
+        return decide(bucket, key.raw(), key.normalization(), key.namespace(), cost, null);
+    }
+
+    /**
+     * As {@link #decide(Bucket, RawKey, long)}, for a bucket that counts failures only: a call it
+     * counted is added to {@code counted}, to be given back by {@link #refund} if the call succeeds
+     * (docs/guide.md#counting-failures-only).
+     *
+     * @param counted where the counted call goes; nothing is added for a refusal, a cost of 0, a call a fail-open
+     *                policy let through uncounted, or a shadow bucket's refusal let through
+     */
+    public Verdict decide(Bucket bucket, RawKey key, long cost, List<Counted> counted) {
+        return decide(bucket, key.raw(), key.normalization(), key.namespace(), cost, counted);
+    }
+
+    private Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization, KeyNamespace namespace,
+                           long cost, List<Counted> counted) {
+        checkCost(bucket, cost);
+        DecisionPath path = source.path();
+        String normalized = KeyNormalizer.normalize(rawKey, normalization);
+        String key = path.assembly().keys().counterKey(namespace, normalized);
+        long decidedAt = counted != null ? source.clock().millis() : 0;
+        Verdict verdict = path.assembly().limiter().consume(bucket, key, cost);
+        if (counted != null) {
+            keepCounted(path, new StoreItem(bucket, key, cost), verdict, decidedAt, counted);
+        }
+        return settle(path, bucket, namespace, normalized, key, verdict);
+    }
+
+    /** Adds the call to {@code counted} if the chain counted it somewhere, so it has something to give back. */
+    private static void keepCounted(DecisionPath path, StoreItem item, Verdict verdict, long decidedAt,
+                                    List<Counted> counted) {
+        if (item.cost() > 0 && path.assembly().limiter() instanceof OutagePolicyLimiter chain
+                && chain.counted(item.bucket(), verdict)) {
+            counted.add(new Counted(item.bucket(), item.key(), item.cost(), verdict, decidedAt));
+        }
+    }
+
+    /**
+     * A call counted in a bucket that counts failures only, kept until the call's outcome is known.
+     *
+     * @param bucket          the bucket
+     * @param key             the hashed key it was counted under
+     * @param cost            its cost, 1 or more
+     * @param verdict         the chain's {@code ALLOWED} verdict, whose windows' ends name where it was counted
+     * @param decidedAtMillis the library's clock before the decision, epoch milliseconds
+     */
+    public record Counted(Bucket bucket, String key, long cost, Verdict verdict, long decidedAtMillis) {
+    }
+
+    /**
+     * Gives the counted calls' costs back, in one store round trip where the store allows it: each to the windows
+     * it was counted in, never to a later one (docs/guide.md#counting-failures-only). Each is counted in the
+     * metrics as given or dropped; never throws, and never sends a refund again.
+     *
+     * @param counted calls {@link #decide(Bucket, RawKey, long, List)} counted; may be empty
+     * @return whether they were given back (false: dropped, and counted so)
+     */
+    public boolean refund(List<Counted> counted) {
+        if (counted.isEmpty()) {
+            return true;
+        }
+        DecisionPath path = source.path();
+        long now = source.clock().millis();
+        List<StoreRefund> refunds = new ArrayList<>(counted.size());
+        for (Counted call : counted) {
+            refunds.add(WindowVerdicts.refund(call.bucket(), call.key(), call.cost(), call.verdict(),
+                    now - call.decidedAtMillis()));
+        }
+        boolean given;
+        try {
+            given = RefundingLimiter.refund(path.assembly().limiter(), refunds);
+        } catch (RuntimeException e) {
+            given = false; // the chain does not throw for a store failure; anything else must not fail the call
+        }
+        for (Counted call : counted) {
+            path.metrics().refund(call.bucket(), given);
+        }
+        return given;
+    }
+
+    /**
+     * Decides the buckets of one method with several {@code @RateLimited}, in declaration order, each as
+     * {@link #decide(Bucket, CharSequence, KeyNormalization, long)} would, but in one call of the limiter chain, so
+     * one store round trip where the store allows it (docs/guide.md#several-limits-on-one-method). The first
+     * refusal stops the rest: later buckets are not counted, earlier ones keep their count. A refusal of a bucket in
+     * shadow mode does not stop the rest: it is let through, and the later buckets are decided in a further call.
+     *
+     * @param buckets the buckets, in the order they are decided, at least one
+     * @param keys    each bucket's raw key and its normalization, at the same index
+     * @param costs   each bucket's cost, at the same index, from 0 to the bucket's largest cost
+     * @return one verdict per decided bucket, in order: all {@code ALLOWED} but for the last, which may be the
+     *         refusal ({@code DENIED}, or {@code UNAVAILABLE} for a fail-closed outage) that stopped the rest
+     * @throws IllegalArgumentException if a cost is negative or above its bucket's largest cost, before anything
+     *                                  is counted
+     */
+    public Verdict[] decideAll(List<Bucket> buckets, List<RawKey> keys, long[] costs) {
+        return decideAll(buckets, keys, costs, null, null);
+    }
+
+    /**
+     * As {@link #decideAll(List, List, long[])}, keeping the calls counted in the buckets that count failures only
+     * in {@code counted}, as {@link #decide(Bucket, RawKey, long, List)} does.
+     *
+     * @param failuresOnly for each bucket, at the same index, whether it counts failures only; {@code null}: none
+     * @param counted      where the counted calls of those buckets go; {@code null}: none kept
+     */
+    public Verdict[] decideAll(List<Bucket> buckets, List<RawKey> keys, long[] costs,
+                               boolean[] failuresOnly, List<Counted> counted) {
+        int count = buckets.size();
+        DecisionPath path = source.path();
+        CounterKeyHasher counterKeys = path.assembly().keys();
+        String[] normalized = new String[count];
+        List<StoreItem> items = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            Bucket bucket = buckets.get(i);
+            checkCost(bucket, costs[i]);
+            normalized[i] = KeyNormalizer.normalize(keys.get(i).raw(), keys.get(i).normalization());
+            items.add(new StoreItem(bucket, counterKeys.counterKey(keys.get(i).namespace(), normalized[i]),
+                    costs[i]));
+        }
+        Verdict[] verdicts = new Verdict[count];
+        int done = 0;
+        long decidedAt = counted != null ? source.clock().millis() : 0;
+        while (done < count) {
+            Verdict[] decided = BatchingLimiter.consumeAll(path.assembly().limiter(),
+                    done == 0 ? items : items.subList(done, count));
+            for (Verdict verdict : decided) {
+                StoreItem item = items.get(done);
+                if (counted != null && failuresOnly[done]) {
+                    keepCounted(path, item, verdict, decidedAt, counted);
+                }
+                Verdict answer = settle(path, item.bucket(), keys.get(done).namespace(), normalized[done], item.key(),
+                        verdict);
+                verdicts[done++] = answer;
+                if (answer.outcome() != Verdict.Outcome.ALLOWED) {
+                    return done == count ? verdicts : Arrays.copyOf(verdicts, done);
+                }
+            }
+        }
+        return verdicts;
+    }
+
+    /** What {@link #decide} does with the chain's verdict: shadow mode, the metrics, the denial event. */
+    private Verdict settle(DecisionPath path, Bucket bucket, KeyNamespace namespace, String normalized,
+                           String key, Verdict verdict) {
+        ShadowMode shadow = path.assembly().shadow();
+        if (verdict.outcome() != Verdict.Outcome.ALLOWED && shadow.covers(bucket)) {
+            return shadow.letThrough(bucket, key, verdict);
+        }
+        path.metrics().decision(bucket, verdict.outcome());
+        if (verdict.outcome() == Verdict.Outcome.DENIED) {
+            denials.accept(new RateLimitDenied(bucket, path.assembly().keys().eventKey(namespace, normalized, key),
+                    verdict));
+        }
+        return verdict;
+    }
+
+    /**
+     * Refuses a cost no call could be allowed with, or a negative one.
+     *
+     * @throws IllegalArgumentException naming the bucket, the cost and the accepted range
+     */
+    public static void checkCost(Bucket bucket, long cost) {
+        if (cost < 0 || cost > bucket.largestCost()) {
+            throw new IllegalArgumentException(costProblem(bucket, cost));
+        }
+    }
+
+    /** The message for a cost out of range, without the caller's place. */
+    public static String costProblem(Bucket bucket, long cost) {
+        return "cost " + cost + " is out of range for bucket '" + bucket.name() + "': from 0 to "
+                + bucket.largestCost() + (bucket.isTokenBucket() ? " (the bucket's smallest capacity: its burst, or a "
+                + "longer window's limit)" : " (the bucket's smallest limit)");
+    }
+
+    /**
+     * Whether a decision may wait on the network or a lock (the store says so: {@code RateLimitStore.blocking()}),
+     * so must not run on a thread that may not block, such as a Vert.x event loop. In-memory decisions never block.
+     */
+    public boolean blocking() {
+        return source.path().assembly().blocking();
+    }
+
+    /**
+     * Clears the counter of one key an application names ({@link KeyNamespace#APPLICATION}: the one a
+     * {@code @RateLimitKey} parameter or a resolver's key counts under); never throws for a backend failure.
+     */
+    public void reset(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
+        LimiterAssembly assembly = source.path().assembly();
+        assembly.limiter().reset(bucket, assembly.keys().counterKey(KeyNamespace.APPLICATION,
+                KeyNormalizer.normalize(rawKey, normalization)));
+    }
+
+    /**
+     * The configured bucket.
+     *
+     * @throws IllegalArgumentException naming the properties to set, if the bucket is not configured
+     */
+    public Bucket bucket(String name) {
+        return settings.get().bucket(name).orElseThrow(() -> new IllegalArgumentException(
+                "bucket '" + name + "' is not configured; set ratelimiter.buckets." + name
+                        + ".limit and ratelimiter.buckets." + name + ".window, or ratelimiter.buckets." + name
+                        + ".limits (a bucket injected as @BucketName(\"" + name + "\") RateLimitBucket is checked "
+                        + "when the application starts)"));
+    }
+}
