@@ -1,7 +1,7 @@
 package dev.ratelimiter.bench;
 
+import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
-import dev.ratelimiter.internal.core.window.MemoryRateLimiter;
 import dev.ratelimiter.internal.valkey.RedisServer;
 
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package dev.ratelimiter.bench;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.contract.ManualClock;
-import dev.ratelimiter.internal.core.window.MemoryRateLimiter;
+import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;

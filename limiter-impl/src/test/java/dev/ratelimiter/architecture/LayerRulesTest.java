@@ -30,8 +30,8 @@ class LayerRulesTest {
     /** The library's own stores' packages, each in a module of its own (limiter-store-valkey, -postgres). */
     private static final String[] STORES = {"dev.ratelimiter.internal.valkey..", "dev.ratelimiter.internal.postgres.."};
     /** core's subpackages, each one job (docs/architecture.md#layers-inside-limiter-impl). */
-    private static final List<String> CORE_PARTS = List.of("time", "key", "monitor", "window", "settings", "chain", "plan",
-            "decision");
+    private static final List<String> CORE_PARTS = List.of("time", "key", "monitor", "window", "memory", "settings",
+            "chain", "plan", "decision");
     /** The CDI layer's subpackages, each one job (docs/architecture.md#layers-inside-limiter-impl). */
     private static final List<String> CDI_PARTS = List.of("config", "runtime", "call", "interceptor", "beans", "openapi",
             "startup");
@@ -77,8 +77,9 @@ class LayerRulesTest {
     }
 
     @Test
-    @DisplayName("core's parts by job: time, key and monitor stand alone, window on time, settings on key, plan on key, monitor and settings; chain, "
-            + "which assembles them, reaches them all, and decision, the one path of every decision, reaches them and chain "
+    @DisplayName("core's parts by job: time, key and monitor stand alone, window on time, memory on window and time, "
+            + "settings on key, plan on key, monitor and settings; chain, which assembles them, reaches them all, and "
+            + "decision, the one path of every decision, reaches them and chain "
             + "(docs/architecture.md#layers-inside-limiter-impl)")
     void coreSubpackagesByJob() {
         Map<String, List<String>> allowed = Map.of(
@@ -86,8 +87,9 @@ class LayerRulesTest {
                 "key", List.of(),
                 "monitor", List.of(),
                 "window", List.of("time"),
+                "memory", List.of("time", "window"),
                 "settings", List.of("key"),
-                "chain", List.of("time", "key", "monitor", "window", "settings"),
+                "chain", List.of("time", "key", "monitor", "window", "memory", "settings"),
                 "plan", List.of("key", "monitor", "settings"),
                 "decision", List.of("time", "key", "monitor", "window", "settings", "chain"));
         for (Map.Entry<String, List<String>> part : allowed.entrySet()) {
@@ -101,6 +103,21 @@ class LayerRulesTest {
             }
         }
         assertThat(allowed.keySet()).as("a rule for every part").containsExactlyInAnyOrderElementsOf(CORE_PARTS);
+    }
+
+    @Test
+    @DisplayName("the in-memory store shows only its limiter: its key states, their table and the carry rule are "
+            + "package-private, so only its own classes change their fields")
+    void memoryStoreShowsOnlyItsLimiter() {
+        classes().that().resideInAPackage("dev.ratelimiter.internal.core.memory")
+                .and().doNotHaveFullyQualifiedName("dev.ratelimiter.internal.core.memory.MemoryRateLimiter")
+                .should().notBePublic()
+                .allowEmptyShould(false)
+                .check(LIBRARY);
+        classes().that().haveFullyQualifiedName("dev.ratelimiter.internal.core.memory.MemoryRateLimiter")
+                .should().bePublic()
+                .allowEmptyShould(false)
+                .check(LIBRARY);
     }
 
     @Test

@@ -5,13 +5,13 @@ import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.internal.core.chain.CircuitBreakerLimiter;
 import dev.ratelimiter.internal.core.chain.SharedStoreChain;
 import dev.ratelimiter.internal.core.chain.StoreProbe;
+import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.BackendState;
 import dev.ratelimiter.internal.core.monitor.OutageStatistics;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.BreakerSettings;
 import dev.ratelimiter.internal.core.settings.DenyCacheSettings;
-import dev.ratelimiter.internal.core.window.MemoryRateLimiter;
 import dev.ratelimiter.spi.StoreParts;
 
 import java.time.InstantSource;

@@ -459,8 +459,8 @@ class PostgresStoreTest extends RateLimiterContract {
     @DisplayName("sliding windows decide as the in-memory store, verdict for verdict: 2 000 random calls (costs 0 to "
             + "limit + 1, steps from 0 ms to three windows, window edges included) on one window and on two")
     void slidingWindowDecidesAsMemory() {
-        dev.ratelimiter.internal.core.window.MemoryRateLimiter memory =
-                new dev.ratelimiter.internal.core.window.MemoryRateLimiter(clock, 1_000);
+        dev.ratelimiter.internal.core.memory.MemoryRateLimiter memory =
+                new dev.ratelimiter.internal.core.memory.MemoryRateLimiter(clock, 1_000);
         Bucket one = slidingWindow("sw-memory-one", new Bucket.Limit(7, Duration.ofSeconds(3)));
         Bucket two = slidingWindow("sw-memory-two", new Bucket.Limit(3, Duration.ofSeconds(2)),
                 new Bucket.Limit(8, Duration.ofSeconds(5)));

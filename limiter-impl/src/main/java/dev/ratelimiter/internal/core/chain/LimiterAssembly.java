@@ -3,6 +3,7 @@ package dev.ratelimiter.internal.core.chain;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.internal.core.key.CounterKeyHasher;
 import dev.ratelimiter.internal.core.key.KeyHasher;
+import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.BackendStatus;
 import dev.ratelimiter.internal.core.monitor.CompositeOutageListener;
@@ -11,7 +12,6 @@ import dev.ratelimiter.internal.core.monitor.OutageStatistics;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import dev.ratelimiter.internal.core.window.DisabledRateLimiter;
-import dev.ratelimiter.internal.core.window.MemoryRateLimiter;
 import dev.ratelimiter.spi.RateLimitStore;
 
 import java.time.InstantSource;

@@ -1,12 +1,12 @@
 package dev.ratelimiter.internal.core.chain;
 
 import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.OutageListener;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.BreakerSettings;
 import dev.ratelimiter.internal.core.settings.DenyCacheSettings;
-import dev.ratelimiter.internal.core.window.MemoryRateLimiter;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.StoreParts;
 

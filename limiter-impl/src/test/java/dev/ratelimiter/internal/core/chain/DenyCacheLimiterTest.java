@@ -9,9 +9,9 @@ import dev.ratelimiter.contract.CountingLimiter;
 import dev.ratelimiter.contract.ManualClock;
 import dev.ratelimiter.contract.StoreChain;
 import dev.ratelimiter.contract.UnavailableStore;
+import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 import dev.ratelimiter.internal.core.monitor.OutageListener;
 import dev.ratelimiter.internal.core.settings.DenyCacheSettings;
-import dev.ratelimiter.internal.core.window.MemoryRateLimiter;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

@@ -3,8 +3,8 @@ package dev.ratelimiter.internal.core.chain;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.contract.RateLimiterContract;
 import dev.ratelimiter.contract.UnavailableStore;
+import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 import dev.ratelimiter.internal.core.monitor.CompositeOutageListener;
-import dev.ratelimiter.internal.core.window.MemoryRateLimiter;
 
 import java.time.InstantSource;
 import java.util.List;

@@ -3,6 +3,7 @@ package dev.ratelimiter.internal.core.window;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.contract.ManualClock;
+import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

@@ -3,6 +3,7 @@ package dev.ratelimiter.internal.core.window;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.contract.ManualClock;
+import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Label;
 import net.jqwik.api.Property;

@@ -1,4 +1,4 @@
-package dev.ratelimiter.internal.core.window;
+package dev.ratelimiter.internal.core.memory;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
@@ -9,6 +9,7 @@ import dev.ratelimiter.contract.ManualClock;
 import dev.ratelimiter.contract.RateLimiterContract;
 import dev.ratelimiter.internal.core.chain.OutagePolicyLimiter;
 import dev.ratelimiter.internal.core.monitor.OutageStatistics;
+import dev.ratelimiter.internal.core.window.WindowVerdicts;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

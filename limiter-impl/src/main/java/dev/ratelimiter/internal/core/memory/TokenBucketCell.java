@@ -1,0 +1,153 @@
+package dev.ratelimiter.internal.core.memory;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.internal.core.window.MemoryStoreVerdicts;
+import dev.ratelimiter.internal.core.window.WindowVerdicts;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One key's token bucket of a one-window bucket: its theoretical arrival time (epoch microseconds, when it is
+ * full again), changed only by compare-and-set; {@link Long#MIN_VALUE} once retired. The interval and capacity
+ * of the bucket it was made for are kept with it, computed once, so a decision under that bucket divides
+ * nothing; under another of its name (a plan's limits, docs/plans.md) they are the call's bucket's, and the TAT
+ * carries: the time owed until full is read under the call's capacity and rate, at most empty.
+ *
+ * <p>Not a {@link LockFreeCell}: that cell holds a window object whose count grows in place, and replaces it only
+ * when a window opens; a token bucket's state is one number that moves on at every allowed call, so held as an object
+ * it would allocate one per call, and held beside a retired mark it could not be checked and changed in one
+ * compare-and-set. It keeps the same protocol on a {@code long}: changed only by compare-and-set, retired by setting
+ * its sentinel, for good.
+ */
+final class TokenBucketCell extends KeyState {
+    static final long MICROS_PER_MILLI = 1_000;
+    private static final long RETIRED = Long.MIN_VALUE;
+    private static final VarHandle TAT;
+
+    static {
+        try {
+            TAT = MethodHandles.lookup().findVarHandle(TokenBucketCell.class, "tat", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Bucket shape; // the bucket it was made for, whose numbers are those below
+    private final long interval;
+    private final long capacity;
+    private final long capacityMicros;
+    private final long fillMillis;
+    @SuppressWarnings("unused") // read and updated through TAT
+    private volatile long tat = RETIRED + 1; // full: any instant of this era is later
+
+    TokenBucketCell(Bucket bucket) {
+        shape = bucket;
+        interval = bucket.tokenIntervalMicros(0);
+        capacity = bucket.capacity(0);
+        capacityMicros = capacity * interval;
+        fillMillis = ceilMillis(capacityMicros);
+    }
+
+    /**
+     * Any token bucket of one window: its TAT carries under another capacity, rate or window of its name (a plan,
+     * or settings changed), read as at most a full refill (docs/stores.md#counters-across-a-change-of-settings).
+     */
+    @Override
+    boolean matches(Bucket bucket) {
+        return bucket == shape || bucket.isTokenBucket() && !bucket.hasSeveralWindows();
+    }
+
+    @Override
+    Verdict decide(Bucket bucket, long cost, long nowMillis) {
+        boolean own = bucket == shape;
+        long interval = own ? this.interval : bucket.tokenIntervalMicros(0);
+        long capacity = own ? this.capacity : bucket.capacity(0);
+        long capacityMicros = own ? this.capacityMicros : capacity * interval;
+        long fillMillis = own ? this.fillMillis : ceilMillis(capacityMicros);
+        long now = nowMillis * MICROS_PER_MILLI;
+        long needed = WindowVerdicts.needed(cost);
+        while (true) {
+            long current = (long) TAT.getVolatile(this);
+            if (current == RETIRED) {
+                return null;
+            }
+            // At most empty: a key owing more time than this capacity holds (its plan's was larger, or slower,
+            // or its window longer) owes a full refill under this one, as every store reads it (docs/plans.md).
+            long unclamped = Math.max(current, now) - now;
+            long owed = Math.min(unclamped, capacityMicros);
+            boolean allowed = needed <= capacity && owed + needed * interval <= capacityMicros;
+            if (allowed && cost > 0) {
+                long next = owed + cost * interval;
+                if (!TAT.compareAndSet(this, current, now + next)) {
+                    continue;
+                }
+                owed = next;
+            } else if (unclamped > capacityMicros && !TAT.compareAndSet(this, current, now + capacityMicros)) {
+                // The clamp is kept, so the bucket refills from now as its verdict says, not from the old TAT
+                // (docs/stores.md#counters-across-a-change-of-settings).
+                continue;
+            }
+            return MemoryStoreVerdicts.tokenSingle(bucket, cost, allowed, (capacityMicros - owed) / interval,
+                    ceilMillis(owed), fillMillis);
+        }
+    }
+
+    /** The cost's tokens back: the time until full lowered by cost × the bucket's interval, never below now. */
+    @Override
+    boolean refund(Bucket bucket, long cost, long[] endsIn, long nowMillis) {
+        long interval = bucket == shape ? this.interval : bucket.tokenIntervalMicros(0);
+        long now = nowMillis * MICROS_PER_MILLI;
+        while (true) {
+            long current = (long) TAT.getVolatile(this);
+            if (current == RETIRED) {
+                return false;
+            }
+            if (current <= now || TAT.compareAndSet(this, current, Math.max(now, current - cost * interval))) {
+                return true;
+            }
+        }
+    }
+
+    /** As many whole tokens short of full as the store's verdict said, in the decided bucket's tokens. */
+    @Override
+    boolean carry(Bucket bucket, Verdict verdict, long nowMillis) {
+        long interval = bucket == shape ? this.interval : bucket.tokenIntervalMicros(0);
+        long capacity = bucket == shape ? this.capacity : bucket.capacity(0);
+        long owed = Math.min(Math.max(0, capacity - verdict.remaining()) * interval, capacity * interval);
+        while (true) {
+            long current = (long) TAT.getVolatile(this);
+            if (current == RETIRED) {
+                return false;
+            }
+            if (TAT.compareAndSet(this, current, nowMillis * MICROS_PER_MILLI + owed)) {
+                return true;
+            }
+        }
+    }
+
+    @Override
+    boolean retire() {
+        while (true) {
+            long current = (long) TAT.getVolatile(this);
+            if (current == RETIRED) {
+                return false;
+            }
+            if (TAT.compareAndSet(this, current, RETIRED)) {
+                return true;
+            }
+        }
+    }
+
+    @Override
+    boolean retireIfEnded(long now) {
+        long current = (long) TAT.getVolatile(this);
+        return current != RETIRED && now * MICROS_PER_MILLI >= current && TAT.compareAndSet(this, current, RETIRED);
+    }
+
+    /** Microseconds as whole milliseconds, rounded up: a token bucket's times as its verdicts give them. */
+    static long ceilMillis(long micros) {
+        return (micros + MICROS_PER_MILLI - 1) / MICROS_PER_MILLI;
+    }
+}
