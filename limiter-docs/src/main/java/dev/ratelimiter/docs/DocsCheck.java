@@ -137,6 +137,15 @@ public final class DocsCheck {
         return new CodeNames(checkout, outside).check(root.resolve(page));
     }
 
+    /**
+     * Whether one page names every module and every main package of the checkout (see {@link DesignCoverage}).
+     *
+     * @param page the page, from the checkout's root ({@code docs/architecture.md})
+     */
+    public Report designCoverage(String page) {
+        return new DesignCoverage(checkout).check(root.resolve(page));
+    }
+
     /** The citations of pages in every source file. */
     public Report citations() {
         int checked = 0;

@@ -77,6 +77,14 @@ class RepositoryDocsTest {
         assertNone(report.problems(), "names of code that does not exist on " + page);
     }
 
+    @Test
+    @DisplayName("the design page names every module and every package of the library's main code")
+    void designPageCoversTheCode() {
+        DocsCheck.Report report = new DocsCheck(ROOT).designCoverage("docs/architecture.md");
+        assertThat(report.checked()).as("modules and packages looked for").isGreaterThan(30);
+        assertNone(report.problems(), "modules and packages docs/architecture.md does not name");
+    }
+
     private static void assertNone(List<String> problems, String what) {
         assertThat(problems).withFailMessage("%d %s:%n%s", problems.size(), what, String.join("\n", problems))
                 .isEmpty();
