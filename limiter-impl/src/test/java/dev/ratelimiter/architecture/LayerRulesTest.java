@@ -30,7 +30,8 @@ class LayerRulesTest {
     /** The library's own stores' packages, each in a module of its own (limiter-store-valkey, -postgres). */
     private static final String[] STORES = {"dev.ratelimiter.internal.valkey..", "dev.ratelimiter.internal.postgres.."};
     /** core's subpackages, each one job (docs/architecture.md#layers-inside-limiter-impl). */
-    private static final List<String> CORE_PARTS = List.of("time", "key", "monitor", "window", "settings", "chain", "plan");
+    private static final List<String> CORE_PARTS = List.of("time", "key", "monitor", "verdict", "window", "settings",
+            "chain", "plan");
     private static final String[] STORE_CLIENTS = {"redis.clients..", "org.postgresql..", "com.zaxxer.."};
 
     @Test
@@ -73,16 +74,17 @@ class LayerRulesTest {
     }
 
     @Test
-    @DisplayName("core's parts by job: time, key and monitor stand alone, window on time, settings on key, plan on key, monitor and settings; only chain, "
+    @DisplayName("core's parts by job: time, key, monitor and verdict stand alone, window on time and verdict, settings on key, plan on key, monitor and settings; only chain, "
             + "which assembles them, reaches them all (docs/architecture.md#layers-inside-limiter-impl)")
     void coreSubpackagesByJob() {
         Map<String, List<String>> allowed = Map.of(
                 "time", List.of(),
                 "key", List.of(),
                 "monitor", List.of(),
-                "window", List.of("time"),
+                "verdict", List.of(),
+                "window", List.of("time", "verdict"),
                 "settings", List.of("key"),
-                "chain", List.of("time", "key", "monitor", "window", "settings"),
+                "chain", List.of("time", "key", "monitor", "verdict", "window", "settings"),
                 "plan", List.of("key", "monitor", "settings"));
         for (Map.Entry<String, List<String>> part : allowed.entrySet()) {
             String[] others = CORE_PARTS.stream()

@@ -4,6 +4,11 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Sweepable;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.time.ForwardOnlyClock;
+import dev.ratelimiter.internal.core.verdict.FixedWindows;
+import dev.ratelimiter.internal.core.verdict.SlidingWindow;
+import dev.ratelimiter.internal.core.verdict.SlidingWindows;
+import dev.ratelimiter.internal.core.verdict.TokenBuckets;
+import dev.ratelimiter.internal.core.verdict.Verdicts;
 import dev.ratelimiter.spi.StoreRefund;
 
 import java.lang.invoke.MethodHandles;
@@ -106,7 +111,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
      * (cost 0, or a cost no window could take) adds no state to a key that has none.
      */
     private Verdict consumeState(Counters counters, Bucket bucket, String key, long cost, long now) {
-        if ((cost == 0 || WindowVerdicts.needed(cost) > bucket.largestCost()) && counters.cells.get(key) == null) {
+        if ((cost == 0 || Verdicts.needed(cost) > bucket.largestCost()) && counters.cells.get(key) == null) {
             return unopened(bucket, cost);
         }
         while (true) {
@@ -128,7 +133,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
     private Verdict consumeOne(Counters counters, Bucket bucket, String key, long cost, long now) {
         long limit = bucket.limit();
         long windowMillis = bucket.window().toMillis();
-        long needed = WindowVerdicts.needed(cost);
+        long needed = Verdicts.needed(cost);
         while (true) {
             Slot slot = counters.cells.get(key);
             if (slot == null) {
@@ -141,7 +146,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
                 Slot fresh = new Cell(new Window(now + windowMillis, cost));
                 slot = counters.cells.putIfAbsent(key, fresh);
                 if (slot == null) {
-                    return WindowVerdicts.single(bucket, true, limit - cost, windowMillis);
+                    return FixedWindows.single(bucket, true, limit - cost, windowMillis);
                 }
                 counters.release();
             }
@@ -163,16 +168,16 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
                     return unopened(bucket, cost);
                 }
                 if (cell.replace(window, new Window(now + windowMillis, cost))) {
-                    return WindowVerdicts.single(bucket, true, limit - cost, windowMillis);
+                    return FixedWindows.single(bucket, true, limit - cost, windowMillis);
                 }
                 continue;
             }
             long count = window.count();
             if (count + needed > limit) {
-                return WindowVerdicts.single(bucket, false, limit - count, window.resetAfter(now, windowMillis));
+                return FixedWindows.single(bucket, false, limit - count, window.resetAfter(now, windowMillis));
             }
             if (cost == 0 || window.add(count, cost)) {
-                return WindowVerdicts.single(bucket, true, limit - count - cost, window.resetAfter(now, windowMillis));
+                return FixedWindows.single(bucket, true, limit - count - cost, window.resetAfter(now, windowMillis));
             }
         }
     }
@@ -189,13 +194,13 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
         for (int i = 0; i < count; i++) {
             remaining[i] = bucket.capacity(i);
             resetMillis[i] = bucket.isTokenBucket() ? 0 : bucket.limits().get(i).window().toMillis();
-            allowed &= WindowVerdicts.needed(cost) <= remaining[i];
+            allowed &= Verdicts.needed(cost) <= remaining[i];
         }
         if (bucket.isSlidingWindow()) {
-            return WindowVerdicts.sliding(bucket, cost, allowed, new long[count], new long[count], resetMillis);
+            return SlidingWindows.of(bucket, cost, allowed, new long[count], new long[count], resetMillis);
         }
-        return bucket.isTokenBucket() ? WindowVerdicts.tokens(bucket, cost, allowed, remaining, resetMillis)
-                : WindowVerdicts.of(bucket, cost, allowed, remaining, resetMillis);
+        return bucket.isTokenBucket() ? TokenBuckets.of(bucket, cost, allowed, remaining, resetMillis)
+                : FixedWindows.of(bucket, cost, allowed, remaining, resetMillis);
     }
 
     /**
@@ -774,7 +779,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
             int size = windowMillis.length;
             long[] remaining = new long[size];
             long[] resetMillis = new long[size];
-            long needed = WindowVerdicts.needed(cost);
+            long needed = Verdicts.needed(cost);
             boolean allowed = true;
             for (int i = 0; i < size; i++) {
                 boolean open = now < endsAt[i];
@@ -793,7 +798,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
                     remaining[i] -= cost;
                 }
             }
-            return WindowVerdicts.of(bucket, cost, allowed, remaining, resetMillis);
+            return FixedWindows.of(bucket, cost, allowed, remaining, resetMillis);
         }
 
         @Override
@@ -900,7 +905,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
             long capacityMicros = own ? this.capacityMicros : capacity * interval;
             long fillMillis = own ? this.fillMillis : ceilMillis(capacityMicros);
             long now = nowMillis * MICROS_PER_MILLI;
-            long needed = WindowVerdicts.needed(cost);
+            long needed = Verdicts.needed(cost);
             while (true) {
                 long current = (long) TAT.getVolatile(this);
                 if (current == RETIRED) {
@@ -922,7 +927,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
                     // (docs/stores.md#counters-across-a-change-of-settings).
                     continue;
                 }
-                return WindowVerdicts.tokenSingle(bucket, cost, allowed, (capacityMicros - owed) / interval,
+                return TokenBuckets.single(bucket, cost, allowed, (capacityMicros - owed) / interval,
                         ceilMillis(owed), fillMillis);
             }
         }
@@ -1030,7 +1035,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
         Verdict decideLocked(Bucket bucket, long cost, long nowMillis) {
             long now = nowMillis * MICROS_PER_MILLI;
             int size = tat.length;
-            long needed = WindowVerdicts.needed(cost);
+            long needed = Verdicts.needed(cost);
             boolean allowed = true;
             for (int i = 0; i < size; i++) {
                 long interval = interval(bucket, i);
@@ -1053,7 +1058,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
                 remaining[i] = (capacityMicros - owed) / interval;
                 fullMillis[i] = ceilMillis(owed);
             }
-            return WindowVerdicts.tokens(bucket, cost, allowed, remaining, fullMillis);
+            return TokenBuckets.of(bucket, cost, allowed, remaining, fullMillis);
         }
 
         @Override
@@ -1157,7 +1162,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
         @Override
         Verdict decideLocked(Bucket bucket, long cost, long now) {
             int size = windowMillis.length;
-            long needed = WindowVerdicts.needed(cost);
+            long needed = Verdicts.needed(cost);
             boolean allowed = true;
             for (int i = 0; i < size; i++) {
                 roll(i, now);
@@ -1173,7 +1178,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
             for (int i = 0; i < size; i++) {
                 end[i] = end(i, now);
             }
-            Verdict verdict = WindowVerdicts.sliding(bucket, cost, allowed, current, previous, end);
+            Verdict verdict = SlidingWindows.of(bucket, cost, allowed, current, previous, end);
             for (int i = 0; i < size; i++) {
                 if (current[i] == 0 && previous[i] == 0) {
                     endsAt[i] = NO_WINDOW; // a call that counted nothing opens no window
@@ -1306,7 +1311,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
         Verdict decide(Bucket bucket, long cost, long now) {
             long limit = bucket.limit();
             long windowMillis = windowOf(bucket);
-            long needed = WindowVerdicts.needed(cost);
+            long needed = Verdicts.needed(cost);
             while (true) {
                 Span current = span;
                 if (current == Span.RETIRED) {
@@ -1328,14 +1333,14 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
                     }
                     // Nothing left to weigh: a counted call opens a window now, with a phase of its own.
                     if (cost == 0 || needed > limit) {
-                        return WindowVerdicts.slidingSingle(bucket, cost, cost == 0 && needed <= limit, 0, 0,
+                        return SlidingWindows.single(bucket, cost, cost == 0 && needed <= limit, 0, 0,
                                 windowMillis);
                     }
                     if (current != Span.NONE) {
                         current.seal(); // the shared NONE counts nothing and is never added to
                     }
                     if (replace(current, new Span(now + windowMillis, 0, cost))) {
-                        return WindowVerdicts.slidingSingle(bucket, cost, true, cost, 0, windowMillis);
+                        return SlidingWindows.single(bucket, cost, true, cost, 0, windowMillis);
                     }
                     continue;
                 }
@@ -1347,10 +1352,10 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
                 // At most a window: a thread whose clock read came before another's roll sees the next window.
                 long end = Math.min(current.endsAt - now, windowMillis);
                 if (!SlidingWindow.fits(limit, windowMillis, count, current.previous, end, needed)) {
-                    return WindowVerdicts.slidingSingle(bucket, cost, false, count, current.previous, end);
+                    return SlidingWindows.single(bucket, cost, false, count, current.previous, end);
                 }
                 if (cost == 0 || current.add(count, cost)) {
-                    return WindowVerdicts.slidingSingle(bucket, cost, true, count + cost, current.previous, end,
+                    return SlidingWindows.single(bucket, cost, true, count + cost, current.previous, end,
                             current);
                 }
             }
