@@ -50,6 +50,7 @@ public interface RateLimitStore extends AutoCloseable {
      * {@code cur} after this call, its {@code prev}, and the milliseconds until its current window ends, r (cur and
      * prev 0 and r its whole length when the key has no state). It ends after the first refused item, so its length
      * says how many were decided. Counts above the limit and times outside 0..window are clamped by the caller.
+     * {@link StoreAnswers} reads and writes this layout by name.
      *
      * @param items one or more items; an item's key may repeat in another item of another bucket
      * @return the decided items' numbers, as above

@@ -29,12 +29,13 @@ public record StoreItem(Bucket bucket, String key, long cost) {
 
     /**
      * How many numbers a store's answer holds for one decided item of this bucket ({@link RateLimitStore#consume}):
-     * 1 (allowed or not), then per window 2 numbers, or 3 for a {@link Bucket.Algorithm#SLIDING_WINDOW sliding window}.
+     * 1 (allowed or not), then per window 2 numbers, or 3 for a {@link Bucket.Algorithm#SLIDING_WINDOW sliding window};
+     * {@link StoreAnswers#length}, where the whole layout is.
      *
      * @param bucket the item's bucket
      * @return {@code 1 + 2 × windows}, or {@code 1 + 3 × windows} for a sliding window
      */
     public static int answerLength(Bucket bucket) {
-        return 1 + (bucket.isSlidingWindow() ? 3 : 2) * bucket.limits().size();
+        return StoreAnswers.length(bucket);
     }
 }

@@ -30,8 +30,8 @@ class LayerRulesTest {
     /** The library's own stores' packages, each in a module of its own (limiter-store-valkey, -postgres). */
     private static final String[] STORES = {"dev.ratelimiter.internal.valkey..", "dev.ratelimiter.internal.postgres.."};
     /** core's subpackages, each one job (docs/architecture.md#layers-inside-limiter-impl). */
-    private static final List<String> CORE_PARTS = List.of("time", "key", "monitor", "window", "memory", "settings",
-            "chain", "plan", "decision");
+    private static final List<String> CORE_PARTS = List.of("time", "key", "monitor", "verdict", "window", "memory",
+            "settings", "chain", "plan", "decision");
     /** The CDI layer's subpackages, each one job (docs/architecture.md#layers-inside-limiter-impl). */
     private static final List<String> CDI_PARTS = List.of("config", "runtime", "call", "interceptor", "beans", "openapi",
             "startup");
@@ -77,21 +77,22 @@ class LayerRulesTest {
     }
 
     @Test
-    @DisplayName("core's parts by job: time, key and monitor stand alone, window on time, memory on window and time, "
-            + "settings on key, plan on key, monitor and settings; chain, which assembles them, reaches them all, and "
-            + "decision, the one path of every decision, reaches them and chain "
+    @DisplayName("core's parts by job: time, key, monitor and verdict stand alone, window on time and verdict, memory "
+            + "on time, verdict and window, settings on key, plan on key, monitor and settings; chain, which assembles "
+            + "them, reaches them all, and decision, the one path of every decision, reaches them and chain "
             + "(docs/architecture.md#layers-inside-limiter-impl)")
     void coreSubpackagesByJob() {
         Map<String, List<String>> allowed = Map.of(
                 "time", List.of(),
                 "key", List.of(),
                 "monitor", List.of(),
-                "window", List.of("time"),
-                "memory", List.of("time", "window"),
+                "verdict", List.of(),
+                "window", List.of("time", "verdict"),
+                "memory", List.of("time", "verdict", "window"),
                 "settings", List.of("key"),
-                "chain", List.of("time", "key", "monitor", "window", "memory", "settings"),
+                "chain", List.of("time", "key", "monitor", "verdict", "window", "memory", "settings"),
                 "plan", List.of("key", "monitor", "settings"),
-                "decision", List.of("time", "key", "monitor", "window", "settings", "chain"));
+                "decision", List.of("time", "key", "monitor", "verdict", "window", "settings", "chain"));
         for (Map.Entry<String, List<String>> part : allowed.entrySet()) {
             String[] others = CORE_PARTS.stream()
                     .filter(other -> !other.equals(part.getKey()) && !part.getValue().contains(other))

@@ -6,8 +6,8 @@ import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.internal.core.chain.BatchingLimiter;
+import dev.ratelimiter.internal.core.verdict.Refunds;
 import dev.ratelimiter.internal.core.window.RefundingLimiter;
-import dev.ratelimiter.internal.core.window.WindowVerdicts;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreRefund;
 import org.junit.jupiter.api.BeforeEach;
@@ -986,8 +986,8 @@ public abstract class RateLimiterContract {
         limiter.consume(second, "k");
 
         assertThat(((RefundingLimiter) limiter).refund(List.of(
-                WindowVerdicts.refund(first, "k", 1, counted[0], 0),
-                WindowVerdicts.refund(second, "j", 1, counted[1], 0)))).isTrue();
+                Refunds.refund(first, "k", 1, counted[0], 0),
+                Refunds.refund(second, "j", 1, counted[1], 0)))).isTrue();
         assertThat(limiter.consume(first, "k").outcome()).isEqualTo(Outcome.ALLOWED);
         assertThat(limiter.consume(second, "j").outcome()).isEqualTo(Outcome.ALLOWED);
         assertThat(limiter.consume(second, "k").outcome()).as("another key: untouched").isEqualTo(Outcome.DENIED);
@@ -1044,7 +1044,7 @@ public abstract class RateLimiterContract {
 
     /** Gives a call {@code counted} allowed back through the limiter under test, {@code elapsed} after it. */
     private boolean refund(Verdict counted, Bucket bucket, String key, long cost, Duration elapsed) {
-        StoreRefund refund = WindowVerdicts.refund(bucket, key, cost, counted, elapsed.toMillis());
+        StoreRefund refund = Refunds.refund(bucket, key, cost, counted, elapsed.toMillis());
         return ((RefundingLimiter) limiter).refund(List.of(refund));
     }
 

@@ -3,7 +3,7 @@ package dev.ratelimiter.internal.jaxrs;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.decision.RateLimitDecider;
 import dev.ratelimiter.internal.core.settings.FailureCounting;
-import dev.ratelimiter.internal.core.window.WindowVerdicts;
+import dev.ratelimiter.internal.core.verdict.Refunds;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -52,7 +52,7 @@ public class RefundResponseFilter implements ContainerResponseFilter {
         if (!pending.counted().isEmpty() && !pending.counting().failedWith(response.getStatus())
                 && decider.refund(pending.counted())) {
             RateLimitDecider.Counted call = pending.counted().get(0);
-            pending.recorder().accept(WindowVerdicts.givenBack(call.bucket(), call.verdict(), call.cost()));
+            pending.recorder().accept(Refunds.givenBack(call.bucket(), call.verdict(), call.cost()));
         }
     }
 }

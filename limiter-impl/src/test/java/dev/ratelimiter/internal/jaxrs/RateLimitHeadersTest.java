@@ -3,6 +3,7 @@ package dev.ratelimiter.internal.jaxrs;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.cdi.call.AppliedLimits.Applied;
+import dev.ratelimiter.internal.core.verdict.FixedWindows;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -39,7 +40,7 @@ class RateLimitHeadersTest {
     void severalWindows() {
         Bucket projects = new Bucket("projects", List.of(new Bucket.Limit(1_000, Duration.ofHours(1)),
                 new Bucket.Limit(10, Duration.ofSeconds(1))), dev.ratelimiter.OutagePolicy.FALLBACK);
-        Verdict verdict = dev.ratelimiter.internal.core.window.WindowVerdicts.of(projects, 1, true, new long[] {9, 999},
+        Verdict verdict = FixedWindows.of(projects, 1, true, new long[] {9, 999},
                 new long[] {1_000, 3_599_500});
         List<Applied> applied = List.of(new Applied(projects, verdict), anonymous);
         assertThat(RateLimitHeaders.policy(applied))

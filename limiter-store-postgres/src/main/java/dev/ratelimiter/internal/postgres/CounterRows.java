@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.postgres;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.spi.StoreAnswers;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -70,10 +71,9 @@ final class CounterRows {
         boolean allowed = !row.getBoolean(3);
         if (!bucket.hasSeveralWindows()) {
             // A statement that waited for the row lock behind the one that opened the window has an earlier
-            // instant: its time left can exceed the window by microseconds (WindowVerdicts clamps it).
-            answer[offset] = allowed ? 1 : 0;
-            answer[offset + 1] = row.getLong(1);
-            answer[offset + 2] = millisLeft(row, 2, 4);
+            // instant: its time left can exceed the window by microseconds (the verdict clamps it).
+            StoreAnswers.writeAllowed(answer, offset, allowed);
+            StoreAnswers.writeFixedWindow(answer, offset, 0, row.getLong(1), millisLeft(row, 2, 4));
             return allowed;
         }
         Instant now = row.getObject(4, OffsetDateTime.class).toInstant();
@@ -89,7 +89,7 @@ final class CounterRows {
      */
     static boolean tokensCounted(Bucket bucket, ResultSet row, long[] answer, int offset) throws SQLException {
         boolean allowed = !row.getBoolean(2);
-        answer[offset] = allowed ? 1 : 0;
+        StoreAnswers.writeAllowed(answer, offset, allowed);
         tokenWindow(bucket, 0, Math.max(microsLeft(row, 1, 3), 0), answer, offset);
         return allowed;
     }
@@ -111,10 +111,8 @@ final class CounterRows {
         if (current > 0 || previous > 0) {
             end = Math.max(1, Math.min(row.getLong(4) - windowMillis, windowMillis));
         }
-        answer[offset] = allowed ? 1 : 0;
-        answer[offset + 1] = current;
-        answer[offset + 2] = previous;
-        answer[offset + 3] = end;
+        StoreAnswers.writeAllowed(answer, offset, allowed);
+        StoreAnswers.writeSlidingWindow(answer, offset, 0, current, previous, end);
         return allowed;
     }
 
@@ -189,7 +187,7 @@ final class CounterRows {
             long interval = bucket.tokenIntervalMicros(i);
             allowed &= owed[i] + interval <= bucket.capacity(i) * interval;
         }
-        answer[offset] = allowed ? 1 : 0;
+        StoreAnswers.writeAllowed(answer, offset, allowed);
         for (int i = 0; i < size; i++) {
             tokenWindow(bucket, i, owed[i], answer, offset);
         }
@@ -205,8 +203,8 @@ final class CounterRows {
         long interval = bucket.tokenIntervalMicros(i);
         long capacity = bucket.capacity(i);
         long owed = Math.min(owedMicros, capacity * interval);
-        answer[offset + 1 + 2 * i] = capacity - Math.floorDiv(capacity * interval - owed, interval);
-        answer[offset + 2 + 2 * i] = Math.floorDiv(owed + 999, 1_000);
+        StoreAnswers.writeTokenBucket(answer, offset, i, capacity - Math.floorDiv(capacity * interval - owed, interval),
+                Math.floorDiv(owed + 999, 1_000));
     }
 
     /**
@@ -215,12 +213,12 @@ final class CounterRows {
      */
     private static void several(Bucket bucket, boolean allowed, Instant now, long[] counts, Instant[] ends,
                                 long[] answer, int offset) {
-        answer[offset] = allowed ? 1 : 0;
+        StoreAnswers.writeAllowed(answer, offset, allowed);
         for (int i = 0; i < bucket.limits().size(); i++) {
             Bucket.Limit limit = bucket.limits().get(i);
             boolean open = ends[i] != null && ends[i].isAfter(now);
-            answer[offset + 1 + 2 * i] = open ? counts[i] : 0;
-            answer[offset + 2 + 2 * i] = open ? Duration.between(now, ends[i]).toMillis() : limit.window().toMillis();
+            StoreAnswers.writeFixedWindow(answer, offset, i, open ? counts[i] : 0,
+                    open ? Duration.between(now, ends[i]).toMillis() : limit.window().toMillis());
         }
     }
 

@@ -6,6 +6,7 @@ import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Sweepable;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
+import dev.ratelimiter.internal.core.verdict.Refunds;
 import dev.ratelimiter.internal.postgres.PgBouncer.PoolMode;
 import dev.ratelimiter.testing.LogCapture;
 import org.junit.jupiter.api.AfterAll;
@@ -196,7 +197,7 @@ class PgBouncerTest {
             boolean all = true;
             for (int i = 0; i < CALLS / 2; i++) {
                 Verdict verdict = chain.storeLimiter.consume(bucket, "k", 2);
-                all &= chain.storeLimiter.refund(List.of(dev.ratelimiter.internal.core.window.WindowVerdicts.refund(
+                all &= chain.storeLimiter.refund(List.of(Refunds.refund(
                         bucket, "k", 1, verdict, 0)));
             }
             return all;

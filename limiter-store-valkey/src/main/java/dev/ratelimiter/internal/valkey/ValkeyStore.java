@@ -3,6 +3,7 @@ package dev.ratelimiter.internal.valkey;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.StoreBatching;
+import dev.ratelimiter.spi.StoreAnswers;
 import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreParts;
@@ -178,10 +179,10 @@ final class ValkeyStore implements RateLimitStore {
     private static boolean refused(long[] run, List<StoreItem> items, int from) {
         int offset = 0;
         for (int i = from; offset < run.length; i++) {
-            if (run[offset] != 1L) {
+            if (!StoreAnswers.allowed(run, offset)) {
                 return true;
             }
-            offset += StoreItem.answerLength(items.get(i).bucket());
+            offset += StoreAnswers.length(items.get(i).bucket());
         }
         return false;
     }

@@ -19,7 +19,7 @@ import dev.ratelimiter.internal.core.decision.RateLimitDecider;
 import dev.ratelimiter.internal.core.decision.RawKey;
 import dev.ratelimiter.internal.core.key.KeyNamespace;
 import dev.ratelimiter.internal.core.settings.FailureCounting;
-import dev.ratelimiter.internal.core.window.WindowVerdicts;
+import dev.ratelimiter.internal.core.verdict.Refunds;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.enterprise.inject.Intercepted;
@@ -230,7 +230,7 @@ public class RateLimitedInterceptor {
         }
         if (decider.refund(succeeded)) {
             for (RateLimitDecider.Counted call : succeeded) {
-                recorder.accept(call.bucket(), WindowVerdicts.givenBack(call.bucket(), call.verdict(), call.cost()));
+                recorder.accept(call.bucket(), Refunds.givenBack(call.bucket(), call.verdict(), call.cost()));
             }
         }
     }

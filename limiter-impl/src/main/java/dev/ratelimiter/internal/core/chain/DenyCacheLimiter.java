@@ -6,8 +6,8 @@ import dev.ratelimiter.Sweepable;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.DenyCacheSettings;
+import dev.ratelimiter.internal.core.verdict.Verdicts;
 import dev.ratelimiter.internal.core.window.RefundingLimiter;
-import dev.ratelimiter.internal.core.window.WindowVerdicts;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreRefund;
 
@@ -149,7 +149,7 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
         Refusals refusals = byBucket.get(item.bucket().name());
         Refusal refusal = refusals == null ? null : refusals.entries.get(item.key());
         return refusal != null && nanos.getAsLong() - refusal.expiresAt < 0 && refusal.decidedUnder(item.bucket())
-                && WindowVerdicts.needed(item.cost()) > refusal.room;
+                && Verdicts.needed(item.cost()) > refusal.room;
     }
 
     /** One call of the store's limiter for items none of which is refused from memory; keeps its refusals. */
@@ -181,7 +181,7 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
             long now = nanos.getAsLong();
             if (now - refusal.expiresAt >= 0 || !refusal.decidedUnder(bucket)) {
                 refusals.remove(key, refusal); // ended, or decided under other limits: the store decides this call
-            } else if (WindowVerdicts.needed(cost) > refusal.room) {
+            } else if (Verdicts.needed(cost) > refusal.room) {
                 metrics.cachedDenial(bucket);
                 return refusal.answer(now);
             }
@@ -201,7 +201,7 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
         if (verdict.outcome() == Verdict.Outcome.DENIED) {
             long windowEndsAt = start + saturatedNanos(verdict.resetAfter());
             long expiresAt = windowEndsAt - start < maxAgeNanos ? windowEndsAt : start + maxAgeNanos;
-            long room = bucket.algorithm() != Bucket.Algorithm.FIXED_WINDOW ? WindowVerdicts.needed(cost) - 1
+            long room = bucket.algorithm() != Bucket.Algorithm.FIXED_WINDOW ? Verdicts.needed(cost) - 1
                     : verdict.remaining();
             refusals.keep(key, new Refusal(windowEndsAt, expiresAt, start, room, verdict, bucket.limits(),
                     bucket.burst(), bucket.algorithm()), resetsBefore, maxKeys);

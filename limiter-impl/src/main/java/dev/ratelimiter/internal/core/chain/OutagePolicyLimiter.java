@@ -6,8 +6,8 @@ import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 import dev.ratelimiter.internal.core.monitor.OutageListener;
+import dev.ratelimiter.internal.core.verdict.Verdicts;
 import dev.ratelimiter.internal.core.window.RefundingLimiter;
-import dev.ratelimiter.internal.core.window.WindowVerdicts;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreRefund;
 
@@ -211,8 +211,8 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
         if (untouched.size() >= MAX_UNTOUCHED && bucket.plan().equals(Bucket.EXPLICIT_PLAN)) {
             // Customers' own limits are as many as the customers: past the bound their verdicts are not kept, so
             // counted() takes such a call for counted and its refund, if any, is sent to a store that is down
-            return WindowVerdicts.untouched(bucket);
+            return Verdicts.untouched(bucket);
         }
-        return untouched.computeIfAbsent(bucket, WindowVerdicts::untouched);
+        return untouched.computeIfAbsent(bucket, Verdicts::untouched);
     }
 }

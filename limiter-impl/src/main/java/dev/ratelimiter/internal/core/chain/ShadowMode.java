@@ -6,7 +6,6 @@ import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import dev.ratelimiter.internal.core.time.ForwardOnlyClock;
-import dev.ratelimiter.internal.core.window.WindowVerdicts;
 
 import java.time.InstantSource;
 import java.util.Map;
@@ -91,8 +90,8 @@ public final class ShadowMode implements Sweepable {
 
     /**
      * The window that refused: of a bucket of several windows, the one whose state the verdict's top-level values
-     * give ({@link WindowVerdicts}: for a refusal, the refusing window that ends last), so the log names the limit
-     * that was hit rather than the bucket's first.
+     * give ({@link dev.ratelimiter.internal.core.verdict.Verdicts}: for a refusal, the refusing window that ends
+     * last), so the log names the limit that was hit rather than the bucket's first.
      */
     private static Bucket.Limit refusingLimit(Bucket bucket, Verdict refusal) {
         for (Verdict.Window window : refusal.windows()) {

@@ -4,8 +4,9 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
-import dev.ratelimiter.internal.core.window.WindowVerdicts;
+import dev.ratelimiter.internal.core.verdict.Verdicts;
 import dev.ratelimiter.spi.RateLimitStore;
+import dev.ratelimiter.spi.StoreAnswers;
 import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreRefund;
@@ -16,7 +17,7 @@ import java.util.Objects;
 
 /**
  * A {@link RateLimitStore} as the innermost limiter of the outage chain (docs/architecture.md#the-store-spi):
- * turns the store's numbers into verdicts ({@link WindowVerdicts}, the one place for that rule), times each call
+ * turns the store's numbers into verdicts ({@link Verdicts#fromAnswer}, the one place for that rule), times each call
  * for the metrics, and turns each failure into an {@code UNAVAILABLE} verdict. Where the store offers batching
  * ({@link RateLimitStore#batching()}), the calls that wait for it share round trips ({@link RoundTripBatcher},
  * docs/stores.md#batching). Each round trip, however many calls it carried, is reported once: a failure to the
@@ -77,7 +78,7 @@ public final class StoreLimiter implements BatchingLimiter {
         long start = System.nanoTime();
         try {
             long[] answer = call(List.of(new StoreItem(bucket, key, cost)));
-            return WindowVerdicts.fromCounts(bucket, cost, answer, 0);
+            return Verdicts.fromAnswer(bucket, cost, answer, 0);
         } catch (StoreException e) {
             return Verdict.unavailable(bucket.limit(), Duration.ZERO);
         } catch (RuntimeException e) {
@@ -118,8 +119,8 @@ public final class StoreLimiter implements BatchingLimiter {
         int offset = 0;
         for (int i = 0; i < verdicts.length; i++) {
             StoreItem item = items.get(i);
-            verdicts[i] = WindowVerdicts.fromCounts(item.bucket(), item.cost(), answer, offset);
-            offset += StoreItem.answerLength(item.bucket());
+            verdicts[i] = Verdicts.fromAnswer(item.bucket(), item.cost(), answer, offset);
+            offset += StoreAnswers.length(item.bucket());
             if (verdicts[i].outcome() != Verdict.Outcome.ALLOWED) {
                 return i + 1 == verdicts.length ? verdicts : java.util.Arrays.copyOf(verdicts, i + 1);
             }

@@ -12,8 +12,8 @@ import dev.ratelimiter.internal.core.key.CounterKeyHasher;
 import dev.ratelimiter.internal.core.key.KeyNamespace;
 import dev.ratelimiter.internal.core.key.KeyNormalizer;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
+import dev.ratelimiter.internal.core.verdict.Refunds;
 import dev.ratelimiter.internal.core.window.RefundingLimiter;
-import dev.ratelimiter.internal.core.window.WindowVerdicts;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreRefund;
 
@@ -152,7 +152,7 @@ public class RateLimitDecider {
         long now = source.clock().millis();
         List<StoreRefund> refunds = new ArrayList<>(counted.size());
         for (Counted call : counted) {
-            refunds.add(WindowVerdicts.refund(call.bucket(), call.key(), call.cost(), call.verdict(),
+            refunds.add(Refunds.refund(call.bucket(), call.key(), call.cost(), call.verdict(),
                     now - call.decidedAtMillis()));
         }
         boolean given;

@@ -88,7 +88,7 @@ final class Carry {
      * beyond one window length, as the current window's count, its end {@code outMillis} less a window away; within
      * one, as the previous window's count weighted by that time; nothing counted, no window
      * ({@link SlidingSpan#NONE}). One rule for both sliding states ({@link SlidingWindowCell},
-     * {@link SlidingWindows}). When {@code held} is that same window ({@link #sameWindow}, the same previous count,
+     * {@link LockedSlidingWindows}). When {@code held} is that same window ({@link #sameWindow}, the same previous count,
      * not sealed), its count is set in place and {@code held} returned: no allocation for a key decided again and
      * again in one window.
      *

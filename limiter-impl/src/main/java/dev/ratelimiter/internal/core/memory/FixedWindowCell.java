@@ -2,8 +2,9 @@ package dev.ratelimiter.internal.core.memory;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.internal.core.window.WindowVerdicts;
 import dev.ratelimiter.spi.StoreRefund;
+import dev.ratelimiter.internal.core.verdict.Verdicts;
+import dev.ratelimiter.internal.core.verdict.FixedWindows;
 
 /**
  * One key's fixed window of a one-window bucket, without a lock: its current window is swapped by compare-and-set
@@ -37,7 +38,7 @@ final class FixedWindowCell extends LockFreeCell<FixedWindow> {
     Verdict decide(Bucket bucket, long cost, long now) {
         long limit = bucket.limit();
         long windowMillis = bucket.window().toMillis();
-        long needed = WindowVerdicts.needed(cost);
+        long needed = Verdicts.needed(cost);
         while (true) {
             FixedWindow window = held();
             if (window == FixedWindow.RETIRED) {
@@ -53,16 +54,16 @@ final class FixedWindowCell extends LockFreeCell<FixedWindow> {
                     return MemoryRateLimiter.unopened(bucket, cost);
                 }
                 if (replace(window, new FixedWindow(now + windowMillis, cost))) {
-                    return WindowVerdicts.single(bucket, true, limit - cost, windowMillis);
+                    return FixedWindows.single(bucket, true, limit - cost, windowMillis);
                 }
                 continue;
             }
             long count = window.count();
             if (count + needed > limit) {
-                return WindowVerdicts.single(bucket, false, limit - count, window.resetAfter(now, windowMillis));
+                return FixedWindows.single(bucket, false, limit - count, window.resetAfter(now, windowMillis));
             }
             if (cost == 0 || window.add(count, cost)) {
-                return WindowVerdicts.single(bucket, true, limit - count - cost, window.resetAfter(now, windowMillis));
+                return FixedWindows.single(bucket, true, limit - count - cost, window.resetAfter(now, windowMillis));
             }
         }
     }

@@ -114,10 +114,10 @@ final class KeyTable {
                     return null;
                 }
                 KeyState fresh = switch (bucket.algorithm()) {
-                    case FIXED_WINDOW -> new FixedWindows(bucket);
-                    case TOKEN_BUCKET -> bucket.hasSeveralWindows() ? new TokenBuckets(bucket)
+                    case FIXED_WINDOW -> new LockedFixedWindows(bucket);
+                    case TOKEN_BUCKET -> bucket.hasSeveralWindows() ? new LockedTokenBuckets(bucket)
                             : new TokenBucketCell(bucket);
-                    case SLIDING_WINDOW -> bucket.hasSeveralWindows() ? new SlidingWindows(bucket)
+                    case SLIDING_WINDOW -> bucket.hasSeveralWindows() ? new LockedSlidingWindows(bucket)
                             : new SlidingWindowCell(bucket);
                 };
                 state = states.putIfAbsent(key, fresh);

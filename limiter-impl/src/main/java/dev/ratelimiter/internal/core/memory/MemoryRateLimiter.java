@@ -5,8 +5,11 @@ import dev.ratelimiter.Sweepable;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.time.ForwardOnlyClock;
 import dev.ratelimiter.internal.core.window.RefundingLimiter;
-import dev.ratelimiter.internal.core.window.WindowVerdicts;
 import dev.ratelimiter.spi.StoreRefund;
+import dev.ratelimiter.internal.core.verdict.Verdicts;
+import dev.ratelimiter.internal.core.verdict.FixedWindows;
+import dev.ratelimiter.internal.core.verdict.TokenBuckets;
+import dev.ratelimiter.internal.core.verdict.SlidingWindows;
 
 import java.time.Duration;
 import java.time.InstantSource;
@@ -25,7 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * per key, the time it is full again, moved on by compare-and-set only when the tokens are there
  * ({@link TokenBucketCell}, docs/guide.md#token-buckets). Either way a refused call changes nothing. A bucket of
  * several windows keeps, per key, one small state with each window's count and end (or time until full), decided
- * under that state's lock ({@link LockedState}: {@link FixedWindows}, {@link TokenBuckets}, {@link SlidingWindows}),
+ * under that state's lock ({@link LockedState}: {@link LockedFixedWindows}, {@link LockedTokenBuckets}, {@link LockedSlidingWindows}),
  * so the windows are decided together and a refusal by one counts in none
  * (docs/guide.md#several-windows-per-bucket; docs/guide.md#sliding-windows). A sweeper retires a key's state once its
  * windows have ended, marking it before removing it, so an attempt can never be counted in a state that has left the
@@ -92,7 +95,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
      * counts nothing (cost 0, or a cost no window could take) adds no state to a key that has none.
      */
     private static Verdict consumeState(KeyTable keys, Bucket bucket, String key, long cost, long now) {
-        if ((cost == 0 || WindowVerdicts.needed(cost) > bucket.largestCost()) && keys.get(key) == null) {
+        if ((cost == 0 || Verdicts.needed(cost) > bucket.largestCost()) && keys.get(key) == null) {
             return unopened(bucket, cost);
         }
         while (true) {
@@ -116,7 +119,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
             KeyState state = keys.get(key);
             if (state == null) {
                 long limit = bucket.limit();
-                if (cost == 0 || WindowVerdicts.needed(cost) > limit) {
+                if (cost == 0 || Verdicts.needed(cost) > limit) {
                     return unopened(bucket, cost); // nothing to count: no window opens
                 }
                 if (!keys.reserve(now)) {
@@ -126,7 +129,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
                 KeyState fresh = new FixedWindowCell(new FixedWindow(now + windowMillis, cost));
                 state = keys.putIfAbsent(key, fresh);
                 if (state == null) {
-                    return WindowVerdicts.single(bucket, true, limit - cost, windowMillis);
+                    return FixedWindows.single(bucket, true, limit - cost, windowMillis);
                 }
                 keys.release();
             }
@@ -153,13 +156,13 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
         for (int i = 0; i < count; i++) {
             remaining[i] = bucket.capacity(i);
             resetMillis[i] = bucket.isTokenBucket() ? 0 : bucket.limits().get(i).window().toMillis();
-            allowed &= WindowVerdicts.needed(cost) <= remaining[i];
+            allowed &= Verdicts.needed(cost) <= remaining[i];
         }
         if (bucket.isSlidingWindow()) {
-            return WindowVerdicts.sliding(bucket, cost, allowed, new long[count], new long[count], resetMillis);
+            return SlidingWindows.of(bucket, cost, allowed, new long[count], new long[count], resetMillis);
         }
-        return bucket.isTokenBucket() ? WindowVerdicts.tokens(bucket, cost, allowed, remaining, resetMillis)
-                : WindowVerdicts.of(bucket, cost, allowed, remaining, resetMillis);
+        return bucket.isTokenBucket() ? TokenBuckets.of(bucket, cost, allowed, remaining, resetMillis)
+                : FixedWindows.of(bucket, cost, allowed, remaining, resetMillis);
     }
 
     /**

@@ -3,7 +3,7 @@ package dev.ratelimiter.internal.core.memory;
 /**
  * The window a {@link SlidingWindowCell} has open: when it ends (epoch milliseconds), the previous window's count,
  * and its own count, which grows by compare-and-set and is sealed (made negative, for good) before the next span
- * takes it as its previous count. {@link SlidingWindows} reads a carried span ({@link Carry#slidingSpan}) the same
+ * takes it as its previous count. {@link LockedSlidingWindows} reads a carried span ({@link Carry#slidingSpan}) the same
  * way.
  */
 final class SlidingSpan extends OpenWindow {

@@ -2,10 +2,10 @@ package dev.ratelimiter.internal.core.memory;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.internal.core.window.MemoryStoreVerdicts;
-import dev.ratelimiter.internal.core.window.SlidingWindow;
-import dev.ratelimiter.internal.core.window.WindowVerdicts;
+import dev.ratelimiter.internal.core.verdict.SlidingWindow;
 import dev.ratelimiter.spi.StoreRefund;
+import dev.ratelimiter.internal.core.verdict.Verdicts;
+import dev.ratelimiter.internal.core.verdict.SlidingWindows;
 
 /**
  * One key's sliding window of a one-window bucket, without a lock: its current span (the window now open, with
@@ -69,7 +69,7 @@ final class SlidingWindowCell extends LockFreeCell<SlidingSpan> {
     Verdict decide(Bucket bucket, long cost, long now) {
         long limit = bucket.limit();
         long windowMillis = windowOf(bucket);
-        long needed = WindowVerdicts.needed(cost);
+        long needed = Verdicts.needed(cost);
         while (true) {
             SlidingSpan current = held();
             if (current == SlidingSpan.RETIRED) {
@@ -91,14 +91,14 @@ final class SlidingWindowCell extends LockFreeCell<SlidingSpan> {
                 }
                 // Nothing left to weigh: a counted call opens a window now, with a phase of its own.
                 if (cost == 0 || needed > limit) {
-                    return WindowVerdicts.slidingSingle(bucket, cost, cost == 0 && needed <= limit, 0, 0,
+                    return SlidingWindows.single(bucket, cost, cost == 0 && needed <= limit, 0, 0,
                             windowMillis);
                 }
                 if (current != SlidingSpan.NONE) {
                     current.seal(); // the shared NONE counts nothing and is never added to
                 }
                 if (replace(current, new SlidingSpan(now + windowMillis, 0, cost))) {
-                    return WindowVerdicts.slidingSingle(bucket, cost, true, cost, 0, windowMillis);
+                    return SlidingWindows.single(bucket, cost, true, cost, 0, windowMillis);
                 }
                 continue;
             }
@@ -110,10 +110,10 @@ final class SlidingWindowCell extends LockFreeCell<SlidingSpan> {
             // At most a window: a thread whose clock read came before another's roll sees the next window.
             long end = Math.min(current.endsAt - now, windowMillis);
             if (!SlidingWindow.fits(limit, windowMillis, count, current.previous, end, needed)) {
-                return WindowVerdicts.slidingSingle(bucket, cost, false, count, current.previous, end);
+                return SlidingWindows.single(bucket, cost, false, count, current.previous, end);
             }
             if (cost == 0 || current.add(count, cost)) {
-                return MemoryStoreVerdicts.slidingSingle(bucket, cost, true, count + cost, current.previous, end,
+                return SlidingWindows.single(bucket, cost, true, count + cost, current.previous, end,
                         current);
             }
         }

@@ -2,8 +2,8 @@ package dev.ratelimiter.internal.core.memory;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.internal.core.window.MemoryStoreVerdicts;
-import dev.ratelimiter.internal.core.window.WindowVerdicts;
+import dev.ratelimiter.internal.core.verdict.Verdicts;
+import dev.ratelimiter.internal.core.verdict.TokenBuckets;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -67,7 +67,7 @@ final class TokenBucketCell extends KeyState {
         long capacityMicros = own ? this.capacityMicros : capacity * interval;
         long fillMillis = own ? this.fillMillis : ceilMillis(capacityMicros);
         long now = nowMillis * MICROS_PER_MILLI;
-        long needed = WindowVerdicts.needed(cost);
+        long needed = Verdicts.needed(cost);
         while (true) {
             long current = (long) TAT.getVolatile(this);
             if (current == RETIRED) {
@@ -89,7 +89,7 @@ final class TokenBucketCell extends KeyState {
                 // (docs/stores.md#counters-across-a-change-of-settings).
                 continue;
             }
-            return MemoryStoreVerdicts.tokenSingle(bucket, cost, allowed, (capacityMicros - owed) / interval,
+            return TokenBuckets.single(bucket, cost, allowed, (capacityMicros - owed) / interval,
                     ceilMillis(owed), fillMillis);
         }
     }

@@ -2,6 +2,7 @@ package dev.ratelimiter.internal.core.window;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
+import dev.ratelimiter.internal.core.verdict.Verdicts;
 import dev.ratelimiter.spi.StoreRefund;
 
 import java.util.List;
@@ -14,7 +15,7 @@ public final class DisabledRateLimiter implements RefundingLimiter {
 
     @Override
     public Verdict consume(Bucket bucket, String key, long cost) {
-        return WindowVerdicts.untouched(bucket);
+        return Verdicts.untouched(bucket);
     }
 
     @Override

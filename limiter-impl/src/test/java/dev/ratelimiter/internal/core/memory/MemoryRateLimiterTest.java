@@ -9,7 +9,9 @@ import dev.ratelimiter.contract.ManualClock;
 import dev.ratelimiter.contract.RateLimiterContract;
 import dev.ratelimiter.internal.core.chain.OutagePolicyLimiter;
 import dev.ratelimiter.internal.core.monitor.OutageStatistics;
-import dev.ratelimiter.internal.core.window.WindowVerdicts;
+import dev.ratelimiter.internal.core.verdict.SlidingWindows;
+import dev.ratelimiter.internal.core.verdict.TokenBuckets;
+import dev.ratelimiter.internal.core.verdict.Verdicts;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -261,7 +263,7 @@ class MemoryRateLimiterTest extends RateLimiterContract {
     void carryTokenBucket() {
         MemoryRateLimiter memory = (MemoryRateLimiter) limiter;
         Bucket bucket = tokenBucket("tb-carry", 0, new Bucket.Limit(10, Duration.ofSeconds(10)));
-        memory.carry(bucket, "k", WindowVerdicts.tokenSingle(bucket, 1, true, 3, 7_000));
+        memory.carry(bucket, "k", TokenBuckets.single(bucket, 1, true, 3, 7_000));
         assertThat(memory.consume(bucket, "k").remaining()).isEqualTo(2);
         assertThat(memory.consume(bucket, "k", 3).outcome()).isEqualTo(Verdict.Outcome.DENIED);
         clock.advance(Duration.ofSeconds(1));
@@ -276,14 +278,14 @@ class MemoryRateLimiterTest extends RateLimiterContract {
         Bucket tokens = tokenBucket("tb-carry-plan", 0, new Bucket.Limit(10, Duration.ofSeconds(10)));
         Bucket tokensPro = tokens.withPlan("pro", List.of(new Bucket.Limit(100, Duration.ofSeconds(10))), 0);
         memory.consume(tokens, "k");
-        memory.carry(tokensPro, "k", WindowVerdicts.tokenSingle(tokensPro, 1, true, 60, 4_000));
+        memory.carry(tokensPro, "k", TokenBuckets.single(tokensPro, 1, true, 60, 4_000));
         assertThat(memory.consume(tokensPro, "k").remaining()).as("the store's 60 of 100, and this call")
                 .isEqualTo(59);
 
         Bucket sliding = slidingWindow("sw-carry-plan", new Bucket.Limit(10, Duration.ofSeconds(10)));
         Bucket slidingPro = sliding.withPlan("pro", List.of(new Bucket.Limit(100, Duration.ofSeconds(10))), 0);
         memory.consume(sliding, "k");
-        memory.carry(slidingPro, "k", WindowVerdicts.slidingSingle(slidingPro, 1, true, 40, 0, 6_000));
+        memory.carry(slidingPro, "k", SlidingWindows.single(slidingPro, 1, true, 40, 0, 6_000));
         assertThat(memory.consume(slidingPro, "k").remaining()).as("the store's 40 of 100, and this call")
                 .isEqualTo(59);
         assertThat(memory.consume(sliding, "k").outcome()).as("42 counted, above the bucket's own 10")
@@ -296,22 +298,22 @@ class MemoryRateLimiterTest extends RateLimiterContract {
     void carrySlidingWindow() {
         MemoryRateLimiter memory = (MemoryRateLimiter) limiter;
         Bucket bucket = slidingWindow("sw-carry", new Bucket.Limit(10, Duration.ofSeconds(10)));
-        memory.carry(bucket, "k", WindowVerdicts.slidingSingle(bucket, 1, true, 3, 0, 6_000));
+        memory.carry(bucket, "k", SlidingWindows.single(bucket, 1, true, 3, 0, 6_000));
         assertThat(memory.consume(bucket, "k").remaining()).isEqualTo(6);
-        memory.carry(bucket, "k", WindowVerdicts.slidingSingle(bucket, 1, true, 5, 0, 6_000));
+        memory.carry(bucket, "k", SlidingWindows.single(bucket, 1, true, 5, 0, 6_000));
         assertThat(memory.consume(bucket, "k").remaining()).as("the store's 5, and this call").isEqualTo(4);
         clock.advance(Duration.ofSeconds(6));
         assertThat(memory.consume(bucket, "k").remaining()).as("the next window: the 6 weigh 6, and this call")
                 .isEqualTo(3);
 
-        Verdict refused = WindowVerdicts.slidingSingle(bucket, 1, false, 10, 0, 4_000);
+        Verdict refused = SlidingWindows.single(bucket, 1, false, 10, 0, 4_000);
         assertThat(refused.resetAfter()).as("the store's wait").isEqualTo(Duration.ofSeconds(5));
         memory.carry(bucket, "spent", refused);
         assertThat(memory.consume(bucket, "spent").outcome()).isEqualTo(Outcome.DENIED);
         clock.advance(Duration.ofSeconds(6));
         assertThat(memory.consume(bucket, "spent").outcome()).isEqualTo(Outcome.ALLOWED);
 
-        memory.carry(bucket, "k", WindowVerdicts.untouched(bucket));
+        memory.carry(bucket, "k", Verdicts.untouched(bucket));
         assertThat(memory.liveCounters(bucket.name())).as("nothing counted in the store: cleared").isEqualTo(1);
     }
 
@@ -321,7 +323,7 @@ class MemoryRateLimiterTest extends RateLimiterContract {
         MemoryRateLimiter memory = (MemoryRateLimiter) limiter;
         Bucket bucket = slidingWindow("sw-carry-several", new Bucket.Limit(3, Duration.ofSeconds(10)),
                 new Bucket.Limit(10, Duration.ofHours(1)));
-        memory.carry(bucket, "k", WindowVerdicts.sliding(bucket, 1, true, new long[] {1, 9}, new long[] {0, 0},
+        memory.carry(bucket, "k", SlidingWindows.of(bucket, 1, true, new long[] {1, 9}, new long[] {0, 0},
                 new long[] {5_000, 1_800_000}));
         assertThat(memory.consume(bucket, "k").outcome()).as("one left in the hour").isEqualTo(Outcome.ALLOWED);
         assertThat(memory.consume(bucket, "k").outcome()).isEqualTo(Outcome.DENIED);

@@ -2,7 +2,8 @@ package dev.ratelimiter.internal.core.memory;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.internal.core.window.WindowVerdicts;
+import dev.ratelimiter.internal.core.verdict.Verdicts;
+import dev.ratelimiter.internal.core.verdict.TokenBuckets;
 
 /**
  * One key's token buckets, one per window of its bucket, as the generic cell rate algorithm keeps them: each
@@ -12,13 +13,13 @@ import dev.ratelimiter.internal.core.window.WindowVerdicts;
  * Under another bucket of its name (a plan's limits), each window's interval and capacity are the call's bucket's
  * and its TAT carries, read as at most empty, as a {@link TokenBucketCell}'s.
  */
-final class TokenBuckets extends LockedState {
+final class LockedTokenBuckets extends LockedState {
     private final Bucket shape; // the bucket it was made for, whose numbers are those below
     private final long[] intervalMicros;
     private final long[] capacities;
     private final long[] tat;
 
-    TokenBuckets(Bucket bucket) {
+    LockedTokenBuckets(Bucket bucket) {
         shape = bucket;
         int size = bucket.limits().size();
         intervalMicros = new long[size];
@@ -54,7 +55,7 @@ final class TokenBuckets extends LockedState {
     Verdict decideLocked(Bucket bucket, long cost, long nowMillis) {
         long now = nowMillis * TokenBucketCell.MICROS_PER_MILLI;
         int size = tat.length;
-        long needed = WindowVerdicts.needed(cost);
+        long needed = Verdicts.needed(cost);
         boolean allowed = true;
         for (int i = 0; i < size; i++) {
             long interval = interval(bucket, i);
@@ -77,7 +78,7 @@ final class TokenBuckets extends LockedState {
             remaining[i] = (capacityMicros - owed) / interval;
             fullMillis[i] = TokenBucketCell.ceilMillis(owed);
         }
-        return WindowVerdicts.tokens(bucket, cost, allowed, remaining, fullMillis);
+        return TokenBuckets.of(bucket, cost, allowed, remaining, fullMillis);
     }
 
     @Override

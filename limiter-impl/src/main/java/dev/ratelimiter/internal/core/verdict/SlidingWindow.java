@@ -1,4 +1,4 @@
-package dev.ratelimiter.internal.core.window;
+package dev.ratelimiter.internal.core.verdict;
 
 import java.math.BigInteger;
 

@@ -2,9 +2,10 @@ package dev.ratelimiter.internal.core.memory;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.internal.core.window.SlidingWindow;
-import dev.ratelimiter.internal.core.window.WindowVerdicts;
+import dev.ratelimiter.internal.core.verdict.SlidingWindow;
 import dev.ratelimiter.spi.StoreRefund;
+import dev.ratelimiter.internal.core.verdict.Verdicts;
+import dev.ratelimiter.internal.core.verdict.SlidingWindows;
 
 /**
  * One key's sliding window counters of a bucket of several windows (docs/guide.md#sliding-windows; one window is
@@ -12,13 +13,13 @@ import dev.ratelimiter.spi.StoreRefund;
  * Windows follow one another from the first counted call, so a window that ended is followed by the one it ended
  * into; a key idle for two window lengths counts nothing. Read and written under this object's lock.
  */
-final class SlidingWindows extends LockedState {
+final class LockedSlidingWindows extends LockedState {
     private final long[] windowMillis;
     private final long[] current;
     private final long[] previous;
     private final long[] endsAt;
 
-    SlidingWindows(Bucket bucket) {
+    LockedSlidingWindows(Bucket bucket) {
         int size = bucket.limits().size();
         windowMillis = new long[size];
         current = new long[size];
@@ -75,7 +76,7 @@ final class SlidingWindows extends LockedState {
     @Override
     Verdict decideLocked(Bucket bucket, long cost, long now) {
         int size = windowMillis.length;
-        long needed = WindowVerdicts.needed(cost);
+        long needed = Verdicts.needed(cost);
         boolean allowed = true;
         for (int i = 0; i < size; i++) {
             roll(i, now);
@@ -91,7 +92,7 @@ final class SlidingWindows extends LockedState {
         for (int i = 0; i < size; i++) {
             end[i] = end(i, now);
         }
-        Verdict verdict = WindowVerdicts.sliding(bucket, cost, allowed, current, previous, end);
+        Verdict verdict = SlidingWindows.of(bucket, cost, allowed, current, previous, end);
         for (int i = 0; i < size; i++) {
             if (current[i] == 0 && previous[i] == 0) {
                 endsAt[i] = SlidingSpan.NO_WINDOW; // a call that counted nothing opens no window
@@ -143,7 +144,7 @@ final class SlidingWindows extends LockedState {
         if (!bucket.isSlidingWindow() || !bucket.hasSeveralWindows()) {
             return null;
         }
-        SlidingWindows next = new SlidingWindows(bucket);
+        LockedSlidingWindows next = new LockedSlidingWindows(bucket);
         for (int i = 0; i < next.windowMillis.length; i++) {
             for (int j = 0; j < windowMillis.length; j++) {
                 if (windowMillis[j] == next.windowMillis[i]) {

@@ -2,19 +2,20 @@ package dev.ratelimiter.internal.core.memory;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.internal.core.window.WindowVerdicts;
 import dev.ratelimiter.spi.StoreRefund;
+import dev.ratelimiter.internal.core.verdict.Verdicts;
+import dev.ratelimiter.internal.core.verdict.FixedWindows;
 
 /**
  * One key's counters of a bucket of several windows: each window's count and end, read and written under this
  * object's lock, so the windows are decided together (docs/guide.md#several-windows-per-bucket).
  */
-final class FixedWindows extends LockedState {
+final class LockedFixedWindows extends LockedState {
     private final long[] windowMillis;
     private final long[] counts;
     private final long[] endsAt;
 
-    FixedWindows(Bucket bucket) {
+    LockedFixedWindows(Bucket bucket) {
         int size = bucket.limits().size();
         windowMillis = new long[size];
         counts = new long[size];
@@ -44,7 +45,7 @@ final class FixedWindows extends LockedState {
         int size = windowMillis.length;
         long[] remaining = new long[size];
         long[] resetMillis = new long[size];
-        long needed = WindowVerdicts.needed(cost);
+        long needed = Verdicts.needed(cost);
         boolean allowed = true;
         for (int i = 0; i < size; i++) {
             boolean open = now < endsAt[i];
@@ -63,7 +64,7 @@ final class FixedWindows extends LockedState {
                 remaining[i] -= cost;
             }
         }
-        return WindowVerdicts.of(bucket, cost, allowed, remaining, resetMillis);
+        return FixedWindows.of(bucket, cost, allowed, remaining, resetMillis);
     }
 
     @Override
@@ -105,7 +106,7 @@ final class FixedWindows extends LockedState {
         if (bucket.algorithm() != Bucket.Algorithm.FIXED_WINDOW || !bucket.hasSeveralWindows()) {
             return null;
         }
-        FixedWindows next = new FixedWindows(bucket);
+        LockedFixedWindows next = new LockedFixedWindows(bucket);
         for (int i = 0; i < next.windowMillis.length; i++) {
             for (int j = 0; j < windowMillis.length; j++) {
                 if (windowMillis[j] == next.windowMillis[i]) {

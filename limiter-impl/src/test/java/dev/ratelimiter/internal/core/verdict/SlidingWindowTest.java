@@ -1,4 +1,4 @@
-package dev.ratelimiter.internal.core.window;
+package dev.ratelimiter.internal.core.verdict;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
@@ -79,24 +79,24 @@ class SlidingWindowTest {
     void verdicts() {
         Bucket one = new Bucket("s", List.of(new Bucket.Limit(10, Duration.ofSeconds(10))), OutagePolicy.FALLBACK,
                 Bucket.Algorithm.SLIDING_WINDOW, 0);
-        Verdict allowed = WindowVerdicts.slidingSingle(one, 1, true, 3, 5, 5_000);
+        Verdict allowed = SlidingWindows.single(one, 1, true, 3, 5, 5_000);
         assertThat(allowed.remaining()).as("10 - 3 - 2.5 rounded up").isEqualTo(4);
         assertThat(allowed.resetAfter()).isEqualTo(Duration.ofSeconds(15));
-        assertThat(WindowVerdicts.slidingSingle(one, 1, true, 0, 5, 5_000).resetAfter()).as("only the previous counts")
+        assertThat(SlidingWindows.single(one, 1, true, 0, 5, 5_000).resetAfter()).as("only the previous counts")
                 .isEqualTo(Duration.ofSeconds(5));
-        Verdict refused = WindowVerdicts.slidingSingle(one, 1, false, 10, 0, 5_000);
+        Verdict refused = SlidingWindows.single(one, 1, false, 10, 0, 5_000);
         assertThat(refused.resetAfter()).as("the next window, once 10 x r / 10 s <= 9").isEqualTo(
                 Duration.ofMillis(6_000));
         assertThat(refused.retryAfterSeconds()).isEqualTo(6);
 
         Bucket two = new Bucket("t", List.of(new Bucket.Limit(2, Duration.ofSeconds(2)), new Bucket.Limit(3,
                 Duration.ofSeconds(60))), OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
-        Verdict both = WindowVerdicts.sliding(two, 1, false, new long[] {1, 3}, new long[] {2, 0},
+        Verdict both = SlidingWindows.of(two, 1, false, new long[] {1, 3}, new long[] {2, 0},
                 new long[] {1_000, 57_000});
         assertThat(both.windows()).extracting(Verdict.Window::remaining).containsExactly(0L, 0L);
         assertThat(both.resetAfter()).as("the minute's window allows it last").isEqualTo(Duration.ofSeconds(77));
         assertThat(both.limit()).isEqualTo(3);
-        assertThat(WindowVerdicts.untouched(two).windows()).extracting(Verdict.Window::remaining)
+        assertThat(Verdicts.untouched(two).windows()).extracting(Verdict.Window::remaining)
                 .containsExactly(2L, 3L);
     }
 }
