@@ -3,6 +3,7 @@ package dev.ratelimiter.internal.postgres;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
+import dev.ratelimiter.contract.Capability;
 import dev.ratelimiter.contract.RateLimiterContract;
 import dev.ratelimiter.internal.core.chain.StoreLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
@@ -23,6 +24,7 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,6 +53,11 @@ class PostgresStoreTest extends RateLimiterContract {
     protected RateLimiter newLimiter(InstantSource clock) {
         return new StoreLimiter(new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 32,
                 Optional.of(clock), ConnectionEviction.ABORT), new BackendMonitor("postgres", clock, RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
+    }
+
+    @Override
+    protected Set<Capability> capabilities() {
+        return Capability.declaredBy(new PostgresStoreProvider());
     }
 
     @Override

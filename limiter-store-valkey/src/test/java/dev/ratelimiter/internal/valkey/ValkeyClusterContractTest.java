@@ -4,6 +4,7 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
+import dev.ratelimiter.contract.Capability;
 import dev.ratelimiter.contract.ContractTime;
 import dev.ratelimiter.contract.RateLimiterContract;
 import dev.ratelimiter.internal.core.chain.StoreLimiter;
@@ -78,6 +79,11 @@ class ValkeyClusterContractTest extends RateLimiterContract {
     @Override
     protected ContractTime time() {
         return ContractTimes.real();
+    }
+
+    @Override
+    protected Set<Capability> capabilities() {
+        return Capability.declaredBy(new ValkeyStoreProvider());
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
+import dev.ratelimiter.contract.Capability;
 import dev.ratelimiter.contract.ContractTime;
 import dev.ratelimiter.contract.RateLimiterContract;
 import dev.ratelimiter.internal.core.chain.StoreLimiter;
@@ -19,6 +20,7 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -59,6 +61,11 @@ class ValkeyStoreTest extends RateLimiterContract {
     @Override
     protected ContractTime time() {
         return ContractTimes.real();
+    }
+
+    @Override
+    protected Set<Capability> capabilities() {
+        return Capability.declaredBy(new ValkeyStoreProvider());
     }
 
     @Override

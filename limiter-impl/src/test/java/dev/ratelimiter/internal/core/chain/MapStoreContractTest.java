@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.core.chain;
 
 import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.contract.Capability;
 import dev.ratelimiter.contract.MapStoreProvider;
 import dev.ratelimiter.contract.RateLimiterContract;
 import dev.ratelimiter.contract.StoreUnderTest;
@@ -8,6 +9,7 @@ import org.junit.jupiter.api.AfterEach;
 
 import java.time.InstantSource;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The SPI's proof, part one: a store defined only in test sources, selected by name, passes the contract suite
@@ -26,17 +28,8 @@ class MapStoreContractTest extends RateLimiterContract {
     }
 
     @Override
-    protected Map<String, String> casesNotRun() {
-        Map<String, String> notRun = new java.util.HashMap<>();
-        for (String name : TOKEN_BUCKET_CASES) {
-            notRun.put(name, "the example store decides fixed windows only, as its provider declares (the default "
-                    + "RateLimitStoreProvider.algorithms()); a store written before token buckets looks like it");
-        }
-        for (String name : SLIDING_WINDOW_CASES) {
-            notRun.put(name, "the example store decides fixed windows only, as its provider declares (the default "
-                    + "RateLimitStoreProvider.algorithms())");
-        }
-        return notRun;
+    protected Set<Capability> capabilities() {
+        return Capability.declaredBy(new MapStoreProvider()); // fixed windows and refunds
     }
 
     @AfterEach

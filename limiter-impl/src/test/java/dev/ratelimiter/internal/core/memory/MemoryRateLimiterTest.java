@@ -5,6 +5,7 @@ import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
+import dev.ratelimiter.contract.Capability;
 import dev.ratelimiter.contract.ManualClock;
 import dev.ratelimiter.contract.RateLimiterContract;
 import dev.ratelimiter.internal.core.chain.OutagePolicyLimiter;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,6 +32,11 @@ class MemoryRateLimiterTest extends RateLimiterContract {
     @Override
     protected RateLimiter newLimiter(InstantSource clock) {
         return new MemoryRateLimiter(clock, 100_000);
+    }
+
+    @Override
+    protected Set<Capability> capabilities() {
+        return Capability.inMemory();
     }
 
     @Test

@@ -1,0 +1,69 @@
+package dev.ratelimiter.contract;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.spi.RateLimitStoreProvider;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * What a store may decide beyond the core every store decides (fixed windows, several windows per bucket, costs,
+ * several buckets in one call, plans, settings changed), as its provider declares it. A contract case that needs a
+ * capability ({@link Requires}) runs only against a store that declares it, and is reported as skipped, naming the
+ * capability, against the others.
+ */
+public enum Capability {
+
+    /** {@link Bucket.Algorithm#TOKEN_BUCKET} among the provider's {@link RateLimitStoreProvider#algorithms()}. */
+    TOKEN_BUCKET("token buckets", "RateLimitStoreProvider.algorithms() without TOKEN_BUCKET"),
+
+    /** {@link Bucket.Algorithm#SLIDING_WINDOW} among the provider's {@link RateLimitStoreProvider#algorithms()}. */
+    SLIDING_WINDOW("sliding windows", "RateLimitStoreProvider.algorithms() without SLIDING_WINDOW"),
+
+    /** Counts given back: the provider's {@link RateLimitStoreProvider#refunds()} is true. */
+    REFUNDS("refunds", "RateLimitStoreProvider.refunds() false");
+
+    private final String cases;
+    private final String undeclared;
+
+    Capability(String cases, String undeclared) {
+        this.cases = cases;
+        this.undeclared = undeclared;
+    }
+
+    /**
+     * @param provider the store's provider
+     * @return the capabilities it declares, read from {@link RateLimitStoreProvider#algorithms()} and
+     *         {@link RateLimitStoreProvider#refunds()}; empty for a provider of the SPI's defaults (fixed windows, no
+     *         refunds)
+     */
+    public static Set<Capability> declaredBy(RateLimitStoreProvider provider) {
+        Set<Capability> declared = EnumSet.noneOf(Capability.class);
+        Set<Bucket.Algorithm> algorithms = provider.algorithms();
+        if (algorithms.contains(Bucket.Algorithm.TOKEN_BUCKET)) {
+            declared.add(TOKEN_BUCKET);
+        }
+        if (algorithms.contains(Bucket.Algorithm.SLIDING_WINDOW)) {
+            declared.add(SLIDING_WINDOW);
+        }
+        if (provider.refunds()) {
+            declared.add(REFUNDS);
+        }
+        return declared;
+    }
+
+    /**
+     * The in-memory limiter's (the embedded store, and every shared store's per-process fallback), which has no
+     * provider: it decides every algorithm and gives counts back.
+     *
+     * @return every capability
+     */
+    public static Set<Capability> inMemory() {
+        return EnumSet.allOf(Capability.class);
+    }
+
+    /** Why a case that needs this capability is not run against a store that does not declare it. */
+    String notDeclared() {
+        return "a case of " + cases + ", which its store does not declare (" + undeclared + ")";
+    }
+}

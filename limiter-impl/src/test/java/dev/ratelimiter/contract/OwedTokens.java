@@ -1,0 +1,63 @@
+package dev.ratelimiter.contract;
+
+import dev.ratelimiter.Bucket;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A token bucket's key at one instant, as the rule keeps it: per window the microseconds owed until full (its
+ * TAT less now), whatever bucket of the name took the tokens; read under a call's bucket as at most a full
+ * refill (capacity × interval), and kept so. {@link PlanCases} checks a store's token buckets under plans
+ * against it.
+ */
+final class OwedTokens {
+    private final long[] owed;
+
+    OwedTokens(int windows) {
+        owed = new long[windows];
+    }
+
+    private static long full(Bucket bucket, int i) {
+        return bucket.capacity(i) * bucket.tokenIntervalMicros(i);
+    }
+
+    private long owed(Bucket bucket, int i) {
+        return Math.min(owed[i], full(bucket, i));
+    }
+
+    /** Every decision, allowed or not, keeps the time owed at most a full refill of its bucket. */
+    void clamp(Bucket bucket) {
+        for (int i = 0; i < owed.length; i++) {
+            owed[i] = owed(bucket, i);
+        }
+    }
+
+    boolean fits(Bucket bucket) {
+        for (int i = 0; i < owed.length; i++) {
+            if (owed(bucket, i) + bucket.tokenIntervalMicros(i) > full(bucket, i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void take(Bucket bucket) {
+        for (int i = 0; i < owed.length; i++) {
+            owed[i] = owed(bucket, i) + bucket.tokenIntervalMicros(i);
+        }
+    }
+
+    List<Long> left(Bucket bucket) {
+        List<Long> left = new ArrayList<>();
+        for (int i = 0; i < owed.length; i++) {
+            left.add((full(bucket, i) - owed(bucket, i)) / bucket.tokenIntervalMicros(i));
+        }
+        return left;
+    }
+
+    /** Microseconds until a one-window bucket has a token for the call. */
+    long wait(Bucket bucket) {
+        return Math.max(0, owed(bucket, 0) + bucket.tokenIntervalMicros(0) - full(bucket, 0));
+    }
+}
