@@ -1,6 +1,8 @@
 package dev.ratelimiter.contract;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
@@ -30,6 +32,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import static dev.ratelimiter.spi.TokenBucketTiming.capacity;
+import static dev.ratelimiter.spi.TokenBucketTiming.tokenIntervalMicros;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -55,7 +59,7 @@ public abstract class RateLimiterContract {
 
     /**
      * The cases of token buckets, by method name: a store whose provider does not declare
-     * {@link Bucket.Algorithm#TOKEN_BUCKET} lists them in {@link #casesNotRun()}.
+     * {@link Algorithm#TOKEN_BUCKET} lists them in {@link #casesNotRun()}.
      */
     public static final java.util.Set<String> TOKEN_BUCKET_CASES = java.util.Set.of("tokenBucketBurstThenRefill",
             "tokenBucketRemainingAndResetAfter", "tokenBucketBurstOfOneSpacesCalls", "tokenBucketBurstAboveLimit",
@@ -68,7 +72,7 @@ public abstract class RateLimiterContract {
 
     /**
      * The cases of sliding windows, by method name: a store whose provider does not declare
-     * {@link Bucket.Algorithm#SLIDING_WINDOW} lists them in {@link #casesNotRun()}.
+     * {@link Algorithm#SLIDING_WINDOW} lists them in {@link #casesNotRun()}.
      */
     public static final java.util.Set<String> SLIDING_WINDOW_CASES = java.util.Set.of("slidingWindowWeighsPrevious",
             "slidingWindowRemainingAndResetAfter", "slidingWindowRetryAfterBeyondWindowEnd", "slidingWindowCosts",
@@ -121,28 +125,28 @@ public abstract class RateLimiterContract {
 
     /** A bucket unique to this case and run. */
     protected Bucket bucket(String name, long limit, Duration window) {
-        return new Bucket(name + "-" + run, limit, window);
+        return Bucket.of(name + "-" + run, limit, window);
     }
 
     /** A bucket of several windows unique to this case and run. */
-    protected Bucket bucket(String name, Bucket.Limit... limits) {
-        return new Bucket(name + "-" + run, List.of(limits), OutagePolicy.FALLBACK);
+    protected Bucket bucket(String name, Limit... limits) {
+        return Bucket.of(name + "-" + run, List.of(limits), OutagePolicy.FALLBACK);
     }
 
     /** A token bucket unique to this case and run (burst 0: the shortest window's limit). */
-    protected Bucket tokenBucket(String name, long burst, Bucket.Limit... limits) {
-        return new Bucket(name + "-" + run, List.of(limits), OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET,
+    protected Bucket tokenBucket(String name, long burst, Limit... limits) {
+        return Bucket.of(name + "-" + run, List.of(limits), OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET,
                 burst);
     }
 
     /** A sliding-window bucket unique to this case and run. */
-    protected Bucket slidingWindow(String name, Bucket.Limit... limits) {
-        return new Bucket(name + "-" + run, List.of(limits), OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW,
+    protected Bucket slidingWindow(String name, Limit... limits) {
+        return Bucket.of(name + "-" + run, List.of(limits), OutagePolicy.FALLBACK, Algorithm.SLIDING_WINDOW,
                 0);
     }
 
-    private static Bucket.Limit limit(long limit, Duration window) {
-        return new Bucket.Limit(limit, window);
+    private static Limit limit(long limit, Duration window) {
+        return new Limit(limit, window);
     }
 
     /** Each window's remaining attempts, shortest window first. */
@@ -727,7 +731,7 @@ public abstract class RateLimiterContract {
     @DisplayName("a bucket whose algorithm changes starts afresh: a spent fixed window is a full token bucket")
     void changedAlgorithmStartsAfresh() {
         Bucket fixed = bucket("algorithm-change", 2, Duration.ofSeconds(60));
-        Bucket tokens = new Bucket(fixed.name(), fixed.limits(), OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET,
+        Bucket tokens = Bucket.of(fixed.name(), fixed.limits(), OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET,
                 0);
         limiter.consume(fixed, "k", 2);
         assertThat(limiter.consume(fixed, "k").outcome()).isEqualTo(Outcome.DENIED);
@@ -912,10 +916,10 @@ public abstract class RateLimiterContract {
     @DisplayName("a bucket whose algorithm changes to a sliding window starts afresh")
     void changedAlgorithmToSlidingStartsAfresh() {
         Bucket fixed = bucket("algorithm-to-sliding", 2, Duration.ofSeconds(60));
-        Bucket tokens = new Bucket(fixed.name(), fixed.limits(), OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET,
+        Bucket tokens = Bucket.of(fixed.name(), fixed.limits(), OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET,
                 0);
-        Bucket sliding = new Bucket(fixed.name(), fixed.limits(), OutagePolicy.FALLBACK,
-                Bucket.Algorithm.SLIDING_WINDOW, 0);
+        Bucket sliding = Bucket.of(fixed.name(), fixed.limits(), OutagePolicy.FALLBACK,
+                Algorithm.SLIDING_WINDOW, 0);
         limiter.consume(fixed, "k", 2);
         limiter.consume(tokens, "k", 2);
         assertThat(limiter.consume(sliding, "k").remaining()).isEqualTo(1);
@@ -1260,7 +1264,7 @@ public abstract class RateLimiterContract {
         Verdict upgraded = decided(pro, "k", model);
         assertThat(upgraded.outcome()).isEqualTo(Outcome.ALLOWED);
         assertThat(upgraded.remaining()).as("more than free's, fewer than a full pro bucket's")
-                .isGreaterThan(free.capacity(0)).isLessThan(pro.capacity(0) - 1);
+                .isGreaterThan(capacity(free, 0)).isLessThan(capacity(pro, 0) - 1);
         assertThat(decided(free, "k", model).outcome()).isEqualTo(Outcome.ALLOWED);
     }
 
@@ -1296,7 +1300,7 @@ public abstract class RateLimiterContract {
         for (int i = 0; i < 5; i++) {
             assertThat(decided(pro, "a", a).outcome()).isEqualTo(Outcome.ALLOWED);
         }
-        assertThat(admitted(free, "b", 10)).as("b on free, untouched by a's 5").isEqualTo(free.capacity(0));
+        assertThat(admitted(free, "b", 10)).as("b on free, untouched by a's 5").isEqualTo(capacity(free, 0));
         assertThat(decided(pro, "a", a).outcome()).isEqualTo(Outcome.ALLOWED);
     }
 
@@ -1327,8 +1331,8 @@ public abstract class RateLimiterContract {
     // waited for in whole seconds, so a store timed by its own clock runs these cases in real time.
 
     /** {@code bucket}'s name under other settings: the algorithm and windows given, burst 0. */
-    private static Bucket changed(Bucket bucket, Bucket.Algorithm algorithm, Bucket.Limit... limits) {
-        return new Bucket(bucket.name(), List.of(limits), OutagePolicy.FALLBACK, algorithm, 0);
+    private static Bucket changed(Bucket bucket, Algorithm algorithm, Limit... limits) {
+        return Bucket.of(bucket.name(), List.of(limits), OutagePolicy.FALLBACK, algorithm, 0);
     }
 
     @Test
@@ -1336,7 +1340,7 @@ public abstract class RateLimiterContract {
             + "2 s: the first call is refused with a true Retry-After of at most 2 s, and the next window is 2 s long")
     void shortenedWindowEndsWithinNewLength() {
         Bucket before = bucket("shortened", limit(3, Duration.ofSeconds(60)));
-        Bucket after = changed(before, Bucket.Algorithm.FIXED_WINDOW, limit(3, Duration.ofSeconds(2)));
+        Bucket after = changed(before, Algorithm.FIXED_WINDOW, limit(3, Duration.ofSeconds(2)));
         assertThat(admitted(before, 5)).isEqualTo(3);
         Verdict refused = limiter.consume(after, "k");
         assertThat(refused.outcome()).as("the 3 counted apply to the new window").isEqualTo(Outcome.DENIED);
@@ -1354,7 +1358,7 @@ public abstract class RateLimiterContract {
             + "window that follows is 60 s long")
     void lengthenedWindowKeepsCountAndEnd() {
         Bucket before = bucket("lengthened", limit(3, Duration.ofSeconds(2)));
-        Bucket after = changed(before, Bucket.Algorithm.FIXED_WINDOW, limit(3, Duration.ofSeconds(60)));
+        Bucket after = changed(before, Algorithm.FIXED_WINDOW, limit(3, Duration.ofSeconds(60)));
         assertThat(admitted(before, 5)).isEqualTo(3);
         Verdict refused = limiter.consume(after, "k");
         assertThat(refused.outcome()).isEqualTo(Outcome.DENIED);
@@ -1371,7 +1375,7 @@ public abstract class RateLimiterContract {
             + "2 s refill, so the first call is refused until one token of 0.5 s is back, and allowed at Retry-After")
     void tokenBucketShortenedWindowOwesAtMostNewRefill() {
         Bucket before = tokenBucket("tb-shortened", 0, limit(4, Duration.ofSeconds(60)));
-        Bucket after = changed(before, Bucket.Algorithm.TOKEN_BUCKET, limit(4, Duration.ofSeconds(2)));
+        Bucket after = changed(before, Algorithm.TOKEN_BUCKET, limit(4, Duration.ofSeconds(2)));
         assertThat(admitted(before, 6)).isEqualTo(4);
         Verdict refused = limiter.consume(after, "k");
         assertThat(refused.outcome()).as("empty under the new settings too").isEqualTo(Outcome.DENIED);
@@ -1387,7 +1391,7 @@ public abstract class RateLimiterContract {
             + "lengths")
     void slidingWindowShortenedWindowEndsWithinNewLength() {
         Bucket before = slidingWindow("sw-shortened", limit(4, Duration.ofSeconds(60)));
-        Bucket after = changed(before, Bucket.Algorithm.SLIDING_WINDOW, limit(4, Duration.ofSeconds(2)));
+        Bucket after = changed(before, Algorithm.SLIDING_WINDOW, limit(4, Duration.ofSeconds(2)));
         assertThat(admitted(before, 6)).isEqualTo(4);
         Verdict refused = limiter.consume(after, "k");
         assertThat(refused.outcome()).isEqualTo(Outcome.DENIED);
@@ -1401,32 +1405,32 @@ public abstract class RateLimiterContract {
     @DisplayName("settings changed: a bucket going from one window to two, or from two to one, starts afresh")
     void windowAddedStartsAfresh() {
         Bucket one = bucket("window-added", limit(3, Duration.ofSeconds(60)));
-        windowAddedStartsAfresh(one, changed(one, Bucket.Algorithm.FIXED_WINDOW, limit(3, Duration.ofSeconds(60)),
+        windowAddedStartsAfresh(one, changed(one, Algorithm.FIXED_WINDOW, limit(3, Duration.ofSeconds(60)),
                 limit(10, Duration.ofHours(1))));
         Bucket two = bucket("window-removed", limit(3, Duration.ofSeconds(60)), limit(10, Duration.ofHours(1)));
-        windowAddedStartsAfresh(two, changed(two, Bucket.Algorithm.FIXED_WINDOW, limit(3, Duration.ofSeconds(60))));
+        windowAddedStartsAfresh(two, changed(two, Algorithm.FIXED_WINDOW, limit(3, Duration.ofSeconds(60))));
     }
 
     @Test
     @DisplayName("settings changed, token bucket: one window to two, or two to one, starts afresh")
     void tokenBucketWindowAddedStartsAfresh() {
         Bucket one = tokenBucket("tb-window-added", 0, limit(3, Duration.ofSeconds(60)));
-        windowAddedStartsAfresh(one, changed(one, Bucket.Algorithm.TOKEN_BUCKET, limit(3, Duration.ofSeconds(60)),
+        windowAddedStartsAfresh(one, changed(one, Algorithm.TOKEN_BUCKET, limit(3, Duration.ofSeconds(60)),
                 limit(10, Duration.ofHours(1))));
         Bucket two = tokenBucket("tb-window-removed", 0, limit(3, Duration.ofSeconds(60)),
                 limit(10, Duration.ofHours(1)));
-        windowAddedStartsAfresh(two, changed(two, Bucket.Algorithm.TOKEN_BUCKET, limit(3, Duration.ofSeconds(60))));
+        windowAddedStartsAfresh(two, changed(two, Algorithm.TOKEN_BUCKET, limit(3, Duration.ofSeconds(60))));
     }
 
     @Test
     @DisplayName("settings changed, sliding window: one window to two, or two to one, starts afresh")
     void slidingWindowWindowAddedStartsAfresh() {
         Bucket one = slidingWindow("sw-window-added", limit(3, Duration.ofSeconds(60)));
-        windowAddedStartsAfresh(one, changed(one, Bucket.Algorithm.SLIDING_WINDOW, limit(3, Duration.ofSeconds(60)),
+        windowAddedStartsAfresh(one, changed(one, Algorithm.SLIDING_WINDOW, limit(3, Duration.ofSeconds(60)),
                 limit(10, Duration.ofHours(1))));
         Bucket two = slidingWindow("sw-window-removed", limit(3, Duration.ofSeconds(60)),
                 limit(10, Duration.ofHours(1)));
-        windowAddedStartsAfresh(two, changed(two, Bucket.Algorithm.SLIDING_WINDOW, limit(3, Duration.ofSeconds(60))));
+        windowAddedStartsAfresh(two, changed(two, Algorithm.SLIDING_WINDOW, limit(3, Duration.ofSeconds(60))));
     }
 
     /** Spends {@code before}'s first window, then decides under {@code after}: allowed, every window less one. */
@@ -1437,7 +1441,7 @@ public abstract class RateLimiterContract {
         List<Long> left = after.hasSeveralWindows() ? remaining(fresh) : List.of(fresh.remaining());
         List<Long> full = new ArrayList<>();
         for (int i = 0; i < after.limits().size(); i++) {
-            full.add(after.capacity(i) - 1);
+            full.add(capacity(after, i) - 1);
         }
         assertThat(left).as("%s: every window less this call", before.name()).isEqualTo(full);
         assertThat(fresh.resetAfter()).isLessThanOrEqualTo(Duration.ofHours(1));
@@ -1448,7 +1452,7 @@ public abstract class RateLimiterContract {
             + "opens afresh; the first call is refused by the 2 s window with a true Retry-After")
     void severalWindowsKeepTheCountOfALengthKept() {
         Bucket before = bucket("windows-changed", limit(3, Duration.ofSeconds(2)), limit(5, Duration.ofSeconds(60)));
-        Bucket after = changed(before, Bucket.Algorithm.FIXED_WINDOW, limit(3, Duration.ofSeconds(2)),
+        Bucket after = changed(before, Algorithm.FIXED_WINDOW, limit(3, Duration.ofSeconds(2)),
                 limit(5, Duration.ofSeconds(30)));
         assertThat(admitted(before, 5)).isEqualTo(3);
         Verdict refused = limiter.consume(after, "k");
@@ -1465,7 +1469,7 @@ public abstract class RateLimiterContract {
     void slidingWindowSeveralWindowsKeepTheCountOfALengthKept() {
         Bucket before = slidingWindow("sw-windows-changed", limit(3, Duration.ofSeconds(2)),
                 limit(6, Duration.ofSeconds(60)));
-        Bucket after = changed(before, Bucket.Algorithm.SLIDING_WINDOW, limit(3, Duration.ofSeconds(2)),
+        Bucket after = changed(before, Algorithm.SLIDING_WINDOW, limit(3, Duration.ofSeconds(2)),
                 limit(6, Duration.ofSeconds(30)));
         assertThat(admitted(before, 5)).isEqualTo(3);
         Verdict refused = limiter.consume(after, "k");
@@ -1482,7 +1486,7 @@ public abstract class RateLimiterContract {
     void tokenBucketWindowLengthChangedAmongSeveral() {
         Bucket before = tokenBucket("tb-windows-changed", 0, limit(2, Duration.ofSeconds(2)),
                 limit(10, Duration.ofSeconds(60)));
-        Bucket after = changed(before, Bucket.Algorithm.TOKEN_BUCKET, limit(2, Duration.ofSeconds(2)),
+        Bucket after = changed(before, Algorithm.TOKEN_BUCKET, limit(2, Duration.ofSeconds(2)),
                 limit(10, Duration.ofSeconds(30)));
         assertThat(admitted(before, 5)).isEqualTo(2);
         Verdict refused = limiter.consume(after, "k");
@@ -1499,11 +1503,11 @@ public abstract class RateLimiterContract {
             + "window becoming a token bucket, start afresh")
     void changedAlgorithmFromTokenOrSlidingStartsAfresh() {
         Bucket tokens = tokenBucket("algorithm-from-tokens", 0, limit(2, Duration.ofSeconds(60)));
-        Bucket fixed = changed(tokens, Bucket.Algorithm.FIXED_WINDOW, limit(2, Duration.ofSeconds(60)));
+        Bucket fixed = changed(tokens, Algorithm.FIXED_WINDOW, limit(2, Duration.ofSeconds(60)));
         assertThat(admitted(tokens, 4)).isEqualTo(2);
         assertThat(limiter.consume(fixed, "k").remaining()).isEqualTo(1);
         Bucket sliding = slidingWindow("algorithm-from-sliding", limit(2, Duration.ofSeconds(60)));
-        Bucket refilled = changed(sliding, Bucket.Algorithm.TOKEN_BUCKET, limit(2, Duration.ofSeconds(60)));
+        Bucket refilled = changed(sliding, Algorithm.TOKEN_BUCKET, limit(2, Duration.ofSeconds(60)));
         assertThat(admitted(sliding, 4)).isEqualTo(2);
         assertThat(limiter.consume(refilled, "k").remaining()).isEqualTo(1);
     }
@@ -1539,7 +1543,7 @@ public abstract class RateLimiterContract {
         }
 
         private static long full(Bucket bucket, int i) {
-            return bucket.capacity(i) * bucket.tokenIntervalMicros(i);
+            return capacity(bucket, i) * tokenIntervalMicros(bucket, i);
         }
 
         private long owed(Bucket bucket, int i) {
@@ -1555,7 +1559,7 @@ public abstract class RateLimiterContract {
 
         boolean fits(Bucket bucket) {
             for (int i = 0; i < owed.length; i++) {
-                if (owed(bucket, i) + bucket.tokenIntervalMicros(i) > full(bucket, i)) {
+                if (owed(bucket, i) + tokenIntervalMicros(bucket, i) > full(bucket, i)) {
                     return false;
                 }
             }
@@ -1564,21 +1568,21 @@ public abstract class RateLimiterContract {
 
         void take(Bucket bucket) {
             for (int i = 0; i < owed.length; i++) {
-                owed[i] = owed(bucket, i) + bucket.tokenIntervalMicros(i);
+                owed[i] = owed(bucket, i) + tokenIntervalMicros(bucket, i);
             }
         }
 
         List<Long> left(Bucket bucket) {
             List<Long> left = new ArrayList<>();
             for (int i = 0; i < owed.length; i++) {
-                left.add((full(bucket, i) - owed(bucket, i)) / bucket.tokenIntervalMicros(i));
+                left.add((full(bucket, i) - owed(bucket, i)) / tokenIntervalMicros(bucket, i));
             }
             return left;
         }
 
         /** Microseconds until a one-window bucket has a token for the call. */
         long wait(Bucket bucket) {
-            return Math.max(0, owed(bucket, 0) + bucket.tokenIntervalMicros(0) - full(bucket, 0));
+            return Math.max(0, owed(bucket, 0) + tokenIntervalMicros(bucket, 0) - full(bucket, 0));
         }
     }
 }

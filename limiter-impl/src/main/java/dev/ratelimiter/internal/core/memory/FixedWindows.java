@@ -1,5 +1,6 @@
 package dev.ratelimiter.internal.core.memory;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.window.WindowVerdicts;
@@ -27,7 +28,7 @@ final class FixedWindows extends LockedState {
 
     @Override
     boolean matches(Bucket bucket) {
-        if (bucket.algorithm() != Bucket.Algorithm.FIXED_WINDOW || bucket.limits().size() != windowMillis.length) {
+        if (bucket.algorithm() != Algorithm.FIXED_WINDOW || bucket.limits().size() != windowMillis.length) {
             return false;
         }
         for (int i = 0; i < windowMillis.length; i++) {
@@ -102,7 +103,7 @@ final class FixedWindows extends LockedState {
      */
     @Override
     KeyState reshapedLocked(Bucket bucket) {
-        if (bucket.algorithm() != Bucket.Algorithm.FIXED_WINDOW || !bucket.hasSeveralWindows()) {
+        if (bucket.algorithm() != Algorithm.FIXED_WINDOW || !bucket.hasSeveralWindows()) {
             return null;
         }
         FixedWindows next = new FixedWindows(bucket);

@@ -3,6 +3,9 @@ package dev.ratelimiter.internal.core.memory;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.window.WindowVerdicts;
+import dev.ratelimiter.spi.TokenBucketTiming;
+
+import static dev.ratelimiter.spi.TokenBucketTiming.tokenIntervalMicros;
 
 /**
  * One key's token buckets, one per window of its bucket, as the generic cell rate algorithm keeps them: each
@@ -25,8 +28,8 @@ final class TokenBuckets extends LockedState {
         capacities = new long[size];
         tat = new long[size];
         for (int i = 0; i < size; i++) {
-            intervalMicros[i] = bucket.tokenIntervalMicros(i);
-            capacities[i] = bucket.capacity(i);
+            intervalMicros[i] = tokenIntervalMicros(bucket, i);
+            capacities[i] = TokenBucketTiming.capacity(bucket, i);
             tat[i] = Long.MIN_VALUE; // full
         }
     }
@@ -42,11 +45,11 @@ final class TokenBuckets extends LockedState {
     }
 
     private long interval(Bucket bucket, int i) {
-        return bucket == shape ? intervalMicros[i] : bucket.tokenIntervalMicros(i);
+        return bucket == shape ? intervalMicros[i] : tokenIntervalMicros(bucket, i);
     }
 
     private long capacity(Bucket bucket, int i) {
-        return bucket == shape ? capacities[i] : bucket.capacity(i);
+        return bucket == shape ? capacities[i] : TokenBucketTiming.capacity(bucket, i);
     }
 
     /** Every window has the tokens, or nothing changes. */

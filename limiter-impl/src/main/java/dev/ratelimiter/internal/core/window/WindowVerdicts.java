@@ -1,12 +1,16 @@
 package dev.ratelimiter.internal.core.window;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreRefund;
 
 import java.time.Duration;
 import java.util.List;
+
+import static dev.ratelimiter.spi.TokenBucketTiming.capacity;
+import static dev.ratelimiter.spi.TokenBucketTiming.tokenIntervalMicros;
 
 /**
  * Builds a store's {@link Verdict} from each window's state after a decision, the same way for every store
@@ -79,7 +83,7 @@ public final class WindowVerdicts {
         int top = -1;
         long needed = needed(cost);
         for (int i = 0; i < count; i++) {
-            Bucket.Limit limit = bucket.limits().get(i);
+            Limit limit = bucket.limits().get(i);
             windows[i] = new Verdict.Window(limit, clamp(remaining[i], limit.limit()),
                     Duration.ofMillis(clamp(resetMillis[i], limit.window().toMillis())));
             if (allowed) {
@@ -111,7 +115,7 @@ public final class WindowVerdicts {
      * @throws IllegalStateException if the answer is too short for the bucket's windows
      */
     public static Verdict fromCounts(Bucket bucket, long cost, long[] answer, int offset) {
-        List<Bucket.Limit> limits = bucket.limits();
+        List<Limit> limits = bucket.limits();
         int length = StoreItem.answerLength(bucket);
         if (answer.length < offset + length) {
             throw new IllegalStateException("the store answered " + answer.length + " numbers; " + (offset + length)
@@ -151,12 +155,12 @@ public final class WindowVerdicts {
     private static Verdict tokensFromCounts(Bucket bucket, long cost, boolean allowed, long[] answer, int offset) {
         int count = bucket.limits().size();
         if (count == 1) {
-            return tokenSingle(bucket, cost, allowed, bucket.capacity(0) - answer[offset + 1], answer[offset + 2]);
+            return tokenSingle(bucket, cost, allowed, capacity(bucket, 0) - answer[offset + 1], answer[offset + 2]);
         }
         long[] remaining = new long[count];
         long[] fullMillis = new long[count];
         for (int i = 0; i < count; i++) {
-            remaining[i] = bucket.capacity(i) - answer[offset + 1 + 2 * i];
+            remaining[i] = capacity(bucket, i) - answer[offset + 1 + 2 * i];
             fullMillis[i] = answer[offset + 2 + 2 * i];
         }
         return tokens(bucket, cost, allowed, remaining, fullMillis);
@@ -189,7 +193,7 @@ public final class WindowVerdicts {
                                long fillMillis) {
         long full = clamp(fullMillis, fillMillis);
         return new Verdict(allowed ? Verdict.Outcome.ALLOWED : Verdict.Outcome.DENIED, bucket.limit(),
-                clamp(remaining, bucket.capacity(0)),
+                clamp(remaining, capacity(bucket, 0)),
                 Duration.ofMillis(allowed ? full : waitMillis(bucket, 0, cost, full)));
     }
 
@@ -217,7 +221,7 @@ public final class WindowVerdicts {
         long topWait = -1;
         for (int i = 0; i < count; i++) {
             long full = clamp(fullMillis[i], fillMillis(bucket, i));
-            windows[i] = new Verdict.Window(bucket.limits().get(i), clamp(remaining[i], bucket.capacity(i)),
+            windows[i] = new Verdict.Window(bucket.limits().get(i), clamp(remaining[i], capacity(bucket, i)),
                     Duration.ofMillis(full));
             if (allowed) {
                 if (top < 0 || windows[i].remaining() < windows[top].remaining()) {
@@ -246,14 +250,14 @@ public final class WindowVerdicts {
      * 1 (a refusal never says "now").
      */
     private static long waitMillis(Bucket bucket, int index, long cost, long fullMillis) {
-        long spareMicros = Math.max(0, bucket.capacity(index) - needed(cost)) * bucket.tokenIntervalMicros(index);
+        long spareMicros = Math.max(0, capacity(bucket, index) - needed(cost)) * tokenIntervalMicros(bucket, index);
         long waitMicros = fullMillis * 1_000 - spareMicros;
         return Math.max(1, Math.floorDiv(waitMicros + 999, 1_000));
     }
 
     /** Milliseconds window {@code index} of a token bucket takes to fill from empty, rounded up. */
     private static long fillMillis(Bucket bucket, int index) {
-        return Math.floorDiv(bucket.capacity(index) * bucket.tokenIntervalMicros(index) + 999, 1_000);
+        return Math.floorDiv(capacity(bucket, index) * tokenIntervalMicros(bucket, index) + 999, 1_000);
     }
 
     /**
@@ -285,7 +289,7 @@ public final class WindowVerdicts {
         int top = -1;
         long topWait = 0;
         for (int i = 0; i < count; i++) {
-            Bucket.Limit limit = bucket.limits().get(i);
+            Limit limit = bucket.limits().get(i);
             long windowMillis = limit.window().toMillis();
             long cur = Math.max(0, current[i]);
             long prev = Math.max(0, previous[i]);
@@ -336,7 +340,7 @@ public final class WindowVerdicts {
      */
     static Verdict slidingSingle(Bucket bucket, long cost, boolean allowed, long current, long previous,
                                  long endMillis, java.util.function.LongFunction<Duration> durations) {
-        Bucket.Limit limit = bucket.limits().get(0);
+        Limit limit = bucket.limits().get(0);
         long windowMillis = limit.window().toMillis();
         long cur = Math.max(0, current);
         long prev = Math.max(0, previous);
@@ -396,13 +400,13 @@ public final class WindowVerdicts {
         List<Verdict.Window> windows = verdict.windows();
         if (windows.isEmpty()) {
             return new Verdict(verdict.outcome(), verdict.limit(), Math.min(verdict.remaining() + cost,
-                    bucket.capacity(0)), verdict.resetAfter());
+                    capacity(bucket, 0)), verdict.resetAfter());
         }
         Verdict.Window[] back = new Verdict.Window[windows.size()];
         long fewest = Long.MAX_VALUE; // the top-level values are the window with the fewest left, as before
         for (int i = 0; i < back.length; i++) {
             Verdict.Window window = windows.get(i);
-            back[i] = new Verdict.Window(window.limit(), Math.min(bucket.capacity(i), window.remaining() + cost),
+            back[i] = new Verdict.Window(window.limit(), Math.min(capacity(bucket, i), window.remaining() + cost),
                     window.resetAfter());
             fewest = Math.min(fewest, back[i].remaining());
         }
@@ -434,7 +438,7 @@ public final class WindowVerdicts {
             int count = bucket.limits().size();
             long[] remaining = new long[count];
             for (int i = 0; i < count; i++) {
-                remaining[i] = bucket.capacity(i);
+                remaining[i] = capacity(bucket, i);
             }
             return tokens(bucket, 0, true, remaining, new long[count]);
         }
