@@ -44,61 +44,6 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
      */
     public static final String EXPLICIT_PLAN = "explicit";
 
-    /**
-     * How a bucket's windows count attempts (docs/guide.md#choosing-an-algorithm). Each window of a bucket counts
-     * the same way; a store declares which it decides ({@code dev.ratelimiter.spi.RateLimitStoreProvider}).
-     */
-    public enum Algorithm {
-        /**
-         * A window opens at a key's first counted attempt and admits {@code limit} attempts until it ends,
-         * {@code window} later: a client may spend the whole limit at once, and up to twice the limit across the
-         * end of one window and the start of the next.
-         */
-        FIXED_WINDOW("fixed-window"),
-        /**
-         * A token bucket per window, decided as the generic cell rate algorithm (GCRA): it holds at most its
-         * capacity ({@link Bucket#capacity(int)}), refills one token every {@code window / limit}
-         * ({@link Bucket#tokenIntervalMicros(int)}), and a call of cost c takes c tokens. Over any span s it admits at
-         * most capacity + s × limit / window.
-         */
-        TOKEN_BUCKET("token-bucket"),
-        /**
-         * The sliding window counter: each window keeps the count of the window now open and of the one before it,
-         * and a call of cost c is allowed iff the current count, plus the previous count weighted by the part of the
-         * previous window still inside one window length back, plus c, stays within the limit. Windows follow one
-         * another from a key's first counted call. It smooths a fixed window's boundary burst without a token
-         * bucket's refill model, but is an estimate: over a span s of at most one window w it admits up to about
-         * limit × (1 + s / w), close to twice the limit within one window length when a previous window filled at its
-         * end and a burst comes at the end of the current one (docs/guide.md#sliding-windows).
-         */
-        SLIDING_WINDOW("sliding-window");
-
-        private final String configName;
-
-        Algorithm(String configName) {
-            this.configName = configName;
-        }
-
-        /** {@return the name in configuration ({@code ratelimiter.buckets.<name>.algorithm}), {@code fixed-window}...} */
-        public String configName() {
-            return configName;
-        }
-
-        /**
-         * The algorithm of a configuration name.
-         *
-         * @param name {@code fixed-window}, {@code token-bucket} or {@code sliding-window}, exactly
-         * @return the algorithm, or empty for any other name
-         */
-        public static java.util.Optional<Algorithm> ofConfigName(String name) {
-            for (Algorithm algorithm : values()) {
-                if (algorithm.configName.equals(name)) {
-                    return java.util.Optional.of(algorithm);
-                }
-            }
-            return java.util.Optional.empty();
-        }
-    }
 
     /**
      * The largest limit, 10<sup>12</sup>: far above any real rate, and small enough that no count, remaining or
@@ -122,60 +67,6 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
     private static final long MICROS_PER_SECOND = 1_000_000;
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
-
-    /**
-     * One window of a bucket: at most {@code limit} attempts per {@code window}.
-     *
-     * @param limit  attempts allowed per window and key, from 1 to {@link #MAX_LIMIT} (10<sup>12</sup>)
-     * @param window how long a window lasts from its first attempt: a whole number of seconds, from 1 s to
-     *               {@link #MAX_WINDOW} (366 days)
-     */
-    public record Limit(long limit, Duration window) {
-
-        /**
-         * A window, its values checked.
-         *
-         * @param limit  attempts per window, from 1 to {@link #MAX_LIMIT}
-         * @param window the window's length, whole seconds from 1 s to {@link #MAX_WINDOW}
-         * @throws IllegalArgumentException if a value is out of range
-         * @throws NullPointerException     if {@code window} is {@code null}
-         */
-        public Limit {
-            Objects.requireNonNull(window, "window");
-            if (limit < 1 || limit > MAX_LIMIT) {
-                throw new IllegalArgumentException("limit must be from 1 to " + MAX_LIMIT + ", was " + limit);
-            }
-            if (window.getNano() != 0 || window.getSeconds() < 1 || window.compareTo(MAX_WINDOW) > 0) {
-                throw new IllegalArgumentException("window must be a whole number of seconds from PT1S to P366D, was "
-                        + window);
-            }
-        }
-
-        /** {@return the window's length in whole seconds, at least 1} */
-        public long windowSeconds() {
-            return window.getSeconds();
-        }
-
-        /**
-         * The window's short name in header item names and store keys: its length in the largest whole unit,
-         * {@code 1s}, {@code 15m}, {@code 1h}, {@code 7d} ({@code 90s}, not {@code 1.5m}).
-         *
-         * @return lower-case digits and one unit letter
-         */
-        public String windowName() {
-            long seconds = windowSeconds();
-            if (seconds % 86_400 == 0) {
-                return seconds / 86_400 + "d";
-            }
-            if (seconds % 3_600 == 0) {
-                return seconds / 3_600 + "h";
-            }
-            if (seconds % 60 == 0) {
-                return seconds / 60 + "m";
-            }
-            return seconds + "s";
-        }
-    }
 
     /**
      * A bucket, its values checked; the windows are copied and sorted from the shortest to the longest.
@@ -230,20 +121,67 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
     }
 
     /**
-     * A bucket of its own limits ({@link #NO_PLAN}), its values checked; the windows are copied and sorted.
+     * A fixed-window bucket of one window, with the default outage policy, {@link OutagePolicy#FALLBACK}.
+     *
+     * @param name   the bucket's name, matching {@code [a-z0-9][a-z0-9-]{0,63}}
+     * @param limit  attempts allowed per window and key, from 1 to {@link #MAX_LIMIT}
+     * @param window a whole number of seconds, from 1 s to {@link #MAX_WINDOW}
+     * @return the bucket
+     * @throws IllegalArgumentException if a value is out of range; the message names the bucket and the value
+     * @throws NullPointerException     if {@code name} or {@code window} is {@code null}
+     */
+    public static Bucket of(String name, long limit, Duration window) {
+        return of(name, limit, window, OutagePolicy.FALLBACK);
+    }
+
+    /**
+     * A fixed-window bucket of one window.
+     *
+     * @param name     the bucket's name, matching {@code [a-z0-9][a-z0-9-]{0,63}}
+     * @param limit    attempts allowed per window and key, from 1 to {@link #MAX_LIMIT}
+     * @param window   a whole number of seconds, from 1 s to {@link #MAX_WINDOW}
+     * @param onOutage what to decide when the limiter cannot answer
+     * @return the bucket
+     * @throws IllegalArgumentException if a value is out of range; the message names the bucket and the value
+     * @throws NullPointerException     if {@code name}, {@code window} or {@code onOutage} is {@code null}
+     */
+    public static Bucket of(String name, long limit, Duration window, OutagePolicy onOutage) {
+        return of(name, List.of(limit(name, limit, window)), onOutage);
+    }
+
+    /**
+     * A fixed-window bucket of one or more windows; the windows are copied and sorted from the shortest to the
+     * longest.
+     *
+     * @param name     the bucket's name, matching {@code [a-z0-9][a-z0-9-]{0,63}}
+     * @param limits   1 to {@link #MAX_WINDOWS} windows of distinct lengths
+     * @param onOutage what to decide when the limiter cannot answer
+     * @return the bucket
+     * @throws IllegalArgumentException if a value is out of range, or two windows have the same length; the
+     *                                  message names the bucket
+     * @throws NullPointerException     if {@code name}, {@code limits}, a window or {@code onOutage} is {@code null}
+     */
+    public static Bucket of(String name, List<Limit> limits, OutagePolicy onOutage) {
+        return of(name, limits, onOutage, Algorithm.FIXED_WINDOW, 0);
+    }
+
+    /**
+     * A bucket of its own limits ({@link #NO_PLAN}), counted by any algorithm; the windows are copied and sorted.
      *
      * @param name      the bucket's name, matching {@code [a-z0-9][a-z0-9-]{0,63}}
      * @param limits    1 to {@link #MAX_WINDOWS} windows of distinct lengths
      * @param onOutage  what to decide when the limiter cannot answer
      * @param algorithm how the windows count
-     * @param burst     0 for the shortest window's limit; else, for a token bucket, its capacity from 1 to
+     * @param burst     0 for the shortest window's limit; else, for a token bucket, its capacity in tokens from 1 to
      *                  {@link #MAX_LIMIT}, and for a fixed or sliding window, the shortest window's limit
+     * @return the bucket
      * @throws IllegalArgumentException as the canonical constructor
      * @throws NullPointerException     if {@code name}, {@code limits}, a window, {@code onOutage} or
      *                                  {@code algorithm} is {@code null}
      */
-    public Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Algorithm algorithm, long burst) {
-        this(name, limits, onOutage, algorithm, burst, NO_PLAN);
+    public static Bucket of(String name, List<Limit> limits, OutagePolicy onOutage, Algorithm algorithm,
+                            long burst) {
+        return new Bucket(name, limits, onOutage, algorithm, burst, NO_PLAN);
     }
 
     /**
@@ -280,20 +218,6 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
         return limits.stream().map(Limit::windowName).toList();
     }
 
-    /**
-     * A fixed-window bucket, its values checked; the windows are copied and sorted from the shortest to the longest.
-     *
-     * @param name     the bucket's name, matching {@code [a-z0-9][a-z0-9-]{0,63}}
-     * @param limits   1 to {@link #MAX_WINDOWS} windows of distinct lengths
-     * @param onOutage what to decide when the limiter cannot answer
-     * @throws IllegalArgumentException if a value is out of range, or two windows have the same length; the
-     *                                  message names the bucket
-     * @throws NullPointerException     if {@code name}, {@code limits}, a window or {@code onOutage} is {@code null}
-     */
-    public Bucket(String name, List<Limit> limits, OutagePolicy onOutage) {
-        this(name, limits, onOutage, Algorithm.FIXED_WINDOW, 0);
-    }
-
     private static long checkedBurst(String name, List<Limit> limits, Algorithm algorithm, long burst) {
         long shortest = limits.get(0).limit();
         if (burst == 0) {
@@ -326,33 +250,6 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
             }
         }
         return burst;
-    }
-
-    /**
-     * A bucket of one window.
-     *
-     * @param name     the bucket's name, matching {@code [a-z0-9][a-z0-9-]{0,63}}
-     * @param limit    attempts allowed per window and key, at least 1
-     * @param window   a whole number of seconds, at least 1 s
-     * @param onOutage what to decide when the limiter cannot answer
-     * @throws IllegalArgumentException if a value is out of range; the message names the bucket and the value
-     * @throws NullPointerException     if {@code name}, {@code window} or {@code onOutage} is {@code null}
-     */
-    public Bucket(String name, long limit, Duration window, OutagePolicy onOutage) {
-        this(name, List.of(limit(name, limit, window)), onOutage);
-    }
-
-    /**
-     * A bucket of one window with the default outage policy, {@link OutagePolicy#FALLBACK}.
-     *
-     * @param name   the bucket's name, matching {@code [a-z0-9][a-z0-9-]{0,63}}
-     * @param limit  attempts allowed per window and key, at least 1
-     * @param window a whole number of seconds, at least 1 s
-     * @throws IllegalArgumentException if a value is out of range
-     * @throws NullPointerException     if {@code name} or {@code window} is {@code null}
-     */
-    public Bucket(String name, long limit, Duration window) {
-        this(name, limit, window, OutagePolicy.FALLBACK);
     }
 
     private static Limit limit(String name, long limit, Duration window) {
@@ -393,8 +290,9 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
     }
 
     /**
-     * The largest cost one call may have: the smallest {@link #capacity(int)} of the bucket's windows (a cost above
-     * it could never be allowed). For a fixed window, the smallest limit.
+     * The largest cost one call may have: the smallest capacity of the bucket's windows (a cost above it could
+     * never be allowed): for a token bucket, the {@link #burst()} of the shortest window and every longer window's
+     * limit; for a fixed or sliding window, the smallest limit.
      *
      * @return attempts, at least 1
      */
@@ -406,31 +304,9 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
         return smallest;
     }
 
-    /**
-     * The most attempts window {@code index} admits at once: for a token bucket, the shortest window's
-     * {@link #burst()} and every longer window's limit (its tokens when full); for a fixed window, its limit.
-     *
-     * @param index the window's index in {@link #limits()}, from 0
-     * @return attempts, at least 1
-     * @throws IndexOutOfBoundsException if there is no such window
-     */
-    public long capacity(int index) {
-        long limit = limits.get(index).limit();
-        return algorithm == Algorithm.TOKEN_BUCKET && index == 0 ? burst : limit;
-    }
-
-    /**
-     * For a token bucket, how long window {@code index} takes to refill one token: its length divided by its limit,
-     * in whole microseconds, rounded down (so the rate is kept or slightly exceeded, by less than one part in the
-     * interval). Every store decides a token bucket on this same whole number, so they all agree to the microsecond.
-     *
-     * @param index the window's index in {@link #limits()}, from 0
-     * @return microseconds, at least 1 for a token bucket (checked when the bucket is made)
-     * @throws IndexOutOfBoundsException if there is no such window
-     */
-    public long tokenIntervalMicros(int index) {
-        Limit limit = limits.get(index);
-        return limit.windowSeconds() * MICROS_PER_SECOND / limit.limit();
+    // The token bucket's capacity, also spi.TokenBucketTiming's: largestCost needs it here, and the API names no spi.
+    private long capacity(int index) {
+        return algorithm == Algorithm.TOKEN_BUCKET && index == 0 ? burst : limits.get(index).limit();
     }
 
     /** {@return whether the bucket counts as a token bucket} */

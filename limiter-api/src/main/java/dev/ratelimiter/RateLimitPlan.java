@@ -13,11 +13,11 @@ import java.util.Optional;
 public final class RateLimitPlan {
 
     private final String name;
-    private final List<Bucket.Limit> limits;
+    private final List<Limit> limits;
     private final long limit;
     private final long burst;
 
-    private RateLimitPlan(String name, List<Bucket.Limit> limits, long limit, long burst) {
+    private RateLimitPlan(String name, List<Limit> limits, long limit, long burst) {
         this.name = name;
         this.limits = limits;
         this.limit = limit;
@@ -59,7 +59,7 @@ public final class RateLimitPlan {
      * @throws IllegalArgumentException if {@code limits} is empty or {@code burst} negative
      * @throws NullPointerException     if {@code limits} or one of them is {@code null}
      */
-    public static RateLimitPlan limits(List<Bucket.Limit> limits, long burst) {
+    public static RateLimitPlan limits(List<Limit> limits, long burst) {
         if (limits.isEmpty()) {
             throw new IllegalArgumentException("explicit limits need at least one window");
         }
@@ -96,7 +96,7 @@ public final class RateLimitPlan {
                 throw new IllegalArgumentException("bucket '" + bucket.name() + "' has " + bucket.limits().size()
                         + " windows; give explicit limits for each with RateLimitPlan.limits(...)");
             }
-            return Optional.of(bucket.withPlan(name, List.of(new Bucket.Limit(limit, bucket.window())), 0));
+            return Optional.of(bucket.withPlan(name, List.of(new Limit(limit, bucket.window())), 0));
         }
         return Optional.of(bucket.withPlan(name, limits, burst));
     }

@@ -1,13 +1,18 @@
 package dev.ratelimiter;
 
 /**
- * Counts attempts per (bucket, key) in fixed windows and decides each one.
+ * Counts attempts per (bucket, key) in each window of the bucket, the way the bucket's {@link Algorithm} counts (a
+ * fixed window, a token bucket or a sliding window counter), and decides each one.
  *
- * <p>Each window of a bucket ({@link Bucket#limits()}) opens at the first attempt for a (bucket, key) counted in it
- * and lasts its length. A call of cost c is allowed iff, in every window, the count so far plus c stays within
- * the window's limit; it is then counted c in every window. A refused call is counted in none and never extends a
- * window, so a refusal by a short window spends nothing of a long one. Cost 0 checks without counting: it is
- * refused exactly when a cost-1 call would be. At the instant a window ends the next counted call opens a new one.
+ * <p>A call of cost c is allowed iff every window of the bucket ({@link Bucket#limits()}) admits it: a
+ * {@link Algorithm#FIXED_WINDOW fixed window} when its count so far plus c stays within its limit (the window opens
+ * at the first attempt for a (bucket, key) counted in it and lasts its length; at the instant it ends the next
+ * counted call opens a new one); a {@link Algorithm#TOKEN_BUCKET token bucket} when it holds c tokens; a
+ * {@link Algorithm#SLIDING_WINDOW sliding window} when its current count, plus the previous window's count weighted
+ * by the part of it still inside one window length back, plus c, stays within its limit. An allowed call is then
+ * counted c in every window. A refused call is counted in none and never extends a window, so a refusal by a short
+ * window spends nothing of a long one. Cost 0 checks without counting: it is refused exactly when a cost-1 call
+ * would be.
  *
  * <p>Implementations are thread-safe. Keys arrive as given: the CDI layer normalizes and hashes them first, so
  * an implementation backed by a shared store never sees a login, principal name or address in clear.
@@ -45,7 +50,7 @@ public interface RateLimiter {
     Verdict consume(Bucket bucket, String key, long cost);
 
     /**
-     * Clears the counter of one key, so that its next attempt opens a new window. Idempotent, safe for a key
+     * Clears the counter of one key, so that its next attempt finds every window empty (a token bucket full). Idempotent, safe for a key
      * never consumed, and never throws, also while the backend is down (the reset is then lost and the window
      * simply runs out).
      *

@@ -37,7 +37,7 @@ public record Verdict(Outcome outcome, long limit, long remaining, Duration rese
      * @param resetAfter time until it ends, not negative (its whole length when it has not opened yet); for a token
      *                   bucket until it is full, for a sliding window until its counted calls have slid out
      */
-    public record Window(Bucket.Limit limit, long remaining, Duration resetAfter) {
+    public record Window(Limit limit, long remaining, Duration resetAfter) {
 
         /**
          * One window's state, its values checked.

@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 class RateLimitExceptionTest {
 
-    private static final Bucket EXPORTS = new Bucket("exports", 10, Duration.ofHours(1));
+    private static final Bucket EXPORTS = Bucket.of("exports", 10, Duration.ofHours(1));
 
     @Test
     @DisplayName("of: a denial is RateLimitExceededException, a fail-closed outage RateLimiterUnavailableException, each with the bucket and verdict")

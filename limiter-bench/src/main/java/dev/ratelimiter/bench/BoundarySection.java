@@ -1,6 +1,8 @@
 package dev.ratelimiter.bench;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.RateLimiter;
 
@@ -22,7 +24,7 @@ import java.util.concurrent.locks.LockSupport;
 final class BoundarySection {
 
     static final String TITLE = "What each algorithm admits across a window end";
-    private static final Bucket.Limit RATE = new Bucket.Limit(100, Duration.ofSeconds(2));
+    private static final Limit RATE = new Limit(100, Duration.ofSeconds(2));
     private static final long BEFORE_END_NANOS = 200_000_000L;
     private static final int CALLS = 400;
     private static final long PACE_NANOS = 1_000_000L;
@@ -31,9 +33,9 @@ final class BoundarySection {
 
     /** Measures the three algorithms on {@code limiter}, a store named {@code store} (Memory, Valkey, PostgreSQL). */
     void measure(String store, RateLimiter limiter) {
-        int fixed = admitted(limiter, Bucket.Algorithm.FIXED_WINDOW);
-        int sliding = admitted(limiter, Bucket.Algorithm.SLIDING_WINDOW);
-        int tokens = admitted(limiter, Bucket.Algorithm.TOKEN_BUCKET);
+        int fixed = admitted(limiter, Algorithm.FIXED_WINDOW);
+        int sliding = admitted(limiter, Algorithm.SLIDING_WINDOW);
+        int tokens = admitted(limiter, Algorithm.TOKEN_BUCKET);
         Figure fixedFigure = new Figure("fixed window", fixed, "calls admitted");
         System.out.printf("bench: %s across a window end: fixed %d, sliding %d, token bucket %d%n", store, fixed,
                 sliding, tokens);
@@ -43,8 +45,8 @@ final class BoundarySection {
                 "token bucket", tokens, "calls admitted", Map.of("calls", (double) CALLS)), fixedFigure, Goal.none()));
     }
 
-    private static int admitted(RateLimiter limiter, Bucket.Algorithm algorithm) {
-        Bucket bucket = new Bucket("bench-boundary-" + algorithm.configName(), List.of(RATE), OutagePolicy.FALLBACK,
+    private static int admitted(RateLimiter limiter, Algorithm algorithm) {
+        Bucket bucket = Bucket.of("bench-boundary-" + algorithm.configName(), List.of(RATE), OutagePolicy.FALLBACK,
                 algorithm, 0);
         String key = UUID.randomUUID().toString();
         long opened = System.nanoTime();

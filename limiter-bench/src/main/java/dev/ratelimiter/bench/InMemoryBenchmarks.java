@@ -1,7 +1,9 @@
 package dev.ratelimiter.bench;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 import dev.ratelimiter.internal.core.time.ForwardOnlyClock;
@@ -34,17 +36,17 @@ import java.util.concurrent.atomic.AtomicLong;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class InMemoryBenchmarks {
 
-    static final Bucket BUCKET = new Bucket("bench", 1_000_000_000_000L, Duration.ofHours(1));
+    static final Bucket BUCKET = Bucket.of("bench", 1_000_000_000_000L, Duration.ofHours(1));
     /**
      * A token bucket that never refuses within a run: 10<sup>9</sup> per hour (a token every 3 µs, the fastest rate
      * near the fixed window's that a token bucket takes) and 10<sup>12</sup> tokens.
      */
-    static final Bucket TOKEN_BUCKET = new Bucket("bench-tokens", List.of(new Bucket.Limit(1_000_000_000L,
-            Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET,
+    static final Bucket TOKEN_BUCKET = Bucket.of("bench-tokens", List.of(new Limit(1_000_000_000L,
+            Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET,
             1_000_000_000_000L);
     /** A sliding window that never refuses within a run, the fixed window's limit and window. */
-    static final Bucket SLIDING_WINDOW = new Bucket("bench-sliding", List.of(new Bucket.Limit(1_000_000_000_000L,
-            Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
+    static final Bucket SLIDING_WINDOW = Bucket.of("bench-sliding", List.of(new Limit(1_000_000_000_000L,
+            Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK, Algorithm.SLIDING_WINDOW, 0);
     private static final String RAW_KEY = "user-1@example.com";
 
     private MemoryRateLimiter store;

@@ -25,7 +25,7 @@ final class MemorySection {
 
     static Section run(Mode mode) throws InterruptedException {
         int count = mode.memoryCounters();
-        Bucket bucket = new Bucket("bench-memory", 1_000, Duration.ofMinutes(1));
+        Bucket bucket = Bucket.of("bench-memory", 1_000, Duration.ofMinutes(1));
         ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
 
         long empty = usedHeapAfterCollection();

@@ -49,7 +49,7 @@ final class OutageSection {
     }
 
     private static List<Row> run(Mode mode, StoppableStore server) throws Exception {
-        Bucket bucket = new Bucket("bench-outage", 1_000_000_000L, Duration.ofMinutes(1), OutagePolicy.FALLBACK);
+        Bucket bucket = Bucket.of("bench-outage", 1_000_000_000L, Duration.ofMinutes(1), OutagePolicy.FALLBACK);
         List<Histogram> phases = new ArrayList<>();
         for (int i = 0; i < PHASES.length; i++) {
             phases.add(new ConcurrentHistogram(3));

@@ -63,7 +63,7 @@ final class PostgresStatements {
         Verdict verdict = new StoreLimiter(new PostgresStore(recording, LibraryPaths.TABLE, LibraryPaths.TIMEOUT, 1,
                 Optional.empty(), ConnectionEviction.ABORT), new BackendMonitor("postgres",
                 InstantSource.system(), RateLimiterMetrics.NONE), RateLimiterMetrics.NONE)
-                .consume(new Bucket("statement-capture", 1, java.time.Duration.ofSeconds(1)), "capture");
+                .consume(Bucket.of("statement-capture", 1, java.time.Duration.ofSeconds(1)), "capture");
         if (verdict.outcome() == Verdict.Outcome.UNAVAILABLE || prepared.isEmpty()) {
             throw new IllegalStateException("the store's statement could not be captured (verdict " + verdict + ")");
         }

@@ -1,7 +1,9 @@
 package dev.ratelimiter.bench;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.chain.BatchingLimiter;
@@ -29,31 +31,31 @@ abstract class StoreRig implements AutoCloseable {
     static final String SLIDING_STORE = "library store, sliding window";
 
     /** A refused hot key: 10 per minute, so nearly every attempt of the hot load is denied. */
-    static final Bucket HOT = new Bucket("bench-hot", 10, Duration.ofMinutes(1));
+    static final Bucket HOT = Bucket.of("bench-hot", 10, Duration.ofMinutes(1));
     /** A spread load's bucket: never refuses within a run. */
-    static final Bucket SPREAD = new Bucket("bench", 1_000_000_000L, Duration.ofMinutes(1));
+    static final Bucket SPREAD = Bucket.of("bench", 1_000_000_000L, Duration.ofMinutes(1));
     /**
      * The first of a method's two buckets (a second {@code @RateLimited}): never refuses, so the load's bucket is
      * always decided after it.
      */
-    static final Bucket FIRST = new Bucket("bench-first", 1_000_000_000L, Duration.ofMinutes(1));
+    static final Bucket FIRST = Bucket.of("bench-first", 1_000_000_000L, Duration.ofMinutes(1));
 
     /** The token bucket of {@link #HOT}'s rate: 10 per minute, so nearly every attempt of the hot load is denied. */
-    static final Bucket HOT_TOKENS = new Bucket("bench-hot-tokens", List.of(new Bucket.Limit(10,
-            Duration.ofMinutes(1))), OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
+    static final Bucket HOT_TOKENS = Bucket.of("bench-hot-tokens", List.of(new Limit(10,
+            Duration.ofMinutes(1))), OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET, 0);
     /**
      * A spread load's token bucket: never refuses within a run (10<sup>7</sup> per minute, a token every 6 µs, and
      * 10<sup>12</sup> tokens; {@link #SPREAD}'s 10<sup>9</sup> per minute is above a token bucket's one per µs).
      */
-    static final Bucket SPREAD_TOKENS = new Bucket("bench-tokens", List.of(new Bucket.Limit(10_000_000L,
-            Duration.ofMinutes(1))), OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 1_000_000_000_000L);
+    static final Bucket SPREAD_TOKENS = Bucket.of("bench-tokens", List.of(new Limit(10_000_000L,
+            Duration.ofMinutes(1))), OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET, 1_000_000_000_000L);
 
     /** The sliding window of {@link #HOT}'s rate: 10 per minute, so nearly every attempt of the hot load is denied. */
-    static final Bucket HOT_SLIDING = new Bucket("bench-hot-sliding", List.of(new Bucket.Limit(10,
-            Duration.ofMinutes(1))), OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
+    static final Bucket HOT_SLIDING = Bucket.of("bench-hot-sliding", List.of(new Limit(10,
+            Duration.ofMinutes(1))), OutagePolicy.FALLBACK, Algorithm.SLIDING_WINDOW, 0);
     /** A spread load's sliding window, {@link #SPREAD}'s rate: never refuses within a run. */
-    static final Bucket SPREAD_SLIDING = new Bucket("bench-sliding", List.of(new Bucket.Limit(1_000_000_000L,
-            Duration.ofMinutes(1))), OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
+    static final Bucket SPREAD_SLIDING = Bucket.of("bench-sliding", List.of(new Limit(1_000_000_000L,
+            Duration.ofMinutes(1))), OutagePolicy.FALLBACK, Algorithm.SLIDING_WINDOW, 0);
 
     private final List<AutoCloseable> resources = new ArrayList<>();
 

@@ -15,14 +15,14 @@ import java.util.Optional;
  * plus max(c, 1) stays within the window's limit; only then is c added to every window, atomically. A refused item
  * counts in none and extends no window.
  *
- * <p>A store whose provider declares {@link dev.ratelimiter.Bucket.Algorithm#TOKEN_BUCKET}
+ * <p>A store whose provider declares {@link dev.ratelimiter.Algorithm#TOKEN_BUCKET}
  * ({@link RateLimitStoreProvider#algorithms()}) decides an item of a token bucket by the generic cell rate algorithm
  * (docs/guide.md#token-buckets): each window keeps the time until it is full again, t; an item of cost c is allowed
- * iff, in every window i, max(c, 1) is at most its {@link Bucket#capacity(int) capacity} and t + max(c, 1) ×
- * {@link Bucket#tokenIntervalMicros(int) interval} stays within capacity × interval; only then is c × interval
- * added to every window's t, atomically. A refused item takes no token.
+ * iff, in every window i, max(c, 1) is at most its {@link TokenBucketTiming#capacity(Bucket, int) capacity} and
+ * t + max(c, 1) × {@link TokenBucketTiming#tokenIntervalMicros(Bucket, int) interval} stays within capacity ×
+ * interval; only then is c × interval added to every window's t, atomically. A refused item takes no token.
  *
- * <p>A store whose provider declares {@link dev.ratelimiter.Bucket.Algorithm#SLIDING_WINDOW} decides an item of a
+ * <p>A store whose provider declares {@link dev.ratelimiter.Algorithm#SLIDING_WINDOW} decides an item of a
  * sliding-window bucket by the sliding window counter (docs/guide.md#sliding-windows). Each window keeps, per key,
  * the count of its current window ({@code cur}), the count of the window before it ({@code prev}) and when the current
  * one ends. The first window opens at the key's first counted item and each next one when the one before ends, so a

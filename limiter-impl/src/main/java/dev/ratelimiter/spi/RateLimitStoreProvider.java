@@ -1,5 +1,6 @@
 package dev.ratelimiter.spi;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 
 import java.util.EnumSet;
@@ -29,13 +30,13 @@ public interface RateLimitStoreProvider {
     /**
      * The algorithms this store decides ({@code ratelimiter.buckets.<name>.algorithm}): a bucket on another one fails
      * the deployment, naming the bucket's property and this store. The default, for a store written before the
-     * library had algorithms, is {@link Bucket.Algorithm#FIXED_WINDOW} only; a store that declares more decides each
+     * library had algorithms, is {@link Algorithm#FIXED_WINDOW} only; a store that declares more decides each
      * {@link StoreItem} by its bucket's {@link Bucket#algorithm()} ({@link RateLimitStore#consume} says how).
      *
      * @return one or more algorithms
      */
-    default Set<Bucket.Algorithm> algorithms() {
-        return EnumSet.of(Bucket.Algorithm.FIXED_WINDOW);
+    default Set<Algorithm> algorithms() {
+        return EnumSet.of(Algorithm.FIXED_WINDOW);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.ratelimiter.spi;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 
 /**
@@ -33,7 +34,7 @@ public final class StoreAnswers {
      *
      * @param bucket the item's bucket
      * @return {@code 1 + 2 × windows}, or {@code 1 + 3 × windows} for a
-     *         {@link Bucket.Algorithm#SLIDING_WINDOW sliding window}
+     *         {@link Algorithm#SLIDING_WINDOW sliding window}
      */
     public static int length(Bucket bucket) {
         return 1 + width(bucket) * bucket.limits().size();

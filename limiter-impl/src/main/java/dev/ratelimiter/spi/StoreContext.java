@@ -1,6 +1,6 @@
 package dev.ratelimiter.spi;
 
-import dev.ratelimiter.Sweepable;
+import dev.ratelimiter.spi.Sweepable;
 
 import java.time.Duration;
 import java.time.InstantSource;

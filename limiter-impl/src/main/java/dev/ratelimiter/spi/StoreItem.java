@@ -1,5 +1,6 @@
 package dev.ratelimiter.spi;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 
 import java.util.Objects;
@@ -29,7 +30,7 @@ public record StoreItem(Bucket bucket, String key, long cost) {
 
     /**
      * How many numbers a store's answer holds for one decided item of this bucket ({@link RateLimitStore#consume}):
-     * 1 (allowed or not), then per window 2 numbers, or 3 for a {@link Bucket.Algorithm#SLIDING_WINDOW sliding window};
+     * 1 (allowed or not), then per window 2 numbers, or 3 for a {@link Algorithm#SLIDING_WINDOW sliding window};
      * {@link StoreAnswers#length}, where the whole layout is.
      *
      * @param bucket the item's bucket

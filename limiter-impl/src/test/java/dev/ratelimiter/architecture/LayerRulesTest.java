@@ -11,6 +11,7 @@ import java.util.Map;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noMethods;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -163,6 +164,18 @@ class LayerRulesTest {
     void apiStandsAlone() {
         noClasses().that().resideInAPackage("dev.ratelimiter")
                 .should().dependOnClassesThat().resideOutsideOfPackages("dev.ratelimiter", "java..", "jakarta..")
+                .check(LIBRARY);
+    }
+
+    @Test
+    @DisplayName("store concerns are the SPI's, not the application API's: no sweep and no token-bucket arithmetic in "
+            + "dev.ratelimiter (spi.Sweepable, spi.TokenBucketTiming)")
+    void storeConcernsInTheSpi() {
+        noClasses().that().resideInAPackage("dev.ratelimiter")
+                .should().haveSimpleName("Sweepable").orShould().haveSimpleName("TokenBucketTiming")
+                .check(LIBRARY);
+        noMethods().that().areDeclaredInClassesThat().resideInAPackage("dev.ratelimiter").and().arePublic()
+                .should().haveNameMatching("capacity|tokenIntervalMicros|sweep")
                 .check(LIBRARY);
     }
 

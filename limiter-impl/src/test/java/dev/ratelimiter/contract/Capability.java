@@ -1,5 +1,6 @@
 package dev.ratelimiter.contract;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.spi.RateLimitStoreProvider;
 
@@ -14,10 +15,10 @@ import java.util.Set;
  */
 public enum Capability {
 
-    /** {@link Bucket.Algorithm#TOKEN_BUCKET} among the provider's {@link RateLimitStoreProvider#algorithms()}. */
+    /** {@link Algorithm#TOKEN_BUCKET} among the provider's {@link RateLimitStoreProvider#algorithms()}. */
     TOKEN_BUCKET("token buckets", "RateLimitStoreProvider.algorithms() without TOKEN_BUCKET"),
 
-    /** {@link Bucket.Algorithm#SLIDING_WINDOW} among the provider's {@link RateLimitStoreProvider#algorithms()}. */
+    /** {@link Algorithm#SLIDING_WINDOW} among the provider's {@link RateLimitStoreProvider#algorithms()}. */
     SLIDING_WINDOW("sliding windows", "RateLimitStoreProvider.algorithms() without SLIDING_WINDOW"),
 
     /** Counts given back: the provider's {@link RateLimitStoreProvider#refunds()} is true. */
@@ -39,11 +40,11 @@ public enum Capability {
      */
     public static Set<Capability> declaredBy(RateLimitStoreProvider provider) {
         Set<Capability> declared = EnumSet.noneOf(Capability.class);
-        Set<Bucket.Algorithm> algorithms = provider.algorithms();
-        if (algorithms.contains(Bucket.Algorithm.TOKEN_BUCKET)) {
+        Set<Algorithm> algorithms = provider.algorithms();
+        if (algorithms.contains(Algorithm.TOKEN_BUCKET)) {
             declared.add(TOKEN_BUCKET);
         }
-        if (algorithms.contains(Bucket.Algorithm.SLIDING_WINDOW)) {
+        if (algorithms.contains(Algorithm.SLIDING_WINDOW)) {
             declared.add(SLIDING_WINDOW);
         }
         if (provider.refunds()) {

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 public final class CarriedCounts {
 
     /** The bucket: 5 attempts in 5 minutes, the default outage policy ({@code FALLBACK}). */
-    public static final Bucket BUCKET = new Bucket("carried", 5, Duration.ofMinutes(5));
+    public static final Bucket BUCKET = Bucket.of("carried", 5, Duration.ofMinutes(5));
 
     private final RateLimiter chain;
     private final String locked;

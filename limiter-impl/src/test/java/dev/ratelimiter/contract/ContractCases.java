@@ -1,6 +1,7 @@
 package dev.ratelimiter.contract;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
@@ -53,22 +54,22 @@ abstract class ContractCases {
     }
 
     /** A bucket of several windows unique to this case and run. */
-    protected Bucket bucket(String name, Bucket.Limit... limits) {
+    protected Bucket bucket(String name, Limit... limits) {
         return contract.bucket(name, limits);
     }
 
     /** A token bucket unique to this case and run (burst 0: the shortest window's limit). */
-    protected Bucket tokenBucket(String name, long burst, Bucket.Limit... limits) {
+    protected Bucket tokenBucket(String name, long burst, Limit... limits) {
         return contract.tokenBucket(name, burst, limits);
     }
 
     /** A sliding-window bucket unique to this case and run. */
-    protected Bucket slidingWindow(String name, Bucket.Limit... limits) {
+    protected Bucket slidingWindow(String name, Limit... limits) {
         return contract.slidingWindow(name, limits);
     }
 
-    static Bucket.Limit limit(long limit, Duration window) {
-        return new Bucket.Limit(limit, window);
+    static Limit limit(long limit, Duration window) {
+        return new Limit(limit, window);
     }
 
     /** Each window's remaining attempts, shortest window first. */

@@ -57,7 +57,7 @@ public abstract class ExactnessUnderLoadContract {
     }
 
     private Bucket bucket(String name, long limit) {
-        return new Bucket(name + "-" + run, limit, Duration.ofMinutes(10)); // longer than any case runs
+        return Bucket.of(name + "-" + run, limit, Duration.ofMinutes(10)); // longer than any case runs
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.ratelimiter.contract;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.spi.FailureKind;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.StoreException;
@@ -73,7 +74,7 @@ public final class MapStore implements RateLimitStore {
 
     /** Decides one item over every window at once and writes its numbers at {@code at}; guarded by this. */
     private boolean decide(StoreItem item, long now, long[] answer, int at) {
-        List<Bucket.Limit> limits = item.bucket().limits();
+        List<Limit> limits = item.bucket().limits();
         Map<String, long[][]> bucket = counters.computeIfAbsent(item.bucket().name(), name -> new HashMap<>());
         long[][] windows = reshaped(bucket.get(item.key()), limits);
         long[] counts = windows[0];
@@ -113,7 +114,7 @@ public final class MapStore implements RateLimitStore {
      * end, the others open afresh; none, or one window before and several now or back, all afresh. Each window's
      * count, end (epoch milliseconds) and length.
      */
-    private static long[][] reshaped(long[][] windows, List<Bucket.Limit> limits) {
+    private static long[][] reshaped(long[][] windows, List<Limit> limits) {
         int size = limits.size();
         long[][] next = {new long[size], new long[size], new long[size]};
         for (int i = 0; i < size; i++) {

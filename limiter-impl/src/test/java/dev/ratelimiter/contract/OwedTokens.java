@@ -5,6 +5,9 @@ import dev.ratelimiter.Bucket;
 import java.util.ArrayList;
 import java.util.List;
 
+import static dev.ratelimiter.spi.TokenBucketTiming.capacity;
+import static dev.ratelimiter.spi.TokenBucketTiming.tokenIntervalMicros;
+
 /**
  * A token bucket's key at one instant, as the rule keeps it: per window the microseconds owed until full (its
  * TAT less now), whatever bucket of the name took the tokens; read under a call's bucket as at most a full
@@ -19,7 +22,7 @@ final class OwedTokens {
     }
 
     private static long full(Bucket bucket, int i) {
-        return bucket.capacity(i) * bucket.tokenIntervalMicros(i);
+        return capacity(bucket, i) * tokenIntervalMicros(bucket, i);
     }
 
     private long owed(Bucket bucket, int i) {
@@ -35,7 +38,7 @@ final class OwedTokens {
 
     boolean fits(Bucket bucket) {
         for (int i = 0; i < owed.length; i++) {
-            if (owed(bucket, i) + bucket.tokenIntervalMicros(i) > full(bucket, i)) {
+            if (owed(bucket, i) + tokenIntervalMicros(bucket, i) > full(bucket, i)) {
                 return false;
             }
         }
@@ -44,20 +47,20 @@ final class OwedTokens {
 
     void take(Bucket bucket) {
         for (int i = 0; i < owed.length; i++) {
-            owed[i] = owed(bucket, i) + bucket.tokenIntervalMicros(i);
+            owed[i] = owed(bucket, i) + tokenIntervalMicros(bucket, i);
         }
     }
 
     List<Long> left(Bucket bucket) {
         List<Long> left = new ArrayList<>();
         for (int i = 0; i < owed.length; i++) {
-            left.add((full(bucket, i) - owed(bucket, i)) / bucket.tokenIntervalMicros(i));
+            left.add((full(bucket, i) - owed(bucket, i)) / tokenIntervalMicros(bucket, i));
         }
         return left;
     }
 
     /** Microseconds until a one-window bucket has a token for the call. */
     long wait(Bucket bucket) {
-        return Math.max(0, owed(bucket, 0) + bucket.tokenIntervalMicros(0) - full(bucket, 0));
+        return Math.max(0, owed(bucket, 0) + tokenIntervalMicros(bucket, 0) - full(bucket, 0));
     }
 }

@@ -1,6 +1,8 @@
 package dev.ratelimiter.contract;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.RateLimiter;
 import org.junit.jupiter.api.BeforeEach;
@@ -87,23 +89,23 @@ public abstract class RateLimiterContract {
 
     /** A bucket unique to this case and run. */
     protected Bucket bucket(String name, long limit, Duration window) {
-        return new Bucket(name + "-" + run, limit, window);
+        return Bucket.of(name + "-" + run, limit, window);
     }
 
     /** A bucket of several windows unique to this case and run. */
-    protected Bucket bucket(String name, Bucket.Limit... limits) {
-        return new Bucket(name + "-" + run, List.of(limits), OutagePolicy.FALLBACK);
+    protected Bucket bucket(String name, Limit... limits) {
+        return Bucket.of(name + "-" + run, List.of(limits), OutagePolicy.FALLBACK);
     }
 
     /** A token bucket unique to this case and run (burst 0: the shortest window's limit). */
-    protected Bucket tokenBucket(String name, long burst, Bucket.Limit... limits) {
-        return new Bucket(name + "-" + run, List.of(limits), OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET,
+    protected Bucket tokenBucket(String name, long burst, Limit... limits) {
+        return Bucket.of(name + "-" + run, List.of(limits), OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET,
                 burst);
     }
 
     /** A sliding-window bucket unique to this case and run. */
-    protected Bucket slidingWindow(String name, Bucket.Limit... limits) {
-        return new Bucket(name + "-" + run, List.of(limits), OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW,
+    protected Bucket slidingWindow(String name, Limit... limits) {
+        return Bucket.of(name + "-" + run, List.of(limits), OutagePolicy.FALLBACK, Algorithm.SLIDING_WINDOW,
                 0);
     }
 

@@ -1,6 +1,8 @@
 package dev.ratelimiter.contract;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
@@ -13,6 +15,7 @@ import java.util.List;
 
 import static dev.ratelimiter.contract.Capability.SLIDING_WINDOW;
 import static dev.ratelimiter.contract.Capability.TOKEN_BUCKET;
+import static dev.ratelimiter.spi.TokenBucketTiming.capacity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -30,8 +33,8 @@ abstract class SettingsChangeCases extends ContractCases {
     }
 
     /** {@code bucket}'s name under other settings: the algorithm and windows given, burst 0. */
-    private static Bucket changed(Bucket bucket, Bucket.Algorithm algorithm, Bucket.Limit... limits) {
-        return new Bucket(bucket.name(), List.of(limits), OutagePolicy.FALLBACK, algorithm, 0);
+    private static Bucket changed(Bucket bucket, Algorithm algorithm, Limit... limits) {
+        return Bucket.of(bucket.name(), List.of(limits), OutagePolicy.FALLBACK, algorithm, 0);
     }
 
     @Test
@@ -39,7 +42,7 @@ abstract class SettingsChangeCases extends ContractCases {
             + "2 s: the first call is refused with a true Retry-After of at most 2 s, and the next window is 2 s long")
     void shortenedWindowEndsWithinNewLength() {
         Bucket before = bucket("shortened", limit(3, Duration.ofSeconds(60)));
-        Bucket after = changed(before, Bucket.Algorithm.FIXED_WINDOW, limit(3, Duration.ofSeconds(2)));
+        Bucket after = changed(before, Algorithm.FIXED_WINDOW, limit(3, Duration.ofSeconds(2)));
         assertThat(admitted(before, 5)).isEqualTo(3);
         Verdict refused = limiter.consume(after, "k");
         assertThat(refused.outcome()).as("the 3 counted apply to the new window").isEqualTo(Outcome.DENIED);
@@ -57,7 +60,7 @@ abstract class SettingsChangeCases extends ContractCases {
             + "window that follows is 60 s long")
     void lengthenedWindowKeepsCountAndEnd() {
         Bucket before = bucket("lengthened", limit(3, Duration.ofSeconds(2)));
-        Bucket after = changed(before, Bucket.Algorithm.FIXED_WINDOW, limit(3, Duration.ofSeconds(60)));
+        Bucket after = changed(before, Algorithm.FIXED_WINDOW, limit(3, Duration.ofSeconds(60)));
         assertThat(admitted(before, 5)).isEqualTo(3);
         Verdict refused = limiter.consume(after, "k");
         assertThat(refused.outcome()).isEqualTo(Outcome.DENIED);
@@ -75,7 +78,7 @@ abstract class SettingsChangeCases extends ContractCases {
             + "2 s refill, so the first call is refused until one token of 0.5 s is back, and allowed at Retry-After")
     void tokenBucketShortenedWindowOwesAtMostNewRefill() {
         Bucket before = tokenBucket("tb-shortened", 0, limit(4, Duration.ofSeconds(60)));
-        Bucket after = changed(before, Bucket.Algorithm.TOKEN_BUCKET, limit(4, Duration.ofSeconds(2)));
+        Bucket after = changed(before, Algorithm.TOKEN_BUCKET, limit(4, Duration.ofSeconds(2)));
         assertThat(admitted(before, 6)).isEqualTo(4);
         Verdict refused = limiter.consume(after, "k");
         assertThat(refused.outcome()).as("empty under the new settings too").isEqualTo(Outcome.DENIED);
@@ -92,7 +95,7 @@ abstract class SettingsChangeCases extends ContractCases {
             + "lengths")
     void slidingWindowShortenedWindowEndsWithinNewLength() {
         Bucket before = slidingWindow("sw-shortened", limit(4, Duration.ofSeconds(60)));
-        Bucket after = changed(before, Bucket.Algorithm.SLIDING_WINDOW, limit(4, Duration.ofSeconds(2)));
+        Bucket after = changed(before, Algorithm.SLIDING_WINDOW, limit(4, Duration.ofSeconds(2)));
         assertThat(admitted(before, 6)).isEqualTo(4);
         Verdict refused = limiter.consume(after, "k");
         assertThat(refused.outcome()).isEqualTo(Outcome.DENIED);
@@ -106,10 +109,10 @@ abstract class SettingsChangeCases extends ContractCases {
     @DisplayName("settings changed: a bucket going from one window to two, or from two to one, starts afresh")
     void windowAddedStartsAfresh() {
         Bucket one = bucket("window-added", limit(3, Duration.ofSeconds(60)));
-        windowAddedStartsAfresh(one, changed(one, Bucket.Algorithm.FIXED_WINDOW, limit(3, Duration.ofSeconds(60)),
+        windowAddedStartsAfresh(one, changed(one, Algorithm.FIXED_WINDOW, limit(3, Duration.ofSeconds(60)),
                 limit(10, Duration.ofHours(1))));
         Bucket two = bucket("window-removed", limit(3, Duration.ofSeconds(60)), limit(10, Duration.ofHours(1)));
-        windowAddedStartsAfresh(two, changed(two, Bucket.Algorithm.FIXED_WINDOW, limit(3, Duration.ofSeconds(60))));
+        windowAddedStartsAfresh(two, changed(two, Algorithm.FIXED_WINDOW, limit(3, Duration.ofSeconds(60))));
     }
 
     @Test
@@ -117,11 +120,11 @@ abstract class SettingsChangeCases extends ContractCases {
     @DisplayName("settings changed, token bucket: one window to two, or two to one, starts afresh")
     void tokenBucketWindowAddedStartsAfresh() {
         Bucket one = tokenBucket("tb-window-added", 0, limit(3, Duration.ofSeconds(60)));
-        windowAddedStartsAfresh(one, changed(one, Bucket.Algorithm.TOKEN_BUCKET, limit(3, Duration.ofSeconds(60)),
+        windowAddedStartsAfresh(one, changed(one, Algorithm.TOKEN_BUCKET, limit(3, Duration.ofSeconds(60)),
                 limit(10, Duration.ofHours(1))));
         Bucket two = tokenBucket("tb-window-removed", 0, limit(3, Duration.ofSeconds(60)),
                 limit(10, Duration.ofHours(1)));
-        windowAddedStartsAfresh(two, changed(two, Bucket.Algorithm.TOKEN_BUCKET, limit(3, Duration.ofSeconds(60))));
+        windowAddedStartsAfresh(two, changed(two, Algorithm.TOKEN_BUCKET, limit(3, Duration.ofSeconds(60))));
     }
 
     @Test
@@ -129,11 +132,11 @@ abstract class SettingsChangeCases extends ContractCases {
     @DisplayName("settings changed, sliding window: one window to two, or two to one, starts afresh")
     void slidingWindowWindowAddedStartsAfresh() {
         Bucket one = slidingWindow("sw-window-added", limit(3, Duration.ofSeconds(60)));
-        windowAddedStartsAfresh(one, changed(one, Bucket.Algorithm.SLIDING_WINDOW, limit(3, Duration.ofSeconds(60)),
+        windowAddedStartsAfresh(one, changed(one, Algorithm.SLIDING_WINDOW, limit(3, Duration.ofSeconds(60)),
                 limit(10, Duration.ofHours(1))));
         Bucket two = slidingWindow("sw-window-removed", limit(3, Duration.ofSeconds(60)),
                 limit(10, Duration.ofHours(1)));
-        windowAddedStartsAfresh(two, changed(two, Bucket.Algorithm.SLIDING_WINDOW, limit(3, Duration.ofSeconds(60))));
+        windowAddedStartsAfresh(two, changed(two, Algorithm.SLIDING_WINDOW, limit(3, Duration.ofSeconds(60))));
     }
 
     /** Spends {@code before}'s first window, then decides under {@code after}: allowed, every window less one. */
@@ -144,7 +147,7 @@ abstract class SettingsChangeCases extends ContractCases {
         List<Long> left = after.hasSeveralWindows() ? remaining(fresh) : List.of(fresh.remaining());
         List<Long> full = new ArrayList<>();
         for (int i = 0; i < after.limits().size(); i++) {
-            full.add(after.capacity(i) - 1);
+            full.add(capacity(after, i) - 1);
         }
         assertThat(left).as("%s: every window less this call", before.name()).isEqualTo(full);
         assertThat(fresh.resetAfter()).isLessThanOrEqualTo(Duration.ofHours(1));
@@ -155,7 +158,7 @@ abstract class SettingsChangeCases extends ContractCases {
             + "opens afresh; the first call is refused by the 2 s window with a true Retry-After")
     void severalWindowsKeepTheCountOfALengthKept() {
         Bucket before = bucket("windows-changed", limit(3, Duration.ofSeconds(2)), limit(5, Duration.ofSeconds(60)));
-        Bucket after = changed(before, Bucket.Algorithm.FIXED_WINDOW, limit(3, Duration.ofSeconds(2)),
+        Bucket after = changed(before, Algorithm.FIXED_WINDOW, limit(3, Duration.ofSeconds(2)),
                 limit(5, Duration.ofSeconds(30)));
         assertThat(admitted(before, 5)).isEqualTo(3);
         Verdict refused = limiter.consume(after, "k");
@@ -173,7 +176,7 @@ abstract class SettingsChangeCases extends ContractCases {
     void slidingWindowSeveralWindowsKeepTheCountOfALengthKept() {
         Bucket before = slidingWindow("sw-windows-changed", limit(3, Duration.ofSeconds(2)),
                 limit(6, Duration.ofSeconds(60)));
-        Bucket after = changed(before, Bucket.Algorithm.SLIDING_WINDOW, limit(3, Duration.ofSeconds(2)),
+        Bucket after = changed(before, Algorithm.SLIDING_WINDOW, limit(3, Duration.ofSeconds(2)),
                 limit(6, Duration.ofSeconds(30)));
         assertThat(admitted(before, 5)).isEqualTo(3);
         Verdict refused = limiter.consume(after, "k");
@@ -191,7 +194,7 @@ abstract class SettingsChangeCases extends ContractCases {
     void tokenBucketWindowLengthChangedAmongSeveral() {
         Bucket before = tokenBucket("tb-windows-changed", 0, limit(2, Duration.ofSeconds(2)),
                 limit(10, Duration.ofSeconds(60)));
-        Bucket after = changed(before, Bucket.Algorithm.TOKEN_BUCKET, limit(2, Duration.ofSeconds(2)),
+        Bucket after = changed(before, Algorithm.TOKEN_BUCKET, limit(2, Duration.ofSeconds(2)),
                 limit(10, Duration.ofSeconds(30)));
         assertThat(admitted(before, 5)).isEqualTo(2);
         Verdict refused = limiter.consume(after, "k");
@@ -209,11 +212,11 @@ abstract class SettingsChangeCases extends ContractCases {
             + "window becoming a token bucket, start afresh")
     void changedAlgorithmFromTokenOrSlidingStartsAfresh() {
         Bucket tokens = tokenBucket("algorithm-from-tokens", 0, limit(2, Duration.ofSeconds(60)));
-        Bucket fixed = changed(tokens, Bucket.Algorithm.FIXED_WINDOW, limit(2, Duration.ofSeconds(60)));
+        Bucket fixed = changed(tokens, Algorithm.FIXED_WINDOW, limit(2, Duration.ofSeconds(60)));
         assertThat(admitted(tokens, 4)).isEqualTo(2);
         assertThat(limiter.consume(fixed, "k").remaining()).isEqualTo(1);
         Bucket sliding = slidingWindow("algorithm-from-sliding", limit(2, Duration.ofSeconds(60)));
-        Bucket refilled = changed(sliding, Bucket.Algorithm.TOKEN_BUCKET, limit(2, Duration.ofSeconds(60)));
+        Bucket refilled = changed(sliding, Algorithm.TOKEN_BUCKET, limit(2, Duration.ofSeconds(60)));
         assertThat(admitted(sliding, 4)).isEqualTo(2);
         assertThat(limiter.consume(refilled, "k").remaining()).isEqualTo(1);
     }

@@ -1,5 +1,6 @@
 package dev.ratelimiter.contract;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.Verdict;
@@ -19,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Sliding windows (docs/guide.md#sliding-windows), run against a store whose provider declares
- * {@link dev.ratelimiter.Bucket.Algorithm#SLIDING_WINDOW}. Windows of at least 2 s, steps of whole seconds and limits
+ * {@link dev.ratelimiter.Algorithm#SLIDING_WINDOW}. Windows of at least 2 s, steps of whole seconds and limits
  * whose weighted counts change by whole attempts per step, so a store timed by its own clock runs these cases in real
  * time: the milliseconds the calls take only lower a weighted count by a fraction, which rounds up as before.
  */
@@ -205,10 +206,10 @@ abstract class SlidingWindowCases extends ContractCases {
     @DisplayName("a bucket whose algorithm changes to a sliding window starts afresh")
     void changedAlgorithmToSlidingStartsAfresh() {
         Bucket fixed = bucket("algorithm-to-sliding", 2, Duration.ofSeconds(60));
-        Bucket tokens = new Bucket(fixed.name(), fixed.limits(), OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET,
+        Bucket tokens = Bucket.of(fixed.name(), fixed.limits(), OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET,
                 0);
-        Bucket sliding = new Bucket(fixed.name(), fixed.limits(), OutagePolicy.FALLBACK,
-                Bucket.Algorithm.SLIDING_WINDOW, 0);
+        Bucket sliding = Bucket.of(fixed.name(), fixed.limits(), OutagePolicy.FALLBACK,
+                Algorithm.SLIDING_WINDOW, 0);
         limiter.consume(fixed, "k", 2);
         limiter.consume(tokens, "k", 2);
         assertThat(limiter.consume(sliding, "k").remaining()).isEqualTo(1);

@@ -1,5 +1,6 @@
 package dev.ratelimiter.contract;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.Verdict;
@@ -18,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Token buckets (docs/guide.md#token-buckets), run against a store whose provider declares
- * {@link dev.ratelimiter.Bucket.Algorithm#TOKEN_BUCKET}. Intervals of at least 500 ms, so a store timed by its own
+ * {@link dev.ratelimiter.Algorithm#TOKEN_BUCKET}. Intervals of at least 500 ms, so a store timed by its own
  * clock runs these cases in real time: the milliseconds a burst of calls takes never refill a whole token.
  */
 @Requires(TOKEN_BUCKET)
@@ -177,7 +178,7 @@ abstract class TokenBucketCases extends ContractCases {
     @DisplayName("a bucket whose algorithm changes starts afresh: a spent fixed window is a full token bucket")
     void changedAlgorithmStartsAfresh() {
         Bucket fixed = bucket("algorithm-change", 2, Duration.ofSeconds(60));
-        Bucket tokens = new Bucket(fixed.name(), fixed.limits(), OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET,
+        Bucket tokens = Bucket.of(fixed.name(), fixed.limits(), OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET,
                 0);
         limiter.consume(fixed, "k", 2);
         assertThat(limiter.consume(fixed, "k").outcome()).isEqualTo(Outcome.DENIED);

@@ -1,6 +1,8 @@
 package dev.ratelimiter.spi;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -13,14 +15,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The store's answer as RateLimitStore#consume lays it out: what a store writes, index by index. */
 class StoreAnswersTest {
 
-    private static final List<Bucket.Limit> TWO = List.of(new Bucket.Limit(5, Duration.ofSeconds(1)),
-            new Bucket.Limit(50, Duration.ofMinutes(1)));
+    private static final List<Limit> TWO = List.of(new Limit(5, Duration.ofSeconds(1)),
+            new Limit(50, Duration.ofMinutes(1)));
 
     @Test
     @DisplayName("a fixed window, then a sliding window: flag, two numbers per fixed window, three per sliding one")
     void layout() {
-        Bucket fixed = new Bucket("f", TWO, OutagePolicy.FALLBACK);
-        Bucket sliding = new Bucket("s", TWO, OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
+        Bucket fixed = Bucket.of("f", TWO, OutagePolicy.FALLBACK);
+        Bucket sliding = Bucket.of("s", TWO, OutagePolicy.FALLBACK, Algorithm.SLIDING_WINDOW, 0);
         assertThat(StoreAnswers.length(fixed)).isEqualTo(5).isEqualTo(StoreItem.answerLength(fixed));
         assertThat(StoreAnswers.length(sliding)).isEqualTo(7).isEqualTo(StoreItem.answerLength(sliding));
 
@@ -46,7 +48,7 @@ class StoreAnswersTest {
     @Test
     @DisplayName("a token bucket: per window the tokens missing from full, then the milliseconds until full")
     void tokenBucket() {
-        Bucket tokens = new Bucket("t", TWO, OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
+        Bucket tokens = Bucket.of("t", TWO, OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET, 0);
         long[] answer = new long[StoreAnswers.length(tokens)];
         StoreAnswers.writeAllowed(answer, 0, true);
         StoreAnswers.writeTokenBucket(answer, 0, 0, 1, 200);

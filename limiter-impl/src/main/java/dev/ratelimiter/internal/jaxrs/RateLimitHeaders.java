@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.jaxrs;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.cdi.call.AppliedLimits.Applied;
 
@@ -17,7 +18,7 @@ import java.util.List;
  * {@code q} is the limit, {@code w} the window in seconds, {@code r} the remaining attempts and {@code t} the
  * seconds until the window ends (rounded up, as Retry-After). A bucket of one window is one item named after the
  * bucket; a bucket of several windows gives one item per window, named {@code <bucket>-<window>}
- * ({@link Bucket.Limit#windowName()}: {@code "projects-1s"}, {@code "projects-1h"}), shortest window first:
+ * ({@link Limit#windowName()}: {@code "projects-1s"}, {@code "projects-1h"}), shortest window first:
  * <pre>
  * RateLimit-Policy: "projects-1s";q=10;w=1, "projects-1h";q=1000;w=3600
  * RateLimit: "projects-1s";r=9;t=1, "projects-1h";r=999;t=3600
@@ -62,7 +63,7 @@ public final class RateLimitHeaders {
     public static String policy(List<Applied> applied) {
         StringBuilder value = new StringBuilder();
         for (Applied a : applied) {
-            for (Bucket.Limit limit : a.bucket().limits()) {
+            for (Limit limit : a.bucket().limits()) {
                 separate(value).append('"').append(itemName(a.bucket(), limit)).append("\";q=").append(limit.limit())
                         .append(";w=").append(limit.windowSeconds());
             }
@@ -76,7 +77,7 @@ public final class RateLimitHeaders {
         for (Applied a : applied) {
             Verdict verdict = a.verdict();
             if (verdict.windows().isEmpty()) {
-                for (Bucket.Limit limit : a.bucket().limits()) {
+                for (Limit limit : a.bucket().limits()) {
                     separate(value).append('"').append(itemName(a.bucket(), limit)).append("\";r=")
                             .append(verdict.remaining()).append(";t=").append(verdict.retryAfterSeconds());
                 }
@@ -91,7 +92,7 @@ public final class RateLimitHeaders {
     }
 
     /** {@code <bucket>} for a bucket of one window, {@code <bucket>-<window>} for each of several. */
-    static String itemName(Bucket bucket, Bucket.Limit limit) {
+    static String itemName(Bucket bucket, Limit limit) {
         return bucket.hasSeveralWindows() ? bucket.name() + "-" + limit.windowName() : bucket.name();
     }
 

@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.openapi;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.internal.cdi.openapi.DocumentedLimits;
 import dev.ratelimiter.internal.jaxrs.RateLimitHeaders;
 import dev.ratelimiter.internal.jaxrs.RateLimitResponses;
@@ -165,7 +166,7 @@ public final class OpenApiLimits {
     private static Map<String, Object> limitsOf(Bucket bucket) {
         Map<String, Object> described = new LinkedHashMap<>();
         List<Map<String, Object>> windows = new ArrayList<>();
-        for (Bucket.Limit limit : bucket.limits()) {
+        for (Limit limit : bucket.limits()) {
             Map<String, Object> window = new LinkedHashMap<>();
             window.put("limit", limit.limit());
             window.put("window", limit.window().toString());

@@ -36,7 +36,7 @@ class AcceptedExtremesTest {
     void largestBucket(String chain) {
         ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
         RateLimiter limiter = limiter(chain, clock);
-        Bucket bucket = new Bucket("largest", Bucket.MAX_LIMIT, Bucket.MAX_WINDOW);
+        Bucket bucket = Bucket.of("largest", Bucket.MAX_LIMIT, Bucket.MAX_WINDOW);
 
         Verdict first = limiter.consume(bucket, "k");
         clock.advance(Bucket.MAX_WINDOW.minusMillis(1));
@@ -60,7 +60,7 @@ class AcceptedExtremesTest {
     void smallestBucket(String chain) {
         ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
         RateLimiter limiter = limiter(chain, clock);
-        Bucket bucket = new Bucket("smallest", 1, Duration.ofSeconds(1));
+        Bucket bucket = Bucket.of("smallest", 1, Duration.ofSeconds(1));
 
         limiter.consume(bucket, "k");
         Verdict denied = limiter.consume(bucket, "k");

@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.jaxrs;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.cdi.call.AppliedLimits.Applied;
 import dev.ratelimiter.internal.core.verdict.FixedWindows;
@@ -14,9 +15,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class RateLimitHeadersTest {
 
-    private final Applied anonymous = new Applied(new Bucket("api-anonymous", 120, Duration.ofMinutes(1)),
+    private final Applied anonymous = new Applied(Bucket.of("api-anonymous", 120, Duration.ofMinutes(1)),
             Verdict.allowed(120, 119, Duration.ofSeconds(60)));
-    private final Applied login = new Applied(new Bucket("login", 5, Duration.ofMinutes(15)),
+    private final Applied login = new Applied(Bucket.of("login", 5, Duration.ofMinutes(15)),
             Verdict.denied(5, Duration.ofMillis(899_100)));
 
     @Test
@@ -38,8 +39,8 @@ class RateLimitHeadersTest {
     @Test
     @DisplayName("a bucket of several windows: one item per window named <bucket>-<window>, shortest first, each with its own r and t")
     void severalWindows() {
-        Bucket projects = new Bucket("projects", List.of(new Bucket.Limit(1_000, Duration.ofHours(1)),
-                new Bucket.Limit(10, Duration.ofSeconds(1))), dev.ratelimiter.OutagePolicy.FALLBACK);
+        Bucket projects = Bucket.of("projects", List.of(new Limit(1_000, Duration.ofHours(1)),
+                new Limit(10, Duration.ofSeconds(1))), dev.ratelimiter.OutagePolicy.FALLBACK);
         Verdict verdict = FixedWindows.of(projects, 1, true, new long[] {9, 999},
                 new long[] {1_000, 3_599_500});
         List<Applied> applied = List.of(new Applied(projects, verdict), anonymous);
@@ -52,8 +53,8 @@ class RateLimitHeadersTest {
     @Test
     @DisplayName("an outage's verdict of a bucket of several windows carries no window state: every window shows its r and t")
     void severalWindowsUnavailable() {
-        Bucket projects = new Bucket("projects", List.of(new Bucket.Limit(10, Duration.ofSeconds(1)),
-                new Bucket.Limit(1_000, Duration.ofMinutes(90))), dev.ratelimiter.OutagePolicy.FAIL_CLOSED);
+        Bucket projects = Bucket.of("projects", List.of(new Limit(10, Duration.ofSeconds(1)),
+                new Limit(1_000, Duration.ofMinutes(90))), dev.ratelimiter.OutagePolicy.FAIL_CLOSED);
         List<Applied> applied = List.of(new Applied(projects, Verdict.unavailable(10, Duration.ofSeconds(5))));
         assertThat(RateLimitHeaders.policy(applied))
                 .isEqualTo("\"projects-1s\";q=10;w=1, \"projects-90m\";q=1000;w=5400");

@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RefusalResponderTest {
 
-    private static final Bucket LOGIN = new Bucket("login", 5, Duration.ofMinutes(15), OutagePolicy.FAIL_CLOSED);
+    private static final Bucket LOGIN = Bucket.of("login", 5, Duration.ofMinutes(15), OutagePolicy.FAIL_CLOSED);
     private static final RateLimitException DENIED =
             new RateLimitExceededException(LOGIN, Verdict.denied(5, Duration.ofMillis(51_200)));
     private static final RateLimitException UNAVAILABLE =

@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.metrics;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.Verdict.Outcome;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
@@ -34,7 +35,7 @@ class MicroProfileMetricsRecorderTest {
             + "records; exported in seconds), none for counts and the degraded flag")
     void descriptionsAndUnits() {
         MicroProfileMetricsRecorder recorder = new MicroProfileMetricsRecorder(registry);
-        recorder.register(List.of(new Bucket("login", 5, Duration.ofMinutes(15))), Map.of(), "postgres", () -> false);
+        recorder.register(List.of(Bucket.of("login", 5, Duration.ofMinutes(15))), Map.of(), "postgres", () -> false);
         recorder.rejectedSettings(() -> 0);
 
         Map<String, Metadata> byName = registered.stream()
@@ -62,10 +63,10 @@ class MicroProfileMetricsRecorderTest {
     void oneTagSetPerName() {
         Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
         MicroProfileMetricsRecorder recorder = new MicroProfileMetricsRecorder(counting(counts));
-        Bucket reports = new Bucket("reports", 10, Duration.ofMinutes(1));
-        recorder.register(List.of(reports, new Bucket("login", 5, Duration.ofMinutes(15))),
+        Bucket reports = Bucket.of("reports", 10, Duration.ofMinutes(1));
+        recorder.register(List.of(reports, Bucket.of("login", 5, Duration.ofMinutes(15))),
                 Map.of("reports", java.util.Set.of("pro")), "memory", () -> false);
-        recorder.decision(reports.withPlan("gold", List.of(new Bucket.Limit(20, Duration.ofMinutes(1))), 0),
+        recorder.decision(reports.withPlan("gold", List.of(new Limit(20, Duration.ofMinutes(1))), 0),
                 Outcome.ALLOWED);
 
         Map<String, java.util.Set<java.util.Set<String>>> tagNames = new java.util.TreeMap<>();
@@ -91,7 +92,7 @@ class MicroProfileMetricsRecorderTest {
     void shadowOutcomes() {
         Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
         MetricRegistry counting = counting(counts);
-        Bucket trial = new Bucket("trial", 2, Duration.ofHours(1));
+        Bucket trial = Bucket.of("trial", 2, Duration.ofHours(1));
         MicroProfileMetricsRecorder recorder = new MicroProfileMetricsRecorder(counting);
         recorder.register(List.of(trial), Map.of(), "memory", () -> false);
         assertThat(counts).containsKeys("rate_limiter_decisions{bucket=trial,plan=none,outcome=shadow_denied}",

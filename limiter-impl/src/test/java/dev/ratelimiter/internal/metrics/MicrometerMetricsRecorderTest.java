@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.metrics;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.Verdict.Outcome;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -22,7 +23,7 @@ class MicrometerMetricsRecorderTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final MicrometerMetricsRecorder recorder = new MicrometerMetricsRecorder(registry);
-    private final Bucket login = new Bucket("login", 5, Duration.ofMinutes(15), OutagePolicy.FAIL_OPEN);
+    private final Bucket login = Bucket.of("login", 5, Duration.ofMinutes(15), OutagePolicy.FAIL_OPEN);
     private final AtomicBoolean degraded = new AtomicBoolean();
 
     @Test
@@ -121,7 +122,7 @@ class MicrometerMetricsRecorderTest {
     @DisplayName("decisions carry a plan tag on every series: none, each declared plan and explicit, at zero from the "
             + "start for every bucket, shadow outcomes included; each decision counts under its bucket's plan")
     void decisionsByPlan() {
-        Bucket reports = new Bucket("reports", 10, Duration.ofMinutes(1));
+        Bucket reports = Bucket.of("reports", 10, Duration.ofMinutes(1));
         recorder.register(List.of(login, reports), Map.of("reports", Set.of("free", "pro")), "valkey",
                 degraded::get);
         assertThat(planLabels("login")).containsExactlyInAnyOrder("none", "explicit");
@@ -132,8 +133,8 @@ class MicrometerMetricsRecorderTest {
         assertThat(registry.get("rate_limiter.decisions").tag("bucket", "reports").tag("plan", "pro")
                 .tag("outcome", "shadow_denied").counter().count()).isZero();
 
-        Bucket pro = reports.withPlan("pro", List.of(new Bucket.Limit(100, Duration.ofMinutes(1))), 0);
-        Bucket explicit = reports.withPlan(Bucket.EXPLICIT_PLAN, List.of(new Bucket.Limit(7, Duration.ofMinutes(1))),
+        Bucket pro = reports.withPlan("pro", List.of(new Limit(100, Duration.ofMinutes(1))), 0);
+        Bucket explicit = reports.withPlan(Bucket.EXPLICIT_PLAN, List.of(new Limit(7, Duration.ofMinutes(1))),
                 0);
         recorder.decision(reports, Outcome.ALLOWED);
         recorder.decision(pro, Outcome.ALLOWED);
@@ -182,7 +183,7 @@ class MicrometerMetricsRecorderTest {
             + "counted")
     void unregisteredPlanLabel() {
         recorder.register(List.of(login), Map.of(), "memory", degraded::get);
-        List<Bucket.Limit> limits = List.of(new Bucket.Limit(9, Duration.ofMinutes(15)));
+        List<Limit> limits = List.of(new Limit(9, Duration.ofMinutes(15)));
         recorder.decision(login.withPlan("gold", limits, 0), Outcome.ALLOWED);
         recorder.decision(login.withPlan("gold", limits, 0), Outcome.ALLOWED);
         assertThat(decisions("login", "gold", "allowed")).isEqualTo(2);
@@ -194,8 +195,8 @@ class MicrometerMetricsRecorderTest {
         assertThat(planLabels("login")).hasSize(2 + CounterTableRecorder.MAX_LATE_PLANS)
                 .contains("gold", "late" + (CounterTableRecorder.MAX_LATE_PLANS - 1))
                 .doesNotContain("late" + CounterTableRecorder.MAX_LATE_PLANS);
-        recorder.decision(new Bucket("other", 1, Duration.ofMinutes(1)), Outcome.ALLOWED);
-        recorder.planMiss(new Bucket("other", 1, Duration.ofMinutes(1)), PlanMiss.NONE);
+        recorder.decision(Bucket.of("other", 1, Duration.ofMinutes(1)), Outcome.ALLOWED);
+        recorder.planMiss(Bucket.of("other", 1, Duration.ofMinutes(1)), PlanMiss.NONE);
         assertThat(registry.find("rate_limiter.decisions").tag("bucket", "other").counters()).isEmpty();
     }
 

@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.metrics;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.Verdict.Outcome;
 import io.micrometer.core.instrument.Meter;
@@ -46,7 +47,7 @@ class OpenTelemetryMetricsRecorderTest {
     private final SdkMeterProvider meterProvider = SdkMeterProvider.builder().registerMetricReader(reader).build();
     private final OpenTelemetryMetricsRecorder recorder = OpenTelemetryMetricsRecorder.of(
             OpenTelemetrySdk.builder().setMeterProvider(meterProvider).build());
-    private final Bucket login = new Bucket("login", 5, Duration.ofMinutes(15), OutagePolicy.FAIL_OPEN);
+    private final Bucket login = Bucket.of("login", 5, Duration.ofMinutes(15), OutagePolicy.FAIL_OPEN);
     private final AtomicBoolean degraded = new AtomicBoolean();
 
     @AfterEach
@@ -120,7 +121,7 @@ class OpenTelemetryMetricsRecorderTest {
         recorder.failOpen(login);
         recorder.decision(login, Outcome.ALLOWED);
         recorder.decision(login, Outcome.DENIED);
-        recorder.decision(login.withPlan("pro", List.of(new Bucket.Limit(50, Duration.ofMinutes(15))), 0),
+        recorder.decision(login.withPlan("pro", List.of(new Limit(50, Duration.ofMinutes(15))), 0),
                 Outcome.DENIED);
         recorder.cachedDenial(login);
         recorder.planMiss(login, dev.ratelimiter.internal.core.monitor.RateLimiterMetrics.PlanMiss.UNFIT);
@@ -162,7 +163,7 @@ class OpenTelemetryMetricsRecorderTest {
     @DisplayName("an unregistered bucket or backend records nothing, rather than a series nobody registered")
     void unregisteredIgnored() {
         recorder.register(List.of(login), Map.of(), "memory", degraded::get);
-        Bucket other = new Bucket("other", 1, Duration.ofMinutes(1));
+        Bucket other = Bucket.of("other", 1, Duration.ofMinutes(1));
         recorder.decision(other, Outcome.ALLOWED);
         recorder.fallback(other);
         recorder.backendError("postgres");

@@ -1,6 +1,8 @@
 package dev.ratelimiter.internal.openapi;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.internal.cdi.openapi.DocumentedLimits;
 import org.eclipse.microprofile.openapi.OASFactory;
@@ -29,18 +31,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class OpenApiLimitsTest {
 
-    private static final Bucket GLOBAL_ANONYMOUS = new Bucket("api-anonymous", 120, Duration.ofMinutes(1));
-    private static final Bucket REPORTS = new Bucket("reports", List.of(new Bucket.Limit(5, Duration.ofMinutes(1))),
-            OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 3);
-    private static final Bucket LOGIN = new Bucket("login", 5, Duration.ofMinutes(15), OutagePolicy.FAIL_CLOSED);
-    private static final Bucket PROJECTS = new Bucket("projects", List.of(new Bucket.Limit(3, Duration.ofSeconds(10)),
-            new Bucket.Limit(10, Duration.ofHours(1))), OutagePolicy.FALLBACK);
+    private static final Bucket GLOBAL_ANONYMOUS = Bucket.of("api-anonymous", 120, Duration.ofMinutes(1));
+    private static final Bucket REPORTS = Bucket.of("reports", List.of(new Limit(5, Duration.ofMinutes(1))),
+            OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET, 3);
+    private static final Bucket LOGIN = Bucket.of("login", 5, Duration.ofMinutes(15), OutagePolicy.FAIL_CLOSED);
+    private static final Bucket PROJECTS = Bucket.of("projects", List.of(new Limit(3, Duration.ofSeconds(10)),
+            new Limit(10, Duration.ofHours(1))), OutagePolicy.FALLBACK);
 
     private static DocumentedLimits exampleLimits() {
         DocumentedLimits.Limit global = new DocumentedLimits.Limit(GLOBAL_ANONYMOUS, "global", "client-address", false,
                 Map.of(), null);
         DocumentedLimits.Limit reports = new DocumentedLimits.Limit(REPORTS, "RateLimited", "resolver", true,
-                Map.of("pro", REPORTS.withPlan("pro", List.of(new Bucket.Limit(50, Duration.ofMinutes(1))), 30)),
+                Map.of("pro", REPORTS.withPlan("pro", List.of(new Limit(50, Duration.ofMinutes(1))), 30)),
                 "com.example.TenantPlans");
         DocumentedLimits.Limit login = new DocumentedLimits.Limit(LOGIN, "RateLimitedBy", null, false, Map.of(), null);
         DocumentedLimits.Limit projects = new DocumentedLimits.Limit(PROJECTS, "RateLimited", "identity", false,

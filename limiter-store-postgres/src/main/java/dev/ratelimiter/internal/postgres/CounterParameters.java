@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.postgres;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreRefund;
 
@@ -14,6 +15,9 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+
+import static dev.ratelimiter.spi.TokenBucketTiming.capacity;
+import static dev.ratelimiter.spi.TokenBucketTiming.tokenIntervalMicros;
 
 /**
  * How a call binds its values to {@link CounterStatements}' statements, each parameter by its name
@@ -80,13 +84,13 @@ final class CounterParameters {
                 case "now" -> setInstant(statement, index, now);
                 case "cost" -> statement.setLong(index, cost);
                 case "limit" -> statement.setLong(index, bucket.limit());
-                case "interval" -> statement.setLong(index, bucket.tokenIntervalMicros(0));
-                case "capacity" -> statement.setLong(index, bucket.capacity(0));
+                case "interval" -> statement.setLong(index, tokenIntervalMicros(bucket, 0));
+                case "capacity" -> statement.setLong(index, capacity(bucket, 0));
                 case "window" -> statement.setLong(index, bucket.windowSeconds());
                 case "seconds" -> statement.setArray(index, connection.createArrayOf("bigint",
-                        bucket.limits().stream().map(Bucket.Limit::windowSeconds).toArray()));
+                        bucket.limits().stream().map(Limit::windowSeconds).toArray()));
                 case "limits" -> statement.setArray(index, connection.createArrayOf("bigint",
-                        bucket.limits().stream().map(Bucket.Limit::limit).toArray()));
+                        bucket.limits().stream().map(Limit::limit).toArray()));
                 default -> throw new IllegalStateException("unbound parameter :" + names.get(i));
             }
         }
@@ -123,14 +127,14 @@ final class CounterParameters {
                 Bucket bucket = item.bucket();
                 names[name++] = bucket.name();
                 names[name++] = CounterStatements.rowKey(bucket, item.key());
-                List<Bucket.Limit> limits = bucket.limits();
+                List<Limit> limits = bucket.limits();
                 numbers[number++] = algorithmNumber(bucket);
                 numbers[number++] = item.cost();
                 numbers[number++] = (long) limits.size();
                 for (int i = 0; i < limits.size(); i++) {
                     boolean tokens = bucket.isTokenBucket();
-                    numbers[number++] = tokens ? bucket.tokenIntervalMicros(i) : limits.get(i).windowSeconds();
-                    numbers[number++] = tokens ? bucket.capacity(i) : limits.get(i).limit();
+                    numbers[number++] = tokens ? tokenIntervalMicros(bucket, i) : limits.get(i).windowSeconds();
+                    numbers[number++] = tokens ? capacity(bucket, i) : limits.get(i).limit();
                 }
             }
         }
@@ -176,7 +180,7 @@ final class CounterParameters {
         for (int i = 0; i < count; i++) {
             StoreRefund refund = refunds.get(i);
             Bucket bucket = refund.bucket();
-            List<Bucket.Limit> limits = bucket.limits();
+            List<Limit> limits = bucket.limits();
             buckets[i] = bucket.name();
             keys[i] = CounterStatements.rowKey(bucket, refund.key());
             algorithms[i] = algorithmNumber(bucket);
@@ -185,8 +189,8 @@ final class CounterParameters {
             sizes[i] = limits.size();
             for (int w = 0; w < limits.size(); w++) {
                 boolean tokens = bucket.isTokenBucket();
-                lengths[window] = tokens ? bucket.tokenIntervalMicros(w) : limits.get(w).windowSeconds();
-                capacities[window] = tokens ? bucket.capacity(w) : 0L;
+                lengths[window] = tokens ? tokenIntervalMicros(bucket, w) : limits.get(w).windowSeconds();
+                capacities[window] = tokens ? capacity(bucket, w) : 0L;
                 ends[window] = refund.endsInMillis()[w];
                 window++;
             }

@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.postgres;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.spi.StoreAnswers;
 
 import java.lang.invoke.MethodHandles;
@@ -12,6 +13,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
+
+import static dev.ratelimiter.spi.TokenBucketTiming.capacity;
+import static dev.ratelimiter.spi.TokenBucketTiming.tokenIntervalMicros;
 
 /**
  * The rows {@link CounterStatements}' statements return, decoded into the SPI's answer
@@ -184,8 +188,8 @@ final class CounterRows {
         }
         boolean allowed = true;
         for (int i = 0; i < size; i++) {
-            long interval = bucket.tokenIntervalMicros(i);
-            allowed &= owed[i] + interval <= bucket.capacity(i) * interval;
+            long interval = tokenIntervalMicros(bucket, i);
+            allowed &= owed[i] + interval <= capacity(bucket, i) * interval;
         }
         StoreAnswers.writeAllowed(answer, offset, allowed);
         for (int i = 0; i < size; i++) {
@@ -200,8 +204,8 @@ final class CounterRows {
      * (capacity - floor((capacity x interval - owed) / interval)) and the milliseconds until full, rounded up.
      */
     private static void tokenWindow(Bucket bucket, int i, long owedMicros, long[] answer, int offset) {
-        long interval = bucket.tokenIntervalMicros(i);
-        long capacity = bucket.capacity(i);
+        long interval = tokenIntervalMicros(bucket, i);
+        long capacity = capacity(bucket, i);
         long owed = Math.min(owedMicros, capacity * interval);
         StoreAnswers.writeTokenBucket(answer, offset, i, capacity - Math.floorDiv(capacity * interval - owed, interval),
                 Math.floorDiv(owed + 999, 1_000));
@@ -215,7 +219,7 @@ final class CounterRows {
                                 long[] answer, int offset) {
         StoreAnswers.writeAllowed(answer, offset, allowed);
         for (int i = 0; i < bucket.limits().size(); i++) {
-            Bucket.Limit limit = bucket.limits().get(i);
+            Limit limit = bucket.limits().get(i);
             boolean open = ends[i] != null && ends[i].isAfter(now);
             StoreAnswers.writeFixedWindow(answer, offset, i, open ? counts[i] : 0,
                     open ? Duration.between(now, ends[i]).toMillis() : limit.window().toMillis());

@@ -1,7 +1,7 @@
 package dev.ratelimiter.internal.postgres;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.Sweepable;
+import dev.ratelimiter.spi.Sweepable;
 import dev.ratelimiter.spi.FailureKind;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.StoreBatching;

@@ -1,5 +1,6 @@
 package dev.ratelimiter.internal.postgres;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.spi.RateLimitStore;
@@ -38,9 +39,9 @@ public final class PostgresStoreProvider implements RateLimitStoreProvider {
      * sliding windows in rows of their own (docs/stores.md#sliding-window-rows).
      */
     @Override
-    public Set<Bucket.Algorithm> algorithms() {
-        return EnumSet.of(Bucket.Algorithm.FIXED_WINDOW, Bucket.Algorithm.TOKEN_BUCKET,
-                Bucket.Algorithm.SLIDING_WINDOW);
+    public Set<Algorithm> algorithms() {
+        return EnumSet.of(Algorithm.FIXED_WINDOW, Algorithm.TOKEN_BUCKET,
+                Algorithm.SLIDING_WINDOW);
     }
 
     /**

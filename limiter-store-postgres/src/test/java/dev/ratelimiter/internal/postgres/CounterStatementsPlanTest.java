@@ -1,6 +1,8 @@
 package dev.ratelimiter.internal.postgres;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -46,16 +48,16 @@ class CounterStatementsPlanTest {
     }
 
     static List<Object[]> items() {
-        List<Bucket.Limit> two = List.of(new Bucket.Limit(10, MINUTE), new Bucket.Limit(100, Duration.ofHours(1)));
+        List<Limit> two = List.of(new Limit(10, MINUTE), new Limit(100, Duration.ofHours(1)));
         return List.of(
-                new Object[] {"fixed window, one window", new Bucket("plan-fixed", 10, MINUTE), 1L},
-                new Object[] {"fixed window, several windows", new Bucket("plan-fixed-two", two,
-                        OutagePolicy.FALLBACK, Bucket.Algorithm.FIXED_WINDOW, 0), 1L},
-                new Object[] {"a check (cost 0)", new Bucket("plan-check", 10, MINUTE), 0L},
-                new Object[] {"token bucket, one window", new Bucket("plan-tokens", List.of(new Bucket.Limit(10,
-                        MINUTE)), OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0), 1L},
-                new Object[] {"sliding window, one window", new Bucket("plan-sliding", List.of(new Bucket.Limit(10,
-                        MINUTE)), OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0), 1L});
+                new Object[] {"fixed window, one window", Bucket.of("plan-fixed", 10, MINUTE), 1L},
+                new Object[] {"fixed window, several windows", Bucket.of("plan-fixed-two", two,
+                        OutagePolicy.FALLBACK, Algorithm.FIXED_WINDOW, 0), 1L},
+                new Object[] {"a check (cost 0)", Bucket.of("plan-check", 10, MINUTE), 0L},
+                new Object[] {"token bucket, one window", Bucket.of("plan-tokens", List.of(new Limit(10,
+                        MINUTE)), OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET, 0), 1L},
+                new Object[] {"sliding window, one window", Bucket.of("plan-sliding", List.of(new Limit(10,
+                        MINUTE)), OutagePolicy.FALLBACK, Algorithm.SLIDING_WINDOW, 0), 1L});
     }
 
     @ParameterizedTest(name = "{0}")

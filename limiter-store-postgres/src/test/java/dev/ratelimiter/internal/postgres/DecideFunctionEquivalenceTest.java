@@ -1,7 +1,9 @@
 package dev.ratelimiter.internal.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.contract.ManualClock;
 import dev.ratelimiter.spi.StoreItem;
@@ -70,11 +72,11 @@ class DecideFunctionEquivalenceTest {
     record Item(int bucket, int algorithm, long seconds, long limit, long cost, int key) {
 
         StoreItem toStore(String keys) {
-            Bucket.Algorithm kind = algorithm == 1 ? Bucket.Algorithm.TOKEN_BUCKET
-                    : algorithm == 2 ? Bucket.Algorithm.SLIDING_WINDOW : Bucket.Algorithm.FIXED_WINDOW;
+            Algorithm kind = algorithm == 1 ? Algorithm.TOKEN_BUCKET
+                    : algorithm == 2 ? Algorithm.SLIDING_WINDOW : Algorithm.FIXED_WINDOW;
             // The bucket's name carries its algorithm, as the store's row keys keep algorithms apart.
-            Bucket bucket = new Bucket("b" + this.bucket + "-" + algorithm,
-                    List.of(new Bucket.Limit(limit, Duration.ofSeconds(seconds))), OutagePolicy.FALLBACK, kind, 0);
+            Bucket bucket = Bucket.of("b" + this.bucket + "-" + algorithm,
+                    List.of(new Limit(limit, Duration.ofSeconds(seconds))), OutagePolicy.FALLBACK, kind, 0);
             return new StoreItem(bucket, keys + "-" + key, cost);
         }
     }

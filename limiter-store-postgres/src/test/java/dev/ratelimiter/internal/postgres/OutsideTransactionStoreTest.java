@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class OutsideTransactionStoreTest {
 
-    private static final Bucket BUCKET = new Bucket("tx", 5, Duration.ofSeconds(60));
+    private static final Bucket BUCKET = Bucket.of("tx", 5, Duration.ofSeconds(60));
 
     private final List<String> threads = new CopyOnWriteArrayList<>();
     private final ExecutorService executor = Executors.newSingleThreadExecutor(task -> new Thread(task, "managed"));

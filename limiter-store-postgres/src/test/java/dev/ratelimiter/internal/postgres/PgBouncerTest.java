@@ -1,9 +1,11 @@
 package dev.ratelimiter.internal.postgres;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.RateLimiter;
-import dev.ratelimiter.Sweepable;
+import dev.ratelimiter.spi.Sweepable;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.internal.core.verdict.Refunds;
@@ -81,7 +83,7 @@ class PgBouncerTest {
     void decisionsThroughPgBouncer(PoolMode mode) throws Exception {
         PgBouncer bouncer = bouncer(mode);
         PostgresChain chain = chain(bouncer, "rl-pgbouncer-" + mode.name().toLowerCase(java.util.Locale.ROOT));
-        Bucket bucket = new Bucket("through-" + mode.name().toLowerCase(java.util.Locale.ROOT), 1_000_000,
+        Bucket bucket = Bucket.of("through-" + mode.name().toLowerCase(java.util.Locale.ROOT), 1_000_000,
                 Duration.ofSeconds(300));
 
         List<List<Verdict>> verdicts = atOnce(THREADS, () -> {
@@ -108,9 +110,9 @@ class PgBouncerTest {
         PgBouncer bouncer = bouncer(mode);
         PostgresChain chain = chain(bouncer, "rl-pgbouncer-several-" + mode.name().toLowerCase(java.util.Locale.ROOT));
         String suffix = mode.name().toLowerCase(java.util.Locale.ROOT);
-        Bucket first = new Bucket("several-a-" + suffix, 1_000_000, Duration.ofSeconds(300));
-        Bucket second = new Bucket("several-b-" + suffix, List.of(new Bucket.Limit(1_000_000, Duration.ofSeconds(60)),
-                new Bucket.Limit(1_000_000, Duration.ofSeconds(300))), dev.ratelimiter.OutagePolicy.FAIL_CLOSED);
+        Bucket first = Bucket.of("several-a-" + suffix, 1_000_000, Duration.ofSeconds(300));
+        Bucket second = Bucket.of("several-b-" + suffix, List.of(new Limit(1_000_000, Duration.ofSeconds(60)),
+                new Limit(1_000_000, Duration.ofSeconds(300))), dev.ratelimiter.OutagePolicy.FAIL_CLOSED);
         List<dev.ratelimiter.spi.StoreItem> items = List.of(new dev.ratelimiter.spi.StoreItem(first, "k", 1),
                 new dev.ratelimiter.spi.StoreItem(second, "k", 1));
 
@@ -137,7 +139,7 @@ class PgBouncerTest {
             + "the function for two buckets: every token taken once, none failed")
     void tokenBucketsThroughPgBouncer(PoolMode mode) throws Exception {
         // A token a day: none comes back while the test runs, so the tokens taken are exact.
-        everyCallCountedOnce(mode, Bucket.Algorithm.TOKEN_BUCKET, "tokens");
+        everyCallCountedOnce(mode, Algorithm.TOKEN_BUCKET, "tokens");
     }
 
     @ParameterizedTest(name = "{0} mode")
@@ -146,7 +148,7 @@ class PgBouncerTest {
             + "the function for two buckets (one window; two windows): every call counted once, none failed")
     void slidingWindowsThroughPgBouncer(PoolMode mode) throws Exception {
         // Windows of a day: none rolls while the test runs, so the counts are exact.
-        everyCallCountedOnce(mode, Bucket.Algorithm.SLIDING_WINDOW, "sliding");
+        everyCallCountedOnce(mode, Algorithm.SLIDING_WINDOW, "sliding");
         assertThat(count("sliding-a-" + mode.name().toLowerCase(java.util.Locale.ROOT)))
                 .as("the count in PostgreSQL").isEqualTo(THREADS * CALLS);
     }
@@ -156,14 +158,14 @@ class PgBouncerTest {
      * it with a bucket of two windows (in one call): every one allowed, none failed, each window's remaining down by
      * exactly the calls made.
      */
-    private void everyCallCountedOnce(PoolMode mode, Bucket.Algorithm algorithm, String name) throws Exception {
+    private void everyCallCountedOnce(PoolMode mode, Algorithm algorithm, String name) throws Exception {
         PgBouncer bouncer = bouncer(mode);
         String suffix = mode.name().toLowerCase(java.util.Locale.ROOT);
         PostgresChain chain = chain(bouncer, "rl-pgbouncer-" + name + "-" + suffix);
-        Bucket one = new Bucket(name + "-a-" + suffix, List.of(new Bucket.Limit(1_000, Duration.ofDays(1))),
+        Bucket one = Bucket.of(name + "-a-" + suffix, List.of(new Limit(1_000, Duration.ofDays(1))),
                 OutagePolicy.FALLBACK, algorithm, 0);
-        Bucket two = new Bucket(name + "-b-" + suffix, List.of(new Bucket.Limit(1_000, Duration.ofHours(1)),
-                new Bucket.Limit(1_000, Duration.ofDays(1))), OutagePolicy.FALLBACK, algorithm, 0);
+        Bucket two = Bucket.of(name + "-b-" + suffix, List.of(new Limit(1_000, Duration.ofHours(1)),
+                new Limit(1_000, Duration.ofDays(1))), OutagePolicy.FALLBACK, algorithm, 0);
         List<dev.ratelimiter.spi.StoreItem> items = List.of(new dev.ratelimiter.spi.StoreItem(one, "k", 1),
                 new dev.ratelimiter.spi.StoreItem(two, "k", 1));
 
@@ -191,7 +193,7 @@ class PgBouncerTest {
             + "every refund applied once, none failed")
     void refundsThroughTransactionPooling() throws Exception {
         PostgresChain chain = chain(bouncer(PoolMode.TRANSACTION), "rl-pgbouncer-refunds");
-        Bucket bucket = new Bucket("refunds", 1_000_000, Duration.ofDays(1));
+        Bucket bucket = Bucket.of("refunds", 1_000_000, Duration.ofDays(1));
 
         List<Boolean> refunded = atOnce(THREADS, () -> {
             boolean all = true;
@@ -217,7 +219,7 @@ class PgBouncerTest {
         PostgresChain chain = new PostgresChain(PostgresChain.settings("jdbc:postgresql://127.0.0.1:" + bouncer.port()
                 + "/postgres?ApplicationName=rl-pgbouncer-unset", THREADS, false));
         closing.add(chain);
-        Bucket bucket = new Bucket("unset", 10, Duration.ofSeconds(60), OutagePolicy.FAIL_CLOSED);
+        Bucket bucket = Bucket.of("unset", 10, Duration.ofSeconds(60), OutagePolicy.FAIL_CLOSED);
         try (LogCapture log = LogCapture.of(PostgresStore.class)) {
             for (int i = 0; i < 10 && !chain.breaker.isOpen(); i++) {
                 assertThat(chain.limiter.consume(bucket, "k").outcome()).isEqualTo(Outcome.UNAVAILABLE);
@@ -236,7 +238,7 @@ class PgBouncerTest {
     void pausedBehindPgBouncer() throws Exception {
         PostgresChain chain = chain(bouncer(PoolMode.TRANSACTION), "rl-pgbouncer-paused");
         RateLimiter store = chain.storeLimiter;
-        Bucket bucket = new Bucket("paused", 1_000, Duration.ofSeconds(300), OutagePolicy.FAIL_CLOSED);
+        Bucket bucket = Bucket.of("paused", 1_000, Duration.ofSeconds(300), OutagePolicy.FAIL_CLOSED);
         for (int i = 1; i <= 3; i++) {
             assertThat(store.consume(bucket, "k").remaining()).isEqualTo(1_000 - i);
         }

@@ -1,6 +1,8 @@
 package dev.ratelimiter.internal.postgres;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.spi.StoreItem;
 import org.junit.jupiter.api.AfterAll;
@@ -40,7 +42,7 @@ class PostgresBatchTest {
     }
 
     private static Bucket bucket(String name, long limit) {
-        return new Bucket(name + "-" + UUID.randomUUID().toString().substring(0, 8), limit, Duration.ofMinutes(1));
+        return Bucket.of(name + "-" + UUID.randomUUID().toString().substring(0, 8), limit, Duration.ofMinutes(1));
     }
 
     @Test
@@ -48,8 +50,8 @@ class PostgresBatchTest {
     void eachCallAsAlone() throws Exception {
         Bucket small = bucket("small", 2);
         Bucket large = bucket("large", 100);
-        Bucket windows = new Bucket("windows-" + UUID.randomUUID().toString().substring(0, 8),
-                List.of(new Bucket.Limit(10, Duration.ofSeconds(10)), new Bucket.Limit(20, Duration.ofMinutes(1))),
+        Bucket windows = Bucket.of("windows-" + UUID.randomUUID().toString().substring(0, 8),
+                List.of(new Limit(10, Duration.ofSeconds(10)), new Limit(20, Duration.ofMinutes(1))),
                 OutagePolicy.FALLBACK);
         List<StoreItem> refusedThenLarge = List.of(new StoreItem(small, "k", 1), new StoreItem(large, "k", 1));
 
@@ -76,10 +78,10 @@ class PostgresBatchTest {
             + "the same key seeing the first's tokens taken; a refused token bucket stops only its own call")
     void tokenBucketsInBatch() throws Exception {
         String run = UUID.randomUUID().toString().substring(0, 8);
-        Bucket tokens = new Bucket("tokens-" + run, List.of(new Bucket.Limit(2, Duration.ofDays(1))),
-                OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
-        Bucket windows = new Bucket("token-windows-" + run, List.of(new Bucket.Limit(3, Duration.ofHours(1)),
-                new Bucket.Limit(5, Duration.ofDays(1))), OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
+        Bucket tokens = Bucket.of("tokens-" + run, List.of(new Limit(2, Duration.ofDays(1))),
+                OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET, 0);
+        Bucket windows = Bucket.of("token-windows-" + run, List.of(new Limit(3, Duration.ofHours(1)),
+                new Limit(5, Duration.ofDays(1))), OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET, 0);
         Bucket fixed = bucket("fixed", 100);
 
         long[][] answers = store.consumeEach(List.of(
@@ -108,12 +110,12 @@ class PostgresBatchTest {
         PostgresStore bound = new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 4,
                 Optional.of(java.time.InstantSource.fixed(java.time.Instant.parse("2030-01-01T00:00:00Z"))),
                 ConnectionEviction.ABORT);
-        Bucket sliding = new Bucket("sliding-" + run, List.of(new Bucket.Limit(2, Duration.ofMinutes(1))),
-                OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
-        Bucket slidingWindows = new Bucket("sliding-windows-" + run, List.of(new Bucket.Limit(3, Duration.ofSeconds(10)),
-                new Bucket.Limit(5, Duration.ofHours(1))), OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
-        Bucket tokens = new Bucket("sliding-tokens-" + run, List.of(new Bucket.Limit(2, Duration.ofDays(1))),
-                OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
+        Bucket sliding = Bucket.of("sliding-" + run, List.of(new Limit(2, Duration.ofMinutes(1))),
+                OutagePolicy.FALLBACK, Algorithm.SLIDING_WINDOW, 0);
+        Bucket slidingWindows = Bucket.of("sliding-windows-" + run, List.of(new Limit(3, Duration.ofSeconds(10)),
+                new Limit(5, Duration.ofHours(1))), OutagePolicy.FALLBACK, Algorithm.SLIDING_WINDOW, 0);
+        Bucket tokens = Bucket.of("sliding-tokens-" + run, List.of(new Limit(2, Duration.ofDays(1))),
+                OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET, 0);
         Bucket fixed = bucket("sliding-fixed", 100);
         List<List<StoreItem>> calls = List.of(
                 List.of(new StoreItem(sliding, "k", 1)),

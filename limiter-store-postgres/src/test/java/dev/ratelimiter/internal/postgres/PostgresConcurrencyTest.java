@@ -96,7 +96,7 @@ class PostgresConcurrencyTest {
     void firstAttemptsAtOnce(RepetitionInfo repetition) throws Exception {
         BackendMonitor monitor = new BackendMonitor("postgres", InstantSource.system(), RateLimiterMetrics.NONE);
         RateLimiter limiter = PostgresConcurrencyWorker.limiter(pool, THREADS, monitor);
-        Bucket bucket = new Bucket("burst", LIMIT, Duration.ofSeconds(300));
+        Bucket bucket = Bucket.of("burst", LIMIT, Duration.ofSeconds(300));
         String key = "new-key-" + repetition.getCurrentRepetition();
         executor = Executors.newFixedThreadPool(THREADS);
         CyclicBarrier barrier = new CyclicBarrier(THREADS);
@@ -139,7 +139,7 @@ class PostgresConcurrencyTest {
         int threads = 16;
         int attempts = 100;
         long limit = 500;
-        Bucket bucket = new Bucket("replicas", limit, Duration.ofSeconds(300));
+        Bucket bucket = Bucket.of("replicas", limit, Duration.ofSeconds(300));
         String key = "shared-key";
 
         BlockingQueue<String> lines = startWorker(bucket, key, threads, attempts);

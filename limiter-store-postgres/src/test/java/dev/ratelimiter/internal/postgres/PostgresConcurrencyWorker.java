@@ -56,7 +56,7 @@ public final class PostgresConcurrencyWorker {
 
     public static void main(String[] args) throws Exception {
         String schema = args[0];
-        Bucket bucket = new Bucket(args[1], Long.parseLong(args[2]), Duration.ofSeconds(Long.parseLong(args[3])));
+        Bucket bucket = Bucket.of(args[1], Long.parseLong(args[2]), Duration.ofSeconds(Long.parseLong(args[3])));
         String key = args[4];
         int threads = Integer.parseInt(args[5]);
         int attempts = Integer.parseInt(args[6]);

@@ -1,6 +1,6 @@
 package dev.ratelimiter.internal.postgres;
 
-import dev.ratelimiter.Sweepable;
+import dev.ratelimiter.spi.Sweepable;
 import dev.ratelimiter.internal.core.settings.SubtreeConfig;
 import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.spi.StoreConfig;

@@ -31,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PostgresJoinedTransactionTest {
 
-    private static final Bucket BUCKET = new Bucket("joined", 5, Duration.ofSeconds(60));
-    private static final Bucket USED = new Bucket("used", 5, Duration.ofSeconds(60));
+    private static final Bucket BUCKET = Bucket.of("joined", 5, Duration.ofSeconds(60));
+    private static final Bucket USED = Bucket.of("used", 5, Duration.ofSeconds(60));
 
     private static String schema;
     private static DataSource plain;

@@ -80,7 +80,7 @@ class PostgresOutageTest {
     @Test
     @DisplayName("network cut: every call returns within 1.5 s without exception, the breaker opens and the store is not called, fallbacks are counted, degraded; network back: the probe brings it back to ok and decisions are PostgreSQL's again")
     void cut() throws SQLException {
-        Bucket bucket = new Bucket("cut", 100_000, Duration.ofSeconds(300)); // beyond what the fallback will see
+        Bucket bucket = Bucket.of("cut", 100_000, Duration.ofSeconds(300)); // beyond what the fallback will see
         for (int i = 1; i <= 5; i++) {
             assertThat(chain.limiter.consume(bucket, "k").remaining()).isEqualTo(100_000 - i);
         }
@@ -109,7 +109,7 @@ class PostgresOutageTest {
     @Test
     @DisplayName("network stalled: every call returns within 1.5 s without exception, the breaker opens and the store is not called, fail-closed refusals are counted, degraded; network back: ok again without rebuilding anything")
     void stalled() throws SQLException {
-        Bucket bucket = new Bucket("stall", 1_000, Duration.ofSeconds(300), OutagePolicy.FAIL_CLOSED);
+        Bucket bucket = Bucket.of("stall", 1_000, Duration.ofSeconds(300), OutagePolicy.FAIL_CLOSED);
         for (int i = 1; i <= 5; i++) {
             assertThat(chain.limiter.consume(bucket, "k").remaining()).isEqualTo(1_000 - i);
         }
@@ -137,8 +137,8 @@ class PostgresOutageTest {
     @Test
     @DisplayName("network cut under load from 8 threads: no exception, every call bounded, fallbacks and fail-opens counted, degraded; back: ok and shared counting again")
     void cutUnderLoad() throws Exception {
-        Bucket fallback = new Bucket("load-fallback", Bucket.MAX_LIMIT, Duration.ofSeconds(300));
-        Bucket failOpen = new Bucket("load-open", Bucket.MAX_LIMIT, Duration.ofSeconds(300), OutagePolicy.FAIL_OPEN);
+        Bucket fallback = Bucket.of("load-fallback", Bucket.MAX_LIMIT, Duration.ofSeconds(300));
+        Bucket failOpen = Bucket.of("load-open", Bucket.MAX_LIMIT, Duration.ofSeconds(300), OutagePolicy.FAIL_OPEN);
         load = SteadyLoad.start(chain.limiter, fallback, failOpen);
         await().atMost(Duration.ofSeconds(20)).until(() -> chain.store.calls() > 500);
 

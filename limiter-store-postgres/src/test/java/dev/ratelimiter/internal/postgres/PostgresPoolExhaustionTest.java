@@ -101,7 +101,7 @@ class PostgresPoolExhaustionTest {
                     settings.poolSize(), settings.pgbouncer(), false));
         }
         RateLimiter limiter = chain.storeLimiter;
-        Bucket bucket = new Bucket(batching ? "bare-batched" : "bare", 1_000, Duration.ofSeconds(300));
+        Bucket bucket = Bucket.of(batching ? "bare-batched" : "bare", 1_000, Duration.ofSeconds(300));
         assertThat(limiter.consume(bucket, "hot").remaining()).isEqualTo(999);
         int baseline = threadBean.getThreadCount();
 
@@ -127,8 +127,8 @@ class PostgresPoolExhaustionTest {
     @Test
     @DisplayName("through the chain, pool of 2, rows locked, 50 callers at once: every call returns within 1 s, fallbacks and fail-closed refusals counted for every call, the breaker opens and keeps the next calls away; unlocked: ok again")
     void throughTheChain() throws Exception {
-        Bucket fallback = new Bucket("chain-fallback", 1_000, Duration.ofSeconds(300));
-        Bucket failClosed = new Bucket("chain-closed", 1_000, Duration.ofSeconds(300), OutagePolicy.FAIL_CLOSED);
+        Bucket fallback = Bucket.of("chain-fallback", 1_000, Duration.ofSeconds(300));
+        Bucket failClosed = Bucket.of("chain-closed", 1_000, Duration.ofSeconds(300), OutagePolicy.FAIL_CLOSED);
         assertThat(chain.limiter.consume(fallback, "hot").isAllowed()).isTrue();
         assertThat(chain.limiter.consume(failClosed, "hot").isAllowed()).isTrue();
 
@@ -160,7 +160,7 @@ class PostgresPoolExhaustionTest {
     @Test
     @DisplayName("a server's pool of 2 (the application's, which waits 30 s for a connection) held whole by the application's own work, 50 callers at once: every call returns within 1 s as UNAVAILABLE, the callers' threads all end and at most 2 threads wait for the pool; released: allowed again")
     void serverPoolHeldByTheApplication() throws Exception {
-        Bucket bucket = new Bucket("server-pool", 1_000, Duration.ofSeconds(300));
+        Bucket bucket = Bucket.of("server-pool", 1_000, Duration.ofSeconds(300));
         try (HikariDataSource serverPool = PostgresTarget.pool(schema, POOL);
              PostgresChain onServerPool = new PostgresChain(PostgresChain.settings(
                      PostgresChain.url(schema, applicationName, Optional.empty()), POOL), serverPool)) {

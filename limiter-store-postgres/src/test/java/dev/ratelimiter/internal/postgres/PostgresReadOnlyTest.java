@@ -89,8 +89,8 @@ class PostgresReadOnlyTest {
     }
 
     private void readOnlyUntilWritable(String applicationName) throws SQLException {
-        Bucket fallback = new Bucket("read-only-fallback", 1_000, Duration.ofSeconds(300));
-        Bucket failClosed = new Bucket("read-only-closed", 1_000, Duration.ofSeconds(300), OutagePolicy.FAIL_CLOSED);
+        Bucket fallback = Bucket.of("read-only-fallback", 1_000, Duration.ofSeconds(300));
+        Bucket failClosed = Bucket.of("read-only-closed", 1_000, Duration.ofSeconds(300), OutagePolicy.FAIL_CLOSED);
         for (int i = 1; i <= 3; i++) {
             assertThat(chain.limiter.consume(fallback, "k").remaining()).isEqualTo(1_000 - i);
         }

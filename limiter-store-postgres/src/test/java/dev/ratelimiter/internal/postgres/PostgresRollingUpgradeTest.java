@@ -1,7 +1,9 @@
 package dev.ratelimiter.internal.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.contract.ManualClock;
 import dev.ratelimiter.spi.StoreException;
@@ -58,9 +60,9 @@ class PostgresRollingUpgradeTest {
     void previousVersionKeepsDeciding() throws Exception {
         assertThat(flyway().load().migrate().migrationsExecuted).as("the baseline").isEqualTo(1);
         ManualClock clock = new ManualClock(T0);
-        Bucket fixed = new Bucket("upgrade-fixed", 5, Duration.ofSeconds(60));
-        Bucket sliding = new Bucket("upgrade-sliding", List.of(new Bucket.Limit(9, Duration.ofSeconds(60))),
-                OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
+        Bucket fixed = Bucket.of("upgrade-fixed", 5, Duration.ofSeconds(60));
+        Bucket sliding = Bucket.of("upgrade-sliding", List.of(new Limit(9, Duration.ofSeconds(60))),
+                OutagePolicy.FALLBACK, Algorithm.SLIDING_WINDOW, 0);
         List<StoreItem> call = List.of(new StoreItem(fixed, "k", 1), new StoreItem(sliding, "k", 1));
         try (HikariDataSource pool = PostgresTarget.pool(schema, 2)) {
             PostgresStore previous = new PostgresStore(pool, TABLE, Duration.ofSeconds(10), 2, Optional.of(clock),

@@ -1,6 +1,8 @@
 package dev.ratelimiter.internal.postgres;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.contract.Capability;
@@ -108,8 +110,8 @@ class PostgresStoreTest extends RateLimiterContract {
     @Test
     @DisplayName("several windows: one row per key holds each window's length, count and end; ends_at is the last end, so the sweep keeps the row until every window has ended; a refusal changes no count")
     void severalWindowsRowLayout() throws SQLException {
-        Bucket bucket = new Bucket(bucket("rows", 1, Duration.ofSeconds(1)).name(),
-                List.of(new Bucket.Limit(2, Duration.ofSeconds(10)), new Bucket.Limit(5, Duration.ofHours(1))),
+        Bucket bucket = Bucket.of(bucket("rows", 1, Duration.ofSeconds(1)).name(),
+                List.of(new Limit(2, Duration.ofSeconds(10)), new Limit(5, Duration.ofHours(1))),
                 dev.ratelimiter.OutagePolicy.FALLBACK);
         limiter.consume(bucket, "hashed-key", 2);
         limiter.consume(bucket, "hashed-key", 1);
@@ -179,8 +181,8 @@ class PostgresStoreTest extends RateLimiterContract {
     @DisplayName("two items in one call: decided in order on one connection; the first refusal stops the call, so a later item is neither answered nor counted")
     void twoItemsInOneCall() throws Exception {
         Bucket single = bucket("items-a", 5, Duration.ofSeconds(60));
-        Bucket several = new Bucket(bucket("items-b", 1, Duration.ofSeconds(1)).name(),
-                List.of(new Bucket.Limit(1, Duration.ofSeconds(10)), new Bucket.Limit(3, Duration.ofHours(1))),
+        Bucket several = Bucket.of(bucket("items-b", 1, Duration.ofSeconds(1)).name(),
+                List.of(new Limit(1, Duration.ofSeconds(10)), new Limit(3, Duration.ofHours(1))),
                 dev.ratelimiter.OutagePolicy.FALLBACK);
         PostgresStore store = new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 4,
                 Optional.of(clock), ConnectionEviction.ABORT);
@@ -207,13 +209,13 @@ class PostgresStoreTest extends RateLimiterContract {
                 Optional.of(clock), ConnectionEviction.ABORT);
         Bucket other = bucket("fn-changed-other", 100, Duration.ofSeconds(60));
         Bucket fixed = bucket("fn-changed-fixed", 3, Duration.ofSeconds(60));
-        Bucket fixedAfter = new Bucket(fixed.name(), 3, Duration.ofSeconds(2));
-        Bucket tokens = tokenBucket("fn-changed-tokens", 0, new Bucket.Limit(4, Duration.ofSeconds(60)));
-        Bucket tokensAfter = new Bucket(tokens.name(), List.of(new Bucket.Limit(4, Duration.ofSeconds(2))),
-                dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
-        Bucket sliding = slidingWindow("fn-changed-sliding", new Bucket.Limit(4, Duration.ofSeconds(60)));
-        Bucket slidingAfter = new Bucket(sliding.name(), List.of(new Bucket.Limit(4, Duration.ofSeconds(2))),
-                dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
+        Bucket fixedAfter = Bucket.of(fixed.name(), 3, Duration.ofSeconds(2));
+        Bucket tokens = tokenBucket("fn-changed-tokens", 0, new Limit(4, Duration.ofSeconds(60)));
+        Bucket tokensAfter = Bucket.of(tokens.name(), List.of(new Limit(4, Duration.ofSeconds(2))),
+                dev.ratelimiter.OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET, 0);
+        Bucket sliding = slidingWindow("fn-changed-sliding", new Limit(4, Duration.ofSeconds(60)));
+        Bucket slidingAfter = Bucket.of(sliding.name(), List.of(new Limit(4, Duration.ofSeconds(2))),
+                dev.ratelimiter.OutagePolicy.FALLBACK, Algorithm.SLIDING_WINDOW, 0);
         assertThat(store.consume(List.of(new StoreItem(fixed, "k", 3)))).containsExactly(1, 3, 60_000);
         assertThat(store.consume(List.of(new StoreItem(tokens, "k", 4)))).containsExactly(1, 4, 60_000);
         assertThat(store.consume(List.of(new StoreItem(sliding, "k", 4)))).containsExactly(1, 4, 0, 60_000);
@@ -243,8 +245,8 @@ class PostgresStoreTest extends RateLimiterContract {
         PostgresStore store = new PostgresStore(recording(dataSource, prepared), "rate_limit_counters",
                 Duration.ofSeconds(10), 4, Optional.of(clock), ConnectionEviction.ABORT);
         Bucket one = bucket("statement-a", 5, Duration.ofSeconds(60));
-        Bucket two = new Bucket("statement-b", List.of(new Bucket.Limit(2, Duration.ofSeconds(1)),
-                new Bucket.Limit(9, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK);
+        Bucket two = Bucket.of("statement-b", List.of(new Limit(2, Duration.ofSeconds(1)),
+                new Limit(9, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK);
 
         store.consume(List.of(new StoreItem(one, "k", 1), new StoreItem(two, "k", 2), new StoreItem(one, "j", 0)));
 
@@ -258,9 +260,9 @@ class PostgresStoreTest extends RateLimiterContract {
         List<String> prepared = new java.util.concurrent.CopyOnWriteArrayList<>();
         PostgresStore store = new PostgresStore(recording(dataSource, prepared), "rate_limit_counters",
                 Duration.ofSeconds(10), 4, Optional.of(clock), ConnectionEviction.ABORT);
-        Bucket one = tokenBucket("statement-tb-one", 0, new Bucket.Limit(10, Duration.ofSeconds(10)));
-        Bucket two = tokenBucket("statement-tb-two", 0, new Bucket.Limit(2, Duration.ofSeconds(1)),
-                new Bucket.Limit(9, Duration.ofHours(1)));
+        Bucket one = tokenBucket("statement-tb-one", 0, new Limit(10, Duration.ofSeconds(10)));
+        Bucket two = tokenBucket("statement-tb-two", 0, new Limit(2, Duration.ofSeconds(1)),
+                new Limit(9, Duration.ofHours(1)));
         Bucket fixed = bucket("statement-tb-fixed", 5, Duration.ofSeconds(60));
 
         assertThat(store.consume(List.of(new StoreItem(one, "k", 1)))).containsExactly(1, 1, 1_000);
@@ -286,9 +288,9 @@ class PostgresStoreTest extends RateLimiterContract {
             + "a refusal writes nothing; reset deletes both rows")
     void tokenBucketRowLayout() throws SQLException {
         Bucket fixed = bucket("tb-row", 5, Duration.ofSeconds(60));
-        Bucket tokens = new Bucket(fixed.name(), List.of(new Bucket.Limit(2, Duration.ofSeconds(1)),
-                new Bucket.Limit(3, Duration.ofSeconds(60))), dev.ratelimiter.OutagePolicy.FALLBACK,
-                Bucket.Algorithm.TOKEN_BUCKET, 0);
+        Bucket tokens = Bucket.of(fixed.name(), List.of(new Limit(2, Duration.ofSeconds(1)),
+                new Limit(3, Duration.ofSeconds(60))), dev.ratelimiter.OutagePolicy.FALLBACK,
+                Algorithm.TOKEN_BUCKET, 0);
         limiter.consume(fixed, "hashed-key");
         limiter.consume(tokens, "hashed-key", 2);
         assertThat(limiter.consume(tokens, "hashed-key").outcome()).isEqualTo(Verdict.Outcome.DENIED);
@@ -334,7 +336,7 @@ class PostgresStoreTest extends RateLimiterContract {
     void tokenBucketMicroseconds() throws Exception {
         PostgresStore store = new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 4,
                 Optional.of(clock), ConnectionEviction.ABORT);
-        Bucket bucket = tokenBucket("tb-micros", 0, new Bucket.Limit(3, Duration.ofSeconds(1)));
+        Bucket bucket = tokenBucket("tb-micros", 0, new Limit(3, Duration.ofSeconds(1)));
         assertThat(store.consume(List.of(new StoreItem(bucket, "k", 3)))).containsExactly(1, 3, 1_000);
         clock.advance(Duration.ofNanos(333_332_000));
         assertThat(store.consume(List.of(new StoreItem(bucket, "k", 0))))
@@ -354,8 +356,8 @@ class PostgresStoreTest extends RateLimiterContract {
             + "the phase; several windows in arrays; reset deletes every row of the key")
     void slidingWindowRowLayout() throws SQLException {
         Bucket fixed = bucket("sw-row", 5, Duration.ofSeconds(60));
-        Bucket sliding = new Bucket(fixed.name(), List.of(new Bucket.Limit(4, Duration.ofSeconds(10))),
-                dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
+        Bucket sliding = Bucket.of(fixed.name(), List.of(new Limit(4, Duration.ofSeconds(10))),
+                dev.ratelimiter.OutagePolicy.FALLBACK, Algorithm.SLIDING_WINDOW, 0);
         limiter.consume(fixed, "hashed-key");
         limiter.consume(sliding, "hashed-key", 3);
         assertThat(slidingRow(fixed.name(), "sw:hashed-key"))
@@ -369,9 +371,9 @@ class PostgresStoreTest extends RateLimiterContract {
                 .containsExactly(1L, 3L, 10L, 30_000L, null, null, null, null);
         assertThat(count(fixed.name(), "hashed-key")).as("the fixed window's count, untouched").isEqualTo(1);
 
-        Bucket several = new Bucket(fixed.name(), List.of(new Bucket.Limit(2, Duration.ofSeconds(2)),
-                new Bucket.Limit(5, Duration.ofSeconds(60))), dev.ratelimiter.OutagePolicy.FALLBACK,
-                Bucket.Algorithm.SLIDING_WINDOW, 0);
+        Bucket several = Bucket.of(fixed.name(), List.of(new Limit(2, Duration.ofSeconds(2)),
+                new Limit(5, Duration.ofSeconds(60))), dev.ratelimiter.OutagePolicy.FALLBACK,
+                Algorithm.SLIDING_WINDOW, 0);
         limiter.consume(several, "hashed-key", 2);
         assertThat(slidingRow(fixed.name(), "sw:hashed-key"))
                 .as("other windows: afresh, in arrays; ends_at the latest end + its length")
@@ -389,9 +391,9 @@ class PostgresStoreTest extends RateLimiterContract {
     void slidingWindowRefusalWritesNothing() throws Exception {
         PostgresStore store = new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 4,
                 Optional.of(clock), ConnectionEviction.ABORT);
-        Bucket one = slidingWindow("sw-nowrite-a", new Bucket.Limit(2, Duration.ofSeconds(60)));
-        Bucket two = slidingWindow("sw-nowrite-b", new Bucket.Limit(2, Duration.ofSeconds(10)),
-                new Bucket.Limit(3, Duration.ofSeconds(60)));
+        Bucket one = slidingWindow("sw-nowrite-a", new Limit(2, Duration.ofSeconds(60)));
+        Bucket two = slidingWindow("sw-nowrite-b", new Limit(2, Duration.ofSeconds(10)),
+                new Limit(3, Duration.ofSeconds(60)));
         Bucket fixed = bucket("sw-nowrite-c", 5, Duration.ofSeconds(60));
 
         assertThat(store.consume(List.of(new StoreItem(one, "k", 2)))).containsExactly(1, 2, 0, 60_000);
@@ -443,9 +445,9 @@ class PostgresStoreTest extends RateLimiterContract {
                     Duration.ofSeconds(10), 4, production ? Optional.empty() : Optional.of(clock),
                     ConnectionEviction.ABORT);
             String suffix = production ? "-production" : "";
-            Bucket one = slidingWindow("statement-sw-one" + suffix, new Bucket.Limit(10, Duration.ofSeconds(10)));
-            Bucket two = slidingWindow("statement-sw-two" + suffix, new Bucket.Limit(2, Duration.ofSeconds(1)),
-                    new Bucket.Limit(9, Duration.ofHours(1)));
+            Bucket one = slidingWindow("statement-sw-one" + suffix, new Limit(10, Duration.ofSeconds(10)));
+            Bucket two = slidingWindow("statement-sw-two" + suffix, new Limit(2, Duration.ofSeconds(1)),
+                    new Limit(9, Duration.ofHours(1)));
             Bucket fixed = bucket("statement-sw-fixed" + suffix, 5, Duration.ofSeconds(60));
 
             assertThat(store.consume(List.of(new StoreItem(one, "k", 1)))).startsWith(1, 1, 0);
@@ -468,9 +470,9 @@ class PostgresStoreTest extends RateLimiterContract {
     void slidingWindowDecidesAsMemory() {
         dev.ratelimiter.internal.core.memory.MemoryRateLimiter memory =
                 new dev.ratelimiter.internal.core.memory.MemoryRateLimiter(clock, 1_000);
-        Bucket one = slidingWindow("sw-memory-one", new Bucket.Limit(7, Duration.ofSeconds(3)));
-        Bucket two = slidingWindow("sw-memory-two", new Bucket.Limit(3, Duration.ofSeconds(2)),
-                new Bucket.Limit(8, Duration.ofSeconds(5)));
+        Bucket one = slidingWindow("sw-memory-one", new Limit(7, Duration.ofSeconds(3)));
+        Bucket two = slidingWindow("sw-memory-two", new Limit(3, Duration.ofSeconds(2)),
+                new Limit(8, Duration.ofSeconds(5)));
         java.util.Random random = new java.util.Random(20_261_202L);
         for (int step = 0; step < 2_000; step++) {
             Bucket bucket = random.nextBoolean() ? one : two;
@@ -498,9 +500,9 @@ class PostgresStoreTest extends RateLimiterContract {
             + "inserting the row) in opposite orders, and a fixed window: no deadlock, no failure, each admits "
             + "exactly its limit")
     void slidingWindowOppositeOrders() throws Exception {
-        Bucket first = slidingWindow("sw-order-first", new Bucket.Limit(300, Duration.ofHours(1)));
-        Bucket second = slidingWindow("sw-order-second", new Bucket.Limit(300, Duration.ofMinutes(1)),
-                new Bucket.Limit(400, Duration.ofHours(1)));
+        Bucket first = slidingWindow("sw-order-first", new Limit(300, Duration.ofHours(1)));
+        Bucket second = slidingWindow("sw-order-second", new Limit(300, Duration.ofMinutes(1)),
+                new Limit(400, Duration.ofHours(1)));
         Bucket fixed = bucket("sw-order-fixed", 1_000, Duration.ofSeconds(60));
         PostgresStore store = new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 16,
                 Optional.empty(), ConnectionEviction.ABORT);
@@ -544,8 +546,8 @@ class PostgresStoreTest extends RateLimiterContract {
     @DisplayName("sliding window of two windows: 64 concurrent first calls on one key admit exactly its limit (the "
             + "first inserts the row; another that met its insert reads the row again, locked)")
     void slidingWindowSeveralWindowsConcurrentFirstCalls() throws Exception {
-        Bucket bucket = slidingWindow("sw-race-two", new Bucket.Limit(20, Duration.ofHours(1)),
-                new Bucket.Limit(30, Duration.ofDays(1)));
+        Bucket bucket = slidingWindow("sw-race-two", new Limit(20, Duration.ofHours(1)),
+                new Limit(30, Duration.ofDays(1)));
         int threads = 64;
         java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
@@ -650,17 +652,17 @@ class PostgresStoreTest extends RateLimiterContract {
         PostgresStore store = new PostgresStore(recording(dataSource, prepared), "rate_limit_counters",
                 Duration.ofSeconds(10), 4, Optional.empty(), ConnectionEviction.ABORT);
         Bucket one = bucket("production-a", 5, Duration.ofSeconds(60));
-        Bucket two = new Bucket("production-b", List.of(new Bucket.Limit(2, Duration.ofSeconds(1)),
-                new Bucket.Limit(9, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK);
+        Bucket two = Bucket.of("production-b", List.of(new Limit(2, Duration.ofSeconds(1)),
+                new Limit(9, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK);
 
         assertThat(store.consume(List.of(new StoreItem(one, "k", 1)))).startsWith(1, 1);
         assertThat(store.consume(List.of(new StoreItem(two, "k", 1)))).startsWith(1, 1);
         assertThat(store.consume(List.of(new StoreItem(one, "k", 0)))).startsWith(1, 1);
         assertThat(store.consume(List.of(new StoreItem(one, "k", 1), new StoreItem(two, "k", 1))))
                 .startsWith(1, 2);
-        Bucket tokens = tokenBucket("production-tb", 0, new Bucket.Limit(5, Duration.ofSeconds(60)));
-        Bucket twoTokens = tokenBucket("production-tb-two", 0, new Bucket.Limit(2, Duration.ofSeconds(1)),
-                new Bucket.Limit(9, Duration.ofHours(1)));
+        Bucket tokens = tokenBucket("production-tb", 0, new Limit(5, Duration.ofSeconds(60)));
+        Bucket twoTokens = tokenBucket("production-tb-two", 0, new Limit(2, Duration.ofSeconds(1)),
+                new Limit(9, Duration.ofHours(1)));
         assertThat(store.consume(List.of(new StoreItem(tokens, "k", 1)))).startsWith(1, 1);
         assertThat(store.consume(List.of(new StoreItem(tokens, "k", 0)))).startsWith(1, 1);
         assertThat(store.consume(List.of(new StoreItem(twoTokens, "k", 1)))).startsWith(1, 1);
@@ -696,11 +698,11 @@ class PostgresStoreTest extends RateLimiterContract {
         PostgresStore store = new PostgresStore(recording(dataSource, prepared), "rate_limit_counters",
                 Duration.ofSeconds(10), 4, Optional.of(clock), ConnectionEviction.ABORT);
         Bucket fixed = bucket("refund-layout-fixed", 3, Duration.ofSeconds(60));
-        Bucket sliding = slidingWindow("refund-layout-sliding", new Bucket.Limit(2, Duration.ofSeconds(60)));
-        Bucket slidingTwo = slidingWindow("refund-layout-sliding-two", new Bucket.Limit(3, Duration.ofSeconds(10)),
-                new Bucket.Limit(5, Duration.ofSeconds(60)));
-        Bucket tokensTwo = tokenBucket("refund-layout-tb-two", 0, new Bucket.Limit(2, Duration.ofSeconds(1)),
-                new Bucket.Limit(9, Duration.ofHours(1)));
+        Bucket sliding = slidingWindow("refund-layout-sliding", new Limit(2, Duration.ofSeconds(60)));
+        Bucket slidingTwo = slidingWindow("refund-layout-sliding-two", new Limit(3, Duration.ofSeconds(10)),
+                new Limit(5, Duration.ofSeconds(60)));
+        Bucket tokensTwo = tokenBucket("refund-layout-tb-two", 0, new Limit(2, Duration.ofSeconds(1)),
+                new Limit(9, Duration.ofHours(1)));
         store.consume(List.of(new StoreItem(fixed, "k", 2)));
         store.consume(List.of(new StoreItem(sliding, "k", 2)));
         store.consume(List.of(new StoreItem(slidingTwo, "k", 2)));

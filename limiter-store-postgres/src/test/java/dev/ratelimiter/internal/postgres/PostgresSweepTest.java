@@ -1,7 +1,9 @@
 package dev.ratelimiter.internal.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.contract.ManualClock;
 import dev.ratelimiter.internal.core.chain.StoreLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
@@ -75,7 +77,7 @@ class PostgresSweepTest {
     void deletesExactlyTheEndedRows() throws SQLException {
         ManualClock clock = new ManualClock(T0);
         PostgresStore limiter = limiter(clock);
-        Bucket bucket = new Bucket("sweep-edge", 5, Duration.ofSeconds(60));
+        Bucket bucket = Bucket.of("sweep-edge", 5, Duration.ofSeconds(60));
         clock.set(T0.minusSeconds(1));
         consume(limiter, bucket, "ended-before");
         clock.set(T0);
@@ -100,9 +102,9 @@ class PostgresSweepTest {
     void deletesFullTokenBuckets() throws SQLException {
         ManualClock clock = new ManualClock(T0);
         PostgresStore limiter = limiter(clock);
-        Bucket bucket = new Bucket("sweep-tokens", List.of(new Bucket.Limit(2, Duration.ofSeconds(2)),
-                new Bucket.Limit(10, Duration.ofSeconds(60))), dev.ratelimiter.OutagePolicy.FALLBACK,
-                Bucket.Algorithm.TOKEN_BUCKET, 0);
+        Bucket bucket = Bucket.of("sweep-tokens", List.of(new Limit(2, Duration.ofSeconds(2)),
+                new Limit(10, Duration.ofSeconds(60))), dev.ratelimiter.OutagePolicy.FALLBACK,
+                Algorithm.TOKEN_BUCKET, 0);
         consume(limiter, bucket, "k"); // owes one token of 1 s and one of 6 s: full again at T0 + 6 s
         assertThat(keys()).containsExactly("tb:k");
 
@@ -120,11 +122,11 @@ class PostgresSweepTest {
     void deletesSlidingRowsOnceNothingWeighs() throws SQLException {
         ManualClock clock = new ManualClock(T0);
         PostgresStore limiter = limiter(clock);
-        Bucket one = new Bucket("sweep-sliding", List.of(new Bucket.Limit(5, Duration.ofSeconds(2))),
-                dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
-        Bucket two = new Bucket("sweep-sliding-two", List.of(new Bucket.Limit(5, Duration.ofSeconds(2)),
-                new Bucket.Limit(10, Duration.ofSeconds(5))), dev.ratelimiter.OutagePolicy.FALLBACK,
-                Bucket.Algorithm.SLIDING_WINDOW, 0);
+        Bucket one = Bucket.of("sweep-sliding", List.of(new Limit(5, Duration.ofSeconds(2))),
+                dev.ratelimiter.OutagePolicy.FALLBACK, Algorithm.SLIDING_WINDOW, 0);
+        Bucket two = Bucket.of("sweep-sliding-two", List.of(new Limit(5, Duration.ofSeconds(2)),
+                new Limit(10, Duration.ofSeconds(5))), dev.ratelimiter.OutagePolicy.FALLBACK,
+                Algorithm.SLIDING_WINDOW, 0);
         consume(limiter, one, "k"); // its window ends at T0 + 2 s, and weighs until T0 + 4 s
         consume(limiter, two, "k"); // the 5 s window ends at T0 + 5 s, and weighs until T0 + 10 s
         assertThat(keys()).containsExactlyInAnyOrder("sw:k", "sw:k");
@@ -287,7 +289,7 @@ class PostgresSweepTest {
         try (HikariDataSource otherPool = PostgresTarget.pool(otherSchema, 2)) {
             PostgresStore elsewhere = new PostgresStore(otherPool, "rate_limit_counters",
                     Duration.ofSeconds(10), 2, Optional.of(InstantSource.fixed(T0)), ConnectionEviction.ABORT);
-            consume(elsewhere, new Bucket("other", 1, Duration.ofSeconds(1)), "k");
+            consume(elsewhere, Bucket.of("other", 1, Duration.ofSeconds(1)), "k");
             assertThat(advisoryLock("pg_try_advisory_lock")).isTrue(); // this class's table is being swept
             PostgresStore later = new PostgresStore(otherPool, "rate_limit_counters",
                     Duration.ofSeconds(10), 2, Optional.of(InstantSource.fixed(T0.plusSeconds(1))), ConnectionEviction.ABORT);

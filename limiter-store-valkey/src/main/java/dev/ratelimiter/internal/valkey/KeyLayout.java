@@ -1,13 +1,14 @@
 package dev.ratelimiter.internal.valkey;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 
 /**
  * The store's keys, as text (the script's keys as bytes, encoded once per bucket: {@link ScriptArgumentEncoder}).
  *
  * <p>Keys of a fixed window: {@code <prefix>{<bucket>:<hashed key>}} for a bucket of one window (the key
  * docs/stores.md names); {@code <prefix>{<bucket>:<hashed key>}:<window>} for each window of a bucket of several
- * ({@code :1s}, {@code :1h}: {@link Bucket.Limit#windowName()}). Keys of a token bucket:
+ * ({@code :1s}, {@code :1h}: {@link Limit#windowName()}). Keys of a token bucket:
  * {@code <prefix>{<bucket>:<hashed key>}:tokens}, and {@code ...:tokens:<window>} for each of several; their own
  * names, so no algorithm reads another's state as its own, and a bucket whose algorithm changes starts afresh. Keys
  * of a sliding window, for the same reasons: {@code <prefix>{<bucket>:<hashed key>}:sliding}, and
@@ -64,7 +65,7 @@ final class KeyLayout {
     /**
      * What follows the hashed key in window {@code index}'s key: the brace that closes the hash tag, then
      * {@link #TOKENS} for a token bucket or {@link #SLIDING} for a sliding window (nothing for a fixed window), then,
-     * in a bucket of several windows, a colon and the window's name ({@link Bucket.Limit#windowName()}).
+     * in a bucket of several windows, a colon and the window's name ({@link Limit#windowName()}).
      */
     static String keyEnd(Bucket bucket, int index) {
         String algorithm = switch (bucket.algorithm()) {

@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.valkey;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreRefund;
 
@@ -8,6 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+
+import static dev.ratelimiter.spi.TokenBucketTiming.capacity;
+import static dev.ratelimiter.spi.TokenBucketTiming.tokenIntervalMicros;
 
 /**
  * The scripts' keys and arguments as the bytes Jedis sends, so a decision encodes only its key (and a cost other
@@ -63,15 +67,15 @@ final class ScriptArgumentEncoder {
         if (known != null) {
             return known;
         }
-        List<Bucket.Limit> limits = bucket.limits();
+        List<Limit> limits = bucket.limits();
         byte[][] keyEnds = new byte[limits.size()][];
         byte[][] windows = new byte[1 + 2 * limits.size()][];
         windows[0] = ascii(windowCount(bucket)); // also the script's algorithm
         for (int i = 0; i < limits.size(); i++) {
             keyEnds[i] = KeyLayout.keyEnd(bucket, i).getBytes(StandardCharsets.US_ASCII);
             if (bucket.isTokenBucket()) {
-                windows[1 + 2 * i] = ascii(bucket.capacity(i));
-                windows[2 + 2 * i] = ascii(bucket.tokenIntervalMicros(i));
+                windows[1 + 2 * i] = ascii(capacity(bucket, i));
+                windows[2 + 2 * i] = ascii(tokenIntervalMicros(bucket, i));
             } else {
                 windows[1 + 2 * i] = ascii(limits.get(i).limit());
                 windows[2 + 2 * i] = ascii(limits.get(i).window().toMillis());
@@ -147,14 +151,14 @@ final class ScriptArgumentEncoder {
      */
     static String[] refundArguments(StoreRefund refund) {
         Bucket bucket = refund.bucket();
-        List<Bucket.Limit> limits = bucket.limits();
+        List<Limit> limits = bucket.limits();
         String[] arguments = new String[2 + 2 * limits.size()];
         arguments[0] = Long.toString(refund.cost());
         arguments[1] = Integer.toString(windowCount(bucket));
         for (int i = 0; i < limits.size(); i++) {
             if (bucket.isTokenBucket()) {
-                arguments[2 + 2 * i] = Long.toString(bucket.capacity(i));
-                arguments[3 + 2 * i] = Long.toString(bucket.tokenIntervalMicros(i));
+                arguments[2 + 2 * i] = Long.toString(capacity(bucket, i));
+                arguments[3 + 2 * i] = Long.toString(tokenIntervalMicros(bucket, i));
             } else {
                 arguments[2 + 2 * i] = Long.toString(limits.get(i).window().toMillis());
                 arguments[3 + 2 * i] = Long.toString(refund.endsInMillis()[i]);

@@ -1,5 +1,6 @@
 package dev.ratelimiter.internal.valkey;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.RateLimitStoreProvider;
@@ -36,9 +37,9 @@ public final class ValkeyStoreProvider implements RateLimitStoreProvider {
      * algorithm share a round trip (docs/stores.md#the-valkey--redis-backend).
      */
     @Override
-    public Set<Bucket.Algorithm> algorithms() {
-        return EnumSet.of(Bucket.Algorithm.FIXED_WINDOW, Bucket.Algorithm.TOKEN_BUCKET,
-                Bucket.Algorithm.SLIDING_WINDOW);
+    public Set<Algorithm> algorithms() {
+        return EnumSet.of(Algorithm.FIXED_WINDOW, Algorithm.TOKEN_BUCKET,
+                Algorithm.SLIDING_WINDOW);
     }
 
     /**

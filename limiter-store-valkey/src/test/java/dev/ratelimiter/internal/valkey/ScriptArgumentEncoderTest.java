@@ -1,6 +1,8 @@
 package dev.ratelimiter.internal.valkey;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ScriptArgumentEncoderTest {
 
-    private static final Bucket BUCKET = new Bucket("login", 5, Duration.ofMinutes(2));
+    private static final Bucket BUCKET = Bucket.of("login", 5, Duration.ofMinutes(2));
 
     /** The encoder of the store's keys under {@code prefix}. */
     private static ScriptArgumentEncoder encoder(String prefix) {
@@ -26,8 +28,8 @@ class ScriptArgumentEncoderTest {
     @Test
     @DisplayName("several windows: each window's key and arguments are those of the store's documented layout")
     void severalWindows() {
-        Bucket bucket = new Bucket("projects", java.util.List.of(new Bucket.Limit(3, Duration.ofSeconds(10)),
-                new Bucket.Limit(10, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK);
+        Bucket bucket = Bucket.of("projects", java.util.List.of(new Limit(3, Duration.ofSeconds(10)),
+                new Limit(10, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK);
         KeyLayout limiter = new KeyLayout("rl:");
         ScriptArgumentEncoder.OfBucket arguments = encoder("rl:").of(bucket);
         byte[][] parameters = arguments.parameters("k", 7);
@@ -43,9 +45,9 @@ class ScriptArgumentEncoderTest {
     @DisplayName("token bucket: its own keys ({...}:tokens:<window>, the same hash tag), the window count negated, "
             + "then each window's capacity and token interval in microseconds")
     void tokenBucket() {
-        Bucket bucket = new Bucket("projects", java.util.List.of(new Bucket.Limit(3, Duration.ofSeconds(10)),
-                new Bucket.Limit(10, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK,
-                Bucket.Algorithm.TOKEN_BUCKET, 5);
+        Bucket bucket = Bucket.of("projects", java.util.List.of(new Limit(3, Duration.ofSeconds(10)),
+                new Limit(10, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK,
+                Algorithm.TOKEN_BUCKET, 5);
         KeyLayout limiter = new KeyLayout("rl:");
         ScriptArgumentEncoder.OfBucket arguments = encoder("rl:").of(bucket);
         java.util.List<String> sent = sent(arguments.parameters("k", 2));
@@ -54,8 +56,8 @@ class ScriptArgumentEncoderTest {
         assertThat(sent).containsExactly("rl:{projects:k}:tokens:10s", "rl:{projects:k}:tokens:1h", "2", "-2", "5",
                 "3333333", "10", "360000000");
 
-        Bucket single = new Bucket("login", java.util.List.of(new Bucket.Limit(4, Duration.ofSeconds(2))),
-                dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
+        Bucket single = Bucket.of("login", java.util.List.of(new Limit(4, Duration.ofSeconds(2))),
+                dev.ratelimiter.OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET, 0);
         assertThat(limiter.counterKeys(single, "k")).containsExactly("rl:{login:k}:tokens");
         assertThat(new String(encoder("rl:").of(single).counterKey("k"), StandardCharsets.UTF_8))
                 .isEqualTo("rl:{login:k}:tokens");
@@ -65,9 +67,9 @@ class ScriptArgumentEncoderTest {
     @DisplayName("sliding window: its own keys ({...}:sliding:<window>, the same hash tag), the window count plus "
             + "1000, then each window's limit and length in milliseconds")
     void slidingWindow() {
-        Bucket bucket = new Bucket("projects", java.util.List.of(new Bucket.Limit(3, Duration.ofSeconds(10)),
-                new Bucket.Limit(10, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK,
-                Bucket.Algorithm.SLIDING_WINDOW, 0);
+        Bucket bucket = Bucket.of("projects", java.util.List.of(new Limit(3, Duration.ofSeconds(10)),
+                new Limit(10, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK,
+                Algorithm.SLIDING_WINDOW, 0);
         KeyLayout limiter = new KeyLayout("rl:");
         ScriptArgumentEncoder.OfBucket arguments = encoder("rl:").of(bucket);
         java.util.List<String> sent = sent(arguments.parameters("k", 2));
@@ -78,8 +80,8 @@ class ScriptArgumentEncoderTest {
         assertThat(sent).containsExactly("rl:{projects:k}:sliding:10s", "rl:{projects:k}:sliding:1h", "2", "1002",
                 "3", "10000", "10", "3600000");
 
-        Bucket single = new Bucket("login", java.util.List.of(new Bucket.Limit(4, Duration.ofSeconds(2))),
-                dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
+        Bucket single = Bucket.of("login", java.util.List.of(new Limit(4, Duration.ofSeconds(2))),
+                dev.ratelimiter.OutagePolicy.FALLBACK, Algorithm.SLIDING_WINDOW, 0);
         assertThat(limiter.counterKeys(single, "k")).containsExactly("rl:{login:k}:sliding");
         assertThat(new String(encoder("rl:").of(single).counterKey("k"), StandardCharsets.UTF_8))
                 .isEqualTo("rl:{login:k}:sliding");
@@ -92,15 +94,15 @@ class ScriptArgumentEncoderTest {
             + "window's the number of windows, a token bucket's negative, a sliding window's above 1000")
     void windowCountMarksTheAlgorithm() {
         for (int windows = 1; windows <= Bucket.MAX_WINDOWS; windows++) {
-            java.util.List<Bucket.Limit> limits = new java.util.ArrayList<>();
+            java.util.List<Limit> limits = new java.util.ArrayList<>();
             for (int i = 1; i <= windows; i++) {
-                limits.add(new Bucket.Limit(i, Duration.ofSeconds(i)));
+                limits.add(new Limit(i, Duration.ofSeconds(i)));
             }
-            Bucket fixed = new Bucket("b", limits, dev.ratelimiter.OutagePolicy.FALLBACK);
-            Bucket tokens = new Bucket("b", limits, dev.ratelimiter.OutagePolicy.FALLBACK,
-                    Bucket.Algorithm.TOKEN_BUCKET, 0);
-            Bucket sliding = new Bucket("b", limits, dev.ratelimiter.OutagePolicy.FALLBACK,
-                    Bucket.Algorithm.SLIDING_WINDOW, 0);
+            Bucket fixed = Bucket.of("b", limits, dev.ratelimiter.OutagePolicy.FALLBACK);
+            Bucket tokens = Bucket.of("b", limits, dev.ratelimiter.OutagePolicy.FALLBACK,
+                    Algorithm.TOKEN_BUCKET, 0);
+            Bucket sliding = Bucket.of("b", limits, dev.ratelimiter.OutagePolicy.FALLBACK,
+                    Algorithm.SLIDING_WINDOW, 0);
             assertThat(ScriptArgumentEncoder.windowCount(fixed)).isEqualTo(windows);
             assertThat(ScriptArgumentEncoder.windowCount(tokens)).isEqualTo(-windows);
             assertThat(ScriptArgumentEncoder.windowCount(sliding)).isEqualTo(1000 + windows)

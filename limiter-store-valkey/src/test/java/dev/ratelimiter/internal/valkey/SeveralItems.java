@@ -24,8 +24,8 @@ final class SeveralItems {
      * @param name   makes the buckets' names unique to the caller
      */
     static void assertTwoBuckets(RateLimitStore store, ValkeyClient client, String name) throws Exception {
-        Bucket first = new Bucket(name + "-first", 1, Duration.ofSeconds(60));
-        Bucket second = new Bucket(name + "-second", 5, Duration.ofSeconds(60));
+        Bucket first = Bucket.of(name + "-first", 1, Duration.ofSeconds(60));
+        Bucket second = Bucket.of(name + "-second", 5, Duration.ofSeconds(60));
         String firstKey = "rl-test:{" + first.name() + ":k}";
         String secondKey = "rl-test:{" + second.name() + ":k}";
         List<StoreItem> items = List.of(new StoreItem(first, "k", 1), new StoreItem(second, "k", 1));

@@ -1,6 +1,8 @@
 package dev.ratelimiter.internal.valkey;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
@@ -142,7 +144,7 @@ class ValkeyAclTlsTest {
         RedisServer server = aclServer();
         Store store = store(settings("redis://limiter:secret@127.0.0.1:" + server.port(), Optional.empty(),
                 Optional.empty(), Optional.empty()));
-        Bucket bucket = new Bucket("acl-url", 5, Duration.ofSeconds(60));
+        Bucket bucket = Bucket.of("acl-url", 5, Duration.ofSeconds(60));
 
         assertThat(remainingAfter(store.limiter, bucket, 3)).containsExactly(4L, 3L, 2L);
         Jedis admin = admin(server);
@@ -152,8 +154,8 @@ class ValkeyAclTlsTest {
         assertThat(admin.get("rl-test:{acl-url:k}")).isEqualTo("2");
         store.limiter.reset(bucket, "k");
         assertThat(admin.exists("rl-test:{acl-url:k}")).isFalse();
-        Bucket tokens = new Bucket("acl-url-tokens", List.of(new Bucket.Limit(5, Duration.ofSeconds(60))),
-                dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
+        Bucket tokens = Bucket.of("acl-url-tokens", List.of(new Limit(5, Duration.ofSeconds(60))),
+                dev.ratelimiter.OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET, 0);
         assertThat(remainingAfter(store.limiter, tokens, 2)).containsExactly(4L, 3L);
         admin.persist("rl-test:{acl-url-tokens:k}:tokens"); // a key without an expiry: removed by the script
         assertThat(store.limiter.consume(tokens, "k", 0).remaining()).isEqualTo(5);
@@ -163,8 +165,8 @@ class ValkeyAclTlsTest {
         assertThat(store.limiter.consume(tokens, "k", 0).remaining()).isEqualTo(4);
         store.store.refund(List.of(new StoreRefund(tokens, "k", 1, new long[] {0}))); // full again: DEL
         assertThat(admin.exists("rl-test:{acl-url-tokens:k}:tokens")).isFalse();
-        Bucket sliding = new Bucket("acl-url-sliding", List.of(new Bucket.Limit(5, Duration.ofSeconds(60))),
-                dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
+        Bucket sliding = Bucket.of("acl-url-sliding", List.of(new Limit(5, Duration.ofSeconds(60))),
+                dev.ratelimiter.OutagePolicy.FALLBACK, Algorithm.SLIDING_WINDOW, 0);
         // the first call opens the window (SET PX), the second writes within it (SET KEEPTTL)
         assertThat(remainingAfter(store.limiter, sliding, 2)).containsExactly(4L, 3L);
         assertThat(admin.get("rl-test:{acl-url-sliding:k}:sliding")).isEqualTo("2 0");
@@ -188,7 +190,7 @@ class ValkeyAclTlsTest {
     @DisplayName("ACL user and password from the settings fields: they count, and override the URL's")
     void aclUserInSettings() {
         RedisServer server = aclServer();
-        Bucket bucket = new Bucket("acl-settings", 5, Duration.ofSeconds(60));
+        Bucket bucket = Bucket.of("acl-settings", 5, Duration.ofSeconds(60));
         Store fields = store(settings("redis://127.0.0.1:" + server.port(), Optional.of("limiter"),
                 Optional.of("secret"), Optional.empty()));
         Store overriding = store(settings("redis://nobody:wrong@127.0.0.1:" + server.port(), Optional.of("limiter"),
@@ -204,7 +206,7 @@ class ValkeyAclTlsTest {
     @DisplayName("wrong password, no credentials, a key prefix outside the user's keys, or a user without the script's INCR, PTTL and PEXPIRE: consume answers UNAVAILABLE and throws nothing")
     void aclRefused() {
         RedisServer server = aclServer();
-        Bucket bucket = new Bucket("acl-refused", 5, Duration.ofSeconds(60));
+        Bucket bucket = Bucket.of("acl-refused", 5, Duration.ofSeconds(60));
         List<ValkeySettings> refused = List.of(
                 settings("redis://limiter:wrong@127.0.0.1:" + server.port(), Optional.empty(), Optional.empty(),
                         Optional.empty()),
@@ -242,7 +244,7 @@ class ValkeyAclTlsTest {
         RedisServer server = aclServer();
         Store store = store(settings("redis://fixed-window:secret@127.0.0.1:" + server.port(), Optional.empty(),
                 Optional.empty(), Optional.empty()));
-        Bucket bucket = new Bucket("acl-no-set", 5, Duration.ofSeconds(60));
+        Bucket bucket = Bucket.of("acl-no-set", 5, Duration.ofSeconds(60));
         assertThat(remainingAfter(store.limiter, bucket, 1)).as("its fixed windows work").containsExactly(4L);
 
         assertThatThrownBy(store.store::probe).isInstanceOfSatisfying(StoreException.class,
@@ -278,7 +280,7 @@ class ValkeyAclTlsTest {
         RedisProcess server = tlsServer("server");
         Store store = store(settings("rediss://127.0.0.1:" + server.port(), Optional.empty(), Optional.empty(),
                 Optional.of(certificates.resolve("trust.p12"))));
-        Bucket bucket = new Bucket("tls", 5, Duration.ofSeconds(60));
+        Bucket bucket = Bucket.of("tls", 5, Duration.ofSeconds(60));
 
         assertThat(remainingAfter(store.limiter, bucket, 3)).containsExactly(4L, 3L, 2L);
         store.limiter.reset(bucket, "k");
@@ -293,7 +295,7 @@ class ValkeyAclTlsTest {
         RedisProcess server = tlsServer("server");
         Store store = store(settings("rediss://127.0.0.1:" + server.port(), Optional.empty(), Optional.empty(),
                 Optional.empty()));
-        Bucket bucket = new Bucket("tls-untrusted", 5, Duration.ofSeconds(60));
+        Bucket bucket = Bucket.of("tls-untrusted", 5, Duration.ofSeconds(60));
 
         for (int i = 0; i < 2; i++) {
             assertThat(store.limiter.consume(bucket, "k").outcome()).isEqualTo(Outcome.UNAVAILABLE);
@@ -307,7 +309,7 @@ class ValkeyAclTlsTest {
         RedisProcess server = tlsServer("elsewhere");
         Store store = store(settings("rediss://127.0.0.1:" + server.port(), Optional.empty(), Optional.empty(),
                 Optional.of(certificates.resolve("trust.p12"))));
-        Bucket bucket = new Bucket("tls-elsewhere", 5, Duration.ofSeconds(60));
+        Bucket bucket = Bucket.of("tls-elsewhere", 5, Duration.ofSeconds(60));
 
         for (int i = 0; i < 2; i++) {
             assertThat(store.limiter.consume(bucket, "k").outcome()).isEqualTo(Outcome.UNAVAILABLE);

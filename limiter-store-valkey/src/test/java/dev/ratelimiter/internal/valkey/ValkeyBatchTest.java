@@ -1,6 +1,8 @@
 package dev.ratelimiter.internal.valkey;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.contract.ExactnessUnderLoadContract;
 import dev.ratelimiter.internal.core.chain.StoreLimiter;
@@ -45,7 +47,7 @@ class ValkeyBatchTest {
         }
     }
 
-    private static final Bucket BUCKET = new Bucket("batch-" + UUID.randomUUID().toString().substring(0, 8), 3,
+    private static final Bucket BUCKET = Bucket.of("batch-" + UUID.randomUUID().toString().substring(0, 8), 3,
             Duration.ofMinutes(1));
 
     private static List<StoreItem> call(String key) {
@@ -76,9 +78,9 @@ class ValkeyBatchTest {
         @DisplayName("fixed windows and token buckets in one pipeline, and in one call: each decided by its algorithm")
         void mixedAlgorithms() throws Exception {
             ValkeySettings settings = ValkeyStoreTest.settings(ValkeyTarget.url());
-            Bucket tokens = new Bucket("batch-tokens-" + UUID.randomUUID().toString().substring(0, 8),
-                    List.of(new Bucket.Limit(4, Duration.ofMinutes(1))), dev.ratelimiter.OutagePolicy.FALLBACK,
-                    Bucket.Algorithm.TOKEN_BUCKET, 2);
+            Bucket tokens = Bucket.of("batch-tokens-" + UUID.randomUUID().toString().substring(0, 8),
+                    List.of(new Limit(4, Duration.ofMinutes(1))), dev.ratelimiter.OutagePolicy.FALLBACK,
+                    Algorithm.TOKEN_BUCKET, 2);
             try (ValkeyClient client = ValkeyClientFactory.create(settings)) {
                 ValkeyStore store = new ValkeyStore(() -> client, settings.keyPrefix(), ValkeyStore.batching(settings));
                 String key = UUID.randomUUID().toString();
@@ -103,12 +105,12 @@ class ValkeyBatchTest {
         void slidingWindowAmongOthers() throws Exception {
             ValkeySettings settings = ValkeyStoreTest.settings(ValkeyTarget.url());
             String run = UUID.randomUUID().toString().substring(0, 8);
-            Bucket sliding = new Bucket("batch-sliding-" + run, List.of(new Bucket.Limit(3, Duration.ofMinutes(1)),
-                    new Bucket.Limit(10, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK,
-                    Bucket.Algorithm.SLIDING_WINDOW, 0);
-            Bucket tokens = new Bucket("batch-sliding-tokens-" + run,
-                    List.of(new Bucket.Limit(4, Duration.ofMinutes(1))), dev.ratelimiter.OutagePolicy.FALLBACK,
-                    Bucket.Algorithm.TOKEN_BUCKET, 2);
+            Bucket sliding = Bucket.of("batch-sliding-" + run, List.of(new Limit(3, Duration.ofMinutes(1)),
+                    new Limit(10, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK,
+                    Algorithm.SLIDING_WINDOW, 0);
+            Bucket tokens = Bucket.of("batch-sliding-tokens-" + run,
+                    List.of(new Limit(4, Duration.ofMinutes(1))), dev.ratelimiter.OutagePolicy.FALLBACK,
+                    Algorithm.TOKEN_BUCKET, 2);
             try (ValkeyClient client = ValkeyClientFactory.create(settings)) {
                 ValkeyStore store = new ValkeyStore(() -> client, settings.keyPrefix(), ValkeyStore.batching(settings));
                 String key = UUID.randomUUID().toString();

@@ -191,8 +191,8 @@ class ValkeyClusterContractTest extends RateLimiterContract {
         while (slot(name + "-first") == slot(name + "-second")) {
             name += "x"; // one script call would then do: not the case under test
         }
-        Bucket first = new Bucket(name + "-first", 5, Duration.ofSeconds(60));
-        Bucket second = new Bucket(name + "-second", 5, Duration.ofSeconds(60));
+        Bucket first = Bucket.of(name + "-first", 5, Duration.ofSeconds(60));
+        Bucket second = Bucket.of(name + "-second", 5, Duration.ofSeconds(60));
         store.consume(List.of(new StoreItem(first, "k", 3), new StoreItem(second, "k", 2)));
         String firstKey = "rl-test:{" + first.name() + ":k}";
         String secondKey = "rl-test:{" + second.name() + ":k}";

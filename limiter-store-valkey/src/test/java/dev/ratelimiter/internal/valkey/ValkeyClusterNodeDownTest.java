@@ -52,8 +52,8 @@ class ValkeyClusterNodeDownTest {
     @DisplayName("one master killed: its keys go to the fallback and the status names it alone, steadily, while the keys of the others are counted in Valkey; restarted: ok")
     void oneMasterDown() {
         RedisServer victim = cluster.nodes().get(0);
-        Bucket down = new Bucket("down", 1_000, Duration.ofMinutes(5));
-        Bucket up = new Bucket("up", 1_000, Duration.ofMinutes(5));
+        Bucket down = Bucket.of("down", 1_000, Duration.ofMinutes(5));
+        Bucket up = Bucket.of("up", 1_000, Duration.ofMinutes(5));
         String downKey = keyOn(down, victim);
         Map<String, RedisServer> upKeys = new LinkedHashMap<>();
         cluster.nodes().stream().filter(node -> node != victim).forEach(node -> upKeys.put(keyOn(up, node), node));
@@ -105,7 +105,7 @@ class ValkeyClusterNodeDownTest {
     @DisplayName("a master paused past the deadline: the decision is UNAVAILABLE, and the script it sent runs once when the master goes on, never replayed")
     void timedOutScriptNotReplayed() {
         RedisServer owner = cluster.nodes().get(1);
-        Bucket bucket = new Bucket("timeout", 1_000, Duration.ofMinutes(5));
+        Bucket bucket = Bucket.of("timeout", 1_000, Duration.ofMinutes(5));
         String key = keyOn(bucket, owner);
         assertThat(chain.limiter.consume(bucket, key).remaining()).isEqualTo(999);
 

@@ -64,7 +64,7 @@ class ValkeyClusterReshardTest {
     @Test
     @DisplayName("consume k twice, its slot MIGRATING to another master and k migrated: the next decision follows ASK once and is ALLOWED with remaining = limit - 3")
     void followsAsk() {
-        Bucket bucket = new Bucket("ask", 10, Duration.ofMinutes(5));
+        Bucket bucket = Bucket.of("ask", 10, Duration.ofMinutes(5));
         String key = "rl-test:{ask:k}";
         int slot = JedisClusterCRC16.getSlot(key);
         assertThat(chain.limiter.consume(bucket, "k").remaining()).isEqualTo(9);
@@ -103,7 +103,7 @@ class ValkeyClusterReshardTest {
         RedisServer source = cluster.owner(0);
         RedisServer target = cluster.nodes().stream().filter(node -> node != source).findFirst().orElseThrow();
         int slot = lowestSlot(source);
-        Bucket bucket = new Bucket("reshard", 50, Duration.ofMinutes(5));
+        Bucket bucket = Bucket.of("reshard", 50, Duration.ofMinutes(5));
         List<String> keys = keysInSlot(bucket, slot, 100);
         Map<String, AtomicLong> admitted = new ConcurrentHashMap<>();
         keys.forEach(key -> admitted.put(key, new AtomicLong()));

@@ -21,7 +21,7 @@ class ValkeyDenyCacheTest {
     @DisplayName("after Valkey's refusal, 1 000 more attempts within max-age make no store call; a reset here "
             + "clears it")
     void refusedKeyCostsTheStoreNothing() {
-        Bucket login = new Bucket("deny-cache", 2, Duration.ofSeconds(60), OutagePolicy.FAIL_CLOSED);
+        Bucket login = Bucket.of("deny-cache", 2, Duration.ofSeconds(60), OutagePolicy.FAIL_CLOSED);
         String key = UUID.randomUUID().toString();
         // A minute: far longer than the loop below takes, so the test asserts the mechanism, not a speed.
         DenyCacheSettings refusals = new DenyCacheSettings(Duration.ofMinutes(1), 1_000);

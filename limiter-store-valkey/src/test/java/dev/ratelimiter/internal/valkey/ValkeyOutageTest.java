@@ -48,8 +48,8 @@ class ValkeyOutageTest {
     @DisplayName("killed under concurrent load: no exception, calls bounded, fallbacks counted, degraded; restarted: the probe brings it back to ok and shared counting")
     void killedUnderLoad() throws Exception {
         // Limits no loop can reach: the in-memory fallback answers millions of attempts a second.
-        Bucket fallback = new Bucket("kill-fallback", Bucket.MAX_LIMIT, Duration.ofSeconds(60));
-        Bucket failOpen = new Bucket("kill-open", Bucket.MAX_LIMIT, Duration.ofSeconds(60), OutagePolicy.FAIL_OPEN);
+        Bucket fallback = Bucket.of("kill-fallback", Bucket.MAX_LIMIT, Duration.ofSeconds(60));
+        Bucket failOpen = Bucket.of("kill-open", Bucket.MAX_LIMIT, Duration.ofSeconds(60), OutagePolicy.FAIL_OPEN);
         try (SteadyLoad load = SteadyLoad.start(chain.limiter, fallback, failOpen)) {
             await().atMost(Duration.ofSeconds(10)).until(() -> chain.store.calls() > 500);
 
@@ -82,7 +82,7 @@ class ValkeyOutageTest {
     @Test
     @DisplayName("paused with SIGSTOP: calls bounded by the deadline, then the breaker opens and the store is not called; SIGCONT: recovery")
     void pausedThenResumed() {
-        Bucket bucket = new Bucket("pause", 100, Duration.ofSeconds(60), OutagePolicy.FAIL_CLOSED);
+        Bucket bucket = Bucket.of("pause", 100, Duration.ofSeconds(60), OutagePolicy.FAIL_CLOSED);
         assertThat(chain.limiter.consume(bucket, "k").outcome()).isEqualTo(Outcome.ALLOWED);
 
         server.pause();
@@ -112,7 +112,7 @@ class ValkeyOutageTest {
     @Test
     @DisplayName("SCRIPT FLUSH between two calls: the second call succeeds and no fallback is counted")
     void scriptFlushed() {
-        Bucket bucket = new Bucket("flush", 10, Duration.ofSeconds(60));
+        Bucket bucket = Bucket.of("flush", 10, Duration.ofSeconds(60));
         assertThat(chain.limiter.consume(bucket, "k").remaining()).isEqualTo(9);
         direct.scriptFlush();
         Verdict second = chain.limiter.consume(bucket, "k");
@@ -125,7 +125,7 @@ class ValkeyOutageTest {
     @Test
     @DisplayName("a counter at 700 without expiry is repaired: denied with Retry-After within the window, allowed again when that window ends")
     void lostExpiryRepaired() {
-        Bucket bucket = new Bucket("repair", 5, Duration.ofSeconds(2));
+        Bucket bucket = Bucket.of("repair", 5, Duration.ofSeconds(2));
         String key = "rl-test:{repair:k}";
         direct.set(key, "700");
         assertThat(direct.pttl(key)).isEqualTo(-1);

@@ -1,6 +1,8 @@
 package dev.ratelimiter.internal.valkey;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.spi.FailureKind;
 import dev.ratelimiter.spi.StoreException;
@@ -156,8 +158,8 @@ class ValkeyRefundTest {
     @DisplayName("refund.lua's arguments: cost, the count of windows marking the algorithm, then per window a "
             + "window's length and the refund's end, or a token bucket's capacity and interval")
     void arguments() {
-        Bucket two = new Bucket("args", List.of(new Bucket.Limit(2, Duration.ofSeconds(60)),
-                new Bucket.Limit(3, Duration.ofHours(1))), OutagePolicy.FALLBACK);
+        Bucket two = Bucket.of("args", List.of(new Limit(2, Duration.ofSeconds(60)),
+                new Limit(3, Duration.ofHours(1))), OutagePolicy.FALLBACK);
         assertThat(ScriptArgumentEncoder.refundArguments(new StoreRefund(two, "k", 2, new long[] {123, 0})))
                 .containsExactly("2", "2", "60000", "123", "3600000", "0");
         assertThat(ScriptArgumentEncoder.refundArguments(new StoreRefund(sliding("args"), "k", 1, new long[] {5_000})))
@@ -167,19 +169,19 @@ class ValkeyRefundTest {
     }
 
     private Bucket fixed(String name, long windowMillis) {
-        return new Bucket("refund-" + name + "-" + run, 5, Duration.ofMillis(windowMillis));
+        return Bucket.of("refund-" + name + "-" + run, 5, Duration.ofMillis(windowMillis));
     }
 
     /** 4 tokens a minute. */
     private Bucket tokens(String name) {
-        return new Bucket("refund-" + name + "-" + run, List.of(new Bucket.Limit(4, Duration.ofSeconds(60))),
-                OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
+        return Bucket.of("refund-" + name + "-" + run, List.of(new Limit(4, Duration.ofSeconds(60))),
+                OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET, 0);
     }
 
     /** A limit of 5 in 10 s. */
     private Bucket sliding(String name) {
-        return new Bucket("refund-" + name + "-" + run, List.of(new Bucket.Limit(5, Duration.ofSeconds(10))),
-                OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
+        return Bucket.of("refund-" + name + "-" + run, List.of(new Limit(5, Duration.ofSeconds(10))),
+                OutagePolicy.FALLBACK, Algorithm.SLIDING_WINDOW, 0);
     }
 
     private static StoreRefund refund(Bucket bucket, long cost, long endsInMillis) {

@@ -68,7 +68,7 @@ class ValkeySentinelFailoverTest {
     @Test
     @DisplayName("master killed: no exception, degraded; the Sentinel promotes the replica and counting goes on there, from the count replicated before the kill")
     void failover() {
-        Bucket bucket = new Bucket("failover", 1_000, Duration.ofMinutes(5));
+        Bucket bucket = Bucket.of("failover", 1_000, Duration.ofMinutes(5));
         String key = "rl-test:{failover:k}";
         for (int i = 1; i <= 5; i++) {
             Verdict verdict = chain.limiter.consume(bucket, "k");
@@ -116,8 +116,8 @@ class ValkeySentinelFailoverTest {
     @DisplayName("SENTINEL FAILOVER under 8 threads of decisions: none throws or passes its deadline by far, and counting goes on on the promoted replica")
     void operatorFailoverUnderLoad() throws Exception {
         // Limits no loop can reach: every verdict must be ALLOWED, from the store or the outage policy.
-        Bucket fallback = new Bucket("sf-fallback", Bucket.MAX_LIMIT, Duration.ofMinutes(5));
-        Bucket failOpen = new Bucket("sf-open", Bucket.MAX_LIMIT, Duration.ofMinutes(5), OutagePolicy.FAIL_OPEN);
+        Bucket fallback = Bucket.of("sf-fallback", Bucket.MAX_LIMIT, Duration.ofMinutes(5));
+        Bucket failOpen = Bucket.of("sf-open", Bucket.MAX_LIMIT, Duration.ofMinutes(5), OutagePolicy.FAIL_OPEN);
         String counter = "rl-test:{sf-fallback:client-0}";
         try (SteadyLoad load = SteadyLoad.start(chain.limiter, fallback, failOpen)) {
             await().atMost(Duration.ofSeconds(10)).until(() -> chain.store.calls() > 500);

@@ -65,7 +65,7 @@ class ValkeyServerFaultsTest {
         RedisServer primary = started(RedisServer.start());
         RedisServer other = started(RedisServer.start());
         chain(primary.url());
-        Bucket bucket = new Bucket("demoted", 1_000, Duration.ofMinutes(5));
+        Bucket bucket = Bucket.of("demoted", 1_000, Duration.ofMinutes(5));
         assertThat(chain.limiter.consume(bucket, "k").remaining()).isEqualTo(999);
 
         Jedis admin = admin(primary.port());
@@ -90,7 +90,7 @@ class ValkeyServerFaultsTest {
         RedisServer newPrimary = started(RedisServer.start());
         TcpProxy proxy = started(TcpProxy.start("127.0.0.1", oldPrimary.port()));
         chain("redis://127.0.0.1:" + proxy.port());
-        Bucket bucket = new Bucket("moved-primary", 1_000, Duration.ofMinutes(5));
+        Bucket bucket = Bucket.of("moved-primary", 1_000, Duration.ofMinutes(5));
         for (int i = 0; i < 5; i++) {
             assertThat(chain.limiter.consume(bucket, "k").outcome()).isEqualTo(Outcome.ALLOWED);
         }
@@ -115,7 +115,7 @@ class ValkeyServerFaultsTest {
     void fullServerNoEviction() {
         RedisServer server = started(RedisServer.start("--maxmemory-policy", "noeviction"));
         chain(server.url());
-        Bucket bucket = new Bucket("full", 1_000, Duration.ofMinutes(5));
+        Bucket bucket = Bucket.of("full", 1_000, Duration.ofMinutes(5));
         assertThat(chain.limiter.consume(bucket, "k").remaining()).isEqualTo(999);
 
         Jedis admin = admin(server.port());
@@ -137,7 +137,7 @@ class ValkeyServerFaultsTest {
     void passwordRotated() {
         RedisServer server = started(RedisServer.start("--requirepass", "old-secret"));
         chain("redis://:old-secret@127.0.0.1:" + server.port());
-        Bucket bucket = new Bucket("rotated", 1_000, Duration.ofMinutes(5));
+        Bucket bucket = Bucket.of("rotated", 1_000, Duration.ofMinutes(5));
         assertThat(chain.limiter.consume(bucket, "k").outcome()).isEqualTo(Outcome.ALLOWED);
 
         Jedis admin = admin(server.port());
@@ -160,7 +160,7 @@ class ValkeyServerFaultsTest {
     void passwordRequired() {
         RedisServer server = started(RedisServer.start());
         chain(server.url());
-        Bucket bucket = new Bucket("noauth", 1_000, Duration.ofMinutes(5));
+        Bucket bucket = Bucket.of("noauth", 1_000, Duration.ofMinutes(5));
         assertThat(chain.limiter.consume(bucket, "k").outcome()).isEqualTo(Outcome.ALLOWED);
 
         Jedis admin = admin(server.port());

@@ -71,7 +71,7 @@ class ValkeyStoreStartTest {
                 Optional.empty(), Optional.empty()))) {
             StoreLimiter limiter = new StoreLimiter(store, new BackendMonitor("valkey", InstantSource.system(),
                     RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
-            assertThat(limiter.consume(new Bucket("down", 5, Duration.ofSeconds(60)), "k").outcome())
+            assertThat(limiter.consume(Bucket.of("down", 5, Duration.ofSeconds(60)), "k").outcome())
                     .isEqualTo(Outcome.UNAVAILABLE);
         }
     }
@@ -82,7 +82,7 @@ class ValkeyStoreStartTest {
         int closedPort = RedisServer.freePort();
         try (ValkeyStore store = start(settings(Mode.STANDALONE, "redis://127.0.0.1:" + closedPort,
                 Optional.empty(), Optional.empty()))) {
-            Bucket bucket = new Bucket("down", 5, Duration.ofSeconds(60));
+            Bucket bucket = Bucket.of("down", 5, Duration.ofSeconds(60));
             assertThatThrownBy(() -> store.consume(List.of(new StoreItem(bucket, "k", 1))))
                     .isInstanceOfSatisfying(StoreException.class, e -> {
                         assertThat(e.kind()).isEqualTo(FailureKind.TRANSIENT);

@@ -1,6 +1,8 @@
 package dev.ratelimiter.internal.valkey;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
@@ -118,8 +120,8 @@ class ValkeyStoreTest extends RateLimiterContract {
     @Test
     @DisplayName("several windows: one key per window, <prefix>{<bucket>:<key>}:<window>, each with its own expiry, all in one cluster slot; a refusal writes nothing")
     void windowKeys() {
-        Bucket bucket = new Bucket(bucket("windows", 1, Duration.ofSeconds(1)).name(),
-                List.of(new Bucket.Limit(2, Duration.ofSeconds(10)), new Bucket.Limit(5, Duration.ofHours(1))),
+        Bucket bucket = Bucket.of(bucket("windows", 1, Duration.ofSeconds(1)).name(),
+                List.of(new Limit(2, Duration.ofSeconds(10)), new Limit(5, Duration.ofHours(1))),
                 dev.ratelimiter.OutagePolicy.FALLBACK);
         limiter.consume(bucket, "hashed-key", 2);
         String tag = "rl-test:{" + bucket.name() + ":hashed-key}";
@@ -145,7 +147,7 @@ class ValkeyStoreTest extends RateLimiterContract {
             + "bucket is full (PTTL = the time to fill, rounded up), and is gone once full")
     void tokenBucketKey() {
         // 3 per second: a token every 333 333 us, so one call owes 333 333 us: PX 334 ms, value 667 (us over)
-        Bucket bucket = tokenBucket("tb-layout", 0, new Bucket.Limit(3, Duration.ofSeconds(1)));
+        Bucket bucket = tokenBucket("tb-layout", 0, new Limit(3, Duration.ofSeconds(1)));
         String key = "rl-test:{" + bucket.name() + ":hashed-key}:tokens";
         assertThat(limiter.consume(bucket, "hashed-key").remaining()).isEqualTo(2);
         assertThat(jedis.commands().get(key)).isEqualTo("667");
@@ -166,8 +168,8 @@ class ValkeyStoreTest extends RateLimiterContract {
     @DisplayName("token bucket of several windows: <prefix>{<bucket>:<key>}:tokens:<window>, each expiring when its "
             + "window is full, all in one cluster slot")
     void tokenBucketWindowKeys() {
-        Bucket bucket = tokenBucket("tb-window-keys", 0, new Bucket.Limit(2, Duration.ofSeconds(10)),
-                new Bucket.Limit(5, Duration.ofHours(1)));
+        Bucket bucket = tokenBucket("tb-window-keys", 0, new Limit(2, Duration.ofSeconds(10)),
+                new Limit(5, Duration.ofHours(1)));
         limiter.consume(bucket, "hashed-key", 2);
         String tag = "rl-test:{" + bucket.name() + ":hashed-key}";
         assertThat(jedis.commands().pttl(tag + ":tokens:10s")).as("two tokens of 5 s").isBetween(9_000L, 10_000L);
@@ -182,7 +184,7 @@ class ValkeyStoreTest extends RateLimiterContract {
     @Test
     @DisplayName("token bucket: a key found without an expiry reads as a full bucket and does not stay without one")
     void tokenBucketKeyWithoutExpiry() {
-        Bucket bucket = tokenBucket("tb-persisted", 0, new Bucket.Limit(4, Duration.ofSeconds(60)));
+        Bucket bucket = tokenBucket("tb-persisted", 0, new Limit(4, Duration.ofSeconds(60)));
         String key = "rl-test:{" + bucket.name() + ":k}:tokens";
         jedis.commands().set(key, "0");
         assertThat(limiter.consume(bucket, "k", 0).remaining()).as("a check").isEqualTo(4);
@@ -196,7 +198,7 @@ class ValkeyStoreTest extends RateLimiterContract {
     @DisplayName("sliding window: <prefix>{<bucket>:<key>}:sliding holds '<cur> <prev>' and expires one window after "
             + "the current one ends; the store answers cur, prev and the time until the current window ends")
     void slidingWindowKey() throws Exception {
-        Bucket bucket = slidingWindow("sw-layout", new Bucket.Limit(5, Duration.ofSeconds(60)));
+        Bucket bucket = slidingWindow("sw-layout", new Limit(5, Duration.ofSeconds(60)));
         String key = "rl-test:{" + bucket.name() + ":hashed-key}:sliding";
         assertThat(store.consume(List.of(new StoreItem(bucket, "hashed-key", 0))))
                 .as("a check on a key without state: nothing counted, the window's whole length")
@@ -221,7 +223,7 @@ class ValkeyStoreTest extends RateLimiterContract {
             + "once the window ends, its count becomes the previous one and the key lives one window more; after "
             + "two windows with nothing counted the key is gone; its expiry is never above 2 x W")
     void slidingWindowKeyExpiry() throws Exception {
-        Bucket bucket = slidingWindow("sw-expiry", new Bucket.Limit(5, Duration.ofSeconds(1)));
+        Bucket bucket = slidingWindow("sw-expiry", new Limit(5, Duration.ofSeconds(1)));
         String key = "rl-test:{" + bucket.name() + ":k}:sliding";
         StoreItem one = new StoreItem(bucket, "k", 1);
         store.consume(List.of(one));
@@ -259,7 +261,7 @@ class ValkeyStoreTest extends RateLimiterContract {
             + "for ever; one whose expiry is beyond 2 x W (the window was shortened) keeps its counts, at most one "
             + "window to run, and a write brings its expiry to 2 x W")
     void slidingWindowKeyWithoutExpiry() throws Exception {
-        Bucket bucket = slidingWindow("sw-persisted", new Bucket.Limit(4, Duration.ofSeconds(2)));
+        Bucket bucket = slidingWindow("sw-persisted", new Limit(4, Duration.ofSeconds(2)));
         String key = "rl-test:{" + bucket.name() + ":k}:sliding";
         jedis.commands().set(key, "4 4");
         assertThat(store.consume(List.of(new StoreItem(bucket, "k", 0)))).as("a check")
@@ -282,12 +284,12 @@ class ValkeyStoreTest extends RateLimiterContract {
             + "slot; a bucket's fixed-window, token-bucket and sliding-window keys never collide, and each "
             + "algorithm reads and resets only its own")
     void slidingWindowKeysBesideOtherAlgorithms() {
-        List<Bucket.Limit> limits = List.of(new Bucket.Limit(2, Duration.ofSeconds(10)),
-                new Bucket.Limit(5, Duration.ofHours(1)));
-        Bucket sliding = slidingWindow("sw-beside", limits.toArray(Bucket.Limit[]::new));
-        Bucket fixed = new Bucket(sliding.name(), limits, dev.ratelimiter.OutagePolicy.FALLBACK);
-        Bucket tokens = new Bucket(sliding.name(), limits, dev.ratelimiter.OutagePolicy.FALLBACK,
-                Bucket.Algorithm.TOKEN_BUCKET, 0);
+        List<Limit> limits = List.of(new Limit(2, Duration.ofSeconds(10)),
+                new Limit(5, Duration.ofHours(1)));
+        Bucket sliding = slidingWindow("sw-beside", limits.toArray(Limit[]::new));
+        Bucket fixed = Bucket.of(sliding.name(), limits, dev.ratelimiter.OutagePolicy.FALLBACK);
+        Bucket tokens = Bucket.of(sliding.name(), limits, dev.ratelimiter.OutagePolicy.FALLBACK,
+                Algorithm.TOKEN_BUCKET, 0);
         String tag = "rl-test:{" + sliding.name() + ":k}";
         assertThat(store.keys().counterKeys(sliding, "k")).containsExactly(tag + ":sliding:10s", tag + ":sliding:1h")
                 .doesNotContainAnyElementsOf(List.of(store.keys().counterKeys(fixed, "k")))

@@ -24,8 +24,8 @@ class ValkeyTwoChainsBatchTest {
     @Test
     @DisplayName("two replicas alternating on a method's two buckets share the account's limit: 5 allowed in all")
     void sharedAcrossReplicas() {
-        Bucket address = new Bucket("login-address", 50, Duration.ofMinutes(15));
-        Bucket account = new Bucket("login", 5, Duration.ofMinutes(15));
+        Bucket address = Bucket.of("login-address", 50, Duration.ofMinutes(15));
+        Bucket account = Bucket.of("login", 5, Duration.ofMinutes(15));
         String user = "two-" + UUID.randomUUID();
         DenyCacheSettings refusals = new DenyCacheSettings(Duration.ofSeconds(1), 1_000);
         try (ValkeyChain first = ValkeyChain.standalone(TestServers.valkeyUrl(), refusals);

@@ -74,13 +74,13 @@ class ValkeyTwoProcessesTest {
     @Test
     @DisplayName("two JVMs x 16 threads x 200 attempts on one key, overlapping: exactly the limit (1 000) admitted in all, none UNAVAILABLE, the admitted ones counted once, the refused ones not at all")
     void twoProcessesAdmitExactlyTheLimit() throws Exception {
-        Bucket bucket = new Bucket("two-processes", LIMIT, Duration.ofSeconds(120));
+        Bucket bucket = Bucket.of("two-processes", LIMIT, Duration.ofSeconds(120));
         worker = startWorker(bucket, "hot");
 
         jedis = ValkeyClientFactory.create(ValkeyTwoProcessesWorker.settings(server.url()));
         BackendMonitor monitor = new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE);
         StoreLimiter limiter = new StoreLimiter(new ValkeyStore(() -> jedis, "rl-test:"), monitor, RateLimiterMetrics.NONE);
-        limiter.consume(new Bucket("two-processes-warm", 1, Duration.ofSeconds(1)), "test"); // connect, cache script
+        limiter.consume(Bucket.of("two-processes-warm", 1, Duration.ofSeconds(1)), "test"); // connect, cache script
         ValkeyTwoProcessesWorker.Outcomes outcomes = new ValkeyTwoProcessesWorker.Outcomes();
         threads = Executors.newFixedThreadPool(THREADS);
         CountDownLatch ready = new CountDownLatch(THREADS);

@@ -37,7 +37,7 @@ public final class ValkeyTwoProcessesWorker {
 
     public static void main(String[] args) throws Exception {
         String url = args[0];
-        Bucket bucket = new Bucket(args[1], Long.parseLong(args[2]), Duration.ofSeconds(Long.parseLong(args[3])));
+        Bucket bucket = Bucket.of(args[1], Long.parseLong(args[2]), Duration.ofSeconds(Long.parseLong(args[3])));
         String key = args[4];
         int threads = Integer.parseInt(args[5]);
         int attempts = Integer.parseInt(args[6]);
@@ -48,7 +48,7 @@ public final class ValkeyTwoProcessesWorker {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             // Connected and the script cached before the start, on a key of its own.
-            limiter.consume(new Bucket(bucket.name() + "-warm", 1, Duration.ofSeconds(1)), "worker");
+            limiter.consume(Bucket.of(bucket.name() + "-warm", 1, Duration.ofSeconds(1)), "worker");
 
             Outcomes outcomes = new Outcomes();
             CountDownLatch ready = new CountDownLatch(threads);

@@ -1,5 +1,6 @@
 package dev.ratelimiter.internal.cdi.config;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import dev.ratelimiter.internal.core.settings.PropertyTable;
@@ -60,7 +61,7 @@ public class LimiterConfiguration {
      * @return what was applied, what changed, and what was kept out
      */
     public synchronized SettingsUpdate reload(Map<String, SettingsUpdate.StaticCost> costs,
-                                       Set<Bucket.Algorithm> algorithms) {
+                                       Set<Algorithm> algorithms) {
         LimiterSettings current = settings;
         SettingsReader.Reading read;
         try {

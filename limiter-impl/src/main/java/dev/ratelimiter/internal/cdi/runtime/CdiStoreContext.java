@@ -1,6 +1,6 @@
 package dev.ratelimiter.internal.cdi.runtime;
 
-import dev.ratelimiter.Sweepable;
+import dev.ratelimiter.spi.Sweepable;
 import dev.ratelimiter.internal.core.chain.PlainStoreContext;
 import dev.ratelimiter.spi.StoreConfig;
 import dev.ratelimiter.spi.StoreContext;

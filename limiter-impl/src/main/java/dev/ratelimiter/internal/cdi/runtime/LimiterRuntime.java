@@ -1,5 +1,6 @@
 package dev.ratelimiter.internal.cdi.runtime;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.RateLimiterStateChanged;
 import dev.ratelimiter.internal.cdi.config.LimiterConfiguration;
@@ -69,7 +70,7 @@ public class LimiterRuntime implements DecisionSource {
 
     private volatile DecisionPath path; // the assembly and the metrics port, built together on first use
     private volatile boolean refunds = true; // whether the store gives counts back: memory does
-    private volatile Set<Bucket.Algorithm> algorithms = Set.of(Bucket.Algorithm.values()); // memory decides all
+    private volatile Set<Algorithm> algorithms = Set.of(Algorithm.values()); // memory decides all
 
     /**
      * Builds the chain if no call has yet; the deployment's startup step.
@@ -168,7 +169,7 @@ public class LimiterRuntime implements DecisionSource {
      * The algorithms the store decides ({@code RateLimitStoreProvider.algorithms()}): every one in memory. Known once
      * the chain is built; a reload keeps a bucket's settings if it asks for another (docs/live-limits.md).
      */
-    public Set<Bucket.Algorithm> algorithms() {
+    public Set<Algorithm> algorithms() {
         path();
         return algorithms;
     }
@@ -240,7 +241,7 @@ public class LimiterRuntime implements DecisionSource {
                 problems.add("ratelimiter.buckets." + name + ".algorithm: bucket '" + name + "' is a "
                         + bucket.algorithm().configName() + ", which the store of ratelimiter.backend="
                         + provider.name() + " does not decide (it decides " + provider.algorithms().stream()
-                        .map(Bucket.Algorithm::configName).sorted().toList() + "); choose one of those, or another "
+                        .map(Algorithm::configName).sorted().toList() + "); choose one of those, or another "
                         + "store");
             }
         });

@@ -1,8 +1,10 @@
 package dev.ratelimiter.internal.core.chain;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.RateLimiter;
-import dev.ratelimiter.Sweepable;
+import dev.ratelimiter.spi.Sweepable;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.DenyCacheSettings;
@@ -201,7 +203,7 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
         if (verdict.outcome() == Verdict.Outcome.DENIED) {
             long windowEndsAt = start + saturatedNanos(verdict.resetAfter());
             long expiresAt = windowEndsAt - start < maxAgeNanos ? windowEndsAt : start + maxAgeNanos;
-            long room = bucket.algorithm() != Bucket.Algorithm.FIXED_WINDOW ? Verdicts.needed(cost) - 1
+            long room = bucket.algorithm() != Algorithm.FIXED_WINDOW ? Verdicts.needed(cost) - 1
                     : verdict.remaining();
             refusals.keep(key, new Refusal(windowEndsAt, expiresAt, start, room, verdict, bucket.limits(),
                     bucket.burst(), bucket.algorithm()), resetsBefore, maxKeys);
@@ -270,14 +272,14 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
      * algorithm of the bucket it was decided under.
      */
     private record Refusal(long windowEndsAt, long expiresAt, long askedAt, long room, Verdict verdict,
-                           List<Bucket.Limit> limits, long burst, Bucket.Algorithm algorithm) {
+                           List<Limit> limits, long burst, Algorithm algorithm) {
 
         /**
          * Whether a call of {@code bucket} (of the refusal's name) has the limits the refusal was decided under: the
          * same list first (the same bucket, or a plan's bucket made once), else equal limits, without an iterator.
          */
         boolean decidedUnder(Bucket bucket) {
-            List<Bucket.Limit> other = bucket.limits();
+            List<Limit> other = bucket.limits();
             if (bucket.burst() != burst || bucket.algorithm() != algorithm) {
                 return false;
             }

@@ -1,6 +1,6 @@
 package dev.ratelimiter.internal.core.chain;
 
-import dev.ratelimiter.Sweepable;
+import dev.ratelimiter.spi.Sweepable;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,7 +1,8 @@
 package dev.ratelimiter.internal.core.chain;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.Sweepable;
+import dev.ratelimiter.Limit;
+import dev.ratelimiter.spi.Sweepable;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
@@ -79,7 +80,7 @@ public final class ShadowMode implements Sweepable {
     public Verdict letThrough(Bucket bucket, String hashedKey, Verdict wouldRefuse) {
         metrics.shadowDecision(bucket, wouldRefuse.outcome());
         if (wouldRefuse.outcome() == Verdict.Outcome.DENIED && firstInWindow(bucket, hashedKey, wouldRefuse)) {
-            Bucket.Limit refusing = refusingLimit(bucket, wouldRefuse);
+            Limit refusing = refusingLimit(bucket, wouldRefuse);
             LOG.log(System.Logger.Level.INFO, "Shadow mode: bucket ''{0}'' would refuse key {1} (limit {2} per "
                     + "{3} s; the window ends in {4} s); the call goes on. Logged once per key and window.",
                     bucket.name(), hashedKey, String.valueOf(refusing.limit()),
@@ -93,7 +94,7 @@ public final class ShadowMode implements Sweepable {
      * give ({@link dev.ratelimiter.internal.core.verdict.Verdicts}: for a refusal, the refusing window that ends
      * last), so the log names the limit that was hit rather than the bucket's first.
      */
-    private static Bucket.Limit refusingLimit(Bucket bucket, Verdict refusal) {
+    private static Limit refusingLimit(Bucket bucket, Verdict refusal) {
         for (Verdict.Window window : refusal.windows()) {
             if (window.limit().limit() == refusal.limit() && window.resetAfter().equals(refusal.resetAfter())) {
                 return window.limit();

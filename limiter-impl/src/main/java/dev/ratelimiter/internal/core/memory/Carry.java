@@ -1,7 +1,10 @@
 package dev.ratelimiter.internal.core.memory;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
+
+import static dev.ratelimiter.spi.TokenBucketTiming.capacity;
 
 /**
  * The fallback's carry (docs/operations.md#what-the-fallback-knows): how a shared store's verdict for a key becomes
@@ -26,10 +29,10 @@ final class Carry {
     /** Whether a verdict says nothing is counted: every window with its whole capacity left. */
     static boolean countsNothing(Bucket bucket, Verdict verdict) {
         if (!bucket.hasSeveralWindows()) {
-            return verdict.remaining() >= bucket.capacity(0);
+            return verdict.remaining() >= capacity(bucket, 0);
         }
         for (int i = 0; i < verdict.windows().size(); i++) {
-            if (verdict.windows().get(i).remaining() < bucket.capacity(i)) {
+            if (verdict.windows().get(i).remaining() < capacity(bucket, i)) {
                 return false;
             }
         }
@@ -46,7 +49,7 @@ final class Carry {
      * memory stays bounded, and nothing is refused for it).
      */
     static void into(KeyTable keys, Bucket bucket, String key, Verdict verdict, long now) {
-        if (bucket.algorithm() == Bucket.Algorithm.FIXED_WINDOW && !bucket.hasSeveralWindows()) {
+        if (bucket.algorithm() == Algorithm.FIXED_WINDOW && !bucket.hasSeveralWindows()) {
             fixedWindow(keys, key, bucket.limit() - verdict.remaining(), now + verdict.resetAfter().toMillis(), now);
             return;
         }

@@ -1,5 +1,6 @@
 package dev.ratelimiter.internal.core.memory;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.spi.StoreRefund;
@@ -31,7 +32,7 @@ final class FixedWindowCell extends LockFreeCell<FixedWindow> {
     /** A fixed window of one window: any limit and length of its name (the length is read at each call). */
     @Override
     boolean matches(Bucket bucket) {
-        return bucket.algorithm() == Bucket.Algorithm.FIXED_WINDOW && !bucket.hasSeveralWindows();
+        return bucket.algorithm() == Algorithm.FIXED_WINDOW && !bucket.hasSeveralWindows();
     }
 
     @Override

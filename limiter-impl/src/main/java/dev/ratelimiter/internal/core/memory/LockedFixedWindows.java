@@ -1,5 +1,6 @@
 package dev.ratelimiter.internal.core.memory;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.spi.StoreRefund;
@@ -28,7 +29,7 @@ final class LockedFixedWindows extends LockedState {
 
     @Override
     boolean matches(Bucket bucket) {
-        if (bucket.algorithm() != Bucket.Algorithm.FIXED_WINDOW || bucket.limits().size() != windowMillis.length) {
+        if (bucket.algorithm() != Algorithm.FIXED_WINDOW || bucket.limits().size() != windowMillis.length) {
             return false;
         }
         for (int i = 0; i < windowMillis.length; i++) {
@@ -103,7 +104,7 @@ final class LockedFixedWindows extends LockedState {
      */
     @Override
     KeyState reshapedLocked(Bucket bucket) {
-        if (bucket.algorithm() != Bucket.Algorithm.FIXED_WINDOW || !bucket.hasSeveralWindows()) {
+        if (bucket.algorithm() != Algorithm.FIXED_WINDOW || !bucket.hasSeveralWindows()) {
             return null;
         }
         LockedFixedWindows next = new LockedFixedWindows(bucket);

@@ -2,8 +2,11 @@ package dev.ratelimiter.internal.core.memory;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.internal.core.verdict.Verdicts;
 import dev.ratelimiter.internal.core.verdict.TokenBuckets;
+import dev.ratelimiter.internal.core.verdict.Verdicts;
+import dev.ratelimiter.spi.TokenBucketTiming;
+
+import static dev.ratelimiter.spi.TokenBucketTiming.tokenIntervalMicros;
 
 /**
  * One key's token buckets, one per window of its bucket, as the generic cell rate algorithm keeps them: each
@@ -26,8 +29,8 @@ final class LockedTokenBuckets extends LockedState {
         capacities = new long[size];
         tat = new long[size];
         for (int i = 0; i < size; i++) {
-            intervalMicros[i] = bucket.tokenIntervalMicros(i);
-            capacities[i] = bucket.capacity(i);
+            intervalMicros[i] = tokenIntervalMicros(bucket, i);
+            capacities[i] = TokenBucketTiming.capacity(bucket, i);
             tat[i] = Long.MIN_VALUE; // full
         }
     }
@@ -43,11 +46,11 @@ final class LockedTokenBuckets extends LockedState {
     }
 
     private long interval(Bucket bucket, int i) {
-        return bucket == shape ? intervalMicros[i] : bucket.tokenIntervalMicros(i);
+        return bucket == shape ? intervalMicros[i] : tokenIntervalMicros(bucket, i);
     }
 
     private long capacity(Bucket bucket, int i) {
-        return bucket == shape ? capacities[i] : bucket.capacity(i);
+        return bucket == shape ? capacities[i] : TokenBucketTiming.capacity(bucket, i);
     }
 
     /** Every window has the tokens, or nothing changes. */

@@ -1,7 +1,8 @@
 package dev.ratelimiter.internal.core.memory;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.Sweepable;
+import dev.ratelimiter.spi.Sweepable;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.time.ForwardOnlyClock;
 import dev.ratelimiter.internal.core.window.RefundingLimiter;
@@ -16,6 +17,8 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+
+import static dev.ratelimiter.spi.TokenBucketTiming.capacity;
 
 /**
  * Fixed windows, token buckets and sliding windows in this process's memory: the embedded default, and the fallback
@@ -85,7 +88,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
     public Verdict consume(Bucket bucket, String key, long cost) {
         KeyTable keys = keys(bucket);
         long now = clock.millis();
-        return bucket.algorithm() != Bucket.Algorithm.FIXED_WINDOW || bucket.hasSeveralWindows()
+        return bucket.algorithm() != Algorithm.FIXED_WINDOW || bucket.hasSeveralWindows()
                 ? consumeState(keys, bucket, key, cost, now) : consumeOne(keys, bucket, key, cost, now);
     }
 
@@ -154,7 +157,7 @@ public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
         long[] resetMillis = new long[count];
         boolean allowed = true;
         for (int i = 0; i < count; i++) {
-            remaining[i] = bucket.capacity(i);
+            remaining[i] = capacity(bucket, i);
             resetMillis[i] = bucket.isTokenBucket() ? 0 : bucket.limits().get(i).window().toMillis();
             allowed &= Verdicts.needed(cost) <= remaining[i];
         }

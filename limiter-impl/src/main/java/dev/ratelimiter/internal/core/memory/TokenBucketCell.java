@@ -8,6 +8,9 @@ import dev.ratelimiter.internal.core.verdict.TokenBuckets;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
+import static dev.ratelimiter.spi.TokenBucketTiming.capacity;
+import static dev.ratelimiter.spi.TokenBucketTiming.tokenIntervalMicros;
+
 /**
  * One key's token bucket of a one-window bucket: its theoretical arrival time (epoch microseconds, when it is
  * full again), changed only by compare-and-set; {@link Long#MIN_VALUE} once retired. The interval and capacity
@@ -44,8 +47,8 @@ final class TokenBucketCell extends KeyState {
 
     TokenBucketCell(Bucket bucket) {
         shape = bucket;
-        interval = bucket.tokenIntervalMicros(0);
-        capacity = bucket.capacity(0);
+        interval = tokenIntervalMicros(bucket, 0);
+        capacity = capacity(bucket, 0);
         capacityMicros = capacity * interval;
         fillMillis = ceilMillis(capacityMicros);
     }
@@ -62,8 +65,8 @@ final class TokenBucketCell extends KeyState {
     @Override
     Verdict decide(Bucket bucket, long cost, long nowMillis) {
         boolean own = bucket == shape;
-        long interval = own ? this.interval : bucket.tokenIntervalMicros(0);
-        long capacity = own ? this.capacity : bucket.capacity(0);
+        long interval = own ? this.interval : tokenIntervalMicros(bucket, 0);
+        long capacity = own ? this.capacity : capacity(bucket, 0);
         long capacityMicros = own ? this.capacityMicros : capacity * interval;
         long fillMillis = own ? this.fillMillis : ceilMillis(capacityMicros);
         long now = nowMillis * MICROS_PER_MILLI;
@@ -97,7 +100,7 @@ final class TokenBucketCell extends KeyState {
     /** The cost's tokens back: the time until full lowered by cost × the bucket's interval, never below now. */
     @Override
     boolean refund(Bucket bucket, long cost, long[] endsIn, long nowMillis) {
-        long interval = bucket == shape ? this.interval : bucket.tokenIntervalMicros(0);
+        long interval = bucket == shape ? this.interval : tokenIntervalMicros(bucket, 0);
         long now = nowMillis * MICROS_PER_MILLI;
         while (true) {
             long current = (long) TAT.getVolatile(this);
@@ -113,8 +116,8 @@ final class TokenBucketCell extends KeyState {
     /** As many whole tokens short of full as the store's verdict said, in the decided bucket's tokens. */
     @Override
     boolean carry(Bucket bucket, Verdict verdict, long nowMillis) {
-        long interval = bucket == shape ? this.interval : bucket.tokenIntervalMicros(0);
-        long capacity = bucket == shape ? this.capacity : bucket.capacity(0);
+        long interval = bucket == shape ? this.interval : tokenIntervalMicros(bucket, 0);
+        long capacity = bucket == shape ? this.capacity : capacity(bucket, 0);
         long owed = Math.min(Math.max(0, capacity - verdict.remaining()) * interval, capacity * interval);
         while (true) {
             long current = (long) TAT.getVolatile(this);

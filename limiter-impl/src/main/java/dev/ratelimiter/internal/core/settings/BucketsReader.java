@@ -1,6 +1,8 @@
 package dev.ratelimiter.internal.core.settings;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 
 import java.time.Duration;
@@ -68,7 +70,7 @@ final class BucketsReader {
             Optional<String> limitText = values.text(base + "limit");
             Optional<String> windowText = values.text(base + "window");
             Optional<String> limitsText = values.text(base + "limits");
-            List<Bucket.Limit> limits;
+            List<Limit> limits;
             if (limitsText.isPresent()) {
                 // limits wins over limit and window, so it can replace the one window the library's own
                 // microprofile-config.properties gives the global filter's buckets
@@ -81,7 +83,7 @@ final class BucketsReader {
             } else {
                 Long limit = limitsParser.limit(base + "limit", limitText.get());
                 Duration window = limitsParser.window(base + "window", windowText.get());
-                limits = limit != null && window != null ? List.of(new Bucket.Limit(limit, window)) : null;
+                limits = limit != null && window != null ? List.of(new Limit(limit, window)) : null;
             }
             OutagePolicy onOutage = OutagePolicy.FALLBACK;
             Optional<String> onOutageText = values.text(base + "on-outage");
@@ -93,12 +95,12 @@ final class BucketsReader {
                 }
             }
             boolean shadow = shadowMode(base + "mode");
-            Bucket.Algorithm algorithm = algorithm(base + "algorithm");
+            Algorithm algorithm = algorithm(base + "algorithm");
             Optional<String> burstText = values.text(base + "burst");
             long burst = 0;
             if (burstText.isPresent()) {
                 Long parsed = values.parseWholeNumber(base + "burst", burstText.get(), BURST);
-                if (algorithm != null && algorithm != Bucket.Algorithm.TOKEN_BUCKET) {
+                if (algorithm != null && algorithm != Algorithm.TOKEN_BUCKET) {
                     problems.add(base + "burst: bucket '" + name + "' is a " + algorithm.configName()
                             + ", which has no burst; remove it, or set " + base + "algorithm=token-bucket");
                     continue;
@@ -110,7 +112,7 @@ final class BucketsReader {
             }
             if (limits != null && algorithm != null) {
                 try {
-                    buckets.put(name, new Bucket(name, limits, onOutage, algorithm, burst));
+                    buckets.put(name, Bucket.of(name, limits, onOutage, algorithm, burst));
                     if (shadow) {
                         shadowBuckets.add(name);
                     }
@@ -128,16 +130,16 @@ final class BucketsReader {
     }
 
     /** A bucket's {@code algorithm}, {@code fixed-window} when unset; null when invalid (a problem). */
-    private Bucket.Algorithm algorithm(String property) {
+    private Algorithm algorithm(String property) {
         Optional<String> text = values.text(property);
         if (text.isEmpty()) {
-            return Bucket.Algorithm.FIXED_WINDOW;
+            return Algorithm.FIXED_WINDOW;
         }
-        Optional<Bucket.Algorithm> algorithm = Bucket.Algorithm.ofConfigName(text.get().strip()
+        Optional<Algorithm> algorithm = Algorithm.ofConfigName(text.get().strip()
                 .toLowerCase(Locale.ROOT));
         if (algorithm.isEmpty()) {
             problems.add(property + ": '" + text.get() + "' is not an algorithm; use "
-                    + java.util.Arrays.stream(Bucket.Algorithm.values()).map(Bucket.Algorithm::configName)
+                    + java.util.Arrays.stream(Algorithm.values()).map(Algorithm::configName)
                     .collect(java.util.stream.Collectors.joining(", ")).replaceFirst(", ([^,]*)$", " or $1"));
             return null;
         }

@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.core.settings;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,8 +35,8 @@ final class LimitsParser {
      * {@code <limit>/<window>, ...}: each a whole number {@link #LIMIT} and an ISO-8601 duration {@link #WINDOW}, 1
      * to {@link Bucket#MAX_WINDOWS} of them; null after adding a problem naming the property and the item.
      */
-    List<Bucket.Limit> limits(String property, String text) {
-        List<Bucket.Limit> limits = new ArrayList<>();
+    List<Limit> limits(String property, String text) {
+        List<Limit> limits = new ArrayList<>();
         int before = problems.size();
         for (String item : text.split(",")) {
             String trimmed = item.strip();
@@ -48,7 +49,7 @@ final class LimitsParser {
             Long limit = values.parseWholeNumber(property, trimmed.substring(0, slash), LIMIT);
             Duration window = window(property, trimmed.substring(slash + 1));
             if (limit != null && window != null) {
-                limits.add(new Bucket.Limit(limit, window));
+                limits.add(new Limit(limit, window));
             }
         }
         if (problems.size() > before) {

@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.core.settings;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -157,7 +158,7 @@ final class PlansReader {
             problems.add(base + "limit: set either it or " + base + "limits, not both");
             return Optional.empty();
         }
-        List<Bucket.Limit> limits;
+        List<Limit> limits;
         if (limitText.isPresent()) {
             if (bucket.hasSeveralWindows()) {
                 problems.add(base + "limit: bucket '" + bucket.name() + "' has several windows, and a plan changes "
@@ -165,7 +166,7 @@ final class PlansReader {
                 return Optional.empty();
             }
             Long limit = limitsParser.limit(base + "limit", limitText.get());
-            limits = limit == null ? null : List.of(new Bucket.Limit(limit, bucket.window()));
+            limits = limit == null ? null : List.of(new Limit(limit, bucket.window()));
         } else {
             limits = limitsParser.limits(base + "limits", limitsText.get());
         }

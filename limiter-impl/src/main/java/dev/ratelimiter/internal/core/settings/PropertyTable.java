@@ -1,5 +1,6 @@
 package dev.ratelimiter.internal.core.settings;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 
 import java.time.Duration;
@@ -165,7 +166,7 @@ public final class PropertyTable {
     public static final Property BUCKET_ON_OUTAGE = text(BUCKET + "on-outage", "fallback");
     /** {@code enforce} (refusals enforced) or {@code shadow} (only counted). */
     public static final Property BUCKET_MODE = text(BUCKET + "mode", "enforce");
-    /** How the bucket's windows count: {@code fixed-window}, {@code token-bucket} or {@code sliding-window} ({@link Bucket.Algorithm}). */
+    /** How the bucket's windows count: {@code fixed-window}, {@code token-bucket} or {@code sliding-window} ({@link Algorithm}). */
     public static final Property BUCKET_ALGORITHM = text(BUCKET + "algorithm", "fixed-window");
     /** A token bucket's capacity, the shortest window's ({@link Bucket#burst()}); unset: that window's limit. */
     public static final Property BUCKET_BURST = wholeNumber(BUCKET + "burst", null, 1, Bucket.MAX_LIMIT);

@@ -1,5 +1,6 @@
 package dev.ratelimiter.internal.core.settings;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 
 import java.util.ArrayList;
@@ -51,7 +52,7 @@ public record SettingsUpdate(LimiterSettings settings, Set<String> changed, List
      * @return the settings to apply, what changed, and what was kept out
      */
     public static SettingsUpdate of(LimiterSettings current, SettingsReader.Reading read,
-                                    Map<String, StaticCost> costs, Set<Bucket.Algorithm> algorithms) {
+                                    Map<String, StaticCost> costs, Set<Algorithm> algorithms) {
         LimiterSettings next = read.settings();
         List<String> rejected = new ArrayList<>();
         List<String> unplaced = new ArrayList<>(read.problems());
@@ -104,12 +105,12 @@ public record SettingsUpdate(LimiterSettings settings, Set<String> changed, List
 
     /** The startup's checks that need more than the bucket's own properties: its store, and its static costs. */
     private static List<String> checks(String name, Bucket bucket, BucketPlans plans, StaticCost cost,
-                                       Set<Bucket.Algorithm> algorithms) {
+                                       Set<Algorithm> algorithms) {
         List<String> problems = new ArrayList<>();
         String base = PropertyTable.BUCKETS + name + ".";
         if (!algorithms.contains(bucket.algorithm())) {
             problems.add(base + "algorithm: '" + bucket.algorithm().configName() + "' is not decided by this store "
-                    + "(ratelimiter.backend); keep " + algorithms.stream().map(Bucket.Algorithm::configName).sorted()
+                    + "(ratelimiter.backend); keep " + algorithms.stream().map(Algorithm::configName).sorted()
                     .toList());
         }
         if (cost != null) {

@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.core.verdict;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.spi.StoreAnswers;
 
@@ -67,7 +68,7 @@ public final class FixedWindows {
         int top = -1;
         long needed = Verdicts.needed(cost);
         for (int i = 0; i < count; i++) {
-            Bucket.Limit limit = bucket.limits().get(i);
+            Limit limit = bucket.limits().get(i);
             windows[i] = new Verdict.Window(limit, clamp(remaining[i], limit.limit()),
                     Duration.ofMillis(clamp(resetMillis[i], limit.window().toMillis())));
             if (allowed) {
@@ -89,7 +90,7 @@ public final class FixedWindows {
 
     /** A fixed-window item of a store's answer, from {@code at} ({@link Verdicts#fromAnswer} checked its length). */
     static Verdict fromAnswer(Bucket bucket, long cost, boolean allowed, long[] answer, int at) {
-        List<Bucket.Limit> limits = bucket.limits();
+        List<Limit> limits = bucket.limits();
         if (limits.size() == 1) {
             return single(bucket, allowed, limits.get(0).limit() - StoreAnswers.fixedCount(answer, at, 0),
                     StoreAnswers.fixedEndMillis(answer, at, 0));

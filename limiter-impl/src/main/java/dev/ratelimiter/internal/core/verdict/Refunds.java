@@ -7,6 +7,8 @@ import dev.ratelimiter.spi.StoreRefund;
 import java.time.Duration;
 import java.util.List;
 
+import static dev.ratelimiter.spi.TokenBucketTiming.capacity;
+
 /**
  * A verdict's cost given back (docs/guide.md#counting-failures-only): the refund a store receives, naming the
  * windows the call was counted in by their ends, and the verdict the call's headers report afterwards. The Valkey
@@ -58,13 +60,13 @@ public final class Refunds {
         List<Verdict.Window> windows = verdict.windows();
         if (windows.isEmpty()) {
             return new Verdict(verdict.outcome(), verdict.limit(), Math.min(verdict.remaining() + cost,
-                    bucket.capacity(0)), verdict.resetAfter());
+                    capacity(bucket, 0)), verdict.resetAfter());
         }
         Verdict.Window[] back = new Verdict.Window[windows.size()];
         long fewest = Long.MAX_VALUE; // the top-level values are the window with the fewest left, as before
         for (int i = 0; i < back.length; i++) {
             Verdict.Window window = windows.get(i);
-            back[i] = new Verdict.Window(window.limit(), Math.min(bucket.capacity(i), window.remaining() + cost),
+            back[i] = new Verdict.Window(window.limit(), Math.min(capacity(bucket, i), window.remaining() + cost),
                     window.resetAfter());
             fewest = Math.min(fewest, back[i].remaining());
         }

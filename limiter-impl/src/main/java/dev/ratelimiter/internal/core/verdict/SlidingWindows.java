@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.core.verdict;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.spi.StoreAnswers;
 
@@ -49,7 +50,7 @@ public final class SlidingWindows {
         int top = -1;
         long topWait = 0;
         for (int i = 0; i < count; i++) {
-            Bucket.Limit limit = bucket.limits().get(i);
+            Limit limit = bucket.limits().get(i);
             long windowMillis = limit.window().toMillis();
             long cur = Math.max(0, current[i]);
             long prev = Math.max(0, previous[i]);
@@ -103,7 +104,7 @@ public final class SlidingWindows {
      */
     public static Verdict single(Bucket bucket, long cost, boolean allowed, long current, long previous,
                                  long endMillis, LongFunction<Duration> durations) {
-        Bucket.Limit limit = bucket.limits().get(0);
+        Limit limit = bucket.limits().get(0);
         long windowMillis = limit.window().toMillis();
         long cur = Math.max(0, current);
         long prev = Math.max(0, previous);

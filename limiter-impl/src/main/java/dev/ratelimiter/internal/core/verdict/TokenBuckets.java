@@ -10,6 +10,8 @@ import java.util.List;
 import static dev.ratelimiter.internal.core.verdict.Verdicts.clamp;
 import static dev.ratelimiter.internal.core.verdict.Verdicts.needed;
 import static dev.ratelimiter.internal.core.verdict.Verdicts.outcome;
+import static dev.ratelimiter.spi.TokenBucketTiming.capacity;
+import static dev.ratelimiter.spi.TokenBucketTiming.tokenIntervalMicros;
 
 /**
  * A token bucket's verdict (docs/guide.md#token-buckets) from each window's whole tokens left and time until full;
@@ -46,7 +48,7 @@ public final class TokenBuckets {
     public static Verdict single(Bucket bucket, long cost, boolean allowed, long remaining, long fullMillis,
                                  long fillMillis) {
         long full = clamp(fullMillis, fillMillis);
-        return new Verdict(outcome(allowed), bucket.limit(), clamp(remaining, bucket.capacity(0)),
+        return new Verdict(outcome(allowed), bucket.limit(), clamp(remaining, capacity(bucket, 0)),
                 Duration.ofMillis(allowed ? full : waitMillis(bucket, 0, cost, full)));
     }
 
@@ -73,7 +75,7 @@ public final class TokenBuckets {
         long topWait = -1;
         for (int i = 0; i < count; i++) {
             long full = clamp(fullMillis[i], fillMillis(bucket, i));
-            windows[i] = new Verdict.Window(bucket.limits().get(i), clamp(remaining[i], bucket.capacity(i)),
+            windows[i] = new Verdict.Window(bucket.limits().get(i), clamp(remaining[i], capacity(bucket, i)),
                     Duration.ofMillis(full));
             if (allowed) {
                 if (top < 0 || windows[i].remaining() < windows[top].remaining()) {
@@ -100,13 +102,13 @@ public final class TokenBuckets {
     static Verdict fromAnswer(Bucket bucket, long cost, boolean allowed, long[] answer, int at) {
         int count = bucket.limits().size();
         if (count == 1) {
-            return single(bucket, cost, allowed, bucket.capacity(0) - StoreAnswers.tokensMissing(answer, at, 0),
+            return single(bucket, cost, allowed, capacity(bucket, 0) - StoreAnswers.tokensMissing(answer, at, 0),
                     StoreAnswers.tokensFullMillis(answer, at, 0));
         }
         long[] remaining = new long[count];
         long[] fullMillis = new long[count];
         for (int i = 0; i < count; i++) {
-            remaining[i] = bucket.capacity(i) - StoreAnswers.tokensMissing(answer, at, i);
+            remaining[i] = capacity(bucket, i) - StoreAnswers.tokensMissing(answer, at, i);
             fullMillis[i] = StoreAnswers.tokensFullMillis(answer, at, i);
         }
         return of(bucket, cost, allowed, remaining, fullMillis);
@@ -117,7 +119,7 @@ public final class TokenBuckets {
         int count = bucket.limits().size();
         long[] remaining = new long[count];
         for (int i = 0; i < count; i++) {
-            remaining[i] = bucket.capacity(i);
+            remaining[i] = capacity(bucket, i);
         }
         return of(bucket, 0, true, remaining, new long[count]);
     }
@@ -128,13 +130,13 @@ public final class TokenBuckets {
      * 1 (a refusal never says "now").
      */
     private static long waitMillis(Bucket bucket, int index, long cost, long fullMillis) {
-        long spareMicros = Math.max(0, bucket.capacity(index) - needed(cost)) * bucket.tokenIntervalMicros(index);
+        long spareMicros = Math.max(0, capacity(bucket, index) - needed(cost)) * tokenIntervalMicros(bucket, index);
         long waitMicros = fullMillis * 1_000 - spareMicros;
         return Math.max(1, Math.floorDiv(waitMicros + 999, 1_000));
     }
 
     /** Milliseconds window {@code index} of a token bucket takes to fill from empty, rounded up. */
     private static long fillMillis(Bucket bucket, int index) {
-        return Math.floorDiv(bucket.capacity(index) * bucket.tokenIntervalMicros(index) + 999, 1_000);
+        return Math.floorDiv(capacity(bucket, index) * tokenIntervalMicros(bucket, index) + 999, 1_000);
     }
 }

@@ -74,9 +74,9 @@ class ConfigProfilesTest {
 
         assertThat(configuration.settings().buckets())
                 .containsOnlyKeys("api-anonymous", "api-authenticated", "debug", "login");
-        assertThat(configuration.settings().bucket("debug")).contains(new Bucket("debug", 7, Duration.ofMinutes(1)));
+        assertThat(configuration.settings().bucket("debug")).contains(Bucket.of("debug", 7, Duration.ofMinutes(1)));
         assertThat(configuration.settings().bucket("login"))
-                .contains(new Bucket("login", 500, Duration.ofMinutes(15)));
+                .contains(Bucket.of("login", 500, Duration.ofMinutes(15)));
         assertThat(log.records(Level.ALL)).as("no typo warning for known names under a profile").isEmpty();
     }
 
@@ -87,8 +87,8 @@ class ConfigProfilesTest {
 
         assertThat(configuration.settings().buckets())
                 .containsOnlyKeys("api-anonymous", "api-authenticated", "audit", "login");
-        assertThat(configuration.settings().bucket("audit")).contains(new Bucket("audit", 9, Duration.ofHours(1)));
-        assertThat(configuration.settings().bucket("login")).contains(new Bucket("login", 5, Duration.ofMinutes(15)));
+        assertThat(configuration.settings().bucket("audit")).contains(Bucket.of("audit", 9, Duration.ofHours(1)));
+        assertThat(configuration.settings().bucket("login")).contains(Bucket.of("login", 5, Duration.ofMinutes(15)));
     }
 
     @Test
@@ -115,7 +115,7 @@ class ConfigProfilesTest {
         assertThat(configuration.settings().buckets())
                 .containsOnlyKeys("api-anonymous", "api-authenticated", "from-env");
         assertThat(configuration.settings().bucket("from-env"))
-                .contains(new Bucket("from-env", 8, Duration.ofMinutes(2)));
+                .contains(Bucket.of("from-env", 8, Duration.ofMinutes(2)));
     }
 
     @Test

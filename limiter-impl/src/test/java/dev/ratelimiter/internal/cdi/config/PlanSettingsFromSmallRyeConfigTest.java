@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.cdi.config;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.internal.core.settings.BucketPlans;
 import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.testing.LogCapture;
@@ -84,9 +85,9 @@ class PlanSettingsFromSmallRyeConfigTest {
         BucketPlans reports = configuration.settings().plans("reports");
         assertThat(reports.resolver()).contains("tenantPlans");
         assertThat(reports.plan("pro-plus").orElseThrow().limits())
-                .containsExactly(new Bucket.Limit(1000, Duration.ofMinutes(1)));
+                .containsExactly(new Limit(1000, Duration.ofMinutes(1)));
         Bucket trial = reports.plan("trial").orElseThrow();
-        assertThat(trial.limits()).containsExactly(new Bucket.Limit(5, Duration.ofMinutes(1)));
+        assertThat(trial.limits()).containsExactly(new Limit(5, Duration.ofMinutes(1)));
         assertThat(trial.burst()).isEqualTo(2);
         assertThat(configuration.settings().plans("api-authenticated").plan("gold").orElseThrow().limit())
                 .isEqualTo(6000);

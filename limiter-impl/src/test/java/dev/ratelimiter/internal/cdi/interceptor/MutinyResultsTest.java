@@ -57,7 +57,7 @@ class MutinyResultsTest {
     @DisplayName("a refusal decided on a worker fails the Uni subscribed on the event loop")
     void refusalFromWorker() {
         RateLimitExceededException denial = new RateLimitExceededException(
-                new Bucket("login", 3, Duration.ofMinutes(15)), Verdict.denied(3, Duration.ofMinutes(1)));
+                Bucket.of("login", 3, Duration.ofMinutes(15)), Verdict.denied(3, Duration.ofMinutes(1)));
 
         CompletableFuture<Object> result = subscribeOnEventLoop(() -> denial, () -> Uni.createFrom().item("ran"));
 

@@ -66,7 +66,7 @@ class BatchedChainTest {
     }
 
     private static Bucket bucket(String name, long limit, OutagePolicy policy) {
-        return new Bucket(name, limit, Duration.ofMinutes(15), policy);
+        return Bucket.of(name, limit, Duration.ofMinutes(15), policy);
     }
 
     private static StoreItem item(Bucket bucket, String key) {

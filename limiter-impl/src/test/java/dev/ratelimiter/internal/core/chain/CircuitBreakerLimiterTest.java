@@ -23,7 +23,7 @@ import static org.awaitility.Awaitility.await;
 
 class CircuitBreakerLimiterTest {
 
-    private final Bucket bucket = new Bucket("b", 10, Duration.ofSeconds(60));
+    private final Bucket bucket = Bucket.of("b", 10, Duration.ofSeconds(60));
     private final AtomicBoolean storeUp = new AtomicBoolean(true);
     private final AtomicInteger storeCalls = new AtomicInteger();
     private final AtomicInteger probes = new AtomicInteger();

@@ -1,6 +1,8 @@
 package dev.ratelimiter.internal.core.chain;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
@@ -30,7 +32,7 @@ class DenyCacheLimiterTest {
     private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final CountingLimiter store = new CountingLimiter(new MemoryRateLimiter(clock, 1_000));
     private final StoreChain.CachedDenials cachedDenials = new StoreChain.CachedDenials();
-    private final Bucket login = new Bucket("login", 2, Duration.ofSeconds(10), OutagePolicy.FALLBACK);
+    private final Bucket login = Bucket.of("login", 2, Duration.ofSeconds(10), OutagePolicy.FALLBACK);
 
     private long nanos() {
         Instant now = clock.instant();
@@ -114,7 +116,7 @@ class DenyCacheLimiterTest {
     @DisplayName("allowed and unavailable answers are never kept: each attempt reaches the store")
     void onlyRefusalsAreKept() {
         DenyCacheLimiter limiter = cache(Duration.ofMinutes(1), 100);
-        Bucket roomy = new Bucket("roomy", 1_000, Duration.ofSeconds(10), OutagePolicy.FALLBACK);
+        Bucket roomy = Bucket.of("roomy", 1_000, Duration.ofSeconds(10), OutagePolicy.FALLBACK);
         for (int i = 0; i < 5; i++) {
             assertThat(limiter.consume(roomy, "k").outcome()).isEqualTo(Outcome.ALLOWED);
         }
@@ -149,7 +151,7 @@ class DenyCacheLimiterTest {
     @DisplayName("past max-keys refusals of a bucket, new ones are not kept and none is evicted; other buckets apart")
     void boundedPerBucket() {
         DenyCacheLimiter limiter = cache(Duration.ofMinutes(1), 2);
-        Bucket other = new Bucket("other", 2, Duration.ofSeconds(10), OutagePolicy.FALLBACK);
+        Bucket other = Bucket.of("other", 2, Duration.ofSeconds(10), OutagePolicy.FALLBACK);
         exhaust(limiter, login, "a");
         exhaust(limiter, login, "b");
         exhaust(limiter, login, "c");
@@ -185,7 +187,7 @@ class DenyCacheLimiterTest {
     @Test
     @DisplayName("a refusal for cost 10 with 5 left does not refuse a cost-5 call (the store allows it); a cost-6 call, which the store would refuse, is refused from memory")
     void refusalForACostRefusesOnlyCallsThatNeedMore() {
-        Bucket export = new Bucket("export", 15, Duration.ofSeconds(60), OutagePolicy.FALLBACK);
+        Bucket export = Bucket.of("export", 15, Duration.ofSeconds(60), OutagePolicy.FALLBACK);
         DenyCacheLimiter limiter = cache(Duration.ofMinutes(1), 100);
         limiter.consume(export, "k", 10);
         Verdict refused = limiter.consume(export, "k", 10);
@@ -211,8 +213,8 @@ class DenyCacheLimiterTest {
     @Test
     @DisplayName("several windows: the kept refusal is the refusing window's; a refusal by the burst window answers from memory with every window, resets moved on")
     void refusalOfSeveralWindows() {
-        Bucket projects = new Bucket("projects", java.util.List.of(new Bucket.Limit(2, Duration.ofSeconds(1)),
-                new Bucket.Limit(100, Duration.ofHours(1))), OutagePolicy.FALLBACK);
+        Bucket projects = Bucket.of("projects", java.util.List.of(new Limit(2, Duration.ofSeconds(1)),
+                new Limit(100, Duration.ofHours(1))), OutagePolicy.FALLBACK);
         DenyCacheLimiter limiter = cache(Duration.ofMinutes(1), 100);
         Verdict refused = exhaust(limiter, projects, "k");
         assertThat(refused.outcome()).isEqualTo(Outcome.DENIED);
@@ -236,8 +238,8 @@ class DenyCacheLimiterTest {
     @Test
     @DisplayName("a token bucket's refusal is kept only until the refused call could pass, and only for calls needing at least as many tokens: a cheaper call, which the refill may allow sooner, goes to the store")
     void tokenBucketRefusalLastsUntilItsTokensAreBack() {
-        Bucket reports = new Bucket("reports", java.util.List.of(new Bucket.Limit(10, Duration.ofSeconds(10))),
-                OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
+        Bucket reports = Bucket.of("reports", java.util.List.of(new Limit(10, Duration.ofSeconds(10))),
+                OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET, 0);
         DenyCacheLimiter limiter = cache(Duration.ofMinutes(1), 100);
         limiter.consume(reports, "k", 10);
         Verdict refused = limiter.consume(reports, "k", 3);
@@ -266,7 +268,7 @@ class DenyCacheLimiterTest {
             + "is then served to calls under the plan only")
     void refusalHoldsUnderItsOwnLimitsOnly() {
         DenyCacheLimiter limiter = cache(Duration.ofMinutes(1), 100);
-        Bucket pro = login.withPlan("pro", java.util.List.of(new Bucket.Limit(5, Duration.ofSeconds(10))), 0);
+        Bucket pro = login.withPlan("pro", java.util.List.of(new Limit(5, Duration.ofSeconds(10))), 0);
         assertThat(exhaust(limiter, login, "k").outcome()).as("2 of 2 spent").isEqualTo(Outcome.DENIED);
         assertThat(limiter.size(login)).isEqualTo(1);
         long calls = store.calls();
@@ -295,13 +297,13 @@ class DenyCacheLimiterTest {
         DenyCacheLimiter limiter = cache(Duration.ofMinutes(1), 100);
         exhaust(limiter, login, "k");
         Bucket same = login.withPlan(Bucket.EXPLICIT_PLAN,
-                java.util.List.of(new Bucket.Limit(2, Duration.ofSeconds(10))), 0);
+                java.util.List.of(new Limit(2, Duration.ofSeconds(10))), 0);
         long calls = store.calls();
 
         assertThat(limiter.consume(same, "k").outcome()).isEqualTo(Outcome.DENIED);
         assertThat(store.calls()).isEqualTo(calls);
-        Bucket burstier = new Bucket("reports", java.util.List.of(new Bucket.Limit(2, Duration.ofSeconds(10))),
-                OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 0);
+        Bucket burstier = Bucket.of("reports", java.util.List.of(new Limit(2, Duration.ofSeconds(10))),
+                OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET, 0);
         limiter.consume(burstier, "k", 2);
         assertThat(limiter.consume(burstier, "k").outcome()).isEqualTo(Outcome.DENIED);
         calls = store.calls();
@@ -317,7 +319,7 @@ class DenyCacheLimiterTest {
     void refusalHoldsUnderItsOwnAlgorithmOnly() {
         DenyCacheLimiter limiter = cache(Duration.ofMinutes(1), 100);
         assertThat(exhaust(limiter, login, "k").outcome()).isEqualTo(Outcome.DENIED);
-        Bucket sliding = new Bucket(login.name(), login.limits(), login.onOutage(), Bucket.Algorithm.SLIDING_WINDOW,
+        Bucket sliding = Bucket.of(login.name(), login.limits(), login.onOutage(), Algorithm.SLIDING_WINDOW,
                 0);
         long calls = store.calls();
         limiter.consume(sliding, "k");
@@ -330,9 +332,9 @@ class DenyCacheLimiterTest {
             + "items before it")
     void severalItemsUnderOtherLimits() {
         DenyCacheLimiter limiter = cache(Duration.ofMinutes(1), 100);
-        Bucket orders = new Bucket("orders", 100, Duration.ofSeconds(10), OutagePolicy.FALLBACK);
+        Bucket orders = Bucket.of("orders", 100, Duration.ofSeconds(10), OutagePolicy.FALLBACK);
         exhaust(limiter, login, "k");
-        Bucket pro = login.withPlan("pro", java.util.List.of(new Bucket.Limit(5, Duration.ofSeconds(10))), 0);
+        Bucket pro = login.withPlan("pro", java.util.List.of(new Limit(5, Duration.ofSeconds(10))), 0);
         long calls = store.calls();
 
         Verdict[] verdicts = limiter.consumeAll(java.util.List.of(new dev.ratelimiter.spi.StoreItem(orders, "k", 1),

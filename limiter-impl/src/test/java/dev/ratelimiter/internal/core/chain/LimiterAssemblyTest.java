@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class LimiterAssemblyTest {
 
     private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
-    private final Bucket login = new Bucket("login", 2, Duration.ofMinutes(1));
+    private final Bucket login = Bucket.of("login", 2, Duration.ofMinutes(1));
 
     @Test
     @DisplayName("memory: the in-process chain, in-process key hashing, never blocking, the monitor named memory")

@@ -68,7 +68,7 @@ class MapStoreOutageTest {
     }
 
     private Bucket bucket(String name) {
-        return new Bucket(name, 2, Duration.ofMinutes(1), switch (name) {
+        return Bucket.of(name, 2, Duration.ofMinutes(1), switch (name) {
             case "login" -> dev.ratelimiter.OutagePolicy.FALLBACK;
             case "exports" -> dev.ratelimiter.OutagePolicy.FAIL_CLOSED;
             default -> dev.ratelimiter.OutagePolicy.FAIL_OPEN;

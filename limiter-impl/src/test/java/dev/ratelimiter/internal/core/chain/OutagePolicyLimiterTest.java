@@ -1,6 +1,8 @@
 package dev.ratelimiter.internal.core.chain;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
@@ -42,7 +44,7 @@ class OutagePolicyLimiterTest {
     private final RateLimiter limiter = new OutagePolicyLimiter(down, Optional.of(fallback), outages);
 
     private static Bucket bucket(OutagePolicy policy) {
-        return new Bucket("b", 2, Duration.ofSeconds(60), policy);
+        return Bucket.of("b", 2, Duration.ofSeconds(60), policy);
     }
 
     @Test
@@ -120,7 +122,7 @@ class OutagePolicyLimiterTest {
     void fallbackCarriesTheStoresCounts() {
         SwitchableStore store = new SwitchableStore();
         RateLimiter chain = new OutagePolicyLimiter(store, Optional.of(fallback), outages);
-        Bucket bucket = new Bucket("login", 5, Duration.ofSeconds(60));
+        Bucket bucket = Bucket.of("login", 5, Duration.ofSeconds(60));
         for (int i = 0; i < 6; i++) {
             chain.consume(bucket, "locked");
         }
@@ -149,7 +151,7 @@ class OutagePolicyLimiterTest {
     void storeRulesAgainAfterAnOutage() {
         SwitchableStore store = new SwitchableStore();
         RateLimiter chain = new OutagePolicyLimiter(store, Optional.of(fallback), outages);
-        Bucket bucket = new Bucket("login", 5, Duration.ofSeconds(60));
+        Bucket bucket = Bucket.of("login", 5, Duration.ofSeconds(60));
         chain.consume(bucket, "k");
         store.up = false;
         chain.consume(bucket, "k");
@@ -166,16 +168,16 @@ class OutagePolicyLimiterTest {
     void onlyFallbackBucketsCarried() {
         SwitchableStore store = new SwitchableStore();
         RateLimiter chain = new OutagePolicyLimiter(store, Optional.of(fallback), outages);
-        chain.consume(new Bucket("open", 5, Duration.ofSeconds(60), OutagePolicy.FAIL_OPEN), "k");
-        chain.consume(new Bucket("closed", 5, Duration.ofSeconds(60), OutagePolicy.FAIL_CLOSED), "k");
+        chain.consume(Bucket.of("open", 5, Duration.ofSeconds(60), OutagePolicy.FAIL_OPEN), "k");
+        chain.consume(Bucket.of("closed", 5, Duration.ofSeconds(60), OutagePolicy.FAIL_CLOSED), "k");
         assertThat(fallback.liveCounters("open") + fallback.liveCounters("closed")).isZero();
     }
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(Bucket.Algorithm.class)
+    @EnumSource(Algorithm.class)
     @DisplayName("plans: the store's verdicts are carried under the bucket each was decided under, so in an outage the "
             + "fallback goes on from the key's count under its plan, not under the first bucket it saw of that name")
-    void carriedUnderTheDecidedPlan(Bucket.Algorithm algorithm) {
+    void carriedUnderTheDecidedPlan(Algorithm algorithm) {
         AtomicBoolean up = new AtomicBoolean(true);
         MemoryRateLimiter store = new MemoryRateLimiter(clock, 100); // stands for a shared store, on the same clock
         RateLimiter flaky = new RateLimiter() {
@@ -190,9 +192,9 @@ class OutagePolicyLimiterTest {
             }
         };
         RateLimiter chain = new OutagePolicyLimiter(flaky, Optional.of(fallback), outages);
-        Bucket free = new Bucket("planned", List.of(new Bucket.Limit(10, Duration.ofSeconds(60))),
+        Bucket free = Bucket.of("planned", List.of(new Limit(10, Duration.ofSeconds(60))),
                 OutagePolicy.FALLBACK, algorithm, 0);
-        Bucket pro = free.withPlan("pro", List.of(new Bucket.Limit(100, Duration.ofSeconds(60))), 0);
+        Bucket pro = free.withPlan("pro", List.of(new Limit(100, Duration.ofSeconds(60))), 0);
         for (int i = 0; i < 3; i++) {
             assertThat(chain.consume(free, "k").outcome()).isEqualTo(Outcome.ALLOWED);
         }

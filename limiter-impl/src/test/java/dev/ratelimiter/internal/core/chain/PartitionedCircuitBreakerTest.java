@@ -30,7 +30,7 @@ import static org.awaitility.Awaitility.await;
  */
 class PartitionedCircuitBreakerTest {
 
-    private final Bucket bucket = new Bucket("b", 10, Duration.ofSeconds(60));
+    private final Bucket bucket = Bucket.of("b", 10, Duration.ofSeconds(60));
     private final Set<String> down = ConcurrentHashMap.newKeySet();
     private final Map<String, AtomicInteger> storeCalls = Map.of("node-a", new AtomicInteger(),
             "node-b", new AtomicInteger());

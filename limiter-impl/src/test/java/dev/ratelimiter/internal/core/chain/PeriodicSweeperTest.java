@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
 
-import dev.ratelimiter.Sweepable;
+import dev.ratelimiter.spi.Sweepable;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 

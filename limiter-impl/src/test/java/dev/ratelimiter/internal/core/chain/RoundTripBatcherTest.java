@@ -38,7 +38,7 @@ import static org.awaitility.Awaitility.await;
  */
 class RoundTripBatcherTest {
 
-    private static final Bucket BUCKET = new Bucket("batched", 1_000, Duration.ofMinutes(1));
+    private static final Bucket BUCKET = Bucket.of("batched", 1_000, Duration.ofMinutes(1));
 
     private final ExecutorService callers = Executors.newCachedThreadPool();
     private final GatedStore store = new GatedStore(new StoreBatching(8, 1, Duration.ofSeconds(30)));

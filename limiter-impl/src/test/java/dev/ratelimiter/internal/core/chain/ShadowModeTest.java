@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.core.chain;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
@@ -25,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ShadowModeTest {
 
     private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
-    private final Bucket trial = new Bucket("trial", 2, Duration.ofMinutes(1));
-    private final Bucket login = new Bucket("login", 2, Duration.ofMinutes(1));
+    private final Bucket trial = Bucket.of("trial", 2, Duration.ofMinutes(1));
+    private final Bucket login = Bucket.of("login", 2, Duration.ofMinutes(1));
     private final List<String> reported = new ArrayList<>();
     private final RateLimiterMetrics metrics = new RateLimiterMetrics() {
         @Override
@@ -80,7 +81,7 @@ class ShadowModeTest {
     @DisplayName("a fail-closed outage of a shadow bucket lets the call go on, reported as shadow UNAVAILABLE, not logged")
     void unavailableLetThrough() {
         ShadowMode shadow = shadow(100);
-        Bucket failClosed = new Bucket("trial", 2, Duration.ofMinutes(1), OutagePolicy.FAIL_CLOSED);
+        Bucket failClosed = Bucket.of("trial", 2, Duration.ofMinutes(1), OutagePolicy.FAIL_CLOSED);
         OutagePolicyLimiter chain = new OutagePolicyLimiter(new MemoryRateLimiter(clock, 1), Optional.empty(),
                 OutageListener.NONE);
         chain.consume(failClosed, "first");
@@ -100,8 +101,8 @@ class ShadowModeTest {
     @Test
     @DisplayName("a bucket of several windows: the log names the window that would refuse, not the bucket's first")
     void loggedWithTheRefusingWindow() {
-        Bucket burstAndHour = new Bucket("trial", List.of(new Bucket.Limit(10, Duration.ofSeconds(1)),
-                new Bucket.Limit(3, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK);
+        Bucket burstAndHour = Bucket.of("trial", List.of(new Limit(10, Duration.ofSeconds(1)),
+                new Limit(3, Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK);
         ShadowMode shadow = shadow(100);
         try (LogCapture log = LogCapture.of(ShadowMode.class)) {
             for (int i = 0; i < 4; i++) {

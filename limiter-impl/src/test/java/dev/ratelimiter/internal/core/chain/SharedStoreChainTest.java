@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class SharedStoreChainTest {
 
-    private final Bucket bucket = new Bucket("login", 5, Duration.ofMinutes(1));
+    private final Bucket bucket = Bucket.of("login", 5, Duration.ofMinutes(1));
     private final RateLimiter downStore = new RateLimiter() {
         @Override
         public Verdict consume(Bucket bucket, String key, long cost) {

@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.core.memory;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.RateLimiter;
 import dev.ratelimiter.Verdict;
@@ -104,7 +105,7 @@ class MemoryRateLimiterTest extends RateLimiterContract {
         MemoryRateLimiter memory = new MemoryRateLimiter(clock, cap);
         OutageStatistics outages = new OutageStatistics();
         RateLimiter limiter = new OutagePolicyLimiter(memory, Optional.empty(), outages);
-        Bucket failClosed = new Bucket(bucket("closed", 5, MINUTE).name(), 5, MINUTE, OutagePolicy.FAIL_CLOSED);
+        Bucket failClosed = Bucket.of(bucket("closed", 5, MINUTE).name(), 5, MINUTE, OutagePolicy.FAIL_CLOSED);
         Bucket fallback = bucket("fallback", 5, MINUTE);
 
         long unavailable = 0;
@@ -160,7 +161,7 @@ class MemoryRateLimiterTest extends RateLimiterContract {
             + "length, its count kept, and the end stays clamped (docs/stores.md#counters-across-a-change-of-settings)")
     void rebuiltShorterBucketClampsResetAfter() {
         Bucket hourly = bucket("rebuilt", 5, Duration.ofHours(1));
-        Bucket minutely = new Bucket(hourly.name(), 5, MINUTE);
+        Bucket minutely = Bucket.of(hourly.name(), 5, MINUTE);
         limiter.consume(hourly, "k");
         clock.advance(Duration.ofMillis(1));
 
@@ -180,7 +181,7 @@ class MemoryRateLimiterTest extends RateLimiterContract {
     void bucketsInTurnKeepTheirCounts() {
         Bucket first = bucket("turn-a", 2, MINUTE);
         Bucket second = bucket("turn-b", 3, MINUTE);
-        Bucket firstAgain = new Bucket(first.name(), 2, MINUTE);
+        Bucket firstAgain = Bucket.of(first.name(), 2, MINUTE);
 
         assertThat(limiter.consume(first, "k").remaining()).isEqualTo(1);
         assertThat(limiter.consume(second, "k").remaining()).isEqualTo(2);
@@ -226,9 +227,9 @@ class MemoryRateLimiterTest extends RateLimiterContract {
     @DisplayName("carry takes each window of a bucket of several from the store's verdict")
     void carrySeveralWindows() {
         MemoryRateLimiter memory = (MemoryRateLimiter) limiter;
-        Bucket.Limit burst = new Bucket.Limit(3, Duration.ofSeconds(10));
-        Bucket.Limit hour = new Bucket.Limit(10, Duration.ofHours(1));
-        Bucket bucket = new Bucket("carry-several", List.of(burst, hour), OutagePolicy.FALLBACK);
+        Limit burst = new Limit(3, Duration.ofSeconds(10));
+        Limit hour = new Limit(10, Duration.ofHours(1));
+        Bucket bucket = Bucket.of("carry-several", List.of(burst, hour), OutagePolicy.FALLBACK);
         memory.carry(bucket, "k", new Verdict(Outcome.ALLOWED, 3, 2, Duration.ofSeconds(4), List.of(
                 new Verdict.Window(burst, 2, Duration.ofSeconds(4)),
                 new Verdict.Window(hour, 1, Duration.ofMinutes(30)))));
@@ -254,8 +255,8 @@ class MemoryRateLimiterTest extends RateLimiterContract {
     @DisplayName("token bucket: the sweep deletes a key's state once every window is full again (at that instant, not a millisecond before)")
     void sweepDeletesFullTokenBuckets() {
         MemoryRateLimiter memory = (MemoryRateLimiter) limiter;
-        Bucket bucket = tokenBucket("tb-sweep", 0, new Bucket.Limit(2, Duration.ofSeconds(10)),
-                new Bucket.Limit(4, Duration.ofSeconds(60)));
+        Bucket bucket = tokenBucket("tb-sweep", 0, new Limit(2, Duration.ofSeconds(10)),
+                new Limit(4, Duration.ofSeconds(60)));
         memory.consume(bucket, "k");
         clock.advance(Duration.ofSeconds(15).minusMillis(1));
         assertThat(memory.sweep()).as("the 60 s window refills a token in 15 s").isZero();
@@ -269,7 +270,7 @@ class MemoryRateLimiterTest extends RateLimiterContract {
     @DisplayName("token bucket: carry takes the store's whole tokens left per window, so the fallback goes on from them")
     void carryTokenBucket() {
         MemoryRateLimiter memory = (MemoryRateLimiter) limiter;
-        Bucket bucket = tokenBucket("tb-carry", 0, new Bucket.Limit(10, Duration.ofSeconds(10)));
+        Bucket bucket = tokenBucket("tb-carry", 0, new Limit(10, Duration.ofSeconds(10)));
         memory.carry(bucket, "k", TokenBuckets.single(bucket, 1, true, 3, 7_000));
         assertThat(memory.consume(bucket, "k").remaining()).isEqualTo(2);
         assertThat(memory.consume(bucket, "k", 3).outcome()).isEqualTo(Verdict.Outcome.DENIED);
@@ -282,15 +283,15 @@ class MemoryRateLimiterTest extends RateLimiterContract {
             + "the key was counted under before (token bucket: in the plan's tokens)")
     void carryUnderAPlan() {
         MemoryRateLimiter memory = (MemoryRateLimiter) limiter;
-        Bucket tokens = tokenBucket("tb-carry-plan", 0, new Bucket.Limit(10, Duration.ofSeconds(10)));
-        Bucket tokensPro = tokens.withPlan("pro", List.of(new Bucket.Limit(100, Duration.ofSeconds(10))), 0);
+        Bucket tokens = tokenBucket("tb-carry-plan", 0, new Limit(10, Duration.ofSeconds(10)));
+        Bucket tokensPro = tokens.withPlan("pro", List.of(new Limit(100, Duration.ofSeconds(10))), 0);
         memory.consume(tokens, "k");
         memory.carry(tokensPro, "k", TokenBuckets.single(tokensPro, 1, true, 60, 4_000));
         assertThat(memory.consume(tokensPro, "k").remaining()).as("the store's 60 of 100, and this call")
                 .isEqualTo(59);
 
-        Bucket sliding = slidingWindow("sw-carry-plan", new Bucket.Limit(10, Duration.ofSeconds(10)));
-        Bucket slidingPro = sliding.withPlan("pro", List.of(new Bucket.Limit(100, Duration.ofSeconds(10))), 0);
+        Bucket sliding = slidingWindow("sw-carry-plan", new Limit(10, Duration.ofSeconds(10)));
+        Bucket slidingPro = sliding.withPlan("pro", List.of(new Limit(100, Duration.ofSeconds(10))), 0);
         memory.consume(sliding, "k");
         memory.carry(slidingPro, "k", SlidingWindows.single(slidingPro, 1, true, 40, 0, 6_000));
         assertThat(memory.consume(slidingPro, "k").remaining()).as("the store's 40 of 100, and this call")
@@ -304,7 +305,7 @@ class MemoryRateLimiterTest extends RateLimiterContract {
             + "store's window is the one held; a carried refusal holds until the refused call could pass, at least")
     void carrySlidingWindow() {
         MemoryRateLimiter memory = (MemoryRateLimiter) limiter;
-        Bucket bucket = slidingWindow("sw-carry", new Bucket.Limit(10, Duration.ofSeconds(10)));
+        Bucket bucket = slidingWindow("sw-carry", new Limit(10, Duration.ofSeconds(10)));
         memory.carry(bucket, "k", SlidingWindows.single(bucket, 1, true, 3, 0, 6_000));
         assertThat(memory.consume(bucket, "k").remaining()).isEqualTo(6);
         memory.carry(bucket, "k", SlidingWindows.single(bucket, 1, true, 5, 0, 6_000));
@@ -328,8 +329,8 @@ class MemoryRateLimiterTest extends RateLimiterContract {
     @DisplayName("sliding window of several windows: carry takes each window from the store's verdict")
     void carrySlidingWindows() {
         MemoryRateLimiter memory = (MemoryRateLimiter) limiter;
-        Bucket bucket = slidingWindow("sw-carry-several", new Bucket.Limit(3, Duration.ofSeconds(10)),
-                new Bucket.Limit(10, Duration.ofHours(1)));
+        Bucket bucket = slidingWindow("sw-carry-several", new Limit(3, Duration.ofSeconds(10)),
+                new Limit(10, Duration.ofHours(1)));
         memory.carry(bucket, "k", SlidingWindows.of(bucket, 1, true, new long[] {1, 9}, new long[] {0, 0},
                 new long[] {5_000, 1_800_000}));
         assertThat(memory.consume(bucket, "k").outcome()).as("one left in the hour").isEqualTo(Outcome.ALLOWED);

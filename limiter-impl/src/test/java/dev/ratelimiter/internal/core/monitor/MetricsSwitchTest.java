@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class MetricsSwitchTest {
 
-    private final Bucket bucket = new Bucket("login", 5, Duration.ofMinutes(15));
+    private final Bucket bucket = Bucket.of("login", 5, Duration.ofMinutes(15));
 
     @Test
     @DisplayName("once connected, every event of the port reaches the adapter with its arguments: an event the "

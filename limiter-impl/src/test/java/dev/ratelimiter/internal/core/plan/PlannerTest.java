@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.core.plan;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.RateLimitContext;
 import dev.ratelimiter.RateLimitPlan;
 import dev.ratelimiter.RateLimitPlanResolver;
@@ -25,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PlannerTest {
 
     private final ManualClock clock = new ManualClock(Instant.parse("2026-12-03T10:00:00Z"));
-    private final Bucket reports = new Bucket("reports", 10, Duration.ofMinutes(1));
-    private final Bucket pro = reports.withPlan("pro", List.of(new Bucket.Limit(100, Duration.ofMinutes(1))), 0);
+    private final Bucket reports = Bucket.of("reports", 10, Duration.ofMinutes(1));
+    private final Bucket pro = reports.withPlan("pro", List.of(new Limit(100, Duration.ofMinutes(1))), 0);
     private final Map<String, RateLimitPlan> tenants = new HashMap<>(Map.of("acme", RateLimitPlan.named("pro"),
             "globex", RateLimitPlan.limit(50), "initech", RateLimitPlan.named("gold")));
     private final AtomicInteger asked = new AtomicInteger();
@@ -66,7 +67,7 @@ class PlannerTest {
     @Test
     @DisplayName("an undeclared plan, a throwing resolver and limits that do not fit get the bucket's own, counted")
     void missesGetOwnLimits() {
-        tenants.put("umbrella", RateLimitPlan.limits(List.of(new Bucket.Limit(5, Duration.ofHours(1))), 0));
+        tenants.put("umbrella", RateLimitPlan.limits(List.of(new Limit(5, Duration.ofHours(1))), 0));
         Planner planner = planner(Duration.ofMinutes(1));
         assertThat(choose(planner, "initech", 1)).isSameAs(reports);
         assertThat(choose(planner, "broken", 1)).isSameAs(reports);

@@ -1,6 +1,8 @@
 package dev.ratelimiter.internal.core.settings;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.testing.RangeChecks;
 import org.junit.jupiter.api.DisplayName;
@@ -73,8 +75,8 @@ class SettingsReaderPlansTest {
                         .anySatisfy(problem -> assertThat(problem).contains(fragments)));
     }
 
-    private static Bucket.Limit perMinute(long limit) {
-        return new Bucket.Limit(limit, Duration.ofMinutes(1));
+    private static Limit perMinute(long limit) {
+        return new Limit(limit, Duration.ofMinutes(1));
     }
 
     @Test
@@ -133,7 +135,7 @@ class SettingsReaderPlansTest {
         properties.put("ratelimiter.buckets.projects.plans", "pro");
         properties.put("ratelimiter.buckets.projects.plans.pro.limits", "10000/PT1H, 50/PT1S");
         assertThat(read().plans("projects").plan("pro").orElseThrow().limits()).containsExactly(
-                new Bucket.Limit(50, Duration.ofSeconds(1)), new Bucket.Limit(10_000, Duration.ofHours(1)));
+                new Limit(50, Duration.ofSeconds(1)), new Limit(10_000, Duration.ofHours(1)));
     }
 
     @Test
@@ -179,7 +181,7 @@ class SettingsReaderPlansTest {
         properties.put("ratelimiter.buckets.reports.plans.free.limit", "10");
         BucketPlans plans = read().plans("reports");
         Bucket pro = plans.plan("pro").orElseThrow();
-        assertThat(pro.algorithm()).isEqualTo(Bucket.Algorithm.TOKEN_BUCKET);
+        assertThat(pro.algorithm()).isEqualTo(Algorithm.TOKEN_BUCKET);
         assertThat(pro.burst()).isEqualTo(20);
         assertThat(pro.largestCost()).isEqualTo(20);
         assertThat(plans.plan("free").orElseThrow().burst()).isEqualTo(10);
@@ -407,7 +409,7 @@ class SettingsReaderPlansTest {
         LimiterSettings settings = read();
         assertThat(settings.buckets()).containsOnlyKeys("api-anonymous", "api-authenticated", "reports",
                 "team-plans");
-        assertThat(settings.bucket("team-plans")).contains(new Bucket("team-plans", 7, Duration.ofHours(1),
+        assertThat(settings.bucket("team-plans")).contains(Bucket.of("team-plans", 7, Duration.ofHours(1),
                 dev.ratelimiter.OutagePolicy.FAIL_OPEN));
         assertThat(settings.plans()).containsOnlyKeys("team-plans");
         assertThat(settings.plans("team-plans")).isEqualTo(new BucketPlans(Map.of(), Optional.of("teamPlans")));

@@ -1,6 +1,8 @@
 package dev.ratelimiter.internal.core.settings;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.testing.RangeChecks;
@@ -16,6 +18,8 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import static dev.ratelimiter.spi.TokenBucketTiming.capacity;
+import static dev.ratelimiter.spi.TokenBucketTiming.tokenIntervalMicros;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -76,8 +80,8 @@ class SettingsReaderTest {
         LimiterSettings settings = readWithDevProfile();
 
         assertThat(settings.buckets()).containsOnlyKeys("api-anonymous", "api-authenticated", "debug", "from-env");
-        assertThat(settings.bucket("debug")).contains(new Bucket("debug", 7, Duration.ofMinutes(1)));
-        assertThat(settings.bucket("from-env")).contains(new Bucket("from-env", 8, Duration.ofMinutes(2)));
+        assertThat(settings.bucket("debug")).contains(Bucket.of("debug", 7, Duration.ofMinutes(1)));
+        assertThat(settings.bucket("from-env")).contains(Bucket.of("from-env", 8, Duration.ofMinutes(2)));
     }
 
     @Test
@@ -87,7 +91,7 @@ class SettingsReaderTest {
         properties.put("ratelimiter.buckets.login.window", "PT15M");
         properties.put("%dev.ratelimiter.buckets.login.limit", "500");
         properties.put("%prod.ratelimiter.buckets.login.window", "PT1H");
-        assertThat(readWithDevProfile().bucket("login")).contains(new Bucket("login", 500, Duration.ofMinutes(15)));
+        assertThat(readWithDevProfile().bucket("login")).contains(Bucket.of("login", 500, Duration.ofMinutes(15)));
     }
 
     @Test
@@ -114,7 +118,7 @@ class SettingsReaderTest {
         assertThat(settings.healthDownWhenDegraded()).isFalse();
         assertThat(settings.shadowBuckets()).isEmpty();
         assertThat(settings.metricsSystem()).isEqualTo(MetricsSystem.AUTO);
-        assertThat(settings.bucket("api-anonymous")).contains(new Bucket("api-anonymous", 120, Duration.ofMinutes(1)));
+        assertThat(settings.bucket("api-anonymous")).contains(Bucket.of("api-anonymous", 120, Duration.ofMinutes(1)));
     }
 
     @Test
@@ -128,7 +132,7 @@ class SettingsReaderTest {
         properties.put("ratelimiter.buckets.search.on-outage", "FAIL_OPEN");
         LimiterSettings settings = read();
         assertThat(settings.bucket("login"))
-                .contains(new Bucket("login", 5, Duration.ofMinutes(15), OutagePolicy.FAIL_CLOSED));
+                .contains(Bucket.of("login", 5, Duration.ofMinutes(15), OutagePolicy.FAIL_CLOSED));
         assertThat(settings.bucket("search").orElseThrow().onOutage()).isEqualTo(OutagePolicy.FAIL_OPEN);
     }
 
@@ -147,7 +151,7 @@ class SettingsReaderTest {
                     addAll(Map.of("ratelimiter.buckets.api-authenticated.limit", "",
                             "ratelimiter.buckets.api-anonymous.limit", "").keySet());
                 }}));
-        assertThat(settings.bucket("password-reset")).contains(new Bucket("password-reset", 3, Duration.ofHours(1)));
+        assertThat(settings.bucket("password-reset")).contains(Bucket.of("password-reset", 3, Duration.ofHours(1)));
     }
 
     @Test
@@ -204,7 +208,7 @@ class SettingsReaderTest {
         assertThat(settings.shadow(settings.bucket("search").orElseThrow())).isFalse();
         assertThat(settings.shadow(settings.bucket("api-authenticated").orElseThrow())).isFalse();
         assertThat(settings.bucket("login")).as("the bucket itself is unchanged")
-                .contains(new Bucket("login", 5, Duration.ofMinutes(15)));
+                .contains(Bucket.of("login", 5, Duration.ofMinutes(15)));
 
         Map<String, String> env = Map.of("RATELIMITER_BUCKETS_TRIAL_LIMIT", "2",
                 "RATELIMITER_BUCKETS_TRIAL_WINDOW", "PT1H", "RATELIMITER_BUCKETS_TRIAL_MODE", "shadow");
@@ -389,12 +393,12 @@ class SettingsReaderTest {
         properties.put("ratelimiter.buckets.api-anonymous.limits", "20/PT1S,120/PT1M");
         properties.put("ratelimiter.buckets.projects.on-outage", "fail-open");
         LimiterSettings settings = read();
-        assertThat(settings.bucket("projects")).contains(new Bucket("projects", java.util.List.of(
-                new Bucket.Limit(10, Duration.ofSeconds(1)), new Bucket.Limit(1_000, Duration.ofHours(1))),
+        assertThat(settings.bucket("projects")).contains(Bucket.of("projects", java.util.List.of(
+                new Limit(10, Duration.ofSeconds(1)), new Limit(1_000, Duration.ofHours(1))),
                 OutagePolicy.FAIL_OPEN));
         assertThat(settings.bucket("api-anonymous").orElseThrow().limits())
-                .containsExactly(new Bucket.Limit(20, Duration.ofSeconds(1)),
-                        new Bucket.Limit(120, Duration.ofMinutes(1)));
+                .containsExactly(new Limit(20, Duration.ofSeconds(1)),
+                        new Limit(120, Duration.ofMinutes(1)));
     }
 
     @Test
@@ -433,14 +437,14 @@ class SettingsReaderTest {
         properties.put("ratelimiter.buckets.smooth.algorithm", "token-bucket");
         LimiterSettings settings = read();
         Bucket reports = settings.bucket("reports").orElseThrow();
-        assertThat(reports.algorithm()).isEqualTo(Bucket.Algorithm.TOKEN_BUCKET);
+        assertThat(reports.algorithm()).isEqualTo(Algorithm.TOKEN_BUCKET);
         assertThat(reports.burst()).isEqualTo(5);
         assertThat(reports.largestCost()).isEqualTo(5);
-        assertThat(reports.tokenIntervalMicros(0)).isEqualTo(3_000_000);
+        assertThat(tokenIntervalMicros(reports, 0)).isEqualTo(3_000_000);
         Bucket smooth = settings.bucket("smooth").orElseThrow();
         assertThat(smooth.burst()).as("unset: the shortest window's limit").isEqualTo(10);
-        assertThat(smooth.capacity(1)).isEqualTo(100);
-        assertThat(settings.bucket("api-anonymous").orElseThrow().algorithm()).isEqualTo(Bucket.Algorithm.FIXED_WINDOW);
+        assertThat(capacity(smooth, 1)).isEqualTo(100);
+        assertThat(settings.bucket("api-anonymous").orElseThrow().algorithm()).isEqualTo(Algorithm.FIXED_WINDOW);
 
         Map<String, String> env = Map.of("RATELIMITER_BUCKETS_TRIAL_LIMIT", "2",
                 "RATELIMITER_BUCKETS_TRIAL_WINDOW", "PT1H", "RATELIMITER_BUCKETS_TRIAL_ALGORITHM", "token-bucket",
@@ -453,8 +457,8 @@ class SettingsReaderTest {
         names.addAll(java.util.List.of("ratelimiter.buckets.api-authenticated.limit",
                 "ratelimiter.buckets.api-anonymous.limit"));
         assertThat(SettingsReader.read(name -> Optional.ofNullable(properties.get(name)), names).bucket("trial"))
-                .contains(new Bucket("trial", java.util.List.of(new Bucket.Limit(2, Duration.ofHours(1))),
-                        dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.TOKEN_BUCKET, 1));
+                .contains(Bucket.of("trial", java.util.List.of(new Limit(2, Duration.ofHours(1))),
+                        dev.ratelimiter.OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET, 1));
     }
 
     @Test
@@ -467,7 +471,7 @@ class SettingsReaderTest {
         properties.put("ratelimiter.buckets.pages.algorithm", "sliding-window");
         LimiterSettings settings = read();
         Bucket search = settings.bucket("search").orElseThrow();
-        assertThat(search.algorithm()).isEqualTo(Bucket.Algorithm.SLIDING_WINDOW);
+        assertThat(search.algorithm()).isEqualTo(Algorithm.SLIDING_WINDOW);
         assertThat(search.largestCost()).isEqualTo(100);
         assertThat(settings.bucket("pages").orElseThrow().isSlidingWindow()).isTrue();
 
@@ -480,8 +484,8 @@ class SettingsReaderTest {
                 env.get(name.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_')))
                 .or(() -> Optional.ofNullable(properties.get(name)));
         assertThat(SettingsReader.read(environmentFirst, names).bucket("trial"))
-                .contains(new Bucket("trial", java.util.List.of(new Bucket.Limit(2, Duration.ofHours(1))),
-                        dev.ratelimiter.OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0));
+                .contains(Bucket.of("trial", java.util.List.of(new Limit(2, Duration.ofHours(1))),
+                        dev.ratelimiter.OutagePolicy.FALLBACK, Algorithm.SLIDING_WINDOW, 0));
     }
 
     @Test

@@ -1,6 +1,8 @@
 package dev.ratelimiter.internal.core.verdict;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.Verdict;
 import net.jqwik.api.Arbitraries;
@@ -77,8 +79,8 @@ class SlidingWindowTest {
     @DisplayName("verdicts: remaining rounds the weighted count up, an allowed call resets when all slid out, a "
             + "refusal when it fits; several windows show each and the one that allows last")
     void verdicts() {
-        Bucket one = new Bucket("s", List.of(new Bucket.Limit(10, Duration.ofSeconds(10))), OutagePolicy.FALLBACK,
-                Bucket.Algorithm.SLIDING_WINDOW, 0);
+        Bucket one = Bucket.of("s", List.of(new Limit(10, Duration.ofSeconds(10))), OutagePolicy.FALLBACK,
+                Algorithm.SLIDING_WINDOW, 0);
         Verdict allowed = SlidingWindows.single(one, 1, true, 3, 5, 5_000);
         assertThat(allowed.remaining()).as("10 - 3 - 2.5 rounded up").isEqualTo(4);
         assertThat(allowed.resetAfter()).isEqualTo(Duration.ofSeconds(15));
@@ -89,8 +91,8 @@ class SlidingWindowTest {
                 Duration.ofMillis(6_000));
         assertThat(refused.retryAfterSeconds()).isEqualTo(6);
 
-        Bucket two = new Bucket("t", List.of(new Bucket.Limit(2, Duration.ofSeconds(2)), new Bucket.Limit(3,
-                Duration.ofSeconds(60))), OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
+        Bucket two = Bucket.of("t", List.of(new Limit(2, Duration.ofSeconds(2)), new Limit(3,
+                Duration.ofSeconds(60))), OutagePolicy.FALLBACK, Algorithm.SLIDING_WINDOW, 0);
         Verdict both = SlidingWindows.of(two, 1, false, new long[] {1, 3}, new long[] {2, 0},
                 new long[] {1_000, 57_000});
         assertThat(both.windows()).extracting(Verdict.Window::remaining).containsExactly(0L, 0L);

@@ -1,6 +1,8 @@
 package dev.ratelimiter.internal.core.window;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.contract.ManualClock;
 import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
@@ -21,10 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AlgorithmComparisonTest {
 
     private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
-    private static final Bucket.Limit RATE = new Bucket.Limit(100, Duration.ofMinutes(1));
+    private static final Limit RATE = new Limit(100, Duration.ofMinutes(1));
 
-    private static Bucket bucket(Bucket.Algorithm algorithm, long burst) {
-        return new Bucket("compared", List.of(RATE), OutagePolicy.FALLBACK, algorithm, burst);
+    private static Bucket bucket(Algorithm algorithm, long burst) {
+        return Bucket.of("compared", List.of(RATE), OutagePolicy.FALLBACK, algorithm, burst);
     }
 
     /** Requests every {@code spacing} from {@code from} for {@code span}; how many were allowed. */
@@ -67,11 +69,11 @@ class AlgorithmComparisonTest {
             + "what refills meanwhile, across an end as anywhere; a sliding window 100 at once and none more across "
             + "the end; all about the rate over ten minutes")
     void theGuidesTable() {
-        Bucket fixed = bucket(Bucket.Algorithm.FIXED_WINDOW, 0);
-        Bucket tokens = bucket(Bucket.Algorithm.TOKEN_BUCKET, 0);
-        Bucket smooth = bucket(Bucket.Algorithm.TOKEN_BUCKET, 10);
-        Bucket spaced = bucket(Bucket.Algorithm.TOKEN_BUCKET, 1);
-        Bucket sliding = bucket(Bucket.Algorithm.SLIDING_WINDOW, 0);
+        Bucket fixed = bucket(Algorithm.FIXED_WINDOW, 0);
+        Bucket tokens = bucket(Algorithm.TOKEN_BUCKET, 0);
+        Bucket smooth = bucket(Algorithm.TOKEN_BUCKET, 10);
+        Bucket spaced = bucket(Algorithm.TOKEN_BUCKET, 1);
+        Bucket sliding = bucket(Algorithm.SLIDING_WINDOW, 0);
 
         assertThat(List.of(burstFromQuiet(fixed), burstFromQuiet(tokens), burstFromQuiet(smooth),
                 burstFromQuiet(spaced), burstFromQuiet(sliding))).containsExactly(100, 101, 11, 2, 100);

@@ -1,6 +1,8 @@
 package dev.ratelimiter.internal.core.window;
 
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.contract.ManualClock;
 import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
@@ -32,8 +34,8 @@ class SlidingWindowAccuracyTest {
     private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
     private static final long LIMIT = 100;
     private static final long WINDOW_MILLIS = 60_000;
-    private static final Bucket BUCKET = new Bucket("sliding", List.of(new Bucket.Limit(LIMIT,
-            Duration.ofMillis(WINDOW_MILLIS))), OutagePolicy.FALLBACK, Bucket.Algorithm.SLIDING_WINDOW, 0);
+    private static final Bucket BUCKET = Bucket.of("sliding", List.of(new Limit(LIMIT,
+            Duration.ofMillis(WINDOW_MILLIS))), OutagePolicy.FALLBACK, Algorithm.SLIDING_WINDOW, 0);
 
     /** The instants (ms from START) of the calls the limiter admitted among calls at {@code instants}, in order. */
     private static List<Long> admitted(long[] instants) {

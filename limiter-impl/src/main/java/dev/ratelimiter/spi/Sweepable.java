@@ -1,7 +1,10 @@
-package dev.ratelimiter;
+package dev.ratelimiter.spi;
+
+import dev.ratelimiter.RateLimiter;
 
 /**
- * A limiter that keeps counters which outlive their window until they are swept.
+ * A store or limiter that keeps counters which outlive their window until they are swept: a store concern, so in
+ * the SPI ({@link StoreContext#sweep}), not the application API.
  */
 public interface Sweepable {
 
