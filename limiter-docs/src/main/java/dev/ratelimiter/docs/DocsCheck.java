@@ -127,6 +127,17 @@ public final class DocsCheck {
     }
 
     /**
+     * The coverage matrix of a page, against the server tests of {@code limiter-it} (see {@link CoverageMatrix}).
+     *
+     * @param page    the page, from the checkout's root ({@code CONTRIBUTING.md})
+     * @param heading the text of the level-2 heading the matrix's tables are under
+     * @param outside modules of {@code limiter-it} the matrix does not cover
+     */
+    public Report coverageMatrix(String page, String heading, Set<String> outside) {
+        return new CoverageMatrix(checkout, outside).check(root.resolve(page), heading);
+    }
+
+    /**
      * The Java names that one page cites in its code spans (see {@link CodeNames}): each type is declared in the
      * checkout, each package-qualified type lies in that package, each member is in its type's file.
      *
