@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -48,7 +49,7 @@ public final class BenchmarkRun {
         if (only.contains("jmh")) {
             sections.add(step("jmh", () -> InMemorySection.run(mode)));
         }
-        BoundarySection boundary = new BoundarySection();
+        BoundarySection boundary = new BoundarySection(mode);
         boolean boundaries = only.contains("boundary");
         if (boundaries) {
             boundary.measure("Memory", new MemoryRateLimiter(InstantSource.system(), 1_000));
@@ -67,9 +68,31 @@ public final class BenchmarkRun {
                 }
             }
         }
+        // The smoke run starts one PostgreSQL cluster for the store, boundary and outage sections (initdb is seconds of
+        // a smoke that has 30); the full run gives the outage a fresh cluster, its figures apart from the loads'.
+        try (PostgresCluster smokeCluster = mode.smoke() && (only.contains("postgres") || boundaries
+                || only.contains("outage")) ? PostgresCluster.start() : null) {
+            run(mode, only, sections, servers, boundary, Optional.ofNullable(smokeCluster), http);
+        }
+        Duration took = Duration.between(began, Instant.now()).truncatedTo(ChronoUnit.SECONDS);
+        Map<String, String> environment = Environment.describe(mode, took, servers);
+        Report.write(output, Environment.header(environment), sections, environment);
+        System.out.println("bench: " + mode.name() + " run took " + took + "; wrote "
+                + output.resolve("BENCHMARKS.md") + " and " + output.resolve("benchmarks.json"));
+        if (!Files.exists(output.resolve("BENCHMARKS.md"))) {
+            throw new IllegalStateException("BENCHMARKS.md was not written");
+        }
+    }
+
+    /** The sections after the valkey one, with the smoke's one PostgreSQL cluster if it has one. */
+    private static void run(Mode mode, Set<String> only, List<Section> sections, Map<String, String> servers,
+                            BoundarySection boundary, Optional<PostgresCluster> smokeCluster, Path http)
+            throws Exception {
+        boolean boundaries = only.contains("boundary");
         if (only.contains("postgres") || boundaries) {
-            try (PostgresCluster cluster = PostgresCluster.start();
-                 PostgresRig postgres = new PostgresRig(cluster)) {
+            try (PostgresCluster own = smokeCluster.isEmpty() ? PostgresCluster.start() : null;
+                 PostgresRig postgres = new PostgresRig(smokeCluster.orElse(own))) {
+                PostgresCluster cluster = smokeCluster.orElse(own);
                 servers.put("PostgreSQL", postgres.server());
                 if (only.contains("postgres")) {
                     sections.add(step("postgres", () -> StoreSection.run(mode, postgres)));
@@ -86,18 +109,10 @@ public final class BenchmarkRun {
             sections.add(boundary.section());
         }
         if (only.contains("outage")) {
-            sections.add(step("outage", () -> OutageSection.run(mode)));
+            sections.add(step("outage", () -> OutageSection.run(mode, smokeCluster)));
         }
         if (only.contains("http")) {
             sections.add(step("http", () -> HttpSection.run(mode, http)));
-        }
-        Duration took = Duration.between(began, Instant.now()).truncatedTo(ChronoUnit.SECONDS);
-        Map<String, String> environment = Environment.describe(mode, took, servers);
-        Report.write(output, Environment.header(environment), sections, environment);
-        System.out.println("bench: " + mode.name() + " run took " + took + "; wrote "
-                + output.resolve("BENCHMARKS.md") + " and " + output.resolve("benchmarks.json"));
-        if (!Files.exists(output.resolve("BENCHMARKS.md"))) {
-            throw new IllegalStateException("BENCHMARKS.md was not written");
         }
     }
 

@@ -3,10 +3,13 @@ package dev.ratelimiter.bench;
 import org.HdrHistogram.Histogram;
 
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
@@ -22,6 +25,9 @@ final class ClosedLoop {
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
+    /** How long a load waits for each thread's first answer, then for a first counted call, before going on. */
+    private static final Duration FIRST_ANSWER = Duration.ofSeconds(30);
+
     private ClosedLoop() {
     }
 
@@ -36,17 +42,33 @@ final class ClosedLoop {
         AtomicBoolean measuring = new AtomicBoolean();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicReference<Throwable> crash = new AtomicReference<>();
+        CountDownLatch answered = new CountDownLatch(threads);
+        AtomicBoolean counted = new AtomicBoolean();
         List<Worker> workers = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
-            Worker worker = new Worker(callers.apply(i), load.keys(), i, start, measuring, stop, crash);
+            Worker worker = new Worker(callers.apply(i), load.keys(), i, start, answered, counted, measuring, stop,
+                    crash);
             workers.add(worker);
             worker.start();
         }
         await(start);
+        // The warm-up starts once every thread has had its first answer: a first call that connects a pool or loads
+        // a script may outlast a smoke run's whole warm-up and measure on a loaded machine, which would count none.
+        long firstAnswerDeadline = System.nanoTime() + FIRST_ANSWER.toNanos();
+        boolean allAnswered = false;
+        while (!allAnswered && crash.get() == null && System.nanoTime() < firstAnswerDeadline) {
+            allAnswered = answered.await(10, TimeUnit.MILLISECONDS); // polled: a thread that crashed never answers
+        }
         Thread.sleep(load.warmup().toMillis());
         long began = System.nanoTime();
         measuring.set(true);
         Thread.sleep(load.duration().toMillis());
+        // And it lasts until a call was counted: on a loaded machine a smoke run's 50 ms may see no call begin and
+        // end, which says nothing of the contender. A full run's seconds always see many.
+        long countedDeadline = System.nanoTime() + FIRST_ANSWER.toNanos();
+        while (!counted.get() && crash.get() == null && System.nanoTime() < countedDeadline) {
+            Thread.sleep(10);
+        }
         measuring.set(false);
         long elapsed = System.nanoTime() - began;
         stop.set(true);
@@ -88,6 +110,9 @@ final class ClosedLoop {
         final Caller caller;
         final int keys;
         final CyclicBarrier start;
+        final CountDownLatch answered;
+        /** Set by a thread's first counted call, once: no shared write per call to weigh on the figures. */
+        final AtomicBoolean counted;
         final AtomicBoolean measuring;
         final AtomicBoolean stop;
         final AtomicReference<Throwable> crash;
@@ -97,7 +122,8 @@ final class ClosedLoop {
         long failures;
         long allocated;
 
-        Worker(Caller caller, int keys, int index, CyclicBarrier start, AtomicBoolean measuring, AtomicBoolean stop,
+        Worker(Caller caller, int keys, int index, CyclicBarrier start, CountDownLatch answered,
+               AtomicBoolean counted, AtomicBoolean measuring, AtomicBoolean stop,
                AtomicReference<Throwable> crash) {
             super("bench-client-" + index);
             setDaemon(true);
@@ -105,6 +131,8 @@ final class ClosedLoop {
             this.keys = keys;
             this.random = new SplittableRandom(index);
             this.start = start;
+            this.answered = answered;
+            this.counted = counted;
             this.measuring = measuring;
             this.stop = stop;
             this.crash = crash;
@@ -115,6 +143,7 @@ final class ClosedLoop {
             await(start);
             long id = getId();
             long allocatedAtStart = -1;
+            boolean firstAnswer = false;
             try {
                 while (!stop.get()) {
                     boolean measured = measuring.get();
@@ -130,9 +159,16 @@ final class ClosedLoop {
                         decided = false;
                     }
                     long took = System.nanoTime() - began;
+                    if (!firstAnswer) {
+                        firstAnswer = true;
+                        answered.countDown();
+                    }
                     if (measured && measuring.get()) {
                         latency.recordValue(took);
                         calls++;
+                        if (calls == 1) {
+                            counted.set(true);
+                        }
                         if (!decided) {
                             failures++;
                         }

@@ -31,11 +31,13 @@ import static org.awaitility.Awaitility.await;
  * median of every pair's ratio, reported with its spread.
  *
  * <p>The full run loads them with {@code wrk}; the smoke run with a closed loop of the JDK's HTTP client, so
- * {@code ./mvnw verify} needs no wrk.
+ * {@code ./mvnw verify} needs no wrk, and its servers are {@link SmokeHttpTarget}s, since two Payara Micro starts
+ * alone outlast the smoke's 30 s (CONTRIBUTING.md#benchmarks); the rest of the section, from the servers' start to
+ * the rows, is the same code in both runs.
  */
 final class HttpSection {
 
-    private static final String PATH = "/api/projects";
+    static final String PATH = "/api/projects";
     private static final int CONNECTIONS = 16;
     /** Two consecutive warm-up rounds of a server whose rates differ by at most this share are steady. */
     static final double STEADY = 0.03;
@@ -48,24 +50,22 @@ final class HttpSection {
     static Section run(Mode mode, Path http) throws Exception {
         Path payara = http.resolve("payara-micro.jar");
         Path war = http.resolve("limiter-example.war");
-        if (!Files.exists(payara) || !Files.exists(war)) {
+        if (!mode.smoke() && (!Files.exists(payara) || !Files.exists(war))) {
             throw new IllegalStateException("missing " + payara + " or " + war + ": run through Maven ("
                     + "the module's pre-integration-test phase copies them)");
         }
         List<Row> rows = new ArrayList<>();
         List<Pair> pairs = new ArrayList<>();
         for (int fork = 1; fork <= mode.httpForks(); fork++) {
-            try (Server on = Server.start(payara, war, "limiter on",
-                    "-Dratelimiter.buckets.api-anonymous.limit=1000000000");
-                 Server off = Server.start(payara, war, "ratelimiter.enabled=false",
-                         "-Dratelimiter.enabled=false")) {
+            try (Server on = Server.start(mode, payara, war, true);
+                 Server off = Server.start(mode, payara, war, false)) {
                 on.awaitReady();
                 off.awaitReady();
                 Warmup warmup = warmUp(mode, on, off);
                 List<Pair> forkPairs = new ArrayList<>();
                 for (int round = 0; round < mode.httpRounds(); round++) {
                     // The smoke run only passes through: its servers are still compiling, and CI waits for it.
-                    Server.awaitQuiet(on, off, mode.smoke() ? Duration.ofSeconds(2) : Duration.ofMinutes(1));
+                    Server.awaitQuiet(on, off, mode.smoke() ? Duration.ofSeconds(1) : Duration.ofMinutes(1));
                     Figure onRate;
                     Figure offRate;
                     if ((round + fork) % 2 == 0) {
@@ -107,9 +107,12 @@ final class HttpSection {
                         + "built-in HttpServletRequest bean behind the peer address (1 to 2 KB)")));
         String generator = mode.smoke() ? "a closed loop of the JDK's HttpClient, " + CONNECTIONS + " threads"
                 : "`wrk -t2 -c" + CONNECTIONS + " -d<round>s --latency`";
+        String server = mode.smoke() ? "the smoke's stand-in for Payara Micro, `SmokeHttpTarget` (the JDK's HTTP "
+                + "server, an in-memory decision of the client's address when on; `-Xmx512m`)" : "Payara Micro "
+                + "(`-Xmx512m`)";
         return new Section("HTTP: the example on Payara Micro, limiter on vs off", "`GET " + PATH + "` "
                 + "(anonymous, through the global filter: resolve the client address, normalize, hash, count in "
-                + "memory, write the RateLimit headers) on Payara Micro (`-Xmx512m`), loaded by " + generator + " on "
+                + "memory, write the RateLimit headers) on " + server + ", loaded by " + generator + " on "
                 + "the same machine. " + mode.httpForks() + " pair(s) of servers, one pair at a time, like JMH's "
                 + "forks; each server of a pair is warmed with rounds of " + mode.httpWarmup().toSeconds() + " s, "
                 + "alternating with the other: at least " + mode.httpWarmupMinRounds() + " rounds (a JIT settles "
@@ -211,7 +214,10 @@ final class HttpSection {
                 "p50_us", figure.details().get("p50_us"), "p99_us", figure.details().get("p99_us")));
     }
 
-    /** One Payara Micro serving the example at the root context on a free port. */
+    /**
+     * One server on a free port: Payara Micro serving the example at the root context, or in the smoke run its
+     * stand-in {@link SmokeHttpTarget}, which starts in a second where Payara Micro takes twenty.
+     */
     private static final class Server implements AutoCloseable {
         final String name;
         final int port;
@@ -265,14 +271,19 @@ final class HttpSection {
                     "this platform reports no CPU time of " + name + "'s process; the HTTP section waits on it"));
         }
 
-        static Server start(Path payara, Path war, String name, String property) throws IOException {
+        static Server start(Mode mode, Path payara, Path war, boolean limiter) throws IOException {
             int port = RedisServer.freePort();
-            Path log = Files.createTempFile("ratelimiter-bench-payara-", ".log");
-            Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx512m", property, "-jar", payara.toString(), "--deploy", war.toString(),
-                    "--contextroot", "/", "--port", String.valueOf(port), "--nocluster")
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            return new Server(name, port, process, log);
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            List<String> command = mode.smoke()
+                    ? List.of(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+                            SmokeHttpTarget.class.getName(), String.valueOf(port), limiter ? "on" : "off")
+                    : List.of(java, "-Xmx512m", limiter ? "-Dratelimiter.buckets.api-anonymous.limit=1000000000"
+                                    : "-Dratelimiter.enabled=false", "-jar", payara.toString(), "--deploy",
+                            war.toString(), "--contextroot", "/", "--port", String.valueOf(port), "--nocluster");
+            Path log = Files.createTempFile("ratelimiter-bench-http-", ".log");
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
+                    .start();
+            return new Server(limiter ? "limiter on" : "ratelimiter.enabled=false", port, process, log);
         }
 
         String url() {
@@ -284,7 +295,7 @@ final class HttpSection {
             HttpRequest request = HttpRequest.newBuilder(URI.create(url())).timeout(Duration.ofSeconds(5)).build();
             try {
                 await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
-                        .failFast(name + ": Payara Micro exited", () -> !process.isAlive())
+                        .failFast(name + ": its server exited", () -> !process.isAlive())
                         .until(() -> client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
             } catch (RuntimeException | Error e) {
                 throw new IllegalStateException(name + " did not serve " + url() + "; log: " + log, e);

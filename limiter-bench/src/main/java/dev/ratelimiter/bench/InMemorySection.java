@@ -136,14 +136,22 @@ final class InMemorySection {
     }
 
     private static Map<String, Figure> measure(Mode mode, int threads) throws Exception {
-        return measure(mode, threads, "");
+        return measure(mode, threads, "", mode.jmhForks());
     }
 
-    /** {@code only}: one benchmark method's name, or empty for all. */
+    /** One benchmark alone in a single-fork run, as the alternated runs are in either mode. */
     private static Map<String, Figure> measure(Mode mode, int threads, String only) throws Exception {
+        return measure(mode, threads, only, 1);
+    }
+
+    /**
+     * @param only  one benchmark method's name, or empty for all
+     * @param forks JMH forks; 0 runs in this JVM (the smoke's passes over every benchmark)
+     */
+    private static Map<String, Figure> measure(Mode mode, int threads, String only, int forks) throws Exception {
         Options options = new OptionsBuilder()
                 .include(InMemoryBenchmarks.class.getName() + "\\." + (only.isEmpty() ? "" : only + "$"))
-                .forks(mode.jmhForks())
+                .forks(forks)
                 .warmupIterations(mode.jmhWarmups())
                 .warmupTime(TimeValue.milliseconds(mode.jmhIteration().toMillis()))
                 .measurementIterations(mode.jmhIterations())

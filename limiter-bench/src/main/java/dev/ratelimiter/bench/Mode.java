@@ -41,10 +41,14 @@ public record Mode(String name, int jmhForks, int jmhWarmups, int jmhIterations,
             Duration.ofSeconds(3), List.of(1, 16, 64), 10_000, Duration.ofSeconds(3), 3, Duration.ofSeconds(3), 15, 30,
             5, Duration.ofSeconds(4), 1_000_000);
 
-    /* Smoke: one fork per benchmark all the same, so JMH's forked path is what the default build checks. */
-    static final Mode SMOKE = new Mode("smoke", 1, 0, 1, Duration.ofMillis(100), Duration.ofMillis(50),
-            Duration.ofMillis(200), List.of(1, 4), 100, Duration.ofMillis(300), 1, Duration.ofSeconds(1), 1, 2, 1,
-            Duration.ofSeconds(1), 10_000);
+    /*
+     * Smoke: every section's code path in about 15 s on an idle 2-core machine (CONTRIBUTING.md#benchmarks). JMH in
+     * this JVM (forks 0) for the two passes of every benchmark, but the alternated pair forks as the full run does,
+     * so JMH's forked path is checked too; one thread count; store loads of 20 + 50 ms; HTTP rounds of 200 ms.
+     */
+    static final Mode SMOKE = new Mode("smoke", 0, 0, 1, Duration.ofMillis(10), Duration.ofMillis(20),
+            Duration.ofMillis(50), List.of(4), 100, Duration.ofMillis(100), 1, Duration.ofMillis(200), 1, 2, 1,
+            Duration.ofMillis(200), 10_000);
 
     boolean smoke() {
         return this == SMOKE;

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -31,12 +32,18 @@ final class OutageSection {
     private OutageSection() {
     }
 
-    static Section run(Mode mode) throws Exception {
+    /**
+     * @param cluster the PostgreSQL cluster to stop, in a database of the section's own (the smoke run's one
+     *                cluster); empty: a fresh cluster of the section's own (the full run, so the store section's
+     *                rows do not weigh on these figures)
+     */
+    static Section run(Mode mode, Optional<PostgresCluster> cluster) throws Exception {
         List<Row> rows = new ArrayList<>();
         try (StoppableStore valkey = StoppableStore.valkey()) {
             rows.addAll(run(mode, valkey));
         }
-        try (StoppableStore postgres = StoppableStore.postgres()) {
+        try (StoppableStore postgres = cluster.isPresent() ? StoppableStore.postgres(cluster.get())
+                : StoppableStore.postgres()) {
             rows.addAll(run(mode, postgres));
         }
         return new Section("Outage: decision latency while the store is stopped", "A `FALLBACK` bucket with the "

@@ -59,6 +59,16 @@ final class PostgresCluster implements AutoCloseable {
     }
 
     /**
+     * Creates database {@code name} in this cluster.
+     *
+     * @return its JDBC URL
+     */
+    String createDatabase(String name) throws IOException, InterruptedException {
+        pg("createdb", "-h", "127.0.0.1", "-p", String.valueOf(port), "-U", "postgres", name);
+        return "jdbc:postgresql://127.0.0.1:" + port + "/" + name;
+    }
+
+    /**
      * Sends {@code signal} ({@code -STOP}, {@code -CONT}) to the postmaster and every server process under it,
      * so neither open connections nor new ones are answered while stopped.
      */

@@ -149,6 +149,8 @@ final class PostgresRig extends StoreRig {
     private final class Pgbench implements Contender {
         private static final Pattern TPS = Pattern.compile("tps = ([0-9.]+)");
         private static final Pattern LATENCY = Pattern.compile("latency average = ([0-9.]+) ms");
+        /** Statements per client of a load shorter than a second (in transactions of {@link #perTransaction}). */
+        private static final int SMOKE_STATEMENTS = 32;
         private final int perTransaction;
 
         /** @param perTransaction statements per transaction: 1 (each its own), or that many between BEGIN and COMMIT */
@@ -188,14 +190,20 @@ final class PostgresRig extends StoreRig {
             Path file = Files.createTempFile("ratelimiter-pgbench-", ".sql");
             Files.writeString(file, script);
             try {
-                long seconds = Math.max(1, Math.round((load.warmup().toMillis() + load.duration().toMillis())
-                        / 1000.0));
-                String output = Tools.run(List.of("pgbench", "-n", "-M", "prepared", "-h", "127.0.0.1",
+                long millis = load.warmup().toMillis() + load.duration().toMillis();
+                // pgbench runs whole seconds (-T); a load shorter than one, the smoke's, runs a count of
+                // statements per client instead (-t), so the smoke does not wait a second per load.
+                List<String> length = millis < 1000
+                        ? List.of("-t", String.valueOf(Math.max(1, SMOKE_STATEMENTS / perTransaction)))
+                        : List.of("-T", String.valueOf(Math.round(millis / 1000.0)));
+                List<String> command = new ArrayList<>(List.of("pgbench", "-n", "-M", "prepared", "-h", "127.0.0.1",
                         "-p", String.valueOf(cluster.port()), "-U", "postgres",
-                        "-c", String.valueOf(load.threads()), "-j", String.valueOf(Math.min(load.threads(), 2)),
-                        "-T", String.valueOf(seconds), "-D", "bucket=" + bucket.name(),
+                        "-c", String.valueOf(load.threads()), "-j", String.valueOf(Math.min(load.threads(), 2))));
+                command.addAll(length);
+                command.addAll(List.of("-D", "bucket=" + bucket.name(),
                         "-D", "window=" + bucket.windowSeconds(), "-D", "cost=1", "-D", "limit=" + bucket.limit(),
                         "-f", file.toString(), "postgres"));
+                String output = Tools.run(command);
                 Matcher tps = TPS.matcher(output);
                 Matcher latency = LATENCY.matcher(output);
                 if (!tps.find()) {

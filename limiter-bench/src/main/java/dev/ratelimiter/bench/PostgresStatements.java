@@ -14,13 +14,16 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * The PostgreSQL store's own statement and schema, as the library's jar has them: the migration is read from
@@ -50,10 +53,17 @@ final class PostgresStatements {
     }
 
     /** Creates the counter table, its index and its function on {@code pool} with the library's migration. */
-    static void migrate(DataSource pool) throws IOException, SQLException {
-        try (Connection connection = pool.getConnection(); Statement ddl = connection.createStatement()) {
-            ddl.execute(migration("V1__rate_limit_counters.sql"));
-        }
+    static void migrate(DataSource pool) throws IOException {
+        String migration = migration("V1__rate_limit_counters.sql");
+        // A cluster just started on a loaded machine may not hand the pool its first connection within the pool's
+        // timeout (about a second): the migration waits for one, as an application's start would retry.
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptionsInstanceOf(SQLTransientConnectionException.class)
+                .until(() -> {
+                    try (Connection connection = pool.getConnection(); Statement ddl = connection.createStatement()) {
+                        ddl.execute(migration);
+                    }
+                    return true;
+                });
     }
 
     /** The statement {@link PostgresStore#consume} prepares, made by one decision on {@code pool}. */

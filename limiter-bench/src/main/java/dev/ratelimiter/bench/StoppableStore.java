@@ -54,8 +54,20 @@ interface StoppableStore extends AutoCloseable {
 
     /** PostgreSQL: a throwaway cluster, its counter table made by the library's migration. */
     static StoppableStore postgres() throws Exception {
-        PostgresCluster cluster = PostgresCluster.start();
-        DataSource pool = LibraryPaths.postgresPool(cluster.jdbcUrl());
+        return postgres(PostgresCluster.start(), true);
+    }
+
+    /**
+     * PostgreSQL on a cluster already started (the smoke run's one cluster), in a database of its own; the cluster is
+     * continued if stopped, but left running when this closes.
+     */
+    static StoppableStore postgres(PostgresCluster cluster) throws Exception {
+        return postgres(cluster, false);
+    }
+
+    private static StoppableStore postgres(PostgresCluster cluster, boolean owned) throws Exception {
+        String jdbcUrl = owned ? cluster.jdbcUrl() : cluster.createDatabase("outage");
+        DataSource pool = LibraryPaths.postgresPool(jdbcUrl);
         try {
             PostgresStatements.migrate(pool);
         } finally {
@@ -69,7 +81,7 @@ interface StoppableStore extends AutoCloseable {
 
             @Override
             public LibraryPaths.Store store(Duration deadline, RateLimiterMetrics metrics) {
-                return LibraryPaths.postgres(cluster.jdbcUrl(), deadline, metrics);
+                return LibraryPaths.postgres(jdbcUrl, deadline, metrics);
             }
 
             @Override
@@ -84,7 +96,11 @@ interface StoppableStore extends AutoCloseable {
 
             @Override
             public void close() throws Exception {
-                cluster.close();
+                if (owned) {
+                    cluster.close();
+                } else {
+                    cluster.signal("-CONT"); // a no-op unless the section failed while it was stopped
+                }
             }
         };
     }

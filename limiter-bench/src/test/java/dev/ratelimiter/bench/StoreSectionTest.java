@@ -43,8 +43,6 @@ class StoreSectionTest {
                 Comparison.withGoal(StoreRig.STORE, "bare client", load -> Goal.atLeast(0.95, "store", "closing")))));
 
         assertThat(section.rows()).extracting(Row::what).containsExactly(
-                "1 thread, one hot key: library store / bare client",
-                "1 thread, 100 keys: library store / bare client",
                 "4 threads, one hot key: library store / bare client",
                 "4 threads, 100 keys: library store / bare client");
         assertThat(section.rows().get(0).ratio()).contains(0.9);

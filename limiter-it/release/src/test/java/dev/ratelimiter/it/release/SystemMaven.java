@@ -63,6 +63,34 @@ final class SystemMaven {
         }
     }
 
+    /**
+     * The command line {@code mvn -B -ntp args} for {@code app} as a walkthrough builds it: with {@code
+     * localRepository} (the user's), and the release's file repository {@code repository} added by a settings file
+     * written in the application's directory.
+     */
+    List<String> command(Path app, Path repository, Path localRepository, List<String> args) throws IOException {
+        Path settings = app.resolve("release-settings.xml");
+        Files.writeString(settings, """
+                <settings>
+                  <profiles>
+                    <profile>
+                      <id>release-test</id>
+                      <repositories>
+                        <repository>
+                          <id>release-test</id>
+                          <url>%s</url>
+                        </repository>
+                      </repositories>
+                    </profile>
+                  </profiles>
+                  <activeProfiles><activeProfile>release-test</activeProfile></activeProfiles>
+                </settings>
+                """.formatted(repository.toUri()));
+        List<String> all = new ArrayList<>(List.of("-s", settings.toString(), "-Dmaven.repo.local=" + localRepository));
+        all.addAll(args);
+        return command(all);
+    }
+
     /** The command line {@code mvn -B -ntp args}, batch mode and no transfer progress, for a log file. */
     List<String> command(List<String> args) {
         List<String> command = new ArrayList<>(List.of(executable.toString(), "-B", "-ntp"));
