@@ -56,7 +56,7 @@ class PgBouncerTest {
 
     @BeforeAll
     static void startCluster() {
-        cluster = PostgresCluster.start();
+        cluster = PostgresCluster.database("pgbouncer");
     }
 
     @AfterAll
@@ -217,7 +217,7 @@ class PgBouncerTest {
     void missingPgBouncerSettingIsNamed() {
         PgBouncer bouncer = bouncer(PoolMode.SESSION);
         PostgresChain chain = new PostgresChain(PostgresChain.settings("jdbc:postgresql://127.0.0.1:" + bouncer.port()
-                + "/postgres?ApplicationName=rl-pgbouncer-unset", THREADS, false));
+                + "/" + cluster.database() + "?ApplicationName=rl-pgbouncer-unset", THREADS, false));
         closing.add(chain);
         Bucket bucket = Bucket.of("unset", 10, Duration.ofSeconds(60), OutagePolicy.FAIL_CLOSED);
         try (LogCapture log = LogCapture.of(PostgresStore.class)) {
@@ -294,14 +294,14 @@ class PgBouncerTest {
     }
 
     private PgBouncer bouncer(PoolMode mode) {
-        PgBouncer bouncer = PgBouncer.start("postgres", cluster.port(), mode, 2);
+        PgBouncer bouncer = PgBouncer.start(cluster.database(), cluster.port(), mode, 2);
         closing.add(bouncer);
         return bouncer;
     }
 
     private PostgresChain chain(PgBouncer bouncer, String applicationName) {
         PostgresChain chain = new PostgresChain(PostgresChain.settings("jdbc:postgresql://127.0.0.1:" + bouncer.port()
-                + "/postgres?ApplicationName=" + applicationName, THREADS, true));
+                + "/" + cluster.database() + "?ApplicationName=" + applicationName, THREADS, true));
         closing.add(chain);
         return chain;
     }

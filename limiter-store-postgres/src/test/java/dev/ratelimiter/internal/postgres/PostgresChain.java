@@ -105,7 +105,12 @@ final class PostgresChain extends StoreChain {
 
     /** The count stored for a key, or -1 when it has no row; read on a connection of its own. */
     static long storedCount(String schema, String bucket, String key) throws SQLException {
-        try (Connection connection = PostgresTarget.dataSource(schema).getConnection();
+        return storedCount(PostgresTarget.dataSource(schema), bucket, key);
+    }
+
+    /** As {@link #storedCount(String, String, String)}, on {@code database}'s first schema with the table. */
+    static long storedCount(DataSource database, String bucket, String key) throws SQLException {
+        try (Connection connection = database.getConnection();
              PreparedStatement statement = connection.prepareStatement(
                      "SELECT count FROM " + TABLE + " WHERE bucket = ? AND key = ?")) {
             statement.setString(1, bucket);
