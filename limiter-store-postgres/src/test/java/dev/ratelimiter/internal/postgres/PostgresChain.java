@@ -67,9 +67,14 @@ final class PostgresChain extends StoreChain {
 
     /** As {@link #settings(String, int)}, with {@code ratelimiter.postgres.pgbouncer}. */
     static PostgresSettings settings(String url, int poolSize, boolean pgbouncer) {
+        return settings(url, poolSize, pgbouncer, TIMEOUT);
+    }
+
+    /** As {@link #settings(String, int, boolean)}, with a deadline of {@code timeout} instead of the default. */
+    static PostgresSettings settings(String url, int poolSize, boolean pgbouncer, Duration timeout) {
         String password = PostgresTarget.password();
         return new PostgresSettings(Optional.empty(), Optional.of(url), Optional.of(PostgresTarget.user()),
-                password == null || password.isEmpty() ? Optional.empty() : Optional.of(password), TABLE, TIMEOUT,
+                password == null || password.isEmpty() ? Optional.empty() : Optional.of(password), TABLE, timeout,
                 Duration.ofMinutes(5), poolSize, pgbouncer);
     }
 
