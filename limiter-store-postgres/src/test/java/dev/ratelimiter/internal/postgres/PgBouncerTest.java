@@ -67,7 +67,7 @@ class PgBouncerTest {
 
     @BeforeAll
     static void startCluster() {
-        cluster = PostgresCluster.database("pgbouncer");
+        cluster = PostgresCluster.database("pooled"); // not "pgbouncer": PgBouncer's own console
     }
 
     @AfterAll
