@@ -67,9 +67,14 @@ final class PostgresChain extends StoreChain {
 
     /** As {@link #settings(String, int)}, with {@code ratelimiter.postgres.pgbouncer}. */
     static PostgresSettings settings(String url, int poolSize, boolean pgbouncer) {
+        return settings(url, poolSize, pgbouncer, TIMEOUT);
+    }
+
+    /** As {@link #settings(String, int, boolean)}, with a deadline of {@code timeout} instead of the default. */
+    static PostgresSettings settings(String url, int poolSize, boolean pgbouncer, Duration timeout) {
         String password = PostgresTarget.password();
         return new PostgresSettings(Optional.empty(), Optional.of(url), Optional.of(PostgresTarget.user()),
-                password == null || password.isEmpty() ? Optional.empty() : Optional.of(password), TABLE, TIMEOUT,
+                password == null || password.isEmpty() ? Optional.empty() : Optional.of(password), TABLE, timeout,
                 Duration.ofMinutes(5), poolSize, pgbouncer);
     }
 
@@ -105,7 +110,12 @@ final class PostgresChain extends StoreChain {
 
     /** The count stored for a key, or -1 when it has no row; read on a connection of its own. */
     static long storedCount(String schema, String bucket, String key) throws SQLException {
-        try (Connection connection = PostgresTarget.dataSource(schema).getConnection();
+        return storedCount(PostgresTarget.dataSource(schema), bucket, key);
+    }
+
+    /** As {@link #storedCount(String, String, String)}, on {@code database}'s first schema with the table. */
+    static long storedCount(DataSource database, String bucket, String key) throws SQLException {
+        try (Connection connection = database.getConnection();
              PreparedStatement statement = connection.prepareStatement(
                      "SELECT count FROM " + TABLE + " WHERE bucket = ? AND key = ?")) {
             statement.setString(1, bucket);

@@ -24,24 +24,58 @@ import java.util.stream.Stream;
 /**
  * A PostgreSQL cluster of the test's own ({@code initdb} and {@code pg_ctl} of the newest
  * {@code /usr/lib/postgresql/<version>/bin}), on a free loopback port, trust authentication for {@code postgres},
- * for tests that change the server's state (pause it, turn its sessions read-only) where the shared server must
- * stay as it is. The migration is applied to its {@code postgres} database. Run as the {@code postgres} user when
- * the tests run as root (PostgreSQL refuses root). A machine without PostgreSQL's binaries fails the test.
+ * for tests that change the server's state (pause it, turn its sessions read-only, open more connections than the
+ * shared server allows) where the shared server must stay as it is. Run as the {@code postgres} user when the tests
+ * run as root (PostgreSQL refuses root). A machine without PostgreSQL's binaries fails the test.
+ *
+ * <p>One cluster per test JVM ({@link #database}): {@code initdb} is the slow part (seconds on a busy machine), and
+ * test classes run one after another in a JVM, so a class that pauses the server or turns a database read-only puts
+ * it back before the next class starts. Each class works in a database of its own, the migration applied to it,
+ * dropped when the class closes its handle; the server stops when the JVM exits.
  */
 final class PostgresCluster implements AutoCloseable {
+
+    /** Room for a test's 50-connection pool beside a second process's and the server-side sessions of the rest. */
+    private static final int MAX_CONNECTIONS = 300;
+
+    private static PostgresCluster server;
 
     private final Path directory;
     private final Path data;
     private final int port;
+    private final String database;
 
-    private PostgresCluster(Path directory, int port) {
+    private PostgresCluster(Path directory, int port, String database) {
         this.directory = directory;
         this.data = directory.resolve("data");
         this.port = port;
+        this.database = database;
     }
 
-    /** Initialises and starts a cluster, and applies the library's migration to its {@code public} schema. */
-    static PostgresCluster start() {
+    /**
+     * A database of its own on this JVM's cluster (started on first use), made afresh with the library's migration
+     * applied to its {@code public} schema. {@link #close()} drops it; the cluster stays for the next class.
+     *
+     * @param name a lowercase SQL identifier, unique among the test classes
+     */
+    static synchronized PostgresCluster database(String name) {
+        if (server == null) {
+            server = start();
+            PostgresCluster started = server;
+            Runtime.getRuntime().addShutdownHook(new Thread(started::stop, "postgres-cluster-stop"));
+        }
+        server.resume(); // a class that failed while the server was paused must not stall the next
+        server.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+        server.execute("CREATE DATABASE " + name);
+        PostgresCluster handle = new PostgresCluster(server.directory, server.port, name);
+        Flyway.configure().dataSource(handle.url(), "postgres", "")
+                .locations("classpath:db/ratelimiter/postgres").table("flyway_ratelimiter_history")
+                .load().migrate();
+        return handle;
+    }
+
+    /** Initialises and starts a cluster; its {@code postgres} database is for administration only. */
+    private static PostgresCluster start() {
         try {
             Path directory = Files.createTempDirectory("ratelimiter-pg-");
             Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -49,19 +83,17 @@ final class PostgresCluster implements AutoCloseable {
                 Files.setOwner(directory, directory.getFileSystem().getUserPrincipalLookupService()
                         .lookupPrincipalByName("postgres"));
             }
-            PostgresCluster cluster = new PostgresCluster(directory, freePort());
+            PostgresCluster cluster = new PostgresCluster(directory, freePort(), "postgres");
             try {
                 cluster.run(bin("initdb"), "-D", cluster.data.toString(), "-U", "postgres", "--auth=trust",
                         "--no-sync", "-E", "UTF8");
                 cluster.run(bin("pg_ctl"), "-D", cluster.data.toString(), "-l", directory.resolve("log").toString(),
                         "-w", "-t", "60", "-o", "-p " + cluster.port + " -k " + directory
-                                + " -c listen_addresses=127.0.0.1 -c fsync=off", "start");
-                Flyway.configure().dataSource(cluster.url(), "postgres", "")
-                        .locations("classpath:db/ratelimiter/postgres").table("flyway_ratelimiter_history")
-                        .load().migrate();
+                                + " -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections="
+                                + MAX_CONNECTIONS, "start");
                 return cluster;
             } catch (RuntimeException e) {
-                cluster.close();
+                cluster.stop();
                 throw e;
             }
         } catch (IOException e) {
@@ -73,9 +105,14 @@ final class PostgresCluster implements AutoCloseable {
         return port;
     }
 
-    /** The JDBC URL of its {@code postgres} database, for the test's own sessions. */
+    /** The database the test works in. */
+    String database() {
+        return database;
+    }
+
+    /** The JDBC URL of {@link #database()}, for the test's own sessions. */
     String url() {
-        return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
+        return "jdbc:postgresql://127.0.0.1:" + port + "/" + database;
     }
 
     /** A plain DataSource on {@link #url()}. */
@@ -135,8 +172,16 @@ final class PostgresCluster implements AutoCloseable {
         }
     }
 
+    /** Drops the test's database, ending its sessions; the cluster goes on for the next class. */
     @Override
     public void close() {
+        resume(); // a paused server would not answer
+        new PostgresCluster(directory, port, "postgres").execute("DROP DATABASE IF EXISTS " + database
+                + " WITH (FORCE)");
+    }
+
+    /** Stops the server and deletes its files. */
+    private void stop() {
         try {
             if (Files.exists(data.resolve("postmaster.pid"))) {
                 resume(); // a paused server would not stop

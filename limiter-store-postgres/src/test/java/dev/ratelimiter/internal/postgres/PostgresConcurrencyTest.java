@@ -1,5 +1,6 @@
 package dev.ratelimiter.internal.postgres;
 
+import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.RateLimiter;
@@ -44,18 +45,19 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Concurrent attempts on one key against the bare PostgreSQL limiter: in one process, and from two processes (JVMs)
- * at once. The deadline (30 s) and bulkhead are generous, so every attempt reaches the database and none may be
+ * at once, on a database of the test JVM's own cluster ({@link PostgresCluster#database}): its 50 + 16 + 16
+ * connections on the shared server, which allows 100 to every build on the machine, ended in "too many clients". The deadline (30 s) and bulkhead are generous, so every attempt reaches the database and none may be
  * answered {@code UNAVAILABLE}: the row lock of the one {@code INSERT ... ON CONFLICT ... DO UPDATE} must
  * serialise them without unique violations (23505) or deadlocks (40P01), which would reach the monitor.
  */
 class PostgresConcurrencyTest {
 
-    /** The server allows 100 connections by default, shared with other test classes: 50 is plenty to contend. */
+    /** Plenty to contend, within the cluster's own connection limit. */
     private static final int CONNECTIONS = 50;
     private static final int THREADS = 200;
     private static final long LIMIT = 100;
 
-    private static String schema;
+    private static PostgresCluster cluster;
     private static HikariDataSource pool;
 
     private ExecutorService executor;
@@ -64,8 +66,8 @@ class PostgresConcurrencyTest {
 
     @BeforeAll
     static void migrate() throws Exception {
-        schema = PostgresTarget.newSchema("concurrency");
-        pool = PostgresTarget.pool(schema, CONNECTIONS);
+        cluster = PostgresCluster.database("concurrency");
+        pool = pool(CONNECTIONS);
         PostgresConcurrencyWorker.openAll(pool, CONNECTIONS);
         assertThat(pool.getHikariPoolMXBean().getTotalConnections()).isEqualTo(CONNECTIONS);
     }
@@ -73,7 +75,7 @@ class PostgresConcurrencyTest {
     @AfterAll
     static void drop() {
         pool.close();
-        PostgresTarget.dropSchema(schema);
+        cluster.close();
     }
 
     @AfterEach
@@ -129,7 +131,7 @@ class PostgresConcurrencyTest {
             assertThat(verdict.limit()).isEqualTo(LIMIT);
             assertThat(verdict.resetAfter()).isPositive().isLessThanOrEqualTo(bucket.window().plusSeconds(1));
         });
-        assertThat(PostgresChain.storedCount(schema, bucket.name(), key)).as("the row's count: refusals count nothing")
+        assertThat(PostgresChain.storedCount(pool, bucket.name(), key)).as("the row's count: refusals count nothing")
                 .isEqualTo(LIMIT);
     }
 
@@ -146,7 +148,7 @@ class PostgresConcurrencyTest {
         await().atMost(Duration.ofSeconds(60)).until(() -> lines.contains("READY") || !worker.isAlive());
         assertThat(lines).as("worker output; its stderr: %s", workerErrors()).contains("READY");
 
-        try (HikariDataSource own = PostgresTarget.pool(schema, threads)) {
+        try (HikariDataSource own = pool(threads)) {
             PostgresConcurrencyWorker.openAll(own, threads);
             BackendMonitor monitor = new BackendMonitor("postgres", InstantSource.system(),
                     RateLimiterMetrics.NONE);
@@ -180,7 +182,7 @@ class PostgresConcurrencyTest {
                     .isLessThan(there.endMillis());
             assertThat(there.startMillis()).as("the processes ran at the same time: %s and %s", here, there)
                     .isLessThan(here.endMillis());
-            assertThat(PostgresChain.storedCount(schema, bucket.name(), key))
+            assertThat(PostgresChain.storedCount(pool, bucket.name(), key))
                     .as("the row's count: refusals count nothing").isEqualTo(limit);
         }
     }
@@ -190,12 +192,12 @@ class PostgresConcurrencyTest {
         workerErrors = Files.createTempFile("postgres-worker", ".err");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                PostgresConcurrencyWorker.class.getName(), schema, bucket.name(), String.valueOf(bucket.limit()),
+                PostgresConcurrencyWorker.class.getName(), "public", bucket.name(), String.valueOf(bucket.limit()),
                 String.valueOf(bucket.windowSeconds()), key, String.valueOf(threads), String.valueOf(attempts))
                 .redirectError(workerErrors.toFile());
-        builder.environment().put("RATELIMITER_TEST_POSTGRES_URL", PostgresTarget.url());
-        builder.environment().put("RATELIMITER_TEST_POSTGRES_USER", PostgresTarget.user());
-        builder.environment().put("RATELIMITER_TEST_POSTGRES_PASSWORD", PostgresTarget.password());
+        builder.environment().put("RATELIMITER_TEST_POSTGRES_URL", cluster.url());
+        builder.environment().put("RATELIMITER_TEST_POSTGRES_USER", "postgres");
+        builder.environment().put("RATELIMITER_TEST_POSTGRES_PASSWORD", "");
         worker = builder.start();
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Thread reader = new Thread(() -> {
@@ -212,6 +214,17 @@ class PostgresConcurrencyTest {
         reader.setDaemon(true);
         reader.start();
         return lines;
+    }
+
+    /** A HikariCP pool of {@code size} connections on the cluster's database, as an application's would be. */
+    private static HikariDataSource pool(int size) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(cluster.url());
+        config.setUsername("postgres");
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(1);
+        config.setConnectionTimeout(30_000);
+        return new HikariDataSource(config);
     }
 
     private String workerErrors() {

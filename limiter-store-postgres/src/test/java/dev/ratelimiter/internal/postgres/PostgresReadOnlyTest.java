@@ -45,7 +45,7 @@ class PostgresReadOnlyTest {
 
     @BeforeAll
     static void startCluster() {
-        cluster = PostgresCluster.start();
+        cluster = PostgresCluster.database("read_only");
     }
 
     @AfterAll
@@ -55,7 +55,7 @@ class PostgresReadOnlyTest {
 
     @AfterEach
     void stop() {
-        cluster.execute("ALTER DATABASE postgres RESET default_transaction_read_only");
+        cluster.execute("ALTER DATABASE " + cluster.database() + " RESET default_transaction_read_only");
         cluster.execute("TRUNCATE rate_limit_counters");
         if (chain != null) {
             chain.close();
@@ -95,7 +95,7 @@ class PostgresReadOnlyTest {
             assertThat(chain.limiter.consume(fallback, "k").remaining()).isEqualTo(1_000 - i);
         }
 
-        cluster.execute("ALTER DATABASE postgres SET default_transaction_read_only = on");
+        cluster.execute("ALTER DATABASE " + cluster.database() + " SET default_transaction_read_only = on");
         cluster.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '"
                 + applicationName + "'");
 
@@ -119,7 +119,7 @@ class PostgresReadOnlyTest {
 
         // Writable again for new sessions only: the pool's read-only sessions stay read-only, so the store comes
         // back only because the connections that failed with 25006 left their pool.
-        cluster.execute("ALTER DATABASE postgres RESET default_transaction_read_only");
+        cluster.execute("ALTER DATABASE " + cluster.database() + " RESET default_transaction_read_only");
         await().atMost(RECOVERY).until(() -> !chain.degraded());
         long reached = chain.store.calls();
         for (int i = 1; i <= 20; i++) {

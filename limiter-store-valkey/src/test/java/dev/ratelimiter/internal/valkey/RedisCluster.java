@@ -148,6 +148,26 @@ final class RedisCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * After a test that killed or paused masters: every master running again (a killed one restarted, rejoining
+     * with its {@code nodes.conf}) and answering, its keys flushed, and the cluster's state ok on each.
+     */
+    void restore() {
+        for (RedisServer node : nodes) {
+            if (node.alive()) {
+                node.resume();
+            } else {
+                node.restart();
+            }
+        }
+        awaitStateOk();
+        for (RedisServer node : nodes) {
+            try (Jedis jedis = new Jedis("127.0.0.1", node.port())) {
+                jedis.flushAll();
+            }
+        }
+    }
+
     private void awaitStateOk() {
         for (RedisServer node : nodes) {
             await("cluster_state:ok on port " + node.port()).atMost(Duration.ofSeconds(30))

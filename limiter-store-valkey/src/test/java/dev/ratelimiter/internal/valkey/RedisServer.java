@@ -72,6 +72,11 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
+    /** Whether its process runs (it may be paused); false after {@link #kill()}. */
+    boolean alive() {
+        return process.isAlive();
+    }
+
     /** SIGKILL: connections drop at once. */
     public void kill() {
         process.destroyForcibly();

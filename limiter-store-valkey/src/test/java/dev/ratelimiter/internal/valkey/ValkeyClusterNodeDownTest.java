@@ -5,7 +5,9 @@ import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.internal.core.monitor.BackendState;
 import dev.ratelimiter.internal.core.monitor.BackendStatus;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -25,17 +27,27 @@ import static org.awaitility.Awaitility.await;
  * Cluster health is per master: one master down sends only its own keys to the outage policy, its probe goes to
  * it (no other master answers for it), and the status names it. The cluster serves the slots it still covers
  * ({@code cluster-require-full-coverage no}); with the default {@code yes} every master refuses every key once
- * one is down, and every master's breaker opens, as it should.
+ * one is down, and every master's breaker opens, as it should. One cluster for the class: each test leaves every
+ * master running, answering and empty, and starts a client of its own.
  */
 class ValkeyClusterNodeDownTest {
 
-    private RedisCluster cluster;
+    private static RedisCluster cluster;
     private ValkeyChain chain;
     private final List<BackendStatus> changes = new CopyOnWriteArrayList<>();
 
+    @BeforeAll
+    static void startCluster() {
+        cluster = RedisCluster.start(3, "--cluster-require-full-coverage", "no");
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        cluster.close();
+    }
+
     @BeforeEach
     void start() {
-        cluster = RedisCluster.start(3, "--cluster-require-full-coverage", "no");
         chain = new ValkeyChain(ValkeyClusterContractTest.settings(cluster.addresses()));
         chain.monitor.onChange(changes::add);
     }
@@ -45,7 +57,7 @@ class ValkeyClusterNodeDownTest {
         if (chain != null) {
             chain.close();
         }
-        cluster.close();
+        cluster.restore();
     }
 
     @Test

@@ -120,7 +120,7 @@ class ValkeySentinelFailoverTest {
         Bucket failOpen = Bucket.of("sf-open", Bucket.MAX_LIMIT, Duration.ofMinutes(5), OutagePolicy.FAIL_OPEN);
         String counter = "rl-test:{sf-fallback:client-0}";
         try (SteadyLoad load = SteadyLoad.start(chain.limiter, fallback, failOpen)) {
-            await().atMost(Duration.ofSeconds(10)).until(() -> chain.store.calls() > 500);
+            await().atMost(Duration.ofSeconds(60)).until(() -> chain.store.calls() > 500);
 
             try (Jedis jedis = new Jedis("127.0.0.1", sentinel.port())) {
                 jedis.sentinelFailover(MASTER_NAME);
