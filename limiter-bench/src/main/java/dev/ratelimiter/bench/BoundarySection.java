@@ -4,7 +4,7 @@ import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,7 +32,7 @@ final class BoundarySection {
     private final List<Row> rows = new ArrayList<>();
 
     /** Measures the three algorithms on {@code limiter}, a store named {@code store} (Memory, Valkey, PostgreSQL). */
-    void measure(String store, RateLimiter limiter) {
+    void measure(String store, Limiter limiter) {
         int fixed = admitted(limiter, Algorithm.FIXED_WINDOW);
         int sliding = admitted(limiter, Algorithm.SLIDING_WINDOW);
         int tokens = admitted(limiter, Algorithm.TOKEN_BUCKET);
@@ -45,7 +45,7 @@ final class BoundarySection {
                 "token bucket", tokens, "calls admitted", Map.of("calls", (double) CALLS)), fixedFigure, Goal.none()));
     }
 
-    private static int admitted(RateLimiter limiter, Algorithm algorithm) {
+    private static int admitted(Limiter limiter, Algorithm algorithm) {
         Bucket bucket = Bucket.of("bench-boundary-" + algorithm.configName(), List.of(RATE), OutagePolicy.FALLBACK,
                 algorithm, 0);
         String key = UUID.randomUUID().toString();
