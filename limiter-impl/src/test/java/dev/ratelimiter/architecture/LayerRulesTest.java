@@ -3,6 +3,7 @@ package dev.ratelimiter.architecture;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.ratelimiter.RateLimiter;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -105,6 +106,20 @@ class LayerRulesTest {
             }
         }
         assertThat(allowed.keySet()).as("a rule for every part").containsExactlyInAnyOrderElementsOf(CORE_PARTS);
+    }
+
+    @Test
+    @DisplayName("the decision chain is internal: no class or interface of core is a public RateLimiter (the chain's "
+            + "interface is core.limiter.Limiter), and the one RateLimiter of limiter-impl is the injectable bean, "
+            + "cdi.beans.DecidingRateLimiter, which adapts the whole decision path to the API")
+    void chainIsNoPublicRateLimiter() {
+        noClasses().that().resideInAPackage("dev.ratelimiter.internal.core..")
+                .should().beAssignableTo(RateLimiter.class)
+                .check(LIBRARY);
+        classes().that().areAssignableTo(RateLimiter.class).and().areNotInterfaces()
+                .should().haveFullyQualifiedName("dev.ratelimiter.internal.cdi.beans.DecidingRateLimiter")
+                .allowEmptyShould(false)
+                .check(LIBRARY);
     }
 
     @Test
