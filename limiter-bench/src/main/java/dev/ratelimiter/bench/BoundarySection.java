@@ -4,7 +4,7 @@ import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,7 +50,7 @@ final class BoundarySection {
      * each on a thread of its own, the three at once: their keys and buckets are apart, and a burst is mostly the
      * wait for its window's end.
      */
-    void measure(String store, RateLimiter limiter) throws InterruptedException, ExecutionException {
+    void measure(String store, Limiter limiter) throws InterruptedException, ExecutionException {
         ExecutorService threads = Executors.newFixedThreadPool(3);
         try {
             Future<Integer> fixedRun = threads.submit(() -> admitted(limiter, Algorithm.FIXED_WINDOW));
@@ -73,7 +73,7 @@ final class BoundarySection {
                 Goal.none()));
     }
 
-    private int admitted(RateLimiter limiter, Algorithm algorithm) {
+    private int admitted(Limiter limiter, Algorithm algorithm) {
         Bucket bucket = Bucket.of("bench-boundary-" + algorithm.configName(), List.of(rate), OutagePolicy.FALLBACK,
                 algorithm, 0);
         String key = UUID.randomUUID().toString();

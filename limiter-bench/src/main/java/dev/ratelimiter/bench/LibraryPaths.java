@@ -3,7 +3,7 @@ package dev.ratelimiter.bench;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.RateLimitDenied;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.contract.CountingLimiter;
 import dev.ratelimiter.internal.core.chain.OutagePolicyLimiter;
@@ -89,7 +89,7 @@ final class LibraryPaths {
     }
 
     /** A store as the runtime starts it: its limiter, the breaker's probe, and what closes it. */
-    record Store(String backend, RateLimiter limiter, StoreProbe probe, BackendMonitor monitor,
+    record Store(String backend, Limiter limiter, StoreProbe probe, BackendMonitor monitor,
                  AutoCloseable resources) implements AutoCloseable {
         @Override
         public void close() throws Exception {
@@ -147,12 +147,12 @@ final class LibraryPaths {
     static final class Decision implements AutoCloseable {
         private final CounterKeyHasher keys;
         private final RateLimiterMetrics metrics;
-        private final RateLimiter limiter;
+        private final Limiter limiter;
         private final AutoCloseable resources;
         private final Consumer<RateLimitDenied> denials;
         private final LongSupplier storeCalls;
 
-        private Decision(CounterKeyHasher keys, RateLimiterMetrics metrics, RateLimiter limiter, AutoCloseable resources,
+        private Decision(CounterKeyHasher keys, RateLimiterMetrics metrics, Limiter limiter, AutoCloseable resources,
                          LongSupplier storeCalls) {
             this.keys = keys;
             this.metrics = metrics;

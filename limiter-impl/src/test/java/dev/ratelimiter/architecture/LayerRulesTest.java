@@ -3,6 +3,7 @@ package dev.ratelimiter.architecture;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.ratelimiter.RateLimiter;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +32,7 @@ class LayerRulesTest {
     /** The library's own stores' packages, each in a module of its own (limiter-store-valkey, -postgres). */
     private static final String[] STORES = {"dev.ratelimiter.internal.valkey..", "dev.ratelimiter.internal.postgres.."};
     /** core's subpackages, each one job (docs/architecture.md#layers-inside-limiter-impl). */
-    private static final List<String> CORE_PARTS = List.of("time", "key", "monitor", "verdict", "window", "memory",
+    private static final List<String> CORE_PARTS = List.of("time", "key", "monitor", "verdict", "limiter", "memory",
             "settings", "chain", "plan", "decision");
     /** The CDI layer's subpackages, each one job (docs/architecture.md#layers-inside-limiter-impl). */
     private static final List<String> CDI_PARTS = List.of("config", "runtime", "call", "interceptor", "beans", "openapi",
@@ -78,8 +79,8 @@ class LayerRulesTest {
     }
 
     @Test
-    @DisplayName("core's parts by job: time, key, monitor and verdict stand alone, window on time and verdict, memory "
-            + "on time, verdict and window, settings on key, plan on key, monitor and settings; chain, which assembles "
+    @DisplayName("core's parts by job: time, key, monitor and verdict stand alone, limiter on verdict, memory "
+            + "on time, verdict and limiter, settings on key, plan on key, monitor and settings; chain, which assembles "
             + "them, reaches them all, and decision, the one path of every decision, reaches them and chain "
             + "(docs/architecture.md#layers-inside-limiter-impl)")
     void coreSubpackagesByJob() {
@@ -88,12 +89,12 @@ class LayerRulesTest {
                 "key", List.of(),
                 "monitor", List.of(),
                 "verdict", List.of(),
-                "window", List.of("time", "verdict"),
-                "memory", List.of("time", "verdict", "window"),
+                "limiter", List.of("verdict"),
+                "memory", List.of("time", "verdict", "limiter"),
                 "settings", List.of("key"),
-                "chain", List.of("time", "key", "monitor", "verdict", "window", "memory", "settings"),
+                "chain", List.of("time", "key", "monitor", "verdict", "limiter", "memory", "settings"),
                 "plan", List.of("key", "monitor", "settings"),
-                "decision", List.of("time", "key", "monitor", "verdict", "window", "settings", "chain"));
+                "decision", List.of("time", "key", "monitor", "verdict", "limiter", "settings", "chain"));
         for (Map.Entry<String, List<String>> part : allowed.entrySet()) {
             String[] others = CORE_PARTS.stream()
                     .filter(other -> !other.equals(part.getKey()) && !part.getValue().contains(other))
@@ -105,6 +106,20 @@ class LayerRulesTest {
             }
         }
         assertThat(allowed.keySet()).as("a rule for every part").containsExactlyInAnyOrderElementsOf(CORE_PARTS);
+    }
+
+    @Test
+    @DisplayName("the decision chain is internal: no class or interface of core is a public RateLimiter (the chain's "
+            + "interface is core.limiter.Limiter), and the one RateLimiter of limiter-impl is the injectable bean, "
+            + "cdi.beans.DecidingRateLimiter, which adapts the whole decision path to the API")
+    void chainIsNoPublicRateLimiter() {
+        noClasses().that().resideInAPackage("dev.ratelimiter.internal.core..")
+                .should().beAssignableTo(RateLimiter.class)
+                .check(LIBRARY);
+        classes().that().areAssignableTo(RateLimiter.class).and().areNotInterfaces()
+                .should().haveFullyQualifiedName("dev.ratelimiter.internal.cdi.beans.DecidingRateLimiter")
+                .allowEmptyShould(false)
+                .check(LIBRARY);
     }
 
     @Test

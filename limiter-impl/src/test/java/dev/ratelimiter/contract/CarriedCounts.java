@@ -1,7 +1,7 @@
 package dev.ratelimiter.contract;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict.Outcome;
 
 import java.time.Duration;
@@ -19,12 +19,12 @@ public final class CarriedCounts {
     /** The bucket: 5 attempts in 5 minutes, the default outage policy ({@code FALLBACK}). */
     public static final Bucket BUCKET = Bucket.of("carried", 5, Duration.ofMinutes(5));
 
-    private final RateLimiter chain;
+    private final Limiter chain;
     private final String locked;
     private final String twoLeft;
 
     /** Before the outage: spends the attempts through the store. */
-    public CarriedCounts(RateLimiter chain, String run) {
+    public CarriedCounts(Limiter chain, String run) {
         this.chain = chain;
         this.locked = "locked-" + run;
         this.twoLeft = "two-left-" + run;

@@ -2,7 +2,7 @@ package dev.ratelimiter.contract;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,7 +30,7 @@ abstract class ContractCases {
     /** The store's clock, {@link RateLimiterContract#clock}. */
     protected ManualClock clock;
     /** The store's limiter, {@link RateLimiterContract#limiter}. */
-    protected RateLimiter limiter;
+    protected Limiter limiter;
 
     ContractCases(RateLimiterContract contract) {
         this.contract = contract;

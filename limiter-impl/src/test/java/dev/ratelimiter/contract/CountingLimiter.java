@@ -1,10 +1,9 @@
 package dev.ratelimiter.contract;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.chain.BatchingLimiter;
-import dev.ratelimiter.internal.core.window.RefundingLimiter;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreRefund;
 
@@ -17,10 +16,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class CountingLimiter implements BatchingLimiter {
 
-    private final RateLimiter store;
+    private final Limiter store;
     private final AtomicLong calls = new AtomicLong();
 
-    public CountingLimiter(RateLimiter store) {
+    public CountingLimiter(Limiter store) {
         this.store = store;
     }
 
@@ -50,6 +49,6 @@ public final class CountingLimiter implements BatchingLimiter {
     @Override
     public boolean refund(List<StoreRefund> refunds) {
         calls.incrementAndGet();
-        return RefundingLimiter.refund(store, refunds);
+        return store.refund(refunds);
     }
 }

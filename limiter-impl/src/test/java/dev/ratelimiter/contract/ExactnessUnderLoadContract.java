@@ -1,7 +1,7 @@
 package dev.ratelimiter.contract;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import org.junit.jupiter.api.AfterEach;
@@ -37,10 +37,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 public abstract class ExactnessUnderLoadContract {
 
     private final String run = UUID.randomUUID().toString().substring(0, 8);
-    protected RateLimiter limiter;
+    protected Limiter limiter;
 
     /** The store's limiter under test, built before each case. */
-    protected abstract RateLimiter newLimiter() throws Exception;
+    protected abstract Limiter newLimiter() throws Exception;
 
     /** Releases what {@link #newLimiter()} built. */
     protected void closeLimiter() throws Exception {

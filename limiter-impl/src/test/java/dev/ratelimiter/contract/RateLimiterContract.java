@@ -4,7 +4,7 @@ import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
@@ -19,7 +19,8 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * The rules every store passes (docs/guide.md#fixed-windows), through the {@link RateLimiter} the library decides with.
+ * The rules every store passes (docs/guide.md#fixed-windows), through the chain ({@link Limiter}) the library decides
+ * with.
  * A store's test extends this class, builds its limiter in {@link #newLimiter(InstantSource)}, and says in
  * {@link #capabilities()} what the store's provider declares.
  *
@@ -48,7 +49,7 @@ public abstract class RateLimiterContract {
     protected static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
 
     protected ManualClock clock;
-    protected RateLimiter limiter;
+    protected Limiter limiter;
     private final String run = UUID.randomUUID().toString().substring(0, 8);
 
     /**
@@ -56,7 +57,7 @@ public abstract class RateLimiterContract {
      *
      * @param clock the time source the limiter should read (ignored by a store-timed backend)
      */
-    protected abstract RateLimiter newLimiter(InstantSource clock);
+    protected abstract Limiter newLimiter(InstantSource clock);
 
     /**
      * What the store under test declares, which decides the cases it runs: {@link Capability#declaredBy} its

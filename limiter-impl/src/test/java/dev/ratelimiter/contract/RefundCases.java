@@ -4,7 +4,6 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.internal.core.chain.BatchingLimiter;
-import dev.ratelimiter.internal.core.window.RefundingLimiter;
 import dev.ratelimiter.internal.core.verdict.Refunds;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreRefund;
@@ -92,7 +91,7 @@ abstract class RefundCases extends ContractCases {
         assertThat(counted).extracting(Verdict::outcome).containsExactly(Outcome.ALLOWED, Outcome.ALLOWED);
         limiter.consume(second, "k");
 
-        assertThat(((RefundingLimiter) limiter).refund(List.of(
+        assertThat(limiter.refund(List.of(
                 Refunds.refund(first, "k", 1, counted[0], 0),
                 Refunds.refund(second, "j", 1, counted[1], 0)))).isTrue();
         assertThat(limiter.consume(first, "k").outcome()).isEqualTo(Outcome.ALLOWED);
@@ -155,6 +154,6 @@ abstract class RefundCases extends ContractCases {
     /** Gives a call {@code counted} allowed back through the limiter under test, {@code elapsed} after it. */
     private boolean refund(Verdict counted, Bucket bucket, String key, long cost, Duration elapsed) {
         StoreRefund refund = Refunds.refund(bucket, key, cost, counted, elapsed.toMillis());
-        return ((RefundingLimiter) limiter).refund(List.of(refund));
+        return limiter.refund(List.of(refund));
     }
 }

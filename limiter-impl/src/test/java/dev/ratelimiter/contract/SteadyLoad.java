@@ -1,7 +1,7 @@
 package dev.ratelimiter.contract;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 
 import java.time.Duration;
@@ -30,7 +30,7 @@ public final class SteadyLoad implements AutoCloseable {
     private final AtomicLong slowestNanos = new AtomicLong();
     private final List<Future<Long>> workers = new ArrayList<>();
 
-    private SteadyLoad(RateLimiter limiter, Bucket fallback, Bucket failOpen) {
+    private SteadyLoad(Limiter limiter, Bucket fallback, Bucket failOpen) {
         for (int t = 0; t < THREADS; t++) {
             Bucket bucket = t % 2 == 0 ? fallback : failOpen;
             String key = "client-" + t;
@@ -50,7 +50,7 @@ public final class SteadyLoad implements AutoCloseable {
     }
 
     /** Starts the threads. */
-    public static SteadyLoad start(RateLimiter limiter, Bucket fallback, Bucket failOpen) {
+    public static SteadyLoad start(Limiter limiter, Bucket fallback, Bucket failOpen) {
         return new SteadyLoad(limiter, fallback, failOpen);
     }
 

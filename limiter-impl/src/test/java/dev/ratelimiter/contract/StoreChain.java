@@ -1,7 +1,7 @@
 package dev.ratelimiter.contract;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.internal.core.chain.CircuitBreakerLimiter;
 import dev.ratelimiter.internal.core.chain.SharedStoreChain;
 import dev.ratelimiter.internal.core.chain.StoreProbe;
@@ -38,7 +38,7 @@ public class StoreChain implements AutoCloseable {
     /** The breaker in front of the store. */
     public final CircuitBreakerLimiter breaker;
     /** The whole chain, as applications reach it. */
-    public final RateLimiter limiter;
+    public final Limiter limiter;
     private final Runnable closeStore;
 
     /**
@@ -47,7 +47,7 @@ public class StoreChain implements AutoCloseable {
      * @param probe      the breaker's probe of the store
      * @param closeStore closes the store's clients or pool, after the breaker
      */
-    protected StoreChain(BackendMonitor monitor, RateLimiter store, StoreProbe probe, Runnable closeStore) {
+    protected StoreChain(BackendMonitor monitor, Limiter store, StoreProbe probe, Runnable closeStore) {
         this(monitor, store, Optional.empty(), probe, closeStore);
     }
 
@@ -60,7 +60,7 @@ public class StoreChain implements AutoCloseable {
      * @param probe      the breaker's probe of the whole store
      * @param closeStore closes the store's clients or pool, after the breaker
      */
-    protected StoreChain(BackendMonitor monitor, RateLimiter store, Optional<StoreParts> parts, StoreProbe probe,
+    protected StoreChain(BackendMonitor monitor, Limiter store, Optional<StoreParts> parts, StoreProbe probe,
                          Runnable closeStore) {
         this(monitor, store, parts, probe, closeStore, DenyCacheSettings.OFF);
     }
@@ -73,7 +73,7 @@ public class StoreChain implements AutoCloseable {
      * @param closeStore closes the store's clients or pool, after the breaker
      * @param refusals   how long the store's refusals are answered from memory
      */
-    protected StoreChain(BackendMonitor monitor, RateLimiter store, Optional<StoreParts> parts, StoreProbe probe,
+    protected StoreChain(BackendMonitor monitor, Limiter store, Optional<StoreParts> parts, StoreProbe probe,
                          Runnable closeStore, DenyCacheSettings refusals) {
         InstantSource clock = InstantSource.system();
         this.monitor = monitor;

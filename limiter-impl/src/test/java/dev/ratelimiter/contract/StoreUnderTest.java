@@ -1,6 +1,6 @@
 package dev.ratelimiter.contract;
 
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.internal.core.chain.LimiterAssembly;
 import dev.ratelimiter.internal.core.chain.PlainStoreContext;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
@@ -64,7 +64,7 @@ public final class StoreUnderTest implements AutoCloseable {
     }
 
     /** The chain around the store: {@link RateLimiterContract#newLimiter} returns it. */
-    public RateLimiter limiter() {
+    public Limiter limiter() {
         return assembly.limiter();
     }
 

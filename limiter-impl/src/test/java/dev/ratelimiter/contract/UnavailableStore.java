@@ -1,13 +1,15 @@
 package dev.ratelimiter.contract;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
+import dev.ratelimiter.spi.StoreRefund;
 
 import java.time.Duration;
+import java.util.List;
 
 /** A shared store that is down: every attempt is {@code UNAVAILABLE}, so the outage policy decides each one. */
-public final class UnavailableStore implements RateLimiter {
+public final class UnavailableStore implements Limiter {
 
     @Override
     public Verdict consume(Bucket bucket, String key, long cost) {
@@ -17,5 +19,10 @@ public final class UnavailableStore implements RateLimiter {
     @Override
     public void reset(Bucket bucket, String key) {
         // nothing is stored
+    }
+
+    @Override
+    public boolean refund(List<StoreRefund> refunds) {
+        return false; // the store is down: what it was given back is dropped
     }
 }

@@ -1,7 +1,7 @@
 package dev.ratelimiter.internal.jaxrs;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.contract.ManualClock;
@@ -35,7 +35,7 @@ class AcceptedExtremesTest {
     @DisplayName("10^12 per 366 days: counted, the window ends after exactly 366 days, the headers say so")
     void largestBucket(String chain) {
         ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
-        RateLimiter limiter = limiter(chain, clock);
+        Limiter limiter = limiter(chain, clock);
         Bucket bucket = Bucket.of("largest", Bucket.MAX_LIMIT, Bucket.MAX_WINDOW);
 
         Verdict first = limiter.consume(bucket, "k");
@@ -59,7 +59,7 @@ class AcceptedExtremesTest {
     @DisplayName("1 per second: the second attempt is denied with t=1, the next second is a new window")
     void smallestBucket(String chain) {
         ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
-        RateLimiter limiter = limiter(chain, clock);
+        Limiter limiter = limiter(chain, clock);
         Bucket bucket = Bucket.of("smallest", 1, Duration.ofSeconds(1));
 
         limiter.consume(bucket, "k");
@@ -72,7 +72,7 @@ class AcceptedExtremesTest {
         assertThat(limiter.consume(bucket, "k").outcome()).isEqualTo(Outcome.ALLOWED);
     }
 
-    private static RateLimiter limiter(String chain, ManualClock clock) {
+    private static Limiter limiter(String chain, ManualClock clock) {
         MemoryRateLimiter memory = new MemoryRateLimiter(clock, 100_000_000);
         if (chain.equals("memory store")) {
             return memory;

@@ -1,7 +1,7 @@
 package dev.ratelimiter.internal.postgres;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.internal.core.chain.StoreLimiter;
@@ -111,7 +111,7 @@ class OutsideTransactionStoreTest {
             release.await(); // the only thread is busy until released
             return null;
         });
-        RateLimiter limiter = limiter(Duration.ofMillis(50));
+        Limiter limiter = limiter(Duration.ofMillis(50));
 
         assertThat(limiter.consume(BUCKET, "k").outcome()).isEqualTo(Outcome.UNAVAILABLE);
 
@@ -127,7 +127,7 @@ class OutsideTransactionStoreTest {
     void rejected() {
         inTransaction.set(true);
         executor.shutdown();
-        RateLimiter limiter = limiter(Duration.ofSeconds(10));
+        Limiter limiter = limiter(Duration.ofSeconds(10));
 
         assertThat(limiter.consume(BUCKET, "k").outcome()).isEqualTo(Outcome.UNAVAILABLE);
         limiter.reset(BUCKET, "k");

@@ -4,7 +4,7 @@ import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.spi.Sweepable;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
@@ -248,7 +248,7 @@ class PgBouncerTest {
     @DisplayName("PostgreSQL paused behind PgBouncer (transaction mode): every call returns within 10 x its deadline as UNAVAILABLE, then the breaker opens and fail-closed refuses; resumed: ok again, counting in PostgreSQL")
     void pausedBehindPgBouncer() throws Exception {
         PostgresChain chain = chain(bouncer(PoolMode.TRANSACTION), "rl-pgbouncer-paused", PAUSED_DEADLINE);
-        RateLimiter store = chain.storeLimiter;
+        Limiter store = chain.storeLimiter;
         Bucket bucket = Bucket.of("paused", 1_000, Duration.ofSeconds(300), OutagePolicy.FAIL_CLOSED);
         for (int i = 1; i <= 3; i++) {
             assertThat(store.consume(bucket, "k").remaining()).isEqualTo(1_000 - i);

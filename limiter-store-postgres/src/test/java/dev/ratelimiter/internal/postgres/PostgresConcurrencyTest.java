@@ -3,7 +3,7 @@ package dev.ratelimiter.internal.postgres;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
@@ -97,7 +97,7 @@ class PostgresConcurrencyTest {
     @DisplayName("200 first attempts on a new key at once, limit 100: exactly 100 allowed with remaining 99..0 once each, 100 denied, none unavailable, no database error, and the row counts 200")
     void firstAttemptsAtOnce(RepetitionInfo repetition) throws Exception {
         BackendMonitor monitor = new BackendMonitor("postgres", InstantSource.system(), RateLimiterMetrics.NONE);
-        RateLimiter limiter = PostgresConcurrencyWorker.limiter(pool, THREADS, monitor);
+        Limiter limiter = PostgresConcurrencyWorker.limiter(pool, THREADS, monitor);
         Bucket bucket = Bucket.of("burst", LIMIT, Duration.ofSeconds(300));
         String key = "new-key-" + repetition.getCurrentRepetition();
         executor = Executors.newFixedThreadPool(THREADS);
@@ -152,7 +152,7 @@ class PostgresConcurrencyTest {
             PostgresConcurrencyWorker.openAll(own, threads);
             BackendMonitor monitor = new BackendMonitor("postgres", InstantSource.system(),
                     RateLimiterMetrics.NONE);
-            RateLimiter limiter = PostgresConcurrencyWorker.limiter(own, threads, monitor);
+            Limiter limiter = PostgresConcurrencyWorker.limiter(own, threads, monitor);
             executor = Executors.newFixedThreadPool(threads);
             CountDownLatch go = new CountDownLatch(1);
             List<Future<long[]>> work = PostgresConcurrencyWorker.submit(executor, limiter, bucket, key, threads,

@@ -2,7 +2,7 @@ package dev.ratelimiter.internal.postgres;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.chain.StoreLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
@@ -64,7 +64,7 @@ public final class PostgresConcurrencyWorker {
             openAll(pool, threads);
             BackendMonitor monitor = new BackendMonitor("postgres", InstantSource.system(),
                     RateLimiterMetrics.NONE);
-            RateLimiter limiter = limiter(pool, threads, monitor);
+            Limiter limiter = limiter(pool, threads, monitor);
             CountDownLatch go = new CountDownLatch(1);
             ExecutorService executor = Executors.newFixedThreadPool(threads);
             try {
@@ -89,7 +89,7 @@ public final class PostgresConcurrencyWorker {
     }
 
     /** The bare limiter as a replica would run it: deadline and bulkhead generous enough that nothing times out. */
-    static RateLimiter limiter(javax.sql.DataSource pool, int permits, BackendMonitor monitor) {
+    static Limiter limiter(javax.sql.DataSource pool, int permits, BackendMonitor monitor) {
         return new StoreLimiter(new PostgresStore(pool, PostgresChain.TABLE, Duration.ofSeconds(30), permits, Optional.empty(),
                 ConnectionEviction.ABORT), monitor, RateLimiterMetrics.NONE);
     }
@@ -109,7 +109,7 @@ public final class PostgresConcurrencyWorker {
     }
 
     /** {@code threads} tasks, each waiting for {@code go} and then making {@code attempts} attempts. */
-    static List<Future<long[]>> submit(ExecutorService executor, RateLimiter limiter, Bucket bucket, String key,
+    static List<Future<long[]>> submit(ExecutorService executor, Limiter limiter, Bucket bucket, String key,
                                        int threads, int attempts, CountDownLatch go) {
         List<Future<long[]>> work = new ArrayList<>();
         for (int t = 0; t < threads; t++) {

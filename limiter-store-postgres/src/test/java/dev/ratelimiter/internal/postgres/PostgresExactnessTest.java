@@ -1,6 +1,6 @@
 package dev.ratelimiter.internal.postgres;
 
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.contract.ExactnessUnderLoadContract;
 import dev.ratelimiter.internal.core.chain.StoreLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
@@ -38,7 +38,7 @@ class PostgresExactnessTest {
         PostgresTarget.dropSchema(schema);
     }
 
-    private static RateLimiter limiter(boolean batching) {
+    private static Limiter limiter(boolean batching) {
         PostgresSettings settings = new PostgresSettings(Optional.empty(), Optional.empty(), Optional.empty(),
                 Optional.empty(), "rate_limit_counters", Duration.ofSeconds(30), Duration.ofMinutes(5), 32, false,
                 batching);
@@ -55,7 +55,7 @@ class PostgresExactnessTest {
     @Nested
     class BatchingOn extends ExactnessUnderLoadContract {
         @Override
-        protected RateLimiter newLimiter() {
+        protected Limiter newLimiter() {
             return limiter(true);
         }
     }
@@ -63,7 +63,7 @@ class PostgresExactnessTest {
     @Nested
     class BatchingOff extends ExactnessUnderLoadContract {
         @Override
-        protected RateLimiter newLimiter() {
+        protected Limiter newLimiter() {
             return limiter(false);
         }
     }

@@ -1,7 +1,7 @@
 package dev.ratelimiter.internal.postgres;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.internal.core.chain.StoreLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
@@ -53,7 +53,7 @@ class PostgresJoinedTransactionTest {
             + "says to use a non-transactional pool")
     void refused() throws SQLException {
         BackendMonitor monitor = new BackendMonitor("postgres", InstantSource.system(), RateLimiterMetrics.NONE);
-        RateLimiter limiter = limiter(inTransaction(plain), monitor);
+        Limiter limiter = limiter(inTransaction(plain), monitor);
 
         assertThat(limiter.consume(BUCKET, "k1").outcome()).isEqualTo(Outcome.UNAVAILABLE);
         limiter.reset(BUCKET, "k1");
@@ -80,7 +80,7 @@ class PostgresJoinedTransactionTest {
         assertThat(monitor.errors()).isZero();
     }
 
-    private static RateLimiter limiter(DataSource dataSource, BackendMonitor monitor) {
+    private static Limiter limiter(DataSource dataSource, BackendMonitor monitor) {
         return new StoreLimiter(new PostgresStore(dataSource, PostgresChain.TABLE, Duration.ofSeconds(10), 4, Optional.empty(),
                 ConnectionEviction.ABORT), monitor, RateLimiterMetrics.NONE);
     }

@@ -3,7 +3,7 @@ package dev.ratelimiter.internal.postgres;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import org.junit.jupiter.api.AfterAll;
@@ -100,7 +100,7 @@ class PostgresPoolExhaustionTest {
                     settings.password(), settings.table(), settings.timeout(), settings.sweepInterval(),
                     settings.poolSize(), settings.pgbouncer(), false));
         }
-        RateLimiter limiter = chain.storeLimiter;
+        Limiter limiter = chain.storeLimiter;
         Bucket bucket = Bucket.of(batching ? "bare-batched" : "bare", 1_000, Duration.ofSeconds(300));
         assertThat(limiter.consume(bucket, "hot").remaining()).isEqualTo(999);
         int baseline = threadBean.getThreadCount();
@@ -164,7 +164,7 @@ class PostgresPoolExhaustionTest {
         try (HikariDataSource serverPool = PostgresTarget.pool(schema, POOL);
              PostgresChain onServerPool = new PostgresChain(PostgresChain.settings(
                      PostgresChain.url(schema, applicationName, Optional.empty()), POOL), serverPool)) {
-            RateLimiter limiter = onServerPool.storeLimiter;
+            Limiter limiter = onServerPool.storeLimiter;
             assertThat(limiter.consume(bucket, "k").remaining()).isEqualTo(999);
             List<Connection> held = new ArrayList<>();
             for (int i = 0; i < POOL; i++) {
@@ -209,7 +209,7 @@ class PostgresPoolExhaustionTest {
      * {@link #CALLERS} threads call at once; meanwhile the sessions of the limiter's pool are counted in
      * pg_stat_activity, and must stay near the pool's size.
      */
-    private List<Call> callAtOnce(RateLimiter limiter, java.util.function.IntFunction<Bucket> buckets, String key)
+    private List<Call> callAtOnce(Limiter limiter, java.util.function.IntFunction<Bucket> buckets, String key)
             throws Exception {
         AtomicInteger number = new AtomicInteger();
         callers = Executors.newFixedThreadPool(CALLERS, runnable -> {

@@ -3,7 +3,7 @@ package dev.ratelimiter.internal.postgres;
 import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.contract.Capability;
 import dev.ratelimiter.contract.RateLimiterContract;
@@ -52,7 +52,7 @@ class PostgresStoreTest extends RateLimiterContract {
     }
 
     @Override
-    protected RateLimiter newLimiter(InstantSource clock) {
+    protected Limiter newLimiter(InstantSource clock) {
         return new StoreLimiter(new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 32,
                 Optional.of(clock), ConnectionEviction.ABORT), new BackendMonitor("postgres", clock, RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
     }
@@ -139,7 +139,7 @@ class PostgresStoreTest extends RateLimiterContract {
     @DisplayName("the time left is exact on one connection before and after pgjdbc prepares the statement (text, then binary)")
     void timeLeftBeforeAndAfterServerPrepare() {
         try (com.zaxxer.hikari.HikariDataSource one = PostgresTarget.pool(schema, 1)) {
-            RateLimiter store = new StoreLimiter(new PostgresStore(one, "rate_limit_counters", Duration.ofSeconds(10), 1,
+            Limiter store = new StoreLimiter(new PostgresStore(one, "rate_limit_counters", Duration.ofSeconds(10), 1,
                     Optional.of(clock), ConnectionEviction.ABORT), new BackendMonitor("postgres", clock,
                     RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
             Bucket bucket = bucket("prepare", 100, Duration.ofSeconds(60));
@@ -160,7 +160,7 @@ class PostgresStoreTest extends RateLimiterContract {
         Bucket bucket = bucket("timeout", 100, Duration.ofSeconds(60));
         for (boolean ownPool : new boolean[] {true, false}) {
             try (com.zaxxer.hikari.HikariDataSource one = PostgresTarget.pool(schema, 1)) {
-                RateLimiter store = new StoreLimiter(new PostgresStore(one, "rate_limit_counters", Duration.ofSeconds(10), 1,
+                Limiter store = new StoreLimiter(new PostgresStore(one, "rate_limit_counters", Duration.ofSeconds(10), 1,
                         Optional.of(clock), ConnectionEviction.ABORT, ownPool), new BackendMonitor("postgres",
                         clock, RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
                 int before;

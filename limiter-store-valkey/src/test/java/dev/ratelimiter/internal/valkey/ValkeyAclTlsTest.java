@@ -3,7 +3,7 @@ package dev.ratelimiter.internal.valkey;
 import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.internal.core.chain.StoreLimiter;
@@ -327,7 +327,7 @@ class ValkeyAclTlsTest {
     }
 
     /** The bare store's limiter (no breaker, no fallback), so that a refusal shows as UNAVAILABLE. */
-    private record Store(ValkeyStore store, RateLimiter limiter, BackendMonitor monitor) {
+    private record Store(ValkeyStore store, Limiter limiter, BackendMonitor monitor) {
     }
 
     private Store store(ValkeySettings settings) {
@@ -336,7 +336,7 @@ class ValkeyAclTlsTest {
         return new Store(store, new StoreLimiter(store, monitor, RateLimiterMetrics.NONE), monitor);
     }
 
-    private static List<Long> remainingAfter(RateLimiter limiter, Bucket bucket, int attempts) {
+    private static List<Long> remainingAfter(Limiter limiter, Bucket bucket, int attempts) {
         List<Long> remaining = new ArrayList<>();
         for (int i = 0; i < attempts; i++) {
             Verdict verdict = limiter.consume(bucket, "k");

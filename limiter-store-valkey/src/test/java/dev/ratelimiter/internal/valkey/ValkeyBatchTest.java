@@ -3,7 +3,7 @@ package dev.ratelimiter.internal.valkey;
 import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.contract.ExactnessUnderLoadContract;
 import dev.ratelimiter.internal.core.chain.StoreLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
@@ -209,7 +209,7 @@ class ValkeyBatchTest {
         private final List<AutoCloseable> stores = new ArrayList<>();
 
         @Override
-        protected RateLimiter newLimiter() {
+        protected Limiter newLimiter() {
             ValkeySettings settings = ValkeyExactnessTest.generous(ValkeyClusterContractTest.settings(
                     cluster.addresses()));
             ValkeyStore store = ValkeyStore.start(settings);

@@ -14,8 +14,9 @@ import java.util.Optional;
  * The test chain ({@link StoreChain}) around a Valkey store started from {@code settings} ({@link ValkeyStore}
  * behind {@link StoreLimiter}): in cluster mode with a breaker per master, as
  * {@link dev.ratelimiter.internal.core.chain.SharedStoreChain#of(dev.ratelimiter.spi.RateLimitStore, BackendMonitor,
- * InstantSource, dev.ratelimiter.RateLimiter, dev.ratelimiter.internal.core.monitor.OutageListener,
- * dev.ratelimiter.internal.core.settings.BreakerSettings, DenyCacheSettings, RateLimiterMetrics)} builds it.
+ * InstantSource, dev.ratelimiter.internal.core.memory.MemoryRateLimiter,
+ * dev.ratelimiter.internal.core.monitor.OutageListener, dev.ratelimiter.internal.core.settings.BreakerSettings,
+ * DenyCacheSettings, RateLimiterMetrics)} builds it.
  */
 final class ValkeyChain extends StoreChain {
 

@@ -1,7 +1,7 @@
 package dev.ratelimiter.internal.valkey;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.contract.Capability;
@@ -62,7 +62,7 @@ class ValkeyClusterContractTest extends RateLimiterContract {
     }
 
     @Override
-    protected RateLimiter newLimiter(InstantSource clock) {
+    protected Limiter newLimiter(InstantSource clock) {
         jedis = ValkeyClientFactory.create(settings(cluster.addresses()));
         monitor = new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE);
         store = new ValkeyStore(() -> jedis, "rl-test:");

@@ -1,6 +1,6 @@
 package dev.ratelimiter.internal.valkey;
 
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.contract.ExactnessUnderLoadContract;
 import dev.ratelimiter.internal.core.chain.StoreLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
@@ -36,7 +36,7 @@ class ValkeyExactnessTest {
         abstract boolean batching();
 
         @Override
-        protected RateLimiter newLimiter() {
+        protected Limiter newLimiter() {
             ValkeySettings settings = generous(ValkeyStoreTest.settings(ValkeyTarget.url())).withBatching(batching());
             client = ValkeyClientFactory.create(settings);
             StoreLimiter limiter = new StoreLimiter(

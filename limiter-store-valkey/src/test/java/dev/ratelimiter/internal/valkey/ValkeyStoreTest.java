@@ -3,7 +3,7 @@ package dev.ratelimiter.internal.valkey;
 import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.contract.Capability;
@@ -47,7 +47,7 @@ class ValkeyStoreTest extends RateLimiterContract {
     }
 
     @Override
-    protected RateLimiter newLimiter(InstantSource clock) {
+    protected Limiter newLimiter(InstantSource clock) {
         jedis = ValkeyClientFactory.create(settings(ValkeyTarget.url()));
         store = new ValkeyStore(() -> jedis, "rl-test:");
         return new StoreLimiter(store,

@@ -1,8 +1,7 @@
 package dev.ratelimiter.internal.core.chain;
 
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.internal.core.window.RefundingLimiter;
 import dev.ratelimiter.spi.StoreItem;
 
 import java.util.Arrays;
@@ -21,7 +20,7 @@ import java.util.List;
  * fails for each of its items, an open breaker refuses each of its items); the outage policy, which turns an
  * {@code UNAVAILABLE} item into an answer of the bucket's policy, then asks again for the items no one decided.
  */
-public interface BatchingLimiter extends RefundingLimiter {
+public interface BatchingLimiter extends Limiter {
 
     /**
      * Decides the items in order, stopping as the class comment says. The default decides them one
@@ -44,7 +43,7 @@ public interface BatchingLimiter extends RefundingLimiter {
      * @return one verdict per decided item, in order, at least one
      * @throws IllegalStateException if a batching limiter decided none of the items, against the rule
      */
-    public static Verdict[] consumeAll(RateLimiter limiter, List<StoreItem> items) {
+    public static Verdict[] consumeAll(Limiter limiter, List<StoreItem> items) {
         if (!(limiter instanceof BatchingLimiter batching)) {
             return oneByOne(limiter, items);
         }
@@ -57,7 +56,7 @@ public interface BatchingLimiter extends RefundingLimiter {
         return verdicts;
     }
 
-    private static Verdict[] oneByOne(RateLimiter limiter, List<StoreItem> items) {
+    private static Verdict[] oneByOne(Limiter limiter, List<StoreItem> items) {
         Verdict[] verdicts = new Verdict[items.size()];
         for (int i = 0; i < verdicts.length; i++) {
             StoreItem item = items.get(i);

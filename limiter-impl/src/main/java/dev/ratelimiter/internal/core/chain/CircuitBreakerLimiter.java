@@ -1,11 +1,10 @@
 package dev.ratelimiter.internal.core.chain;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.settings.BreakerSettings;
-import dev.ratelimiter.internal.core.window.RefundingLimiter;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreRefund;
 import dev.ratelimiter.spi.StoreParts;
@@ -53,7 +52,7 @@ public final class CircuitBreakerLimiter implements BatchingLimiter, AutoCloseab
 
     private static final System.Logger LOG = System.getLogger(CircuitBreakerLimiter.class.getName());
 
-    private final RateLimiter store;
+    private final Limiter store;
     private final StoreParts parts; // null: the store fails as a whole
     private final BackendMonitor monitor;
     private final InstantSource clock;
@@ -72,7 +71,7 @@ public final class CircuitBreakerLimiter implements BatchingLimiter, AutoCloseab
      * @param clock    for the remaining back-off
      * @param settings thresholds and back-off
      */
-    public CircuitBreakerLimiter(RateLimiter store, StoreProbe probe, BackendMonitor monitor, InstantSource clock,
+    public CircuitBreakerLimiter(Limiter store, StoreProbe probe, BackendMonitor monitor, InstantSource clock,
                                  BreakerSettings settings) {
         this(store, probe, null, monitor, clock, settings);
     }
@@ -86,12 +85,12 @@ public final class CircuitBreakerLimiter implements BatchingLimiter, AutoCloseab
      * @param clock    for the remaining back-off
      * @param settings thresholds and back-off, for each part
      */
-    public CircuitBreakerLimiter(RateLimiter store, StoreParts parts, BackendMonitor monitor, InstantSource clock,
+    public CircuitBreakerLimiter(Limiter store, StoreParts parts, BackendMonitor monitor, InstantSource clock,
                                  BreakerSettings settings) {
         this(store, null, Objects.requireNonNull(parts, "parts"), monitor, clock, settings);
     }
 
-    private CircuitBreakerLimiter(RateLimiter store, StoreProbe probe, StoreParts parts, BackendMonitor monitor,
+    private CircuitBreakerLimiter(Limiter store, StoreProbe probe, StoreParts parts, BackendMonitor monitor,
                                   InstantSource clock, BreakerSettings settings) {
         this.store = Objects.requireNonNull(store, "store");
         this.parts = parts;
@@ -139,7 +138,7 @@ public final class CircuitBreakerLimiter implements BatchingLimiter, AutoCloseab
                 return false;
             }
         }
-        return RefundingLimiter.refund(store, refunds);
+        return store.refund(refunds);
     }
 
     /**

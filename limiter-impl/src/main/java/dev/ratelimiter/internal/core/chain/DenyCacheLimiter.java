@@ -3,13 +3,12 @@ package dev.ratelimiter.internal.core.chain;
 import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.spi.Sweepable;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.DenyCacheSettings;
 import dev.ratelimiter.internal.core.verdict.Verdicts;
-import dev.ratelimiter.internal.core.window.RefundingLimiter;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreRefund;
 
@@ -60,7 +59,7 @@ import java.util.function.LongSupplier;
  */
 public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
 
-    private final RateLimiter store;
+    private final Limiter store;
     private final long maxAgeNanos;
     private final int maxKeys;
     private final LongSupplier nanos;
@@ -74,7 +73,7 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
      * @param settings the age cap and the bound per bucket; must be {@linkplain DenyCacheSettings#enabled() on}
      * @param metrics  told of each refusal answered from memory
      */
-    public DenyCacheLimiter(RateLimiter store, DenyCacheSettings settings, RateLimiterMetrics metrics) {
+    public DenyCacheLimiter(Limiter store, DenyCacheSettings settings, RateLimiterMetrics metrics) {
         this(store, settings, metrics, System::nanoTime);
     }
 
@@ -82,7 +81,7 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
      * @param nanos a monotonic clock in nanoseconds, as {@link System#nanoTime()}; the other parameters are
      *              those above
      */
-    public DenyCacheLimiter(RateLimiter store, DenyCacheSettings settings, RateLimiterMetrics metrics,
+    public DenyCacheLimiter(Limiter store, DenyCacheSettings settings, RateLimiterMetrics metrics,
                             LongSupplier nanos) {
         this.store = Objects.requireNonNull(store, "store");
         if (!settings.enabled()) {
@@ -234,7 +233,7 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
         for (StoreRefund refund : refunds) {
             forget(refund.bucket(), refund.key());
         }
-        return RefundingLimiter.refund(store, refunds);
+        return store.refund(refunds);
     }
 
     /** Removes every refusal whose time has passed; never throws. */

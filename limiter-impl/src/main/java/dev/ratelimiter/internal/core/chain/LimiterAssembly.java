@@ -1,6 +1,6 @@
 package dev.ratelimiter.internal.core.chain;
 
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.internal.core.key.CounterKeyHasher;
 import dev.ratelimiter.internal.core.key.KeyHasher;
 import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
@@ -11,7 +11,7 @@ import dev.ratelimiter.internal.core.monitor.OutageListener;
 import dev.ratelimiter.internal.core.monitor.OutageStatistics;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
-import dev.ratelimiter.internal.core.window.DisabledRateLimiter;
+import dev.ratelimiter.internal.core.limiter.DisabledLimiter;
 import dev.ratelimiter.spi.RateLimitStore;
 
 import java.time.InstantSource;
@@ -36,7 +36,7 @@ import java.util.function.Consumer;
  * @param blocking whether a decision may wait on the network or a lock ({@link RateLimitStore#blocking()})
  * @param shutdown what the chain opened, in close order
  */
-public record LimiterAssembly(RateLimiter limiter, BackendMonitor monitor, CounterKeyHasher keys, ShadowMode shadow,
+public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKeyHasher keys, ShadowMode shadow,
                               OutageStatistics outages, boolean blocking, Shutdown shutdown) {
 
     private static final System.Logger LOG = System.getLogger(LimiterAssembly.class.getName());
@@ -135,7 +135,7 @@ public record LimiterAssembly(RateLimiter limiter, BackendMonitor monitor, Count
         monitor.onChange(onChange);
         Shutdown shutdown = new Shutdown();
         if (!settings.enabled()) {
-            return new LimiterAssembly(new DisabledRateLimiter(), monitor, keys, shadow, outages, false, shutdown);
+            return new LimiterAssembly(new DisabledLimiter(), monitor, keys, shadow, outages, false, shutdown);
         }
         MemoryRateLimiter memory = new MemoryRateLimiter(clock, settings.memoryMaxKeys());
         shutdown.then(new PeriodicSweeper(memory, settings.memorySweepInterval()));

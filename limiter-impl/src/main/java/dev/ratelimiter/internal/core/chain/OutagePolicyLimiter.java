@@ -2,12 +2,11 @@ package dev.ratelimiter.internal.core.chain;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 import dev.ratelimiter.internal.core.monitor.OutageListener;
 import dev.ratelimiter.internal.core.verdict.Verdicts;
-import dev.ratelimiter.internal.core.window.RefundingLimiter;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreRefund;
 
@@ -46,7 +45,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class OutagePolicyLimiter implements BatchingLimiter {
 
-    private final RateLimiter store;
+    private final Limiter store;
     private final Optional<MemoryRateLimiter> fallback;
     private final OutageListener listener;
     /** The most fail-open verdicts kept for buckets under explicit limits (docs/plans.md), one per limits. */
@@ -60,7 +59,7 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
      *                 given each of the store's verdicts for those buckets ({@link MemoryRateLimiter#carry})
      * @param listener told of every attempt the policy answered
      */
-    public OutagePolicyLimiter(RateLimiter store, Optional<MemoryRateLimiter> fallback, OutageListener listener) {
+    public OutagePolicyLimiter(Limiter store, Optional<MemoryRateLimiter> fallback, OutageListener listener) {
         this.store = Objects.requireNonNull(store, "store");
         this.fallback = Objects.requireNonNull(fallback, "fallback");
         this.listener = Objects.requireNonNull(listener, "listener");
@@ -175,7 +174,7 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
             }
             allCarried = carried.size() == refunds.size();
         }
-        boolean stored = RefundingLimiter.refund(store, refunds);
+        boolean stored = store.refund(refunds);
         return stored || allCarried;
     }
 

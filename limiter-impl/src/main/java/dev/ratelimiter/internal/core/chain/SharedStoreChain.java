@@ -1,6 +1,6 @@
 package dev.ratelimiter.internal.core.chain;
 
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.OutageListener;
@@ -23,7 +23,7 @@ import java.util.Optional;
  * @param limiter   the whole chain, which decides
  */
 public record SharedStoreChain(CircuitBreakerLimiter breaker, Optional<DenyCacheLimiter> denyCache,
-                               RateLimiter limiter) {
+                               Limiter limiter) {
 
     /**
      * @param store    the store's limiter, answering {@code UNAVAILABLE} for its failures
@@ -36,7 +36,7 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, Optional<DenyCache
      * @param refusals how long refusals are answered from memory ({@code ratelimiter.deny-cache.max-age})
      * @param metrics  told of each refusal answered from memory
      */
-    public static SharedStoreChain of(RateLimiter store, StoreProbe probe, BackendMonitor monitor, InstantSource clock,
+    public static SharedStoreChain of(Limiter store, StoreProbe probe, BackendMonitor monitor, InstantSource clock,
                                       MemoryRateLimiter fallback, OutageListener outages, BreakerSettings settings,
                                       DenyCacheSettings refusals, RateLimiterMetrics metrics) {
         return around(new CircuitBreakerLimiter(store, probe, monitor, clock, settings), fallback, outages, refusals,
@@ -71,7 +71,7 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, Optional<DenyCache
      * ({@link DenyCacheSettings#OFF}), so every decision reaches the store, for a chain built outside the CDI layer
      * (benchmarks, tests); the parameters are those above.
      */
-    public static SharedStoreChain of(RateLimiter store, StoreProbe probe, BackendMonitor monitor, InstantSource clock,
+    public static SharedStoreChain of(Limiter store, StoreProbe probe, BackendMonitor monitor, InstantSource clock,
                                       MemoryRateLimiter fallback, OutageListener outages) {
         return of(store, probe, monitor, clock, fallback, outages, BreakerSettings.DEFAULTS, DenyCacheSettings.OFF,
                 RateLimiterMetrics.NONE);
@@ -90,7 +90,7 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, Optional<DenyCache
      * @param refusals how long refusals are answered from memory ({@code ratelimiter.deny-cache.max-age})
      * @param metrics  told of each refusal answered from memory
      */
-    public static SharedStoreChain of(RateLimiter store, StoreParts parts, BackendMonitor monitor, InstantSource clock,
+    public static SharedStoreChain of(Limiter store, StoreParts parts, BackendMonitor monitor, InstantSource clock,
                                       MemoryRateLimiter fallback, OutageListener outages, BreakerSettings settings,
                                       DenyCacheSettings refusals, RateLimiterMetrics metrics) {
         return around(new CircuitBreakerLimiter(store, parts, monitor, clock, settings), fallback, outages, refusals,
@@ -107,7 +107,7 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, Optional<DenyCache
         Optional<DenyCacheLimiter> denyCache = refusals.enabled()
                 ? Optional.of(new DenyCacheLimiter(breaker, refusals, metrics))
                 : Optional.empty();
-        RateLimiter decided = denyCache.isPresent() ? denyCache.get() : breaker;
+        Limiter decided = denyCache.isPresent() ? denyCache.get() : breaker;
         return new SharedStoreChain(breaker, denyCache,
                 new OutagePolicyLimiter(decided, Optional.of(fallback), outages));
     }

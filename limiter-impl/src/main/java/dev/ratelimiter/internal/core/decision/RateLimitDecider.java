@@ -13,7 +13,6 @@ import dev.ratelimiter.internal.core.key.KeyNamespace;
 import dev.ratelimiter.internal.core.key.KeyNormalizer;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import dev.ratelimiter.internal.core.verdict.Refunds;
-import dev.ratelimiter.internal.core.window.RefundingLimiter;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreRefund;
 
@@ -157,7 +156,7 @@ public class RateLimitDecider {
         }
         boolean given;
         try {
-            given = RefundingLimiter.refund(path.assembly().limiter(), refunds);
+            given = path.assembly().limiter().refund(refunds);
         } catch (RuntimeException e) {
             given = false; // the chain does not throw for a store failure; anything else must not fail the call
         }

@@ -5,7 +5,7 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.spi.Sweepable;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.time.ForwardOnlyClock;
-import dev.ratelimiter.internal.core.window.RefundingLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.spi.StoreRefund;
 import dev.ratelimiter.internal.core.verdict.Verdicts;
 import dev.ratelimiter.internal.core.verdict.FixedWindows;
@@ -62,7 +62,7 @@ import static dev.ratelimiter.spi.TokenBucketTiming.capacity;
  * fields changed by compare-and-set and under locks that only this package takes, so no other class can touch that
  * mutable state ({@code architecture.LayerRulesTest} holds it).
  */
-public final class MemoryRateLimiter implements RefundingLimiter, Sweepable {
+public final class MemoryRateLimiter implements Limiter, Sweepable {
 
     private final InstantSource clock;
     private final int maxKeysPerBucket;

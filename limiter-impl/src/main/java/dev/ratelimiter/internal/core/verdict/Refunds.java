@@ -30,7 +30,7 @@ public final class Refunds {
      * @param cost          the call's cost, 1 or more
      * @param verdict       the {@code ALLOWED} verdict that counted it
      * @param elapsedMillis milliseconds since the call was decided (counted from before the decision), 0 or more
-     * @return the refund to hand to a {@link dev.ratelimiter.internal.core.window.RefundingLimiter}
+     * @return the refund to hand to a {@link dev.ratelimiter.internal.core.limiter.Limiter#refund}
      */
     public static StoreRefund refund(Bucket bucket, String key, long cost, Verdict verdict, long elapsedMillis) {
         int count = bucket.limits().size();

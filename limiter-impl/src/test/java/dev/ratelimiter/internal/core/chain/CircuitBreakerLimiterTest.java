@@ -1,7 +1,7 @@
 package dev.ratelimiter.internal.core.chain;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
@@ -9,6 +9,7 @@ import dev.ratelimiter.internal.core.monitor.BackendState;
 import dev.ratelimiter.internal.core.monitor.BackendStatus;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.BreakerSettings;
+import dev.ratelimiter.spi.StoreRefund;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -29,7 +31,7 @@ class CircuitBreakerLimiterTest {
     private final AtomicInteger probes = new AtomicInteger();
     /** Probes still to throw an Error, as a store with a broken class path or a failed assertion would. */
     private final AtomicInteger probeErrors = new AtomicInteger();
-    private final RateLimiter store = new RateLimiter() {
+    private final Limiter store = new Limiter() {
         @Override
         public Verdict consume(Bucket bucket, String key, long cost) {
             storeCalls.incrementAndGet();
@@ -40,6 +42,11 @@ class CircuitBreakerLimiterTest {
         @Override
         public void reset(Bucket bucket, String key) {
             storeCalls.incrementAndGet();
+        }
+
+        @Override
+        public boolean refund(List<StoreRefund> refunds) {
+            return false; // these tests give nothing back
         }
     };
     private final BackendMonitor monitor =

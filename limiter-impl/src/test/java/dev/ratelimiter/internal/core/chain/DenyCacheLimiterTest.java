@@ -4,7 +4,7 @@ import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.contract.CountingLimiter;
@@ -44,7 +44,7 @@ class DenyCacheLimiterTest {
     }
 
     /** Uses up the key's window at the store: two allowed, then the store's refusal. */
-    private static Verdict exhaust(RateLimiter limiter, Bucket bucket, String key) {
+    private static Verdict exhaust(Limiter limiter, Bucket bucket, String key) {
         limiter.consume(bucket, key);
         limiter.consume(bucket, key);
         return limiter.consume(bucket, key);
@@ -136,7 +136,7 @@ class DenyCacheLimiterTest {
     @DisplayName("a refusal by the per-process fallback is never kept: the store is asked at the next attempt")
     void fallbackRefusalsAreNotKept() {
         CountingLimiter down = new CountingLimiter(new UnavailableStore());
-        RateLimiter chain = new OutagePolicyLimiter(new DenyCacheLimiter(down,
+        Limiter chain = new OutagePolicyLimiter(new DenyCacheLimiter(down,
                 new DenyCacheSettings(Duration.ofMinutes(1), 100), cachedDenials, this::nanos),
                 Optional.of(new MemoryRateLimiter(clock, 100)), OutageListener.NONE);
         assertThat(exhaust(chain, login, "k").outcome()).as("the fallback refuses").isEqualTo(Outcome.DENIED);

@@ -1,6 +1,6 @@
 package dev.ratelimiter.internal.core.chain;
 
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.contract.Capability;
 import dev.ratelimiter.contract.RateLimiterContract;
 import dev.ratelimiter.contract.UnavailableStore;
@@ -19,7 +19,7 @@ import java.util.Set;
 class FallbackContractTest extends RateLimiterContract {
 
     @Override
-    protected RateLimiter newLimiter(InstantSource clock) {
+    protected Limiter newLimiter(InstantSource clock) {
         return new OutagePolicyLimiter(new UnavailableStore(), Optional.of(new MemoryRateLimiter(clock, 100_000)),
                 new CompositeOutageListener(List.of()));
     }

@@ -1,6 +1,6 @@
 package dev.ratelimiter.internal.core.chain;
 
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.contract.Capability;
 import dev.ratelimiter.contract.MapStoreProvider;
 import dev.ratelimiter.contract.RateLimiterContract;
@@ -22,7 +22,7 @@ class MapStoreContractTest extends RateLimiterContract {
     private StoreUnderTest store;
 
     @Override
-    protected RateLimiter newLimiter(InstantSource testClock) {
+    protected Limiter newLimiter(InstantSource testClock) {
         store = StoreUnderTest.start(new MapStoreProvider(), Map.of(), testClock);
         return store.limiter();
     }

@@ -1,7 +1,7 @@
 package dev.ratelimiter.internal.core.chain;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.contract.ExactnessUnderLoadContract;
 import dev.ratelimiter.contract.MapStore;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
@@ -33,7 +33,7 @@ class MapStoreExactnessTest {
     @Nested
     class BatchingOn extends ExactnessUnderLoadContract {
         @Override
-        protected RateLimiter newLimiter() {
+        protected Limiter newLimiter() {
             StoreLimiter limiter = limiter(new Batched(new MapStore(InstantSource.system())));
             assertThat(limiter.batching()).isTrue();
             return limiter;
@@ -43,7 +43,7 @@ class MapStoreExactnessTest {
     @Nested
     class BatchingOff extends ExactnessUnderLoadContract {
         @Override
-        protected RateLimiter newLimiter() {
+        protected Limiter newLimiter() {
             return limiter(new MapStore(InstantSource.system()));
         }
     }

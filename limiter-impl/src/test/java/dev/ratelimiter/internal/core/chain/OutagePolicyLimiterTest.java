@@ -4,12 +4,13 @@ import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.contract.ManualClock;
 import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 import dev.ratelimiter.internal.core.monitor.OutageStatistics;
+import dev.ratelimiter.spi.StoreRefund;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,7 +30,7 @@ class OutagePolicyLimiterTest {
     private final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final OutageStatistics outages = new OutageStatistics();
     private final AtomicInteger storeResets = new AtomicInteger();
-    private final RateLimiter down = new RateLimiter() {
+    private final Limiter down = new Limiter() {
         @Override
         public Verdict consume(Bucket bucket, String key, long cost) {
             return Verdict.unavailable(bucket.limit(), Duration.ofSeconds(4));
@@ -39,9 +40,14 @@ class OutagePolicyLimiterTest {
         public void reset(Bucket bucket, String key) {
             storeResets.incrementAndGet();
         }
+
+        @Override
+        public boolean refund(List<StoreRefund> refunds) {
+            return false; // down: what it was given back is dropped
+        }
     };
     private final MemoryRateLimiter fallback = new MemoryRateLimiter(clock, 100);
-    private final RateLimiter limiter = new OutagePolicyLimiter(down, Optional.of(fallback), outages);
+    private final Limiter limiter = new OutagePolicyLimiter(down, Optional.of(fallback), outages);
 
     private static Bucket bucket(OutagePolicy policy) {
         return Bucket.of("b", 2, Duration.ofSeconds(60), policy);
@@ -92,7 +98,7 @@ class OutagePolicyLimiterTest {
     @Test
     @DisplayName("verdicts of a healthy store pass untouched and nothing is counted")
     void healthyPassesThrough() {
-        RateLimiter healthy = new OutagePolicyLimiter(new MemoryRateLimiter(clock, 10), Optional.of(fallback), outages);
+        Limiter healthy = new OutagePolicyLimiter(new MemoryRateLimiter(clock, 10), Optional.of(fallback), outages);
         Bucket bucket = bucket(OutagePolicy.FAIL_CLOSED);
         healthy.consume(bucket, "k");
         healthy.consume(bucket, "k");
@@ -101,7 +107,7 @@ class OutagePolicyLimiterTest {
     }
 
     /** A store that answers from memory of its own until it is taken down, then {@code UNAVAILABLE}. */
-    private final class SwitchableStore implements RateLimiter {
+    private final class SwitchableStore implements Limiter {
         final MemoryRateLimiter counts = new MemoryRateLimiter(clock, 100);
         boolean up = true;
 
@@ -114,6 +120,11 @@ class OutagePolicyLimiterTest {
         public void reset(Bucket bucket, String key) {
             counts.reset(bucket, key);
         }
+
+        @Override
+        public boolean refund(List<StoreRefund> refunds) {
+            return false; // these tests give nothing back
+        }
     }
 
     @Test
@@ -121,7 +132,7 @@ class OutagePolicyLimiterTest {
             + "refused, one with 2 of 5 left has 2, and each only until the store's window ends")
     void fallbackCarriesTheStoresCounts() {
         SwitchableStore store = new SwitchableStore();
-        RateLimiter chain = new OutagePolicyLimiter(store, Optional.of(fallback), outages);
+        Limiter chain = new OutagePolicyLimiter(store, Optional.of(fallback), outages);
         Bucket bucket = Bucket.of("login", 5, Duration.ofSeconds(60));
         for (int i = 0; i < 6; i++) {
             chain.consume(bucket, "locked");
@@ -150,7 +161,7 @@ class OutagePolicyLimiterTest {
             + "the fallback counted before")
     void storeRulesAgainAfterAnOutage() {
         SwitchableStore store = new SwitchableStore();
-        RateLimiter chain = new OutagePolicyLimiter(store, Optional.of(fallback), outages);
+        Limiter chain = new OutagePolicyLimiter(store, Optional.of(fallback), outages);
         Bucket bucket = Bucket.of("login", 5, Duration.ofSeconds(60));
         chain.consume(bucket, "k");
         store.up = false;
@@ -167,7 +178,7 @@ class OutagePolicyLimiterTest {
     @DisplayName("FAIL_OPEN and FAIL_CLOSED buckets leave the fallback untouched while the store answers")
     void onlyFallbackBucketsCarried() {
         SwitchableStore store = new SwitchableStore();
-        RateLimiter chain = new OutagePolicyLimiter(store, Optional.of(fallback), outages);
+        Limiter chain = new OutagePolicyLimiter(store, Optional.of(fallback), outages);
         chain.consume(Bucket.of("open", 5, Duration.ofSeconds(60), OutagePolicy.FAIL_OPEN), "k");
         chain.consume(Bucket.of("closed", 5, Duration.ofSeconds(60), OutagePolicy.FAIL_CLOSED), "k");
         assertThat(fallback.liveCounters("open") + fallback.liveCounters("closed")).isZero();
@@ -180,7 +191,7 @@ class OutagePolicyLimiterTest {
     void carriedUnderTheDecidedPlan(Algorithm algorithm) {
         AtomicBoolean up = new AtomicBoolean(true);
         MemoryRateLimiter store = new MemoryRateLimiter(clock, 100); // stands for a shared store, on the same clock
-        RateLimiter flaky = new RateLimiter() {
+        Limiter flaky = new Limiter() {
             @Override
             public Verdict consume(Bucket bucket, String key, long cost) {
                 return up.get() ? store.consume(bucket, key, cost) : Verdict.unavailable(bucket.limit(), Duration.ZERO);
@@ -190,8 +201,13 @@ class OutagePolicyLimiterTest {
             public void reset(Bucket bucket, String key) {
                 store.reset(bucket, key);
             }
+
+            @Override
+            public boolean refund(List<StoreRefund> refunds) {
+                return false; // these tests give nothing back
+            }
         };
-        RateLimiter chain = new OutagePolicyLimiter(flaky, Optional.of(fallback), outages);
+        Limiter chain = new OutagePolicyLimiter(flaky, Optional.of(fallback), outages);
         Bucket free = Bucket.of("planned", List.of(new Limit(10, Duration.ofSeconds(60))),
                 OutagePolicy.FALLBACK, algorithm, 0);
         Bucket pro = free.withPlan("pro", List.of(new Limit(100, Duration.ofSeconds(60))), 0);

@@ -1,7 +1,7 @@
 package dev.ratelimiter.internal.core.chain;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
@@ -9,6 +9,7 @@ import dev.ratelimiter.internal.core.monitor.BackendState;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.BreakerSettings;
 import dev.ratelimiter.spi.StoreParts;
+import dev.ratelimiter.spi.StoreRefund;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -36,7 +37,7 @@ class PartitionedCircuitBreakerTest {
             "node-b", new AtomicInteger());
     private final Map<String, AtomicInteger> probes = Map.of("node-a", new AtomicInteger(),
             "node-b", new AtomicInteger());
-    private final RateLimiter store = new RateLimiter() {
+    private final Limiter store = new Limiter() {
         @Override
         public Verdict consume(Bucket bucket, String key, long cost) {
             String part = partOf(key);
@@ -47,6 +48,11 @@ class PartitionedCircuitBreakerTest {
 
         @Override
         public void reset(Bucket bucket, String key) {
+        }
+
+        @Override
+        public boolean refund(List<StoreRefund> refunds) {
+            return false; // these tests give nothing back
         }
     };
     private final StoreParts parts = new StoreParts() {

@@ -1,7 +1,7 @@
 package dev.ratelimiter.internal.core.chain;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.contract.ManualClock;
 import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
@@ -11,6 +11,7 @@ import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.BreakerSettings;
 import dev.ratelimiter.internal.core.settings.DenyCacheSettings;
 import dev.ratelimiter.internal.core.settings.SettingsReader;
+import dev.ratelimiter.spi.StoreRefund;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -18,13 +19,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class SharedStoreChainTest {
 
     private final Bucket bucket = Bucket.of("login", 5, Duration.ofMinutes(1));
-    private final RateLimiter downStore = new RateLimiter() {
+    private final Limiter downStore = new Limiter() {
         @Override
         public Verdict consume(Bucket bucket, String key, long cost) {
             return Verdict.unavailable(bucket.limit(), Duration.ZERO);
@@ -32,6 +34,11 @@ class SharedStoreChainTest {
 
         @Override
         public void reset(Bucket bucket, String key) {
+        }
+
+        @Override
+        public boolean refund(List<StoreRefund> refunds) {
+            return false; // down: what it was given back is dropped
         }
     };
 

@@ -3,7 +3,7 @@ package dev.ratelimiter.internal.core.memory;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
-import dev.ratelimiter.RateLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.contract.Capability;
@@ -31,7 +31,7 @@ class MemoryRateLimiterTest extends RateLimiterContract {
     private static final Duration MINUTE = Duration.ofSeconds(60);
 
     @Override
-    protected RateLimiter newLimiter(InstantSource clock) {
+    protected Limiter newLimiter(InstantSource clock) {
         return new MemoryRateLimiter(clock, 100_000);
     }
 
@@ -104,7 +104,7 @@ class MemoryRateLimiterTest extends RateLimiterContract {
         int cap = 10_000;
         MemoryRateLimiter memory = new MemoryRateLimiter(clock, cap);
         OutageStatistics outages = new OutageStatistics();
-        RateLimiter limiter = new OutagePolicyLimiter(memory, Optional.empty(), outages);
+        Limiter limiter = new OutagePolicyLimiter(memory, Optional.empty(), outages);
         Bucket failClosed = Bucket.of(bucket("closed", 5, MINUTE).name(), 5, MINUTE, OutagePolicy.FAIL_CLOSED);
         Bucket fallback = bucket("fallback", 5, MINUTE);
 

@@ -1,4 +1,4 @@
-package dev.ratelimiter.internal.core.window;
+package dev.ratelimiter.internal.core.limiter;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
@@ -11,7 +11,7 @@ import java.util.List;
  * The kill switch ({@code ratelimiter.enabled=false}): every attempt is allowed with the full limit remaining,
  * and nothing is counted or stored.
  */
-public final class DisabledRateLimiter implements RefundingLimiter {
+public final class DisabledLimiter implements Limiter {
 
     @Override
     public Verdict consume(Bucket bucket, String key, long cost) {

@@ -1,11 +1,10 @@
-package dev.ratelimiter.internal.core.window;
+package dev.ratelimiter.internal.core.memory;
 
 import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.contract.ManualClock;
-import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Label;
 import net.jqwik.api.Property;

@@ -1,11 +1,10 @@
-package dev.ratelimiter.internal.core.window;
+package dev.ratelimiter.internal.core.memory;
 
 import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.contract.ManualClock;
-import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
