@@ -1,25 +1,20 @@
 package dev.ratelimiter.it.liberty.mp7;
 
-import dev.ratelimiter.it.ExampleApiScenarios;
 import dev.ratelimiter.it.ExampleDeployments;
 import dev.ratelimiter.it.OpenApiScenarios;
 import dev.ratelimiter.it.PostgresSchema;
+import dev.ratelimiter.it.liberty.LibertyExampleScenarios;
 import dev.ratelimiter.it.liberty.LibertyPostgresOverride;
 import dev.ratelimiter.it.liberty.ServerLog;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.lang.reflect.Method;
-import java.net.URI;
-import java.net.URL;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -44,15 +39,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>What limiter-it/liberty runs and this module does not, each on the same runtime with the same Jakarta EE 10
  * features and the same {@code mpConfig-3.1} and {@code mpHealth-4.0} as here (MicroProfile 6.1 and 7.1 take the
  * same versions of both), so MicroProfile 7 changes nothing they test: the example in memory with a configuration
- * profile ({@code LibertyExampleApiIT}: the same scenarios, and profiles are MicroProfile Config's), live limits
- * ({@code LibertyLiveLimitsIT}: the reload reads MicroProfile Config), the global key resolver, the fallback's carry,
- * a listed application, and the starts that must fail (bad properties, an unresolved secret, startup validation),
- * which end before any metrics are recorded. The one thing of MicroProfile 7 they would meet, the metrics, is what
+ * profile ({@code LibertyListedApplicationIT}: the same scenarios, and profiles are MicroProfile Config's), live
+ * limits ({@code LibertyLiveLimitsIT}: the reload reads MicroProfile Config), the global key resolver, the fallback's
+ * carry, a listed application, and the starts that must fail ({@code LibertyStartFailureIT}: bad properties, an
+ * unresolved secret, startup validation), which end before any metrics are recorded. The one thing of MicroProfile 7 they would meet, the metrics, is what
  * this class and {@link LibertyMp7RedeployIT} test; and MicroProfile OpenAPI 4.1, whose model differs from 3.1's,
  * in the served document ({@link #openApiDocument()}).
  */
-@ExtendWith(ArquillianExtension.class)
-class LibertyMp7PostgresExampleApiIT extends ExampleApiScenarios {
+class LibertyMp7PostgresExampleApiIT extends LibertyExampleScenarios {
 
     /** An export comes every half second (otel.metric.export.interval in the pom); a loaded machine may be slower. */
     private static final Duration EXPORT_WAIT = Duration.ofSeconds(20);
@@ -61,9 +55,6 @@ class LibertyMp7PostgresExampleApiIT extends ExampleApiScenarios {
     private static PostgresSchema schema;
     private static OtlpReceiver otlp;
     private static ServerLog log;
-
-    @ArquillianResource
-    URL deployment;
 
     @Deployment(testable = false)
     static WebArchive deployment() {
@@ -85,17 +76,6 @@ class LibertyMp7PostgresExampleApiIT extends ExampleApiScenarios {
         if (otlp != null) {
             otlp.close();
         }
-    }
-
-    @Override
-    protected URI baseUri() {
-        return ExampleDeployments.loopback(deployment);
-    }
-
-    /** RESTEasy answers OPTIONS for a resource without an {@code @OPTIONS} method before post-matching filters. */
-    @Override
-    protected boolean optionsReachFilters() {
-        return false;
     }
 
     @Override
