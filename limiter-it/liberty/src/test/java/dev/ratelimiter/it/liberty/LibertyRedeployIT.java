@@ -19,9 +19,15 @@ import java.sql.SQLException;
  * redeploy is an undeploy (the WAR leaves dropins) and a deploy of the same archive.
  */
 @ExtendWith(ArquillianExtension.class)
-class LibertyRedeployIT {
+public class LibertyRedeployIT {
 
     private static final String NAME = "redeploy";
+    /**
+     * Two redeploys a half: Open Liberty keeps no more undeployed web modules after two redeploys than after four
+     * (their loaders go in the next full collection), and one loader leaked a redeploy is then two over the half's
+     * count, against the tolerance of one.
+     */
+    public static final int REDEPLOYS = 4;
 
     // Made by the deployment method, which Arquillian calls before anything of the class runs.
     private static RedeployCheck check;
@@ -44,12 +50,12 @@ class LibertyRedeployIT {
     }
 
     @Test
-    @DisplayName("10 redeploys with the library's own PostgreSQL pool leave no class loader, thread or connection")
+    @DisplayName("4 redeploys with the library's own PostgreSQL pool leave no class loader, thread or connection")
     void redeploysLeaveNothing() throws SQLException {
         URI root = URI.create("http://127.0.0.1:" + System.getProperty("liberty.http.port") + "/");
         deployer.deploy(NAME);
         try {
-            check.assertNothingLeftBehind(root, () -> {
+            check.assertNothingLeftBehind(root, REDEPLOYS, () -> {
                 deployer.undeploy(NAME);
                 deployer.deploy(NAME);
             });
