@@ -17,13 +17,14 @@ import org.junit.jupiter.api.Test;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The example API's scenarios, every one, on Open Liberty with MicroProfile 7.1 and no MicroProfile Metrics
+ * The example API's scenarios on Open Liberty with MicroProfile 7.1 and no MicroProfile Metrics
  * (this module's src/main/liberty/config/server.xml: mpConfig-3.1, mpHealth-4.0, mpTelemetry-2.1 on Jakarta EE 10),
  * with the PostgreSQL backend as limiter-it/liberty's {@code LibertyPostgresExampleApiIT} deploys it: the same example, the same library jar, nothing added for
  * this server. The server's OpenTelemetry SDK is on as a user turns it on for a whole server
@@ -81,6 +82,29 @@ class LibertyMp7PostgresExampleApiIT extends LibertyExampleScenarios {
     @Override
     protected String backend() {
         return "postgres";
+    }
+
+    /**
+     * The scenarios that meet nothing MicroProfile 7 changes (limits, keys, plans, windows, logins, the global limit's
+     * count, CORS): each runs in limiter-it/liberty's {@code LibertyPostgresExampleApiIT}, on the same runtime with the
+     * same Jakarta EE 10 features, the same transactional dataSource and the same store. This server runs the
+     * portability set (class-level and self-call bindings, the feature beside scanning, refusal handlers,
+     * {@code CompletionStage} methods, the rolled-back import through the managed executor), readiness, and every
+     * metrics scenario, the ones MicroProfile 7 does change.
+     */
+    private static final List<String> ON_THE_MICROPROFILE_6_SERVER = List.of("anonymousGlobalLimit",
+            "programmaticRefusalAsTheInterceptors", "burstAndSustainedWindows", "exportCost", "loginLimitedPerAccount",
+            "loginLimitedPerAddressAndAccount", "reportsLimitedPerTenant", "reportsPlansPerTenant",
+            "plansChosenByConfiguredResolver", "explicitLimitsOfACustomer", "failedPlanGetsTheBucketsOwnLimits",
+            "searchLimitedBySlidingWindow", "reportsWithoutTenant", "resolverFallsBackToAddress", "loginNormalized",
+            "loginAddressCountsFailuresOnly", "successfulLoginResets", "authenticatedKeyedByPrincipal", "malformedBody",
+            "preflightNotCounted", "shadowBucketNeverRefuses");
+
+    @Override
+    protected Map<String, String> scenariosNotRun() {
+        return ON_THE_MICROPROFILE_6_SERVER.stream().collect(Collectors.toMap(name -> name, name -> "runs in "
+                + "LibertyPostgresExampleApiIT on the same runtime, features, dataSource and store; MicroProfile 7 "
+                + "changes nothing it meets"));
     }
 
     /** The first OTLP export collected after the call, as Prometheus would store it. */
