@@ -1,39 +1,29 @@
 package dev.ratelimiter.it.liberty;
 
-import dev.ratelimiter.it.ExampleApiScenarios;
 import dev.ratelimiter.it.ExampleDeployments;
 import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.extension.ExtendWith;
-
-import java.net.URI;
-import java.net.URL;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
 
 /**
- * The example's scenarios on Open Liberty with an {@code Application} whose {@code getClasses()} turns scanning
- * off and lists {@code RateLimiterFeature}: limited exactly like the example.
+ * The example API's scenarios, every one, on Open Liberty with the in-memory backend and an {@code Application} whose
+ * {@code getClasses()} turns scanning off and lists {@code RateLimiterFeature} ({@code ListedApplication}): limited
+ * exactly like the example. Deployed with a configuration profile active ({@link ExampleDeployments#PROFILES}).
+ *
+ * <p>The example as it is (scanning) runs every scenario on this server in {@link LibertyPostgresExampleApiIT}; in
+ * memory, on WildFly, Payara and Quarkus, so a second in-memory run here would repeat theirs.
  */
-@ExtendWith(ArquillianExtension.class)
-class LibertyListedApplicationIT extends ExampleApiScenarios {
-
-    @ArquillianResource
-    URL deployment;
+class LibertyListedApplicationIT extends LibertyExampleScenarios {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return ExampleDeployments.listed("ratelimiter.trusted-proxies=127.0.0.1,::1\n");
+        return ExampleDeployments.listed("ratelimiter.trusted-proxies=127.0.0.1,::1\n" + ExampleDeployments.PROFILES);
     }
 
-    @Override
-    protected URI baseUri() {
-        return ExampleDeployments.loopback(deployment);
-    }
-
-    /** RESTEasy answers OPTIONS for a resource without an {@code @OPTIONS} method before post-matching filters. */
-    @Override
-    protected boolean optionsReachFilters() {
-        return false;
+    @Test
+    @DisplayName("mp.config.profile=it: the bucket under %it. exists, the one under %other. does not")
+    void bucketsUnderProfiles() {
+        assertBucketsUnderProfiles("profiled", "other-only");
     }
 }

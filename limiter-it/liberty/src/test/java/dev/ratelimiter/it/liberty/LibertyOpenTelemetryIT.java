@@ -4,18 +4,14 @@ import dev.ratelimiter.it.ExampleApi;
 import dev.ratelimiter.it.ExampleDeployments;
 import org.jboss.arquillian.container.test.api.RunAsClient;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.exporter.ZipExporter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.regex.Matcher;
@@ -33,7 +29,8 @@ import static org.awaitility.Awaitility.await;
  * <p>mpTelemetry-2.0 offers the OpenTelemetry API as a third-party API, which an application sees only with
  * {@code <classloader apiTypeVisibility="+third-party"/>} (docs/operations.md#opentelemetry says so). A dropins
  * deployment, as the Arquillian adapter makes, cannot carry that, so this test deploys the example as a
- * {@code webApplication} in a configDropins override on the server Arquillian started, and removes it afterwards.
+ * {@link ConfiguredApplication} (a {@code webApplication} in a configDropins override) on the server Arquillian
+ * started, and removes it afterwards.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -43,15 +40,11 @@ class LibertyOpenTelemetryIT {
     /** One export of the decision series by the logging exporter: {@code metric: ImmutableMetricData{...}}. */
     private static final Pattern DECISIONS_EXPORT = Pattern.compile("name=rate_limiter\\.decisions, [^\\n]*");
 
-    private static Path override;
-    private static Path war;
-    private static ServerLog log;
+    private static ConfiguredApplication application;
 
     @BeforeAll
-    static void deploy() throws IOException {
-        Path target = Path.of(System.getProperty("example.war")).getParent();
-        war = target.resolve(APP + ".war");
-        ExampleDeployments.example(APP + ".war", """
+    static void deploy() {
+        application = ConfiguredApplication.deploy(APP, ExampleDeployments.example(APP + ".war", """
                 ratelimiter.trusted-proxies=127.0.0.1,::1
                 ratelimiter.metrics.system=opentelemetry
                 otel.sdk.disabled=false
@@ -60,34 +53,16 @@ class LibertyOpenTelemetryIT {
                 otel.metric.export.interval=500
                 otel.traces.exporter=none
                 otel.logs.exporter=none
-                """).as(ZipExporter.class).exportTo(war.toFile(), true);
-        Path overrides = Files.createDirectories(Path.of(System.getProperty("liberty.wlp.home"), "usr", "servers",
-                System.getProperty("liberty.server.name"), "configDropins", "overrides"));
-        override = overrides.resolve("test-" + APP + ".xml");
-        log = ServerLog.mark();
-        Files.writeString(override, """
-                <server>
-                  <webApplication id="%s" name="%s" location="%s">
-                    <classloader apiTypeVisibility="+third-party"/>
-                  </webApplication>
-                </server>
-                """.formatted(APP, APP, war.toAbsolutePath()));
-        await().atMost(Duration.ofSeconds(120)).until(() -> log.text().contains("CWWKZ0001I: Application " + APP
-                + " started") || log.text().contains("CWWKZ0012I"));
-        assertThat(log.text()).as("the application started").doesNotContain("CWWKZ0012I")
-                .doesNotContain("Rate limiter configuration is invalid");
+                """), "<classloader apiTypeVisibility=\"+third-party\"/>");
+        assertThat(application.started()).as("the application started").isTrue();
+        assertThat(application.log()).doesNotContain("Rate limiter configuration is invalid");
     }
 
     @AfterAll
-    static void undeploy() throws IOException {
-        if (override == null) {
-            return;
+    static void undeploy() {
+        if (application != null) {
+            application.close();
         }
-        ServerLog removal = ServerLog.mark();
-        Files.deleteIfExists(override);
-        await().atMost(Duration.ofSeconds(60)).until(() -> removal.text().contains("CWWKZ0009I: The application " + APP
-                + " has stopped"));
-        Files.deleteIfExists(war);
     }
 
     @Test
@@ -106,7 +81,7 @@ class LibertyOpenTelemetryIT {
         assertThat(export).contains("description=Decisions per bucket, plan and outcome, after the outage policy")
                 .contains("type=LONG_SUM")
                 .contains("attributes={bucket=\"api-anonymous\", outcome=\"denied\", plan=\"none\"}, value=0");
-        assertThat(log.text()).contains("InstrumentationScopeInfo{name=dev.ratelimiter")
+        assertThat(application.log()).contains("InstrumentationScopeInfo{name=dev.ratelimiter")
                 .contains("Rate limiter metrics: OpenTelemetry");
 
         HttpResponse<String> mpMetrics = client.get("metrics");
@@ -117,7 +92,7 @@ class LibertyOpenTelemetryIT {
 
     /** The logging exporter's latest line about the decision series. */
     private static String latestExport() {
-        Matcher matcher = DECISIONS_EXPORT.matcher(log.text());
+        Matcher matcher = DECISIONS_EXPORT.matcher(application.log());
         String latest = "";
         while (matcher.find()) {
             latest = matcher.group();

@@ -1,17 +1,10 @@
 package dev.ratelimiter.it.liberty;
 
-import dev.ratelimiter.it.ExampleApiScenarios;
 import dev.ratelimiter.it.ExampleDeployments;
 import dev.ratelimiter.it.PostgresSchema;
 import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.extension.ExtendWith;
-
-import java.net.URI;
-import java.net.URL;
 
 /**
  * The example API's scenarios on Open Liberty with the PostgreSQL backend through Liberty's own dataSource
@@ -22,14 +15,10 @@ import java.net.URL;
  * store (without the hand-over a valid fourth import is allowed). The table is in this run's own schema, migrated
  * before the deployment.
  */
-@ExtendWith(ArquillianExtension.class)
-class LibertyPostgresExampleApiIT extends ExampleApiScenarios {
+class LibertyPostgresExampleApiIT extends LibertyExampleScenarios {
 
     // Made by the deployment method, which Arquillian calls before anything of the class runs.
     private static PostgresSchema schema;
-
-    @ArquillianResource
-    URL deployment;
 
     @Deployment(testable = false)
     static WebArchive deployment() {
@@ -49,17 +38,6 @@ class LibertyPostgresExampleApiIT extends ExampleApiScenarios {
         if (schema != null) {
             schema.close();
         }
-    }
-
-    @Override
-    protected URI baseUri() {
-        return ExampleDeployments.loopback(deployment);
-    }
-
-    /** RESTEasy answers OPTIONS for a resource without an {@code @OPTIONS} method before post-matching filters. */
-    @Override
-    protected boolean optionsReachFilters() {
-        return false;
     }
 
     @Override

@@ -19,9 +19,16 @@ import java.sql.SQLException;
  * redeploy is an undeploy (the WAR leaves dropins) and a deploy of the same archive.
  */
 @ExtendWith(ArquillianExtension.class)
-class LibertyRedeployIT {
+public class LibertyRedeployIT {
 
     private static final String NAME = "redeploy";
+    /**
+     * Two redeploys a half: one loader leaked a redeploy is then two over the half's count, against the tolerance of
+     * one. Seen on this runtime: live web-module loaders at the first deployment, the half and the end 7, 5, 6 here
+     * (earlier classes' modules still being collected) and 3, 3, 3 on the MicroProfile 7 server; with the probe
+     * leaking its own loader on purpose, 2, 4, 6, which fails.
+     */
+    public static final int REDEPLOYS = 4;
 
     // Made by the deployment method, which Arquillian calls before anything of the class runs.
     private static RedeployCheck check;
@@ -44,12 +51,12 @@ class LibertyRedeployIT {
     }
 
     @Test
-    @DisplayName("10 redeploys with the library's own PostgreSQL pool leave no class loader, thread or connection")
+    @DisplayName("4 redeploys with the library's own PostgreSQL pool leave no class loader, thread or connection")
     void redeploysLeaveNothing() throws SQLException {
         URI root = URI.create("http://127.0.0.1:" + System.getProperty("liberty.http.port") + "/");
         deployer.deploy(NAME);
         try {
-            check.assertNothingLeftBehind(root, () -> {
+            check.assertNothingLeftBehind(root, REDEPLOYS, () -> {
                 deployer.undeploy(NAME);
                 deployer.deploy(NAME);
             });

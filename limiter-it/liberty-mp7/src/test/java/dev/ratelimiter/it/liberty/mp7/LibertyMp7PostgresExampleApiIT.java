@@ -1,34 +1,30 @@
 package dev.ratelimiter.it.liberty.mp7;
 
-import dev.ratelimiter.it.ExampleApiScenarios;
 import dev.ratelimiter.it.ExampleDeployments;
 import dev.ratelimiter.it.OpenApiScenarios;
 import dev.ratelimiter.it.PostgresSchema;
+import dev.ratelimiter.it.liberty.LibertyExampleScenarios;
 import dev.ratelimiter.it.liberty.LibertyPostgresOverride;
 import dev.ratelimiter.it.liberty.ServerLog;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.lang.reflect.Method;
-import java.net.URI;
-import java.net.URL;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The example API's scenarios, every one, on Open Liberty with MicroProfile 7.1 and no MicroProfile Metrics
+ * The example API's scenarios on Open Liberty with MicroProfile 7.1 and no MicroProfile Metrics
  * (this module's src/main/liberty/config/server.xml: mpConfig-3.1, mpHealth-4.0, mpTelemetry-2.1 on Jakarta EE 10),
  * with the PostgreSQL backend as limiter-it/liberty's {@code LibertyPostgresExampleApiIT} deploys it: the same example, the same library jar, nothing added for
  * this server. The server's OpenTelemetry SDK is on as a user turns it on for a whole server
@@ -44,15 +40,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>What limiter-it/liberty runs and this module does not, each on the same runtime with the same Jakarta EE 10
  * features and the same {@code mpConfig-3.1} and {@code mpHealth-4.0} as here (MicroProfile 6.1 and 7.1 take the
  * same versions of both), so MicroProfile 7 changes nothing they test: the example in memory with a configuration
- * profile ({@code LibertyExampleApiIT}: the same scenarios, and profiles are MicroProfile Config's), live limits
- * ({@code LibertyLiveLimitsIT}: the reload reads MicroProfile Config), the global key resolver, the fallback's carry,
- * a listed application, and the starts that must fail (bad properties, an unresolved secret, startup validation),
- * which end before any metrics are recorded. The one thing of MicroProfile 7 they would meet, the metrics, is what
+ * profile ({@code LibertyListedApplicationIT}: the same scenarios, and profiles are MicroProfile Config's), live
+ * limits ({@code LibertyLiveLimitsIT}: the reload reads MicroProfile Config), the global key resolver, the fallback's
+ * carry, a listed application, and the starts that must fail ({@code LibertyStartFailureIT}: bad properties, an
+ * unresolved secret, startup validation), which end before any metrics are recorded. The one thing of MicroProfile 7 they would meet, the metrics, is what
  * this class and {@link LibertyMp7RedeployIT} test; and MicroProfile OpenAPI 4.1, whose model differs from 3.1's,
  * in the served document ({@link #openApiDocument()}).
  */
-@ExtendWith(ArquillianExtension.class)
-class LibertyMp7PostgresExampleApiIT extends ExampleApiScenarios {
+class LibertyMp7PostgresExampleApiIT extends LibertyExampleScenarios {
 
     /** An export comes every half second (otel.metric.export.interval in the pom); a loaded machine may be slower. */
     private static final Duration EXPORT_WAIT = Duration.ofSeconds(20);
@@ -61,9 +56,6 @@ class LibertyMp7PostgresExampleApiIT extends ExampleApiScenarios {
     private static PostgresSchema schema;
     private static OtlpReceiver otlp;
     private static ServerLog log;
-
-    @ArquillianResource
-    URL deployment;
 
     @Deployment(testable = false)
     static WebArchive deployment() {
@@ -88,19 +80,31 @@ class LibertyMp7PostgresExampleApiIT extends ExampleApiScenarios {
     }
 
     @Override
-    protected URI baseUri() {
-        return ExampleDeployments.loopback(deployment);
-    }
-
-    /** RESTEasy answers OPTIONS for a resource without an {@code @OPTIONS} method before post-matching filters. */
-    @Override
-    protected boolean optionsReachFilters() {
-        return false;
-    }
-
-    @Override
     protected String backend() {
         return "postgres";
+    }
+
+    /**
+     * The scenarios that meet nothing MicroProfile 7 changes (limits, keys, plans, windows, logins, the global limit's
+     * count, CORS): each runs in limiter-it/liberty's {@code LibertyPostgresExampleApiIT}, on the same runtime with the
+     * same Jakarta EE 10 features, the same transactional dataSource and the same store. This server runs the
+     * portability set (class-level and self-call bindings, the feature beside scanning, refusal handlers,
+     * {@code CompletionStage} methods, the rolled-back import through the managed executor), readiness, and every
+     * metrics scenario, the ones MicroProfile 7 does change.
+     */
+    private static final List<String> ON_THE_MICROPROFILE_6_SERVER = List.of("anonymousGlobalLimit",
+            "programmaticRefusalAsTheInterceptors", "burstAndSustainedWindows", "exportCost", "loginLimitedPerAccount",
+            "loginLimitedPerAddressAndAccount", "reportsLimitedPerTenant", "reportsPlansPerTenant",
+            "plansChosenByConfiguredResolver", "explicitLimitsOfACustomer", "failedPlanGetsTheBucketsOwnLimits",
+            "searchLimitedBySlidingWindow", "reportsWithoutTenant", "resolverFallsBackToAddress", "loginNormalized",
+            "loginAddressCountsFailuresOnly", "successfulLoginResets", "authenticatedKeyedByPrincipal", "malformedBody",
+            "preflightNotCounted", "shadowBucketNeverRefuses");
+
+    @Override
+    protected Map<String, String> scenariosNotRun() {
+        return ON_THE_MICROPROFILE_6_SERVER.stream().collect(Collectors.toMap(name -> name, name -> "runs in "
+                + "LibertyPostgresExampleApiIT on the same runtime, features, dataSource and store; MicroProfile 7 "
+                + "changes nothing it meets"));
     }
 
     /** The first OTLP export collected after the call, as Prometheus would store it. */

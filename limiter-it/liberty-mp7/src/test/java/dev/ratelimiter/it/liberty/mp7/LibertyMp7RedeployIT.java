@@ -1,6 +1,7 @@
 package dev.ratelimiter.it.liberty.mp7;
 
 import dev.ratelimiter.it.liberty.LibertyPostgresOverride;
+import dev.ratelimiter.it.liberty.LibertyRedeployIT;
 import dev.ratelimiter.it.liberty.ServerLog;
 import dev.ratelimiter.it.redeploy.RedeployCheck;
 import org.jboss.arquillian.container.test.api.Deployer;
@@ -56,14 +57,14 @@ class LibertyMp7RedeployIT {
     }
 
     @Test
-    @DisplayName("10 redeploys with the server's OpenTelemetry SDK on leave no class loader, thread or connection, "
+    @DisplayName("4 redeploys with the server's OpenTelemetry SDK on leave no class loader, thread or connection, "
             + "and no callback into an undeployed application")
     void redeploysLeaveNothing() throws SQLException {
         URI root = URI.create("http://127.0.0.1:" + System.getProperty("liberty.http.port") + "/");
         ServerLog log = ServerLog.mark();
         deployer.deploy(NAME);
         try {
-            check.assertNothingLeftBehind(root, () -> {
+            check.assertNothingLeftBehind(root, LibertyRedeployIT.REDEPLOYS, () -> {
                 deployer.undeploy(NAME);
                 deployer.deploy(NAME);
             });
