@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import static org.awaitility.Awaitility.await;
 
@@ -24,8 +25,8 @@ import static org.awaitility.Awaitility.await;
  */
 final class MicroInstance implements AutoCloseable {
 
-    /** What Payara Micro prints once its start, with the deployments given, is over ("... ready in N (ms)"). */
-    private static final String READY = "#badassmicrofish";
+    /** What Payara Micro prints once its start, with the deployments given, is over. */
+    private static final Pattern READY = Pattern.compile("Payara Micro \\S+ \\(build \\d+\\) ready in ");
 
     private final Process process;
     private final URI root;
@@ -89,7 +90,7 @@ final class MicroInstance implements AutoCloseable {
      */
     void awaitReady() {
         await("Payara Micro at " + root).atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
-                .ignoreExceptions().until(() -> log().contains(READY)
+                .ignoreExceptions().until(() -> READY.matcher(log()).find()
                         && ExampleApi.newClient(root).get("health/ready").statusCode() == 200);
     }
 
