@@ -85,11 +85,13 @@ final class MicroInstance implements AutoCloseable {
     }
 
     /**
-     * Waits, up to 3 minutes, until Payara Micro says it is ready (every deployment tried, failed or not) and its
-     * readiness endpoint answers 200 (every application deployed is ready).
+     * Waits until Payara Micro says it is ready (every deployment tried, failed or not) and its readiness endpoint
+     * answers 200 (every application deployed is ready). Up to 5 minutes, not Arquillian's 3 for one application: an
+     * instance here may deploy three, and {@link PayaraTwoInstancesIT} starts two at once (on a 2-core machine
+     * shared with other builds, two such starts were seen to outlast 3 minutes).
      */
     void awaitReady() {
-        await("Payara Micro at " + root).atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
+        await("Payara Micro at " + root).atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500))
                 .ignoreExceptions().until(() -> READY.matcher(log()).find()
                         && ExampleApi.newClient(root).get("health/ready").statusCode() == 200);
     }
