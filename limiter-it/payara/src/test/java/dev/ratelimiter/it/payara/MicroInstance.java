@@ -60,11 +60,22 @@ final class MicroInstance implements AutoCloseable {
 
     /**
      * Exports {@code applications} (file name, such as {@code ROOT.war}, to archive) to a directory of their own,
-     * starts an instance deploying them all ({@link #startAll}) and waits until it is ready ({@link #awaitReady}).
+     * starts an instance deploying them all ({@link #startAll}) and waits until it is ready ({@link #awaitReady});
+     * kills it when it does not get ready.
      */
     static MicroInstance deployAll(Map<String, WebArchive> applications) {
         MicroInstance instance = startAll(export(applications));
-        instance.awaitReady();
+        try {
+            instance.awaitReady();
+        } catch (RuntimeException e) {
+            // Nobody else holds the instance yet to stop it.
+            try {
+                instance.close();
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            throw e;
+        }
         return instance;
     }
 
