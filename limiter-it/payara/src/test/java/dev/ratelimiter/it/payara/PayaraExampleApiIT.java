@@ -2,31 +2,26 @@ package dev.ratelimiter.it.payara;
 
 import dev.ratelimiter.it.ExampleApiScenarios;
 import dev.ratelimiter.it.ExampleDeployments;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
+import dev.ratelimiter.it.OpenApiScenarios;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.URI;
-import java.net.URL;
 
 /**
  * The example API's scenarios on Payara Micro with the in-memory backend, deployed with a configuration profile
- * active ({@link ExampleDeployments#PROFILES}).
+ * active ({@link ExampleDeployments#PROFILES}), on the instance {@link PayaraLiveLimitsIT} shares
+ * ({@link PayaraServers#MEMORY}); and the limits in the example's OpenAPI document (docs/openapi.md).
  */
-@ExtendWith(ArquillianExtension.class)
 class PayaraExampleApiIT extends ExampleApiScenarios {
 
-    @ArquillianResource
-    URL deployment;
+    @RegisterExtension
+    static final SharedMicro SERVER = PayaraServers.MEMORY;
 
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return ExampleDeployments.example(
-                "ratelimiter.trusted-proxies=127.0.0.1,::1\n" + ExampleDeployments.PROFILES);
+    @Override
+    protected URI baseUri() {
+        return SERVER.root();
     }
 
     @Test
@@ -35,8 +30,9 @@ class PayaraExampleApiIT extends ExampleApiScenarios {
         assertBucketsUnderProfiles("profiled", "other-only");
     }
 
-    @Override
-    protected URI baseUri() {
-        return ExampleDeployments.loopback(deployment);
+    @Test
+    @DisplayName("/openapi shows the example's limits: login's and reports', the 429, 400 and the refusal's schema")
+    void openApiDocument() throws Exception {
+        OpenApiScenarios.assertExampleDocumented(baseUri().resolve("/openapi"), baseUri());
     }
 }

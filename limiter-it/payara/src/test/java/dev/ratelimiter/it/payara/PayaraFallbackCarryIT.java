@@ -1,73 +1,70 @@
 package dev.ratelimiter.it.payara;
 
 import dev.ratelimiter.internal.valkey.RedisServer;
-import dev.ratelimiter.it.ExampleApi;
 import dev.ratelimiter.it.ExampleDeployments;
 import dev.ratelimiter.it.FallbackCarryScenario;
 import dev.ratelimiter.it.ProxiedPostgres;
-import org.jboss.shrinkwrap.api.exporter.ZipExporter;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-
-import static org.awaitility.Awaitility.await;
+import java.util.Map;
 
 /**
- * {@link FallbackCarryScenario} on Payara Micro, on each shared store: the instance (started by the test, as the
- * store is) counts logins in Valkey or PostgreSQL, the store is taken down, and the fallback goes on from the
- * store's counts.
+ * {@link FallbackCarryScenario} on Payara Micro, on each shared store: one instance (started by the test, as the
+ * stores are) runs the example twice, counting logins in Valkey at {@code /valkey} and in PostgreSQL at
+ * {@code /postgres}; each test takes its application's store down, and the fallback goes on from that store's counts.
+ * The applications share nothing but the server, so either test may run first.
  */
 class PayaraFallbackCarryIT {
 
-    private MicroInstance instance;
-    private AutoCloseable store;
+    private static RedisServer valkey;
+    private static ProxiedPostgres postgres;
+    private static MicroInstance instance;
 
-    @AfterEach
-    void stop() throws Exception {
+    @BeforeAll
+    static void start() {
+        valkey = RedisServer.start();
+        postgres = new ProxiedPostgres("rl_carry");
+        String config = PayaraServers.TRUSTED + FallbackCarryScenario.CONFIG;
+        instance = MicroInstance.deployAll(Map.of(
+                "valkey.war", ExampleDeployments.example("valkey.war",
+                        config + "ratelimiter.backend=valkey\nratelimiter.valkey.url=" + valkey.url() + "\n"),
+                "postgres.war", ExampleDeployments.example("postgres.war", config + postgres.config())));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
         if (instance != null) {
             instance.close();
         }
-        if (store != null) {
-            store.close();
+        if (valkey != null) {
+            valkey.close();
+        }
+        if (postgres != null) {
+            postgres.close();
         }
     }
 
     @Test
     @DisplayName("Valkey killed: a locked account stays locked, one with 2 of 5 attempts left gets at most 2")
-    void valkey() throws IOException {
-        RedisServer valkey = RedisServer.start();
-        store = valkey;
-        FallbackCarryScenario scenario = FallbackCarryScenario.before(start(
-                "ratelimiter.backend=valkey\nratelimiter.valkey.url=" + valkey.url() + "\n"));
+    void valkey() {
+        FallbackCarryScenario scenario = FallbackCarryScenario.before(root("valkey"));
         valkey.kill();
         scenario.assertCarried();
     }
 
     @Test
     @DisplayName("PostgreSQL cut off: a locked account stays locked, one with 2 of 5 attempts left gets at most 2")
-    void postgres() throws IOException {
-        ProxiedPostgres postgres = new ProxiedPostgres("rl_carry");
-        store = postgres;
-        FallbackCarryScenario scenario = FallbackCarryScenario.before(start(postgres.config()));
+    void postgres() {
+        FallbackCarryScenario scenario = FallbackCarryScenario.before(root("postgres"));
         postgres.cut();
         scenario.assertCarried();
     }
 
-    /** Starts the example with the store's properties and waits until it is ready; returns its root. */
-    private URI start(String config) throws IOException {
-        Path war = Files.createTempDirectory("ratelimiter-carry-").resolve("ROOT.war");
-        ExampleDeployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n"
-                        + FallbackCarryScenario.CONFIG + config)
-                .as(ZipExporter.class).exportTo(war.toFile(), true);
-        instance = MicroInstance.start(war);
-        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
-                .until(() -> ExampleApi.newClient(instance.root()).get("health/ready").statusCode() == 200);
-        return instance.root();
+    private static URI root(String application) {
+        return instance.root().resolve(application + "/");
     }
 }

@@ -1,30 +1,22 @@
 package dev.ratelimiter.it.payara;
 
-import dev.ratelimiter.it.ExampleDeployments;
 import dev.ratelimiter.it.LiveLimitsScenarios;
-import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
-import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.URI;
-import java.net.URL;
 
-/** Limits changed while Payara Micro runs, through the reload file ({@link LiveLimitsScenarios}). */
-@ExtendWith(ArquillianExtension.class)
+/**
+ * Limits changed while Payara Micro runs, through the reload file ({@link LiveLimitsScenarios}), on the instance
+ * {@link PayaraExampleApiIT} shares ({@link PayaraServers#MEMORY}): only bucket {@code live} changes, which no
+ * other scenario uses.
+ */
 class PayaraLiveLimitsIT extends LiveLimitsScenarios {
 
-    @ArquillianResource
-    URL deployment;
-
-    @Deployment(testable = false)
-    static WebArchive deployment() {
-        return ExampleDeployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n" + CONFIG);
-    }
+    @RegisterExtension
+    static final SharedMicro SERVER = PayaraServers.MEMORY;
 
     @Override
     protected URI baseUri() {
-        return ExampleDeployments.loopback(deployment);
+        return SERVER.root();
     }
 }

@@ -1,18 +1,12 @@
 package dev.ratelimiter.it.payara;
 
-import dev.ratelimiter.it.ExampleApiScenarios;
 import dev.ratelimiter.it.ExampleDeployments;
 import dev.ratelimiter.it.PostgresSchema;
 import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.net.URI;
-import java.net.URL;
 import java.util.Map;
 
 /**
@@ -22,21 +16,17 @@ import java.util.Map;
  * Payara's transaction manager still counts, because the counter's connection never joins the transaction. The
  * schema is this run's own, with the library's migration applied before the deployment.
  */
-@ExtendWith(ArquillianExtension.class)
-class PayaraPostgresExampleApiIT extends ExampleApiScenarios {
+class PayaraPostgresExampleApiIT extends PayaraExampleScenarios {
 
     // Made by the deployment method, which Arquillian calls before anything of the class runs.
     private static PostgresSchema schema;
-
-    @ArquillianResource
-    URL deployment;
 
     @Deployment(testable = false)
     static WebArchive deployment() {
         schema = PostgresSchema.create("rl_payara");
         // The scenarios test counting, not deadlines: a generous one keeps a decision on a loaded 2-core CI machine
         // from timing out into the fallback, which a scenario counting requests one by one would see.
-        return ExampleDeployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n" + PayaraPool.config()
+        return ExampleDeployments.example(PayaraServers.TRUSTED + PayaraPool.config()
                         + "ratelimiter.postgres.timeout=PT1S\n")
                 .addAsWebInfResource(new StringAsset(PayaraPool.glassfishResources(schema)),
                         "glassfish-resources.xml");
@@ -47,11 +37,6 @@ class PayaraPostgresExampleApiIT extends ExampleApiScenarios {
         if (schema != null) {
             schema.close();
         }
-    }
-
-    @Override
-    protected URI baseUri() {
-        return ExampleDeployments.loopback(deployment);
     }
 
     /**

@@ -1,0 +1,50 @@
+package dev.ratelimiter.it.payara;
+
+import dev.ratelimiter.it.ExampleDeployments;
+import dev.ratelimiter.it.GlobalKeyResolverScenarios;
+import dev.ratelimiter.it.LiveLimitsScenarios;
+import dev.ratelimiter.it.MisconfiguredService;
+
+import java.util.Map;
+
+/**
+ * The Payara Micro instances this module's test classes share ({@link SharedMicro}), one for each deployment that
+ * truly differs; a class that needs a server of its own (a store it takes down, an application of its own making,
+ * a tour counting from a fresh start) still starts it through Arquillian or {@link MicroInstance}.
+ */
+final class PayaraServers {
+
+    /** What every deployment of the scenarios adds: requests from loopback may name their client address. */
+    static final String TRUSTED = "ratelimiter.trusted-proxies=127.0.0.1,::1\n";
+
+    /**
+     * The example in memory at {@code /}, with a configuration profile active ({@link ExampleDeployments#PROFILES})
+     * and the live limits' reload file ({@link LiveLimitsScenarios#CONFIG}, which changes bucket {@code live} only):
+     * for {@link PayaraExampleApiIT} and {@link PayaraLiveLimitsIT}.
+     */
+    static final SharedMicro MEMORY = new SharedMicro("memory", () -> Map.of("ROOT.war",
+            ExampleDeployments.example(TRUSTED + ExampleDeployments.PROFILES + LiveLimitsScenarios.CONFIG)));
+
+    /** The names of the applications of {@link #KEYED_AND_FAILING} that must fail to deploy. */
+    static final String BAD_PROPERTIES = "bad-properties";
+    static final String UNRESOLVED_SECRET = "unresolved-secret";
+    static final String MISCONFIGURED = "misconfigured";
+
+    /**
+     * The example in memory at {@code /} with the global filter keyed by the tenant resolver
+     * ({@link GlobalKeyResolverScenarios#CONFIG}, which changes how every {@code /api/} request is keyed, so not
+     * beside the example API's scenarios), for {@link PayaraGlobalKeyResolverIT}; and three applications that must
+     * fail to deploy, for {@link PayaraStartFailureIT}: they add nothing to the server's readiness or metrics.
+     */
+    static final SharedMicro KEYED_AND_FAILING = new SharedMicro("keyed-and-failing", () -> Map.of(
+            "ROOT.war", ExampleDeployments.example(TRUSTED + GlobalKeyResolverScenarios.CONFIG),
+            BAD_PROPERTIES + ".war", ExampleDeployments.example(BAD_PROPERTIES + ".war",
+                    ExampleDeployments.BAD_PROPERTIES),
+            UNRESOLVED_SECRET + ".war", ExampleDeployments.example(UNRESOLVED_SECRET + ".war",
+                    ExampleDeployments.UNRESOLVED_SECRET),
+            MISCONFIGURED + ".war", ExampleDeployments.example(MISCONFIGURED + ".war", "")
+                    .addClass(MisconfiguredService.class)));
+
+    private PayaraServers() {
+    }
+}
