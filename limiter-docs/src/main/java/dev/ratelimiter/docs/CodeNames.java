@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  *
  * <p>A code span is read as a Java name when it is one of:
  * <ul>
- *   <li>a type, optionally followed by members: {@code WindowVerdicts}, {@code Bucket.withPlan},
+ *   <li>a type, optionally followed by members: {@code FixedWindows}, {@code Bucket.withPlan},
  *   {@code Verdict.Outcome}, {@code RateLimits.reload()}, {@code @RateLimited}. Its first letter is upper case and it
  *   has a lower-case letter (so {@code UNAVAILABLE} and {@code Retry-After} are not names). The type must be
  *   declared ({@code class}, {@code interface}, {@code record}, {@code enum}, {@code @interface}), top-level or

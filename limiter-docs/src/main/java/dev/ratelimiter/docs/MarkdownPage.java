@@ -80,7 +80,7 @@ public record MarkdownPage(Set<String> anchors, List<Destination> links, List<St
     }
 
     /**
-     * One code span of a page ({@code `WindowVerdicts`}), outside code blocks.
+     * One code span of a page ({@code `FixedWindows`}), outside code blocks.
      *
      * @param code the span's text, as the parser reads it
      * @param line 1-based line of the page where the span starts

@@ -85,6 +85,16 @@ class RepositoryDocsTest {
         assertNone(report.problems(), "modules and packages docs/architecture.md does not name");
     }
 
+    @Test
+    @DisplayName("CONTRIBUTING.md's coverage matrix lists every server test class of limiter-it as it is, runs the "
+            + "example API on each store and the portability set on each server")
+    void coverageMatrix() {
+        DocsCheck.Report report = new DocsCheck(ROOT).coverageMatrix("CONTRIBUTING.md", "The coverage matrix",
+                Set.of("scenarios", "release"));
+        assertThat(report.checked()).as("rows and scenario sets read").isGreaterThan(40);
+        assertNone(report.problems(), "differences between the coverage matrix and limiter-it");
+    }
+
     private static void assertNone(List<String> problems, String what) {
         assertThat(problems).withFailMessage("%d %s:%n%s", problems.size(), what, String.join("\n", problems))
                 .isEmpty();
