@@ -122,8 +122,11 @@ public record MarkdownPage(Set<String> anchors, List<Destination> links, List<St
         return List.of();
     }
 
-    /** A heading's text as GitHub renders it: its text and code spans, without markup, links' text included. */
-    private static String text(Node heading) {
+    /**
+     * A heading's or a table cell's text as GitHub renders it: its text and code spans, without markup, links' text
+     * included.
+     */
+    static String text(Node heading) {
         StringBuilder text = new StringBuilder();
         heading.accept(new AbstractVisitor() {
             @Override
@@ -145,7 +148,7 @@ public record MarkdownPage(Set<String> anchors, List<Destination> links, List<St
     }
 
     /** The node's first line, or its nearest enclosing block's where the parser kept no span for it. */
-    private static int line(Node node) {
+    static int line(Node node) {
         for (Node at = node; at != null; at = at.getParent()) {
             List<SourceSpan> spans = at.getSourceSpans();
             if (!spans.isEmpty()) {

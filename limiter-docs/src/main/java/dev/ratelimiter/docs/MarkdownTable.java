@@ -5,12 +5,8 @@ import org.commonmark.ext.gfm.tables.TableCell;
 import org.commonmark.ext.gfm.tables.TableHead;
 import org.commonmark.ext.gfm.tables.TableRow;
 import org.commonmark.ext.gfm.tables.TablesExtension;
-import org.commonmark.node.AbstractVisitor;
-import org.commonmark.node.Code;
 import org.commonmark.node.Heading;
 import org.commonmark.node.Node;
-import org.commonmark.node.SourceSpan;
-import org.commonmark.node.Text;
 import org.commonmark.parser.IncludeSourceSpans;
 import org.commonmark.parser.Parser;
 
@@ -49,7 +45,7 @@ record MarkdownTable(List<String> header, List<Row> rows) {
         boolean inside = false;
         for (Node node = PARSER.parse(markdown).getFirstChild(); node != null; node = node.getNext()) {
             if (node instanceof Heading title && title.getLevel() == 2) {
-                inside = text(title).equals(heading);
+                inside = MarkdownPage.text(title).equals(heading);
             } else if (inside && node instanceof TableBlock table) {
                 tables.add(read(table));
             }
@@ -66,43 +62,17 @@ record MarkdownTable(List<String> header, List<Row> rows) {
                     List<String> cells = new ArrayList<>();
                     for (Node cell = row.getFirstChild(); cell != null; cell = cell.getNext()) {
                         if (cell instanceof TableCell) {
-                            cells.add(text(cell));
+                            cells.add(MarkdownPage.text(cell));
                         }
                     }
                     if (part instanceof TableHead) {
                         header = List.copyOf(cells);
                     } else {
-                        rows.add(new Row(List.copyOf(cells), line(row)));
+                        rows.add(new Row(List.copyOf(cells), MarkdownPage.line(row)));
                     }
                 }
             }
         }
         return new MarkdownTable(header, rows);
-    }
-
-    private static String text(Node node) {
-        StringBuilder text = new StringBuilder();
-        node.accept(new AbstractVisitor() {
-            @Override
-            public void visit(Text literal) {
-                text.append(literal.getLiteral());
-            }
-
-            @Override
-            public void visit(Code code) {
-                text.append(code.getLiteral());
-            }
-        });
-        return text.toString().strip();
-    }
-
-    private static int line(Node node) {
-        for (Node at = node; at != null; at = at.getParent()) {
-            List<SourceSpan> spans = at.getSourceSpans();
-            if (!spans.isEmpty()) {
-                return spans.get(0).getLineIndex() + 1;
-            }
-        }
-        return 0;
     }
 }
