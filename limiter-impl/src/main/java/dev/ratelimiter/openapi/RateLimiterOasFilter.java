@@ -8,6 +8,9 @@ import jakarta.enterprise.inject.spi.CDI;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 
+import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
+
 /**
  * The MicroProfile OpenAPI filter that adds the rate limits to the application's OpenAPI document
  * (docs/openapi.md): on each operation a bucket limits (a resource method's {@code @RateLimited} or
@@ -48,31 +51,35 @@ public class RateLimiterOasFilter implements OASFilter {
 
     /**
      * Adds the limits to {@code openAPI}, from the application's beans and the limiter's settings, found through
-     * CDI. Where no CDI container is running for the application yet (a document built before the application starts,
-     * as WildFly builds it, or at build time), nothing is added now, this is logged at level {@code DEBUG}, and the
-     * limits are added to this model when the application starts; where the limits
-     * cannot be read (a start that failed), nothing is added and this is logged as a warning, so the server still
-     * serves its document. Calling it twice adds nothing the second time.
+     * CDI. Where the thread that builds the document reaches no CDI container (a document built before the
+     * application starts, as WildFly builds it; or after, on a server thread that reaches no application's container,
+     * as Payara Micro 7 builds it for an application not at the root context), the limits come from the application
+     * this class was loaded with once it has started, and are added when it starts if it has not; this is logged at
+     * level {@code DEBUG}. Where the limits cannot be read (a start that failed), nothing is added and this is
+     * logged as a warning, so the server still serves its document. Calling it twice adds nothing the second time.
      *
      * @param openAPI the document's model, changed in place
-     * @return how many operations got their limits (0 when none is limited, or the limiter or this part is off)
+     * @return how many operations got their limits now (0 when none is limited, the limiter or this part is off, or
+     *         the limits wait for the application to start)
      */
     public static int addLimits(OpenAPI openAPI) {
+        ToIntFunction<Supplier<DocumentedLimits>> add = limits -> addLimits(openAPI, limits);
         CDI<Object> container;
         try {
             container = CDI.current();
         } catch (IllegalStateException e) {
-            LOG.log(System.Logger.Level.DEBUG, "No CDI container for the OpenAPI document yet: its rate limits are "
-                    + "added when the application starts (docs/openapi.md): " + e);
-            // WildFly builds the document before the application's container runs and serves this model: it gets
-            // the limits at startup. Where the document is built apart from the running application (Quarkus'
-            // build), nothing starts and the runtime's own run of the filter adds them.
-            DeferredDocuments.atStartup(() -> addLimits(openAPI));
-            return 0;
+            LOG.log(System.Logger.Level.DEBUG, "No CDI container on the thread building the OpenAPI document: its "
+                    + "rate limits are the started application's, or added when it starts (docs/openapi.md): " + e);
+            // Where the document is built apart from the running application (Quarkus' build), nothing starts and
+            // the runtime's own run of the filter adds them.
+            return DeferredDocuments.withLimits(add);
         }
+        return add.applyAsInt(() -> container.select(ResourceLimits.class).get().limits());
+    }
+
+    private static int addLimits(OpenAPI openAPI, Supplier<DocumentedLimits> limits) {
         try {
-            DocumentedLimits limits = container.select(ResourceLimits.class).get().limits();
-            return OpenApiLimits.addTo(openAPI, limits);
+            return OpenApiLimits.addTo(openAPI, limits.get());
         } catch (RuntimeException e) {
             // The document is served without the limits rather than not at all. Its cause (a start that failed on
             // bad configuration, which some servers document all the same) is the start's own message, logged

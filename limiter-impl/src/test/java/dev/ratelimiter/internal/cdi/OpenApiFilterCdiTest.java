@@ -7,9 +7,11 @@ import dev.ratelimiter.openapi.RateLimiterOasFilter;
 import dev.ratelimiter.spi.ConfigurationException;
 import dev.ratelimiter.testing.LogCapture;
 import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.inject.spi.CDI;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import org.eclipse.microprofile.openapi.OASFactory;
+import org.jboss.weld.environment.se.WeldSEProvider;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
 import org.eclipse.microprofile.openapi.models.PathItem;
@@ -136,5 +138,27 @@ class OpenApiFilterCdiTest {
             assertThat(limits(document).stream().map(limit -> (Object) ((Map<?, ?>) limit).get("bucket")).toList())
                     .containsExactly("api-authenticated", "api-anonymous", "search");
         }
+    }
+
+    @Test
+    @DisplayName("a document built after the start on a thread that reaches no container (Payara Micro 7 builds it so "
+            + "for an application not at /): the started application's limits, at once; none once it stopped")
+    void builtAfterStartupWithoutContainer() {
+        OpenAPI document = document();
+        try (CdiContainer cdi = CdiContainer.start(SEARCH, Things.class, ResourceLimits.class, OpenApiRegistration.class)) {
+            // The server's thread: CDI.current() throws there, as Payara 7's provider does off an application's call.
+            CDI.setCDIProvider(() -> {
+                throw new IllegalStateException("Unable to access CDI");
+            });
+            try {
+                assertThat(RateLimiterOasFilter.addLimits(document)).isEqualTo(1);
+            } finally {
+                CDI.setCDIProvider(new WeldSEProvider());
+            }
+        }
+
+        assertThat(limits(document).stream().map(limit -> (Object) ((Map<?, ?>) limit).get("bucket")).toList())
+                .containsExactly("api-authenticated", "api-anonymous", "search");
+        assertThat(RateLimiterOasFilter.addLimits(document())).as("stopped: waits for the next start").isZero();
     }
 }

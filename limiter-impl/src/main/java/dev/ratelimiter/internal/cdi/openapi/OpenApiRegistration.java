@@ -4,6 +4,7 @@ import dev.ratelimiter.internal.cdi.config.LimiterConfiguration;
 import dev.ratelimiter.internal.cdi.startup.StartupValidator;
 import dev.ratelimiter.internal.core.settings.ClassPresence;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
+import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -16,8 +17,8 @@ import java.util.Optional;
 /**
  * Warns once at startup when the library's OpenAPI filter cannot run (docs/openapi.md#with-a-filter-of-your-own):
  * MicroProfile OpenAPI runs the one class {@code mp.openapi.filter} names, and an application that names its own
- * filter there replaces the library's unless its filter extends it. Then adds the limits to a document the server
- * built before the application's beans existed ({@link DeferredDocuments}). Touches no MicroProfile OpenAPI class: it
+ * filter there replaces the library's unless its filter extends it. Then hands the application's limits to a
+ * document built where {@code CDI.current()} reaches no container ({@link DeferredDocuments}). Touches no MicroProfile OpenAPI class: it
  * asks by name whether the API is present, so the bean loads where it is absent.
  */
 @ApplicationScoped
@@ -54,7 +55,15 @@ public class OpenApiRegistration {
             problem(configuration.lookup().apply(FILTER_PROPERTY), Thread.currentThread().getContextClassLoader())
                     .ifPresent(warning -> LOG.log(System.Logger.Level.WARNING, warning));
         }
-        DeferredDocuments.runPending(); // a document built before the application's beans existed (WildFly)
+        // A document built where CDI.current() reaches no container: before the application's beans existed
+        // (WildFly), or after, on a server thread (Payara 7 at a context root other than /).
+        DeferredDocuments.started(limits::limits, Thread.currentThread().getContextClassLoader());
+    }
+
+    /** The application stops: a document built from now on no longer reads its beans. */
+    @PreDestroy
+    void stopped() {
+        DeferredDocuments.stopped();
     }
 
     /**
