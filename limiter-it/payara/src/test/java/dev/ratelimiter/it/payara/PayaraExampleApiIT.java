@@ -10,9 +10,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.net.URI;
 
 /**
- * The example API's scenarios on Payara Micro with the in-memory backend, deployed with a configuration profile
- * active ({@link ExampleDeployments#PROFILES}), on the instance {@link PayaraLiveLimitsIT} shares
- * ({@link PayaraServers#MEMORY}); and the limits in the example's OpenAPI document (docs/openapi.md).
+ * The example API's scenarios on Payara Micro with the in-memory backend, at the WAR's own context root, deployed
+ * with a configuration profile active ({@link ExampleDeployments#PROFILES}), on the instance
+ * {@link PayaraLiveLimitsIT} shares ({@link PayaraServers#MEMORY}); and the limits in the example's OpenAPI document
+ * (docs/openapi.md), which Payara Micro 7 left out for an application not at {@code /} until the library read the
+ * started application's limits there.
  */
 class PayaraExampleApiIT extends ExampleApiScenarios {
 
@@ -21,7 +23,17 @@ class PayaraExampleApiIT extends ExampleApiScenarios {
 
     @Override
     protected URI baseUri() {
-        return SERVER.root();
+        return SERVER.root(PayaraServers.EXAMPLE);
+    }
+
+    @Override
+    protected String readinessPath() {
+        return PayaraServers.READINESS;
+    }
+
+    @Override
+    protected String metricsPath() {
+        return PayaraServers.METRICS;
     }
 
     @Test

@@ -17,6 +17,11 @@ class PayaraLiveLimitsIT extends LiveLimitsScenarios {
 
     @Override
     protected URI baseUri() {
-        return SERVER.root();
+        return SERVER.root(PayaraServers.EXAMPLE);
+    }
+
+    @Override
+    protected String readinessPath() {
+        return PayaraServers.READINESS;
     }
 }

@@ -18,12 +18,25 @@ final class PayaraServers {
     static final String TRUSTED = "ratelimiter.trusted-proxies=127.0.0.1,::1\n";
 
     /**
-     * The example in memory at {@code /}, with a configuration profile active ({@link ExampleDeployments#PROFILES})
-     * and the live limits' reload file ({@link LiveLimitsScenarios#CONFIG}, which changes bucket {@code live} only):
-     * for {@link PayaraExampleApiIT} and {@link PayaraLiveLimitsIT}.
+     * The name of {@link #MEMORY}'s application, the example WAR's own, so at the context root Payara Micro gives the
+     * WAR as built, {@code /limiter-example}, not at {@code /}: readiness and metrics stay at the server's root.
      */
-    static final SharedMicro MEMORY = new SharedMicro("memory", () -> Map.of("ROOT.war",
-            ExampleDeployments.example(TRUSTED + ExampleDeployments.PROFILES + LiveLimitsScenarios.CONFIG)));
+    static final String EXAMPLE = "limiter-example";
+
+    /**
+     * The example in memory at {@code /limiter-example} ({@link #EXAMPLE}), with a configuration profile active
+     * ({@link ExampleDeployments#PROFILES}) and the live limits' reload file ({@link LiveLimitsScenarios#CONFIG},
+     * which changes bucket {@code live} only): for {@link PayaraExampleApiIT} and {@link PayaraLiveLimitsIT}.
+     */
+    static final SharedMicro MEMORY = new SharedMicro("memory", () -> Map.of(EXAMPLE + ".war",
+            ExampleDeployments.example(EXAMPLE + ".war",
+                    TRUSTED + ExampleDeployments.PROFILES + LiveLimitsScenarios.CONFIG)));
+
+    /** The readiness path of the server, for an application not at {@code /}. */
+    static final String READINESS = "/health/ready";
+
+    /** The metrics path of the server, for an application not at {@code /}. */
+    static final String METRICS = "/metrics";
 
     /** The names of the applications of {@link #KEYED_AND_FAILING} that must fail to deploy. */
     static final String BAD_PROPERTIES = "bad-properties";

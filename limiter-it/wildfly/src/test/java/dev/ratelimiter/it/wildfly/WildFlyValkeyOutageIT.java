@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * An outage on WildFly, as {@code PayaraValkeyExampleApiIT#killedAndRestarted} on Payara: the example counts in a {@code redis-server} of
+ * An outage on WildFly, as {@code Payara7ValkeyExampleApiIT#killedAndRestarted} on Payara 7: the example counts in a {@code redis-server} of
  * this test's own, killed while requests flow and then restarted; {@code login} is fail-closed for this
  * deployment. Readiness and the fallbacks' series are read where WildFly serves them, on the management interface.
  */

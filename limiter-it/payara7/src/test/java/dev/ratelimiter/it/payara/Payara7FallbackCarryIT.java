@@ -13,12 +13,12 @@ import java.net.URI;
 import java.util.Map;
 
 /**
- * {@link FallbackCarryScenario} on Payara Micro, on each shared store: one instance (started by the test, as the
+ * {@link FallbackCarryScenario} on Payara Micro 7, on each shared store: one instance (started by the test, as the
  * stores are) runs the example twice, counting logins in Valkey at {@code /valkey} and in PostgreSQL at
  * {@code /postgres}; each test takes its application's store down, and the fallback goes on from that store's counts.
  * The applications share nothing but the server, so either test may run first.
  */
-class PayaraFallbackCarryIT {
+class Payara7FallbackCarryIT {
 
     private static RedisServer valkey;
     private static ProxiedPostgres postgres;

@@ -21,16 +21,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The example API's scenarios on Payara Micro with the Valkey backend, then an outage on that real server: the
+ * The example API's scenarios on Payara Micro 7 with the Valkey backend, then an outage on that real server: the
  * example counts in a {@code redis-server} of this test's own, which the last test kills while requests flow and
  * then restarts. The global buckets fall back; {@code login} is made fail-closed for this deployment, so it answers
  * its documented 503 (no scenario before the outage sees the difference: the policy applies to outages only).
  *
  * <p>The outage runs last ({@link Order}), since the scenarios before it check that nothing has fallen back yet
  * (metrics and readiness at zero fallbacks); it ends with the store back and readiness {@code ok}.
+ *
+ * <p>Payara Micro 6 (limiter-it/payara) runs the example API in memory and on PostgreSQL; this module runs it in
+ * memory and on Valkey, so each store meets each Payara once (CONTRIBUTING.md#the-coverage-matrix).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class PayaraValkeyExampleApiIT extends PayaraExampleScenarios {
+class Payara7ValkeyExampleApiIT extends PayaraExampleScenarios {
 
     // Started by the deployment method, which Arquillian calls before anything of the class runs.
     private static RedisServer valkey;

@@ -5,10 +5,10 @@ import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
- * The example's scenarios on Payara Micro with an {@code Application} whose {@code getClasses()} turns scanning
+ * The example's scenarios on Payara Micro 7 with an {@code Application} whose {@code getClasses()} turns scanning
  * off and lists {@code RateLimiterFeature}: limited exactly like the example.
  */
-class PayaraListedApplicationIT extends PayaraExampleScenarios {
+class Payara7ListedApplicationIT extends PayaraExampleScenarios {
 
     @Deployment(testable = false)
     static WebArchive deployment() {

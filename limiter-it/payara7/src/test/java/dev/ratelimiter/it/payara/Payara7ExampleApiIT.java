@@ -1,0 +1,9 @@
+package dev.ratelimiter.it.payara;
+
+/**
+ * {@link PayaraExampleApiIT} on Payara Micro 7: the example API in memory at the WAR's own context root,
+ * configuration profiles, and the limits in the OpenAPI document, which Payara 7 left out for an application not at
+ * {@code /} until the library read the started application's limits there.
+ */
+class Payara7ExampleApiIT extends PayaraExampleApiIT {
+}
