@@ -1,9 +1,8 @@
 package dev.ratelimiter.it.payara;
 
 import dev.ratelimiter.internal.valkey.RedisServer;
-import dev.ratelimiter.it.ExampleApi;
 import dev.ratelimiter.it.ExampleDeployments;
-import jakarta.json.JsonObject;
+import dev.ratelimiter.it.StoreOutageScenario;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
@@ -13,12 +12,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
-import java.net.http.HttpResponse;
-import java.time.Duration;
-import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The example API's scenarios on Payara Micro 7 with the Valkey backend, then an outage on that real server: the
@@ -44,7 +37,7 @@ class Payara7ValkeyExampleApiIT extends PayaraExampleScenarios {
         return ExampleDeployments.example(PayaraServers.TRUSTED
                 + "ratelimiter.backend=valkey\n"
                 + "ratelimiter.valkey.url=" + valkey.url() + "\n"
-                + "ratelimiter.buckets.login.on-outage=fail-closed\n");
+                + StoreOutageScenario.CONFIG);
     }
 
     @AfterAll
@@ -63,48 +56,6 @@ class Payara7ValkeyExampleApiIT extends PayaraExampleScenarios {
     @Order(Integer.MAX_VALUE)
     @DisplayName("killed while requests flow: no 5xx on fallback buckets, 503 temporary-reduced-capacity on the fail-closed one, readiness degraded, fallbacks on /metrics; restarted: ok again")
     void killedAndRestarted() {
-        ExampleApi client = ExampleApi.newClient(baseUri());
-        String account = "outage-" + UUID.randomUUID();
-        assertThat(client.get("api/projects").statusCode()).isEqualTo(200);
-        assertThat(client.login(account, "wrong").statusCode()).isEqualTo(401);
-        assertThat(state()).isEqualTo("ok");
-
-        valkey.kill();
-
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
-            assertThat(client.get("api/projects").statusCode()).as("fallback bucket").isEqualTo(200);
-            assertThat(state()).isEqualTo("degraded");
-        });
-        for (int i = 0; i < 20; i++) {
-            assertThat(client.get("api/projects").statusCode()).as("fallback bucket, request %d", i).isEqualTo(200);
-        }
-        HttpResponse<String> closed = client.login(account, "wrong");
-        assertThat(closed.statusCode()).as("fail-closed bucket").isEqualTo(503);
-        assertThat(Long.parseLong(closed.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 30L);
-        JsonObject problem = ExampleApi.json(closed);
-        assertThat(problem.getString("type"))
-                .isEqualTo("https://iana.org/assignments/http-problem-types#temporary-reduced-capacity");
-        assertThat(problem.getString("title")).isEqualTo("Temporary Reduced Capacity");
-        assertThat(problem.getInt("status")).isEqualTo(503);
-        assertThat(problem.getJsonArray("violated-policies").getString(0)).isEqualTo("login");
-        assertThat(problem.getString("bucket")).isEqualTo("login");
-        assertThat(problem.getJsonNumber("retryAfter").longValueExact())
-                .isEqualTo(Long.parseLong(closed.headers().firstValue("Retry-After").orElseThrow()));
-        assertThat(client.get("metrics").body()).containsPattern(
-                "rate_limiter_fallbacks_total\\{bucket=\"api-anonymous\"[^}]*} [1-9]");
-
-        valkey.restart();
-
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
-                .until(() -> state().equals("ok"));
-        assertThat(client.login(account, "wrong").statusCode()).as("counting in Valkey again").isEqualTo(401);
-    }
-
-    /** The rate-limiter readiness check's {@code state}. */
-    private String state() {
-        JsonObject health = ExampleApi.json(ExampleApi.newClient(baseUri()).get("health/ready"));
-        return health.getJsonArray("checks").getValuesAs(JsonObject.class).stream()
-                .filter(check -> check.getString("name").equals("rate-limiter")).findFirst().orElseThrow()
-                .getJsonObject("data").getString("state");
+        new StoreOutageScenario(baseUri(), "health/ready", "metrics").killedAndRestarted(valkey::kill, valkey::restart);
     }
 }
