@@ -1,5 +1,6 @@
 package dev.ratelimiter.bench;
 
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.valkey.RedisServer;
@@ -43,16 +44,39 @@ public final class BenchmarkRun {
         List<Section> sections = new ArrayList<>();
         Set<String> only = Set.of(System.getProperty("bench.only", String.join(",", SECTIONS)).split(","));
         Map<String, String> servers = new LinkedHashMap<>();
+        // The smoke run starts one PostgreSQL cluster for the store, boundary and outage sections, in the background
+        // from the start (StartingCluster); the full run gives the outage a fresh cluster, its figures apart from the
+        // loads'.
+        boolean boundaries = only.contains("boundary");
+        try (StartingCluster smokeCluster = new StartingCluster(mode.smoke() && (only.contains("postgres")
+                || boundaries || only.contains("outage")))) {
+            BoundarySection boundary = new BoundarySection(mode);
+            runFirst(mode, only, sections, servers, boundary);
+            run(mode, only, sections, servers, boundary, smokeCluster.get(), http);
+        }
+        Duration took = Duration.between(began, Instant.now()).truncatedTo(ChronoUnit.SECONDS);
+        Map<String, String> environment = Environment.describe(mode, took, servers);
+        Report.write(output, Environment.header(environment), sections, environment);
+        System.out.println("bench: " + mode.name() + " run took " + took + "; wrote "
+                + output.resolve("BENCHMARKS.md") + " and " + output.resolve("benchmarks.json"));
+        if (!Files.exists(output.resolve("BENCHMARKS.md"))) {
+            throw new IllegalStateException("BENCHMARKS.md was not written");
+        }
+    }
+
+    /** The sections before PostgreSQL's (memory, JMH, Valkey) and the boundary section's memory and Valkey rows. */
+    private static void runFirst(Mode mode, Set<String> only, List<Section> sections, Map<String, String> servers,
+                                 BoundarySection boundary) throws Exception {
+        boolean boundaries = only.contains("boundary");
         if (only.contains("memory")) {
             sections.add(step("memory", () -> MemorySection.run(mode)));
         }
         if (only.contains("jmh")) {
             sections.add(step("jmh", () -> InMemorySection.run(mode)));
         }
-        BoundarySection boundary = new BoundarySection(mode);
-        boolean boundaries = only.contains("boundary");
-        if (boundaries) {
-            boundary.measure("Memory", new MemoryRateLimiter(InstantSource.system(), 1_000));
+        Limiter memory = new MemoryRateLimiter(InstantSource.system(), 1_000);
+        if (boundaries && !mode.smoke()) {
+            boundary.measure("Memory", memory);
         }
         if (only.contains("valkey") || boundaries) {
             try (RedisServer redis = RedisServer.start(); ValkeyRig valkey = new ValkeyRig(redis)) {
@@ -63,24 +87,16 @@ public final class BenchmarkRun {
                 if (boundaries) {
                     try (LibraryPaths.Store store = LibraryPaths.valkey(redis.url(), LibraryPaths.TIMEOUT,
                             RateLimiterMetrics.NONE)) {
-                        boundary.measure("Valkey", store.limiter());
+                        // The smoke run waits out one window's end for memory and Valkey; the full run, one each.
+                        Map<String, Limiter> stores = new LinkedHashMap<>();
+                        if (mode.smoke()) {
+                            stores.put("Memory", memory);
+                        }
+                        stores.put("Valkey", store.limiter());
+                        boundary.measure(stores);
                     }
                 }
             }
-        }
-        // The smoke run starts one PostgreSQL cluster for the store, boundary and outage sections (initdb is seconds of
-        // a smoke that has 30); the full run gives the outage a fresh cluster, its figures apart from the loads'.
-        try (PostgresCluster smokeCluster = mode.smoke() && (only.contains("postgres") || boundaries
-                || only.contains("outage")) ? PostgresCluster.start() : null) {
-            run(mode, only, sections, servers, boundary, Optional.ofNullable(smokeCluster), http);
-        }
-        Duration took = Duration.between(began, Instant.now()).truncatedTo(ChronoUnit.SECONDS);
-        Map<String, String> environment = Environment.describe(mode, took, servers);
-        Report.write(output, Environment.header(environment), sections, environment);
-        System.out.println("bench: " + mode.name() + " run took " + took + "; wrote "
-                + output.resolve("BENCHMARKS.md") + " and " + output.resolve("benchmarks.json"));
-        if (!Files.exists(output.resolve("BENCHMARKS.md"))) {
-            throw new IllegalStateException("BENCHMARKS.md was not written");
         }
     }
 

@@ -8,6 +8,7 @@ import dev.ratelimiter.internal.core.limiter.Limiter;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -51,15 +52,32 @@ final class BoundarySection {
      * wait for its window's end.
      */
     void measure(String store, Limiter limiter) throws InterruptedException, ExecutionException {
-        ExecutorService threads = Executors.newFixedThreadPool(3);
+        measure(Map.of(store, limiter));
+    }
+
+    /**
+     * Measures several stores at once, by name, the three algorithms of each on threads of their own (the smoke
+     * run's memory and Valkey: a second's wait for the window's end instead of two), recorded in {@code stores}'
+     * order.
+     */
+    void measure(Map<String, Limiter> stores) throws InterruptedException, ExecutionException {
+        long began = System.nanoTime();
+        ExecutorService threads = Executors.newFixedThreadPool(3 * stores.size());
         try {
-            Future<Integer> fixedRun = threads.submit(() -> admitted(limiter, Algorithm.FIXED_WINDOW));
-            Future<Integer> slidingRun = threads.submit(() -> admitted(limiter, Algorithm.SLIDING_WINDOW));
-            Future<Integer> tokensRun = threads.submit(() -> admitted(limiter, Algorithm.TOKEN_BUCKET));
-            record(store, fixedRun.get(), slidingRun.get(), tokensRun.get());
+            Map<String, List<Future<Integer>>> runs = new LinkedHashMap<>();
+            stores.forEach((store, limiter) -> runs.put(store, List.of(
+                    threads.submit(() -> admitted(limiter, Algorithm.FIXED_WINDOW)),
+                    threads.submit(() -> admitted(limiter, Algorithm.SLIDING_WINDOW)),
+                    threads.submit(() -> admitted(limiter, Algorithm.TOKEN_BUCKET)))));
+            for (Map.Entry<String, List<Future<Integer>>> run : runs.entrySet()) {
+                List<Future<Integer>> admitted = run.getValue();
+                record(run.getKey(), admitted.get(0).get(), admitted.get(1).get(), admitted.get(2).get());
+            }
         } finally {
             threads.shutdownNow();
         }
+        System.out.printf("bench: boundary on %s done in %.1f s%n", String.join(", ", stores.keySet()),
+                (System.nanoTime() - began) / 1e9);
     }
 
     private void record(String store, int fixed, int sliding, int tokens) {

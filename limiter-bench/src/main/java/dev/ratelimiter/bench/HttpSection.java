@@ -59,13 +59,14 @@ final class HttpSection {
         for (int fork = 1; fork <= mode.httpForks(); fork++) {
             try (Server on = Server.start(mode, payara, war, true);
                  Server off = Server.start(mode, payara, war, false)) {
-                on.awaitReady();
-                off.awaitReady();
+                on.awaitReady(mode);
+                off.awaitReady(mode);
                 Warmup warmup = warmUp(mode, on, off);
                 List<Pair> forkPairs = new ArrayList<>();
                 for (int round = 0; round < mode.httpRounds(); round++) {
-                    // The smoke run only passes through: its servers are still compiling, and CI waits for it.
-                    Server.awaitQuiet(on, off, mode.smoke() ? Duration.ofSeconds(1) : Duration.ofMinutes(1));
+                    // The smoke run only passes through, one short look: its servers are still compiling, and CI
+                    // waits for it.
+                    Server.awaitQuiet(on, off, mode.smoke() ? Duration.ofMillis(100) : Duration.ofMinutes(1));
                     Figure onRate;
                     Figure offRate;
                     if ((round + fork) % 2 == 0) {
@@ -235,17 +236,18 @@ final class HttpSection {
         int notQuiet;
 
         /**
-         * Waits, up to {@code most}, until neither server uses more than {@link #QUIET} of a core over a second: a
-         * server not under load may still be compiling what its last round made hot, on the cores the other is
-         * measured on.
+         * Waits, up to {@code most}, until neither server uses more than {@link #QUIET} of a core over a second (over
+         * {@code most} if shorter): a server not under load may still be compiling what its last round made hot, on
+         * the cores the other is measured on.
          */
         static void awaitQuiet(Server one, Server other, Duration most) throws InterruptedException {
             long deadline = System.nanoTime() + most.toNanos();
+            Duration look = most.compareTo(Duration.ofSeconds(1)) < 0 ? most : Duration.ofSeconds(1);
             while (true) {
                 Duration oneBefore = one.cpu();
                 Duration otherBefore = other.cpu();
                 long start = System.nanoTime();
-                java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofSeconds(1).toNanos());
+                java.util.concurrent.locks.LockSupport.parkNanos(look.toNanos());
                 double window = System.nanoTime() - start;
                 boolean oneQuiet = one.cpu().minus(oneBefore).toNanos() <= QUIET * window;
                 boolean otherQuiet = other.cpu().minus(otherBefore).toNanos() <= QUIET * window;
@@ -290,11 +292,13 @@ final class HttpSection {
             return "http://127.0.0.1:" + port + PATH;
         }
 
-        void awaitReady() {
+        /** Until the server answers; the smoke's stand-in starts in a second, so it is asked every 50 ms. */
+        void awaitReady(Mode mode) {
             HttpClient client = HttpClient.newHttpClient();
             HttpRequest request = HttpRequest.newBuilder(URI.create(url())).timeout(Duration.ofSeconds(5)).build();
             try {
-                await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(mode.smoke() ? 50 : 500))
+                        .ignoreExceptions()
                         .failFast(name + ": its server exited", () -> !process.isAlive())
                         .until(() -> client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
             } catch (RuntimeException | Error e) {

@@ -172,15 +172,22 @@ final class LibraryPaths {
                     () -> 0);
         }
 
-        /** Over a shared store built with {@code metrics} (see {@link #metrics()}). */
+        /** Over a shared store built with {@code metrics} (see {@link #metrics()}), with the default breaker. */
         static Decision shared(List<Bucket> buckets, Store store, RateLimiterMetrics metrics) {
+            return shared(buckets, store, metrics, BreakerSettings.DEFAULTS);
+        }
+
+        /** The same with the breaker {@code breaker} (the smoke's outage section: short back-offs). */
+        static Decision shared(List<Bucket> buckets, Store store, RateLimiterMetrics metrics,
+                               BreakerSettings breaker) {
             metrics.register(buckets, java.util.Map.of(), store.backend(),
                     () -> store.monitor().status().state() == BackendState.DEGRADED);
             CountingLimiter counted = new CountingLimiter(store.limiter());
-            // As the runtime builds it with the defaults: breaker 3 / 1 s / 30 s / 3, refusals kept for 1 s.
+            // As the runtime builds it with the defaults (breaker 3 / 1 s / 30 s / 3 unless given another), refusals
+            // kept for 1 s.
             SharedStoreChain chain = SharedStoreChain.of(counted, store.probe(), store.monitor(),
                     InstantSource.system(), new MemoryRateLimiter(InstantSource.system(), 100_000),
-                    new CompositeOutageListener(List.of(new OutageStatistics(), metrics)), BreakerSettings.DEFAULTS,
+                    new CompositeOutageListener(List.of(new OutageStatistics(), metrics)), breaker,
                     new DenyCacheSettings(Duration.ofSeconds(1), 100_000), metrics);
             return new Decision(CounterKeyHasher.shared(new KeyHasher(Optional.of(SECRET))), metrics, chain.limiter(), () -> {
                 chain.breaker().close();

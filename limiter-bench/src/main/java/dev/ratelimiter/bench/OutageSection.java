@@ -4,6 +4,7 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.internal.core.monitor.BackendState;
+import dev.ratelimiter.internal.core.settings.BreakerSettings;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
@@ -52,7 +53,16 @@ final class OutageSection {
                 + "with SIGCONT; each call counts in the phase it started in. Figures: p99 in µs (p50, max and the "
                 + "number of decisions in brackets). Before the breaker opens each call waits for the deadline; "
                 + "once open, the in-memory fallback answers. Healthy phase after a warm-up of at least 1 000 "
-                + "decisions.", rows);
+                + "decisions." + breaker(mode.outageBreaker()), rows);
+    }
+
+    /** The breaker's settings where they are not the library's defaults (the smoke run), else nothing. */
+    private static String breaker(BreakerSettings settings) {
+        return settings.equals(BreakerSettings.DEFAULTS) ? "" : " The breaker: " + settings.failureThreshold()
+                + " failures open it, probes back off from " + settings.initialBackoff().toMillis() + " to "
+                + settings.maxBackoff().toMillis() + " ms, " + settings.successThreshold() + " successes close it "
+                + "(the library's defaults: from " + BreakerSettings.DEFAULTS.initialBackoff().toSeconds() + " s to "
+                + BreakerSettings.DEFAULTS.maxBackoff().toSeconds() + " s).";
     }
 
     private static List<Row> run(Mode mode, StoppableStore server) throws Exception {
@@ -66,7 +76,8 @@ final class OutageSection {
         String[] keys = Keys.raw(1_000);
         var metrics = LibraryPaths.metrics();
         LibraryPaths.Store store = server.store(DEADLINE, metrics);
-        try (LibraryPaths.Decision decision = LibraryPaths.Decision.shared(List.of(bucket), store, metrics)) {
+        try (LibraryPaths.Decision decision = LibraryPaths.Decision.shared(List.of(bucket), store, metrics,
+                mode.outageBreaker())) {
             List<Thread> clients = new ArrayList<>();
             for (int t = 0; t < 8; t++) {
                 int seed = t;

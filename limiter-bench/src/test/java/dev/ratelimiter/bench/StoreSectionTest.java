@@ -44,7 +44,7 @@ class StoreSectionTest {
 
         assertThat(section.rows()).extracting(Row::what).containsExactly(
                 "4 threads, one hot key: library store / bare client",
-                "4 threads, 100 keys: library store / bare client");
+                "4 threads, 10 000 keys: library store / bare client");
         assertThat(section.rows().get(0).ratio()).contains(0.9);
         assertThat(section.rows().get(0).goal()).contains(new Goal(0.95, true, "store", "closing"));
     }
