@@ -4,6 +4,7 @@ import dev.ratelimiter.internal.cdi.openapi.DeferredDocuments;
 import dev.ratelimiter.internal.cdi.openapi.DocumentedLimits;
 import dev.ratelimiter.internal.cdi.openapi.ResourceLimits;
 import dev.ratelimiter.internal.openapi.OpenApiLimits;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.CDI;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
@@ -51,12 +52,13 @@ public class RateLimiterOasFilter implements OASFilter {
 
     /**
      * Adds the limits to {@code openAPI}, from the application's beans and the limiter's settings, found through
-     * CDI. Where the thread that builds the document reaches no CDI container (a document built before the
-     * application starts, as WildFly builds it; or after, on a server thread that reaches no application's container,
-     * as Payara Micro 7 builds it for an application not at the root context), the limits come from the application
-     * this class was loaded with once it has started, and are added when it starts if it has not; this is logged at
-     * level {@code DEBUG}. Where the limits cannot be read (a start that failed), nothing is added and this is
-     * logged as a warning, so the server still serves its document. Calling it twice adds nothing the second time.
+     * CDI. Where the thread that builds the document reaches no CDI container, or one without the library's beans
+     * (another application's, or the server's), the limits come from the application this class was loaded with:
+     * at once when it has started, else when it starts; this is logged at level {@code DEBUG}. WildFly builds the
+     * document before the application starts; Payara Micro 7 builds it after, on a server thread, for an
+     * application not at the root context. Where the limits cannot be read (a start that failed), nothing is added
+     * and this is logged as a warning, so the server still serves its document. Calling it twice adds nothing the
+     * second time.
      *
      * @param openAPI the document's model, changed in place
      * @return how many operations got their limits now (0 when none is limited, the limiter or this part is off, or
@@ -74,7 +76,15 @@ public class RateLimiterOasFilter implements OASFilter {
             // the runtime's own run of the filter adds them.
             return DeferredDocuments.withLimits(add);
         }
-        return add.applyAsInt(() -> container.select(ResourceLimits.class).get().limits());
+        Instance<ResourceLimits> limits = container.select(ResourceLimits.class);
+        if (limits.isUnsatisfied()) {
+            // A container, but not this application's (another application's, or the server's own, on the thread
+            // that builds the document): the same as none.
+            LOG.log(System.Logger.Level.DEBUG, "The CDI container on the thread building the OpenAPI document is "
+                    + "not this application's: its rate limits are the started application's (docs/openapi.md)");
+            return DeferredDocuments.withLimits(add);
+        }
+        return add.applyAsInt(() -> limits.get().limits());
     }
 
     private static int addLimits(OpenAPI openAPI, Supplier<DocumentedLimits> limits) {

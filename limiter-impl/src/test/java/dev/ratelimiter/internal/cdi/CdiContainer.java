@@ -82,6 +82,11 @@ public final class CdiContainer implements AutoCloseable {
         return new CdiContainer(properties, beans);
     }
 
+    /** The container as {@code CDI.current()} would return it. */
+    jakarta.enterprise.inject.spi.CDI<Object> cdi() {
+        return container;
+    }
+
     public <T> T select(Class<T> type, java.lang.annotation.Annotation... qualifiers) {
         return container.select(type, qualifiers).get();
     }

@@ -161,4 +161,25 @@ class OpenApiFilterCdiTest {
                 .containsExactly("api-authenticated", "api-anonymous", "search");
         assertThat(RateLimiterOasFilter.addLimits(document())).as("stopped: waits for the next start").isZero();
     }
+
+    @Test
+    @DisplayName("a document built on a thread whose CDI container is another application's (no library beans): the "
+            + "started application's limits, not a warning and an empty document")
+    void builtInAnotherApplicationsContainer() {
+        OpenAPI document = document();
+        try (CdiContainer cdi = CdiContainer.start(SEARCH, Things.class, ResourceLimits.class, OpenApiRegistration.class);
+             CdiContainer other = CdiContainer.start(SEARCH, Things.class);
+             LogCapture log = LogCapture.of(RateLimiterOasFilter.class)) {
+            CDI.setCDIProvider(other::cdi);
+            try {
+                assertThat(RateLimiterOasFilter.addLimits(document)).isEqualTo(1);
+            } finally {
+                CDI.setCDIProvider(new WeldSEProvider());
+            }
+            assertThat(log.messages(Level.WARNING)).isEmpty();
+        }
+
+        assertThat(limits(document).stream().map(limit -> (Object) ((Map<?, ?>) limit).get("bucket")).toList())
+                .containsExactly("api-authenticated", "api-anonymous", "search");
+    }
 }
