@@ -46,8 +46,8 @@ final class PayaraServers {
     /**
      * The example in memory at {@code /} with the global filter keyed by the tenant resolver
      * ({@link GlobalKeyResolverScenarios#CONFIG}, which changes how every {@code /api/} request is keyed, so not
-     * beside the example API's scenarios), for {@link PayaraGlobalKeyResolverIT}; and three applications that must
-     * fail to deploy, for {@link PayaraStartFailureIT}: they add nothing to the server's readiness or metrics.
+     * beside the example API's scenarios), for {@code Payara7GlobalKeyResolverIT} (limiter-it/payara7); and three applications that must
+     * fail to deploy, for {@code Payara7StartFailureIT}: they add nothing to the server's readiness or metrics.
      */
     static final SharedMicro KEYED_AND_FAILING = new SharedMicro("keyed-and-failing", () -> Map.of(
             "ROOT.war", ExampleDeployments.example(TRUSTED + GlobalKeyResolverScenarios.CONFIG),

@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * One Payara Micro instance for every test class of the run that registers this object
+ * One Payara Micro instance for every test class of the test JVM that registers this object
  * ({@code @RegisterExtension}): started, with its applications deployed, before the first such class's tests, and
- * killed when the whole run ends. A start costs 20 to 40 s, and the Arquillian adapter makes one per test class; the
+ * killed when the JVM's run ends (failsafe runs two JVMs, {@code payara.it.forks}: each starts its own). A start costs 20 to 40 s, and the Arquillian adapter makes one per test class; the
  * classes sharing an instance need only buckets and keys no other test uses, which every scenario makes its own
  * (each {@code ExampleApi} client has an address of its own, each account and tenant a random name).
  *

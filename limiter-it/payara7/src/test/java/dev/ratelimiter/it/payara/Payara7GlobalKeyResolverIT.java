@@ -1,8 +1,21 @@
 package dev.ratelimiter.it.payara;
 
+import dev.ratelimiter.it.GlobalKeyResolverScenarios;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.net.URI;
+
 /**
- * {@link PayaraGlobalKeyResolverIT} on Payara Micro 7: the global filter keyed by the application's resolver, on
- * the instance {@link Payara7StartFailureIT} shares.
+ * The global filter keyed by the example's tenant resolver, on Payara Micro 7, on the instance
+ * {@link Payara7StartFailureIT} shares ({@link PayaraServers#KEYED_AND_FAILING}).
  */
-class Payara7GlobalKeyResolverIT extends PayaraGlobalKeyResolverIT {
+class Payara7GlobalKeyResolverIT extends GlobalKeyResolverScenarios {
+
+    @RegisterExtension
+    static final SharedMicro SERVER = PayaraServers.KEYED_AND_FAILING;
+
+    @Override
+    protected URI baseUri() {
+        return SERVER.root();
+    }
 }
