@@ -22,6 +22,14 @@ public final class StoreOutageScenario {
     /** What the deployment adds to its store's properties: {@code login} fails closed, the rest fall back. */
     public static final String CONFIG = "ratelimiter.buckets.login.on-outage=fail-closed\n";
 
+    /**
+     * The properties of a deployment counting in the Valkey at {@code url} (such as {@code redis://127.0.0.1:6380}),
+     * with {@link #CONFIG}.
+     */
+    public static String onValkey(String url) {
+        return "ratelimiter.backend=valkey\n" + "ratelimiter.valkey.url=" + url + "\n" + CONFIG;
+    }
+
     private final ExampleApi client;
     private final String readinessPath;
     private final String metricsPath;

@@ -18,8 +18,8 @@ import java.util.Optional;
  * Warns once at startup when the library's OpenAPI filter cannot run (docs/openapi.md#with-a-filter-of-your-own):
  * MicroProfile OpenAPI runs the one class {@code mp.openapi.filter} names, and an application that names its own
  * filter there replaces the library's unless its filter extends it. Then hands the application's limits to a
- * document built where {@code CDI.current()} reaches no container ({@link DeferredDocuments}). Touches no MicroProfile OpenAPI class: it
- * asks by name whether the API is present, so the bean loads where it is absent.
+ * document built where {@code CDI.current()} reaches no container ({@link DeferredDocuments}). Touches no
+ * MicroProfile OpenAPI class: it asks by name whether the API is present, so the bean loads where it is absent.
  */
 @ApplicationScoped
 public class OpenApiRegistration {

@@ -34,10 +34,7 @@ class Payara7ValkeyExampleApiIT extends PayaraExampleScenarios {
     @Deployment(testable = false)
     static WebArchive deployment() {
         valkey = RedisServer.start();
-        return ExampleDeployments.example(PayaraServers.TRUSTED
-                + "ratelimiter.backend=valkey\n"
-                + "ratelimiter.valkey.url=" + valkey.url() + "\n"
-                + StoreOutageScenario.CONFIG);
+        return ExampleDeployments.example(PayaraServers.TRUSTED + StoreOutageScenario.onValkey(valkey.url()));
     }
 
     @AfterAll

@@ -31,9 +31,7 @@ class WildFlyValkeyOutageIT {
     static WebArchive deployment() {
         valkey = RedisServer.start();
         return ExampleDeployments.example("ratelimiter.trusted-proxies=127.0.0.1,::1\n"
-                + "ratelimiter.backend=valkey\n"
-                + "ratelimiter.valkey.url=" + valkey.url() + "\n"
-                + StoreOutageScenario.CONFIG);
+                + StoreOutageScenario.onValkey(valkey.url()));
     }
 
     @AfterAll
