@@ -30,8 +30,8 @@ public final class BenchmarkRun {
 
     static final String COMMAND = "./mvnw -Pbench -pl limiter-bench -am verify";
     /** The sections, by the names {@code -Dbench.only=a,b} (a subset, while developing) takes. */
-    static final List<String> SECTIONS = List.of("memory", "jmh", "valkey", "postgres", "boundary", "outage",
-            "http");
+    static final List<String> SECTIONS = List.of("memory", "jmh", "valkey", "postgres", "boundary", "burst",
+            "outage", "http");
 
     private BenchmarkRun() {
     }
@@ -49,10 +49,11 @@ public final class BenchmarkRun {
         // loads'.
         boolean boundaries = only.contains("boundary");
         try (StartingCluster smokeCluster = new StartingCluster(mode.smoke() && (only.contains("postgres")
-                || boundaries || only.contains("outage")))) {
+                || boundaries || only.contains("burst") || only.contains("outage")))) {
             BoundarySection boundary = new BoundarySection(mode);
-            runFirst(mode, only, sections, servers, boundary);
-            run(mode, only, sections, servers, boundary, smokeCluster.get(), http);
+            ExactnessSection burst = new ExactnessSection(mode);
+            runFirst(mode, only, sections, servers, boundary, burst);
+            run(mode, only, sections, servers, boundary, burst, smokeCluster.get(), http);
         }
         Duration took = Duration.between(began, Instant.now()).truncatedTo(ChronoUnit.SECONDS);
         Map<String, String> environment = Environment.describe(mode, took, servers);
@@ -66,8 +67,12 @@ public final class BenchmarkRun {
 
     /** The sections before PostgreSQL's (memory, JMH, Valkey) and the boundary section's memory and Valkey rows. */
     private static void runFirst(Mode mode, Set<String> only, List<Section> sections, Map<String, String> servers,
-                                 BoundarySection boundary) throws Exception {
+                                 BoundarySection boundary, ExactnessSection burst) throws Exception {
         boolean boundaries = only.contains("boundary");
+        boolean bursts = only.contains("burst");
+        if (bursts) {
+            burst.measure("Memory", 1, () -> LibraryPaths.Decision.memory(ExactnessSection.buckets(), 1_000));
+        }
         if (only.contains("memory")) {
             sections.add(step("memory", () -> MemorySection.run(mode)));
         }
@@ -78,7 +83,7 @@ public final class BenchmarkRun {
         if (boundaries && !mode.smoke()) {
             boundary.measure("Memory", memory);
         }
-        if (only.contains("valkey") || boundaries) {
+        if (only.contains("valkey") || boundaries || bursts) {
             try (RedisServer redis = RedisServer.start(); ValkeyRig valkey = new ValkeyRig(redis)) {
                 servers.put("Valkey", valkey.server());
                 if (only.contains("valkey")) {
@@ -96,16 +101,24 @@ public final class BenchmarkRun {
                         boundary.measure(stores);
                     }
                 }
+                if (bursts) {
+                    burst.measure("Valkey", 2, () -> {
+                        RateLimiterMetrics metrics = LibraryPaths.metrics();
+                        return LibraryPaths.Decision.shared(ExactnessSection.buckets(), LibraryPaths.valkey(
+                                redis.url(), ExactnessSection.DEADLINE, metrics), metrics);
+                    });
+                }
             }
         }
     }
 
     /** The sections after the valkey one, with the smoke's one PostgreSQL cluster if it has one. */
     private static void run(Mode mode, Set<String> only, List<Section> sections, Map<String, String> servers,
-                            BoundarySection boundary, Optional<PostgresCluster> smokeCluster, Path http)
-            throws Exception {
+                            BoundarySection boundary, ExactnessSection burst, Optional<PostgresCluster> smokeCluster,
+                            Path http) throws Exception {
         boolean boundaries = only.contains("boundary");
-        if (only.contains("postgres") || boundaries) {
+        boolean bursts = only.contains("burst");
+        if (only.contains("postgres") || boundaries || bursts) {
             try (PostgresCluster own = smokeCluster.isEmpty() ? PostgresCluster.start() : null;
                  PostgresRig postgres = new PostgresRig(smokeCluster.orElse(own))) {
                 PostgresCluster cluster = smokeCluster.orElse(own);
@@ -119,10 +132,20 @@ public final class BenchmarkRun {
                         boundary.measure("PostgreSQL", store.limiter());
                     }
                 }
+                if (bursts) {
+                    burst.measure("PostgreSQL", 2, () -> {
+                        RateLimiterMetrics metrics = LibraryPaths.metrics();
+                        return LibraryPaths.Decision.shared(ExactnessSection.buckets(), LibraryPaths.postgres(
+                                cluster.jdbcUrl(), ExactnessSection.DEADLINE, metrics), metrics);
+                    });
+                }
             }
         }
         if (boundaries) {
             sections.add(boundary.section());
+        }
+        if (bursts) {
+            sections.add(burst.section());
         }
         if (only.contains("outage")) {
             sections.add(step("outage", () -> OutageSection.run(mode, smokeCluster)));

@@ -32,7 +32,6 @@ import dev.ratelimiter.internal.postgres.PostgresStoreProvider;
 import dev.ratelimiter.internal.valkey.ValkeyLayout;
 import dev.ratelimiter.internal.valkey.ValkeySettings;
 import dev.ratelimiter.internal.valkey.ValkeyStoreProvider;
-import dev.ratelimiter.spi.RateLimitStore;
 import redis.clients.jedis.UnifiedJedis;
 
 import java.time.Duration;
@@ -90,7 +89,7 @@ final class LibraryPaths {
 
     /** A store as the runtime starts it: its limiter, the breaker's probe, and what closes it. */
     record Store(String backend, Limiter limiter, StoreProbe probe, BackendMonitor monitor,
-                 AutoCloseable resources) implements AutoCloseable {
+                 AutoCloseable resources, LongSupplier roundTrips) implements AutoCloseable {
         @Override
         public void close() throws Exception {
             resources.close();
@@ -107,9 +106,11 @@ final class LibraryPaths {
         Map<String, String> properties = Map.of("ratelimiter.valkey.url", url, "ratelimiter.valkey.timeout",
                 timeout.toString(), "ratelimiter.valkey.key-prefix", KEY_PREFIX, "ratelimiter.valkey.pool-size", "32",
                 "ratelimiter.valkey.batching", Boolean.toString(batching));
-        RateLimitStore store = new ValkeyStoreProvider().create(new PlainStoreContext(new SubtreeConfig("valkey",
-                name -> Optional.ofNullable(properties.get(name))), InstantSource.system(), Optional.empty()));
-        return new Store("valkey", new StoreLimiter(store, monitor, metrics), store::probe, monitor, store);
+        CountingStore store = new CountingStore(new ValkeyStoreProvider().create(new PlainStoreContext(
+                new SubtreeConfig("valkey", name -> Optional.ofNullable(properties.get(name))), InstantSource.system(),
+                Optional.empty())));
+        return new Store("valkey", new StoreLimiter(store, monitor, metrics), store::probe, monitor, store,
+                store::roundTrips);
     }
 
     static Store postgres(String jdbcUrl, Duration timeout, RateLimiterMetrics metrics) {
@@ -125,11 +126,11 @@ final class LibraryPaths {
                 "ratelimiter.postgres.batching", Boolean.toString(batching));
         PlainStoreContext context = new PlainStoreContext(new SubtreeConfig("postgres",
                 name -> Optional.ofNullable(properties.get(name))), InstantSource.system(), Optional.empty());
-        RateLimitStore store = new PostgresStoreProvider().create(context);
+        CountingStore store = new CountingStore(new PostgresStoreProvider().create(context));
         return new Store("postgres", new StoreLimiter(store, monitor, metrics), store::probe, monitor, () -> {
             context.close();
             store.close();
-        });
+        }, store::roundTrips);
     }
 
     /** The metrics an application on Quarkus reports to (Micrometer), behind the runtime's switch. */
@@ -151,9 +152,13 @@ final class LibraryPaths {
         private final AutoCloseable resources;
         private final Consumer<RateLimitDenied> denials;
         private final LongSupplier storeCalls;
+        private final LongSupplier roundTrips;
+        private final OutageStatistics outages;
 
         private Decision(CounterKeyHasher keys, RateLimiterMetrics metrics, Limiter limiter, AutoCloseable resources,
-                         LongSupplier storeCalls) {
+                         LongSupplier storeCalls, LongSupplier roundTrips, OutageStatistics outages) {
+            this.roundTrips = roundTrips;
+            this.outages = outages;
             this.keys = keys;
             this.metrics = metrics;
             this.limiter = limiter;
@@ -166,10 +171,11 @@ final class LibraryPaths {
         static Decision memory(List<Bucket> buckets, int maxKeys) {
             RateLimiterMetrics metrics = metrics();
             metrics.register(buckets, java.util.Map.of(), "memory", () -> false);
+            OutageStatistics outages = new OutageStatistics();
             OutagePolicyLimiter limiter = new OutagePolicyLimiter(new MemoryRateLimiter(InstantSource.system(),
-                    maxKeys), Optional.empty(), new CompositeOutageListener(List.of(new OutageStatistics(), metrics)));
+                    maxKeys), Optional.empty(), new CompositeOutageListener(List.of(outages, metrics)));
             return new Decision(CounterKeyHasher.inProcess(new KeyHasher(Optional.of(SECRET))), metrics, limiter, () -> { },
-                    () -> 0);
+                    () -> 0, () -> 0, outages);
         }
 
         /** Over a shared store built with {@code metrics} (see {@link #metrics()}), with the default breaker. */
@@ -183,16 +189,27 @@ final class LibraryPaths {
             metrics.register(buckets, java.util.Map.of(), store.backend(),
                     () -> store.monitor().status().state() == BackendState.DEGRADED);
             CountingLimiter counted = new CountingLimiter(store.limiter());
+            OutageStatistics outages = new OutageStatistics();
             // As the runtime builds it with the defaults (breaker 3 / 1 s / 30 s / 3 unless given another), refusals
             // kept for 1 s.
             SharedStoreChain chain = SharedStoreChain.of(counted, store.probe(), store.monitor(),
                     InstantSource.system(), new MemoryRateLimiter(InstantSource.system(), 100_000),
-                    new CompositeOutageListener(List.of(new OutageStatistics(), metrics)), breaker,
+                    new CompositeOutageListener(List.of(outages, metrics)), breaker,
                     new DenyCacheSettings(Duration.ofSeconds(1), 100_000), metrics);
             return new Decision(CounterKeyHasher.shared(new KeyHasher(Optional.of(SECRET))), metrics, chain.limiter(), () -> {
                 chain.breaker().close();
                 store.close();
-            }, counted::calls);
+            }, counted::calls, store.roundTrips(), outages);
+        }
+
+        /** The decisions of {@code bucket} its outage policy's fallback made so far. */
+        long fallbacks(Bucket bucket) {
+            return outages.fallbacks(bucket.name());
+        }
+
+        /** Round trips the shared store made so far, each carrying one decision or several (0 in memory). */
+        long roundTrips() {
+            return roundTrips.getAsLong();
         }
 
         /** Calls that reached the shared store's limiter so far (0 in memory). */

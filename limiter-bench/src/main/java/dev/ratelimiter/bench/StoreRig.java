@@ -122,7 +122,8 @@ abstract class StoreRig implements AutoCloseable {
     /**
      * The whole decision path, on raw keys, as an application's call reaches it. Its figure also says how many
      * calls per second reached the store ({@code store_calls_per_s}, warm-up included): what a refused hot key
-     * costs the shared store.
+     * costs the shared store; and how many round trips carried them ({@code store_round_trips_per_s}): fewer than
+     * the calls when waiting decisions shared round trips (docs/stores.md#batching).
      */
     static Contender libraryPath(LibraryPaths.Decision decision) {
         return libraryPath(PATH, decision);
@@ -134,12 +135,14 @@ abstract class StoreRig implements AutoCloseable {
             Bucket bucket = bucket(load);
             String[] keys = Keys.raw(load.keys());
             long callsBefore = decision.storeCalls();
+            long roundTripsBefore = decision.roundTrips();
             long began = System.nanoTime();
             Figure figure = ClosedLoop.run(name, load, thread -> key -> decision.decide(bucket, keys[key],
                     KeyNormalization.LOGIN).outcome() != Verdict.Outcome.UNAVAILABLE);
             double seconds = (System.nanoTime() - began) / 1e9;
             Map<String, Double> details = new LinkedHashMap<>(figure.details());
             details.put("store_calls_per_s", (decision.storeCalls() - callsBefore) / seconds);
+            details.put("store_round_trips_per_s", (decision.roundTrips() - roundTripsBefore) / seconds);
             return new Figure(name, figure.value(), figure.unit(), details);
         });
     }
