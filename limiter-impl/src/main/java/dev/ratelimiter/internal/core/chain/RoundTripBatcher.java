@@ -151,11 +151,7 @@ final class RoundTripBatcher {
                         return call.answer();
                     }
                     if (state == Call.WAITING && permits.tryAcquire()) {
-                        try {
-                            carry();
-                        } finally {
-                            release();
-                        }
+                        carry(); // frees the round trip, once, as soon as its answer is in
                         continue;
                     }
                     long left = deadline - System.nanoTime();
@@ -182,50 +178,48 @@ final class RoundTripBatcher {
             }
         }
 
-        /** One round trip for everything queued, up to the bound. */
+        /**
+         * One round trip for everything queued, up to the bound, holding a round trip taken by the caller. It frees
+         * that round trip, and wakes the next waiting call's thread to carry the queue, as soon as the store has
+         * answered and before it hands the answers out: the next round trip then travels while this one's threads
+         * wake, rather than after.
+         */
         private void carry() {
             List<Call> carried = new ArrayList<>(Math.min(maxCalls, 16));
-            Call next;
-            while (carried.size() < maxCalls && (next = queue.poll()) != null) {
-                if (next.take()) {
-                    carried.add(next);
-                }
-            }
-            if (carried.isEmpty()) {
-                return;
-            }
-            if (carried.size() == 1) {
-                decideAlone(carried.get(0));
-                return;
-            }
-            List<List<StoreItem>> calls = new ArrayList<>(carried.size());
-            for (Call call : carried) {
-                calls.add(call.items);
-            }
-            long[][] answers;
+            long[][] answers = null;
+            StoreException failure = null;
             try {
-                answers = store.consumeEach(calls);
-                if (answers == null || answers.length != calls.size()) {
-                    throw new IllegalStateException(store.getClass().getName() + " answered "
-                            + (answers == null ? "null" : answers.length) + " calls of " + calls.size());
+                Call next;
+                while (carried.size() < maxCalls && (next = queue.poll()) != null) {
+                    if (next.take()) {
+                        carried.add(next);
+                    }
+                }
+                if (carried.size() == 1) {
+                    Call call = carried.get(0);
+                    try {
+                        answers = new long[][] {alone(call.items)};
+                    } catch (StoreException e) {
+                        failure = e; // reported by alone
+                    }
+                } else if (carried.size() > 1) {
+                    answers = together(carried);
                 }
             } catch (StoreException e) {
-                failAll(carried, e);
-                return;
-            } catch (RuntimeException e) {
-                failAll(carried, new StoreException(FailureKind.TRANSIENT, e));
-                return;
+                failure = e;
+                outcomes.roundTrip(carried.get(0).items.get(0), e);
+            } finally {
+                release();
             }
-            outcomes.roundTrip(calls.get(0).get(0), null);
-            boolean undecided = false;
-            for (int i = 0; i < answers.length; i++) {
-                if (answers[i] != null) {
-                    carried.get(i).done(answers[i], null);
-                } else {
-                    undecided = true;
+            for (int i = 0; i < carried.size(); i++) {
+                Call call = carried.get(i);
+                if (failure != null) {
+                    call.done(null, failure);
+                } else if (answers[i] != null) {
+                    call.done(answers[i], null);
                 }
             }
-            if (undecided) { // answered first, so the decided calls do not wait for these
+            if (answers != null) { // answered first, so the decided calls do not wait for these
                 for (int i = 0; i < answers.length; i++) {
                     if (answers[i] == null) {
                         decideAlone(carried.get(i));
@@ -234,18 +228,31 @@ final class RoundTripBatcher {
             }
         }
 
+        /** One round trip of {@link RateLimitStore#consumeEach} for several calls, reported when it succeeds. */
+        private long[][] together(List<Call> carried) throws StoreException {
+            List<List<StoreItem>> calls = new ArrayList<>(carried.size());
+            for (Call call : carried) {
+                calls.add(call.items);
+            }
+            long[][] answers;
+            try {
+                answers = store.consumeEach(calls);
+            } catch (RuntimeException e) {
+                throw new StoreException(FailureKind.TRANSIENT, e);
+            }
+            if (answers == null || answers.length != calls.size()) {
+                throw new StoreException(FailureKind.TRANSIENT, new IllegalStateException(store.getClass().getName()
+                        + " answered " + (answers == null ? "null" : answers.length) + " calls of " + calls.size()));
+            }
+            outcomes.roundTrip(calls.get(0).get(0), null);
+            return answers;
+        }
+
         private void decideAlone(Call call) {
             try {
                 call.done(alone(call.items), null);
             } catch (StoreException e) {
                 call.done(null, e);
-            }
-        }
-
-        private void failAll(List<Call> carried, StoreException failure) {
-            outcomes.roundTrip(carried.get(0).items.get(0), failure);
-            for (Call call : carried) {
-                call.done(null, failure);
             }
         }
 
