@@ -136,7 +136,7 @@ final class ValkeyStore implements RateLimitStore {
     static Optional<StoreBatching> batching(ValkeySettings settings) {
         return settings.batching()
                 ? Optional.of(new StoreBatching(MAX_CALLS_PER_ROUND_TRIP,
-                        Math.min(ROUND_TRIPS_IN_FLIGHT, settings.poolSize()), settings.timeout()))
+                        Math.min(Integer.getInteger("xp.rt", ROUND_TRIPS_IN_FLIGHT), settings.poolSize()), settings.timeout()))
                 : Optional.empty();
     }
 

@@ -185,7 +185,7 @@ final class RoundTripBatcher {
          * wake, rather than after.
          */
         private void carry() {
-            List<Call> carried = new ArrayList<>(Math.min(maxCalls, 16));
+            List<Call> carried = new ArrayList<>(maxCalls); // once per round trip: never grown under load
             long[][] answers = null;
             StoreException failure = null;
             try {
