@@ -6,7 +6,6 @@ import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
-import dev.ratelimiter.internal.core.time.ForwardOnlyClock;
 import io.github.bucket4j.BandwidthBuilder;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -60,7 +59,7 @@ public class InMemoryBenchmarks {
 
     @Setup(Level.Trial)
     public void setUp() {
-        store = new MemoryRateLimiter(InstantSource.system(), 100_000);
+        store = new MemoryRateLimiter(LibraryPaths.memoryClock(), 100_000);
         hashedKey = LibraryPaths.hashedKey(RAW_KEY);
         store.consume(BUCKET, hashedKey);
         store.consume(TOKEN_BUCKET, hashedKey);
@@ -68,7 +67,7 @@ public class InMemoryBenchmarks {
         decision = LibraryPaths.Decision.memory(List.of(BUCKET, TOKEN_BUCKET, SLIDING_WINDOW), 100_000);
         floor = new ConcurrentHashMap<>();
         floor.put(hashedKey, new AtomicLong());
-        storeClock = ForwardOnlyClock.of(InstantSource.system());
+        storeClock = LibraryPaths.memoryClock();
         bucket4j = io.github.bucket4j.Bucket.builder().addLimit(BandwidthBuilder.builder()
                 .capacity(BUCKET.limit()).refillIntervally(BUCKET.limit(), BUCKET.window()).build()).build();
         resilience4j = io.github.resilience4j.ratelimiter.RateLimiter.of("bench", RateLimiterConfig.custom()
@@ -93,13 +92,13 @@ public class InMemoryBenchmarks {
             for (int i = 0; i < COUNT; i++) {
                 keys[i] = LibraryPaths.hashedKey("user-" + thread + "-" + i + "@example.com");
             }
-            store = new MemoryRateLimiter(InstantSource.system(), COUNT);
+            store = new MemoryRateLimiter(LibraryPaths.memoryClock(), COUNT);
         }
 
         String nextKey() {
             if (next == COUNT) {
                 next = 0;
-                store = new MemoryRateLimiter(InstantSource.system(), COUNT);
+                store = new MemoryRateLimiter(LibraryPaths.memoryClock(), COUNT);
             }
             return keys[next++];
         }

@@ -98,6 +98,12 @@ public final class MemoryRateLimiter implements Limiter, Sweepable {
      * counts nothing (cost 0, or a cost no window could take) adds no state to a key that has none.
      */
     private static Verdict consumeState(KeyTable keys, Bucket bucket, String key, long cost, long now) {
+        if (!bucket.hasSeveralWindows()) {
+            Verdict verdict = decideCell(keys.get(key), bucket, cost, now);
+            if (verdict != null) {
+                return verdict;
+            }
+        }
         if ((cost == 0 || Verdicts.needed(cost) > bucket.largestCost()) && keys.get(key) == null) {
             return unopened(bucket, cost);
         }
@@ -111,6 +117,22 @@ public final class MemoryRateLimiter implements Limiter, Sweepable {
                 return verdict;
             }
         }
+    }
+
+    /**
+     * An existing key's token bucket or sliding window of one window, called on its class as a fixed window's cell
+     * is ({@link #consumeOne}): no virtual call, whatever algorithms the application's other buckets use, and no
+     * second look at the bucket's shape. Null when the key has no such cell (none yet, retired, or kept under
+     * another algorithm): {@link KeyTable#state} then finds or makes it.
+     */
+    private static Verdict decideCell(KeyState state, Bucket bucket, long cost, long now) {
+        if (state instanceof TokenBucketCell cell && bucket.isTokenBucket()) {
+            return cell.decide(bucket, cost, now);
+        }
+        if (state instanceof SlidingWindowCell cell && bucket.isSlidingWindow()) {
+            return cell.decide(bucket, cost, now);
+        }
+        return null;
     }
 
     /**

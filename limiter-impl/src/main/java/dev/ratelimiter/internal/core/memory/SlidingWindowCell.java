@@ -102,19 +102,23 @@ final class SlidingWindowCell extends LockFreeCell<SlidingSpan> {
                 }
                 continue;
             }
+            // At most a window: a thread whose clock read came before another's roll sees the next window.
+            long end = Math.min(current.endsAt - now, windowMillis);
+            // Weighed before the count is read: the weight depends on the span and the time only, so its division
+            // stays out of the moment between reading the count and adding to it (where another thread's add makes
+            // this one go round again), and is made once, for the decision and the verdict both.
+            double weighted = SlidingWindow.weighted(current.previous, end, windowMillis);
             long count = current.count();
             if (count < 0) {
                 Thread.onSpinWait(); // sealed by a thread rolling it on, whose next span comes at once
                 continue;
             }
-            // At most a window: a thread whose clock read came before another's roll sees the next window.
-            long end = Math.min(current.endsAt - now, windowMillis);
-            if (!SlidingWindow.fits(limit, windowMillis, count, current.previous, end, needed)) {
+            if (!SlidingWindow.fits(weighted, limit, count, needed)) {
                 return SlidingWindows.single(bucket, cost, false, count, current.previous, end);
             }
             if (cost == 0 || current.add(count, cost)) {
-                return SlidingWindows.single(bucket, cost, true, count + cost, current.previous, end,
-                        current);
+                return SlidingWindows.allowedSingle(limit, windowMillis, count + cost, current.previous, end,
+                        weighted, current);
             }
         }
     }

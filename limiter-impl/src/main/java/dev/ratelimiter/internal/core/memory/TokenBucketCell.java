@@ -7,6 +7,8 @@ import dev.ratelimiter.internal.core.verdict.TokenBuckets;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.function.LongFunction;
 
 import static dev.ratelimiter.spi.TokenBucketTiming.capacity;
 import static dev.ratelimiter.spi.TokenBucketTiming.tokenIntervalMicros;
@@ -23,8 +25,14 @@ import static dev.ratelimiter.spi.TokenBucketTiming.tokenIntervalMicros;
  * it would allocate one per call, and held beside a retired mark it could not be checked and changed in one
  * compare-and-set. It keeps the same protocol on a {@code long}: changed only by compare-and-set, retired by setting
  * its sentinel, for good.
+ *
+ * <p>The verdict's {@code resetAfter} is the {@link Duration} handed out last when it is the same number of
+ * milliseconds, as an {@link OpenWindow} keeps it: a hot key's calls within one millisecond (and an allowed call
+ * of a fast bucket, whose time until full moves by less than a millisecond) report the same one, so they allocate
+ * only the verdict. The reference takes the place of the capacity in microseconds, now multiplied per call, so the
+ * cell stays 56 bytes with compressed references.
  */
-final class TokenBucketCell extends KeyState {
+final class TokenBucketCell extends KeyState implements LongFunction<Duration> {
     static final long MICROS_PER_MILLI = 1_000;
     private static final long RETIRED = Long.MIN_VALUE;
     private static final VarHandle TAT;
@@ -40,8 +48,10 @@ final class TokenBucketCell extends KeyState {
     private final Bucket shape; // the bucket it was made for, whose numbers are those below
     private final long interval;
     private final long capacity;
-    private final long capacityMicros;
     private final long fillMillis;
+    // The last resetAfter handed out. Plain, not volatile: Duration is immutable (final fields), so a racing reader
+    // sees a whole one, and apply checks it is the right one before reusing it.
+    private Duration resetAfter;
     @SuppressWarnings("unused") // read and updated through TAT
     private volatile long tat = RETIRED + 1; // full: any instant of this era is later
 
@@ -49,8 +59,7 @@ final class TokenBucketCell extends KeyState {
         shape = bucket;
         interval = tokenIntervalMicros(bucket, 0);
         capacity = capacity(bucket, 0);
-        capacityMicros = capacity * interval;
-        fillMillis = ceilMillis(capacityMicros);
+        fillMillis = ceilMillis(capacity * interval);
     }
 
     /**
@@ -67,7 +76,7 @@ final class TokenBucketCell extends KeyState {
         boolean own = bucket == shape;
         long interval = own ? this.interval : tokenIntervalMicros(bucket, 0);
         long capacity = own ? this.capacity : capacity(bucket, 0);
-        long capacityMicros = own ? this.capacityMicros : capacity * interval;
+        long capacityMicros = capacity * interval;
         long fillMillis = own ? this.fillMillis : ceilMillis(capacityMicros);
         long now = nowMillis * MICROS_PER_MILLI;
         long needed = Verdicts.needed(cost);
@@ -93,8 +102,19 @@ final class TokenBucketCell extends KeyState {
                 continue;
             }
             return TokenBuckets.single(bucket, cost, allowed, (capacityMicros - owed) / interval,
-                    ceilMillis(owed), fillMillis);
+                    ceilMillis(owed), fillMillis, this);
         }
+    }
+
+    /** A verdict's resetAfter of {@code millis}: the one handed out last when it is the same. */
+    @Override
+    public Duration apply(long millis) {
+        Duration cached = resetAfter;
+        if (cached == null || cached.toMillis() != millis) {
+            cached = Duration.ofMillis(millis);
+            resetAfter = cached;
+        }
+        return cached;
     }
 
     /** The cost's tokens back: the time until full lowered by cost × the bucket's interval, never below now. */

@@ -40,7 +40,22 @@ public final class SlidingWindow {
      */
     public static boolean fits(long limit, long windowMillis, long current, long previous, long endMillis,
                                long needed) {
-        return weighted(previous, endMillis, windowMillis) <= limit - current - needed;
+        return fits(weighted(previous, endMillis, windowMillis), limit, current, needed);
+    }
+
+    /**
+     * {@link #fits(long, long, long, long, long, long)} with the previous count's weight computed already: for a
+     * store that weighs before it reads the current count (the in-memory store, whose count another thread may
+     * change meanwhile, while the weight depends only on the previous count and the time).
+     *
+     * @param weighted {@link #weighted} of the previous count
+     * @param limit    the window's limit
+     * @param current  the current window's count
+     * @param needed   the attempts the call needs, at least 1
+     * @return whether the call is allowed by this window
+     */
+    public static boolean fits(double weighted, long limit, long current, long needed) {
+        return weighted <= limit - current - needed;
     }
 
     /**

@@ -55,7 +55,8 @@ public final class SlidingWindows {
             long cur = Math.max(0, current[i]);
             long prev = Math.max(0, previous[i]);
             long end = Math.max(1, Math.min(endMillis[i], windowMillis));
-            windows[i] = new Verdict.Window(limit, remaining(limit.limit(), windowMillis, cur, prev, end),
+            windows[i] = new Verdict.Window(limit, remaining(limit.limit(), cur, SlidingWindow.weighted(prev, end,
+                    windowMillis)),
                     Duration.ofMillis(emptyMillis(windowMillis, cur, prev, end)));
             if (allowed) {
                 if (top < 0 || windows[i].remaining() < windows[top].remaining()) {
@@ -109,10 +110,31 @@ public final class SlidingWindows {
         long cur = Math.max(0, current);
         long prev = Math.max(0, previous);
         long end = Math.max(1, Math.min(endMillis, windowMillis));
-        long remaining = remaining(limit.limit(), windowMillis, cur, prev, end);
+        long remaining = remaining(limit.limit(), cur, SlidingWindow.weighted(prev, end, windowMillis));
         long reset = allowed ? emptyMillis(windowMillis, cur, prev, end)
                 : Math.max(1, SlidingWindow.waitMillis(limit.limit(), windowMillis, cur, prev, end, needed(cost)));
         return new Verdict(outcome(allowed), limit.limit(), remaining, durations.apply(reset));
+    }
+
+    /**
+     * An allowed call's verdict of a one-window bucket whose previous count's weight the store has computed already
+     * to decide the call ({@link SlidingWindow#fits(double, long, long, long)}): the in-memory store, which so
+     * divides once per call rather than twice. The same verdict as
+     * {@link #single(Bucket, long, boolean, long, long, long, LongFunction)} for the same numbers.
+     *
+     * @param limit        the window's limit
+     * @param windowMillis the window's length W
+     * @param current      the current window's count after the call, not negative
+     * @param previous     the previous window's count, not negative
+     * @param endMillis    milliseconds until the current window ends, 1 to W
+     * @param weighted     {@link SlidingWindow#weighted SlidingWindow.weighted(previous, endMillis, windowMillis)}
+     * @param durations    the {@code resetAfter} of a number of milliseconds
+     * @return ALLOWED
+     */
+    public static Verdict allowedSingle(long limit, long windowMillis, long current, long previous, long endMillis,
+                                        double weighted, LongFunction<Duration> durations) {
+        return new Verdict(Verdict.Outcome.ALLOWED, limit, remaining(limit, current, weighted),
+                durations.apply(emptyMillis(windowMillis, current, previous, endMillis)));
     }
 
     /** A sliding-window item of a store's answer, from {@code at} ({@link Verdicts#fromAnswer} checked its length). */
@@ -144,8 +166,8 @@ public final class SlidingWindows {
     }
 
     /** Attempts left in a sliding window: the limit less the current count and the previous one's weight, rounded up. */
-    private static long remaining(long limit, long windowMillis, long cur, long prev, long end) {
-        return clamp(limit - cur - (long) Math.ceil(SlidingWindow.weighted(prev, end, windowMillis)), limit);
+    private static long remaining(long limit, long cur, double weighted) {
+        return clamp(limit - cur - (long) Math.ceil(weighted), limit);
     }
 
     /** Milliseconds until a sliding window holds nothing: until its current window ends, plus W if that counts. */

@@ -6,6 +6,7 @@ import dev.ratelimiter.spi.StoreAnswers;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.LongFunction;
 
 import static dev.ratelimiter.internal.core.verdict.Verdicts.clamp;
 import static dev.ratelimiter.internal.core.verdict.Verdicts.needed;
@@ -47,9 +48,22 @@ public final class TokenBuckets {
      */
     public static Verdict single(Bucket bucket, long cost, boolean allowed, long remaining, long fullMillis,
                                  long fillMillis) {
+        return single(bucket, cost, allowed, remaining, fullMillis, fillMillis, Duration::ofMillis);
+    }
+
+    /**
+     * {@link #single(Bucket, long, boolean, long, long, long)} with the verdict's {@code resetAfter} from
+     * {@code durations}: for a store that keeps the last one rather than allocating one per call (the in-memory
+     * store).
+     *
+     * @param durations the {@code resetAfter} of a number of milliseconds
+     * @return ALLOWED or DENIED
+     */
+    public static Verdict single(Bucket bucket, long cost, boolean allowed, long remaining, long fullMillis,
+                                 long fillMillis, LongFunction<Duration> durations) {
         long full = clamp(fullMillis, fillMillis);
         return new Verdict(outcome(allowed), bucket.limit(), clamp(remaining, capacity(bucket, 0)),
-                Duration.ofMillis(allowed ? full : waitMillis(bucket, 0, cost, full)));
+                durations.apply(allowed ? full : waitMillis(bucket, 0, cost, full)));
     }
 
     /**
