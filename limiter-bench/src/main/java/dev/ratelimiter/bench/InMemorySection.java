@@ -28,7 +28,7 @@ final class InMemorySection {
 
     private static final List<Pair> PAIRS = List.of(
             new Pair("store consume, existing key / ConcurrentHashMap.get + AtomicLong.incrementAndGet",
-                    "storeConsumeExistingKey", "floorMapAtomicLong", Goal.atMost(2.5, "in-memory consume / map floor",
+                    "storeConsumeExistingKey", "floorMapAtomicLong", Goal.atMost(11, 2.5, "in-memory consume / map floor",
                     "the gap is mostly the clock: per call `MemoryRateLimiter.consume` reads it once "
                     + "(the runtime's `ElapsedTimeClock`, `System.nanoTime()`: a clock_gettime, which no cheaper read "
                     + "of the JDK avoids: `currentTimeMillis` and `InstantSource.system().millis()` cost the same), "
@@ -47,29 +47,29 @@ final class InMemorySection {
             new Pair("store consume, new key / ConcurrentHashMap.get + AtomicLong.incrementAndGet",
                     "storeConsumeNewKey", "floorMapAtomicLong", Goal.none()),
             new Pair("whole decision (normalize, in-process SipHash, outage policy, count, metrics) / Bucket4j local "
-                    + "tryConsume(1)", "decision", "bucket4jLocal", Goal.atMost(3, "whole in-memory decision / "
+                    + "tryConsume(1)", "decision", "bucket4jLocal", Goal.atMost(11, 3, "whole in-memory decision / "
                     + "Bucket4j", "around the store's consume (the row above) the decision adds a one-scan "
                     + "normalization of an ASCII login, SipHash-2-4 and its 16 hexadecimal digits (a new string, "
                     + "whose hash the store's map computes), the outage policy and a counter increment; the store's "
                     + "clock read is the largest part of the consume row.")),
             new Pair("token bucket / fixed window, store consume, existing key", "tokenBucketStoreConsumeExistingKey",
-                    "storeConsumeExistingKey", Goal.atMost(1.2, "in-memory token bucket / fixed window",
+                    "storeConsumeExistingKey", Goal.atMost(31, 1.2, 1.25, "in-memory token bucket / fixed window",
                     "a one-window token bucket is one number per key moved on by compare-and-set, as a fixed "
                     + "window's count is, with its interval and capacity kept per key so a decision divides nothing; "
                     + "its verdict's resetAfter is a new Duration per call (the time until full moves on with each "
                     + "allowed call), where a fixed window's is kept per millisecond. Must hold 1.25 (0.8 × the "
                     + "fixed window's rate).")),
             new Pair("token bucket / fixed window, whole decision", "tokenBucketDecision", "decision",
-                    Goal.atMost(1.2, "whole in-memory decision, token bucket / fixed window", "the decision "
+                    Goal.atMost(31, 1.2, 1.25, "whole in-memory decision, token bucket / fixed window", "the decision "
                     + "around the store is the same for both algorithms; must hold 1.25.")),
             new Pair("sliding window / fixed window, store consume, existing key",
-                    "slidingWindowStoreConsumeExistingKey", "storeConsumeExistingKey", Goal.atMost(1.11,
+                    "slidingWindowStoreConsumeExistingKey", "storeConsumeExistingKey", Goal.atMost(32, 1.11, 1.25,
                     "in-memory sliding window / fixed window", "a sliding window keeps three numbers per window and "
                     + "key (current count, previous count, end) under the key's lock, where a one-window fixed "
                     + "window changes one count by compare-and-set; its verdict's resetAfter is a new Duration per "
                     + "call. 1.11 is 0.9 × the fixed window's rate; must hold 1.25 (0.8 ×).")),
             new Pair("sliding window / fixed window, whole decision", "slidingWindowDecision", "decision",
-                    Goal.atMost(1.11, "whole in-memory decision, sliding window / fixed window", "the decision "
+                    Goal.atMost(32, 1.11, 1.25, "whole in-memory decision, sliding window / fixed window", "the decision "
                     + "around the store is the same for every algorithm; must hold 1.25.")),
             new Pair("whole decision / Resilience4j acquirePermission", "decision", "resilience4j", Goal.none()),
             new Pair("whole decision / Guava RateLimiter.tryAcquire", "decision", "guava", Goal.none()),
@@ -133,7 +133,7 @@ final class InMemorySection {
         details.put("ratio_max", ratios[ratios.length - 1]);
         return Row.of("1 thread, " + runs + " alternating runs, the median by ratio: whole decision / Bucket4j local "
                         + "tryConsume(1)", new Figure(median[0].source(), median[0].value(), median[0].unit(), details),
-                median[1], Goal.atMost(2, "whole in-memory decision / Bucket4j, median",
+                median[1], Goal.atMost(30, 2, 2, "whole in-memory decision / Bucket4j, median",
                         "the decision's parts, measured alone with JMH and perfasm: the clock read (clock_gettime, "
                         + "which Bucket4j's call reads too), the in-process SipHash and its 16 hexadecimal digits, "
                         + "the new key string's hash in the store's map, the count and the verdict, the metrics' "

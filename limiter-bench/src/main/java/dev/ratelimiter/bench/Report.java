@@ -54,14 +54,17 @@ final class Report {
                         .append(" | ").append(row.anchor().map(Report::cell).orElse("—"))
                         .append(" | ").append(row.ratio().map(Report::ratio).orElse("—"))
                         .append(" | ").append(row.goal().map(goal -> goal + row.ratio()
-                                .map(r -> goal.met(r) ? " met" : " **missed**").orElse("")).orElse(""))
+                                .map(r -> goal.met(r) ? " met" : " **missed**").orElse("")
+                                + goal.mustHoldText().map(must -> " (must " + must + row.ratio().flatMap(goal::held)
+                                        .map(h -> h ? ": held)" : ": **missed**)").orElse(")")).orElse(""))
+                                .orElse(""))
                         .append(" |\n");
             }
         }
         return md.toString();
     }
 
-    /** The rows with a goal, gathered first: what issue 11 asks the next change to reach. */
+    /** The rows with a goal, gathered first, each with the issue that set it and the bound it must hold. */
     private static void goals(StringBuilder md, List<Section> sections) {
         StringBuilder rows = new StringBuilder();
         for (Section section : sections) {
@@ -70,12 +73,16 @@ final class Report {
                         .append(row.what()).append(" | ").append(row.ratio().map(Report::ratio).orElse("—"))
                         .append(" | ").append(goal).append(" | ")
                         .append(row.ratio().map(r -> goal.met(r) ? "met" : "**missed**").orElse("—"))
-                        .append(" |\n"));
+                        .append(" | ").append(goal.mustHoldText().orElse("—")).append(" | ")
+                        .append(row.ratio().flatMap(goal::held).map(h -> h ? "held" : "**missed**").orElse("—"))
+                        .append(" | #").append(goal.issue()).append(" |\n"));
             }
         }
         if (!rows.isEmpty()) {
-            md.append("\n## Goals\n\nEvery row below that has a goal, gathered from the sections that follow.\n\n")
-                    .append("| section | measurement | ratio | goal | |\n|---|---|---:|---|---|\n").append(rows);
+            md.append("\n## Goals\n\nEvery row below that has a goal, gathered from the sections that follow, with the "
+                    + "bound it must hold where its issue set one apart from the goal, and the issue that set it.\n\n")
+                    .append("| section | measurement | ratio | goal | | must hold | | issue |\n"
+                            + "|---|---|---:|---|---|---|---|---|\n").append(rows);
         }
         Map<String, String> missed = new LinkedHashMap<>();
         for (Section section : sections) {
@@ -140,10 +147,15 @@ final class Report {
                 row.anchor().ifPresent(a -> r.add("anchor", figure(a)));
                 row.ratio().ifPresent(ratio -> r.add("ratio", ratio));
                 row.goal().ifPresent(goal -> {
-                    r.add("goal", Json.createObjectBuilder().add("ratio", goal.ratio())
+                    JsonObjectBuilder g = Json.createObjectBuilder().add("ratio", goal.ratio())
                             .add("direction", goal.atLeast() ? "at least" : "at most").add("name", goal.name())
-                            .add("ifMissed", goal.closing()));
+                            .add("issue", goal.issue()).add("ifMissed", goal.closing());
+                    if (!Double.isNaN(goal.mustHold())) {
+                        g.add("mustHold", goal.mustHold());
+                    }
+                    r.add("goal", g);
                     row.ratio().ifPresent(ratio -> r.add("goalMet", goal.met(ratio)));
+                    row.ratio().flatMap(goal::held).ifPresent(held -> r.add("mustHoldHeld", held));
                 });
                 rows.add(r);
             }

@@ -154,29 +154,29 @@ abstract class StoreRig implements AutoCloseable {
      */
     static List<Comparison> libraryComparisons(String bare, String tool) {
         return List.of(
-                Comparison.withGoal(STORE, bare, load -> Goal.atLeast(0.95, "store / bare client loop",
+                Comparison.withGoal(STORE, bare, load -> Goal.atLeast(11, 0.95, "store / bare client loop",
                         "per call the store adds to the bare loop only its deadline (PostgreSQL: the bulkhead and "
                         + "the connection's network timeout) and the call's timing, and allocates no more "
                         + "(bytes_per_call); a miss within this machine's ±20 % run-to-run spread is closed by "
                         + "measuring on an idle machine, a lasting one by sharing round trips between concurrent "
                         + "decisions (Valkey pipelining, issue 11's stretch).")),
-                Comparison.withGoal(PATH, STORE, load -> Goal.atLeast(0.95, "decision path / store",
+                Comparison.withGoal(PATH, STORE, load -> Goal.atLeast(11, 0.95, "decision path / store",
                         "the path adds about a microsecond of CPU to each store call (normalization, HMAC-SHA-256 "
                         + "on a reused digest, outage policy, the refusal cache's lookup, the breaker, two metric "
                         + "updates) against a round trip of 60 µs or more; a miss is within the run-to-run spread "
                         + "unless it repeats on an idle machine, where a profile of the path (JFR) would show "
                         + "what is left.")),
                 Comparison.withGoal(PATH, tool, load -> load.hot() && load.threads() == 16
-                        ? Goal.atLeast(10, "one hot refused key / the store's own tool", "refusals answered "
+                        ? Goal.atLeast(11, 10, "one hot refused key / the store's own tool", "refusals answered "
                         + "from memory (`ratelimiter.deny-cache.max-age`) must be on; with them the store sees "
                         + "a few calls per second for the key.") : Goal.none()),
                 Comparison.of(STORE, tool),
                 Comparison.of(TWO_BUCKETS, TWO_CALLS),
-                Comparison.withGoal(TOKEN_STORE, STORE, load -> Goal.atLeast(0.9, "token bucket / fixed window, "
+                Comparison.withGoal(TOKEN_STORE, STORE, load -> Goal.atLeast(31, 0.9, 0.8, "token bucket / fixed window, "
                         + "store", "must hold 0.8: one script or statement either way, the token bucket's reading "
                         + "and writing one key or row per window as the fixed window does; a miss within this "
                         + "machine's run-to-run spread is noise.")),
-                Comparison.withGoal(SLIDING_STORE, STORE, load -> Goal.atLeast(0.9, "sliding window / fixed "
+                Comparison.withGoal(SLIDING_STORE, STORE, load -> Goal.atLeast(32, 0.9, 0.8, "sliding window / fixed "
                         + "window, store", "must hold 0.8: one script or statement either way, reading and writing "
                         + "one key or row per window as the fixed window does, with a second count in it; a miss "
                         + "within this machine's run-to-run spread is noise.")));
@@ -190,13 +190,13 @@ abstract class StoreRig implements AutoCloseable {
     static List<Comparison> batchingComparisons(String tool, String pipelined) {
         return List.of(
                 Comparison.withGoal(PATH, tool, load -> !load.hot() && load.threads() >= 16
-                        ? Goal.atLeast(1.5, "batched path / the store's tool, same clients, no pipelining",
+                        ? Goal.atLeast(29, 1.5, 1.0, "batched path / the store's tool, same clients, no pipelining",
                         "waiting decisions share one round trip (docs/stores.md#batching); a miss means the "
                         + "clients, not the server, are the bottleneck on this 2-core machine: the figure beside the "
                         + "pipelined ceiling says how much of it is left.") : Goal.none()),
                 Comparison.of(PATH, pipelined),
                 Comparison.withGoal(PATH, UNBATCHED, load -> load.threads() == 1
-                        ? Goal.atLeast(0.95, "batched / unbatched path, 1 thread", "a lone decision goes at once, "
+                        ? Goal.atLeast(29, 0.95, 0.95, "batched / unbatched path, 1 thread", "a lone decision goes at once, "
                         + "alone: a miss within the run-to-run spread is noise.") : Goal.none()));
     }
 

@@ -40,13 +40,13 @@ class StoreSectionTest {
     @Test
     void a_comparison_is_one_row_per_load_with_its_goal() throws Exception {
         Section section = StoreSection.run(Mode.SMOKE, rig(List.of(
-                Comparison.withGoal(StoreRig.STORE, "bare client", load -> Goal.atLeast(0.95, "store", "closing")))));
+                Comparison.withGoal(StoreRig.STORE, "bare client", load -> Goal.atLeast(11, 0.95, "store", "closing")))));
 
         assertThat(section.rows()).extracting(Row::what).containsExactly(
                 "4 threads, one hot key: library store / bare client",
                 "4 threads, 10 000 keys: library store / bare client");
         assertThat(section.rows().get(0).ratio()).contains(0.9);
-        assertThat(section.rows().get(0).goal()).contains(new Goal(0.95, true, "store", "closing"));
+        assertThat(section.rows().get(0).goal()).contains(new Goal(0.95, Double.NaN, true, 11, "store", "closing"));
     }
 
     @Test
