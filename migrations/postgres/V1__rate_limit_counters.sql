@@ -19,9 +19,13 @@
 -- A token bucket is decided as the generic cell rate algorithm (GCRA): each window keeps its theoretical arrival
 -- time (TAT), the instant it is full again. Its row is keyed 'tb:' || the hashed key (a hashed key is base64url,
 -- which has no ':'), so no statement of another algorithm ever reads it as a counter, and a bucket whose algorithm
--- changes starts afresh. ends_at is the latest TAT, so the sweep (ends_at <= now) deletes the row once every window
--- is full, and a row always has an end; a bucket of several windows keeps each TAT in window_ends, shortest window
--- first. count is 0 and window_seconds, window_counts NULL.
+-- changes starts afresh. A bucket of one window keeps its TAT as ends_at minus count microseconds: count is how far
+-- ends_at lies past the TAT, 0 when ends_at is the TAT itself. The one-window upsert moves ends_at, which the sweep's
+-- index holds, only when the TAT passes it, and then a slack further (a full refill, at most a minute), so its other
+-- updates stay HOT; this function writes ends_at = the TAT and count = 0. A bucket of several windows keeps each TAT
+-- in window_ends, shortest window first, ends_at the latest, count 0. The sweep (ends_at <= now) deletes a row once
+-- every window is full (a row of one window at most its slack later), and a row always has an end; window_seconds
+-- and window_counts are NULL.
 --
 -- A sliding window counter keeps, per window, the count of the current window (cur), the count of the window before
 -- it (prev) and when the current one ends. Its row is keyed 'sw:' || the hashed key, for the same reasons. ends_at
@@ -382,7 +386,8 @@ BEGIN
                 clamped := false;
                 IF cardinality(stored_intervals) = size THEN
                     FOR w IN 1 .. size LOOP
-                        tat := CASE WHEN size = 1 THEN stored_end ELSE stored_ends[w] END;
+                        tat := CASE WHEN size = 1 THEN stored_end - stored_count * interval '1 microsecond'
+                                    ELSE stored_ends[w] END;
                         ends[w] := tat;
                         IF tat > t THEN
                             owed[w] := (extract(epoch FROM tat - t) * 1000000)::bigint; -- numeric: exact
@@ -414,7 +419,7 @@ BEGIN
                 ELSIF clamped THEN
                     -- Owing more than a full refill (a larger or slower bucket of this name): written as a full
                     -- refill from now, so the bucket refills as this verdict says. The row is locked above.
-                    UPDATE rate_limit_counters AS c SET ends_at = (SELECT max(e) FROM unnest(ends) AS e),
+                    UPDATE rate_limit_counters AS c SET ends_at = (SELECT max(e) FROM unnest(ends) AS e), count = 0,
                             window_ends = CASE WHEN size = 1 THEN NULL ELSE ends END
                         WHERE c.bucket = names[2 * item - 1] AND c.key = names[2 * item];
                 END IF;

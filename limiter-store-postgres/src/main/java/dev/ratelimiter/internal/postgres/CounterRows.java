@@ -86,8 +86,9 @@ final class CounterRows {
     }
 
     /**
-     * The numbers of a token bucket's one-window upsert ({@code ends_at, denied, now}): the window's TAT after the
-     * call, whether it was refused, and the statement's instant (docs/stores.md#token-bucket-rows).
+     * The numbers of a token bucket's one-window upsert ({@code ends_at} minus {@code count} microseconds,
+     * {@code denied, now}): the window's TAT after the call, whether it was refused, and the statement's instant
+     * (docs/stores.md#token-bucket-rows).
      *
      * @return whether it was allowed
      */
@@ -168,10 +169,10 @@ final class CounterRows {
     }
 
     /**
-     * A token bucket's check: each window's time owed until full, from its TAT ({@code ends_at} for one window,
-     * {@code window_ends} for several), whatever capacities and intervals the row was kept under (a plan's), at most a
-     * full refill of the bucket's; a row of another count of windows, or none, is full. Allowed iff every window has a
-     * token: the rule of the migration's function with a cost of 1.
+     * A token bucket's check: each window's time owed until full, from its TAT ({@code ends_at} minus {@code count}
+     * microseconds for one window, {@code window_ends} for several), whatever capacities and intervals the row was
+     * kept under (a plan's), at most a full refill of the bucket's; a row of another count of windows, or none, is
+     * full. Allowed iff every window has a token: the rule of the migration's function with a cost of 1.
      */
     private static boolean tokensChecked(Bucket bucket, ResultSet row, long[] answer, int offset)
             throws SQLException {
@@ -181,7 +182,8 @@ final class CounterRows {
         long[] intervals = longs(row.getArray(7));
         if (intervals != null && intervals.length == size) {
             Instant[] tats = bucket.hasSeveralWindows() ? instants(row.getArray(6))
-                    : new Instant[] {row.getObject(3, OffsetDateTime.class).toInstant()};
+                    : new Instant[] {row.getObject(3, OffsetDateTime.class).toInstant().minus(row.getLong(2),
+                            ChronoUnit.MICROS)};
             for (int i = 0; i < size; i++) {
                 owed[i] = Math.max(ChronoUnit.MICROS.between(now, tats[i]), 0);
             }

@@ -14,7 +14,8 @@
 --             name: any time owed is the call's to give back;
 --   refunded  the rows with something to give back, their credits window by window;
 --   changed   the row's new counts, or a token bucket's new times until full. One window's count or time until full
---             sits in a scalar, several in an array: both read as an array here. A cost is capped at the capacity + 1
+--             sits in a scalar (a token bucket's TAT: ends_at minus count microseconds, written back as ends_at with
+--             count 0), several in an array: both read as an array here. A cost is capped at the capacity + 1
 --             before it is multiplied, as the decisions cap it: no overflow, and still enough to fill the bucket.
 -- The update writes those and nothing else: no row is inserted, no window's end moves, a sliding window's previous
 -- is never read.
@@ -53,7 +54,7 @@ credits AS (SELECT bucket, key, w, bool_or(tokens) AS tokens,
 refunded AS (SELECT bucket, key, bool_or(tokens) AS tokens, array_agg(credit ORDER BY w) AS credits
              FROM credits GROUP BY bucket, key HAVING count(credit) > 0),
 changed AS (SELECT l.bucket, l.key,
-                   CASE WHEN k.tokens THEN l.count ELSE n.counts[1] END AS count,
+                   CASE WHEN k.tokens THEN 0 ELSE n.counts[1] END AS count,
                    CASE WHEN k.tokens OR l.window_counts IS NULL THEN l.window_counts ELSE n.counts END
                        AS window_counts,
                    CASE WHEN k.tokens THEN (SELECT max(e) FROM unnest(n.tats) AS e) ELSE l.ends_at END AS ends_at,
@@ -68,7 +69,9 @@ changed AS (SELECT l.bucket, l.key,
                                                                         l.token_capacities[s.w] + 1)::bigint
                                                                   * l.token_intervals[s.w] * interval '1 microsecond',
                                                             p.now) END
-                                  FROM unnest(COALESCE(l.window_ends, ARRAY[l.ends_at])) WITH ORDINALITY AS s(e, w)
+                                  FROM unnest(COALESCE(l.window_ends,
+                                                       ARRAY[l.ends_at - l.count * interval '1 microsecond']))
+                                       WITH ORDINALITY AS s(e, w)
                                   ORDER BY s.w) AS tats) AS n)
 UPDATE ${table} AS c SET count = x.count, window_counts = x.window_counts, ends_at = x.ends_at,
                          window_ends = x.window_ends
