@@ -76,7 +76,7 @@ final class CounterParameters {
      * {@code :key} the row key ({@link CounterStatements#rowKey}), {@code :window} and {@code :seconds} in seconds,
      * {@code :cost} and {@code :limit} in units of cost, a token bucket's {@code :interval} (microseconds) and
      * {@code :capacity} (tokens) of its one window and, worked out here so the statement has less arithmetic to build
-     * at every execution, in microseconds: {@code :token_step} the cost's refill ({@code cost * interval}, 0 when the
+     * at every execution, in microseconds (as doubles, exact): {@code :token_step} the cost's refill ({@code cost * interval}, 0 when the
      * cost exceeds the capacity), {@code :token_room} what may be owed for the cost to fit
      * ({@code (capacity - cost) * interval}, 0 when it exceeds the capacity), {@code :token_full} a full refill
      * ({@code capacity * interval})
@@ -97,12 +97,14 @@ final class CounterParameters {
                 case "limit" -> statement.setLong(index, bucket.limit());
                 case "interval" -> statement.setLong(index, tokenIntervalMicros(bucket, 0));
                 case "capacity" -> statement.setLong(index, capacity(bucket, 0));
-                case "token_step" -> statement.setLong(index, cost <= capacity(bucket, 0)
+                // Doubles: what the statement multiplies an interval by, so it builds no cast from bigint; each is
+                // a whole number of microseconds within Bucket.MAX_WINDOW, far below 2^53, so exact.
+                case "token_step" -> statement.setDouble(index, cost <= capacity(bucket, 0)
                         ? Math.multiplyExact(cost, tokenIntervalMicros(bucket, 0)) : 0);
-                case "token_room" -> statement.setLong(index, cost <= capacity(bucket, 0)
+                case "token_room" -> statement.setDouble(index, cost <= capacity(bucket, 0)
                         ? Math.multiplyExact(capacity(bucket, 0) - cost, tokenIntervalMicros(bucket, 0)) : 0);
-                case "token_full" -> statement.setLong(index, fullRefill(bucket));
-                case "token_slack" -> statement.setLong(index, Math.min(fullRefill(bucket), TOKEN_SLACK_MICROS));
+                case "token_full" -> statement.setDouble(index, fullRefill(bucket));
+                case "token_slack" -> statement.setDouble(index, Math.min(fullRefill(bucket), TOKEN_SLACK_MICROS));
                 case "window" -> statement.setLong(index, bucket.windowSeconds());
                 case "seconds" -> statement.setArray(index, connection.createArrayOf("bigint",
                         bucket.limits().stream().map(Limit::windowSeconds).toArray()));
