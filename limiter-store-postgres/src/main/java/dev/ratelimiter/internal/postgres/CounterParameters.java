@@ -33,6 +33,12 @@ final class CounterParameters {
     private static final long TOKEN_BUCKET = 1;
     private static final long SLIDING_WINDOW = 2;
 
+    /**
+     * How far past a token bucket's TAT its row's end is moved when the TAT passes it, at most
+     * ({@code consume-token-bucket.sql}): a minute, or a full refill if that is shorter.
+     */
+    private static final long TOKEN_SLACK_MICROS = 60_000_000L;
+
     private final Optional<InstantSource> boundClock;
 
     /** @param boundClock empty in production (the statements read the database's instant); tests bind instants */
@@ -69,8 +75,13 @@ final class CounterParameters {
      * Binds one item's values to {@code sql}, one of {@link CounterStatements#forItem}'s statements, by name:
      * {@code :key} the row key ({@link CounterStatements#rowKey}), {@code :window} and {@code :seconds} in seconds,
      * {@code :cost} and {@code :limit} in units of cost, a token bucket's {@code :interval} (microseconds) and
-     * {@code :capacity} (tokens) of its one window, {@code :now} the bound instant (tests only; in production the
-     * statement reads the database's).
+     * {@code :capacity} (tokens) of its one window and, worked out here so the statement has less arithmetic to build
+     * at every execution, in microseconds (as doubles, exact): {@code :token_step} the cost's refill ({@code cost * interval}, 0 when the
+     * cost exceeds the capacity), {@code :token_room} what may be owed for the cost to fit
+     * ({@code (capacity - cost) * interval}, 0 when it exceeds the capacity), {@code :token_full} a full refill
+     * ({@code capacity * interval})
+     * and {@code :token_slack} how far past the TAT a moved end goes (a full refill, at most a minute);
+     * {@code :now} the bound instant (tests only; in production the statement reads the database's).
      */
     void bind(Connection connection, PreparedStatement statement, NamedStatement sql, Bucket bucket, String key,
               long cost) throws SQLException {
@@ -86,6 +97,14 @@ final class CounterParameters {
                 case "limit" -> statement.setLong(index, bucket.limit());
                 case "interval" -> statement.setLong(index, tokenIntervalMicros(bucket, 0));
                 case "capacity" -> statement.setLong(index, capacity(bucket, 0));
+                // Doubles: what the statement multiplies an interval by, so it builds no cast from bigint; each is
+                // a whole number of microseconds within Bucket.MAX_WINDOW, far below 2^53, so exact.
+                case "token_step" -> statement.setDouble(index, cost <= capacity(bucket, 0)
+                        ? Math.multiplyExact(cost, tokenIntervalMicros(bucket, 0)) : 0);
+                case "token_room" -> statement.setDouble(index, cost <= capacity(bucket, 0)
+                        ? Math.multiplyExact(capacity(bucket, 0) - cost, tokenIntervalMicros(bucket, 0)) : 0);
+                case "token_full" -> statement.setDouble(index, fullRefill(bucket));
+                case "token_slack" -> statement.setDouble(index, Math.min(fullRefill(bucket), TOKEN_SLACK_MICROS));
                 case "window" -> statement.setLong(index, bucket.windowSeconds());
                 case "seconds" -> statement.setArray(index, connection.createArrayOf("bigint",
                         bucket.limits().stream().map(Limit::windowSeconds).toArray()));
@@ -94,6 +113,11 @@ final class CounterParameters {
                 default -> throw new IllegalStateException("unbound parameter :" + names.get(i));
             }
         }
+    }
+
+    /** A token bucket's first window's full refill in microseconds: within {@link Bucket#MAX_WINDOW}, checked. */
+    private static long fullRefill(Bucket bucket) {
+        return Math.multiplyExact(capacity(bucket, 0), tokenIntervalMicros(bucket, 0));
     }
 
     /**

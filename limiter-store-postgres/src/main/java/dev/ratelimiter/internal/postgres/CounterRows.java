@@ -86,16 +86,17 @@ final class CounterRows {
     }
 
     /**
-     * The numbers of a token bucket's one-window upsert ({@code ends_at} minus {@code count} microseconds,
-     * {@code denied, now}): the window's TAT after the call, whether it was refused, and the statement's instant
-     * (docs/stores.md#token-bucket-rows).
+     * The numbers of a token bucket's one-window upsert ({@code ends_at, denied, now, count}): whether it was
+     * refused, and the window's TAT after the call, {@code count} microseconds before {@code ends_at}
+     * (docs/stores.md#token-bucket-rows), read here rather than worked out by the statement, which would build that
+     * arithmetic again at every execution.
      *
      * @return whether it was allowed
      */
     static boolean tokensCounted(Bucket bucket, ResultSet row, long[] answer, int offset) throws SQLException {
         boolean allowed = !row.getBoolean(2);
         StoreAnswers.writeAllowed(answer, offset, allowed);
-        tokenWindow(bucket, 0, Math.max(microsLeft(row, 1, 3), 0), answer, offset);
+        tokenWindow(bucket, 0, Math.max(microsLeft(row, 1, 3) - row.getLong(4), 0), answer, offset);
         return allowed;
     }
 
