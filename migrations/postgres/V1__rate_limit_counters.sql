@@ -22,7 +22,8 @@
 -- changes starts afresh. A bucket of one window keeps its TAT as ends_at minus count microseconds: count is how far
 -- ends_at lies past the TAT, 0 when ends_at is the TAT itself. The one-window upsert moves ends_at, which the sweep's
 -- index holds, only when the TAT passes it, and then a slack further (a full refill, at most a minute), so its other
--- updates stay HOT; this function writes ends_at = the TAT and count = 0. A bucket of several windows keeps each TAT
+-- updates stay HOT, in a batch as alone (this function runs the same upsert for a counted item); a check, or the
+-- function's reading of a bucket that had several windows, writes ends_at = the TAT and count = 0. A bucket of several windows keeps each TAT
 -- in window_ends, shortest window first, ends_at the latest, count 0. The sweep (ends_at <= now) deletes a row once
 -- every window is full (a row of one window at most its slack later), and a row always has an end; window_seconds
 -- and window_counts are NULL.
@@ -63,8 +64,8 @@ CREATE INDEX IF NOT EXISTS rate_limit_counters_ends_at ON rate_limit_counters (e
 -- rate_limit_counters_decide_v1(instant, names, numbers) decides several calls, each of one or more items, of the
 -- three algorithms (docs/stores.md#batching, docs/guide.md#several-limits-on-one-method): the store calls it for a
 -- batch, for the several items of one call, and for the items no one-item statement decides (a token bucket of
--- several windows, a sliding window's check or several windows). An item of one window and a positive cost of the
--- other kinds is one INSERT ... ON CONFLICT DO UPDATE of the store's own (its one-item statements), which decides
+-- several windows, a sliding window's check or several windows). An item of one fixed window or one token bucket
+-- and a positive cost is one INSERT ... ON CONFLICT DO UPDATE, the store's own one-item statement's, which decides
 -- by the same rules.
 --   instant  the instant of the decisions; NULL for the database's statement_timestamp()
 --   names    each item's bucket name then its row's key (a token bucket's with its 'tb:', a sliding window's with
@@ -173,6 +174,10 @@ DECLARE
     found_row boolean;
     j integer;                    -- a stored window of the item's window's length
     clamped boolean;              -- a token bucket owed more than a full refill: written so
+    token_full float8;            -- one token bucket: a full refill, in microseconds (exact below 2^53)
+    token_step float8;            -- the cost's refill (0 when the cost exceeds the capacity)
+    token_room float8;            -- the most owed for the cost to fit
+    token_slack float8;           -- how far past the TAT a moved end goes (a full refill, at most a minute)
     current_end timestamptz;      -- a one-window sliding row's current window's end, at most W from now
     uncounted integer[] := '{}';  -- sliding items out of order that counted nothing: their row, if only locked, goes
 BEGIN
@@ -219,6 +224,52 @@ BEGIN
                     INTO item_answer;
                 call_answer := call_answer || item_answer;
                 refused := item_answer[1] = 0;
+                CONTINUE;
+            END IF;
+            IF algorithm = 1 AND size = 1 AND cost > 0 THEN
+                -- One token bucket, counted: the one-item upsert (consume-token-bucket.sql, which says why it is
+                -- written so), its row's end kept while the TAT does not pass it, so the update stays HOT. Read,
+                -- decided and written in PL/pgSQL, as several windows are below, it took three statements and moved
+                -- ends_at at every allowed item: half the fixed window's rate in a batch (issue 54).
+                token_full := numbers[at - 1] * numbers[at - 2];
+                token_step := CASE WHEN cost <= numbers[at - 1] THEN cost * numbers[at - 2] ELSE 0 END;
+                token_room := CASE WHEN cost <= numbers[at - 1] THEN (numbers[at - 1] - cost) * numbers[at - 2]
+                                   ELSE 0 END;
+                token_slack := LEAST(token_full, 60000000);
+                INSERT INTO rate_limit_counters AS c (bucket, key, ends_at, count, denied, token_intervals,
+                                                      token_capacities)
+                    VALUES (names[2 * item - 1], names[2 * item], t + token_step * interval '1 microsecond', 0,
+                            cost > numbers[at - 1], ARRAY[numbers[at - 2]], ARRAY[numbers[at - 1]])
+                    ON CONFLICT (bucket, key) DO UPDATE SET
+                        (ends_at, count, denied) = (
+                            SELECT CASE WHEN o.tat <= c.ends_at THEN c.ends_at
+                                        WHEN o.fits THEN o.tat + token_slack * interval '1 microsecond'
+                                        ELSE o.tat END,
+                                   CASE WHEN o.tat <= c.ends_at
+                                        THEN (date_part('epoch', c.ends_at - o.tat) * 1000000)::bigint
+                                        WHEN o.fits THEN token_slack::bigint
+                                        ELSE 0 END,
+                                   NOT o.fits
+                            FROM (SELECT y.fits,
+                                         CASE WHEN y.fits
+                                              THEN GREATEST(y.tat, t) + token_step * interval '1 microsecond'
+                                              ELSE LEAST(y.tat, t + token_full * interval '1 microsecond') END AS tat
+                                  FROM (SELECT x.tat, cost <= numbers[at - 1]
+                                                      AND x.tat <= t + token_room * interval '1 microsecond' AS fits
+                                        FROM (SELECT CASE WHEN cardinality(c.token_intervals) = 1
+                                                          THEN c.ends_at - c.count * interval '1 microsecond'
+                                                          ELSE t END AS tat
+                                              OFFSET 0) AS x
+                                        OFFSET 0) AS y
+                                  OFFSET 0) AS o),
+                        window_ends = NULL, token_intervals = EXCLUDED.token_intervals,
+                        token_capacities = EXCLUDED.token_capacities
+                    RETURNING c.ends_at - c.count * interval '1 microsecond', c.denied INTO tat, refused;
+                fits := NOT refused;
+                owed := ARRAY[GREATEST((date_part('epoch', tat - t) * 1000000)::bigint, 0)];
+                call_answer := call_answer || CASE WHEN fits THEN 1::bigint ELSE 0::bigint END
+                    || numbers[at - 1] - (token_full::bigint - owed[1]) / numbers[at - 2] -- owed <= full: floor
+                    || (owed[1] + 999) / 1000;
                 CONTINUE;
             END IF;
             IF algorithm = 2 AND size = 1 THEN

@@ -139,4 +139,50 @@ class PostgresBatchTest {
                 0, 10_000, 3, 0, 3_600_000);
         assertThat(answers[5]).containsExactly(1, 1, 60_000);
     }
+
+    @Test
+    @DisplayName("a token bucket's counted item keeps its row's end in a batch as alone while the TAT does not pass "
+            + "it, so its update stays HOT, and answers as alone")
+    void tokenBucketInBatchKeepsItsRowsEnd() throws Exception {
+        java.time.Instant now = java.time.Instant.parse("2030-01-01T00:00:00Z");
+        PostgresStore bound = new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 4,
+                Optional.of(java.time.InstantSource.fixed(now)), ConnectionEviction.ABORT);
+        // 100 an hour: a token every 36 s, a full refill of an hour, so a moved end goes a minute past the TAT.
+        Bucket tokens = Bucket.of("hot-tokens-" + UUID.randomUUID().toString().substring(0, 8),
+                List.of(new Limit(100, Duration.ofHours(1))), OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET, 0);
+        bound.consume(List.of(new StoreItem(tokens, "k", 1))); // TAT now + 36 s, the row's end
+        bound.consume(List.of(new StoreItem(tokens, "k", 1))); // TAT now + 72 s passes it: end now + 132 s
+        java.sql.Timestamp end = rowEnd(tokens);
+        assertThat(end.toInstant()).isEqualTo(now.plusSeconds(132));
+
+        long[][] kept = bound.consumeEach(List.of(List.of(new StoreItem(tokens, "k", 1)),
+                List.of(new StoreItem(fixedBucket(), "k", 1))));
+
+        assertThat(kept[0]).as("TAT now + 108 s: 3 tokens taken, full in 108 s").containsExactly(1, 3, 108_000);
+        assertThat(rowEnd(tokens)).as("the TAT did not pass the end: kept").isEqualTo(end);
+
+        long[][] moved = bound.consumeEach(List.of(List.of(new StoreItem(tokens, "k", 1)),
+                List.of(new StoreItem(fixedBucket(), "k", 1))));
+
+        assertThat(moved[0]).as("TAT now + 144 s").containsExactly(1, 4, 144_000);
+        assertThat(rowEnd(tokens).toInstant()).as("past the end: moved a minute past the TAT")
+                .isEqualTo(now.plusSeconds(204));
+    }
+
+    private static Bucket fixedBucket() {
+        return bucket("beside", 100);
+    }
+
+    /** The row's end of {@code bucket}'s token bucket on key {@code k}. */
+    private static java.sql.Timestamp rowEnd(Bucket bucket) throws java.sql.SQLException {
+        try (java.sql.Connection connection = dataSource.getConnection();
+             java.sql.PreparedStatement read = connection.prepareStatement(
+                     "SELECT ends_at FROM rate_limit_counters WHERE bucket = ? AND key = 'tb:k'")) {
+            read.setString(1, bucket.name());
+            try (java.sql.ResultSet row = read.executeQuery()) {
+                assertThat(row.next()).as("the token bucket's row").isTrue();
+                return row.getTimestamp(1);
+            }
+        }
+    }
 }
