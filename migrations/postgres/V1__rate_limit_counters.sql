@@ -22,8 +22,8 @@
 -- changes starts afresh. A bucket of one window keeps its TAT as ends_at minus count microseconds: count is how far
 -- ends_at lies past the TAT, 0 when ends_at is the TAT itself. The one-window upsert moves ends_at, which the sweep's
 -- index holds, only when the TAT passes it, and then a slack further (a full refill, at most a minute), so its other
--- updates stay HOT, in a batch as alone (this function runs the same upsert for a counted item); a check, or the
--- function's reading of a bucket that had several windows, writes ends_at = the TAT and count = 0. A bucket of several windows keeps each TAT
+-- updates stay HOT, in a batch as alone (this function runs the same upsert for a counted item; a check that finds
+-- more than a full refill owed writes ends_at = the TAT and count = 0). A bucket of several windows keeps each TAT
 -- in window_ends, shortest window first, ends_at the latest, count 0. The sweep (ends_at <= now) deletes a row once
 -- every window is full (a row of one window at most its slack later), and a row always has an end; window_seconds
 -- and window_counts are NULL.

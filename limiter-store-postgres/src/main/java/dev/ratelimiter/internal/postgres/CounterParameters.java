@@ -75,13 +75,13 @@ final class CounterParameters {
      * Binds one item's values to {@code sql}, one of {@link CounterStatements#forItem}'s statements, by name:
      * {@code :key} the row key ({@link CounterStatements#rowKey}), {@code :window} and {@code :seconds} in seconds,
      * {@code :cost} and {@code :limit} in units of cost, a token bucket's {@code :interval} (microseconds) and
-     * {@code :capacity} (tokens) of its one window and, worked out here so the statement has less arithmetic to build
-     * at every execution, in microseconds (as doubles, exact): {@code :token_step} the cost's refill ({@code cost * interval}, 0 when the
-     * cost exceeds the capacity), {@code :token_room} what may be owed for the cost to fit
-     * ({@code (capacity - cost) * interval}, 0 when it exceeds the capacity), {@code :token_full} a full refill
-     * ({@code capacity * interval})
-     * and {@code :token_slack} how far past the TAT a moved end goes (a full refill, at most a minute);
-     * {@code :now} the bound instant (tests only; in production the statement reads the database's).
+     * {@code :capacity} (tokens) of its one window and, worked out here so the statement has less arithmetic to
+     * build at every execution, in microseconds (as doubles, exact): {@code :token_step} the cost's refill
+     * ({@code cost * interval}, 0 when the cost exceeds the capacity), {@code :token_room} what may be owed for the
+     * cost to fit ({@code (capacity - cost) * interval}, 0 when it exceeds the capacity), {@code :token_full} a full
+     * refill ({@code capacity * interval}) and {@code :token_slack} how far past the TAT a moved end goes (a full
+     * refill, at most a minute); {@code :now} the bound instant (tests only; in production the statement reads the
+     * database's).
      */
     void bind(Connection connection, PreparedStatement statement, NamedStatement sql, Bucket bucket, String key,
               long cost) throws SQLException {
