@@ -1,15 +1,11 @@
 package dev.ratelimiter.bench;
 
-import dev.ratelimiter.Bucket;
+import dev.ratelimiter.spi.ForwardingRateLimitStore;
 import dev.ratelimiter.spi.RateLimitStore;
-import dev.ratelimiter.spi.StoreBatching;
 import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StoreItem;
-import dev.ratelimiter.spi.StoreParts;
-import dev.ratelimiter.spi.StoreRefund;
 
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -18,13 +14,12 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code store_round_trips_per_s} reports beside the decisions per second, so a row shows whether waiting decisions
  * shared round trips (docs/stores.md#batching).
  */
-final class CountingStore implements RateLimitStore {
+final class CountingStore extends ForwardingRateLimitStore {
 
-    private final RateLimitStore store;
     private final LongAdder roundTrips = new LongAdder();
 
     CountingStore(RateLimitStore store) {
-        this.store = store;
+        super(store);
     }
 
     /** Round trips of {@code consume} and {@code consumeEach} so far. */
@@ -35,47 +30,12 @@ final class CountingStore implements RateLimitStore {
     @Override
     public long[] consume(List<StoreItem> items) throws StoreException {
         roundTrips.increment();
-        return store.consume(items);
+        return super.consume(items);
     }
 
     @Override
     public long[][] consumeEach(List<List<StoreItem>> calls) throws StoreException {
         roundTrips.increment();
-        return store.consumeEach(calls);
-    }
-
-    @Override
-    public Optional<StoreBatching> batching() {
-        return store.batching();
-    }
-
-    @Override
-    public void refund(List<StoreRefund> refunds) throws StoreException {
-        store.refund(refunds);
-    }
-
-    @Override
-    public void reset(Bucket bucket, String key) throws StoreException {
-        store.reset(bucket, key);
-    }
-
-    @Override
-    public void probe() throws StoreException {
-        store.probe();
-    }
-
-    @Override
-    public boolean blocking() {
-        return store.blocking();
-    }
-
-    @Override
-    public Optional<StoreParts> parts() {
-        return store.parts();
-    }
-
-    @Override
-    public void close() {
-        store.close();
+        return super.consumeEach(calls);
     }
 }

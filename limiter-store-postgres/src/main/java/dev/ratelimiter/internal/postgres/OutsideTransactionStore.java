@@ -2,17 +2,15 @@ package dev.ratelimiter.internal.postgres;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.spi.FailureKind;
+import dev.ratelimiter.spi.ForwardingRateLimitStore;
 import dev.ratelimiter.spi.RateLimitStore;
-import dev.ratelimiter.spi.StoreBatching;
 import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StoreItem;
-import dev.ratelimiter.spi.StoreParts;
 import dev.ratelimiter.spi.StoreRefund;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -32,11 +30,11 @@ import java.util.function.BooleanSupplier;
  *
  * <p>A call that cannot be handed over or does not finish within {@code deadline} fails with a
  * {@link FailureKind#TRANSIENT} {@link StoreException}, so the bucket's outage policy decides; the store's own
- * failures pass through as they are.
+ * failures pass through as they are. The rest is the wrapped store's, on the caller's thread: its batching, parts and
+ * close, and its probe, which the breaker runs on a thread of its own, never in a transaction.
  */
-final class OutsideTransactionStore implements RateLimitStore {
+final class OutsideTransactionStore extends ForwardingRateLimitStore {
 
-    private final RateLimitStore store;
     private final BooleanSupplier inTransaction;
     private final ExecutorService executor;
     private final long deadlineNanos;
@@ -51,7 +49,7 @@ final class OutsideTransactionStore implements RateLimitStore {
      */
     OutsideTransactionStore(RateLimitStore store, BooleanSupplier inTransaction, ExecutorService executor,
                             Duration deadline) {
-        this.store = Objects.requireNonNull(store, "store");
+        super(store);
         this.inTransaction = Objects.requireNonNull(inTransaction, "inTransaction");
         this.executor = Objects.requireNonNull(executor, "executor");
         this.deadlineNanos = deadline.toNanos();
@@ -60,69 +58,43 @@ final class OutsideTransactionStore implements RateLimitStore {
     @Override
     public long[] consume(List<StoreItem> items) throws StoreException {
         if (!inTransaction.getAsBoolean()) {
-            return store.consume(items);
+            return delegate().consume(items);
         }
-        return handOver(() -> store.consume(items), items.size());
+        return handOver(() -> delegate().consume(items), items.size());
     }
 
     /** As {@link #consume}: handed over when the thread that carries the calls has a transaction. */
     @Override
     public long[][] consumeEach(List<List<StoreItem>> calls) throws StoreException {
         if (!inTransaction.getAsBoolean()) {
-            return store.consumeEach(calls);
+            return delegate().consumeEach(calls);
         }
-        return handOver(() -> store.consumeEach(calls), 1);
+        return handOver(() -> delegate().consumeEach(calls), 1);
     }
 
     /** As {@link #consume}: handed over when the calling thread has a transaction, so no refund joins it. */
     @Override
     public void refund(List<StoreRefund> refunds) throws StoreException {
         if (!inTransaction.getAsBoolean()) {
-            store.refund(refunds);
+            delegate().refund(refunds);
             return;
         }
         handOver(() -> {
-            store.refund(refunds);
+            delegate().refund(refunds);
             return null;
         }, 1);
-    }
-
-    @Override
-    public Optional<StoreBatching> batching() {
-        return store.batching();
     }
 
     @Override
     public void reset(Bucket bucket, String key) throws StoreException {
         if (!inTransaction.getAsBoolean()) {
-            store.reset(bucket, key);
+            delegate().reset(bucket, key);
             return;
         }
         handOver(() -> {
-            store.reset(bucket, key);
+            delegate().reset(bucket, key);
             return null;
         }, 1);
-    }
-
-    /** The breaker's probe runs on its own thread, never in a transaction. */
-    @Override
-    public void probe() throws StoreException {
-        store.probe();
-    }
-
-    @Override
-    public boolean blocking() {
-        return store.blocking();
-    }
-
-    @Override
-    public Optional<StoreParts> parts() {
-        return store.parts();
-    }
-
-    @Override
-    public void close() {
-        store.close();
     }
 
     private <T> T handOver(Callable<T> call, int items) throws StoreException {

@@ -1,20 +1,17 @@
 package dev.ratelimiter.internal.core.chain;
 
-import dev.ratelimiter.Bucket;
 import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.contract.ExactnessUnderLoadContract;
 import dev.ratelimiter.contract.MapStore;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
+import dev.ratelimiter.spi.ForwardingRateLimitStore;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.StoreBatching;
-import dev.ratelimiter.spi.StoreException;
-import dev.ratelimiter.spi.StoreItem;
 import org.junit.jupiter.api.Nested;
 
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.List;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,21 +46,10 @@ class MapStoreExactnessTest {
     }
 
     /** The map store, offering batching: two round trips in flight, up to 64 calls each. */
-    private record Batched(MapStore store) implements RateLimitStore {
+    private static final class Batched extends ForwardingRateLimitStore {
 
-        @Override
-        public long[] consume(List<StoreItem> items) throws StoreException {
-            return store.consume(items);
-        }
-
-        @Override
-        public void reset(Bucket bucket, String key) throws StoreException {
-            store.reset(bucket, key);
-        }
-
-        @Override
-        public void probe() throws StoreException {
-            store.probe();
+        Batched(MapStore store) {
+            super(store);
         }
 
         @Override
