@@ -25,7 +25,8 @@
 -- updates stay HOT, in a batch as alone (this function runs the same upsert for a counted item; a check that finds
 -- more than a full refill owed writes ends_at = the TAT and count = 0). A bucket of several windows keeps each TAT
 -- in window_ends, shortest window first, ends_at the latest, count 0. The sweep (ends_at <= now) deletes a row once
--- every window is full (a row of one window at most its slack later), and a row always has an end; window_seconds
+-- every window is full (a row of one window at most its slack later, or at the end a larger or slower bucket of the
+-- name set, when a refusal brought what it owed back within a full refill), and a row always has an end; window_seconds
 -- and window_counts are NULL.
 --
 -- A sliding window counter keeps, per window, the count of the current window (cur), the count of the window before
@@ -178,6 +179,7 @@ DECLARE
     token_step float8;            -- the cost's refill (0 when the cost exceeds the capacity)
     token_room float8;            -- the most owed for the cost to fit
     token_slack float8;           -- how far past the TAT a moved end goes (a full refill, at most a minute)
+    token_owed bigint;            -- microseconds until full after the item
     current_end timestamptz;      -- a one-window sliding row's current window's end, at most W from now
     uncounted integer[] := '{}';  -- sliding items out of order that counted nothing: their row, if only locked, goes
 BEGIN
@@ -228,9 +230,9 @@ BEGIN
             END IF;
             IF algorithm = 1 AND size = 1 AND cost > 0 THEN
                 -- One token bucket, counted: the one-item upsert (consume-token-bucket.sql, which says why it is
-                -- written so), its row's end kept while the TAT does not pass it, so the update stays HOT. Read,
-                -- decided and written in PL/pgSQL, as several windows are below, it took three statements and moved
-                -- ends_at at every allowed item: half the fixed window's rate in a batch (issue 54).
+                -- written so), so a batch keeps the row's end while the TAT does not pass it and its update stays
+                -- HOT, as alone. Its numbers are CounterParameters' :token_full, :token_step, :token_room and
+                -- :token_slack: keep the two in step.
                 token_full := numbers[at - 1] * numbers[at - 2];
                 token_step := CASE WHEN cost <= numbers[at - 1] THEN cost * numbers[at - 2] ELSE 0 END;
                 token_room := CASE WHEN cost <= numbers[at - 1] THEN (numbers[at - 1] - cost) * numbers[at - 2]
@@ -266,10 +268,11 @@ BEGIN
                         token_capacities = EXCLUDED.token_capacities
                     RETURNING c.ends_at - c.count * interval '1 microsecond', c.denied INTO tat, refused;
                 fits := NOT refused;
-                owed := ARRAY[GREATEST((date_part('epoch', tat - t) * 1000000)::bigint, 0)];
+                token_owed := GREATEST((date_part('epoch', tat - t) * 1000000)::bigint, 0);
                 call_answer := call_answer || CASE WHEN fits THEN 1::bigint ELSE 0::bigint END
-                    || numbers[at - 1] - (token_full::bigint - owed[1]) / numbers[at - 2] -- owed <= full: floor
-                    || (owed[1] + 999) / 1000;
+                    -- owed is at most a full refill, so the division's truncation is the floor
+                    || numbers[at - 1] - (numbers[at - 1] * numbers[at - 2] - token_owed) / numbers[at - 2]
+                    || (token_owed + 999) / 1000;
                 CONTINUE;
             END IF;
             IF algorithm = 2 AND size = 1 THEN

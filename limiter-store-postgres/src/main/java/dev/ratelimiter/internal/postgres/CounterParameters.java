@@ -35,7 +35,8 @@ final class CounterParameters {
 
     /**
      * How far past a token bucket's TAT its row's end is moved when the TAT passes it, at most
-     * ({@code consume-token-bucket.sql}): a minute, or a full refill if that is shorter.
+     * ({@code consume-token-bucket.sql}): a minute, or a full refill if that is shorter. The migration's function
+     * works out the same bound for a batch ({@code token_slack}): keep the two in step.
      */
     private static final long TOKEN_SLACK_MICROS = 60_000_000L;
 
@@ -98,7 +99,8 @@ final class CounterParameters {
                 case "interval" -> statement.setLong(index, tokenIntervalMicros(bucket, 0));
                 case "capacity" -> statement.setLong(index, capacity(bucket, 0));
                 // Doubles: what the statement multiplies an interval by, so it builds no cast from bigint; each is
-                // a whole number of microseconds within Bucket.MAX_WINDOW, far below 2^53, so exact.
+                // a whole number of microseconds within Bucket.MAX_WINDOW, far below 2^53, so exact. The
+                // migration's function works out the same four for a batch: keep the two in step.
                 case "token_step" -> statement.setDouble(index, cost <= capacity(bucket, 0)
                         ? Math.multiplyExact(cost, tokenIntervalMicros(bucket, 0)) : 0);
                 case "token_room" -> statement.setDouble(index, cost <= capacity(bucket, 0)

@@ -4,14 +4,15 @@
 -- holds, and an update that changes an indexed column is never HOT: it adds entries to both indexes, which cost a
 -- third of this statement when every allowed call moved ends_at (pg_stat_statements, 25 µs against 17 µs with HOT
 -- updates). So an allowed call that moves the TAT past ends_at moves ends_at a slack further (a full refill, at most
--- a minute), and every other call keeps ends_at and writes count: a row goes at most that slack after it is full.
+-- a minute), and every other call keeps ends_at and writes count: a row goes at most that slack after it is full,
+-- but for a refusal that brings a time owed of more than a full refill (a larger or slower bucket's) back within one,
+-- which keeps the end that bucket set.
 --
--- PostgreSQL builds every expression of a statement again at each execution, and at 16 or more connections on two
--- cores that building, not the arithmetic, is what separates this statement from the fixed window's (callgrind:
--- 275 000 instructions a call against 160 000, when it took three levels of microsecond arithmetic, numeric, on
--- arrays read back from EXCLUDED). So it builds few: it decides on instants (timestamptz is whole microseconds, so
+-- PostgreSQL builds every expression of a statement again at each execution, and under load that building, not the
+-- arithmetic, is what this statement costs beyond the fixed window's. So it builds few: it decides on instants (timestamptz is whole microseconds, so
 -- comparing instants is exact, and n * interval '1 microsecond' is exact below 2^53), the client works out what
--- depends only on the call (CounterParameters, as doubles, so no cast is built: :token_step the cost's refill, 0
+-- depends only on the call (CounterParameters, as doubles, so no cast is built, and the migration's function works
+-- them out alike: keep the two in step; :token_step the cost's refill, 0
 -- when the cost exceeds the capacity; :token_room what may be owed for the cost to fit; :token_full a full refill;
 -- :token_slack), only the three columns the decision sets come from the sub-select, and RETURNING hands the client
 -- ends_at and count rather than the TAT they make (CounterRows). Sub-selects end in OFFSET 0, as
@@ -22,7 +23,8 @@
 -- gives the new TAT: allowed, max(TAT, now) moved on by the cost's refill; refused, as it was, but at most a full
 -- refill from now, so a row left by a larger or slower bucket refills from now as the verdict says
 -- (docs/stores.md#counters-across-a-change-of-settings). The update keeps ends_at while the new TAT does not pass
--- it (count: the microseconds between them; date_part's double holds them exactly, as they are below 2^53), else
+-- it (count: the microseconds between them; date_part gives seconds as a double, which rounds back to the exact microseconds while they stay below about 2^48,
+-- some 9 years, far beyond a bucket's longest window and the slack), else
 -- ends_at is the TAT plus the slack when allowed, the TAT itself when refused; it sets denied, which RETURNING reads
 -- back. A first call that does not fit writes a full row, ends_at now, which the next sweep deletes.
 INSERT INTO ${table} AS c (bucket, key, ends_at, count, denied, token_intervals, token_capacities)

@@ -142,7 +142,7 @@ class PostgresBatchTest {
 
     @Test
     @DisplayName("a token bucket's counted item keeps its row's end in a batch as alone while the TAT does not pass "
-            + "it, so its update stays HOT, and answers as alone")
+            + "it, so its update stays HOT; past it, the end moves a slack past the TAT")
     void tokenBucketInBatchKeepsItsRowsEnd() throws Exception {
         java.time.Instant now = java.time.Instant.parse("2030-01-01T00:00:00Z");
         PostgresStore bound = new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 4,
@@ -155,6 +155,8 @@ class PostgresBatchTest {
         java.sql.Timestamp end = rowEnd(tokens);
         assertThat(end.toInstant()).isEqualTo(now.plusSeconds(132));
 
+        // A fixed window beside it, named "beside-..." so the batch comes out of (bucket, key) order: the function's
+        // lock pass runs first, as it does for most batches under load.
         long[][] kept = bound.consumeEach(List.of(List.of(new StoreItem(tokens, "k", 1)),
                 List.of(new StoreItem(fixedBucket(), "k", 1))));
 
