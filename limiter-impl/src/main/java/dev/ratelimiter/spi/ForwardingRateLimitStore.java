@@ -13,6 +13,10 @@ import java.util.Optional;
  * default too, so the wrapped store's own batching, refunds, parts and {@link #close()} stay in force; a method
  * added to the interface is added here as well ({@code ForwardingRateLimitStoreTest} fails until it is). Answers
  * and exceptions pass through as the wrapped store gives them. Thread-safe when the wrapped store is.
+ *
+ * <p>Decisions come by two methods: {@link #consume} (one call, alone) and {@link #consumeEach} (the calls
+ * batching carries in one round trip, docs/stores.md#batching). A subclass that adds to decisions overrides both,
+ * or it misses every batched call.
  */
 public abstract class ForwardingRateLimitStore implements RateLimitStore {
 
