@@ -47,13 +47,14 @@ final class Environment {
         StringBuilder md = new StringBuilder("# Benchmarks\n\n");
         md.append("What a decision of the Jakarta Rate Limiter costs, beside the stores' own tools, bare client ")
                 .append("loops and other limiters, all measured in one run. Written by `").append(env.get("command"))
-                .append("` (about 25 minutes on 2 cores; the iteration counts are chosen for that), which ")
+                .append("` (about 30 minutes on 2 cores; the iteration counts are chosen for that), which ")
                 .append("starts its own `redis-server`, PostgreSQL cluster and Payara Micro servers on free ports. ")
                 .append("Absolute figures depend on the machine and its load: every claim is a ratio of two ")
                 .append("figures of the same run, and ratios move by about ±20 % between runs. Each goal names the ")
                 .append("issue that set it (11: stores and paths at their clients' speed; 29: batching; 30: the ")
                 .append("in-memory decision beside Bucket4j and HTTP, as medians of alternating runs; 31 and 32: ")
-                .append("the token bucket and the sliding window beside the fixed window; 54: what a burst admits) ")
+                .append("the token bucket and the sliding window beside the fixed window, in memory at 1 thread ")
+                .append("as medians of alternating runs too; 54: what a burst admits) ")
                 .append("and, where the issue set one apart from the goal, the bound it must hold; the results ")
                 .append("file `benchmarks.json` holds every figure with its details.\n\n");
         String note = env.getOrDefault("note", "");

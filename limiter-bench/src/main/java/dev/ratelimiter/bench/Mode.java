@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * How long and how wide a run measures. {@link #FULL} is sized to finish in about 25 minutes on a 2-core machine;
+ * How long and how wide a run measures. {@link #FULL} is sized to finish in about 30 minutes on a 2-core machine;
  * {@link #SMOKE} runs every section's code path in seconds, inside {@code ./mvnw verify}, so the module cannot rot.
  *
  * @param name             {@code full} or {@code smoke}
