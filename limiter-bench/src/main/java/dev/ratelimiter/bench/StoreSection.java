@@ -2,13 +2,18 @@ package dev.ratelimiter.bench;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Section 2: each shared store's contenders under closed-loop loads (every thread count of the mode, one hot
- * refused key and a spread of keys), one row per comparison and load.
+ * refused key and a spread of keys), one row per comparison and load: the load's round of median ratio
+ * ({@link Mode#loadRounds()}).
  */
 final class StoreSection {
 
@@ -25,29 +30,69 @@ final class StoreSection {
         List<Row> rows = new ArrayList<>();
         for (int threads : mode.threads()) {
             for (int keys : new int[] {1, mode.keys()}) {
-                Load load = new Load(threads, keys, mode.loadWarmup(), mode.loadDuration());
-                Map<String, Figure> figures = new HashMap<>();
-                for (Contender contender : contenders) {
-                    figures.put(contender.name(), contender.measure(load));
-                    System.out.printf("bench: %s, %s: %s %.0f/s%n", rig.name(), load.describe(), contender.name(),
-                            figures.get(contender.name()).value());
+                List<Map<String, Figure>> rounds = new ArrayList<>();
+                String describe = "";
+                for (int round = 0; round < mode.loadRounds(); round++) {
+                    Load load = new Load(threads, keys, round == 0 ? mode.loadWarmup() : mode.loadRewarmup(),
+                            mode.loadDuration());
+                    describe = load.describe();
+                    List<Contender> order = new ArrayList<>(contenders);
+                    if (round % 2 == 1) {
+                        Collections.reverse(order); // each pair of a comparison measured first in turn
+                    }
+                    Map<String, Figure> figures = new HashMap<>();
+                    for (Contender contender : order) {
+                        figures.put(contender.name(), contender.measure(load));
+                        System.out.printf("bench: %s, %s, round %d: %s %.0f/s%n", rig.name(), describe, round + 1,
+                                contender.name(), figures.get(contender.name()).value());
+                    }
+                    rounds.add(figures);
                 }
+                Load load = new Load(threads, keys, mode.loadWarmup(), mode.loadDuration());
                 for (Comparison comparison : rig.comparisons()) {
-                    rows.add(Row.of(load.describe() + ": " + comparison.figure() + " / " + comparison.anchor(),
-                            figure(figures, comparison.figure()), figure(figures, comparison.anchor()),
-                            comparison.goal().apply(load)));
+                    rows.add(median(describe + ": " + comparison.figure() + " / " + comparison.anchor(), rounds,
+                            comparison, comparison.goal().apply(load)));
                 }
             }
         }
         return new Section(rig.name() + ": decisions per second", rig.name() + " server: " + rig.server()
-                + ". Closed loop (each client thread calls again as soon as it has its answer), "
-                + mode.loadWarmup().toMillis() + " ms warm-up then " + mode.loadDuration().toMillis()
-                + " ms measured per load and contender, after one unrecorded pass of each "
-                + "contender. Hot key: one key in a bucket of 10 per minute, so nearly every decision is a "
-                + "refusal; spread: keys drawn at random. Figures in decisions/s; p50/p99 in µs of the calling "
+                + ". Closed loop (each client thread calls again as soon as it has its answer). Each load is "
+                + mode.loadRounds() + " rounds of every contender in turn, in reverse order every other round: "
+                + mode.loadWarmup().toMillis() + " ms warm-up before the first round and "
+                + mode.loadRewarmup().toMillis() + " ms before the others, then " + mode.loadDuration().toMillis()
+                + " ms measured; after one unrecorded pass of each contender. A row is the round whose ratio is the "
+                + "median (ratio_min and ratio_max: the other rounds'), so one slow minute of this shared machine "
+                + "does not make a ratio. Hot key: one key in a bucket of 10 per minute, so nearly every decision "
+                + "is a refusal; spread: keys drawn at random. Figures in decisions/s; p50/p99 in µs of the calling "
                 + "thread; bytes_per_call = what the calling threads allocated per call. In-JVM contenders "
                 + "share the deadline " + LibraryPaths.TIMEOUT.toMillis() + " ms and the library's default pool "
                 + "sizes (Valkey 32, PostgreSQL 16).", rows);
+    }
+
+    /**
+     * The row of {@code comparison}: its two figures from the round whose ratio is the median of the rounds' (the
+     * lower middle one of an even count), with the rounds' count and their lowest and highest ratio.
+     */
+    static Row median(String what, List<Map<String, Figure>> rounds, Comparison comparison, Optional<Goal> goal) {
+        List<Figure[]> pairs = new ArrayList<>();
+        for (Map<String, Figure> figures : rounds) {
+            pairs.add(new Figure[] {figure(figures, comparison.figure()), figure(figures, comparison.anchor())});
+        }
+        pairs.sort(Comparator.comparingDouble(StoreSection::ratio));
+        Figure[] median = pairs.get((pairs.size() - 1) / 2);
+        Map<String, Double> details = new LinkedHashMap<>(median[0].details());
+        if (pairs.size() > 1) {
+            details.put("rounds", (double) pairs.size());
+            details.put("ratio_min", ratio(pairs.get(0)));
+            details.put("ratio_max", ratio(pairs.get(pairs.size() - 1)));
+        }
+        return Row.of(what, new Figure(median[0].source(), median[0].value(), median[0].unit(), details), median[1],
+                goal);
+    }
+
+    /** figure / anchor, an anchor of 0 (nothing measured) sorting last. */
+    private static double ratio(Figure[] pair) {
+        return pair[1].value() == 0 ? Double.POSITIVE_INFINITY : pair[0].value() / pair[1].value();
     }
 
     private static Figure figure(Map<String, Figure> figures, String name) {

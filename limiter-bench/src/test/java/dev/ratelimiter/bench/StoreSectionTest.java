@@ -2,8 +2,10 @@ package dev.ratelimiter.bench;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -47,6 +49,52 @@ class StoreSectionTest {
                 "4 threads, 10 000 keys: library store / bare client");
         assertThat(section.rows().get(0).ratio()).contains(0.9);
         assertThat(section.rows().get(0).goal()).contains(new Goal(0.95, Double.NaN, true, 11, "store", "closing"));
+    }
+
+    @Test
+    void a_row_is_the_round_of_median_ratio_with_the_spread_of_the_others() throws Exception {
+        // The store's rate per call: the unrecorded pass, then three rounds of each load; the bare client at 1 000/s.
+        double[] rates = {0, 900, 500, 950, 400, 800, 700};
+        AtomicInteger calls = new AtomicInteger();
+        List<String> order = new ArrayList<>();
+        StoreRig rig = new StoreRig() {
+            @Override
+            String name() {
+                return "Fake";
+            }
+
+            @Override
+            String server() {
+                return "none";
+            }
+
+            @Override
+            List<Contender> contenders() {
+                return List.of(Contender.of(STORE, load -> {
+                    order.add(STORE);
+                    return new Figure(STORE, rates[calls.getAndIncrement()], "decisions/s", Map.of("p99_us", 7.0));
+                }), Contender.of("bare client", load -> {
+                    order.add("bare client");
+                    return new Figure("bare client", 1_000, "decisions/s");
+                }));
+            }
+
+            @Override
+            List<Comparison> comparisons() {
+                return List.of(Comparison.of(STORE, "bare client"));
+            }
+        };
+
+        Section section = StoreSection.run(Mode.SMOKE, rig);
+
+        assertThat(section.rows()).extracting(row -> row.ratio().orElseThrow()).containsExactly(0.9, 0.7);
+        assertThat(section.rows().get(0).figure().details()).containsEntry("p99_us", 7.0)
+                .containsEntry("rounds", 3.0).containsEntry("ratio_min", 0.5).containsEntry("ratio_max", 0.95);
+        assertThat(section.rows().get(1).figure().details())
+                .containsEntry("ratio_min", 0.4).containsEntry("ratio_max", 0.8);
+        // after the unrecorded pass, each load's rounds take the contenders in turn, the second round reversed
+        assertThat(order.subList(2, 8)).containsExactly(StoreRig.STORE, "bare client", "bare client",
+                StoreRig.STORE, StoreRig.STORE, "bare client");
     }
 
     @Test
