@@ -181,6 +181,12 @@ DECLARE
     token_slack float8;           -- how far past the TAT a moved end goes (a full refill, at most a minute)
     token_owed bigint;            -- microseconds until full after the item
     current_end timestamptz;      -- a one-window sliding row's current window's end, at most W from now
+    mark integer;                 -- the item being decided: where its answer starts in call_answer
+    mark_item integer;            -- its index
+    mark_at integer;              -- where its numbers start
+    memo_answer bigint[];         -- the answer of the item the previous call was refused on, while the last decided
+    memo_item integer;            -- that item's index
+    memo_at integer;              -- where its numbers start
     uncounted integer[] := '{}';  -- sliding items out of order that counted nothing: their row, if only locked, goes
 BEGIN
     FOR i IN 2 .. items LOOP
@@ -207,6 +213,22 @@ BEGIN
             size := numbers[at + 2];
             at := at + 3 + 2 * size;
             CONTINUE WHEN refused; -- the call's later items: skipped, their windows passed over
+            mark := cardinality(call_answer);
+            mark_item := item;
+            mark_at := at - 3 - 2 * size;
+            -- The item the previous call was refused on, again (a hot key's batch is mostly that): refused again,
+            -- with the same numbers, and no statement. A refusal writes nothing, or only brings its row to the state
+            -- it decided on (denied; an end within the window; a TAT within a full refill; a row rolled), so the same
+            -- item at the same instant finds the same state and is decided alike. Any other item forgets it, since
+            -- counting may change the row.
+            IF memo_answer IS NOT NULL AND names[2 * item - 1] = names[2 * memo_item - 1]
+                    AND names[2 * item] = names[2 * memo_item]
+                    AND numbers[mark_at : at - 1] = numbers[memo_at : memo_at + (at - 1 - mark_at)] THEN
+                call_answer := call_answer || memo_answer;
+                refused := true;
+                CONTINUE;
+            END IF;
+            memo_answer := NULL;
             IF algorithm = 0 AND size = 1 AND cost > 0 THEN
                 -- One fixed window, counted: the one-item upsert, a row of a longer window brought within this one.
                 INSERT INTO rate_limit_counters AS c (bucket, key, ends_at, count, denied)
@@ -525,6 +547,11 @@ BEGIN
             END LOOP;
             refused := NOT fits;
         END LOOP;
+        IF refused THEN
+            memo_answer := call_answer[mark + 1:];
+            memo_item := mark_item;
+            memo_at := mark_at;
+        END IF;
         answer := answer || cardinality(call_answer)::bigint || call_answer;
     END LOOP;
     IF cardinality(uncounted) > 0 THEN

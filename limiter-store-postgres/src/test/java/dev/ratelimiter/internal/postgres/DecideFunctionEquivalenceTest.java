@@ -10,6 +10,7 @@ import dev.ratelimiter.spi.StoreItem;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Label;
 import net.jqwik.api.Property;
@@ -95,6 +96,19 @@ class DecideFunctionEquivalenceTest {
             + "across changes of a bucket's window length and limit")
     void sameAcrossSettingsChanges(@ForAll("changingBatches") List<Batch> batches) throws Exception {
         assertSameAnswers(batches, true, item -> store.consumeEach(List.of(List.of(item)))[0]);
+    }
+
+    @Example
+    @Label("a refused item again and again, as in a hot key's batch, is answered as alone; an item between them that "
+            + "counts on its row changes the next one's answer")
+    void repeatedRefusals() throws Exception {
+        for (int algorithm = 0; algorithm <= 2; algorithm++) {
+            Item refused = new Item(0, algorithm, 1, 1, 1, 0); // a limit of 1: the second is refused
+            Item larger = new Item(0, algorithm, 1, 3, 1, 0); // the same row under a limit of 3: counted
+            assertSameAnswers(List.of(new Batch(0, List.of(List.of(refused), List.of(refused), List.of(refused),
+                            List.of(larger, refused), List.of(refused)))), true,
+                    item -> store.consumeEach(List.of(List.of(item)))[0]);
+        }
     }
 
     /** How the items are decided alone: one call of the store each. */
