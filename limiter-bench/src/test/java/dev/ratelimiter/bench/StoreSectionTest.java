@@ -14,6 +14,12 @@ class StoreSectionTest {
 
     /** A rig whose contenders answer fixed figures: the store at 900/s, its bare client at 1 000/s. */
     private static StoreRig rig(List<Comparison> comparisons) {
+        return rig(List.of(
+                Contender.of(StoreRig.STORE, load -> new Figure(StoreRig.STORE, 900, "decisions/s", Map.of())),
+                Contender.of("bare client", load -> new Figure("bare client", 1_000, "decisions/s"))), comparisons);
+    }
+
+    private static StoreRig rig(List<Contender> contenders, List<Comparison> comparisons) {
         return new StoreRig() {
             @Override
             String name() {
@@ -27,9 +33,7 @@ class StoreSectionTest {
 
             @Override
             List<Contender> contenders() {
-                return List.of(
-                        Contender.of(STORE, load -> new Figure(STORE, 900, "decisions/s", Map.of())),
-                        Contender.of("bare client", load -> new Figure("bare client", 1_000, "decisions/s")));
+                return contenders;
             }
 
             @Override
@@ -57,33 +61,13 @@ class StoreSectionTest {
         double[] rates = {0, 900, 500, 950, 400, 800, 700};
         AtomicInteger calls = new AtomicInteger();
         List<String> order = new ArrayList<>();
-        StoreRig rig = new StoreRig() {
-            @Override
-            String name() {
-                return "Fake";
-            }
-
-            @Override
-            String server() {
-                return "none";
-            }
-
-            @Override
-            List<Contender> contenders() {
-                return List.of(Contender.of(STORE, load -> {
-                    order.add(STORE);
-                    return new Figure(STORE, rates[calls.getAndIncrement()], "decisions/s", Map.of("p99_us", 7.0));
-                }), Contender.of("bare client", load -> {
-                    order.add("bare client");
-                    return new Figure("bare client", 1_000, "decisions/s");
-                }));
-            }
-
-            @Override
-            List<Comparison> comparisons() {
-                return List.of(Comparison.of(STORE, "bare client"));
-            }
-        };
+        StoreRig rig = rig(List.of(Contender.of(StoreRig.STORE, load -> {
+            order.add(StoreRig.STORE);
+            return new Figure(StoreRig.STORE, rates[calls.getAndIncrement()], "decisions/s", Map.of("p99_us", 7.0));
+        }), Contender.of("bare client", load -> {
+            order.add("bare client");
+            return new Figure("bare client", 1_000, "decisions/s");
+        })), List.of(Comparison.of(StoreRig.STORE, "bare client")));
 
         Section section = StoreSection.run(Mode.SMOKE, rig);
 
