@@ -145,16 +145,8 @@ final class InMemorySection {
             }
             pairs.add(new Figure[] {figure, anchor});
         }
-        pairs.sort(java.util.Comparator.comparingDouble(pair -> pair[0].value() / pair[1].value()));
-        double[] ratios = pairs.stream().mapToDouble(pair -> pair[0].value() / pair[1].value()).toArray();
-        Figure[] median = pairs.get((pairs.size() - 1) / 2);
-        Map<String, Double> details = new java.util.LinkedHashMap<>(median[0].details());
-        details.put("runs", (double) runs);
-        details.put("ratio_min", ratios[0]);
-        details.put("ratio_max", ratios[ratios.length - 1]);
-        return Row.of("1 thread, " + runs + " alternating runs, the median by ratio: " + alternation.label(),
-                new Figure(median[0].source(), median[0].value(), median[0].unit(), details), median[1],
-                alternation.goal());
+        return Row.medianByRatio("1 thread, " + runs + " alternating runs, the median by ratio: "
+                + alternation.label(), pairs, "runs", alternation.goal());
     }
 
     private static Map<String, Figure> measure(Mode mode, int threads) throws Exception {

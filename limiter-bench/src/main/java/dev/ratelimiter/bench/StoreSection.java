@@ -3,9 +3,7 @@ package dev.ratelimiter.bench;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -69,30 +67,13 @@ final class StoreSection {
                 + "sizes (Valkey 32, PostgreSQL 16).", rows);
     }
 
-    /**
-     * The row of {@code comparison}: its two figures from the round whose ratio is the median of the rounds' (the
-     * lower middle one of an even count), with the rounds' count and their lowest and highest ratio.
-     */
+    /** The row of {@code comparison}: its round of median ratio ({@link Row#medianByRatio}). */
     static Row median(String what, List<Map<String, Figure>> rounds, Comparison comparison, Optional<Goal> goal) {
         List<Figure[]> pairs = new ArrayList<>();
         for (Map<String, Figure> figures : rounds) {
             pairs.add(new Figure[] {figure(figures, comparison.figure()), figure(figures, comparison.anchor())});
         }
-        pairs.sort(Comparator.comparingDouble(StoreSection::ratio));
-        Figure[] median = pairs.get((pairs.size() - 1) / 2);
-        Map<String, Double> details = new LinkedHashMap<>(median[0].details());
-        if (pairs.size() > 1) {
-            details.put("rounds", (double) pairs.size());
-            details.put("ratio_min", ratio(pairs.get(0)));
-            details.put("ratio_max", ratio(pairs.get(pairs.size() - 1)));
-        }
-        return Row.of(what, new Figure(median[0].source(), median[0].value(), median[0].unit(), details), median[1],
-                goal);
-    }
-
-    /** figure / anchor, an anchor of 0 (nothing measured) sorting last. */
-    private static double ratio(Figure[] pair) {
-        return pair[1].value() == 0 ? Double.POSITIVE_INFINITY : pair[0].value() / pair[1].value();
+        return Row.medianByRatio(what, pairs, "rounds", goal);
     }
 
     private static Figure figure(Map<String, Figure> figures, String name) {
