@@ -2,12 +2,16 @@
 -- function decides it, to the millisecond and in the same doubles, but as one plain upsert, as a fixed window's is:
 -- a call of PL/pgSQL per decision costs more than the decision. Sub-selects end in OFFSET 0, as
 -- consume-fixed-windows.sql says why: without them this statement's instant was copied some 60 times into its plan,
--- at half the fixed window's rate (BENCHMARKS.md). x reads the row as of now (the instant truncated to the
--- millisecond, whether it is a row of one window, and when its current window ends, at most this window's length
--- from now: a row kept under a longer window of the bucket's name keeps its counts in a window brought within this
--- one, docs/stores.md#counters-across-a-change-of-settings; the window's length is read back from the row proposed,
--- EXCLUDED, since each parameter bound costs the client); s rolls it (the current count, the previous count and the
--- current window's end: the row's own window, the one it ended into, or a new one); d decides. Allowed, the cost is
+-- at half the fixed window's rate (BENCHMARKS.md); and each level passes on only what the next reads, since every
+-- column and expression of a level is built again at each execution too (passing every column on, and a flag for a
+-- row of one window, cost about 10 % of the statement's server time). x reads the row as of now (the instant
+-- truncated to the millisecond, and when its current window ends: null for a row that is not of one window, which
+-- every comparison below then takes as no window; the window's length is read back from the row proposed, EXCLUDED,
+-- since each parameter bound costs the client); s rolls it (the current count, the previous count and the current
+-- window's end: the row's own window, at most this window's length from now, since a row kept under a longer window
+-- of the bucket's name keeps its counts in a window brought within this one,
+-- docs/stores.md#counters-across-a-change-of-settings; the one it ended into; or a new one); d decides, the previous
+-- count weighed by the part of the window still to run, which is never more than the window. Allowed, the cost is
 -- counted; refused, the row is written rolled as it was read (the same state) with denied, which RETURNING reads
 -- back, as a fixed window's refusal is, with the milliseconds from now to ends_at as one number (no timestamp for
 -- the client to parse; date_part gives a double, which holds such an interval's seconds closely enough that
@@ -23,30 +27,25 @@ VALUES (:bucket, :key,
         :cost::bigint > :limit::bigint)
 ON CONFLICT (bucket, key) DO UPDATE SET
     (count, previous, ends_at, length_seconds, denied, window_seconds, window_counts, window_ends, window_previous) = (
-        SELECT CASE WHEN d.fits THEN d.cur + d.cost ELSE d.cur END, d.prev,
-               CASE WHEN d.fits OR d.cur > 0 OR d.prev > 0 THEN d.window_end + d.span ELSE d.now END, d.secs,
-               NOT d.fits, NULL::bigint[], NULL::bigint[], NULL::timestamptz[], NULL::bigint[]
-        FROM (SELECT s.*,
-                     s.prev::float8 * LEAST((date_part('epoch', (s.window_end - s.now)) * 1000)::bigint,
-                                            s.span_ms)::float8 / s.span_ms::float8
-                         <= (s.lim - s.cur - s.cost)::float8 AS fits
-              FROM (SELECT x.*,
-                           CASE WHEN x.same AND x.current_end > x.now THEN c.count ELSE 0 END AS cur,
-                           CASE WHEN x.same AND x.current_end > x.now THEN c.previous
-                                WHEN x.same AND x.current_end + x.span > x.now AND c.count > 0 THEN c.count
+        SELECT CASE WHEN d.fits THEN d.cur + :cost::bigint ELSE d.cur END, d.prev,
+               CASE WHEN d.fits OR d.cur > 0 OR d.prev > 0 THEN d.window_end + d.span ELSE d.now END,
+               EXCLUDED.length_seconds, NOT d.fits,
+               NULL::bigint[], NULL::bigint[], NULL::timestamptz[], NULL::bigint[]
+        FROM (SELECT s.now, s.span, s.cur, s.prev, s.window_end,
+                     s.prev::float8 * (date_part('epoch', (s.window_end - s.now)) * 1000)::bigint::float8
+                         / (EXCLUDED.length_seconds * 1000)::float8
+                         <= (:limit::bigint - s.cur - :cost::bigint)::float8 AS fits
+              FROM (SELECT x.now, x.span,
+                           CASE WHEN x.current_end > x.now THEN c.count ELSE 0 END AS cur,
+                           CASE WHEN x.current_end > x.now THEN c.previous
+                                WHEN x.current_end + x.span > x.now AND c.count > 0 THEN c.count
                                 ELSE 0 END AS prev,
-                           CASE WHEN x.same AND x.current_end > x.now THEN x.current_end
-                                WHEN x.same AND x.current_end + x.span > x.now AND c.count > 0
-                                THEN x.current_end + x.span
+                           CASE WHEN x.current_end > x.now THEN LEAST(x.current_end, x.now + x.span)
+                                WHEN x.current_end + x.span > x.now AND c.count > 0 THEN x.current_end + x.span
                                 ELSE x.now + x.span END AS window_end
-                    FROM (SELECT date_trunc('milliseconds', ${now}) AS now, :cost::bigint AS cost,
-                                 :limit::bigint AS lim, EXCLUDED.length_seconds AS secs,
+                    FROM (SELECT date_trunc('milliseconds', ${now}) AS now,
                                  EXCLUDED.length_seconds * interval '1 second' AS span,
-                                 EXCLUDED.length_seconds * 1000 AS span_ms,
-                                 COALESCE(c.length_seconds IS NOT NULL, false) AS same,
-                                 LEAST(c.ends_at - c.length_seconds * interval '1 second',
-                                       date_trunc('milliseconds', ${now})
-                                       + EXCLUDED.length_seconds * interval '1 second') AS current_end
+                                 c.ends_at - c.length_seconds * interval '1 second' AS current_end
                           OFFSET 0) AS x
                     OFFSET 0) AS s
               OFFSET 0) AS d)
