@@ -40,9 +40,9 @@ public record Mode(String name, int jmhForks, int jmhWarmups, int jmhIterations,
 
     /*
      * Full: JMH 14 runs x (1 fork: 2 x 1 s warm-up + 3 x 1 s) ~ 1.5 min; stores 2 x 3 threads x 2 loads x 12
-     * contenders x (1 s + 1 s, then 2 x (0.3 s + 1 s); pgbench's runs at least 4 s each) ~ 12 min; outage, both
-     * stores ~ 40 s; HTTP (3 pairs of Payara Micro, each ~40 s to start, 15 to 30 warm-up rounds of 2 x 3 s,
-     * 5 x 2 x 4 s rounds) ~ 10 min; memory ~ 20 s; the build before it ~ 1 min; the in-memory median, 7 x 2
+     * contenders x (1 s + 1 s, then 2 x (0.3 s + 1 s); pgbench's runs 5 s each, its first 2 left out) ~ 12 min;
+     * outage, both stores ~ 40 s; HTTP (3 pairs of Payara Micro, each ~40 s to start, 15 to 30 warm-up rounds of
+     * 2 x 3 s, 5 x 2 x 4 s rounds) ~ 10 min; memory ~ 20 s; the build before it ~ 1 min; the in-memory median, 7 x 2
      * single-fork JMH runs ~ 1.5 min. 15 measured HTTP rounds and 3 store rounds: odd counts, so their median is
      * a measured round. Store rounds rather than one 3 s measurement: on this 2-core shared machine one
      * contender's rate moves by half between two minutes (the PostgreSQL fixed window from 15 300 to 31 800/s on

@@ -58,7 +58,9 @@ final class PostgresRig extends StoreRig {
     String server() {
         return cluster.version() + ", a throwaway cluster (`initdb`, `pg_ctl`, `max_connections=300`, "
                 + "`synchronous_commit=off` so the figures are not the disk's flush rate, otherwise defaults) on a "
-                + "free port";
+                + "free port. pgbench connects its clients anew at each run and each backend plans the statement "
+                + "for itself, so its rate is read from its per-second progress (`-P 1`) with each run's first "
+                + "2 s left out, as the library's warm contenders' warm-up is";
     }
 
     private DataSource pool() {
@@ -151,8 +153,10 @@ final class PostgresRig extends StoreRig {
         private static final Pattern LATENCY = Pattern.compile("latency average = ([0-9.]+) ms");
         /** Statements per client of a load shorter than a second (in transactions of {@link #perTransaction}). */
         private static final int SMOKE_STATEMENTS = 32;
-        /** The shortest run of a full load's round, in seconds (see {@link #measure}). */
-        private static final long MIN_SECONDS = 4;
+        /** The first seconds of a full load's run, left out of its rate ({@link PgbenchProgress}). */
+        private static final int COLD_SECONDS = 2;
+        /** The seconds measured of a full load's run at least, after {@link #COLD_SECONDS}. */
+        private static final long MIN_MEASURED_SECONDS = 2;
         private final int perTransaction;
 
         /** @param perTransaction statements per transaction: 1 (each its own), or that many between BEGIN and COMMIT */
@@ -194,13 +198,15 @@ final class PostgresRig extends StoreRig {
             try {
                 long millis = load.warmup().toMillis() + load.duration().toMillis();
                 // pgbench runs whole seconds (-T); a load shorter than one, the smoke's, runs a count of
-                // statements per client instead (-t), so the smoke does not wait a second per load. Every run
-                // connects its clients anew and starts cold, which no warm-up of ours reaches: with 64 clients on
-                // this machine 196 tps in a 1 s run, 5 184 in 2 s, 8 848 in 4 s. So a run lasts at least
-                // MIN_SECONDS, what a whole load lasted before loads were measured in rounds.
-                List<String> length = millis < 1000
+                // statements per client instead (-t), so the smoke does not wait a second per load, and reads the
+                // run's overall rate. A full load's run is read from its progress lines, its cold start left out
+                // (PgbenchProgress), and lasts a second longer than it measures: under load pgbench sometimes ends
+                // before printing its last second's line.
+                boolean smoke = millis < 1000;
+                List<String> length = smoke
                         ? List.of("-t", String.valueOf(Math.max(1, SMOKE_STATEMENTS / perTransaction)))
-                        : List.of("-T", String.valueOf(Math.max(MIN_SECONDS, Math.round(millis / 1000.0))));
+                        : List.of("-P", "1", "-T", String.valueOf(COLD_SECONDS
+                                + Math.max(MIN_MEASURED_SECONDS, Math.round(millis / 1000.0)) + 1));
                 List<String> command = new ArrayList<>(List.of("pgbench", "-n", "-M", "prepared", "-h", "127.0.0.1",
                         "-p", String.valueOf(cluster.port()), "-U", "postgres",
                         "-c", String.valueOf(load.threads()), "-j", String.valueOf(Math.min(load.threads(), 2))));
@@ -209,6 +215,11 @@ final class PostgresRig extends StoreRig {
                         "-D", "window=" + bucket.windowSeconds(), "-D", "cost=1", "-D", "limit=" + bucket.limit(),
                         "-f", file.toString(), "postgres"));
                 String output = Tools.run(command);
+                if (!smoke) {
+                    PgbenchProgress steady = PgbenchProgress.steady(output, COLD_SECONDS);
+                    return new Figure(name(), steady.tps() * perTransaction, "decisions/s", Map.of("mean_us",
+                            steady.latencyMillis() * 1000 / perTransaction, "seconds", (double) steady.intervals()));
+                }
                 Matcher tps = TPS.matcher(output);
                 Matcher latency = LATENCY.matcher(output);
                 if (!tps.find()) {
