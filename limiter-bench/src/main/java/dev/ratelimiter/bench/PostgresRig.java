@@ -59,8 +59,9 @@ final class PostgresRig extends StoreRig {
         return cluster.version() + ", a throwaway cluster (`initdb`, `pg_ctl`, `max_connections=300`, "
                 + "`synchronous_commit=off` so the figures are not the disk's flush rate, otherwise defaults) on a "
                 + "free port. pgbench connects its clients anew at each run and each backend plans the statement "
-                + "for itself, so its rate is read from its per-second progress (`-P 1`) with each run's first "
-                + "2 s left out, as the library's warm contenders' warm-up is";
+                + "for itself, so its rate is the mean of its per-second progress (`-P 1`) after each run's first "
+                + "2 s (seconds: how many it measured), as the library's contenders are measured after their "
+                + "warm-up";
     }
 
     private DataSource pool() {
