@@ -36,12 +36,7 @@ final class RedisCluster implements AutoCloseable {
         RedisCluster cluster = new RedisCluster();
         try {
             for (int i = 0; i < masters; i++) {
-                List<String> arguments = new ArrayList<>(List.of("--cluster-enabled", "yes",
-                        "--cluster-config-file", "nodes.conf",
-                        "--cluster-node-timeout", "2000",
-                        "--cluster-port", String.valueOf(RedisServer.freePort())));
-                arguments.addAll(List.of(extraArguments));
-                cluster.nodes.add(RedisServer.start(arguments.toArray(String[]::new)));
+                cluster.nodes.add(RedisServer.start(() -> nodeArguments(extraArguments)));
             }
             cluster.create();
             cluster.awaitStateOk();
@@ -52,6 +47,20 @@ final class RedisCluster implements AutoCloseable {
         } catch (RuntimeException | Error e) {
             cluster.close();
             throw e;
+        }
+    }
+
+    /** A node's arguments, its cluster bus on a port chosen free anew at each call (each start's attempt). */
+    private static String[] nodeArguments(String... extraArguments) {
+        try {
+            List<String> arguments = new ArrayList<>(List.of("--cluster-enabled", "yes",
+                    "--cluster-config-file", "nodes.conf",
+                    "--cluster-node-timeout", "2000",
+                    "--cluster-port", String.valueOf(RedisServer.freePort())));
+            arguments.addAll(List.of(extraArguments));
+            return arguments.toArray(String[]::new);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

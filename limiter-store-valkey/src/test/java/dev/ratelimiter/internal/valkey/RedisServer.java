@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import static org.awaitility.Awaitility.await;
 
@@ -18,6 +19,9 @@ import static org.awaitility.Awaitility.await;
  * it from limiter-impl's test-jar.
  */
 public final class RedisServer implements AutoCloseable {
+
+    /** Starts on fresh ports after a port chosen free was taken before the server bound it ({@link #start}). */
+    private static final int BIND_ATTEMPTS = 3;
 
     private final int port;
     private final Path directory;
@@ -32,10 +36,31 @@ public final class RedisServer implements AutoCloseable {
 
     /** Starts a server on a free port and waits until it accepts connections. */
     public static RedisServer start(String... extraArguments) {
+        return start(() -> extraArguments);
+    }
+
+    /**
+     * Starts a server on a free port, with the extra arguments {@code extraArguments} gives, and waits until it
+     * accepts connections. A port chosen free can be taken before the server binds it (by another test's server, or
+     * as a client connection's local port); the server then exits at once, and it is started again on a fresh port
+     * with its arguments drawn again (a cluster node's bus port is one), at most {@link #BIND_ATTEMPTS} times.
+     *
+     * @throws IllegalStateException the server exited before accepting connections, for another reason or on every
+     *                               attempt; the message holds its log
+     */
+    static RedisServer start(Supplier<String[]> extraArguments) {
         try {
-            RedisServer server = new RedisServer(freePort(), List.of(extraArguments));
-            server.launch();
-            return server;
+            for (int attempt = 1; ; attempt++) {
+                RedisServer server = new RedisServer(freePort(), List.of(extraArguments.get()));
+                try {
+                    server.launch();
+                    return server;
+                } catch (PortTaken e) {
+                    if (attempt == BIND_ATTEMPTS) {
+                        throw e;
+                    }
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -101,11 +126,27 @@ public final class RedisServer implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(directory.resolve("redis.log").toFile())
                 .start();
+        // Done waiting when it accepts, or when it has exited: a server that cannot bind exits at once.
         await().atMost(Duration.ofSeconds(15)).ignoreExceptions().until(() -> {
+            if (!process.isAlive()) {
+                return true;
+            }
             try (Socket socket = new Socket("127.0.0.1", port)) {
                 return socket.isConnected();
             }
         });
+        if (!process.isAlive()) {
+            String log = Files.readString(directory.resolve("redis.log"));
+            String message = "redis-server on port " + port + " exited before accepting connections: " + log;
+            throw log.contains("Address already in use") ? new PortTaken(message) : new IllegalStateException(message);
+        }
+    }
+
+    /** A port chosen free was bound by someone else first. */
+    private static final class PortTaken extends IllegalStateException {
+        PortTaken(String message) {
+            super(message);
+        }
     }
 
     private void signal(String signal) {
