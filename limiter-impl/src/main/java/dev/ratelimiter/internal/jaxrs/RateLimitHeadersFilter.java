@@ -2,6 +2,7 @@ package dev.ratelimiter.internal.jaxrs;
 
 import dev.ratelimiter.internal.cdi.call.AppliedLimits;
 import dev.ratelimiter.internal.cdi.config.LimiterConfiguration;
+import dev.ratelimiter.internal.core.settings.HeaderFields;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -12,12 +13,15 @@ import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.ext.Provider;
 
+import java.time.InstantSource;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
  * Writes {@code RateLimit-Policy} and {@code RateLimit} (see {@link RateLimitHeaders}) for every bucket consulted
- * during the request: always on 429 and 503 refusals, and on other responses unless
+ * during the request, and the older one-window fields ({@link LegacyRateLimitHeaders}) for the most restrictive, as
+ * {@code ratelimiter.headers.fields} chooses: always on 429 and 503 refusals, and on other responses unless
  * {@code ratelimiter.headers.on-success=false}. Responses of requests that no limit consulted are left alone, and
  * so is a field the response already carries (set by an application's {@code RateLimitRefusalHandler}). Limits
  * consulted include {@code RateLimits.consume} calls made during the request.
@@ -29,6 +33,9 @@ public class RateLimitHeadersFilter implements ContainerResponseFilter {
 
     @Inject
     LimiterConfiguration configuration;
+
+    @Inject
+    InstantSource clock;
 
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
@@ -48,13 +55,17 @@ public class RateLimitHeadersFilter implements ContainerResponseFilter {
             return;
         }
         MultivaluedMap<String, Object> headers = response.getHeaders();
+        Set<HeaderFields> fields = configuration.settings().headerFields();
         // A response that carries its own (an application's RateLimitRefusalHandler, docs/guide.md#refusal-responses)
         // keeps them.
-        if (!headers.containsKey(RateLimitHeaders.POLICY)) {
-            headers.putSingle(RateLimitHeaders.POLICY, RateLimitHeaders.policy(verdicts));
+        if (fields.contains(HeaderFields.DRAFT_10)) {
+            if (!headers.containsKey(RateLimitHeaders.POLICY)) {
+                headers.putSingle(RateLimitHeaders.POLICY, RateLimitHeaders.policy(verdicts));
+            }
+            if (!headers.containsKey(RateLimitHeaders.RATE_LIMIT)) {
+                headers.putSingle(RateLimitHeaders.RATE_LIMIT, RateLimitHeaders.rateLimit(verdicts));
+            }
         }
-        if (!headers.containsKey(RateLimitHeaders.RATE_LIMIT)) {
-            headers.putSingle(RateLimitHeaders.RATE_LIMIT, RateLimitHeaders.rateLimit(verdicts));
-        }
+        LegacyRateLimitHeaders.write(headers, fields, verdicts, clock.instant());
     }
 }

@@ -5,6 +5,7 @@ import dev.ratelimiter.internal.core.key.TrustedProxies;
 
 import java.time.Duration;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,6 +27,8 @@ import java.util.TreeSet;
  * @param ipv6PrefixLength       {@link PropertyTable#IPV6_PREFIX_LENGTH}: IPv6 clients are keyed by this prefix
  * @param keySecret              {@link PropertyTable#KEY_SECRET}: the HMAC key, if any
  * @param headersOnSuccess       {@link PropertyTable#HEADERS_ON_SUCCESS}: RateLimit headers on allowed responses
+ * @param headerFields           {@link PropertyTable#HEADERS_FIELDS}: which families of rate limit header fields a
+ *                               limited response carries, at least one
  * @param memoryMaxKeys          {@link PropertyTable#MEMORY_MAX_KEYS}: live counters per bucket
  * @param memorySweepInterval    {@link PropertyTable#MEMORY_SWEEP_INTERVAL}: delay between sweeps
  * @param healthDownWhenDegraded {@link PropertyTable#HEALTH_DOWN_WHEN_DEGRADED}
@@ -58,6 +61,7 @@ public record LimiterSettings(
         int ipv6PrefixLength,
         Optional<String> keySecret,
         boolean headersOnSuccess,
+        Set<HeaderFields> headerFields,
         int memoryMaxKeys,
         Duration memorySweepInterval,
         boolean healthDownWhenDegraded,
@@ -83,6 +87,7 @@ public record LimiterSettings(
         shadowBuckets = Collections.unmodifiableSortedSet(new TreeSet<>(shadowBuckets));
         counting = Map.copyOf(counting);
         plans = Map.copyOf(plans);
+        headerFields = Collections.unmodifiableSet(EnumSet.copyOf(headerFields));
     }
 
     /**
@@ -97,7 +102,7 @@ public record LimiterSettings(
     public LimiterSettings withBuckets(Map<String, Bucket> buckets, Set<String> shadowBuckets,
                                        Map<String, BucketPlans> plans) {
         return new LimiterSettings(enabled, backend, buckets, globalLimit, pathPrefixes, trustedProxies,
-                ipv6PrefixLength, keySecret, headersOnSuccess, memoryMaxKeys, memorySweepInterval,
+                ipv6PrefixLength, keySecret, headersOnSuccess, headerFields, memoryMaxKeys, memorySweepInterval,
                 healthDownWhenDegraded, breaker, denyCache, keyResolver, shadowBuckets, counting, metricsSystem, plans,
                 planCache, reload, openApi);
     }

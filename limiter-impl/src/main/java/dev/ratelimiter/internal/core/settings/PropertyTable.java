@@ -138,6 +138,8 @@ public final class PropertyTable {
     public static final Property KEY_SECRET = text("key-secret", null);
     /** RateLimit headers on allowed responses too. */
     public static final Property HEADERS_ON_SUCCESS = bool("headers.on-success", true);
+    /** Which families of rate limit header fields a limited response carries ({@link HeaderFields}). */
+    public static final Property HEADERS_FIELDS = list("headers.fields", "draft-10");
     /** Readiness DOWN instead of UP while a shared store is degraded. */
     public static final Property HEALTH_DOWN_WHEN_DEGRADED = bool("health.down-when-degraded", false);
     /** The one metrics library that records, or {@code auto}. */
@@ -203,7 +205,7 @@ public final class PropertyTable {
             BUCKET_ON_OUTAGE, BUCKET_MODE, BUCKET_ALGORITHM, BUCKET_BURST, BUCKET_COUNT, BUCKET_FAILURE_EXCEPTIONS,
             BUCKET_FAILURE_STATUSES, BUCKET_PLANS, PLAN_LIMIT, PLAN_LIMITS, PLAN_BURST, BUCKET_PLAN_RESOLVER,
             API_ENABLED, API_PATH_PREFIXES, API_KEY_RESOLVER, TRUSTED_PROXIES,
-            IPV6_PREFIX_LENGTH, KEY_SECRET, HEADERS_ON_SUCCESS, MEMORY_MAX_KEYS, MEMORY_SWEEP_INTERVAL,
+            IPV6_PREFIX_LENGTH, KEY_SECRET, HEADERS_ON_SUCCESS, HEADERS_FIELDS, MEMORY_MAX_KEYS, MEMORY_SWEEP_INTERVAL,
             DENY_CACHE_MAX_AGE, HEALTH_DOWN_WHEN_DEGRADED, METRICS_SYSTEM, PLANS_CACHE_TTL, PLANS_CACHE_MAX_ENTRIES,
             RELOAD_INTERVAL, RELOAD_FILE, OPENAPI_ENABLED,
             BREAKER_FAILURE_THRESHOLD, BREAKER_INITIAL_BACKOFF, BREAKER_MAX_BACKOFF, BREAKER_SUCCESS_THRESHOLD);

@@ -8,6 +8,7 @@ import dev.ratelimiter.spi.ConfigurationException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -157,6 +158,7 @@ public final class SettingsReader {
         int ipv6PrefixLength = integer(PropertyTable.IPV6_PREFIX_LENGTH);
         Optional<String> keySecret = text(PropertyTable.KEY_SECRET);
         boolean headersOnSuccess = bool(PropertyTable.HEADERS_ON_SUCCESS);
+        Set<HeaderFields> headerFields = headerFields();
         int maxKeys = integer(PropertyTable.MEMORY_MAX_KEYS);
         Duration sweepInterval = duration(PropertyTable.MEMORY_SWEEP_INTERVAL);
         boolean downWhenDegraded = bool(PropertyTable.HEALTH_DOWN_WHEN_DEGRADED);
@@ -167,9 +169,30 @@ public final class SettingsReader {
         ReloadSettings reload = new ReloadSettings(duration(PropertyTable.RELOAD_INTERVAL),
                 text(PropertyTable.RELOAD_FILE).map(String::strip));
         return new LimiterSettings(enabled, backend, buckets, globalLimit, prefixes, trustedProxies, ipv6PrefixLength,
-                keySecret, headersOnSuccess, maxKeys, sweepInterval, downWhenDegraded, breaker,
+                keySecret, headersOnSuccess, headerFields, maxKeys, sweepInterval, downWhenDegraded, breaker,
                 denyCache, keyResolver, bucketsReader.shadowBuckets(), bucketsReader.counting(), metricsSystem,
                 plans, planCache, reload, bool(PropertyTable.OPENAPI_ENABLED));
+    }
+
+    /** {@link PropertyTable#HEADERS_FIELDS}: each item a family's spelling, at least one; draft-10 alone if wrong. */
+    private Set<HeaderFields> headerFields() {
+        Property property = PropertyTable.HEADERS_FIELDS;
+        List<String> items = list(property);
+        Set<HeaderFields> fields = EnumSet.noneOf(HeaderFields.class);
+        for (String item : items) {
+            Optional<HeaderFields> parsed = HeaderFields.parse(item);
+            if (parsed.isEmpty()) {
+                problems.add(property.fullName() + ": '" + item + "' is not a family of header fields; use draft-10, "
+                        + "draft-6 or x-ratelimit, comma-separated");
+            }
+            parsed.ifPresent(fields::add);
+        }
+        if (items.isEmpty()) {
+            problems.add(property.fullName() + ": names no header fields; name at least one of draft-10, draft-6 or "
+                    + "x-ratelimit (to leave them off allowed responses, set "
+                    + PropertyTable.HEADERS_ON_SUCCESS.fullName() + "=false)");
+        }
+        return fields.isEmpty() ? EnumSet.of(HeaderFields.DRAFT_10) : fields;
     }
 
     private MetricsSystem metricsSystem() {

@@ -114,6 +114,7 @@ class SettingsReaderTest {
         assertThat(settings.ipv6PrefixLength()).isEqualTo(64);
         assertThat(settings.keySecret()).isEmpty();
         assertThat(settings.headersOnSuccess()).isTrue();
+        assertThat(settings.headerFields()).containsExactly(HeaderFields.DRAFT_10);
         assertThat(settings.memoryMaxKeys()).isEqualTo(100_000);
         assertThat(settings.healthDownWhenDegraded()).isFalse();
         assertThat(settings.shadowBuckets()).isEmpty();
@@ -287,6 +288,26 @@ class SettingsReaderTest {
     void metricsSystem(String text, MetricsSystem expected) {
         properties.put("ratelimiter.metrics.system", text);
         assertThat(read().metricsSystem()).isEqualTo(expected);
+    }
+
+    @Test
+    @DisplayName("ratelimiter.headers.fields takes draft-10, draft-6 and x-ratelimit, comma-separated, in any case")
+    void headerFields() {
+        properties.put("ratelimiter.headers.fields", " X-RateLimit , draft-6 ");
+        assertThat(read().headerFields()).containsExactlyInAnyOrder(HeaderFields.DRAFT_6, HeaderFields.X_RATELIMIT);
+        properties.put("ratelimiter.headers.fields", "draft-10,x-ratelimit");
+        assertThat(read().headerFields()).containsExactlyInAnyOrder(HeaderFields.DRAFT_10, HeaderFields.X_RATELIMIT);
+    }
+
+    @Test
+    @DisplayName("an unknown family of header fields, or none named, fails naming the property and the values it takes")
+    void badHeaderFields() {
+        properties.put("ratelimiter.headers.fields", "draft-10,draft-7");
+        assertProblem("ratelimiter.headers.fields: 'draft-7' is not a family of header fields; use draft-10, draft-6 "
+                + "or x-ratelimit, comma-separated");
+        properties.put("ratelimiter.headers.fields", " , ");
+        assertProblem("ratelimiter.headers.fields: names no header fields; name at least one of draft-10, draft-6 or "
+                + "x-ratelimit (to leave them off allowed responses, set ratelimiter.headers.on-success=false)");
     }
 
     @Test

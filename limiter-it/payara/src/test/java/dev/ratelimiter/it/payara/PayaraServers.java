@@ -4,6 +4,7 @@ import dev.ratelimiter.it.ExampleDeployments;
 import dev.ratelimiter.it.GlobalKeyResolverScenarios;
 import dev.ratelimiter.it.LiveLimitsScenarios;
 import dev.ratelimiter.it.MisconfiguredService;
+import dev.ratelimiter.it.OlderClientHeadersScenarios;
 
 import java.util.Map;
 
@@ -23,14 +24,24 @@ final class PayaraServers {
      */
     static final String EXAMPLE = "limiter-example";
 
+    /** The names of {@link #MEMORY}'s deployments with the fields for older clients, without metrics. */
+    static final String DRAFT_6_FIELDS = "draft-6-fields";
+    static final String X_RATELIMIT_FIELDS = "x-ratelimit-fields";
+
     /**
      * The example in memory at {@code /limiter-example} ({@link #EXAMPLE}), with a configuration profile active
      * ({@link ExampleDeployments#PROFILES}) and the live limits' reload file ({@link LiveLimitsScenarios#CONFIG},
-     * which changes bucket {@code live} only): for {@link PayaraExampleApiIT} and {@link PayaraLiveLimitsIT}.
+     * which changes bucket {@code live} only): for {@link PayaraExampleApiIT} and {@link PayaraLiveLimitsIT}; beside
+     * it, the example with the fields for older clients ({@link #DRAFT_6_FIELDS}, {@link #X_RATELIMIT_FIELDS}) for
+     * {@link PayaraOlderClientHeadersIT}.
      */
     static final SharedMicro MEMORY = new SharedMicro("memory", () -> Map.of(EXAMPLE + ".war",
             ExampleDeployments.example(EXAMPLE + ".war",
-                    TRUSTED + ExampleDeployments.PROFILES + LiveLimitsScenarios.CONFIG)));
+                    TRUSTED + ExampleDeployments.PROFILES + LiveLimitsScenarios.CONFIG),
+            DRAFT_6_FIELDS + ".war", ExampleDeployments.example(DRAFT_6_FIELDS + ".war",
+                    TRUSTED + OlderClientHeadersScenarios.DRAFT_6),
+            X_RATELIMIT_FIELDS + ".war", ExampleDeployments.example(X_RATELIMIT_FIELDS + ".war",
+                    TRUSTED + OlderClientHeadersScenarios.X_RATELIMIT)));
 
     /** The readiness path of the server, for an application not at {@code /}. */
     static final String READINESS = "/health/ready";
