@@ -27,16 +27,16 @@ import java.util.Set;
  * in seconds from now, rounded up and at least 1, as draft-10's {@code t}; {@code X-RateLimit-*}
  * ({@link HeaderFields#X_RATELIMIT}) gives it as a Unix time in seconds, rounded up, as GitHub's API does.
  */
-final class LegacyRateLimitHeaders {
+public final class LegacyRateLimitHeaders {
 
     /** draft-6's fields' names. */
-    static final String LIMIT = "RateLimit-Limit";
-    static final String REMAINING = "RateLimit-Remaining";
-    static final String RESET = "RateLimit-Reset";
+    public static final String LIMIT = "RateLimit-Limit";
+    public static final String REMAINING = "RateLimit-Remaining";
+    public static final String RESET = "RateLimit-Reset";
     /** The {@code X-} fields' names. */
-    static final String X_LIMIT = "X-RateLimit-Limit";
-    static final String X_REMAINING = "X-RateLimit-Remaining";
-    static final String X_RESET = "X-RateLimit-Reset";
+    public static final String X_LIMIT = "X-RateLimit-Limit";
+    public static final String X_REMAINING = "X-RateLimit-Remaining";
+    public static final String X_RESET = "X-RateLimit-Reset";
 
     private LegacyRateLimitHeaders() {
     }

@@ -3,6 +3,8 @@ package dev.ratelimiter.internal.openapi;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.internal.cdi.openapi.DocumentedLimits;
+import dev.ratelimiter.internal.core.settings.HeaderFields;
+import dev.ratelimiter.internal.jaxrs.LegacyRateLimitHeaders;
 import dev.ratelimiter.internal.jaxrs.RateLimitHeaders;
 import dev.ratelimiter.internal.jaxrs.RateLimitResponses;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -30,7 +32,8 @@ import java.util.Set;
 
 /**
  * Adds the limits to an OpenAPI model (docs/openapi.md): on each operation a bucket limits, a 429 response with the
- * RateLimit, RateLimit-Policy and Retry-After headers and the refusal's {@code application/problem+json} schema, a
+ * rate limit header fields the application sends (RateLimit and RateLimit-Policy by default; the fields for older
+ * clients as {@code ratelimiter.headers.fields} names them) and Retry-After, and the refusal's {@code application/problem+json} schema, a
  * 400 where a call can lack its key, a 503 where a bucket fails closed, and the {@code x-ratelimit} extension naming
  * each bucket, its limits and windows (ISO-8601 durations), its algorithm and its plans. The responses, headers and
  * schemas are components the operations refer to, so the document holds each once.
@@ -57,6 +60,24 @@ public final class OpenApiLimits {
     static final String RATE_LIMIT = RateLimitHeaders.RATE_LIMIT;
     static final String RATE_LIMIT_POLICY = RateLimitHeaders.POLICY;
     static final String RETRY_AFTER = HttpHeaders.RETRY_AFTER;
+
+    /** What each header field of a refusal says, by name. */
+    private static final Map<String, String> HEADER_DESCRIPTIONS = Map.of(
+            RATE_LIMIT, "The remaining quota of each policy the request counted in "
+                    + "(draft-ietf-httpapi-ratelimit-headers-10, a Structured Field list): \"login\";r=0;t=52, r the "
+                    + "attempts left, t the seconds until the window ends.",
+            RATE_LIMIT_POLICY, "The quota policies the request counted in (draft-ietf-httpapi-ratelimit-headers-10): "
+                    + "\"login\";q=5;w=900, q the limit, w the window in seconds; a bucket of several windows gives one "
+                    + "item per window, \"projects-10s\";q=3;w=10.",
+            LegacyRateLimitHeaders.LIMIT, "The limit of the request's most restrictive window "
+                    + "(draft-ietf-httpapi-ratelimit-headers-06).",
+            LegacyRateLimitHeaders.REMAINING, "The attempts left in the request's most restrictive window.",
+            LegacyRateLimitHeaders.RESET, "Seconds until the request's most restrictive window ends.",
+            LegacyRateLimitHeaders.X_LIMIT, "The limit of the request's most restrictive window.",
+            LegacyRateLimitHeaders.X_REMAINING, "The attempts left in the request's most restrictive window.",
+            LegacyRateLimitHeaders.X_RESET, "When the request's most restrictive window ends, as a Unix time in "
+                    + "seconds.",
+            RETRY_AFTER, "Seconds to wait before the request can succeed (RFC 9110 section 10.2.3).");
 
     /** RFC 9457's media type, as the library's refusals send it. */
     private static final String PROBLEM_JSON = RateLimitResponses.PROBLEM_JSON;
@@ -102,7 +123,7 @@ public final class OpenApiLimits {
             }
         }
         if (added > 0) {
-            addComponents(openAPI, referenced);
+            addComponents(openAPI, referenced, limits.headerFields());
         }
         return added;
     }
@@ -228,7 +249,7 @@ public final class OpenApiLimits {
      * The responses the operations refer to, and the headers and schemas those refer to; an application's own of
      * the same name is kept.
      */
-    private static void addComponents(OpenAPI openAPI, Set<String> referenced) {
+    private static void addComponents(OpenAPI openAPI, Set<String> referenced, Set<HeaderFields> headerFields) {
         if (referenced.isEmpty()) {
             return; // every limited operation declares its own refusals
         }
@@ -244,42 +265,55 @@ public final class OpenApiLimits {
         if (referenced.contains(KEY_MISSING)) {
             putIfAbsent(components.getSchemas(), KEY_MISSING_PROBLEM, components, keyMissingSchema());
         }
+        List<String> headerNames = refusalHeaders(headerFields);
         if (refusals) {
-            addHeaders(components);
+            addHeaders(components, headerNames);
         }
         Map<String, APIResponse> responses = components.getResponses();
         if (referenced.contains(EXCEEDED) && (responses == null || !responses.containsKey(EXCEEDED))) {
             components.addResponse(EXCEEDED, refusal("Too Many Requests: a rate limit of the operation is exhausted "
-                    + "(problem type quota-exceeded). See x-ratelimit for its buckets.", PROBLEM, true));
+                    + "(problem type quota-exceeded). See x-ratelimit for its buckets.", PROBLEM, headerNames));
         }
         if (referenced.contains(UNAVAILABLE) && (responses == null || !responses.containsKey(UNAVAILABLE))) {
             components.addResponse(UNAVAILABLE, refusal("Service Unavailable: the rate limiter's store is "
                     + "unavailable and a bucket of the operation fails closed (problem type "
-                    + "temporary-reduced-capacity).", PROBLEM, true));
+                    + "temporary-reduced-capacity).", PROBLEM, headerNames));
         }
         if (referenced.contains(KEY_MISSING) && (responses == null || !responses.containsKey(KEY_MISSING))) {
             components.addResponse(KEY_MISSING, refusal("Bad Request: the request carries no key for a rate limit "
-                    + "of the operation (its key resolver gave none).", KEY_MISSING_PROBLEM, false));
+                    + "of the operation (its key resolver gave none).", KEY_MISSING_PROBLEM, List.of()));
         }
     }
 
-    /** The three headers of a 429 or 503. */
-    private static void addHeaders(Components components) {
-        Map<String, Header> headers = components.getHeaders();
-        if (headers == null || !headers.containsKey(RATE_LIMIT)) {
-            components.addHeader(RATE_LIMIT, header(Schema.SchemaType.STRING, "The remaining quota of each policy "
-                    + "the request counted in (draft-ietf-httpapi-ratelimit-headers-10, a Structured Field list): "
-                    + "\"login\";r=0;t=52, r the attempts left, t the seconds until the window ends."));
+    /**
+     * The header fields of a 429 or 503, in the order a refusal lists them: {@code ratelimiter.headers.fields}'
+     * families, then {@code Retry-After}.
+     */
+    static List<String> refusalHeaders(Set<HeaderFields> fields) {
+        List<String> names = new ArrayList<>();
+        if (fields.contains(HeaderFields.DRAFT_10)) {
+            names.addAll(List.of(RATE_LIMIT, RATE_LIMIT_POLICY));
         }
-        if (headers == null || !headers.containsKey(RATE_LIMIT_POLICY)) {
-            components.addHeader(RATE_LIMIT_POLICY, header(Schema.SchemaType.STRING, "The quota policies the request "
-                    + "counted in (draft-ietf-httpapi-ratelimit-headers-10): \"login\";q=5;w=900, q the limit, w the "
-                    + "window in seconds; a bucket of several windows gives one item per window, "
-                    + "\"projects-10s\";q=3;w=10."));
+        if (fields.contains(HeaderFields.DRAFT_6)) {
+            names.addAll(List.of(LegacyRateLimitHeaders.LIMIT, LegacyRateLimitHeaders.REMAINING,
+                    LegacyRateLimitHeaders.RESET));
         }
-        if (headers == null || !headers.containsKey(RETRY_AFTER)) {
-            components.addHeader(RETRY_AFTER, header(Schema.SchemaType.INTEGER,
-                    "Seconds to wait before the request can succeed (RFC 9110 section 10.2.3)."));
+        if (fields.contains(HeaderFields.X_RATELIMIT)) {
+            names.addAll(List.of(LegacyRateLimitHeaders.X_LIMIT, LegacyRateLimitHeaders.X_REMAINING,
+                    LegacyRateLimitHeaders.X_RESET));
+        }
+        names.add(RETRY_AFTER);
+        return names;
+    }
+
+    /** The header fields of a 429 or 503 ({@link #refusalHeaders}), each described once. */
+    private static void addHeaders(Components components, List<String> names) {
+        for (String name : names) {
+            Map<String, Header> headers = components.getHeaders();
+            if (headers == null || !headers.containsKey(name)) {
+                components.addHeader(name, header(name.equals(RATE_LIMIT) || name.equals(RATE_LIMIT_POLICY)
+                        ? Schema.SchemaType.STRING : Schema.SchemaType.INTEGER, HEADER_DESCRIPTIONS.get(name)));
+            }
         }
     }
 
@@ -290,13 +324,10 @@ public final class OpenApiLimits {
         }
     }
 
-    private static APIResponse refusal(String description, String schema, boolean withHeaders) {
+    private static APIResponse refusal(String description, String schema, List<String> headers) {
         APIResponse response = OASFactory.createObject(APIResponse.class).description(description);
-        if (withHeaders) {
-            for (String header : List.of(RATE_LIMIT, RATE_LIMIT_POLICY, RETRY_AFTER)) {
-                response.addHeader(header, OASFactory.createObject(Header.class)
-                        .ref("#/components/headers/" + header));
-            }
+        for (String header : headers) {
+            response.addHeader(header, OASFactory.createObject(Header.class).ref("#/components/headers/" + header));
         }
         MediaType media = OASFactory.createObject(MediaType.class)
                 .schema(OASFactory.createObject(Schema.class).ref("#/components/schemas/" + schema));

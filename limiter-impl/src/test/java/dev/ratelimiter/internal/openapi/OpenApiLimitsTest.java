@@ -197,6 +197,25 @@ class OpenApiLimitsTest {
     }
 
     @Test
+    @DisplayName("the header fields are the ones ratelimiter.headers.fields names: with x-ratelimit alone, the X-RateLimit "
+            + "fields and Retry-After, no draft-10 field")
+    void configuredHeaderFields() {
+        DocumentedLimits limits = exampleLimits();
+        DocumentedLimits xOnly = new DocumentedLimits(true, limits.pathPrefixes(), limits.global(), List.of(),
+                java.util.EnumSet.of(dev.ratelimiter.internal.core.settings.HeaderFields.X_RATELIMIT));
+        OpenAPI document = exampleDocument();
+
+        OpenApiLimits.addTo(document, xOnly);
+
+        assertThat(document.getComponents().getHeaders()).containsOnlyKeys("X-RateLimit-Limit",
+                "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After");
+        assertThat(document.getComponents().getResponses().get("RateLimitExceeded").getHeaders().keySet())
+                .containsExactly("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After");
+        assertThat(document.getComponents().getHeaders().get("X-RateLimit-Reset").getDescription())
+                .contains("Unix time in seconds");
+    }
+
+    @Test
     @DisplayName("run twice (build time and startup), nothing is added twice; an application's own 429 is kept")
     void idempotentAndKeepsTheApplicationsOwn() {
         OpenAPI document = exampleDocument();

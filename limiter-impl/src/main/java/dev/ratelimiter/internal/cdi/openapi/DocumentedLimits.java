@@ -3,8 +3,13 @@ package dev.ratelimiter.internal.cdi.openapi;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
 
+import dev.ratelimiter.internal.core.settings.HeaderFields;
+
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What the application's OpenAPI document shows of the limits (docs/openapi.md): the global filter's path prefixes
@@ -18,9 +23,11 @@ import java.util.Map;
  * @param global       the global filter's buckets ({@code api-authenticated}, {@code api-anonymous}); empty when
  *                     it is off
  * @param operations   the resource methods with {@code @RateLimited} or {@code @RateLimitedBy}
+ * @param headerFields the families of rate limit header fields a refusal carries beside {@code Retry-After}
+ *                     ({@code ratelimiter.headers.fields}), at least one
  */
 public record DocumentedLimits(boolean enabled, List<String> pathPrefixes, List<Limit> global,
-                               List<Operation> operations) {
+                               List<Operation> operations, Set<HeaderFields> headerFields) {
 
     /** Nothing to show: the document is left as it is. */
     public static final DocumentedLimits NONE = new DocumentedLimits(false, List.of(), List.of(), List.of());
@@ -29,6 +36,13 @@ public record DocumentedLimits(boolean enabled, List<String> pathPrefixes, List<
         pathPrefixes = List.copyOf(pathPrefixes);
         global = List.copyOf(global);
         operations = List.copyOf(operations);
+        headerFields = Collections.unmodifiableSet(EnumSet.copyOf(headerFields));
+    }
+
+    /** The limits with the default header fields, draft-10's alone. */
+    public DocumentedLimits(boolean enabled, List<String> pathPrefixes, List<Limit> global,
+                            List<Operation> operations) {
+        this(enabled, pathPrefixes, global, operations, EnumSet.of(HeaderFields.DRAFT_10));
     }
 
     /**

@@ -69,7 +69,7 @@ public class ResourceLimits {
             }
         }
         return new DocumentedLimits(true, settings.globalLimit() ? settings.pathPrefixes() : List.of(), global,
-                operations);
+                operations, settings.headerFields());
     }
 
     /** The operations of one bean class that a bucket limits; none for a class that is no JAX-RS resource. */
