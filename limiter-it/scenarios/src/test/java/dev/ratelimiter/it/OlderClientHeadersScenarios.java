@@ -20,7 +20,7 @@ public abstract class OlderClientHeadersScenarios {
 
     /**
      * A deployment's extra configuration: the draft-6 fields alone, and no metrics, so the deployment can share a
-     * server with the example's own without registering its series twice.
+     * server with the other two without registering its series twice.
      */
     public static final String DRAFT_6 = "ratelimiter.headers.fields=draft-6\nratelimiter.metrics.system=none\n";
     /** A deployment's extra configuration: the X-RateLimit fields alone, and no metrics (as {@link #DRAFT_6}). */

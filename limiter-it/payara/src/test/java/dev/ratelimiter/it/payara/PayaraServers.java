@@ -24,24 +24,31 @@ final class PayaraServers {
      */
     static final String EXAMPLE = "limiter-example";
 
-    /** The names of {@link #MEMORY}'s deployments with the fields for older clients, without metrics. */
-    static final String DRAFT_6_FIELDS = "draft-6-fields";
-    static final String X_RATELIMIT_FIELDS = "x-ratelimit-fields";
-
     /**
      * The example in memory at {@code /limiter-example} ({@link #EXAMPLE}), with a configuration profile active
      * ({@link ExampleDeployments#PROFILES}) and the live limits' reload file ({@link LiveLimitsScenarios#CONFIG},
-     * which changes bucket {@code live} only): for {@link PayaraExampleApiIT} and {@link PayaraLiveLimitsIT}; beside
-     * it, the example with the fields for older clients ({@link #DRAFT_6_FIELDS}, {@link #X_RATELIMIT_FIELDS}) for
-     * {@link PayaraOlderClientHeadersIT}.
+     * which changes bucket {@code live} only): for {@link PayaraExampleApiIT} and {@link PayaraLiveLimitsIT}.
      */
     static final SharedMicro MEMORY = new SharedMicro("memory", () -> Map.of(EXAMPLE + ".war",
             ExampleDeployments.example(EXAMPLE + ".war",
-                    TRUSTED + ExampleDeployments.PROFILES + LiveLimitsScenarios.CONFIG),
+                    TRUSTED + ExampleDeployments.PROFILES + LiveLimitsScenarios.CONFIG)));
+
+    /** The names of {@link #OLDER_CLIENTS}' deployments: the fields for older clients, and the default fields. */
+    static final String DRAFT_6_FIELDS = "draft-6-fields";
+    static final String X_RATELIMIT_FIELDS = "x-ratelimit-fields";
+    static final String DRAFT_10_FIELDS = "draft-10-fields";
+
+    /**
+     * The example three times, with each choice of header fields ({@link OlderClientHeadersScenarios}), for
+     * {@link PayaraOlderClientHeadersIT}: on a server of their own, since Payara Micro serves one application's
+     * OpenAPI document and sums every application's readiness checks, which {@link #MEMORY}'s scenarios read.
+     */
+    static final SharedMicro OLDER_CLIENTS = new SharedMicro("older-clients", () -> Map.of(
             DRAFT_6_FIELDS + ".war", ExampleDeployments.example(DRAFT_6_FIELDS + ".war",
                     TRUSTED + OlderClientHeadersScenarios.DRAFT_6),
             X_RATELIMIT_FIELDS + ".war", ExampleDeployments.example(X_RATELIMIT_FIELDS + ".war",
-                    TRUSTED + OlderClientHeadersScenarios.X_RATELIMIT)));
+                    TRUSTED + OlderClientHeadersScenarios.X_RATELIMIT),
+            DRAFT_10_FIELDS + ".war", ExampleDeployments.example(DRAFT_10_FIELDS + ".war", TRUSTED)));
 
     /** The readiness path of the server, for an application not at {@code /}. */
     static final String READINESS = "/health/ready";
