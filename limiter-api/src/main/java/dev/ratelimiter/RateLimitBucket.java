@@ -65,6 +65,19 @@ public interface RateLimitBucket {
     }
 
     /**
+     * The key's quota in this bucket, read without spending any of it ({@link RateLimits#usage(String, CharSequence,
+     * KeyNormalization)}).
+     *
+     * @param key           the raw key
+     * @param normalization the normalization the calls that count it use
+     * @return what a call of cost 1 would be told now, counted nowhere
+     * @throws UnsupportedOperationException from an implementation that cannot read a quota (the library's can)
+     */
+    default Verdict usage(CharSequence key, KeyNormalization normalization) {
+        throw new UnsupportedOperationException("this RateLimitBucket cannot read a key's quota");
+    }
+
+    /**
      * Clears one key's counter, normalizing the raw key as the call that counted it did. Idempotent; never throws
      * for a store failure.
      *

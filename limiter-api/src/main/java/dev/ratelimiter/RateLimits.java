@@ -83,6 +83,44 @@ public interface RateLimits {
     }
 
     /**
+     * A key's quota in a bucket, read without spending any of it: what a call of cost 1 would be told now, with
+     * nothing counted (as GitHub's {@code GET /rate_limit}, which costs nothing). In one store round trip, under the
+     * key's plan where the bucket's {@code plan-resolver} property names a resolver (as {@link #consume} decides).
+     * Unlike a {@link #consume} of cost 0, it is no decision: it adds nothing to the response's RateLimit headers,
+     * to the decisions in the metrics or to the {@link RateLimitDenied} events, and a bucket in shadow mode shows
+     * its real counts (docs/guide.md#reading-a-keys-quota).
+     *
+     * @param bucketName    a configured bucket
+     * @param key           the raw key, as the calls that count it give it
+     * @param normalization the normalization those calls use ({@link RateLimitKeyResolver#normalization()}, a
+     *                      {@link RateLimitKey}'s)
+     * @return {@code ALLOWED} when one more attempt fits in every window, else {@code DENIED}; {@code limit},
+     *         {@code remaining} and {@code resetAfter} of the bucket's one window (for several, the one with the
+     *         fewest attempts left), and each window's in {@link Verdict#windows()} for a bucket of several; a key
+     *         never counted has every window at its limit and its whole length to run (a token bucket: full). During
+     *         a store outage, the bucket's outage policy answers: the fallback's counts, or {@code UNAVAILABLE}
+     *         (fail closed) or {@code ALLOWED} with nothing known (fail open)
+     * @throws IllegalArgumentException      if the bucket is not configured
+     * @throws UnsupportedOperationException from an implementation that cannot read a quota (the library's can)
+     */
+    default Verdict usage(String bucketName, CharSequence key, KeyNormalization normalization) {
+        throw new UnsupportedOperationException("this RateLimits cannot read a key's quota");
+    }
+
+    /**
+     * As {@link #usage(String, CharSequence, KeyNormalization)} for a raw key normalized with
+     * {@link KeyNormalization#NONE}.
+     *
+     * @param bucketName a configured bucket
+     * @param key        the raw key
+     * @return the quota left, counted nowhere
+     * @throws IllegalArgumentException if the bucket is not configured
+     */
+    default Verdict usage(String bucketName, CharSequence key) {
+        return usage(bucketName, key, KeyNormalization.NONE);
+    }
+
+    /**
      * Clears one key's counter (raw key, {@link KeyNormalization#NONE}). Idempotent; never throws for a backend
      * failure.
      *

@@ -411,6 +411,38 @@ public abstract class ExampleApiScenarios {
         assertBurstOfPlan("globex", 20, 20);
     }
 
+    @Test
+    @DisplayName("/api/usage shows a tenant its reports quota under its plan, spends none of it, and asks for the tenant")
+    void usageReadWithoutSpending() {
+        String tenant = "umbrella-" + UUID.randomUUID();
+        JsonObject fresh = quota(tenant);
+        assertThat(fresh.getString("bucket")).isEqualTo("reports");
+        assertThat(fresh.getString("window")).isEqualTo("PT1M");
+        assertThat(fresh.getInt("limit")).as("no plan: the free 5 per minute").isEqualTo(5);
+        assertThat(fresh.getInt("remaining")).as("a full bucket: the free burst").isEqualTo(3);
+        assertThat(quota(tenant).getInt("remaining")).as("reading spent nothing").isEqualTo(3);
+
+        assertThat(client().getWith("api/reports", "X-Tenant", tenant).statusCode()).isEqualTo(200);
+        JsonObject after = quota(tenant);
+        // A token comes back every 12 s: one report is missing unless that long went by.
+        assertThat(after.getInt("remaining")).isBetween(2, 3);
+        assertThat(after.getInt("reset_seconds")).isBetween(0, 12);
+
+        assertThat(quota("acme").getInt("limit")).as("acme is on pro").isEqualTo(50);
+        HttpResponse<String> anonymous = client().get("api/usage");
+        assertThat(anonymous.statusCode()).as(anonymous.body()).isEqualTo(400);
+        assertThat(anonymous.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/problem+json");
+    }
+
+    /** The tenant's one quota in {@code GET /api/usage}, which must answer 200. */
+    private JsonObject quota(String tenant) {
+        HttpResponse<String> response = client().getWith("api/usage", "X-Tenant", tenant);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        JsonObject body = ExampleApi.json(response);
+        assertThat(body.getString("tenant")).isEqualTo(tenant);
+        return body.getJsonArray("quotas").getJsonObject(0);
+    }
+
     /**
      * {@code tenant}'s reports, each from another address, until refused: a full bucket's {@code burst}, plus what
      * the plan's {@code perMinute} refilled meanwhile, then 429 with RateLimit-Policy naming the plan's rate.

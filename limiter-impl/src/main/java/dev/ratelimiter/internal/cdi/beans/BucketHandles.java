@@ -53,6 +53,11 @@ public class BucketHandles {
         }
 
         @Override
+        public Verdict usage(CharSequence key, KeyNormalization normalization) {
+            return facade.usage(name, key, normalization);
+        }
+
+        @Override
         public void reset(CharSequence key, KeyNormalization normalization) {
             facade.reset(name, key, normalization);
         }

@@ -93,6 +93,13 @@ public class RateLimitsFacade implements RateLimits {
         }
     }
 
+    /** Reads through the decider under the key's plan, recording nothing (see {@link RateLimits#usage}). */
+    @Override
+    public Verdict usage(String bucketName, CharSequence key, KeyNormalization normalization) {
+        Bucket bucket = planned(decider.bucket(bucketName), key, normalization, 0);
+        return decider.usage(bucket, key, normalization);
+    }
+
     @Override
     public void reset(String bucketName, CharSequence key, KeyNormalization normalization) {
         decider.reset(decider.bucket(bucketName), key, normalization);

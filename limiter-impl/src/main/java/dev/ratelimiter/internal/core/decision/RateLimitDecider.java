@@ -244,6 +244,23 @@ public class RateLimitDecider {
     }
 
     /**
+     * An application key's quota in the bucket, read without spending it: the chain's answer to a call of cost 0
+     * (which counts nothing and is refused exactly when a call of cost 1 would be), with none of a decision's
+     * effects: no metrics, no denial event, no shadow mode (docs/guide.md#reading-a-keys-quota).
+     *
+     * @param bucket        the bucket, under the key's plan
+     * @param rawKey        the raw key
+     * @param normalization how it is normalized before it is hashed
+     * @return the verdict after the bucket's outage policy; {@code UNAVAILABLE} only for a fail-closed outage
+     */
+    public Verdict usage(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
+        DecisionPath path = source.path();
+        String key = path.assembly().keys().counterKey(KeyNamespace.APPLICATION,
+                KeyNormalizer.normalize(rawKey, normalization));
+        return path.assembly().limiter().consume(bucket, key, 0);
+    }
+
+    /**
      * Refuses a cost no call could be allowed with, or a negative one.
      *
      * @throws IllegalArgumentException naming the bucket, the cost and the accepted range
