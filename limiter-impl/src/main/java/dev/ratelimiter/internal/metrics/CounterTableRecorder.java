@@ -103,6 +103,14 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
     }
 
     @Override
+    public final void nearLimit(Bucket bucket) {
+        BucketSeries series = byBucket.get(bucket.name());
+        if (series != null) {
+            increment(series.nearLimits);
+        }
+    }
+
+    @Override
     public final void cachedDenial(Bucket bucket) {
         BucketSeries series = byBucket.get(bucket.name());
         if (series != null) {
@@ -162,6 +170,7 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
         final C fallbacks;
         final C failOpens;
         final C cachedDenials;
+        final C nearLimits;
         final C refundsGiven;
         final C refundsDropped;
         final Map<PlanMiss, C> planMisses = new EnumMap<>(PlanMiss.class);
@@ -180,6 +189,7 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
             fallbacks = counter(Series.FALLBACKS, "bucket", bucket);
             failOpens = counter(Series.FAIL_OPEN, "bucket", bucket);
             cachedDenials = counter(Series.CACHED_DENIALS, "bucket", bucket);
+            nearLimits = counter(Series.NEAR_LIMIT, "bucket", bucket);
             refundsGiven = counter(Series.REFUNDS, "bucket", bucket, "outcome", "given");
             refundsDropped = counter(Series.REFUNDS, "bucket", bucket, "outcome", "dropped");
             for (PlanMiss reason : PlanMiss.values()) {

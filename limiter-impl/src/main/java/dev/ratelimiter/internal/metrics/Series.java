@@ -11,6 +11,8 @@ enum Series {
             + "in shadow mode, which let the call go on", Series.NONE),
     FALLBACKS("fallbacks", "Decisions made by the per-process fallback while the store was out", Series.NONE),
     FAIL_OPEN("fail_open", "Attempts allowed uncounted by a fail-open bucket while the store was out", Series.NONE),
+    NEAR_LIMIT("near_limit", "Allowed decisions that left a window below ratelimiter.near-limit.percent of its "
+            + "capacity", Series.NONE),
     CACHED_DENIALS("cached_denials", "Refusals answered from this process's memory without a store call",
             Series.NONE),
     REFUNDS("refunds", "Costs given back for successful calls by buckets that count failures only, per bucket and "

@@ -53,6 +53,8 @@ class MicrometerMetricsRecorderTest {
         recorder.failOpen(login);
         recorder.decision(login, Outcome.ALLOWED);
         recorder.cachedDenial(login);
+        recorder.nearLimit(login);
+        recorder.nearLimit(login);
         recorder.refund(login, true);
         recorder.refund(login, false);
         recorder.refund(login, false);
@@ -63,6 +65,7 @@ class MicrometerMetricsRecorderTest {
         assertThat(registry.get("rate_limiter.fallbacks").counter().count()).isEqualTo(1);
         assertThat(registry.get("rate_limiter.fail_open").counter().count()).isEqualTo(2);
         assertThat(registry.get("rate_limiter.cached_denials").counter().count()).isEqualTo(1);
+        assertThat(registry.get("rate_limiter.near_limit").tag("bucket", "login").counter().count()).isEqualTo(2);
         assertThat(registry.get("rate_limiter.refunds").tag("outcome", "given").counter().count()).isEqualTo(1);
         assertThat(registry.get("rate_limiter.refunds").tag("outcome", "dropped").counter().count()).isEqualTo(2);
         assertThat(registry.get("rate_limiter.decisions")
@@ -79,9 +82,9 @@ class MicrometerMetricsRecorderTest {
         recorder.register(List.of(login), Map.of(), "valkey", degraded::get);
         java.util.concurrent.atomic.AtomicInteger rejected = new java.util.concurrent.atomic.AtomicInteger();
         recorder.rejectedSettings(rejected::get);
-        // decisions: 2 plan labels (none, explicit) x 5 outcomes; 5 other counts of the bucket; 4 plan misses;
+        // decisions: 2 plan labels (none, explicit) x 5 outcomes; 6 other counts of the bucket; 4 plan misses;
         // 2 plan cache results; the backend's errors, flag and timer; the settings a reload kept out
-        assertThat(registry.getMeters()).hasSize(10 + 5 + 4 + 2 + 3 + 1).allSatisfy(meter ->
+        assertThat(registry.getMeters()).hasSize(10 + 6 + 4 + 2 + 3 + 1).allSatisfy(meter ->
                 assertThat(meter.getId().getDescription()).as(meter.getId().getName()).isNotBlank());
         assertThat(registry.get("rate_limiter.decisions")
                 .tag("plan", "none").tag("outcome", "denied").counter().getId().getDescription())

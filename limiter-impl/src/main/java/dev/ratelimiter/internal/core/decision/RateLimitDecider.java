@@ -3,6 +3,7 @@ package dev.ratelimiter.internal.core.decision;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.RateLimitDenied;
+import dev.ratelimiter.RateLimitNearLimit;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.chain.BatchingLimiter;
 import dev.ratelimiter.internal.core.chain.LimiterAssembly;
@@ -38,6 +39,7 @@ public class RateLimitDecider {
     private final DecisionSource source;
     private final Supplier<LimiterSettings> settings;
     private final Consumer<RateLimitDenied> denials;
+    private final Consumer<RateLimitNearLimit> nearLimits;
 
     /**
      * @param source   the chain and the clock, asked once per decision
@@ -46,14 +48,29 @@ public class RateLimitDecider {
      */
     public RateLimitDecider(DecisionSource source, Supplier<LimiterSettings> settings,
                             Consumer<RateLimitDenied> denials) {
+        this(source, settings, denials, near -> { });
+    }
+
+    /**
+     * @param source     the chain and the clock, asked once per decision
+     * @param settings   the settings in force, reloaded ones included (docs/live-limits.md): the configured buckets
+     *                   and the near-limit share
+     * @param denials    told of each denial, on the deciding thread (in a server: the CDI event
+     *                   {@code RateLimitDenied})
+     * @param nearLimits told of each call that takes a key below the near-limit share of a window, on the deciding
+     *                   thread (in a server: the CDI event {@code RateLimitNearLimit}; docs/guide.md#near-the-limit)
+     */
+    public RateLimitDecider(DecisionSource source, Supplier<LimiterSettings> settings,
+                            Consumer<RateLimitDenied> denials, Consumer<RateLimitNearLimit> nearLimits) {
         this.source = source;
         this.settings = settings;
         this.denials = denials;
+        this.nearLimits = nearLimits;
     }
 
     /** For a CDI client proxy, which subclasses a normal-scoped bean's type; not for deciding. */
     protected RateLimitDecider() {
-        this(null, null, null);
+        this(null, null, null, null);
     }
 
     /**
@@ -111,7 +128,7 @@ public class RateLimitDecider {
         if (counted != null) {
             keepCounted(path, new StoreItem(bucket, key, cost), verdict, decidedAt, counted);
         }
-        return settle(path, bucket, namespace, normalized, key, verdict);
+        return settle(path, bucket, namespace, normalized, key, cost, verdict);
     }
 
     /** Adds the call to {@code counted} if the chain counted it somewhere, so it has something to give back. */
@@ -218,7 +235,7 @@ public class RateLimitDecider {
                     keepCounted(path, item, verdict, decidedAt, counted);
                 }
                 Verdict answer = settle(path, item.bucket(), keys.get(done).namespace(), normalized[done], item.key(),
-                        verdict);
+                        item.cost(), verdict);
                 verdicts[done++] = answer;
                 if (answer.outcome() != Verdict.Outcome.ALLOWED) {
                     return done == count ? verdicts : Arrays.copyOf(verdicts, done);
@@ -228,9 +245,12 @@ public class RateLimitDecider {
         return verdicts;
     }
 
-    /** What {@link #decide} does with the chain's verdict: shadow mode, the metrics, the denial event. */
+    /**
+     * What {@link #decide} does with the chain's verdict: shadow mode, the metrics, the denial event, the near-limit
+     * count and event.
+     */
     private Verdict settle(DecisionPath path, Bucket bucket, KeyNamespace namespace, String normalized,
-                           String key, Verdict verdict) {
+                           String key, long cost, Verdict verdict) {
         ShadowMode shadow = path.assembly().shadow();
         if (verdict.outcome() != Verdict.Outcome.ALLOWED && shadow.covers(bucket)) {
             return shadow.letThrough(bucket, key, verdict);
@@ -239,8 +259,26 @@ public class RateLimitDecider {
         if (verdict.outcome() == Verdict.Outcome.DENIED) {
             denials.accept(new RateLimitDenied(bucket, path.assembly().keys().eventKey(namespace, normalized, key),
                     verdict));
+        } else {
+            int percent = settings.get().nearLimitPercent();
+            if (NearLimit.near(bucket, verdict, percent)) {
+                nearLimit(path, bucket, namespace, normalized, key, cost, verdict, percent);
+            }
         }
         return verdict;
+    }
+
+    /** Counts a call that left a window below the near-limit share, and tells of the one that crossed into it. */
+    private void nearLimit(DecisionPath path, Bucket bucket, KeyNamespace namespace, String normalized, String key,
+                           long cost, Verdict verdict, int percent) {
+        path.metrics().nearLimit(bucket);
+        int window = NearLimit.crossed(bucket, verdict, cost, percent);
+        if (window != NearLimit.NONE) {
+            long remaining = verdict.windows().isEmpty() ? verdict.remaining()
+                    : verdict.windows().get(window).remaining();
+            nearLimits.accept(new RateLimitNearLimit(bucket, path.assembly().keys().eventKey(namespace, normalized,
+                    key), bucket.limits().get(window), NearLimit.capacity(bucket, window), remaining, verdict));
+        }
     }
 
     /**

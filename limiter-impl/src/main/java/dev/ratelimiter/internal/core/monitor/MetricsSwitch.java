@@ -57,6 +57,11 @@ public final class MetricsSwitch implements RateLimiterMetrics {
     }
 
     @Override
+    public void nearLimit(Bucket bucket) {
+        target.nearLimit(bucket);
+    }
+
+    @Override
     public void backendError(String backend) {
         target.backendError(backend);
     }

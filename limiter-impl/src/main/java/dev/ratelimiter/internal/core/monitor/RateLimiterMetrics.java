@@ -63,6 +63,14 @@ public interface RateLimiterMetrics extends OutageListener {
     }
 
     /**
+     * One allowed decision that left a window of the bucket below the near-limit share
+     * ({@code ratelimiter.near-limit.percent}, docs/guide.md#near-the-limit); it is also reported as a
+     * {@link #decision}.
+     */
+    default void nearLimit(Bucket bucket) {
+    }
+
+    /**
      * One refusal answered from memory, without a store call ({@code chain.DenyCacheLimiter}); it is also reported as a
      * {@link #decision} like any other.
      */

@@ -50,6 +50,9 @@ import java.util.TreeSet;
  *                               (docs/live-limits.md)
  * @param openApi                whether the limits are added to the application's OpenAPI document
  *                               ({@code openapi.enabled}, docs/openapi.md)
+ * @param nearLimitPercent       {@link PropertyTable#NEAR_LIMIT_PERCENT}: the share of a window's capacity, in
+ *                               percent, below which an allowed decision is near the limit
+ *                               (docs/guide.md#near-the-limit); 0: off
  */
 public record LimiterSettings(
         boolean enabled,
@@ -74,7 +77,8 @@ public record LimiterSettings(
         Map<String, BucketPlans> plans,
         PlanCacheSettings planCache,
         ReloadSettings reload,
-        boolean openApi) {
+        boolean openApi,
+        int nearLimitPercent) {
 
     /** The bucket the global filter uses for authenticated requests. */
     public static final String API_AUTHENTICATED = "api-authenticated";
@@ -104,7 +108,7 @@ public record LimiterSettings(
         return new LimiterSettings(enabled, backend, buckets, globalLimit, pathPrefixes, trustedProxies,
                 ipv6PrefixLength, keySecret, headersOnSuccess, headerFields, memoryMaxKeys, memorySweepInterval,
                 healthDownWhenDegraded, breaker, denyCache, keyResolver, shadowBuckets, counting, metricsSystem, plans,
-                planCache, reload, openApi);
+                planCache, reload, openApi, nearLimitPercent);
     }
 
     /** The bucket's plans and plan resolver from configuration, {@link BucketPlans#NONE} when it has neither. */

@@ -142,6 +142,8 @@ public final class PropertyTable {
     public static final Property HEADERS_FIELDS = list("headers.fields", "draft-10");
     /** Readiness DOWN instead of UP while a shared store is degraded. */
     public static final Property HEALTH_DOWN_WHEN_DEGRADED = bool("health.down-when-degraded", false);
+    /** The share of a window's capacity below which a decision counts as near the limit; 0 turns it off. */
+    public static final Property NEAR_LIMIT_PERCENT = wholeNumber("near-limit.percent", 20, 0, 100);
     /** The one metrics library that records, or {@code auto}. */
     public static final Property METRICS_SYSTEM = text("metrics.system", "auto");
 
@@ -206,7 +208,7 @@ public final class PropertyTable {
             BUCKET_FAILURE_STATUSES, BUCKET_PLANS, PLAN_LIMIT, PLAN_LIMITS, PLAN_BURST, BUCKET_PLAN_RESOLVER,
             API_ENABLED, API_PATH_PREFIXES, API_KEY_RESOLVER, TRUSTED_PROXIES,
             IPV6_PREFIX_LENGTH, KEY_SECRET, HEADERS_ON_SUCCESS, HEADERS_FIELDS, MEMORY_MAX_KEYS, MEMORY_SWEEP_INTERVAL,
-            DENY_CACHE_MAX_AGE, HEALTH_DOWN_WHEN_DEGRADED, METRICS_SYSTEM, PLANS_CACHE_TTL, PLANS_CACHE_MAX_ENTRIES,
+            DENY_CACHE_MAX_AGE, HEALTH_DOWN_WHEN_DEGRADED, METRICS_SYSTEM, NEAR_LIMIT_PERCENT, PLANS_CACHE_TTL, PLANS_CACHE_MAX_ENTRIES,
             RELOAD_INTERVAL, RELOAD_FILE, OPENAPI_ENABLED,
             BREAKER_FAILURE_THRESHOLD, BREAKER_INITIAL_BACKOFF, BREAKER_MAX_BACKOFF, BREAKER_SUCCESS_THRESHOLD);
 

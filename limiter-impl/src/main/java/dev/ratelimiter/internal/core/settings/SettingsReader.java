@@ -171,7 +171,8 @@ public final class SettingsReader {
         return new LimiterSettings(enabled, backend, buckets, globalLimit, prefixes, trustedProxies, ipv6PrefixLength,
                 keySecret, headersOnSuccess, headerFields, maxKeys, sweepInterval, downWhenDegraded, breaker,
                 denyCache, keyResolver, bucketsReader.shadowBuckets(), bucketsReader.counting(), metricsSystem,
-                plans, planCache, reload, bool(PropertyTable.OPENAPI_ENABLED));
+                plans, planCache, reload, bool(PropertyTable.OPENAPI_ENABLED),
+                integer(PropertyTable.NEAR_LIMIT_PERCENT));
     }
 
     /** {@link PropertyTable#HEADERS_FIELDS}: each item a family's spelling, at least one; draft-10 alone if wrong. */

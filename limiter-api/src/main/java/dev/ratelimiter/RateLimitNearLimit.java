@@ -1,0 +1,26 @@
+package dev.ratelimiter;
+
+/**
+ * CDI event fired synchronously, on the deciding thread, by the decision whose call leaves a key with fewer attempts
+ * than {@code ratelimiter.near-limit.percent} (20 % by default) of what a window holds (its limit), when the key had at least
+ * that many before the call: the moment to warn a customer before its calls are refused. Observe it with
+ * {@code void onNearLimit(@Observes RateLimitNearLimit near)}; the request that crossed is the one being served, so
+ * its principal or tenant says whom to warn (docs/guide.md#near-the-limit).
+ *
+ * <p>Once per key and window for a fixed window, whose count only grows until the window ends; a token bucket
+ * refills and a sliding window slides, so a key whose count falls back above the share and crosses again fires
+ * again. A key counted by the per-process fallback during a store outage may cross there too. Never for a refused
+ * call: it counted nothing.
+ *
+ * @param bucket    the bucket, under the key's plan
+ * @param hashedKey the key after normalization and hashing (as {@link RateLimitDenied#hashedKey()}); never the
+ *                  login, principal name or address in clear
+ * @param window    the window that crossed (of a bucket of several, the shortest that did)
+ * @param limit     what that window holds when untouched: its limit, or a token bucket's burst (the tokens it holds
+ *                  when full)
+ * @param remaining attempts left in it after the call, below {@code limit × percent / 100}
+ * @param verdict   the call's verdict, {@code ALLOWED}
+ */
+public record RateLimitNearLimit(Bucket bucket, String hashedKey, Limit window, long limit, long remaining,
+                                 Verdict verdict) {
+}
