@@ -3,6 +3,7 @@ package dev.ratelimiter.bench;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.RateLimitDenied;
+import dev.ratelimiter.internal.core.decision.NearLimit;
 import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.contract.CountingLimiter;
@@ -158,6 +159,9 @@ final class LibraryPaths {
      * store, the outage policy around the in-memory limiter for {@code MEMORY}.
      */
     static final class Decision implements AutoCloseable {
+        /** {@code ratelimiter.near-limit.percent}'s default, as the decider applies it. */
+        private static final int NEAR_LIMIT_PERCENT = 20;
+
         private final CounterKeyHasher keys;
         private final RateLimiterMetrics metrics;
         private final Limiter limiter;
@@ -237,6 +241,8 @@ final class LibraryPaths {
             if (verdict.outcome() == Verdict.Outcome.DENIED) {
                 denials.accept(new RateLimitDenied(bucket, keys.eventKey(KeyNamespace.APPLICATION, normalized, key),
                         verdict));
+            } else if (NearLimit.near(bucket, verdict, NEAR_LIMIT_PERCENT)) {
+                metrics.nearLimit(bucket); // the event's crossing is one call per window: not on this path
             }
             return verdict;
         }

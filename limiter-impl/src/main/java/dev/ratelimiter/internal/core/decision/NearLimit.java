@@ -12,10 +12,10 @@ import dev.ratelimiter.spi.TokenBucketTiming;
  * exactly one call of a window crosses. A window's capacity is its limit, or a token bucket's burst. A percent of 0
  * turns it off; a refused call counted nothing, so is never near.
  */
-final class NearLimit {
+public final class NearLimit {
 
     /** Answer of {@link #crossed} when the call crossed into no window's share. */
-    static final int NONE = -1;
+    public static final int NONE = -1;
 
     private NearLimit() {
     }
@@ -26,7 +26,7 @@ final class NearLimit {
      * @param percent the share, in percent of a window's capacity, from 0 (off) to 100
      * @return whether the call, allowed, left any window below the share
      */
-    static boolean near(Bucket bucket, Verdict verdict, int percent) {
+    public static boolean near(Bucket bucket, Verdict verdict, int percent) {
         if (percent == 0 || verdict.outcome() != Verdict.Outcome.ALLOWED) {
             return false;
         }
@@ -49,7 +49,7 @@ final class NearLimit {
      * @return the index (in {@link Bucket#limits()} order, shortest window first) of the first window the call
      *         took below the share, or {@link #NONE}
      */
-    static int crossed(Bucket bucket, Verdict verdict, long cost, int percent) {
+    public static int crossed(Bucket bucket, Verdict verdict, long cost, int percent) {
         if (cost == 0) {
             return NONE;
         }
@@ -75,7 +75,7 @@ final class NearLimit {
     }
 
     /** A window's capacity: its limit, or a token bucket's burst (the tokens it holds when full). */
-    static long capacity(Bucket bucket, int window) {
+    public static long capacity(Bucket bucket, int window) {
         return bucket.isTokenBucket() ? TokenBucketTiming.capacity(bucket, window)
                 : bucket.limits().get(window).limit();
     }

@@ -40,6 +40,10 @@ public class RateLimitDecider {
     private final Supplier<LimiterSettings> settings;
     private final Consumer<RateLimitDenied> denials;
     private final Consumer<RateLimitNearLimit> nearLimits;
+    // ratelimiter.near-limit.percent, read at the first allowed decision: it applies at startup only (a reload changes
+    // buckets), and a field spares each decision a call through the configuration's client proxy. -1: not read yet;
+    // a race reads the same value twice.
+    private int nearLimitPercent = -1;
 
     /**
      * @param source   the chain and the clock, asked once per decision
@@ -260,7 +264,11 @@ public class RateLimitDecider {
             denials.accept(new RateLimitDenied(bucket, path.assembly().keys().eventKey(namespace, normalized, key),
                     verdict));
         } else {
-            int percent = settings.get().nearLimitPercent();
+            int percent = nearLimitPercent;
+            if (percent < 0) {
+                percent = settings.get().nearLimitPercent();
+                nearLimitPercent = percent;
+            }
             if (NearLimit.near(bucket, verdict, percent)) {
                 nearLimit(path, bucket, namespace, normalized, key, cost, verdict, percent);
             }
