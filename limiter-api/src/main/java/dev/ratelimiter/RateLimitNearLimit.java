@@ -7,15 +7,17 @@ package dev.ratelimiter;
  * {@code void onNearLimit(@Observes RateLimitNearLimit near)}; the request that crossed is the one being served, so
  * its principal or tenant says whom to warn (docs/guide.md#near-the-limit).
  *
- * <p>Once per key and window for a fixed window, whose count only grows until the window ends; a token bucket
- * refills and a sliding window slides, so a key whose count falls back above the share and crosses again fires
- * again. A key counted by the per-process fallback during a store outage may cross there too. Never for a refused
- * call: it counted nothing.
+ * <p>Once per key and window for a fixed window, whose count only grows until the window ends (a call that takes
+ * several windows of a bucket there fires once per window); a token bucket refills and a sliding window slides, so a
+ * key whose count falls back above the share and crosses again fires again. A key counted by the per-process
+ * fallback during a store outage may cross there too. Never for a refused call (it counted nothing), a bucket in
+ * shadow mode (its limit is not enforced yet) or a bucket that counts failures only (its calls are counted before
+ * their outcome is known).
  *
  * @param bucket    the bucket, under the key's plan
  * @param hashedKey the key after normalization and hashing (as {@link RateLimitDenied#hashedKey()}); never the
  *                  login, principal name or address in clear
- * @param window    the window that crossed (of a bucket of several, the shortest that did)
+ * @param window    the window that crossed
  * @param limit     what that window holds when untouched: its limit, or a token bucket's burst (the tokens it holds
  *                  when full)
  * @param remaining attempts left in it after the call, below {@code limit × percent / 100}

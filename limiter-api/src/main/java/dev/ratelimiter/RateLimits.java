@@ -87,8 +87,9 @@ public interface RateLimits {
      * nothing counted (as GitHub's {@code GET /rate_limit}, which costs nothing). In one store round trip, under the
      * key's plan where the bucket's {@code plan-resolver} property names a resolver (as {@link #consume} decides).
      * Unlike a {@link #consume} of cost 0, it is no decision: it adds nothing to the response's RateLimit headers,
-     * to the decisions in the metrics or to the {@link RateLimitDenied} events, and a bucket in shadow mode shows
-     * its real counts (docs/guide.md#reading-a-keys-quota).
+     * to the decisions or near-limit calls in the metrics, or to the events, and a bucket in shadow mode shows its
+     * real counts; what the store path counts on its own (a refusal answered from memory, an outage policy's
+     * answer) it counts for a read too (docs/guide.md#reading-a-keys-quota).
      *
      * @param bucketName    a configured bucket
      * @param key           the raw key, as the calls that count it give it
@@ -97,7 +98,8 @@ public interface RateLimits {
      * @return {@code ALLOWED} when one more attempt fits in every window, else {@code DENIED}; {@code limit},
      *         {@code remaining} and {@code resetAfter} of the bucket's one window (for several, the one with the
      *         fewest attempts left), and each window's in {@link Verdict#windows()} for a bucket of several; a key
-     *         never counted has every window at its limit and its whole length to run (a token bucket: full). During
+     *         never counted has every window at its limit and its whole length to run (a token bucket: full, its
+     *         {@code resetAfter} the time until full, or when empty until the next token). During
      *         a store outage, the bucket's outage policy answers: the fallback's counts, or {@code UNAVAILABLE}
      *         (fail closed) or {@code ALLOWED} with nothing known (fail open)
      * @throws IllegalArgumentException      if the bucket is not configured

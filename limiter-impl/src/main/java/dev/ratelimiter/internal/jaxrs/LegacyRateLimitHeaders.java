@@ -14,10 +14,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The older rate limit header fields, which describe one window: the most restrictive of every window consulted
- * during the request, the one with the fewest attempts left (of those, the one that ends last, since a client that
- * waits for it waits for the others too). Clients written for them read one limit, one remainder and one reset
- * time, and cannot read draft-10's lists (docs/reference.md#fields-for-older-clients):
+ * The older rate limit header fields, which describe one window ({@link #mostRestrictive}): on a refusal, the
+ * refusing bucket's, 0 left, resetting when {@code Retry-After} says; otherwise the window with the fewest attempts
+ * left of every window consulted during the request (of those, the one that ends last, since a client that waits
+ * for it waits for the others too). Clients written for them read one limit, one remainder and one reset time, and
+ * cannot read draft-10's lists (docs/reference.md#fields-for-older-clients):
  * <pre>
  * RateLimit-Limit: 5          X-RateLimit-Limit: 5
  * RateLimit-Remaining: 4      X-RateLimit-Remaining: 4
@@ -25,7 +26,8 @@ import java.util.Set;
  * </pre>
  * {@code RateLimit-*} ({@link HeaderFields#DRAFT_6}, draft-ietf-httpapi-ratelimit-headers-06) gives the reset
  * in seconds from now, rounded up and at least 1, as draft-10's {@code t}; {@code X-RateLimit-*}
- * ({@link HeaderFields#X_RATELIMIT}) gives it as a Unix time in seconds, rounded up, as GitHub's API does.
+ * ({@link HeaderFields#X_RATELIMIT}) gives it as a Unix time in seconds, rounded up, as GitHub's API does, from the
+ * machine's wall clock.
  */
 public final class LegacyRateLimitHeaders {
 
@@ -97,17 +99,24 @@ public final class LegacyRateLimitHeaders {
     }
 
     /**
-     * The window with the fewest attempts left among every window of {@code applied}, of those the one that ends
-     * last; a verdict without each window's state (an outage's) counts as each of its bucket's windows with the
-     * verdict's own remainder and reset.
+     * The window the older fields describe. A refusal's, when a verdict of {@code applied} refused ({@code DENIED},
+     * or {@code UNAVAILABLE} in an outage): its limit (of several windows, the refusing window's), 0 left, since the
+     * request cannot go on, and its {@code resetAfter}, which {@code Retry-After} gives; of several refusals (decisions
+     * in code go on after one), the one that ends last. Otherwise the window with the fewest attempts left among every
+     * window of {@code applied}, of those the one that ends last; a verdict without each window's state counts as
+     * each of its bucket's windows with the verdict's own remainder and reset.
      *
      * @return empty only when {@code applied} is
      */
     static Optional<Window> mostRestrictive(List<Applied> applied) {
+        Window refusal = null;
         Window most = null;
         for (Applied a : applied) {
             Verdict verdict = a.verdict();
-            if (verdict.windows().isEmpty()) {
+            if (verdict.outcome() != Verdict.Outcome.ALLOWED) {
+                Window refused = new Window(verdict.limit(), 0, verdict.resetAfter());
+                refusal = stricter(refusal, refused);
+            } else if (verdict.windows().isEmpty()) {
                 for (Limit limit : a.bucket().limits()) {
                     most = stricter(most, new Window(limit.limit(), verdict.remaining(), verdict.resetAfter()));
                 }
@@ -117,7 +126,7 @@ public final class LegacyRateLimitHeaders {
                 }
             }
         }
-        return Optional.ofNullable(most);
+        return Optional.ofNullable(refusal != null ? refusal : most);
     }
 
     private static Window stricter(Window most, Window candidate) {

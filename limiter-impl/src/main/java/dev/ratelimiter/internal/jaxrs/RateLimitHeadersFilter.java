@@ -34,8 +34,9 @@ public class RateLimitHeadersFilter implements ContainerResponseFilter {
     @Inject
     LimiterConfiguration configuration;
 
-    @Inject
-    InstantSource clock;
+    // X-RateLimit-Reset is a Unix time: the machine's wall clock now, not the library's clock (the startup instant
+    // plus the time elapsed, which a wall clock stepped after startup leaves behind).
+    private final InstantSource wallClock = InstantSource.system();
 
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
@@ -66,6 +67,6 @@ public class RateLimitHeadersFilter implements ContainerResponseFilter {
                 headers.putSingle(RateLimitHeaders.RATE_LIMIT, RateLimitHeaders.rateLimit(verdicts));
             }
         }
-        LegacyRateLimitHeaders.write(headers, fields, verdicts, clock.instant());
+        LegacyRateLimitHeaders.write(headers, fields, verdicts, wallClock.instant());
     }
 }

@@ -58,11 +58,21 @@ class NearLimitCdiTest {
         Map<String, String> properties = new HashMap<>(Map.of(
                 "ratelimiter.buckets.exports.limit", "10",
                 "ratelimiter.buckets.exports.window", "PT1M",
+                "ratelimiter.buckets.trial.limit", "10",
+                "ratelimiter.buckets.trial.window", "PT1M",
+                "ratelimiter.buckets.trial.mode", "shadow",
                 "ratelimiter.metrics.system", "micrometer"));
         if (percent != null) {
             properties.put("ratelimiter.near-limit.percent", percent);
         }
-        cdi = CdiContainer.start(properties, Warnings.class, Registry.class);
+        properties.put("ratelimiter.buckets.attempts.limit", "3");
+        properties.put("ratelimiter.buckets.attempts.window", "PT15M");
+        properties.put("ratelimiter.buckets.attempts.count", "failures");
+        for (String other : new String[] {"plain", "typed"}) { // FailuresOnlyService's other buckets
+            properties.put("ratelimiter.buckets." + other + ".limit", "2");
+            properties.put("ratelimiter.buckets." + other + ".window", "PT15M");
+        }
+        cdi = CdiContainer.start(properties, Warnings.class, Registry.class, FailuresOnlyService.class);
         return cdi.select(RateLimits.class);
     }
 
@@ -116,6 +126,37 @@ class NearLimitCdiTest {
         limits.consume("exports", second, 6);
         assertThat(cdi.select(Warnings.class).seen()).hasSize(2);
         assertThat(cdi.select(Warnings.class).seen().get(1).remaining()).isEqualTo(4);
+    }
+
+    @Test
+    @DisplayName("a bucket in shadow mode is counted near the limit but fires no event: its limit is not enforced yet")
+    void shadowCountsWithoutEvent() {
+        RateLimits limits = start(null);
+        String tenant = "tenant-" + UUID.randomUUID();
+        for (int i = 1; i <= 10; i++) {
+            limits.consume("trial", tenant);
+        }
+        assertThat(cdi.select(Warnings.class).seen()).isEmpty();
+        assertThat(Registry.MICROMETER.get("rate_limiter.near_limit").tag("bucket", "trial").counter().count())
+                .isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("a bucket that counts failures only is not watched: a success counted before it is given back never warns")
+    void failuresOnlyNotWatched() {
+        start(null);
+        FailuresOnlyService service = cdi.select(FailuresOnlyService.class);
+        String key = "k-" + UUID.randomUUID();
+        for (int i = 0; i < 2; i++) {
+            org.assertj.core.api.Assertions.assertThatExceptionOfType(IllegalStateException.class)
+                    .isThrownBy(() -> service.attempt(key, true));
+        }
+        for (int i = 0; i < 3; i++) {
+            assertThat(service.attempt(key, false)).isEqualTo("ok");
+        }
+        assertThat(cdi.select(Warnings.class).seen()).isEmpty();
+        assertThat(Registry.MICROMETER.get("rate_limiter.near_limit").tag("bucket", "attempts").counter().count())
+                .isZero();
     }
 
     @Test

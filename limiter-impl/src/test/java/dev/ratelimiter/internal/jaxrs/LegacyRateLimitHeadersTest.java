@@ -77,15 +77,30 @@ class LegacyRateLimitHeadersTest {
     }
 
     @Test
+    @DisplayName("a refused call of cost 10 with 5 left, beside a global window with 2 left: the refusal's window, 0 left, reset at Retry-After")
+    void refusalOfACostlyCall() {
+        Bucket export = Bucket.of("export", 25, Duration.ofHours(1));
+        Verdict refused = FixedWindows.single(export, false, 5, Duration.ofMillis(3_000_000));
+        Applied global = new Applied(anonymous.bucket(), Verdict.allowed(120, 2, Duration.ofSeconds(40)));
+        assertThat(written(EnumSet.of(HeaderFields.DRAFT_6), List.of(global, new Applied(export, refused))))
+                .isEqualTo(Map.of("RateLimit-Limit", "25", "RateLimit-Remaining", "0", "RateLimit-Reset", "3000"));
+    }
+
+    @Test
     @DisplayName("windows with as few attempts left: the one that ends last, across buckets and within a bucket of several windows")
     void tieEndsLast() {
         Bucket projects = Bucket.of("projects", List.of(new Limit(10, Duration.ofSeconds(1)),
                 new Limit(1_000, Duration.ofHours(1))), OutagePolicy.FALLBACK);
-        Verdict bothSpent = FixedWindows.of(projects, 1, false, new long[] {0, 0}, new long[] {400, 1_800_000});
+        Verdict bothSpent = FixedWindows.of(projects, 1, true, new long[] {0, 0}, new long[] {400, 1_800_000});
         Applied hourly = new Applied(projects, bothSpent);
-        Applied shortRefusal = new Applied(login.bucket(), Verdict.denied(5, Duration.ofSeconds(30)));
-        assertThat(LegacyRateLimitHeaders.mostRestrictive(List.of(shortRefusal, hourly)))
+        Applied shortSpent = new Applied(login.bucket(), Verdict.allowed(5, 0, Duration.ofSeconds(30)));
+        assertThat(LegacyRateLimitHeaders.mostRestrictive(List.of(shortSpent, hourly)))
                 .contains(new LegacyRateLimitHeaders.Window(1_000, 0, Duration.ofMillis(1_800_000)));
+        Applied laterRefusal = new Applied(login.bucket(), Verdict.denied(5, Duration.ofSeconds(90)));
+        Applied earlierRefusal = new Applied(projects, Verdict.denied(10, Duration.ofSeconds(5)));
+        assertThat(LegacyRateLimitHeaders.mostRestrictive(List.of(earlierRefusal, hourly, laterRefusal)))
+                .as("refusals first, the one that ends last").contains(new LegacyRateLimitHeaders.Window(5, 0,
+                        Duration.ofSeconds(90)));
         Verdict secondLeft = FixedWindows.of(projects, 1, true, new long[] {3, 990}, new long[] {400, 1_800_000});
         assertThat(LegacyRateLimitHeaders.mostRestrictive(List.of(anonymous, new Applied(projects, secondLeft))))
                 .contains(new LegacyRateLimitHeaders.Window(10, 3, Duration.ofMillis(400)));

@@ -14,9 +14,6 @@ import dev.ratelimiter.spi.TokenBucketTiming;
  */
 public final class NearLimit {
 
-    /** Answer of {@link #crossed} when the call crossed into no window's share. */
-    public static final int NONE = -1;
-
     private NearLimit() {
     }
 
@@ -44,24 +41,17 @@ public final class NearLimit {
     /**
      * @param bucket  the bucket decided
      * @param verdict its verdict for the call, which {@link #near} found near
+     * @param window  a window's index, in {@link Bucket#limits()} order (shortest window first)
      * @param cost    the call's cost (0 counted nothing, so crossed nothing)
      * @param percent the share, in percent, from 1 to 100
-     * @return the index (in {@link Bucket#limits()} order, shortest window first) of the first window the call
-     *         took below the share, or {@link #NONE}
+     * @return whether the call took that window below the share
      */
-    public static int crossed(Bucket bucket, Verdict verdict, long cost, int percent) {
+    public static boolean crossed(Bucket bucket, Verdict verdict, int window, long cost, int percent) {
         if (cost == 0) {
-            return NONE;
+            return false;
         }
-        if (verdict.windows().isEmpty()) {
-            return crossed(capacity(bucket, 0), verdict.remaining(), cost, percent) ? 0 : NONE;
-        }
-        for (int i = 0; i < verdict.windows().size(); i++) {
-            if (crossed(capacity(bucket, i), verdict.windows().get(i).remaining(), cost, percent)) {
-                return i;
-            }
-        }
-        return NONE;
+        long remaining = verdict.windows().isEmpty() ? verdict.remaining() : verdict.windows().get(window).remaining();
+        return crossed(capacity(bucket, window), remaining, cost, percent);
     }
 
     /** Whether {@code remaining} of {@code capacity} is below the share (at most 100 × 10^12: no overflow). */

@@ -132,7 +132,7 @@ public class RateLimitDecider {
         if (counted != null) {
             keepCounted(path, new StoreItem(bucket, key, cost), verdict, decidedAt, counted);
         }
-        return settle(path, bucket, namespace, normalized, key, cost, verdict);
+        return settle(path, bucket, namespace, normalized, key, cost, counted == null, verdict);
     }
 
     /** Adds the call to {@code counted} if the chain counted it somewhere, so it has something to give back. */
@@ -239,7 +239,7 @@ public class RateLimitDecider {
                     keepCounted(path, item, verdict, decidedAt, counted);
                 }
                 Verdict answer = settle(path, item.bucket(), keys.get(done).namespace(), normalized[done], item.key(),
-                        item.cost(), verdict);
+                        item.cost(), failuresOnly == null || !failuresOnly[done], verdict);
                 verdicts[done++] = answer;
                 if (answer.outcome() != Verdict.Outcome.ALLOWED) {
                     return done == count ? verdicts : Arrays.copyOf(verdicts, done);
@@ -252,9 +252,12 @@ public class RateLimitDecider {
     /**
      * What {@link #decide} does with the chain's verdict: shadow mode, the metrics, the denial event, the near-limit
      * count and event.
+     *
+     * @param watched whether the call is near-limit material: not for a bucket that counts failures only, whose calls
+     *                are counted before their outcome is known and given back when they succeed
      */
     private Verdict settle(DecisionPath path, Bucket bucket, KeyNamespace namespace, String normalized,
-                           String key, long cost, Verdict verdict) {
+                           String key, long cost, boolean watched, Verdict verdict) {
         ShadowMode shadow = path.assembly().shadow();
         if (verdict.outcome() != Verdict.Outcome.ALLOWED && shadow.covers(bucket)) {
             return shadow.letThrough(bucket, key, verdict);
@@ -263,7 +266,7 @@ public class RateLimitDecider {
         if (verdict.outcome() == Verdict.Outcome.DENIED) {
             denials.accept(new RateLimitDenied(bucket, path.assembly().keys().eventKey(namespace, normalized, key),
                     verdict));
-        } else {
+        } else if (watched) {
             int percent = nearLimitPercent;
             if (percent < 0) {
                 percent = settings.get().nearLimitPercent();
@@ -276,16 +279,29 @@ public class RateLimitDecider {
         return verdict;
     }
 
-    /** Counts a call that left a window below the near-limit share, and tells of the one that crossed into it. */
+    /**
+     * Counts a call that left a window below the near-limit share, and tells of each window it took there; a bucket
+     * in shadow mode is counted and tells nothing (as it fires no denial: its limit is not enforced yet).
+     */
     private void nearLimit(DecisionPath path, Bucket bucket, KeyNamespace namespace, String normalized, String key,
                            long cost, Verdict verdict, int percent) {
         path.metrics().nearLimit(bucket);
-        int window = NearLimit.crossed(bucket, verdict, cost, percent);
-        if (window != NearLimit.NONE) {
-            long remaining = verdict.windows().isEmpty() ? verdict.remaining()
-                    : verdict.windows().get(window).remaining();
-            nearLimits.accept(new RateLimitNearLimit(bucket, path.assembly().keys().eventKey(namespace, normalized,
-                    key), bucket.limits().get(window), NearLimit.capacity(bucket, window), remaining, verdict));
+        if (path.assembly().shadow().covers(bucket)) {
+            return;
+        }
+        String eventKey = null;
+        // A verdict without each window's state (fail open, a one-window bucket) speaks for its first window only.
+        int windows = verdict.windows().isEmpty() ? 1 : verdict.windows().size();
+        for (int window = 0; window < windows; window++) {
+            if (NearLimit.crossed(bucket, verdict, window, cost, percent)) {
+                if (eventKey == null) {
+                    eventKey = path.assembly().keys().eventKey(namespace, normalized, key);
+                }
+                long remaining = verdict.windows().isEmpty() ? verdict.remaining()
+                        : verdict.windows().get(window).remaining();
+                nearLimits.accept(new RateLimitNearLimit(bucket, eventKey, bucket.limits().get(window),
+                        NearLimit.capacity(bucket, window), remaining, verdict));
+            }
         }
     }
 
