@@ -65,7 +65,8 @@ class OpsQueriesTest {
         Set<String> used = new TreeSet<>();
         OpsQueries.shipped().forEach(query -> used.addAll(query.metricNames()));
         assertThat(used).containsExactlyInAnyOrder("rate_limiter_decisions_total", "rate_limiter_fallbacks_total",
-                "rate_limiter_fail_open_total", "rate_limiter_cached_denials_total", "rate_limiter_refunds_total",
+                "rate_limiter_fail_open_total", "rate_limiter_near_limit_total", "rate_limiter_cached_denials_total",
+                "rate_limiter_refunds_total",
                 "rate_limiter_backend_errors_total", "rate_limiter_degraded", "rate_limiter_backend_seconds_sum",
                 "rate_limiter_backend_seconds_count", "rate_limiter_plan_misses_total",
                 "rate_limiter_plan_cache_lookups_total");
