@@ -70,11 +70,22 @@ public interface RateLimitBucket {
      *
      * @param key           the raw key
      * @param normalization the normalization the calls that count it use
-     * @return what a call of cost 1 would be told now, counted nowhere
+     * @return whether a call of cost 1 would be allowed now and what each window has left now, counted nowhere
      * @throws UnsupportedOperationException from an implementation that cannot read a quota (the library's can)
      */
     default Verdict usage(CharSequence key, KeyNormalization normalization) {
         throw new UnsupportedOperationException("this RateLimitBucket cannot read a key's quota");
+    }
+
+    /**
+     * The quota of a raw key counted with {@link KeyNormalization#NONE}, read without spending any of it
+     * ({@link #usage(CharSequence, KeyNormalization)}).
+     *
+     * @param key the raw key
+     * @return what a call of cost 1 would be told now and what is left now, counted nowhere
+     */
+    default Verdict usage(CharSequence key) {
+        return usage(key, KeyNormalization.NONE);
     }
 
     /**

@@ -1,11 +1,13 @@
 package dev.ratelimiter;
 
 /**
- * CDI event fired synchronously, on the deciding thread, by the decision whose call leaves a key with fewer attempts
- * than {@code ratelimiter.near-limit.percent} (20 % by default) of what a window holds (its limit), when the key had at least
- * that many before the call: the moment to warn a customer before its calls are refused. Observe it with
- * {@code void onNearLimit(@Observes RateLimitNearLimit near)}; the request that crossed is the one being served, so
- * its principal or tenant says whom to warn (docs/guide.md#near-the-limit).
+ * CDI event fired by the decision whose call leaves a key with fewer attempts than {@code ratelimiter.near-limit.percent}
+ * (20 % by default) of a window's capacity (its limit, or a token bucket's burst), when the key had at least that
+ * many before the call: the moment to warn a customer before its calls are refused. Fired synchronously with
+ * {@code Event.fire()}, on the deciding thread: observe it with
+ * {@code void onNearLimit(@Observes RateLimitNearLimit near)} ({@code @ObservesAsync} observers are not called), keep
+ * the observer short, and know that one that throws fails the call, which was allowed and counted. The request being
+ * served is the one that crossed, so its principal or tenant says whom to warn (docs/guide.md#near-the-limit).
  *
  * <p>Once per key and window for a fixed window, whose count only grows until the window ends (a call that takes
  * several windows of a bucket there fires once per window); a token bucket refills and a sliding window slides, so a
@@ -18,8 +20,7 @@ package dev.ratelimiter;
  * @param hashedKey the key after normalization and hashing (as {@link RateLimitDenied#hashedKey()}); never the
  *                  login, principal name or address in clear
  * @param window    the window that crossed
- * @param limit     what that window holds when untouched: its limit, or a token bucket's burst (the tokens it holds
- *                  when full)
+ * @param limit     that window's capacity: its limit, or a token bucket's burst (the tokens it holds when full)
  * @param remaining attempts left in it after the call, below {@code limit × percent / 100}
  * @param verdict   the call's verdict, {@code ALLOWED}
  */

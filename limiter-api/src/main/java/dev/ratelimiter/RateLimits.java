@@ -83,25 +83,31 @@ public interface RateLimits {
     }
 
     /**
-     * A key's quota in a bucket, read without spending any of it: what a call of cost 1 would be told now, with
-     * nothing counted (as GitHub's {@code GET /rate_limit}, which costs nothing). In one store round trip, under the
-     * key's plan where the bucket's {@code plan-resolver} property names a resolver (as {@link #consume} decides).
-     * Unlike a {@link #consume} of cost 0, it is no decision: it adds nothing to the response's RateLimit headers,
-     * to the decisions or near-limit calls in the metrics, or to the events, and a bucket in shadow mode shows its
-     * real counts; what the store path counts on its own (a refusal answered from memory, an outage policy's
-     * answer) it counts for a read too (docs/guide.md#reading-a-keys-quota).
+     * A key's quota in a bucket, read without spending any of it (as GitHub's {@code GET /rate_limit}, which costs
+     * nothing): whether a call of cost 1 would be allowed now, and what each window has left now, with nothing
+     * counted. In one store round trip, under the key's plan where the bucket's {@code plan-resolver} property names a
+     * resolver (as {@link #consume} decides; a resolver named only on {@link RateLimited#planResolver()} is not used
+     * here). Unlike a {@link #consume} of cost 0, it is no decision: it adds nothing to the response's RateLimit
+     * headers, to the decisions or near-limit calls in the metrics, or to the events, and a bucket in shadow mode
+     * shows its real counts; what the store path counts on its own (a refusal answered from memory, an outage
+     * policy's answer) it counts for a read too (docs/guide.md#reading-a-keys-quota).
+     *
+     * <p>Only an application's keys can be read (a {@link RateLimitKey}'s, a {@link RateLimitKeyResolver}'s, this
+     * interface's): a key the library derives from the request (principal, client address) is counted apart and
+     * reads as never counted.
      *
      * @param bucketName    a configured bucket
      * @param key           the raw key, as the calls that count it give it
      * @param normalization the normalization those calls use ({@link RateLimitKeyResolver#normalization()}, a
      *                      {@link RateLimitKey}'s)
      * @return {@code ALLOWED} when one more attempt fits in every window, else {@code DENIED}; {@code limit},
-     *         {@code remaining} and {@code resetAfter} of the bucket's one window (for several, the one with the
-     *         fewest attempts left), and each window's in {@link Verdict#windows()} for a bucket of several; a key
-     *         never counted has every window at its limit and its whole length to run (a token bucket: full, its
-     *         {@code resetAfter} the time until full, or when empty until the next token). During
-     *         a store outage, the bucket's outage policy answers: the fallback's counts, or {@code UNAVAILABLE}
-     *         (fail closed) or {@code ALLOWED} with nothing known (fail open)
+     *         {@code remaining} (left now, before any call) and {@code resetAfter} of the bucket's one window (for
+     *         several, the one with the fewest attempts left), and each window's in {@link Verdict#windows()} for a
+     *         bucket of several. A key never counted has every window at its limit and its whole length to run; a
+     *         token bucket reads full, its burst left and {@code resetAfter} 0 (later: the time until full, or when
+     *         empty until the next token). During a store outage the bucket's outage policy answers: the fallback's
+     *         counts, {@code ALLOWED} with the whole limit left (fail open), or {@code UNAVAILABLE} with 0 left (fail
+     *         closed)
      * @throws IllegalArgumentException      if the bucket is not configured
      * @throws UnsupportedOperationException from an implementation that cannot read a quota (the library's can)
      */

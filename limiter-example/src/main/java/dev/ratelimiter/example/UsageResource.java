@@ -21,7 +21,8 @@ import java.util.List;
  * {@code GET /api/usage} with {@code X-Tenant}: the tenant's quotas, read without spending any
  * ({@link RateLimits#usage}), as an API product shows its customers theirs: for each window of bucket
  * {@code reports}, under the tenant's plan, its limit, what is left and the seconds until it resets. Without the
- * header: 400. Like every {@code /api/} request, it counts in the global limit, never in {@code reports}.
+ * header: 400; while the store is out and {@code reports} fails closed: 503. Like every {@code /api/} request, it
+ * counts in the global limit, never in {@code reports}.
  */
 @Path("usage")
 @RequestScoped
@@ -40,16 +41,15 @@ public class UsageResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response usage(@HeaderParam(TenantKeyResolver.HEADER) String tenant) {
         if (tenant == null || tenant.isBlank()) {
-            return Response.status(Response.Status.BAD_REQUEST).type("application/problem+json")
-                    .entity(Json.createObjectBuilder().add("type", "about:blank").add("title", "Bad Request")
-                            .add("status", 400).add("detail", "Name the tenant in " + TenantKeyResolver.HEADER + ".")
-                            .build().toString())
-                    .build();
+            return problem(Response.Status.BAD_REQUEST, "Name the tenant in " + TenantKeyResolver.HEADER + ".");
         }
         JsonArrayBuilder quotas = Json.createArrayBuilder();
         for (String bucket : TENANT_BUCKETS) {
             // The tenant's key as the bucket's resolver gives it: the header, normalized the resolver's way.
             Verdict usage = limits.usage(bucket, tenant, tenants.normalization());
+            if (usage.outcome() == Verdict.Outcome.UNAVAILABLE) {
+                return problem(Response.Status.SERVICE_UNAVAILABLE, "The quota cannot be read now; try again later.");
+            }
             if (usage.windows().isEmpty()) {
                 Limit limit = limits.bucket(bucket).limits().get(0);
                 quotas.add(quota(bucket, limit.window().toString(), usage.limit(), usage.remaining(),
@@ -62,6 +62,14 @@ public class UsageResource {
             }
         }
         return Response.ok(Json.createObjectBuilder().add("tenant", tenant).add("quotas", quotas).build()).build();
+    }
+
+    /** An RFC 9457 problem of this status. */
+    private static Response problem(Response.Status status, String detail) {
+        return Response.status(status).type("application/problem+json")
+                .entity(Json.createObjectBuilder().add("type", "about:blank").add("title", status.getReasonPhrase())
+                        .add("status", status.getStatusCode()).add("detail", detail).build().toString())
+                .build();
     }
 
     /** Rounded up, 0 for none: a full token bucket resets in 0 s. */

@@ -62,6 +62,10 @@ class QuotaUsageCdiTest {
         properties.put("ratelimiter.buckets.trial.limit", "1");
         properties.put("ratelimiter.buckets.trial.window", "PT1M");
         properties.put("ratelimiter.buckets.trial.mode", "shadow");
+        properties.put("ratelimiter.buckets.tokens.algorithm", "token-bucket");
+        properties.put("ratelimiter.buckets.tokens.limit", "5");
+        properties.put("ratelimiter.buckets.tokens.window", "PT1M");
+        properties.put("ratelimiter.buckets.tokens.burst", "3");
         cdi = CdiContainer.start(properties, TenantPlans.class, DenialRecorder.class, Registry.class);
         limits = cdi.select(RateLimits.class);
     }
@@ -108,6 +112,19 @@ class QuotaUsageCdiTest {
         assertThat(spent.resetAfter()).isPositive();
         assertThat(cdi.select(DenialRecorder.class).denials()).isEmpty();
         assertThat(decisions()).as("no decision counted for the read").isEqualTo(decided).isEqualTo(3);
+    }
+
+    @Test
+    @DisplayName("a token bucket never counted reads full: its burst left, full again in 0; after a call, time until full")
+    void tokenBucket() {
+        Verdict fresh = limits.usage("tokens", tenant);
+        assertThat(fresh.outcome()).isEqualTo(Outcome.ALLOWED);
+        assertThat(fresh.remaining()).isEqualTo(3);
+        assertThat(fresh.resetAfter()).isZero();
+        limits.consume("tokens", tenant);
+        Verdict after = limits.usage("tokens", tenant);
+        assertThat(after.remaining()).isEqualTo(2);
+        assertThat(after.resetAfter()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(12));
     }
 
     @Test
@@ -158,5 +175,8 @@ class QuotaUsageCdiTest {
         exports.consume(" Alice ", KeyNormalization.LOGIN);
         assertThat(exports.usage("alice", KeyNormalization.LOGIN).remaining()).isEqualTo(2);
         assertThat(limits.usage("exports", "ALICE", KeyNormalization.LOGIN).remaining()).isEqualTo(2);
+        exports.consume("Bob");
+        assertThat(exports.usage("Bob").remaining()).as("NONE: the key as given").isEqualTo(2);
+        assertThat(exports.usage("bob").remaining()).isEqualTo(3);
     }
 }
