@@ -2,12 +2,8 @@ package dev.ratelimiter.internal.cdi;
 
 import dev.ratelimiter.RateLimitNearLimit;
 import dev.ratelimiter.RateLimits;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import jakarta.enterprise.inject.Produces;
-import jakarta.inject.Singleton;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -41,17 +37,6 @@ class NearLimitCdiTest {
         }
     }
 
-    /** The application's Micrometer registry. */
-    static class Registry {
-        static final SimpleMeterRegistry MICROMETER = new SimpleMeterRegistry();
-
-        @Produces
-        @Singleton
-        MeterRegistry meterRegistry() {
-            return MICROMETER;
-        }
-    }
-
     private CdiContainer cdi;
 
     private RateLimits start(String percent) {
@@ -72,7 +57,7 @@ class NearLimitCdiTest {
             properties.put("ratelimiter.buckets." + other + ".limit", "2");
             properties.put("ratelimiter.buckets." + other + ".window", "PT15M");
         }
-        cdi = CdiContainer.start(properties, Warnings.class, Registry.class, FailuresOnlyService.class);
+        cdi = CdiContainer.start(properties, Warnings.class, MicrometerRegistry.class, FailuresOnlyService.class);
         return cdi.select(RateLimits.class);
     }
 
@@ -81,11 +66,11 @@ class NearLimitCdiTest {
         if (cdi != null) {
             cdi.close();
         }
-        Registry.MICROMETER.clear();
+        MicrometerRegistry.REGISTRY.clear();
     }
 
     private double nearLimitCount() {
-        return Registry.MICROMETER.get("rate_limiter.near_limit").tag("bucket", "exports").counter().count();
+        return MicrometerRegistry.REGISTRY.get("rate_limiter.near_limit").tag("bucket", "exports").counter().count();
     }
 
     @Test
@@ -137,7 +122,7 @@ class NearLimitCdiTest {
             limits.consume("trial", tenant);
         }
         assertThat(cdi.select(Warnings.class).seen()).isEmpty();
-        assertThat(Registry.MICROMETER.get("rate_limiter.near_limit").tag("bucket", "trial").counter().count())
+        assertThat(MicrometerRegistry.REGISTRY.get("rate_limiter.near_limit").tag("bucket", "trial").counter().count())
                 .isEqualTo(2);
     }
 
@@ -155,7 +140,7 @@ class NearLimitCdiTest {
             assertThat(service.attempt(key, false)).isEqualTo("ok");
         }
         assertThat(cdi.select(Warnings.class).seen()).isEmpty();
-        assertThat(Registry.MICROMETER.get("rate_limiter.near_limit").tag("bucket", "attempts").counter().count())
+        assertThat(MicrometerRegistry.REGISTRY.get("rate_limiter.near_limit").tag("bucket", "attempts").counter().count())
                 .isZero();
     }
 

@@ -7,11 +7,7 @@ import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.internal.cdi.call.RequestIdentity;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.enterprise.context.control.RequestContextController;
-import jakarta.enterprise.inject.Produces;
-import jakarta.inject.Singleton;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -30,17 +26,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a shadow bucket's real counts.
  */
 class QuotaUsageCdiTest {
-
-    /** The application's Micrometer registry, where the decisions would be counted. */
-    static class Registry {
-        static final SimpleMeterRegistry MICROMETER = new SimpleMeterRegistry();
-
-        @Produces
-        @Singleton
-        MeterRegistry meterRegistry() {
-            return MICROMETER;
-        }
-    }
 
     private CdiContainer cdi;
     private RateLimits limits;
@@ -66,18 +51,18 @@ class QuotaUsageCdiTest {
         properties.put("ratelimiter.buckets.tokens.limit", "5");
         properties.put("ratelimiter.buckets.tokens.window", "PT1M");
         properties.put("ratelimiter.buckets.tokens.burst", "3");
-        cdi = CdiContainer.start(properties, TenantPlans.class, DenialRecorder.class, Registry.class);
+        cdi = CdiContainer.start(properties, TenantPlans.class, DenialRecorder.class, MicrometerRegistry.class);
         limits = cdi.select(RateLimits.class);
     }
 
     @AfterEach
     void stop() {
         cdi.close();
-        Registry.MICROMETER.clear();
+        MicrometerRegistry.REGISTRY.clear();
     }
 
     private double decisions() {
-        return Registry.MICROMETER.find("rate_limiter.decisions").counters().stream()
+        return MicrometerRegistry.REGISTRY.find("rate_limiter.decisions").counters().stream()
                 .mapToDouble(counter -> counter.count()).sum();
     }
 
