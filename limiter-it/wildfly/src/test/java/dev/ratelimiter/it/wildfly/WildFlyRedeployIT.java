@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link RedeployCheck} on WildFly, whose Micrometer registries belong to the server and so outlive every
+ * {@link RedeployCheck} (the example on PostgreSQL, with the library's own pool) on WildFly, whose Micrometer
+ * registries belong to the server and so outlive every
  * deployment: the library's meters there are removed when the application stops
  * ({@code MicrometerMetricsRecorder.close}), else a gauge would keep calling into an undeployed application and the
  * next deployment would get the old meters.
