@@ -21,10 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@link RedeployCheck} (the example on PostgreSQL, with the library's own pool) on WildFly, whose Micrometer
- * registries belong to the server and so outlive every
- * deployment: the library's meters there are removed when the application stops
- * ({@code MicrometerMetricsRecorder.close}), else a gauge would keep calling into an undeployed application and the
- * next deployment would get the old meters.
+ * registries belong to the server and so outlive every deployment: the library's meters there are removed when the
+ * application stops ({@code MicrometerMetricsRecorder.close}), else a gauge would keep calling into an undeployed
+ * application and the next deployment would get the old meters.
  */
 @ExtendWith(ArquillianExtension.class)
 class WildFlyRedeployIT {
