@@ -46,16 +46,6 @@ public class RateLimitDecider {
     private int nearLimitPercent = -1;
 
     /**
-     * @param source   the chain and the clock, asked once per decision
-     * @param settings the settings in force, reloaded ones included (docs/live-limits.md): the configured buckets
-     * @param denials  told of each denial, on the deciding thread (in a server: the CDI event {@code RateLimitDenied})
-     */
-    public RateLimitDecider(DecisionSource source, Supplier<LimiterSettings> settings,
-                            Consumer<RateLimitDenied> denials) {
-        this(source, settings, denials, near -> { });
-    }
-
-    /**
      * @param source     the chain and the clock, asked once per decision
      * @param settings   the settings in force, reloaded ones included (docs/live-limits.md): the configured buckets
      *                   and the near-limit share
