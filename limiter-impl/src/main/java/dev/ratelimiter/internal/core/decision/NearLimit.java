@@ -27,11 +27,8 @@ public final class NearLimit {
         if (percent == 0 || verdict.outcome() != Verdict.Outcome.ALLOWED) {
             return false;
         }
-        if (verdict.windows().isEmpty()) {
-            return below(capacity(bucket, 0), verdict.remaining(), percent);
-        }
-        for (int i = 0; i < verdict.windows().size(); i++) {
-            if (below(capacity(bucket, i), verdict.windows().get(i).remaining(), percent)) {
+        for (int i = 0; i < windows(verdict); i++) {
+            if (below(capacity(bucket, i), remaining(verdict, i), percent)) {
                 return true;
             }
         }
@@ -50,8 +47,20 @@ public final class NearLimit {
         if (cost == 0) {
             return false;
         }
-        long remaining = verdict.windows().isEmpty() ? verdict.remaining() : verdict.windows().get(window).remaining();
-        return crossed(capacity(bucket, window), remaining, cost, percent);
+        return crossed(capacity(bucket, window), remaining(verdict, window), cost, percent);
+    }
+
+    /**
+     * How many windows {@code verdict} speaks for: each of {@link Verdict#windows()}, or, without them (a one-window
+     * bucket, a fail-open answer), the first window alone through its top-level values.
+     */
+    public static int windows(Verdict verdict) {
+        return verdict.windows().isEmpty() ? 1 : verdict.windows().size();
+    }
+
+    /** What {@code verdict} says is left in window {@code window}, of the {@link #windows} it speaks for. */
+    public static long remaining(Verdict verdict, int window) {
+        return verdict.windows().isEmpty() ? verdict.remaining() : verdict.windows().get(window).remaining();
     }
 
     /** Whether {@code remaining} of {@code capacity} is below the share (at most 100 × 10^12: no overflow). */

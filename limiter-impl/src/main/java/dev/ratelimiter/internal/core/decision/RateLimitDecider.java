@@ -280,17 +280,13 @@ public class RateLimitDecider {
             return;
         }
         String eventKey = null;
-        // A verdict without each window's state (fail open, a one-window bucket) speaks for its first window only.
-        int windows = verdict.windows().isEmpty() ? 1 : verdict.windows().size();
-        for (int window = 0; window < windows; window++) {
+        for (int window = 0; window < NearLimit.windows(verdict); window++) {
             if (NearLimit.crossed(bucket, verdict, window, cost, percent)) {
                 if (eventKey == null) {
                     eventKey = path.assembly().keys().eventKey(namespace, normalized, key);
                 }
-                long remaining = verdict.windows().isEmpty() ? verdict.remaining()
-                        : verdict.windows().get(window).remaining();
                 nearLimits.accept(new RateLimitNearLimit(bucket, eventKey, bucket.limits().get(window),
-                        NearLimit.capacity(bucket, window), remaining, verdict));
+                        NearLimit.capacity(bucket, window), NearLimit.remaining(verdict, window), verdict));
             }
         }
     }
