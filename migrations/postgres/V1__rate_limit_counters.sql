@@ -75,7 +75,8 @@ CREATE INDEX IF NOT EXISTS rate_limit_counters_ends_at ON rate_limit_counters (e
 --            (0 fixed window, 1 token bucket, 2 sliding window), its cost (0 checks without counting: allowed iff a
 --            cost of 1 would be), its count of windows, and per window two numbers: for a fixed or sliding window
 --            its length in seconds and its limit; for a token bucket its token interval in microseconds and its
---            capacity
+--            capacity. A calendar window (a fixed window, its bucket's only one) gives its length negated, in
+--            milliseconds: the time the library works out until its period ends (docs/guide.md#quotas-per-day-and-month)
 -- Each call is decided in its items' order and stops after its first refusal (the later items of that call are
 -- neither decided nor counted; the next call is decided all the same). Two calls may name the same row: they are
 -- decided in their order, the second seeing the first's count. It returns, call after call, the count of numbers
@@ -141,7 +142,8 @@ DECLARE
     algorithm bigint;
     cost bigint;
     size integer;                 -- the item's windows
-    item_seconds bigint[];        -- a fixed or sliding window's lengths; a token bucket's intervals
+    item_seconds bigint[];        -- a fixed or sliding window's lengths (a calendar window's: -milliseconds left);
+                                  -- a token bucket's intervals
     item_limits bigint[];         -- a fixed or sliding window's limits; a token bucket's capacities
     item_answer bigint[];
     stored_count bigint;
@@ -232,7 +234,9 @@ BEGIN
             IF algorithm = 0 AND size = 1 AND cost > 0 THEN
                 -- One fixed window, counted: the one-item upsert, a row of a longer window brought within this one.
                 INSERT INTO rate_limit_counters AS c (bucket, key, ends_at, count, denied)
-                    VALUES (names[2 * item - 1], names[2 * item], t + numbers[at - 2] * interval '1 second',
+                    VALUES (names[2 * item - 1], names[2 * item],
+                            t + CASE WHEN numbers[at - 2] < 0 THEN -numbers[at - 2] * interval '1 millisecond'
+                                     ELSE numbers[at - 2] * interval '1 second' END,
                             CASE WHEN cost <= numbers[at - 1] THEN cost ELSE 0 END, cost > numbers[at - 1])
                     ON CONFLICT (bucket, key) DO UPDATE SET
                         count = CASE WHEN c.ends_at <= t OR c.window_seconds IS NOT NULL THEN EXCLUDED.count
@@ -516,7 +520,8 @@ BEGIN
             ends := array_fill(NULL::timestamptz, ARRAY[size]);
             IF size = 1 AND stored_seconds IS NULL AND stored_end > t THEN
                 counts[1] := stored_count;
-                ends[1] := LEAST(stored_end, t + item_seconds[1] * interval '1 second'); -- a check writes nothing
+                ends[1] := LEAST(stored_end, t + CASE WHEN item_seconds[1] < 0  -- a check writes nothing
+                    THEN -item_seconds[1] * interval '1 millisecond' ELSE item_seconds[1] * interval '1 second' END);
             ELSIF size > 1 AND stored_seconds IS NOT NULL THEN
                 FOR w IN 1 .. size LOOP
                     j := array_position(stored_seconds, item_seconds[w]); -- each window by its length
@@ -543,7 +548,8 @@ BEGIN
             call_answer := call_answer || CASE WHEN fits THEN 1::bigint ELSE 0::bigint END;
             FOR w IN 1 .. size LOOP
                 call_answer := call_answer || counts[w]
-                    || COALESCE(floor(extract(epoch FROM ends[w] - t) * 1000)::bigint, item_seconds[w] * 1000);
+                    || COALESCE(floor(extract(epoch FROM ends[w] - t) * 1000)::bigint,
+                                CASE WHEN item_seconds[w] < 0 THEN -item_seconds[w] ELSE item_seconds[w] * 1000 END);
             END LOOP;
             refused := NOT fits;
         END LOOP;

@@ -1,6 +1,8 @@
 package dev.ratelimiter;
 
 import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -31,9 +33,12 @@ import java.util.regex.Pattern;
  *                  ({@code ratelimiter.buckets.<name>.plans}) or {@link #EXPLICIT_PLAN} for a customer's own limits.
  *                  A plan changes the limits (and a token bucket's burst) only, never the windows or the algorithm,
  *                  so a key keeps its counter when its plan changes; stores count by name and key, never by plan
+ * @param zone      the time zone whose calendar a {@link CalendarWindow calendar window} follows
+ *                  ({@code ratelimiter.buckets.<name>.zone}, or a customer's through {@link RateLimitPlan#inZone});
+ *                  {@link ZoneOffset#UTC} by default, and without effect on a window of fixed length
  */
 public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Algorithm algorithm, long burst,
-                     String plan) {
+                     String plan, ZoneId zone) {
 
     /** The {@link #plan()} of a bucket's own limits, and the metrics' {@code plan} label where no plan applies. */
     public static final String NO_PLAN = "none";
@@ -83,12 +88,16 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
      *                                  {@link #MAX_WINDOW} to fill; the message names the bucket
      * @param plan      {@link #NO_PLAN}, {@link #EXPLICIT_PLAN} or a plan's name, matching
      *                  {@code [a-z0-9][a-z0-9-]{0,63}}
+     * @param zone      the zone of a calendar window's periods
+     * @throws IllegalArgumentException also if a calendar window is not the bucket's only window, or the bucket is
+     *                                  not a fixed window
      * @throws NullPointerException     if {@code name}, {@code limits}, a window, {@code onOutage},
-     *                                  {@code algorithm} or {@code plan} is {@code null}
+     *                                  {@code algorithm}, {@code plan} or {@code zone} is {@code null}
      */
     public Bucket {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(plan, "plan");
+        Objects.requireNonNull(zone, "zone");
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(onOutage, "onOutage");
         Objects.requireNonNull(algorithm, "algorithm");
@@ -117,9 +126,46 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
             }
             limits = List.copyOf(sorted);
         }
+        checkCalendar(name, limits, algorithm);
         burst = checkedBurst(name, limits, algorithm, burst);
     }
 
+    /**
+     * A bucket in UTC: its calendar windows, if any, follow UTC's calendar.
+     *
+     * @param name      the bucket's name, matching {@code [a-z0-9][a-z0-9-]{0,63}}
+     * @param limits    1 to {@link #MAX_WINDOWS} windows of distinct lengths
+     * @param onOutage  what to decide when the limiter cannot answer
+     * @param algorithm how the windows count
+     * @param burst     as the canonical constructor's
+     * @param plan      as the canonical constructor's
+     * @throws IllegalArgumentException as the canonical constructor
+     * @throws NullPointerException     as the canonical constructor
+     */
+    public Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Algorithm algorithm, long burst,
+                  String plan) {
+        this(name, limits, onOutage, algorithm, burst, plan, ZoneOffset.UTC);
+    }
+
+    // A period of changing length has no constant refill rate (token bucket) nor a previous window of the same
+    // length (sliding window); alone, its one window keeps one row, key or cell, as every store keeps one window.
+    private static void checkCalendar(String name, List<Limit> limits, Algorithm algorithm) {
+        for (Limit limit : limits) {
+            if (!limit.isCalendar()) {
+                continue;
+            }
+            if (limits.size() > 1) {
+                throw new IllegalArgumentException("bucket '" + name + "': a calendar window ("
+                        + limit.windowName() + ") must be the bucket's only window; limit the burst with a second "
+                        + "bucket on the same method");
+            }
+            if (algorithm != Algorithm.FIXED_WINDOW) {
+                throw new IllegalArgumentException("bucket '" + name + "': a calendar window ("
+                        + limit.windowName() + ") counts as a fixed-window only; this bucket is a "
+                        + algorithm.configName());
+            }
+        }
+    }
     /**
      * A fixed-window bucket of one window, with the default outage policy, {@link OutagePolicy#FALLBACK}.
      *
@@ -198,13 +244,14 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
     public Bucket withPlan(String plan, List<Limit> limits, long burst) {
         Bucket planned;
         try {
-            planned = new Bucket(name, limits, onOutage, algorithm, burst, plan);
+            planned = new Bucket(name, limits, onOutage, algorithm, burst, plan, zone);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("plan '" + plan + "' of " + e.getMessage(), e);
         }
         boolean sameWindows = planned.limits.size() == this.limits.size();
         for (int i = 0; sameWindows && i < this.limits.size(); i++) {
-            sameWindows = planned.limits.get(i).window().equals(this.limits.get(i).window());
+            sameWindows = planned.limits.get(i).window().equals(this.limits.get(i).window())
+                    && planned.limits.get(i).calendar() == this.limits.get(i).calendar();
         }
         if (!sameWindows) {
             throw new IllegalArgumentException("plan '" + plan + "' of bucket '" + name + "': a plan changes limits "
@@ -212,6 +259,24 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
                     + ", had " + planned.windowNames());
         }
         return planned.equals(this) ? this : planned;
+    }
+
+    /**
+     * This bucket with its calendar windows in another zone: a customer's ({@link RateLimitPlan#inZone}). The same
+     * name, windows, limits and counters; a window already open keeps its end unless the new zone's period ends
+     * sooner, when it ends then (docs/guide.md#quotas-per-day-and-month).
+     *
+     * @param zone the zone
+     * @return the bucket in that zone; this bucket itself if it is in that zone already
+     * @throws NullPointerException if {@code zone} is {@code null}
+     */
+    public Bucket withZone(ZoneId zone) {
+        return zone.equals(this.zone) ? this : new Bucket(name, limits, onOutage, algorithm, burst, plan, zone);
+    }
+
+    /** {@return whether the bucket's window is aligned to the calendar, its only window} */
+    public boolean hasCalendarWindow() {
+        return limits.get(0).isCalendar();
     }
 
     private List<String> windowNames() {

@@ -1,5 +1,6 @@
 package dev.ratelimiter;
 
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -16,12 +17,37 @@ public final class RateLimitPlan {
     private final List<Limit> limits;
     private final long limit;
     private final long burst;
+    private final ZoneId zone;
 
-    private RateLimitPlan(String name, List<Limit> limits, long limit, long burst) {
+    private RateLimitPlan(String name, List<Limit> limits, long limit, long burst, ZoneId zone) {
         this.name = name;
         this.limits = limits;
         this.limit = limit;
         this.burst = burst;
+        this.zone = zone;
+    }
+
+    private RateLimitPlan(String name, List<Limit> limits, long limit, long burst) {
+        this(name, limits, limit, burst, null);
+    }
+
+    /**
+     * This plan in a customer's time zone: the bucket's {@link CalendarWindow calendar window} follows that zone's
+     * days and months for this key (docs/guide.md#quotas-per-day-and-month). Without effect on a window of fixed
+     * length. A key whose zone changes keeps its count; its open window ends at the sooner of its end and the new
+     * zone's boundary.
+     *
+     * @param zone the customer's zone ({@code ZoneId.of("Europe/Paris")})
+     * @return the plan in that zone
+     * @throws NullPointerException if {@code zone} is {@code null}
+     */
+    public RateLimitPlan inZone(ZoneId zone) {
+        return new RateLimitPlan(name, limits, limit, burst, Objects.requireNonNull(zone, "zone"));
+    }
+
+    /** {@return the zone {@link #inZone} gave, or empty for the bucket's own ({@code ratelimiter.buckets.<name>.zone})} */
+    public Optional<ZoneId> zone() {
+        return Optional.ofNullable(zone);
     }
 
     /**
@@ -96,7 +122,7 @@ public final class RateLimitPlan {
                 throw new IllegalArgumentException("bucket '" + bucket.name() + "' has " + bucket.limits().size()
                         + " windows; give explicit limits for each with RateLimitPlan.limits(...)");
             }
-            return Optional.of(bucket.withPlan(name, List.of(new Limit(limit, bucket.window())), 0));
+            return Optional.of(bucket.withPlan(name, List.of(bucket.limits().get(0).withLimit(limit)), 0));
         }
         return Optional.of(bucket.withPlan(name, limits, burst));
     }
@@ -104,17 +130,17 @@ public final class RateLimitPlan {
     @Override
     public boolean equals(Object other) {
         return other instanceof RateLimitPlan plan && plan.name.equals(name) && plan.limits.equals(limits)
-                && plan.limit == limit && plan.burst == burst;
+                && plan.limit == limit && plan.burst == burst && Objects.equals(plan.zone, zone);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(name, limits, limit, burst);
+        return Objects.hash(name, limits, limit, burst, zone);
     }
 
     @Override
     public String toString() {
-        return explicit() ? "explicit limits " + (limit > 0 ? String.valueOf(limit) : limits + " burst " + burst)
-                : "plan " + name;
+        return (explicit() ? "explicit limits " + (limit > 0 ? String.valueOf(limit) : limits + " burst " + burst)
+                : "plan " + name) + (zone == null ? "" : " in " + zone);
     }
 }

@@ -111,7 +111,7 @@ final class PostgresRig extends StoreRig {
                     case "bucket" -> call.setString(i + 1, bucket.name());
                     case "key" -> call.setString(i + 1, key);
                     case "now" -> call.setNull(i + 1, Types.TIMESTAMP_WITH_TIMEZONE);
-                    case "window" -> call.setLong(i + 1, bucket.windowSeconds());
+                    case "window_ms" -> call.setLong(i + 1, bucket.window().toMillis());
                     case "cost" -> call.setLong(i + 1, 1);
                     case "limit" -> call.setLong(i + 1, bucket.limit());
                     default -> throw new IllegalStateException("the store's statement binds :" + names.get(i));
@@ -213,7 +213,7 @@ final class PostgresRig extends StoreRig {
                         "-c", String.valueOf(load.threads()), "-j", String.valueOf(Math.min(load.threads(), 2))));
                 command.addAll(length);
                 command.addAll(List.of("-D", "bucket=" + bucket.name(),
-                        "-D", "window=" + bucket.windowSeconds(), "-D", "cost=1", "-D", "limit=" + bucket.limit(),
+                        "-D", "window_ms=" + bucket.window().toMillis(), "-D", "cost=1", "-D", "limit=" + bucket.limit(),
                         "-f", file.toString(), "postgres"));
                 String output = Tools.run(command);
                 if (!smoke) {

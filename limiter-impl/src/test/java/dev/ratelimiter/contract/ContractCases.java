@@ -1,6 +1,7 @@
 package dev.ratelimiter.contract;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.CalendarWindow;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
@@ -8,6 +9,7 @@ import dev.ratelimiter.Verdict.Outcome;
 import org.junit.jupiter.api.BeforeEach;
 
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
@@ -56,6 +58,11 @@ abstract class ContractCases {
     /** A bucket of several windows unique to this case and run. */
     protected Bucket bucket(String name, Limit... limits) {
         return contract.bucket(name, limits);
+    }
+
+    /** A bucket of one calendar window in {@code zone}, unique to this case and run. */
+    protected Bucket calendarBucket(String name, long limit, CalendarWindow calendar, ZoneId zone) {
+        return contract.calendarBucket(name, limit, calendar, zone);
     }
 
     /** A token bucket unique to this case and run (burst 0: the shortest window's limit). */

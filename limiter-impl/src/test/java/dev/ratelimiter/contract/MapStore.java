@@ -2,6 +2,7 @@ package dev.ratelimiter.contract;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
+import dev.ratelimiter.spi.CalendarPeriods;
 import dev.ratelimiter.spi.FailureKind;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.StoreException;
@@ -28,6 +29,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class MapStore implements RateLimitStore {
 
     private final InstantSource clock;
+    private final CalendarPeriods periods = new CalendarPeriods();
     /** Per bucket name and hashed key: each window's count, end (epoch milliseconds) and length. */
     private final Map<String, Map<String, long[][]>> counters = new HashMap<>(); // guarded by this
     private volatile boolean down;
@@ -81,10 +83,15 @@ public final class MapStore implements RateLimitStore {
         long[] ends = windows[1];
         long needed = Math.max(1, item.cost());
         boolean allowed = true;
+        long[] lengths = new long[limits.size()];
+        for (int i = 0; i < limits.size(); i++) {
+            // A calendar window (a bucket's only window) lasts until its period ends, as the library works it out
+            lengths[i] = i == 0 ? periods.windowMillis(item.bucket(), now) : limits.get(i).window().toMillis();
+        }
         for (int i = 0; i < limits.size(); i++) {
             // A window opened under a longer length (the bucket's window was shortened) ends within this one, its
             // count kept (docs/stores.md#counters-across-a-change-of-settings).
-            ends[i] = Math.min(ends[i], now + limits.get(i).window().toMillis());
+            ends[i] = Math.min(ends[i], now + lengths[i]);
             long count = now >= ends[i] ? 0 : counts[i];
             allowed &= count + needed <= limits.get(i).limit();
         }
@@ -92,7 +99,7 @@ public final class MapStore implements RateLimitStore {
             for (int i = 0; i < limits.size(); i++) {
                 if (now >= ends[i]) { // the window opens at its first counted attempt
                     counts[i] = 0;
-                    ends[i] = now + limits.get(i).window().toMillis();
+                    ends[i] = now + lengths[i];
                 }
                 counts[i] += item.cost();
             }
@@ -102,7 +109,7 @@ public final class MapStore implements RateLimitStore {
         for (int i = 0; i < limits.size(); i++) {
             boolean open = now < ends[i];
             answer[at + 1 + 2 * i] = open ? counts[i] : 0;
-            answer[at + 2 + 2 * i] = open ? ends[i] - now : limits.get(i).window().toMillis();
+            answer[at + 2 + 2 * i] = open ? ends[i] - now : lengths[i];
         }
         return allowed;
     }

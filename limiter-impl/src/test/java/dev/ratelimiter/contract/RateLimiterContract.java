@@ -2,6 +2,7 @@ package dev.ratelimiter.contract;
 
 import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.CalendarWindow;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.internal.core.limiter.Limiter;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -98,6 +100,12 @@ public abstract class RateLimiterContract {
         return Bucket.of(name + "-" + run, List.of(limits), OutagePolicy.FALLBACK);
     }
 
+    /** A bucket of one calendar window in {@code zone}, unique to this case and run. */
+    protected Bucket calendarBucket(String name, long limit, CalendarWindow calendar, ZoneId zone) {
+        return new Bucket(name + "-" + run, List.of(Limit.perCalendar(limit, calendar)), OutagePolicy.FALLBACK,
+                Algorithm.FIXED_WINDOW, 0, Bucket.NO_PLAN, zone);
+    }
+
     /** A token bucket unique to this case and run (burst 0: the shortest window's limit). */
     protected Bucket tokenBucket(String name, long burst, Limit... limits) {
         return Bucket.of(name + "-" + run, List.of(limits), OutagePolicy.FALLBACK, Algorithm.TOKEN_BUCKET,
@@ -117,6 +125,14 @@ public abstract class RateLimiterContract {
     @DisplayName("fixed windows")
     class FixedWindows extends FixedWindowCases {
         FixedWindows() {
+            super(RateLimiterContract.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("calendar windows")
+    class CalendarWindows extends CalendarWindowCases {
+        CalendarWindows() {
             super(RateLimiterContract.this);
         }
     }

@@ -24,7 +24,13 @@ import java.util.List;
  * RateLimit: "projects-1s";r=9;t=1, "projects-1h";r=999;t=3600
  * </pre>
  * Without each window's state (an outage's 503), every window of the bucket shows the verdict's own {@code r}
- * and {@code t}.
+ * and {@code t}. A {@link dev.ratelimiter.CalendarWindow calendar window} has no {@code w} (the draft makes it
+ * optional, and a day or a month has no one length in seconds: 23 to 25 hours, 28 to 31 days); its {@code t}
+ * counts to the period's boundary, and its item is named after the bucket:
+ * <pre>
+ * RateLimit-Policy: "reports";q=100000
+ * RateLimit: "reports";r=99999;t=1296000
+ * </pre>
  */
 public final class RateLimitHeaders {
 
@@ -64,8 +70,10 @@ public final class RateLimitHeaders {
         StringBuilder value = new StringBuilder();
         for (Applied a : applied) {
             for (Limit limit : a.bucket().limits()) {
-                separate(value).append('"').append(itemName(a.bucket(), limit)).append("\";q=").append(limit.limit())
-                        .append(";w=").append(limit.windowSeconds());
+                separate(value).append('"').append(itemName(a.bucket(), limit)).append("\";q=").append(limit.limit());
+                if (!limit.isCalendar()) {
+                    value.append(";w=").append(limit.windowSeconds());
+                }
             }
         }
         return value.toString();

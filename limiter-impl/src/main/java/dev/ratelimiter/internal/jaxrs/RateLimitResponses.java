@@ -55,7 +55,8 @@ public final class RateLimitResponses {
     public static Response tooManyRequests(Bucket bucket, Verdict verdict) {
         return problem(429, "Too Many Requests", QUOTA_EXCEEDED, "Quota Exceeded", "Rate limit of bucket '"
                 + bucket.name() + "' exceeded: "
-                + bucket.limits().stream().map(limit -> limit.limit() + " per " + limit.windowSeconds() + " s")
+                + bucket.limits().stream().map(limit -> limit.limit() + " per " + (limit.isCalendar()
+                        ? limit.windowName() + " (" + bucket.zone().getId() + ")" : limit.windowSeconds() + " s"))
                 .collect(Collectors.joining(" and ")) + ". Retry after " + verdict.retryAfterSeconds() + " s.",
                 bucket, verdict);
     }

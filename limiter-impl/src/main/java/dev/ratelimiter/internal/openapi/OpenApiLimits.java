@@ -68,7 +68,7 @@ public final class OpenApiLimits {
                     + "attempts left, t the seconds until the window ends.",
             RATE_LIMIT_POLICY, "The quota policies the request counted in (draft-ietf-httpapi-ratelimit-headers-10): "
                     + "\"login\";q=5;w=900, q the limit, w the window in seconds; a bucket of several windows gives one "
-                    + "item per window, \"projects-10s\";q=3;w=10.",
+                    + "item per window, \"projects-10s\";q=3;w=10; a calendar window (a day, a month) has no w.",
             LegacyRateLimitHeaders.LIMIT, "The limit of the request's most restrictive window "
                     + "(draft-ietf-httpapi-ratelimit-headers-06).",
             LegacyRateLimitHeaders.REMAINING, "The attempts left in the request's most restrictive window.",
@@ -190,7 +190,10 @@ public final class OpenApiLimits {
         for (Limit limit : bucket.limits()) {
             Map<String, Object> window = new LinkedHashMap<>();
             window.put("limit", limit.limit());
-            window.put("window", limit.window().toString());
+            window.put("window", limit.isCalendar() ? limit.windowName() : limit.window().toString());
+            if (limit.isCalendar()) {
+                window.put("zone", bucket.zone().getId());
+            }
             windows.add(window);
         }
         described.put("limits", windows);

@@ -1,6 +1,8 @@
 package dev.ratelimiter.internal.jaxrs;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.OutagePolicy;
+import dev.ratelimiter.CalendarWindow;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.cdi.call.AppliedLimits.Applied;
@@ -25,6 +27,18 @@ class RateLimitHeadersTest {
     void onePolicy() {
         assertThat(RateLimitHeaders.policy(List.of(anonymous))).isEqualTo("\"api-anonymous\";q=120;w=60");
         assertThat(RateLimitHeaders.rateLimit(List.of(anonymous))).isEqualTo("\"api-anonymous\";r=119;t=60");
+    }
+
+    @Test
+    @DisplayName("a calendar window: no w (a month has no one length), and t counts to the boundary, 23 days and 1 s")
+    void calendarWindow() {
+        Bucket reports = Bucket.of("reports", List.of(Limit.perCalendar(100_000, CalendarWindow.MONTH)),
+                OutagePolicy.FALLBACK);
+        Applied monthly = new Applied(reports, Verdict.allowed(100_000, 99_999,
+                Duration.ofDays(23).plusMillis(500)));
+        assertThat(RateLimitHeaders.policy(List.of(monthly, anonymous)))
+                .isEqualTo("\"reports\";q=100000, \"api-anonymous\";q=120;w=60");
+        assertThat(RateLimitHeaders.rateLimit(List.of(monthly))).isEqualTo("\"reports\";r=99999;t=1987201");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.ratelimiter.internal.postgres;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
+import dev.ratelimiter.spi.CalendarPeriods;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreRefund;
 
@@ -41,10 +42,25 @@ final class CounterParameters {
     private static final long TOKEN_SLACK_MICROS = 60_000_000L;
 
     private final Optional<InstantSource> boundClock;
+    private final InstantSource calendarClock;
+    private final CalendarPeriods periods = new CalendarPeriods();
 
-    /** @param boundClock empty in production (the statements read the database's instant); tests bind instants */
+    /**
+     * @param boundClock empty in production (the statements read the database's instant); tests bind instants. A
+     *                   calendar window's boundary is worked out from it when bound, else from the system clock, the
+     *                   library's: the statements get the time left until it, never a calendar
+     */
     CounterParameters(Optional<InstantSource> boundClock) {
         this.boundClock = Objects.requireNonNull(boundClock, "boundClock");
+        this.calendarClock = boundClock.orElse(InstantSource.system());
+    }
+
+    /**
+     * How long {@code bucket}'s first window lasts if it opens now, in milliseconds: its length, or a calendar
+     * window's time left until its period ends ({@link CalendarPeriods}).
+     */
+    long windowMillis(Bucket bucket) {
+        return periods.windowMillis(bucket, calendarClock.millis());
     }
 
     /** Binds the sweep's parameters: in tests its instant, the bound one; in production it has none. */
@@ -74,7 +90,9 @@ final class CounterParameters {
 
     /**
      * Binds one item's values to {@code sql}, one of {@link CounterStatements#forItem}'s statements, by name:
-     * {@code :key} the row key ({@link CounterStatements#rowKey}), {@code :window} and {@code :seconds} in seconds,
+     * {@code :key} the row key ({@link CounterStatements#rowKey}), {@code :window_ms} a fixed window's length in
+     * milliseconds (a calendar window's time left until its period ends), {@code :window} and {@code :seconds} in
+     * seconds,
      * {@code :cost} and {@code :limit} in units of cost, a token bucket's {@code :interval} (microseconds) and
      * {@code :capacity} (tokens) of its one window and, worked out here so the statement has less arithmetic to
      * build at every execution, in microseconds (as doubles, exact): {@code :token_step} the cost's refill
@@ -108,6 +126,7 @@ final class CounterParameters {
                 case "token_full" -> statement.setDouble(index, fullRefill(bucket));
                 case "token_slack" -> statement.setDouble(index, Math.min(fullRefill(bucket), TOKEN_SLACK_MICROS));
                 case "window" -> statement.setLong(index, bucket.windowSeconds());
+                case "window_ms" -> statement.setLong(index, windowMillis(bucket));
                 case "seconds" -> statement.setArray(index, connection.createArrayOf("bigint",
                         bucket.limits().stream().map(Limit::windowSeconds).toArray()));
                 case "limits" -> statement.setArray(index, connection.createArrayOf("bigint",
@@ -159,7 +178,8 @@ final class CounterParameters {
                 numbers[number++] = (long) limits.size();
                 for (int i = 0; i < limits.size(); i++) {
                     boolean tokens = bucket.isTokenBucket();
-                    numbers[number++] = tokens ? tokenIntervalMicros(bucket, i) : limits.get(i).windowSeconds();
+                    numbers[number++] = tokens ? tokenIntervalMicros(bucket, i)
+                            : limits.get(i).isCalendar() ? -windowMillis(bucket) : limits.get(i).windowSeconds();
                     numbers[number++] = tokens ? capacity(bucket, i) : limits.get(i).limit();
                 }
             }

@@ -81,7 +81,8 @@ final class CounterRows {
             return allowed;
         }
         Instant now = row.getObject(4, OffsetDateTime.class).toInstant();
-        several(bucket, allowed, now, longs(row.getArray(5)), instants(row.getArray(6)), answer, offset);
+        several(bucket, allowed, now, longs(row.getArray(5)), instants(row.getArray(6)), answer, offset,
+                bucket.limits().get(0).window().toMillis());
         return allowed;
     }
 
@@ -125,10 +126,13 @@ final class CounterRows {
     /**
      * The numbers of cost 0, from the row as it is ({@code now, count, ends_at, window_seconds, window_counts,
      * window_ends, token_intervals, token_capacities}; all null without a row): allowed iff a cost-1 call would be.
+     * {@code firstMillis} is how long the first window lasts if it opens now ({@link CounterParameters#windowMillis}:
+     * a calendar window's time left until its period ends).
      *
      * @return whether it was allowed
      */
-    static boolean checked(Bucket bucket, ResultSet row, long[] answer, int offset) throws SQLException {
+    static boolean checked(Bucket bucket, ResultSet row, long[] answer, int offset, long firstMillis)
+            throws SQLException {
         if (bucket.isTokenBucket()) {
             return tokensChecked(bucket, row, answer, offset);
         }
@@ -143,7 +147,7 @@ final class CounterRows {
                 counts[0] = row.getLong(2);
                 // At most the window's length from now, as the upsert brings a row of a longer window
                 // (docs/stores.md#counters-across-a-change-of-settings); a check writes nothing.
-                Instant latest = now.plus(bucket.window());
+                Instant latest = now.plusMillis(firstMillis);
                 ends[0] = endsAt.toInstant().isAfter(latest) ? latest : endsAt.toInstant();
             }
         } else if (seconds != null) {
@@ -165,7 +169,7 @@ final class CounterRows {
             boolean open = ends[i] != null && ends[i].isAfter(now);
             allowed &= (open ? counts[i] : 0) + 1 <= bucket.limits().get(i).limit();
         }
-        several(bucket, allowed, now, counts, ends, answer, offset);
+        several(bucket, allowed, now, counts, ends, answer, offset, firstMillis);
         return allowed;
     }
 
@@ -219,13 +223,13 @@ final class CounterRows {
      * length.
      */
     private static void several(Bucket bucket, boolean allowed, Instant now, long[] counts, Instant[] ends,
-                                long[] answer, int offset) {
+                                long[] answer, int offset, long firstMillis) {
         StoreAnswers.writeAllowed(answer, offset, allowed);
         for (int i = 0; i < bucket.limits().size(); i++) {
             Limit limit = bucket.limits().get(i);
             boolean open = ends[i] != null && ends[i].isAfter(now);
             StoreAnswers.writeFixedWindow(answer, offset, i, open ? counts[i] : 0,
-                    open ? Duration.between(now, ends[i]).toMillis() : limit.window().toMillis());
+                    open ? Duration.between(now, ends[i]).toMillis() : i == 0 ? firstMillis : limit.window().toMillis());
         }
     }
 

@@ -240,7 +240,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
             try (ResultSet row = statement.executeQuery()) {
                 row.next();
                 if (cost == 0) {
-                    return CounterRows.checked(bucket, row, answer, offset);
+                    return CounterRows.checked(bucket, row, answer, offset, parameters.windowMillis(bucket));
                 }
                 return switch (bucket.algorithm()) {
                     case TOKEN_BUCKET -> CounterRows.tokensCounted(bucket, row, answer, offset);

@@ -7,7 +7,7 @@
 -- reads back (it shows the new row only). Typed casts: a client that binds untyped text (pgbench -M prepared)
 -- compares numbers, not strings.
 INSERT INTO ${table} AS c (bucket, key, ends_at, count, denied)
-VALUES (:bucket, :key, ${now} + :window::bigint * interval '1 second',
+VALUES (:bucket, :key, ${now} + :window_ms::bigint * interval '1 millisecond',
         CASE WHEN :cost::bigint <= :limit::bigint THEN :cost::bigint ELSE 0 END,
         :cost::bigint > :limit::bigint)
 ON CONFLICT (bucket, key) DO UPDATE SET

@@ -3,6 +3,7 @@ package dev.ratelimiter.internal.postgres;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.CalendarWindow;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.contract.ManualClock;
@@ -42,7 +43,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DecideFunctionEquivalenceTest {
 
-    private static final Instant T0 = Instant.parse("2031-06-01T00:00:00Z");
+    /** 30 s before an hour ends: the calendar hour items cross its boundary in the first tries. */
+    private static final Instant T0 = Instant.parse("2031-06-01T00:59:30Z");
     /** Each try its own keys, so the tries share the schema and the pool. */
     private static final AtomicLong TRY = new AtomicLong();
 
@@ -68,7 +70,8 @@ class DecideFunctionEquivalenceTest {
 
     /**
      * One item: its bucket (of three), the bucket's one window as this item sees it (its algorithm: 0 fixed, 1 token
-     * bucket, 2 sliding window; seconds and limit), its cost and its key (of three).
+     * bucket, 2 sliding window, 3 a fixed window of one calendar hour, whose length the library sends as the
+     * milliseconds left until the hour ends; seconds and limit), its cost and its key (of three).
      */
     record Item(int bucket, int algorithm, long seconds, long limit, long cost, int key) {
 
@@ -76,8 +79,10 @@ class DecideFunctionEquivalenceTest {
             Algorithm kind = algorithm == 1 ? Algorithm.TOKEN_BUCKET
                     : algorithm == 2 ? Algorithm.SLIDING_WINDOW : Algorithm.FIXED_WINDOW;
             // The bucket's name carries its algorithm, as the store's row keys keep algorithms apart.
-            Bucket bucket = Bucket.of("b" + this.bucket + "-" + algorithm,
-                    List.of(new Limit(limit, Duration.ofSeconds(seconds))), OutagePolicy.FALLBACK, kind, 0);
+            Limit window = algorithm == 3 ? Limit.perCalendar(limit, CalendarWindow.HOUR)
+                    : new Limit(limit, Duration.ofSeconds(seconds));
+            Bucket bucket = Bucket.of("b" + this.bucket + "-" + algorithm, List.of(window), OutagePolicy.FALLBACK,
+                    kind, 0);
             return new StoreItem(bucket, keys + "-" + key, cost);
         }
     }
@@ -102,7 +107,7 @@ class DecideFunctionEquivalenceTest {
     @Label("a refused item again and again, as in a hot key's batch, is answered as alone; an item between them that "
             + "counts on its row changes the next one's answer")
     void repeatedRefusals() throws Exception {
-        for (int algorithm = 0; algorithm <= 2; algorithm++) {
+        for (int algorithm = 0; algorithm <= 3; algorithm++) {
             Item refused = new Item(0, algorithm, 1, 1, 1, 0); // a limit of 1: the second is refused
             Item larger = new Item(0, algorithm, 1, 3, 1, 0); // the same row under a limit of 3: counted
             assertSameAnswers(List.of(new Batch(0, List.of(List.of(refused), List.of(refused), List.of(refused),
@@ -159,7 +164,7 @@ class DecideFunctionEquivalenceTest {
     private static Arbitrary<List<Batch>> batches(boolean changing) {
         Arbitrary<Item> item = Combinators.combine(
                 Arbitraries.integers().between(0, 2),
-                Arbitraries.integers().between(0, 2),
+                Arbitraries.integers().between(0, 3),
                 Arbitraries.longs().between(1, 3),
                 Arbitraries.longs().between(1, 4),
                 Arbitraries.longs().between(0, 4),

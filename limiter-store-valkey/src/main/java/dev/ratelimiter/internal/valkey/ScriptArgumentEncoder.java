@@ -2,10 +2,12 @@ package dev.ratelimiter.internal.valkey;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
+import dev.ratelimiter.spi.CalendarPeriods;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreRefund;
 
 import java.nio.charset.StandardCharsets;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,7 +19,8 @@ import static dev.ratelimiter.spi.TokenBucketTiming.tokenIntervalMicros;
  * The scripts' keys and arguments as the bytes Jedis sends, so a decision encodes only its key (and a cost other
  * than 1): per bucket, the key's start and each window's key end ({@link KeyLayout}), the count of windows, which
  * marks the algorithm ({@link #windowCount}), and each window's numbers (a fixed or sliding window's limit and length
- * in milliseconds, a token bucket's capacity and token interval in microseconds) are encoded once and kept.
+ * in milliseconds, a token bucket's capacity and token interval in microseconds) are encoded once and kept; but a
+ * calendar window's length, the time left until its period ends ({@link CalendarPeriods}), is encoded per call.
  *
  * <p>{@code decide.lua}'s parameters: each item's window keys, item after item, then per item its cost, its count
  * of windows and each window's two numbers. {@code refund.lua}'s: the same keys, then per refund its cost, the same
@@ -41,11 +44,17 @@ final class ScriptArgumentEncoder {
     private static final byte[] COST_ONE = {'1'};
 
     private final KeyLayout keys;
+    private final InstantSource clock;
+    private final CalendarPeriods periods = new CalendarPeriods();
     private final Map<Bucket, OfBucket> byBucket = new ConcurrentHashMap<>();
 
-    /** @param keys the store's key layout, whose keys this encodes */
-    ScriptArgumentEncoder(KeyLayout keys) {
+    /**
+     * @param keys  the store's key layout, whose keys this encodes
+     * @param clock the library's clock, which a calendar window's boundary is worked out from
+     */
+    ScriptArgumentEncoder(KeyLayout keys, InstantSource clock) {
         this.keys = keys;
+        this.clock = clock;
     }
 
     /**
@@ -81,7 +90,8 @@ final class ScriptArgumentEncoder {
                 windows[2 + 2 * i] = ascii(limits.get(i).window().toMillis());
             }
         }
-        OfBucket made = new OfBucket(keys.keyStart(bucket).getBytes(StandardCharsets.UTF_8), keyEnds, windows);
+        OfBucket made = new OfBucket(keys.keyStart(bucket).getBytes(StandardCharsets.UTF_8), keyEnds, windows,
+                bucket.hasCalendarWindow() ? this : null, bucket);
         if (byBucket.size() < MAX_BUCKETS) {
             byBucket.putIfAbsent(bucket, made);
         }
@@ -171,6 +181,11 @@ final class ScriptArgumentEncoder {
         return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
     }
 
+    /** A calendar window's length for a call now: the milliseconds until its period ends. */
+    private byte[] calendarWindowMillis(Bucket bucket) {
+        return ascii(periods.windowMillis(bucket, clock.millis()));
+    }
+
     /**
      * One bucket's encoded parts.
      *
@@ -178,8 +193,11 @@ final class ScriptArgumentEncoder {
      * @param keyEnds  each window's key end ({@link KeyLayout#keyEnd}), in the bucket's order
      * @param windows  the count of windows ({@link #windowCount}, which marks the algorithm), then each
      *                 window's two numbers in the bucket's order: the script's arguments after the item's cost
+     * @param calendar for a bucket of a calendar window, the encoder that works its length out per call; else null
+     * @param bucket   the bucket
      */
-    record OfBucket(byte[] keyStart, byte[][] keyEnds, byte[][] windows) {
+    record OfBucket(byte[] keyStart, byte[][] keyEnds, byte[][] windows, ScriptArgumentEncoder calendar,
+                    Bucket bucket) {
 
         /** How many of {@link #parameters}'s first entries are keys. */
         int keyCount() {
@@ -202,6 +220,9 @@ final class ScriptArgumentEncoder {
         void putArguments(long cost, byte[][] parameters, int at) {
             parameters[at] = cost == 1 ? COST_ONE : ascii(cost);
             System.arraycopy(windows, 0, parameters, at + 1, windows.length);
+            if (calendar != null) {
+                parameters[at + 3] = calendar.calendarWindowMillis(bucket); // the one window's length, per call
+            }
         }
 
         /**

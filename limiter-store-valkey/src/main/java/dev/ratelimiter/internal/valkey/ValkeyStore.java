@@ -10,6 +10,7 @@ import dev.ratelimiter.spi.StoreParts;
 import dev.ratelimiter.spi.StoreRefund;
 
 import java.util.List;
+import java.time.InstantSource;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -83,7 +84,19 @@ final class ValkeyStore implements RateLimitStore {
      * @param batching  how waiting decisions share round trips; empty for none
      */
     ValkeyStore(Supplier<ValkeyClient> clients, String keyPrefix, Optional<StoreBatching> batching) {
-        this(clients, keyPrefix, Optional.empty(), batching, () -> { });
+        this(clients, keyPrefix, Optional.empty(), batching, () -> { }, InstantSource.system());
+    }
+
+    /**
+     * A store over a client the caller owns and closes, with no parts and no batching, whose calendar windows end
+     * by {@code clock} (a test's).
+     *
+     * @param clients   the client (standalone, Sentinel or Cluster)
+     * @param keyPrefix prepended to every key
+     * @param clock     the library's clock, which a calendar window's boundary is worked out from
+     */
+    ValkeyStore(Supplier<ValkeyClient> clients, String keyPrefix, InstantSource clock) {
+        this(clients, keyPrefix, Optional.empty(), Optional.empty(), () -> { }, clock);
     }
 
     /**
@@ -93,13 +106,15 @@ final class ValkeyStore implements RateLimitStore {
      *                  store's {@link #parts()}; empty otherwise
      * @param batching  how waiting decisions share round trips; empty for none
      * @param closer    closes the client, once
+     * @param clock     the library's clock: a calendar window's boundary is worked out from it, and the key then
+     *                  expires after the time left until it, on the server's clock (no TIME is read)
      */
     private ValkeyStore(Supplier<ValkeyClient> clients, String keyPrefix,
                         Optional<Supplier<Optional<ValkeyClient>>> built, Optional<StoreBatching> batching,
-                        Runnable closer) {
+                        Runnable closer, InstantSource clock) {
         this.clients = Objects.requireNonNull(clients, "clients");
         this.keys = new KeyLayout(Objects.requireNonNull(keyPrefix, "keyPrefix"));
-        this.arguments = new ScriptArgumentEncoder(keys);
+        this.arguments = new ScriptArgumentEncoder(keys, clock);
         this.runner = new ScriptRunner(clients);
         this.slots = new SlotGrouper(clients, arguments);
         this.pipeline = new DecisionPipeline(clients, arguments, slots);
@@ -120,10 +135,16 @@ final class ValkeyStore implements RateLimitStore {
      *                                                     {@code .trust-store} or {@code .trust-store-password}
      */
     static ValkeyStore start(ValkeySettings settings) {
+        return start(settings, InstantSource.system());
+    }
+
+    /** {@link #start(ValkeySettings)}, calendar windows ending by {@code clock}, the library's. */
+    static ValkeyStore start(ValkeySettings settings, InstantSource clock) {
         ValkeyClientFactory prepared = ValkeyClientFactory.of(settings);
         LazyClient client = new LazyClient(prepared);
         ValkeyStore store = new ValkeyStore(client, settings.keyPrefix(),
-                prepared.cluster() ? Optional.of(client::built) : Optional.empty(), batching(settings), client::close);
+                prepared.cluster() ? Optional.of(client::built) : Optional.empty(), batching(settings), client::close,
+                clock);
         if (!prepared.connectsWhenBuilt()) {
             client.get();
         }

@@ -66,6 +66,6 @@ public final class ValkeyStoreProvider implements RateLimitStoreProvider {
         StoreConfig config = context.config();
         ValkeySettings settings = ValkeySettings.read(config);
         config.check();
-        return ValkeyStore.start(settings);
+        return ValkeyStore.start(settings, context.clock());
     }
 }

@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.valkey;
 
 import dev.ratelimiter.contract.ContractTime;
+import dev.ratelimiter.contract.ManualClock;
 
 import java.time.Duration;
 
@@ -10,6 +11,18 @@ import static org.awaitility.Awaitility.await;
 final class ContractTimes {
 
     private ContractTimes() {
+    }
+
+    /**
+     * Real time, waited for, and the library's clock moved on by as much: the store times its windows by its server's
+     * clock, and works a calendar window's boundary out from the library's ({@code ManualClock}, set by the case).
+     */
+    static ContractTime real(ManualClock clock) {
+        ContractTime real = real();
+        return amount -> {
+            real.advance(amount);
+            clock.advance(amount);
+        };
     }
 
     static ContractTime real() {

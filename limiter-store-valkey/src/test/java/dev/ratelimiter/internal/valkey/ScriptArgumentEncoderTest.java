@@ -17,7 +17,7 @@ class ScriptArgumentEncoderTest {
 
     /** The encoder of the store's keys under {@code prefix}. */
     private static ScriptArgumentEncoder encoder(String prefix) {
-        return new ScriptArgumentEncoder(new KeyLayout(prefix));
+        return new ScriptArgumentEncoder(new KeyLayout(prefix), java.time.InstantSource.system());
     }
 
     /** The script's parameters as the text sent. */

@@ -65,7 +65,7 @@ class ValkeyClusterContractTest extends RateLimiterContract {
     protected Limiter newLimiter(InstantSource clock) {
         jedis = ValkeyClientFactory.create(settings(cluster.addresses()));
         monitor = new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE);
-        store = new ValkeyStore(() -> jedis, "rl-test:");
+        store = new ValkeyStore(() -> jedis, "rl-test:", clock); // the library's clock: calendar boundaries
         return new StoreLimiter(store, monitor, RateLimiterMetrics.NONE);
     }
 
@@ -78,7 +78,7 @@ class ValkeyClusterContractTest extends RateLimiterContract {
 
     @Override
     protected ContractTime time() {
-        return ContractTimes.real();
+        return ContractTimes.real(clock);
     }
 
     @Override

@@ -50,7 +50,7 @@ public final class ValkeyLayout {
      * in microseconds).
      */
     public static String[] arguments(Bucket bucket) {
-        ScriptArgumentEncoder.OfBucket encoded = new ScriptArgumentEncoder(new KeyLayout("")).of(bucket);
+        ScriptArgumentEncoder.OfBucket encoded = new ScriptArgumentEncoder(new KeyLayout(""), java.time.InstantSource.system()).of(bucket);
         byte[][] parameters = encoded.parameters("", 1);
         return Arrays.stream(parameters, encoded.keyCount(), parameters.length)
                 .map(argument -> new String(argument, StandardCharsets.US_ASCII)).toArray(String[]::new);

@@ -49,7 +49,7 @@ class ValkeyStoreTest extends RateLimiterContract {
     @Override
     protected Limiter newLimiter(InstantSource clock) {
         jedis = ValkeyClientFactory.create(settings(ValkeyTarget.url()));
-        store = new ValkeyStore(() -> jedis, "rl-test:");
+        store = new ValkeyStore(() -> jedis, "rl-test:", clock); // the library's clock: calendar boundaries
         return new StoreLimiter(store,
                 new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE),
                 RateLimiterMetrics.NONE);
@@ -62,7 +62,7 @@ class ValkeyStoreTest extends RateLimiterContract {
 
     @Override
     protected ContractTime time() {
-        return ContractTimes.real();
+        return ContractTimes.real(clock);
     }
 
     @Override

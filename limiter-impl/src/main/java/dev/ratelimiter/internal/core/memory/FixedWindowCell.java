@@ -37,8 +37,15 @@ final class FixedWindowCell extends LockFreeCell<FixedWindow> {
 
     @Override
     Verdict decide(Bucket bucket, long cost, long now) {
+        return decide(bucket, cost, now, bucket.window().toMillis());
+    }
+
+    /**
+     * {@link #decide(Bucket, long, long)} where a window opened now lasts {@code windowMillis}: the bucket's length,
+     * or the rest of a calendar window's period, which an open window of the same period also ends at.
+     */
+    Verdict decide(Bucket bucket, long cost, long now, long windowMillis) {
         long limit = bucket.limit();
-        long windowMillis = bucket.window().toMillis();
         long needed = Verdicts.needed(cost);
         while (true) {
             FixedWindow window = held();
@@ -52,7 +59,7 @@ final class FixedWindowCell extends LockFreeCell<FixedWindow> {
             }
             if (now >= window.endsAt) {
                 if (cost == 0 || needed > limit) {
-                    return MemoryRateLimiter.unopened(bucket, cost);
+                    return MemoryRateLimiter.unopened(bucket, cost, windowMillis);
                 }
                 if (replace(window, new FixedWindow(now + windowMillis, cost))) {
                     return FixedWindows.single(bucket, true, limit - cost, windowMillis);

@@ -2,6 +2,7 @@ package dev.ratelimiter.internal.core.memory;
 
 import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.spi.CalendarPeriods;
 import dev.ratelimiter.spi.Sweepable;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.time.ForwardOnlyClock;
@@ -66,6 +67,7 @@ public final class MemoryRateLimiter implements Limiter, Sweepable {
 
     private final InstantSource clock;
     private final int maxKeysPerBucket;
+    private final CalendarPeriods periods = new CalendarPeriods();
     private final Map<String, KeyTable> buckets = new ConcurrentHashMap<>();
     // The key table of the bucket used last. Plain, not volatile: KeyTable's fields are final, so a thread that reads
     // a stale or racing value still sees a whole object, and a miss only costs the map lookup.
@@ -89,7 +91,8 @@ public final class MemoryRateLimiter implements Limiter, Sweepable {
         KeyTable keys = keys(bucket);
         long now = clock.millis();
         return bucket.algorithm() != Algorithm.FIXED_WINDOW || bucket.hasSeveralWindows()
-                ? consumeState(keys, bucket, key, cost, now) : consumeOne(keys, bucket, key, cost, now);
+                ? consumeState(keys, bucket, key, cost, now)
+                : consumeOne(keys, bucket, key, cost, now, periods.windowMillis(bucket, now));
     }
 
     /**
@@ -138,19 +141,21 @@ public final class MemoryRateLimiter implements Limiter, Sweepable {
     /**
      * One fixed window, without locks or allocation beyond the verdict and an opened window: the key's
      * {@link FixedWindowCell}, called on its class (no virtual call), or a new one opened with this call counted.
+     * {@code windowMillis} is how long a window opened now lasts: the bucket's length, or until a calendar window's
+     * period ends ({@link CalendarPeriods}).
      */
-    private static Verdict consumeOne(KeyTable keys, Bucket bucket, String key, long cost, long now) {
+    private static Verdict consumeOne(KeyTable keys, Bucket bucket, String key, long cost, long now,
+                                      long windowMillis) {
         while (true) {
             KeyState state = keys.get(key);
             if (state == null) {
                 long limit = bucket.limit();
                 if (cost == 0 || Verdicts.needed(cost) > limit) {
-                    return unopened(bucket, cost); // nothing to count: no window opens
+                    return unopened(bucket, cost, windowMillis); // nothing to count: no window opens
                 }
                 if (!keys.reserve(now)) {
                     return keys.refuse(bucket);
                 }
-                long windowMillis = bucket.window().toMillis();
                 KeyState fresh = new FixedWindowCell(new FixedWindow(now + windowMillis, cost));
                 state = keys.putIfAbsent(key, fresh);
                 if (state == null) {
@@ -162,7 +167,7 @@ public final class MemoryRateLimiter implements Limiter, Sweepable {
                 keys.retire(key, state); // counted under other windows (the bucket was built anew): start afresh
                 continue;
             }
-            Verdict verdict = cell.decide(bucket, cost, now);
+            Verdict verdict = cell.decide(bucket, cost, now, windowMillis);
             if (verdict != null) {
                 return verdict; // else swept or reset a moment ago: the next lookup finds a new cell or none
             }
@@ -174,13 +179,18 @@ public final class MemoryRateLimiter implements Limiter, Sweepable {
      * capacity): every window at its capacity, a fixed window's whole length to run, a token bucket full.
      */
     static Verdict unopened(Bucket bucket, long cost) {
+        return unopened(bucket, cost, bucket.limits().get(0).window().toMillis());
+    }
+
+    /** {@link #unopened(Bucket, long)}, the first window lasting {@code firstMillis} (a calendar window's rest). */
+    static Verdict unopened(Bucket bucket, long cost, long firstMillis) {
         int count = bucket.limits().size();
         long[] remaining = new long[count];
         long[] resetMillis = new long[count];
         boolean allowed = true;
         for (int i = 0; i < count; i++) {
             remaining[i] = capacity(bucket, i);
-            resetMillis[i] = bucket.isTokenBucket() ? 0 : bucket.limits().get(i).window().toMillis();
+            resetMillis[i] = bucket.isTokenBucket() ? 0 : i == 0 ? firstMillis : bucket.limits().get(i).window().toMillis();
             allowed &= Verdicts.needed(cost) <= remaining[i];
         }
         if (bucket.isSlidingWindow()) {

@@ -122,14 +122,19 @@ public final class Planner {
         }
         if (!answer.explicit()) {
             Bucket plan = plans.get(answer.name());
-            return plan != null ? new Choice(plan, null) : undeclared;
+            return plan != null ? new Choice(inZone(plan, answer), null) : undeclared;
         }
         try {
-            return new Choice(answer.applyTo(bucket).orElseThrow(), null);
+            return new Choice(inZone(answer.applyTo(bucket).orElseThrow(), answer), null);
         } catch (IllegalArgumentException e) {
             report("answered " + answer + ", which does not fit: " + e.getMessage());
             return new Choice(bucket, PlanMiss.UNFIT);
         }
+    }
+
+    /** The plan's bucket in the customer's zone, when the answer gives one (made once per answer: it is cached). */
+    private static Bucket inZone(Bucket planned, RateLimitPlan answer) {
+        return answer.zone().map(planned::withZone).orElse(planned);
     }
 
     private Bucket apply(Choice choice, long cost, RateLimiterMetrics metrics) {

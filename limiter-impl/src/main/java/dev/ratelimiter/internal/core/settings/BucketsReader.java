@@ -5,7 +5,9 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 
-import java.time.Duration;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -82,9 +84,10 @@ final class BucketsReader {
                 continue;
             } else {
                 Long limit = limitsParser.limit(base + "limit", limitText.get());
-                Duration window = limitsParser.window(base + "window", windowText.get());
-                limits = limit != null && window != null ? List.of(new Limit(limit, window)) : null;
+                Limit parsed = limitsParser.limit(base + "window", limit, windowText.get());
+                limits = parsed == null ? null : List.of(parsed);
             }
+            ZoneId zone = zone(base + "zone");
             OutagePolicy onOutage = OutagePolicy.FALLBACK;
             Optional<String> onOutageText = values.text(base + "on-outage");
             if (onOutageText.isPresent()) {
@@ -110,9 +113,12 @@ final class BucketsReader {
                 }
                 burst = parsed;
             }
-            if (limits != null && algorithm != null) {
+            if (limits != null && !calendarFits(base, name, limits, algorithm, limitsText.isPresent())) {
+                continue;
+            }
+            if (limits != null && algorithm != null && zone != null) {
                 try {
-                    buckets.put(name, Bucket.of(name, limits, onOutage, algorithm, burst));
+                    buckets.put(name, new Bucket(name, limits, onOutage, algorithm, burst, Bucket.NO_PLAN, zone));
                     if (shadow) {
                         shadowBuckets.add(name);
                     }
@@ -127,6 +133,47 @@ final class BucketsReader {
             }
         }
         return buckets;
+    }
+
+    /**
+     * Whether a calendar window, if the bucket has one, is its only window and counts as a fixed window; else a
+     * problem naming the property to change ({@link Bucket}'s rule, said here with the property).
+     */
+    private boolean calendarFits(String base, String name, List<Limit> limits, Algorithm algorithm,
+                                 boolean several) {
+        Optional<Limit> calendar = limits.stream().filter(Limit::isCalendar).findFirst();
+        if (calendar.isEmpty()) {
+            return true;
+        }
+        String period = calendar.get().windowName();
+        if (limits.size() > 1) {
+            problems.add(base + "limits: bucket '" + name + "' has a calendar window (" + period + ") among "
+                    + limits.size() + " windows; a calendar window must be its bucket's only window: give the "
+                    + "other windows a bucket of their own and name both on the method");
+            return false;
+        }
+        if (algorithm != null && algorithm != Algorithm.FIXED_WINDOW) {
+            problems.add(base + "algorithm: bucket '" + name + "' is a " + algorithm.configName() + ", and its "
+                    + (several ? "limits" : "window") + " is a calendar window (" + period + "), which counts as "
+                    + "a fixed-window only; remove " + base + "algorithm, or give the window a length such as P1D");
+            return false;
+        }
+        return true;
+    }
+
+    /** A bucket's {@code zone}, an IANA time zone ({@code Europe/Paris}); UTC when unset; null when invalid. */
+    private ZoneId zone(String property) {
+        Optional<String> text = values.text(property);
+        if (text.isEmpty()) {
+            return ZoneOffset.UTC;
+        }
+        try {
+            return ZoneId.of(text.get().strip());
+        } catch (DateTimeException e) {
+            problems.add(property + ": '" + text.get() + "' is not a time zone; use an IANA name such as "
+                    + "Europe/Paris or America/New_York, or UTC");
+            return null;
+        }
     }
 
     /** A bucket's {@code algorithm}, {@code fixed-window} when unset; null when invalid (a problem). */

@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.core.settings;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.CalendarWindow;
 import dev.ratelimiter.Limit;
 
 import java.time.Duration;
@@ -47,9 +48,9 @@ final class LimitsParser {
                 continue;
             }
             Long limit = values.parseWholeNumber(property, trimmed.substring(0, slash), LIMIT);
-            Duration window = window(property, trimmed.substring(slash + 1));
-            if (limit != null && window != null) {
-                limits.add(new Limit(limit, window));
+            Limit parsed = limit(property, limit, trimmed.substring(slash + 1));
+            if (parsed != null) {
+                limits.add(parsed);
             }
         }
         if (problems.size() > before) {
@@ -68,9 +69,24 @@ final class LimitsParser {
         return values.parseWholeNumber(property, text, LIMIT);
     }
 
+    /**
+     * {@code limit} per the window {@code windowText} names: a calendar period ({@code hour}, {@code day},
+     * {@code week}, {@code month}; {@link CalendarWindow}) or a whole number of seconds {@link #WINDOW}; null when
+     * {@code limit} is (its problem is told) or after adding a problem naming the property.
+     */
+    Limit limit(String property, Long limit, String windowText) {
+        java.util.Optional<CalendarWindow> calendar = CalendarWindow.ofConfigName(
+                windowText.strip().toLowerCase(java.util.Locale.ROOT));
+        if (calendar.isPresent()) {
+            return limit == null ? null : Limit.perCalendar(limit, calendar.get());
+        }
+        Duration window = window(property, windowText);
+        return limit == null || window == null ? null : new Limit(limit, window);
+    }
+
     /** A whole number of seconds {@link #WINDOW}; null after adding a problem naming the property. */
-    Duration window(String property, String text) {
-        Duration window = values.parseDuration(property, text, "PT1M or PT15M");
+    private Duration window(String property, String text) {
+        Duration window = values.parseDuration(property, text, "PT1M or PT15M, or hour, day, week or month");
         if (window != null && (window.getNano() != 0 || !WINDOW.contains(window))) {
             problems.add(property + ": '" + text + "' must be a whole number of seconds " + WINDOW);
             return null;

@@ -166,7 +166,7 @@ final class PlansReader {
                 return Optional.empty();
             }
             Long limit = limitsParser.limit(base + "limit", limitText.get());
-            limits = limit == null ? null : List.of(new Limit(limit, bucket.window()));
+            limits = limit == null ? null : List.of(bucket.limits().get(0).withLimit(limit));
         } else {
             limits = limitsParser.limits(base + "limits", limitsText.get());
         }
@@ -202,10 +202,16 @@ final class PlansReader {
      */
     private static String limitsToSet(Bucket bucket, String base) {
         if (!bucket.hasSeveralWindows()) {
-            return base + "limit (the plan's limit per " + bucket.window() + ", the bucket's window)";
+            return base + "limit (the plan's limit per " + windowText(bucket.limits().get(0))
+                    + ", the bucket's window)";
         }
         return base + "limits with one limit for each of the bucket's windows, as the bucket's own "
-                + bucket.limits().stream().map(limit -> limit.limit() + "/" + limit.window())
+                + bucket.limits().stream().map(limit -> limit.limit() + "/" + windowText(limit))
                 .collect(Collectors.joining(", "));
+    }
+
+    /** A window as configuration writes it: {@code PT1M}, or a calendar period's name ({@code month}). */
+    private static String windowText(Limit limit) {
+        return limit.isCalendar() ? limit.windowName() : limit.window().toString();
     }
 }

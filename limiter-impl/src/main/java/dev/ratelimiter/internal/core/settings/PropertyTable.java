@@ -175,6 +175,9 @@ public final class PropertyTable {
     /** A token bucket's capacity, the shortest window's ({@link Bucket#burst()}); unset: that window's limit. */
     public static final Property BUCKET_BURST = wholeNumber(BUCKET + "burst", null, 1, Bucket.MAX_LIMIT);
 
+    /** The IANA time zone of the bucket's calendar window ({@link dev.ratelimiter.CalendarWindow}). */
+    public static final Property BUCKET_ZONE = text(BUCKET + "zone", "UTC");
+
     /** {@code all} (every call stays counted) or {@code failures} (a call that succeeded is given back). */
     public static final Property BUCKET_COUNT = text(BUCKET + "count", "all");
     /** Exception types, by class name, that make a method's call a failure; unset: every exception. */
@@ -204,7 +207,7 @@ public final class PropertyTable {
 
     /** Every row, in the reference's order. */
     public static final List<Property> ALL = List.of(ENABLED, BACKEND, BUCKET_LIMIT, BUCKET_WINDOW, BUCKET_LIMITS,
-            BUCKET_ON_OUTAGE, BUCKET_MODE, BUCKET_ALGORITHM, BUCKET_BURST, BUCKET_COUNT, BUCKET_FAILURE_EXCEPTIONS,
+            BUCKET_ON_OUTAGE, BUCKET_MODE, BUCKET_ALGORITHM, BUCKET_BURST, BUCKET_ZONE, BUCKET_COUNT, BUCKET_FAILURE_EXCEPTIONS,
             BUCKET_FAILURE_STATUSES, BUCKET_PLANS, PLAN_LIMIT, PLAN_LIMITS, PLAN_BURST, BUCKET_PLAN_RESOLVER,
             API_ENABLED, API_PATH_PREFIXES, API_KEY_RESOLVER, TRUSTED_PROXIES,
             IPV6_PREFIX_LENGTH, KEY_SECRET, HEADERS_ON_SUCCESS, HEADERS_FIELDS, MEMORY_MAX_KEYS, MEMORY_SWEEP_INTERVAL,

@@ -31,7 +31,7 @@ public final class FixedWindows {
      */
     public static Verdict single(Bucket bucket, boolean allowed, long remaining, long resetMillis) {
         return single(bucket, allowed, remaining,
-                Duration.ofMillis(clamp(resetMillis, bucket.limits().get(0).window().toMillis())));
+                Duration.ofMillis(clamp(resetMillis, bucket.limits().get(0).longestMillis())));
     }
 
     /**
@@ -70,7 +70,7 @@ public final class FixedWindows {
         for (int i = 0; i < count; i++) {
             Limit limit = bucket.limits().get(i);
             windows[i] = new Verdict.Window(limit, clamp(remaining[i], limit.limit()),
-                    Duration.ofMillis(clamp(resetMillis[i], limit.window().toMillis())));
+                    Duration.ofMillis(clamp(resetMillis[i], limit.longestMillis())));
             if (allowed) {
                 if (top < 0 || windows[i].remaining() < windows[top].remaining()) {
                     top = i;

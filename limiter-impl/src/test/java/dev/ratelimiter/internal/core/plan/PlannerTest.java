@@ -1,6 +1,9 @@
 package dev.ratelimiter.internal.core.plan;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.OutagePolicy;
+import dev.ratelimiter.CalendarWindow;
+import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.RateLimitContext;
 import dev.ratelimiter.RateLimitPlan;
@@ -15,6 +18,8 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -62,6 +67,29 @@ class PlannerTest {
         assertThat(globex.window()).isEqualTo(reports.window());
         assertThat(choose(planner, "hooli", 1)).isSameAs(reports);
         assertThat(metrics.misses).containsExactly(PlanMiss.NONE);
+    }
+
+    @Test
+    @DisplayName("a plan in a customer's zone: a calendar bucket's plan, or its explicit limit, in that zone, the "
+            + "limits and the window kept")
+    void planInZone() {
+        Bucket monthly = new Bucket("quota", List.of(Limit.perCalendar(1_000, CalendarWindow.MONTH)),
+                OutagePolicy.FALLBACK, Algorithm.FIXED_WINDOW, 0, Bucket.NO_PLAN, ZoneOffset.UTC);
+        Bucket monthlyPro = monthly.withPlan("pro", List.of(Limit.perCalendar(100_000, CalendarWindow.MONTH)), 0);
+        ZoneId tokyo = ZoneId.of("Asia/Tokyo");
+        tenants.put("acme", RateLimitPlan.named("pro").inZone(tokyo));
+        tenants.put("globex", RateLimitPlan.limit(50).inZone(ZoneId.of("America/New_York")));
+        Planner planner = new Planner(monthly, Map.of("pro", monthlyPro), resolver, "TenantPlans",
+                new PlanCacheSettings(Duration.ofMinutes(1), 100), clock);
+        Bucket acme = choose(planner, "acme", 1);
+        assertThat(acme.zone()).isEqualTo(tokyo);
+        assertThat(acme.limits()).containsExactly(Limit.perCalendar(100_000, CalendarWindow.MONTH));
+        assertThat(acme.plan()).isEqualTo("pro");
+        assertThat(choose(planner, "acme", 1)).as("cached with its zone").isSameAs(acme);
+        Bucket globex = choose(planner, "globex", 1);
+        assertThat(globex.zone()).isEqualTo(ZoneId.of("America/New_York"));
+        assertThat(globex.limits()).containsExactly(Limit.perCalendar(50, CalendarWindow.MONTH));
+        assertThat(choose(planner, "hooli", 1)).isSameAs(monthly);
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.ratelimiter.internal.core.settings;
 
 import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.CalendarWindow;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.spi.ConfigurationException;
@@ -12,6 +13,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -542,5 +545,42 @@ class SettingsReaderTest {
                         + "ratelimiter.buckets.c.algorithm=token-bucket",
                 "ratelimiter.buckets.d.*: bucket 'd': a token bucket refills at most one token per microsecond",
                 "ratelimiter.buckets.e.burst: bucket 'e': a token bucket of 2 tokens", "lower the burst");
+    }
+
+    @Test
+    @DisplayName("window=month, limits=1000/day and zone=Europe/Paris give calendar windows in that zone; UTC unset")
+    void calendarWindows() {
+        properties.put("ratelimiter.buckets.reports.limit", "100000");
+        properties.put("ratelimiter.buckets.reports.window", "month");
+        properties.put("ratelimiter.buckets.reports.zone", "Europe/Paris");
+        properties.put("ratelimiter.buckets.daily.limits", "1000/Day");
+        LimiterSettings settings = read();
+        Bucket reports = settings.buckets().get("reports");
+        assertThat(reports.limits()).containsExactly(Limit.perCalendar(100_000, CalendarWindow.MONTH));
+        assertThat(reports.zone()).isEqualTo(ZoneId.of("Europe/Paris"));
+        Bucket daily = settings.buckets().get("daily");
+        assertThat(daily.limits()).containsExactly(Limit.perCalendar(1_000, CalendarWindow.DAY));
+        assertThat(daily.zone()).isEqualTo(ZoneOffset.UTC);
+    }
+
+    @Test
+    @DisplayName("a calendar window with another algorithm, among several windows, or in an unknown zone fails the start "
+            + "naming the property to change")
+    void calendarWindowMistakes() {
+        properties.put("ratelimiter.buckets.a.limit", "10");
+        properties.put("ratelimiter.buckets.a.window", "day");
+        properties.put("ratelimiter.buckets.a.algorithm", "token-bucket");
+        properties.put("ratelimiter.buckets.b.limits", "10/PT1S, 1000/day");
+        properties.put("ratelimiter.buckets.c.limit", "10");
+        properties.put("ratelimiter.buckets.c.window", "month");
+        properties.put("ratelimiter.buckets.c.zone", "Europe/Pariss");
+        properties.put("ratelimiter.buckets.d.limit", "10");
+        properties.put("ratelimiter.buckets.d.window", "fortnight");
+        assertProblem("ratelimiter.buckets.a.algorithm: bucket 'a' is a token-bucket, and its window is a calendar "
+                        + "window (day), which counts as a fixed-window only",
+                "ratelimiter.buckets.b.limits: bucket 'b' has a calendar window (day) among 2 windows",
+                "ratelimiter.buckets.c.zone: 'Europe/Pariss' is not a time zone; use an IANA name such as "
+                        + "Europe/Paris",
+                "ratelimiter.buckets.d.window: 'fortnight'", "hour, day, week or month");
     }
 }
