@@ -49,6 +49,17 @@ public interface RateLimitStoreProvider {
     }
 
     /**
+     * Whether this store decides {@link dev.ratelimiter.CalendarWindow calendar windows}: it opens a one-window
+     * bucket's window for {@link CalendarPeriods#windowMillis} rather than its {@link dev.ratelimiter.Limit#window()}
+     * (the period's nominal length), so the window ends at the period's boundary. A bucket of a calendar window
+     * ({@code ratelimiter.buckets.<name>.window=month}) on a store that does not fails the deployment, naming the
+     * property and this store. The default, for a store written before calendar windows existed, is false.
+     */
+    default boolean calendarWindows() {
+        return false;
+    }
+
+    /**
      * Reads this store's settings from {@link StoreContext#config()} and builds the store. Called once at startup,
      * only when {@code ratelimiter.backend} names this provider.
      *

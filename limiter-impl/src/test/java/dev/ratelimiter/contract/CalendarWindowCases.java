@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
+import static dev.ratelimiter.contract.Capability.CALENDAR_WINDOWS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * left is worked out from the clock the case sets, and a case that crosses a boundary waits for the last second of
  * the period to pass for real ({@link RateLimiterContract#time()}).
  */
+@Requires(CALENDAR_WINDOWS)
 abstract class CalendarWindowCases extends ContractCases {
 
     private static final ZoneId PARIS = ZoneId.of("Europe/Paris");

@@ -22,7 +22,10 @@ public enum Capability {
     SLIDING_WINDOW("sliding windows", "RateLimitStoreProvider.algorithms() without SLIDING_WINDOW"),
 
     /** Counts given back: the provider's {@link RateLimitStoreProvider#refunds()} is true. */
-    REFUNDS("refunds", "RateLimitStoreProvider.refunds() false");
+    REFUNDS("refunds", "RateLimitStoreProvider.refunds() false"),
+
+    /** Calendar windows: the provider's {@link RateLimitStoreProvider#calendarWindows()} is true. */
+    CALENDAR_WINDOWS("calendar windows", "RateLimitStoreProvider.calendarWindows() false");
 
     private final String cases;
     private final String undeclared;
@@ -34,8 +37,8 @@ public enum Capability {
 
     /**
      * @param provider the store's provider
-     * @return the capabilities it declares, read from {@link RateLimitStoreProvider#algorithms()} and
-     *         {@link RateLimitStoreProvider#refunds()}; empty for a provider of the SPI's defaults (fixed windows, no
+     * @return the capabilities it declares, read from {@link RateLimitStoreProvider#algorithms()},
+     *         {@link RateLimitStoreProvider#refunds()} and {@link RateLimitStoreProvider#calendarWindows()}; empty for a provider of the SPI's defaults (fixed windows, no
      *         refunds)
      */
     public static Set<Capability> declaredBy(RateLimitStoreProvider provider) {
@@ -49,6 +52,9 @@ public enum Capability {
         }
         if (provider.refunds()) {
             declared.add(REFUNDS);
+        }
+        if (provider.calendarWindows()) {
+            declared.add(CALENDAR_WINDOWS);
         }
         return declared;
     }

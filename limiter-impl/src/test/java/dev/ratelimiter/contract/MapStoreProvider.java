@@ -40,6 +40,12 @@ public final class MapStoreProvider implements RateLimitStoreProvider {
         return true;
     }
 
+    /** A calendar window's length per call: {@code CalendarPeriods.windowMillis}. */
+    @Override
+    public boolean calendarWindows() {
+        return true;
+    }
+
     @Override
     public RateLimitStore create(StoreContext context) {
         boolean down = context.config().bool("down", false);

@@ -53,6 +53,12 @@ public final class PostgresStoreProvider implements RateLimitStoreProvider {
         return true;
     }
 
+    /** A calendar window's length per call: {@code CalendarPeriods.windowMillis}. */
+    @Override
+    public boolean calendarWindows() {
+        return true;
+    }
+
     /** {@code datasource}, {@code url}, {@code user}, {@code password}, {@code table}, {@code timeout}, ... */
     @Override
     public Set<String> propertyNames() {

@@ -51,6 +51,12 @@ public final class ValkeyStoreProvider implements RateLimitStoreProvider {
         return true;
     }
 
+    /** A calendar window's length per call: {@code CalendarPeriods.windowMillis}. */
+    @Override
+    public boolean calendarWindows() {
+        return true;
+    }
+
     /**
      * Reads {@code ratelimiter.valkey.*} and builds the store: a standalone client at once (it connects at its
      * first call), a Sentinel or Cluster client at the first call; a server that is down leaves the application

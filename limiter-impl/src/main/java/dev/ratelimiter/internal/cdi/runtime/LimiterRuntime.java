@@ -233,7 +233,10 @@ public class LimiterRuntime implements DecisionSource {
         }
     }
 
-    /** Fails the start for each bucket on an algorithm the store does not decide, naming both properties. */
+    /**
+     * Fails the start for each bucket on an algorithm the store does not decide, naming both properties, or of a
+     * calendar window the store does not end at its period's boundary.
+     */
     private static void unofferedAlgorithms(LimiterSettings settings, RateLimitStoreProvider provider) {
         List<String> problems = new ArrayList<>();
         settings.buckets().forEach((name, bucket) -> {
@@ -243,6 +246,12 @@ public class LimiterRuntime implements DecisionSource {
                         + provider.name() + " does not decide (it decides " + provider.algorithms().stream()
                         .map(Algorithm::configName).sorted().toList() + "); choose one of those, or another "
                         + "store");
+            }
+            if (bucket.hasCalendarWindow() && !provider.calendarWindows()) {
+                problems.add("ratelimiter.buckets." + name + ".window: bucket '" + name + "' has a calendar window ("
+                        + bucket.limits().get(0).windowName() + "), which the store of ratelimiter.backend="
+                        + provider.name() + " does not decide (RateLimitStoreProvider.calendarWindows() is false); "
+                        + "give the window a length such as P30D, or use another store");
             }
         });
         if (!problems.isEmpty()) {
