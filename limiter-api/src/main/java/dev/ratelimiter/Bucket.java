@@ -274,6 +274,16 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
         return zone.equals(this.zone) ? this : new Bucket(name, limits, onOutage, algorithm, burst, plan, zone);
     }
 
+    /**
+     * The zone as configuration names it: its IANA name ({@code Europe/Paris}), or {@code UTC} for UTC (whose
+     * {@link ZoneOffset#UTC} id is {@code Z}).
+     *
+     * @return the zone's name
+     */
+    public String zoneName() {
+        return zone.equals(ZoneOffset.UTC) ? "UTC" : zone.getId();
+    }
+
     /** {@return whether the bucket's window is aligned to the calendar, its only window} */
     public boolean hasCalendarWindow() {
         return limits.get(0).isCalendar();

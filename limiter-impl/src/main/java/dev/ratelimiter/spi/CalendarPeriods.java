@@ -16,8 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * store ends a calendar window at the same instant without reading any calendar on its server: a store opens the
  * window for this many milliseconds, and a window opened earlier in the same period already ends then.
  *
- * <p>Each zone's current period per calendar window is kept, so a call inside it costs a map read and two
- * comparisons; a period is worked out again (with {@code java.time}) only when an instant falls outside it. One
+ * <p>Each zone's current period per calendar window is kept, so a call inside it costs a few comparisons (the
+ * period found last) or a map read; a period is worked out again (with {@code java.time}) only when an instant falls outside it. One
  * instance per store; thread-safe.
  */
 public final class CalendarPeriods {
@@ -26,6 +26,10 @@ public final class CalendarPeriods {
     private static final int MAX_ZONES = 1_024;
 
     private final Map<ZoneId, Period[]> byZone = new ConcurrentHashMap<>();
+    // The period found last, tried before the map: an application's buckets mostly share one zone. Plain, not
+    // volatile: a Period's fields are final, so a stale or racing read still sees a whole period, and a miss only
+    // costs the map.
+    private Period last;
 
     /**
      * The milliseconds a window of {@code bucket}'s first window lasts if it opens at {@code nowMillis}: for a
@@ -53,10 +57,16 @@ public final class CalendarPeriods {
      * @return the period's end, in milliseconds since the epoch, after {@code nowMillis}
      */
     public long endMillis(CalendarWindow calendar, ZoneId zone, long nowMillis) {
+        Period recent = last;
+        if (recent != null && recent.zone == zone && recent.calendar == calendar && nowMillis >= recent.start
+                && nowMillis < recent.end) {
+            return recent.end;
+        }
         Period[] known = byZone.get(zone);
         if (known != null) {
             Period period = known[calendar.ordinal()];
             if (period != null && nowMillis >= period.start && nowMillis < period.end) {
+                last = period;
                 return period.end;
             }
         } else {
@@ -66,15 +76,19 @@ public final class CalendarPeriods {
             known = byZone.computeIfAbsent(zone, z -> new Period[CalendarWindow.values().length]);
         }
         Instant instant = Instant.ofEpochMilli(nowMillis);
-        Period period = new Period(calendar.start(instant, zone).toEpochMilli(),
+        Period period = new Period(zone, calendar, calendar.start(instant, zone).toEpochMilli(),
                 calendar.end(instant, zone).toEpochMilli());
         // A race between two threads writes two right periods (each for its own instant); the record's final fields
         // make either safe to read from another thread.
         known[calendar.ordinal()] = period;
+        last = period;
         return period.end;
     }
 
-    /** One period: from {@code start} (included) to {@code end} (excluded), in milliseconds since the epoch. */
-    private record Period(long start, long end) {
+    /**
+     * One period of {@code calendar} in {@code zone}: from {@code start} (included) to {@code end} (excluded), in
+     * milliseconds since the epoch.
+     */
+    private record Period(ZoneId zone, CalendarWindow calendar, long start, long end) {
     }
 }

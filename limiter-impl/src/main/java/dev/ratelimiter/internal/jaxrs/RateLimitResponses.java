@@ -56,7 +56,7 @@ public final class RateLimitResponses {
         return problem(429, "Too Many Requests", QUOTA_EXCEEDED, "Quota Exceeded", "Rate limit of bucket '"
                 + bucket.name() + "' exceeded: "
                 + bucket.limits().stream().map(limit -> limit.limit() + " per " + (limit.isCalendar()
-                        ? limit.windowName() + " (" + bucket.zone().getId() + ")" : limit.windowSeconds() + " s"))
+                        ? limit.windowName() + " (" + bucket.zoneName() + ")" : limit.windowSeconds() + " s"))
                 .collect(Collectors.joining(" and ")) + ". Retry after " + verdict.retryAfterSeconds() + " s.",
                 bucket, verdict);
     }

@@ -192,7 +192,7 @@ public final class OpenApiLimits {
             window.put("limit", limit.limit());
             window.put("window", limit.isCalendar() ? limit.windowName() : limit.window().toString());
             if (limit.isCalendar()) {
-                window.put("zone", bucket.zone().getId());
+                window.put("zone", bucket.zoneName());
             }
             windows.add(window);
         }

@@ -168,7 +168,7 @@ final class BucketsReader {
             return ZoneOffset.UTC;
         }
         try {
-            return ZoneId.of(text.get().strip());
+            return ZoneId.of(text.get().strip()).normalized(); // UTC, +02:00: ZoneOffset
         } catch (DateTimeException e) {
             problems.add(property + ": '" + text.get() + "' is not a time zone; use an IANA name such as "
                     + "Europe/Paris or America/New_York, or UTC");

@@ -548,12 +548,14 @@ class SettingsReaderTest {
     }
 
     @Test
-    @DisplayName("window=month, limits=1000/day and zone=Europe/Paris give calendar windows in that zone; UTC unset")
+    @DisplayName("window=month, limits=1000/day and zone=Europe/Paris give calendar windows in that zone; zone=UTC is "
+            + "UTC's offset, as unset")
     void calendarWindows() {
         properties.put("ratelimiter.buckets.reports.limit", "100000");
         properties.put("ratelimiter.buckets.reports.window", "month");
         properties.put("ratelimiter.buckets.reports.zone", "Europe/Paris");
         properties.put("ratelimiter.buckets.daily.limits", "1000/Day");
+        properties.put("ratelimiter.buckets.daily.zone", "UTC");
         LimiterSettings settings = read();
         Bucket reports = settings.buckets().get("reports");
         assertThat(reports.limits()).containsExactly(Limit.perCalendar(100_000, CalendarWindow.MONTH));
