@@ -8,7 +8,7 @@ import jakarta.inject.Inject;
 import jakarta.inject.Named;
 
 /**
- * The plan of a {@code reports} call (docs/plans.md): the tenant's, from the application's tenant table
+ * The plan of a {@code reports} or {@code reports-monthly} call (docs/plans.md), by the bucket the context names: the tenant's, from the application's tenant table
  * ({@link DemoTenants}), looked up by the key the bucket counts, the tenant that {@link TenantKeyResolver} gave.
  * Never from a header of its own: a client that sends its plan chooses its own limit. A tenant on no plan gets
  * {@code null}, so the bucket's own limits, which the configuration sets to the free plan's.
@@ -22,6 +22,6 @@ public class TenantPlanResolver implements RateLimitPlanResolver {
 
     @Override
     public RateLimitPlan resolve(String key, RateLimitContext context) {
-        return tenants.reportsPlan(key).orElse(null);
+        return tenants.reportsPlan(context.bucket(), key).orElse(null);
     }
 }

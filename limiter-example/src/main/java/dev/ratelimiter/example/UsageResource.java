@@ -19,8 +19,9 @@ import java.util.List;
 
 /**
  * {@code GET /api/usage} with {@code X-Tenant}: the tenant's quotas, read without spending any
- * ({@link RateLimits#usage}), as an API product shows its customers theirs: for each window of bucket
- * {@code reports}, under the tenant's plan, its limit, what is left and the seconds until it resets. Without the
+ * ({@link RateLimits#usage}), as an API product shows its customers theirs: for each window of buckets
+ * {@code reports} and {@code reports-monthly}, under the tenant's plan, its limit, what is left and the seconds until
+ * it resets (a month's: until the 1st at midnight in the tenant's zone). Without the
  * header: 400; while the store is out and {@code reports} fails closed: 503. Like every {@code /api/} request, it
  * counts in the global limit, never in {@code reports}.
  */
@@ -29,7 +30,7 @@ import java.util.List;
 public class UsageResource {
 
     /** The buckets a tenant's quotas are in: those keyed by {@link TenantKeyResolver}. */
-    static final List<String> TENANT_BUCKETS = List.of("reports");
+    static final List<String> TENANT_BUCKETS = List.of(DemoTenants.REPORTS, DemoTenants.REPORTS_MONTHLY);
 
     @Inject
     RateLimits limits;
@@ -52,16 +53,21 @@ public class UsageResource {
             }
             if (usage.windows().isEmpty()) {
                 Limit limit = limits.bucket(bucket).limits().get(0);
-                quotas.add(quota(bucket, limit.window().toString(), usage.limit(), usage.remaining(),
+                quotas.add(quota(bucket, windowText(limit), usage.limit(), usage.remaining(),
                         seconds(usage.resetAfter())));
             } else {
                 for (Verdict.Window window : usage.windows()) {
-                    quotas.add(quota(bucket, window.limit().window().toString(), window.limit().limit(),
+                    quotas.add(quota(bucket, windowText(window.limit()), window.limit().limit(),
                             window.remaining(), seconds(window.resetAfter())));
                 }
             }
         }
         return Response.ok(Json.createObjectBuilder().add("tenant", tenant).add("quotas", quotas).build()).build();
+    }
+
+    /** A window as configuration writes it: {@code PT1M}, or a calendar period's name, {@code month}. */
+    private static String windowText(Limit limit) {
+        return limit.isCalendar() ? limit.windowName() : limit.window().toString();
     }
 
     /** An RFC 9457 problem of this status. */

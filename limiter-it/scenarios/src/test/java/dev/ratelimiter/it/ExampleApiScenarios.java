@@ -5,18 +5,26 @@ import dev.ratelimiter.it.app.StyledRefusals;
 import dev.ratelimiter.it.ops.MetricNameCheck;
 import dev.ratelimiter.it.ops.OpsQueries;
 import dev.ratelimiter.it.ops.ScrapedSeries;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.net.URI;
 import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -283,8 +291,8 @@ public abstract class ExampleApiScenarios {
         assertThat(refused.headers().firstValue("RateLimit").orElseThrow())
                 .as("the refusal counted in neither window").contains("\"projects-10s\";r=0;", "\"projects-1h\";r=7;");
 
-        HttpResponse<String> afterBurst = org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
-                .pollInterval(java.time.Duration.ofSeconds(1))
+        HttpResponse<String> afterBurst = org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofSeconds(1))
                 .until(() -> client.get("api/projects/jrl"), response -> response.statusCode() == 200);
         assertThat(afterBurst.headers().firstValue("RateLimit").orElseThrow())
                 .contains("\"projects-10s\";r=2;", "\"projects-1h\";r=6;");
@@ -412,7 +420,7 @@ public abstract class ExampleApiScenarios {
     }
 
     @Test
-    @DisplayName("/api/usage shows a tenant its reports quota under its plan, spends none of it, and asks for the tenant")
+    @DisplayName("/api/usage shows a tenant its reports quotas under its plan, spends none of it, and asks for the tenant")
     void usageReadWithoutSpending() {
         String tenant = "umbrella-" + UUID.randomUUID();
         JsonObject fresh = quota(tenant);
@@ -432,18 +440,63 @@ public abstract class ExampleApiScenarios {
         }
 
         assertThat(quota("acme").getInt("limit")).as("acme is on pro").isEqualTo(50);
+        JsonObject month = quotas(tenant).getJsonObject(1);
+        assertThat(month.getString("bucket")).isEqualTo("reports-monthly");
+        assertThat(month.getInt("remaining")).as("the report counted in the month too, the reads not").isEqualTo(999);
         HttpResponse<String> anonymous = client().get("api/usage");
         assertThat(anonymous.statusCode()).as(anonymous.body()).isEqualTo(400);
         assertThat(anonymous.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/problem+json");
     }
 
-    /** The tenant's one quota in {@code GET /api/usage}, which must answer 200. */
+    @Test
+    @DisplayName("/api/reports also counts a calendar month per tenant (reports-monthly): 1 000 a month of UTC on no "
+            + "plan, pro's 100 000 in Paris's months, globex's 20 000 in New York's; no w, t and the usage read to "
+            + "midnight on the 1st in the tenant's zone")
+    void monthlyQuotaPerPlan() {
+        String tenant = "initrode-" + UUID.randomUUID();
+        HttpResponse<String> report = client().getWith("api/reports", "X-Tenant", tenant);
+        assertThat(report.statusCode()).as(report.body()).isEqualTo(200);
+        assertThat(report.headers().firstValue("RateLimit-Policy").orElseThrow())
+                .as("a month has no one length: no w").endsWith(", \"reports-monthly\";q=1000");
+        String rateLimit = report.headers().firstValue("RateLimit").orElseThrow();
+        Matcher left = Pattern.compile("\"reports-monthly\";r=999;t=(\\d+)$")
+                .matcher(rateLimit);
+        assertThat(left.find()).as(rateLimit).isTrue();
+        assertThat(Long.parseLong(left.group(1))).as("t: until the 1st at 00:00 UTC")
+                .isCloseTo(secondsToNextMonth(ZoneOffset.UTC), Offset.offset(5L));
+
+        JsonObject acme = quotas("acme").getJsonObject(1);
+        assertThat(acme.getString("window")).isEqualTo("month");
+        assertThat(acme.getInt("limit")).as("acme's pro plan").isEqualTo(100_000);
+        assertThat(acme.getJsonNumber("reset_seconds").longValue()).as("acme's month ends in Paris")
+                .isCloseTo(secondsToNextMonth(ZoneId.of("Europe/Paris")),
+                        Offset.offset(5L));
+        JsonObject globex = quotas("globex").getJsonObject(1);
+        assertThat(globex.getInt("limit")).as("globex's contract").isEqualTo(20_000);
+        assertThat(globex.getJsonNumber("reset_seconds").longValue()).as("globex's month ends in New York")
+                .isCloseTo(secondsToNextMonth(ZoneId.of("America/New_York")),
+                        Offset.offset(5L));
+    }
+
+    /** Seconds from now until midnight on the next 1st in {@code zone}, as the test's clock says. */
+    private static long secondsToNextMonth(ZoneId zone) {
+        ZonedDateTime now = ZonedDateTime.now(zone);
+        ZonedDateTime first = now.toLocalDate().withDayOfMonth(1).plusMonths(1).atStartOfDay(zone);
+        return Duration.between(now, first).toSeconds();
+    }
+
+    /** The tenant's first quota in {@code GET /api/usage} ({@code reports}), which must answer 200. */
     private JsonObject quota(String tenant) {
+        return quotas(tenant).getJsonObject(0);
+    }
+
+    /** The tenant's quotas in {@code GET /api/usage}: {@code reports}, then {@code reports-monthly}. */
+    private JsonArray quotas(String tenant) {
         HttpResponse<String> response = client().getWith("api/usage", "X-Tenant", tenant);
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         JsonObject body = ExampleApi.json(response);
         assertThat(body.getString("tenant")).isEqualTo(tenant);
-        return body.getJsonArray("quotas").getJsonObject(0);
+        return body.getJsonArray("quotas");
     }
 
     /**
@@ -554,7 +607,7 @@ public abstract class ExampleApiScenarios {
     /** {@code r} and {@code t} of {@code bucket}'s item in the response's RateLimit header. */
     private static long[] rateLimitItem(HttpResponse<String> response, String bucket) {
         String header = response.headers().firstValue("RateLimit").orElseThrow();
-        java.util.regex.Matcher item = java.util.regex.Pattern
+        Matcher item = Pattern
                 .compile("\"" + bucket + "\";r=(\\d+);t=(\\d+)(,|$)").matcher(header);
         assertThat(item.find()).as("an item \"%s\" in RateLimit: %s", bucket, header).isTrue();
         return new long[] {Long.parseLong(item.group(1)), Long.parseLong(item.group(2))};

@@ -65,6 +65,9 @@ public final class OpenApiScenarios {
         assertThat(reportsLimit.getString("plan-resolver")).isEqualTo("dev.ratelimiter.example.TenantPlanResolver");
         assertThat(reportsLimit.getJsonObject("plans").getJsonObject("pro").getJsonArray("limits"))
                 .containsExactly(Json.createObjectBuilder().add("limit", 50).add("window", "PT1M").build());
+        assertThat(limit(reports, "reports-monthly").getJsonArray("limits")).as("a calendar month, in UTC")
+                .containsExactly(Json.createObjectBuilder().add("limit", 1000).add("window", "month")
+                        .add("zone", "UTC").build());
         assertThat(buckets(paths.getJsonObject("/api/projects/{id}").getJsonObject("get")))
                 .as("GET /api/projects/{id}").containsExactly("api-authenticated", "api-anonymous", "projects");
 

@@ -111,7 +111,8 @@ public final class CurlTour {
     /**
      * An answer with what differs between runs masked: line ends, the headers the page leaves out, a login's
      * token, the readiness check's {@code since}, and the seconds until a window ends ({@code t=} of
-     * {@code RateLimit}, {@code Retry-After}, the problem's {@code retryAfter} and its detail's "Retry after").
+     * {@code RateLimit}, {@code Retry-After}, the problem's {@code retryAfter} and its detail's "Retry after", and a
+     * calendar window's {@code reset_seconds} in {@code /api/usage}, which depend on the day the tour runs).
      * Statuses, bucket names, limits and attempts left stay as they are.
      */
     public static String normalize(String answer) {
@@ -122,7 +123,8 @@ public final class CurlTour {
                 .replaceAll(";t=\\d+", ";t=<s>")
                 .replaceAll("Retry-After: \\d+", "Retry-After: <s>")
                 .replaceAll("\"retryAfter\":\\d+", "\"retryAfter\":<s>")
-                .replaceAll("Retry after \\d+ s", "Retry after <s> s");
+                .replaceAll("Retry after \\d+ s", "Retry after <s> s")
+                .replaceAll("(\"window\":\"(?:hour|day|week|month)\"[^}]*\"reset_seconds\":)\\d+", "$1<s>");
         return text.strip();
     }
 

@@ -94,7 +94,7 @@ class LibertyMp7PostgresExampleApiIT extends LibertyExampleScenarios {
      */
     private static final List<String> ON_THE_MICROPROFILE_6_SERVER = List.of("anonymousGlobalLimit",
             "programmaticRefusalAsTheInterceptors", "burstAndSustainedWindows", "exportCost", "loginLimitedPerAccount",
-            "loginLimitedPerAddressAndAccount", "reportsLimitedPerTenant", "reportsPlansPerTenant",
+            "loginLimitedPerAddressAndAccount", "reportsLimitedPerTenant", "reportsPlansPerTenant", "monthlyQuotaPerPlan",
             "plansChosenByConfiguredResolver", "explicitLimitsOfACustomer", "failedPlanGetsTheBucketsOwnLimits",
             "searchLimitedBySlidingWindow", "reportsWithoutTenant", "resolverFallsBackToAddress", "loginNormalized",
             "loginAddressCountsFailuresOnly", "successfulLoginResets", "authenticatedKeyedByPrincipal", "malformedBody",
