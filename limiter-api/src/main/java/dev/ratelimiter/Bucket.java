@@ -82,15 +82,14 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
      * @param algorithm how the windows count
      * @param burst     0 for the shortest window's limit; else, for a token bucket, its capacity from 1 to
      *                  {@link #MAX_LIMIT}, and for a fixed or sliding window, the shortest window's limit
-     * @throws IllegalArgumentException if a value is out of range, two windows have the same length, a fixed or
-     *                                  sliding window is given another burst than its limit, or a token bucket's window refills
-     *                                  faster than one token per microsecond or takes longer than
-     *                                  {@link #MAX_WINDOW} to fill; the message names the bucket
      * @param plan      {@link #NO_PLAN}, {@link #EXPLICIT_PLAN} or a plan's name, matching
      *                  {@code [a-z0-9][a-z0-9-]{0,63}}
      * @param zone      the zone of a calendar window's periods
-     * @throws IllegalArgumentException also if a calendar window is not the bucket's only window, or the bucket is
-     *                                  not a fixed window
+     * @throws IllegalArgumentException if a value is out of range, two windows have the same length, a fixed or
+     *                                  sliding window is given another burst than its limit, a token bucket's window
+     *                                  refills faster than one token per microsecond or takes longer than
+     *                                  {@link #MAX_WINDOW} to fill, or a calendar window is not the bucket's only
+     *                                  window or not a fixed window; the message names the bucket
      * @throws NullPointerException     if {@code name}, {@code limits}, a window, {@code onOutage},
      *                                  {@code algorithm}, {@code plan} or {@code zone} is {@code null}
      */

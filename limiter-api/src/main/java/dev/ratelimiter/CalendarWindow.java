@@ -24,9 +24,12 @@ import java.util.Optional;
  * period of changing length has not.
  */
 public enum CalendarWindow {
-    /** From the start of each hour of the zone's local time to the next: 3 600 s. */
+    /**
+     * From the start of each hour of the zone's local time to the next: 3 600 s, the hour's start taken at the
+     * offset in force (in a zone whose clocks move by half an hour, the hours around the change are shifted by it).
+     */
     HOUR("hour", Duration.ofHours(1)),
-    /** From local midnight to the next: 24 hours, or 23 and 25 on the days the zone's offset changes. */
+    /** From local midnight to the next: 24 hours, or 23 or 25 on the days the zone's offset changes. */
     DAY("day", Duration.ofDays(1)),
     /** From Monday's local midnight (ISO 8601 weeks) to the next Monday's. */
     WEEK("week", Duration.ofDays(7)),
@@ -58,8 +61,8 @@ public enum CalendarWindow {
 
     /**
      * The period's usual length, what {@link Limit#window()} holds for it: 1 hour, 1 day, 7 days, or 31 days for a
-     * month (its longest). It orders windows and bounds checks; a period's real length is {@link #end} less its
-     * start.
+     * month (its longest). It sorts windows and bounds range checks; a period's real length is {@link #end} less
+     * its start.
      *
      * @return a positive whole number of seconds
      */
@@ -93,7 +96,9 @@ public enum CalendarWindow {
         ZonedDateTime local = instant.atZone(zone);
         LocalDate date = local.toLocalDate();
         return switch (this) {
-            case HOUR -> local.truncatedTo(ChronoUnit.HOURS).plusHours(1).toInstant();
+            // At the offset in force: truncating the local time could resolve to the other offset of an overlap,
+            // half an hour off in a zone whose clocks move by half an hour, and end the hour before the instant.
+            case HOUR -> local.toOffsetDateTime().truncatedTo(ChronoUnit.HOURS).plusHours(1).toInstant();
             case DAY -> date.plusDays(1).atStartOfDay(zone).toInstant();
             case WEEK -> date.with(TemporalAdjusters.next(DayOfWeek.MONDAY)).atStartOfDay(zone).toInstant();
             case MONTH -> date.withDayOfMonth(1).plusMonths(1).atStartOfDay(zone).toInstant();
@@ -114,7 +119,7 @@ public enum CalendarWindow {
         ZonedDateTime local = instant.atZone(zone);
         LocalDate date = local.toLocalDate();
         Instant start = switch (this) {
-            case HOUR -> local.truncatedTo(ChronoUnit.HOURS).toInstant();
+            case HOUR -> local.toOffsetDateTime().truncatedTo(ChronoUnit.HOURS).toInstant();
             case DAY -> date.atStartOfDay(zone).toInstant();
             case WEEK -> date.with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY)).atStartOfDay(zone).toInstant();
             case MONTH -> date.withDayOfMonth(1).atStartOfDay(zone).toInstant();

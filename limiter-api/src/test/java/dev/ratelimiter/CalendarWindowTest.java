@@ -34,6 +34,9 @@ class CalendarWindowTest {
             // Hours, also in a zone half an hour off UTC
             "HOUR, 2027-06-15T10:59:59Z, UTC, 2027-06-15T10:00:00Z, 2027-06-15T11:00:00Z",
             "HOUR, 2027-06-15T10:59:59Z, Asia/Kolkata, 2027-06-15T10:30:00Z, 2027-06-15T11:30:00Z",
+            // Lord Howe Island's clocks go back half an hour on 4 April 2027 (local time, 02:00+11 to 01:30+10:30):
+            // 01:45+10:30 is in the hour that began at 01:00+10:30, not at 01:00+11, which ended before it
+            "HOUR, 2027-04-03T15:15:00Z, Australia/Lord_Howe, 2027-04-03T14:30:00Z, 2027-04-03T15:30:00Z",
             // São Paulo's midnight was skipped on 4 November 2018: the day began at 01:00
             "DAY, 2018-11-04T12:00:00-02:00, America/Sao_Paulo, 2018-11-04T01:00:00-02:00, 2018-11-05T00:00:00-02:00"
     })

@@ -46,6 +46,9 @@ public class InMemoryBenchmarks {
     /** A sliding window that never refuses within a run, the fixed window's limit and window. */
     static final Bucket SLIDING_WINDOW = Bucket.of("bench-sliding", List.of(new Limit(1_000_000_000_000L,
             Duration.ofHours(1))), dev.ratelimiter.OutagePolicy.FALLBACK, Algorithm.SLIDING_WINDOW, 0);
+    /** A calendar month that never refuses within a run, the fixed window's limit. */
+    static final Bucket CALENDAR_MONTH = Bucket.of("bench-month", List.of(Limit.perCalendar(1_000_000_000_000L,
+            dev.ratelimiter.CalendarWindow.MONTH)), dev.ratelimiter.OutagePolicy.FALLBACK);
     private static final String RAW_KEY = "user-1@example.com";
 
     private MemoryRateLimiter store;
@@ -64,7 +67,9 @@ public class InMemoryBenchmarks {
         store.consume(BUCKET, hashedKey);
         store.consume(TOKEN_BUCKET, hashedKey);
         store.consume(SLIDING_WINDOW, hashedKey);
-        decision = LibraryPaths.Decision.memory(List.of(BUCKET, TOKEN_BUCKET, SLIDING_WINDOW), 100_000);
+        store.consume(CALENDAR_MONTH, hashedKey);
+        decision = LibraryPaths.Decision.memory(List.of(BUCKET, TOKEN_BUCKET, SLIDING_WINDOW, CALENDAR_MONTH),
+                100_000);
         floor = new ConcurrentHashMap<>();
         floor.put(hashedKey, new AtomicLong());
         storeClock = LibraryPaths.memoryClock();
@@ -138,6 +143,16 @@ public class InMemoryBenchmarks {
     @Benchmark
     public Verdict slidingWindowDecision() {
         return decision.decide(SLIDING_WINDOW, RAW_KEY, KeyNormalization.LOGIN);
+    }
+
+    @Benchmark
+    public Verdict calendarStoreConsumeExistingKey() {
+        return store.consume(CALENDAR_MONTH, hashedKey);
+    }
+
+    @Benchmark
+    public Verdict calendarDecision() {
+        return decision.decide(CALENDAR_MONTH, RAW_KEY, KeyNormalization.LOGIN);
     }
 
     @Benchmark

@@ -18,7 +18,7 @@ import java.util.Optional;
 /**
  * Section 1: {@link InMemoryBenchmarks} under JMH with {@code -prof gc}, at 1 and 2 threads; then three 1-thread
  * ratios again ({@link #ALTERNATED}: the whole decision beside Bucket4j, issue 30's; the token bucket's and the sliding
- * window's whole decisions beside the fixed window's, issues 31 and 32), each in {@link #ALTERNATIONS} alternating
+ * window's and the calendar month's whole decisions beside the fixed window's, issues 31, 32 and 55), each in {@link #ALTERNATIONS} alternating
  * single-fork runs, for the median ratio their goals are on: one fork of either benchmark moves by more than a goal's
  * margin, since the JIT decides differently in each (the token bucket's whole decision took 150 to 177 ns and the
  * fixed window's 154 to 224 ns in four forks of one run).
@@ -37,6 +37,11 @@ final class InMemorySection {
             "sliding window / fixed window, whole decision", "slidingWindowDecision", "decision", Goal.atMost(32, 1.11,
             1.25, "whole in-memory decision, sliding window / fixed window", "the decision around the store is the "
             + "same for every algorithm; must hold 1.25."));
+    private static final Pair CALENDAR_DECISION = new Pair(
+            "calendar month / fixed window, whole decision", "calendarDecision", "decision", Goal.atMost(55, 1.11,
+            1.11, "whole in-memory decision, calendar month / fixed window", "the same cell and decision; the "
+            + "month's time left comes from the period kept (CalendarPeriods: a few comparisons); must hold 1.11 "
+            + "(0.9 × the fixed window's rate)."));
     private static final Pair BUCKET4J = new Pair("whole decision / Bucket4j local tryConsume(1)",
             "decision", "bucket4jLocal", Goal.atMost(30, 2, 2, "whole in-memory decision / Bucket4j, median",
             "the decision's parts, measured alone with JMH and perfasm: the clock read (clock_gettime, "
@@ -44,7 +49,8 @@ final class InMemorySection {
             + "the new key string's hash in the store's map, the count and the verdict, the metrics' "
             + "counter; a cheaper clock (a tick) would take the largest part, at the price of a thread "
             + "per application and windows that end up to a tick late."));
-    private static final List<Pair> ALTERNATED = List.of(BUCKET4J, TOKEN_DECISION, SLIDING_DECISION);
+    private static final List<Pair> ALTERNATED = List.of(BUCKET4J, TOKEN_DECISION, SLIDING_DECISION,
+            CALENDAR_DECISION);
 
     private static final List<Pair> PAIRS = List.of(
             new Pair("store consume, existing key / ConcurrentHashMap.get + AtomicLong.incrementAndGet",
@@ -89,6 +95,12 @@ final class InMemorySection {
                     + "call. 1.11 is 0.9 × the fixed window's rate; must hold 1.25 (0.8 ×).")),
             new Pair(SLIDING_DECISION.label(), SLIDING_DECISION.figure(), SLIDING_DECISION.anchor(),
                     SLIDING_DECISION.goal()),
+            new Pair("calendar month / fixed window, store consume, existing key", "calendarStoreConsumeExistingKey",
+                    "storeConsumeExistingKey", Goal.atMost(55, 1.11, 1.11, "in-memory calendar month / fixed window",
+                    "the same lock-free cell; the window's length is the month's time left, from the period kept "
+                    + "(CalendarPeriods). Must hold 1.11 (0.9 × the fixed window's rate).")),
+            new Pair(CALENDAR_DECISION.label(), CALENDAR_DECISION.figure(), CALENDAR_DECISION.anchor(),
+                    CALENDAR_DECISION.goal()),
             new Pair("whole decision / Resilience4j acquirePermission", "decision", "resilience4j", Goal.none()),
             new Pair("whole decision / Guava RateLimiter.tryAcquire", "decision", "guava", Goal.none()),
             new Pair("whole decision / store consume, existing key", "decision", "storeConsumeExistingKey",

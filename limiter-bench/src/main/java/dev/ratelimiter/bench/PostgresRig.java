@@ -86,6 +86,7 @@ final class PostgresRig extends StoreRig {
                 libraryStore(store),
                 tokenStore(store),
                 slidingStore(store),
+                calendarStore(store),
                 libraryPath(path),
                 libraryPath(UNBATCHED, unbatched),
                 twoBuckets(store, true),

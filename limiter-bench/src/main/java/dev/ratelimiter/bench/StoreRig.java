@@ -2,6 +2,7 @@ package dev.ratelimiter.bench;
 
 import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.CalendarWindow;
 import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
@@ -29,6 +30,7 @@ abstract class StoreRig implements AutoCloseable {
     static final String TWO_CALLS = "library store, two buckets in two calls";
     static final String TOKEN_STORE = "library store, token bucket";
     static final String SLIDING_STORE = "library store, sliding window";
+    static final String CALENDAR_STORE = "library store, calendar month";
 
     /** A refused hot key: 10 per minute, so nearly every attempt of the hot load is denied. */
     static final Bucket HOT = Bucket.of("bench-hot", 10, Duration.ofMinutes(1));
@@ -56,6 +58,13 @@ abstract class StoreRig implements AutoCloseable {
     /** A spread load's sliding window, {@link #SPREAD}'s rate: never refuses within a run. */
     static final Bucket SPREAD_SLIDING = Bucket.of("bench-sliding", List.of(new Limit(1_000_000_000L,
             Duration.ofMinutes(1))), OutagePolicy.FALLBACK, Algorithm.SLIDING_WINDOW, 0);
+
+    /** A calendar month of {@link #HOT}'s limit: 10 a month, so nearly every attempt of the hot load is denied. */
+    static final Bucket HOT_MONTH = Bucket.of("bench-hot-month", List.of(Limit.perCalendar(10,
+            CalendarWindow.MONTH)), OutagePolicy.FALLBACK);
+    /** A spread load's calendar month, {@link #SPREAD}'s limit: never refuses within a run. */
+    static final Bucket SPREAD_MONTH = Bucket.of("bench-month", List.of(Limit.perCalendar(1_000_000_000L,
+            CalendarWindow.MONTH)), OutagePolicy.FALLBACK);
 
     private final List<AutoCloseable> resources = new ArrayList<>();
 
@@ -86,6 +95,15 @@ abstract class StoreRig implements AutoCloseable {
     /** The store's limiter alone deciding sliding windows of the fixed-window rows' rates (issue 32's rows). */
     static Contender slidingStore(LibraryPaths.Store store) {
         return storeOf(SLIDING_STORE, store, HOT_SLIDING, SPREAD_SLIDING);
+    }
+
+    /**
+     * The store's limiter alone deciding calendar months of the fixed-window rows' limits (issue 55's rows): the
+     * time left until the month ends worked out per call ({@code CalendarPeriods}) and sent where a fixed window's
+     * length is.
+     */
+    static Contender calendarStore(LibraryPaths.Store store) {
+        return storeOf(CALENDAR_STORE, store, HOT_MONTH, SPREAD_MONTH);
     }
 
     /** The store's limiter alone, on hashed keys, deciding {@code hot} under a hot load, else {@code spread}. */
@@ -179,7 +197,11 @@ abstract class StoreRig implements AutoCloseable {
                 Comparison.withGoal(SLIDING_STORE, STORE, load -> Goal.atLeast(32, 0.9, 0.8, "sliding window / fixed "
                         + "window, store", "must hold 0.8: one script or statement either way, reading and writing "
                         + "one key or row per window as the fixed window does, with a second count in it; a miss "
-                        + "within this machine's run-to-run spread is noise.")));
+                        + "within this machine's run-to-run spread is noise.")),
+                Comparison.withGoal(CALENDAR_STORE, STORE, load -> Goal.atLeast(55, 0.9, 0.9, "calendar month / "
+                        + "fixed window, store", "must hold 0.9: the same script or statement, the month's time left "
+                        + "sent in place of the window's length (worked out per call from the period kept, "
+                        + "CalendarPeriods); a miss within this machine's run-to-run spread is noise.")));
     }
 
     /**

@@ -71,6 +71,7 @@ final class ValkeyRig extends StoreRig {
                 libraryStore(store),
                 tokenStore(store),
                 slidingStore(store),
+                calendarStore(store),
                 libraryPath(path),
                 libraryPath(UNBATCHED, unbatched),
                 twoBuckets(store, true),

@@ -26,8 +26,9 @@ public final class CalendarPeriods {
     private static final int MAX_ZONES = 1_024;
 
     private final Map<ZoneId, Period[]> byZone = new ConcurrentHashMap<>();
-    // The period found last, tried before the map: an application's buckets mostly share one zone. Plain, not
-    // volatile: a Period's fields are final, so a stale or racing read still sees a whole period, and a miss only
+    // The period found last, tried before the map: an application's buckets mostly share one zone, and a bucket
+    // holds one ZoneId object, which the look-up compares by identity (ZoneId.of makes a new one each time, so an
+    // equal zone of another object takes the map). Plain, not volatile: a Period's fields are final, so a stale or racing read still sees a whole period, and a miss only
     // costs the map.
     private Period last;
 

@@ -43,6 +43,23 @@ class CalendarPeriodsTest {
     }
 
     @Example
+    @Label("an instant in every hour around each offset change of a zone whose clocks move by half an hour: the "
+            + "period still holds it")
+    void halfHourChanges() {
+        ZoneId lordHowe = ZoneId.of("Australia/Lord_Howe");
+        java.time.zone.ZoneRules rules = lordHowe.getRules();
+        java.time.zone.ZoneOffsetTransition transition = rules.nextTransition(Instant.parse("2027-01-01T00:00:00Z"));
+        for (int i = 0; i < 4; i++) {
+            long at = transition.getInstant().toEpochMilli();
+            for (long step = -7_200_000; step <= 7_200_000; step += 60_000) {
+                periodHoldsTheInstant(lordHowe, CalendarWindow.HOUR, at + step, 0);
+                periodHoldsTheInstant(lordHowe, CalendarWindow.DAY, at + step, 0);
+            }
+            transition = rules.nextTransition(transition.getInstant());
+        }
+    }
+
+    @Example
     @Label("a bucket's window opened now lasts until the period ends; a window of fixed length, its length")
     void windowMillis() {
         Bucket daily = new Bucket("daily", List.of(Limit.perCalendar(10, CalendarWindow.DAY)), OutagePolicy.FALLBACK,

@@ -28,8 +28,8 @@ import java.util.List;
  * optional, and a day or a month has no one length in seconds: 23 to 25 hours, 28 to 31 days); its {@code t}
  * counts to the period's boundary, and its item is named after the bucket:
  * <pre>
- * RateLimit-Policy: "reports";q=100000
- * RateLimit: "reports";r=99999;t=1296000
+ * RateLimit-Policy: "reports-monthly";q=1000
+ * RateLimit: "reports-monthly";r=999;t=1296000
  * </pre>
  */
 public final class RateLimitHeaders {

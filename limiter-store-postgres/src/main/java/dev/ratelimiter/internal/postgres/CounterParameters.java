@@ -46,13 +46,13 @@ final class CounterParameters {
     private final CalendarPeriods periods = new CalendarPeriods();
 
     /**
-     * @param boundClock empty in production (the statements read the database's instant); tests bind instants. A
-     *                   calendar window's boundary is worked out from it when bound, else from the system clock, the
-     *                   library's: the statements get the time left until it, never a calendar
+     * @param boundClock    empty in production (the statements read the database's instant); tests bind instants
+     * @param calendarClock the library's clock (in tests, the bound one), which a calendar window's boundary is
+     *                      worked out from: the statements get the time left until it, never a calendar
      */
-    CounterParameters(Optional<InstantSource> boundClock) {
+    CounterParameters(Optional<InstantSource> boundClock, InstantSource calendarClock) {
         this.boundClock = Objects.requireNonNull(boundClock, "boundClock");
-        this.calendarClock = boundClock.orElse(InstantSource.system());
+        this.calendarClock = Objects.requireNonNull(calendarClock, "calendarClock");
     }
 
     /**

@@ -96,7 +96,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
     PostgresStore(DataSource dataSource, String table, Duration timeout, int permits,
                   Optional<InstantSource> boundClock, ConnectionEviction eviction, DecideFunction function) {
         this(dataSource, dataSource, table, timeout, permits, boundClock, eviction, false, Optional.empty(),
-                () -> { }, function);
+                () -> { }, function, boundClock.orElse(InstantSource.system()));
     }
 
     /**
@@ -115,12 +115,13 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
                          Optional<InstantSource> boundClock, ConnectionEviction eviction, boolean ownPool,
                          Optional<StoreBatching> batching) {
         this(dataSource, dataSource, table, timeout, permits, boundClock, eviction, ownPool, batching, () -> { },
-                DecideFunction.CURRENT);
+                DecideFunction.CURRENT, boundClock.orElse(InstantSource.system()));
     }
 
     private PostgresStore(DataSource dataSource, DataSource checked, String table, Duration timeout, int permits,
                           Optional<InstantSource> boundClock, ConnectionEviction eviction, boolean ownPool,
-                          Optional<StoreBatching> batching, Runnable closing, DecideFunction function) {
+                          Optional<StoreBatching> batching, Runnable closing, DecideFunction function,
+                          InstantSource calendarClock) {
         this.batching = Objects.requireNonNull(batching, "batching");
         this.checked = checked;
         this.closing = closing;
@@ -130,7 +131,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
         this.connections = new ConnectionRunner(dataSource, eviction, ownPool, timeout, permits);
         this.function = function;
         this.statements = new CounterStatements(table, boundClock, function);
-        this.parameters = new CounterParameters(boundClock);
+        this.parameters = new CounterParameters(boundClock, calendarClock);
         this.sweep = new CounterSweep(table, statements, parameters, connections);
     }
 
@@ -142,21 +143,22 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
      *
      * @param settings   {@code ratelimiter.postgres.*}
      * @param dataSource the DataSource named by the settings or the application's bean; empty for the own pool
+     * @param clock      the library's clock, which a calendar window's boundary is worked out from
      * @return the store, with the database's time
      */
-    static PostgresStore start(PostgresSettings settings, Optional<DataSource> dataSource) {
+    static PostgresStore start(PostgresSettings settings, Optional<DataSource> dataSource, InstantSource clock) {
         if (dataSource.isEmpty()) {
             // HikariCP is optional: only the library's own pool may name it.
             DataSource pool = HikariPools.create(settings);
             return new PostgresStore(pool, pool, settings.table(), settings.timeout(), settings.poolSize(),
                     Optional.empty(), HikariPools.eviction(pool), true, batching(settings),
-                    () -> HikariPools.close(pool), DecideFunction.CURRENT);
+                    () -> HikariPools.close(pool), DecideFunction.CURRENT, clock);
         }
         BoundedWaitDataSource bounded = new BoundedWaitDataSource(dataSource.get(), settings.connectionWait(),
                 settings.poolSize());
         return new PostgresStore(bounded, dataSource.get(), settings.table(), settings.timeout(),
                 settings.poolSize(), Optional.empty(), ConnectionEviction.ABORT, false, batching(settings),
-                bounded::close, DecideFunction.CURRENT);
+                bounded::close, DecideFunction.CURRENT, clock);
     }
 
     /**

@@ -80,7 +80,7 @@ public final class PostgresStoreProvider implements RateLimitStoreProvider {
         PostgresSettings settings = PostgresSettings.read(config);
         config.check();
         Optional<DataSource> dataSource = PostgresDataSources.resolve(settings, context);
-        PostgresStore store = PostgresStore.start(settings, dataSource);
+        PostgresStore store = PostgresStore.start(settings, dataSource, context.clock());
         List<String> problems = store.check();
         if (!problems.isEmpty()) {
             store.close();

@@ -15,6 +15,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -70,8 +71,8 @@ class CounterStatementsPlanTest {
         try (Connection connection = PostgresTarget.dataSource(schema).getConnection();
              PreparedStatement explain = connection.prepareStatement("EXPLAIN (VERBOSE, COSTS OFF) "
                      + statement.sql())) {
-            new CounterParameters(Optional.empty()).bind(connection, explain, statement, bucket, "a-hashed-key",
-                    cost);
+            new CounterParameters(Optional.empty(), InstantSource.system()).bind(connection, explain, statement,
+                    bucket, "a-hashed-key", cost);
             try (ResultSet rows = explain.executeQuery()) {
                 while (rows.next()) {
                     plan.append(rows.getString(1)).append('\n');

@@ -47,7 +47,7 @@ final class PostgresChain extends StoreChain {
     }
 
     private PostgresChain(BackendMonitor monitor, PostgresSettings settings, Optional<DataSource> serverPool) {
-        this(monitor, PostgresStore.start(settings, serverPool));
+        this(monitor, PostgresStore.start(settings, serverPool, InstantSource.system()));
     }
 
     private PostgresChain(BackendMonitor monitor, PostgresStore postgres) {

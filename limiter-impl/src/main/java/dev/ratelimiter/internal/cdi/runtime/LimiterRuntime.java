@@ -248,7 +248,8 @@ public class LimiterRuntime implements DecisionSource {
                         + "store");
             }
             if (bucket.hasCalendarWindow() && !provider.calendarWindows()) {
-                problems.add("ratelimiter.buckets." + name + ".window: bucket '" + name + "' has a calendar window ("
+                problems.add("ratelimiter.buckets." + name + ".window (or .limits): bucket '" + name
+                        + "' has a calendar window ("
                         + bucket.limits().get(0).windowName() + "), which the store of ratelimiter.backend="
                         + provider.name() + " does not decide (RateLimitStoreProvider.calendarWindows() is false); "
                         + "give the window a length such as P30D, or use another store");

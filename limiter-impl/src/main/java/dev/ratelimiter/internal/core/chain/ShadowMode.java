@@ -82,9 +82,10 @@ public final class ShadowMode implements Sweepable {
         if (wouldRefuse.outcome() == Verdict.Outcome.DENIED && firstInWindow(bucket, hashedKey, wouldRefuse)) {
             Limit refusing = refusingLimit(bucket, wouldRefuse);
             LOG.log(System.Logger.Level.INFO, "Shadow mode: bucket ''{0}'' would refuse key {1} (limit {2} per "
-                    + "{3} s; the window ends in {4} s); the call goes on. Logged once per key and window.",
+                    + "{3}; the window ends in {4} s); the call goes on. Logged once per key and window.",
                     bucket.name(), hashedKey, String.valueOf(refusing.limit()),
-                    String.valueOf(refusing.window().toSeconds()), String.valueOf(wouldRefuse.retryAfterSeconds()));
+                    refusing.isCalendar() ? refusing.windowName() + " (" + bucket.zoneName() + ")"
+                            : refusing.window().toSeconds() + " s", String.valueOf(wouldRefuse.retryAfterSeconds()));
         }
         return Verdict.allowed(wouldRefuse.limit(), 0, wouldRefuse.resetAfter());
     }
