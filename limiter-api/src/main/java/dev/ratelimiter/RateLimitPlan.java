@@ -6,10 +6,11 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What a {@link RateLimitPlanResolver} answers for a call: one of the bucket's declared plans, by name, or a
- * customer's own limits (docs/plans.md), either in the customer's time zone ({@link #inZone}) for a calendar
- * window. Either way only the limits (and that zone) change: the bucket's windows, algorithm and counters stay, so a key whose plan changes keeps its count and is compared with the new limits from its next call.
- * A value: equal plans are {@link #equals equal}.
+ * What a {@link RateLimitPlanResolver} answers for a call: one of the bucket's declared plans, by name, or a customer's
+ * own limits (docs/plans.md), either in the customer's time zone ({@link #inZone}) for a calendar window. Either way
+ * only the limits (and that zone) change: the bucket's windows, algorithm and counters stay, so a key whose plan
+ * changes keeps its count and is compared with the new limits from its next call. A value: equal plans are
+ * {@link #equals equal}.
  */
 public final class RateLimitPlan {
 

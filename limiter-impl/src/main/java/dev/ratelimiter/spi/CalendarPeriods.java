@@ -17,8 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * window for this many milliseconds, and a window opened earlier in the same period already ends then.
  *
  * <p>Each zone's current period per calendar window is kept, so a call inside it costs a few comparisons (the
- * period found last) or a map read; a period is worked out again (with {@code java.time}) only when an instant falls outside it. One
- * instance per store; thread-safe.
+ * period found last) or a map read; a period is worked out again (with {@code java.time}) only when an instant falls
+ * outside it. One instance per store; thread-safe.
  */
 public final class CalendarPeriods {
 
@@ -26,10 +26,10 @@ public final class CalendarPeriods {
     private static final int MAX_ZONES = 1_024;
 
     private final Map<ZoneId, Period[]> byZone = new ConcurrentHashMap<>();
-    // The period found last, tried before the map: an application's buckets mostly share one zone, and a bucket
-    // holds one ZoneId object, which the look-up compares by identity (ZoneId.of makes a new one each time, so an
-    // equal zone of another object takes the map). Plain, not volatile: a Period's fields are final, so a stale or racing read still sees a whole period, and a miss only
-    // costs the map.
+    // The period found last, tried before the map: an application's buckets mostly share one zone, and a bucket holds
+    // one ZoneId object, which the look-up compares by identity (ZoneId.of makes a new one each time, so an equal zone
+    // of another object takes the map). Plain, not volatile: a Period's fields are final, so a stale or racing read
+    // still sees a whole period, and a miss only costs the map.
     private Period last;
 
     /**

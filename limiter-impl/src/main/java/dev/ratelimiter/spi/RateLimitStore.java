@@ -12,10 +12,10 @@ import java.util.Optional;
  *
  * <p>Counting rule (docs/guide.md#fixed-windows): each window of a bucket opens at the first attempt counted in it
  * for a key and lasts its length; a calendar window, a bucket's only window, lasts {@link CalendarPeriods#windowMillis}
- * from the attempt that opens it, until its period ends, and a window open longer than that from now ends then (a
- * store whose provider declares {@link RateLimitStoreProvider#calendarWindows()}). An item of cost c is allowed iff, in every window of its bucket, the count so far
- * plus max(c, 1) stays within the window's limit; only then is c added to every window, atomically. A refused item
- * counts in none and extends no window.
+ * from the attempt that opens it, until its period ends, and a window open longer than that from now ends then (a store
+ * whose provider declares {@link RateLimitStoreProvider#calendarWindows()}). An item of cost c is allowed iff, in every
+ * window of its bucket, the count so far plus max(c, 1) stays within the window's limit; only then is c added to every
+ * window, atomically. A refused item counts in none and extends no window.
  *
  * <p>A store whose provider declares {@link dev.ratelimiter.Algorithm#TOKEN_BUCKET}
  * ({@link RateLimitStoreProvider#algorithms()}) decides an item of a token bucket by the generic cell rate algorithm

@@ -38,8 +38,8 @@ public enum Capability {
     /**
      * @param provider the store's provider
      * @return the capabilities it declares, read from {@link RateLimitStoreProvider#algorithms()},
-     *         {@link RateLimitStoreProvider#refunds()} and {@link RateLimitStoreProvider#calendarWindows()}; empty for a provider of the SPI's defaults (fixed windows, no
-     *         refunds)
+     * {@link RateLimitStoreProvider#refunds()} and {@link RateLimitStoreProvider#calendarWindows()}; empty for a
+     * provider of the SPI's defaults (fixed windows, no refunds)
      */
     public static Set<Capability> declaredBy(RateLimitStoreProvider provider) {
         Set<Capability> declared = EnumSet.noneOf(Capability.class);

@@ -190,7 +190,8 @@ public final class MemoryRateLimiter implements Limiter, Sweepable {
         boolean allowed = true;
         for (int i = 0; i < count; i++) {
             remaining[i] = capacity(bucket, i);
-            resetMillis[i] = bucket.isTokenBucket() ? 0 : i == 0 ? firstMillis : bucket.limits().get(i).window().toMillis();
+            resetMillis[i] = bucket.isTokenBucket() ? 0
+                    : i == 0 ? firstMillis : bucket.limits().get(i).window().toMillis();
             allowed &= Verdicts.needed(cost) <= remaining[i];
         }
         if (bucket.isSlidingWindow()) {
