@@ -19,9 +19,9 @@ import java.util.Optional;
  * Section 1: {@link InMemoryBenchmarks} under JMH with {@code -prof gc}, at 1 and 2 threads; then four 1-thread ratios
  * again ({@link #ALTERNATED}: the whole decision beside Bucket4j, issue 30's; the token bucket's and the sliding
  * window's and the calendar month's whole decisions beside the fixed window's, issues 31, 32 and 55), each in
- * {@link #ALTERNATIONS} alternating single-fork runs, for the median ratio their goals are on: one fork of either benchmark
- * moves by more than a goal's margin, since the JIT decides differently in each (the token bucket's whole decision took
- * 150 to 177 ns and the fixed window's 154 to 224 ns in four forks of one run).
+ * {@link #ALTERNATIONS} alternating single-fork runs, for the median ratio their goals are on: one fork of either
+ * benchmark moves by more than a goal's margin, since the JIT decides differently in each (the token bucket's whole
+ * decision took 150 to 177 ns and the fixed window's 154 to 224 ns in four forks of one run).
  */
 final class InMemorySection {
 
