@@ -60,7 +60,9 @@ final class CounterParameters {
      * window's time left until its period ends ({@link CalendarPeriods}).
      */
     long windowMillis(Bucket bucket) {
-        return periods.windowMillis(bucket, calendarClock.millis());
+        // The clock is read for a calendar window only: a window of fixed length is its length, at every call.
+        return bucket.hasCalendarWindow() ? periods.windowMillis(bucket, calendarClock.millis())
+                : bucket.window().toMillis();
     }
 
     /** Binds the sweep's parameters: in tests its instant, the bound one; in production it has none. */
