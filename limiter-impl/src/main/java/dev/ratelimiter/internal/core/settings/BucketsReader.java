@@ -140,7 +140,7 @@ final class BucketsReader {
      * problem naming the property to change ({@link Bucket}'s rule, said here with the property).
      */
     private boolean calendarFits(String base, String name, List<Limit> limits, Algorithm algorithm,
-                                 boolean several) {
+                                 boolean fromLimits) {
         Optional<Limit> calendar = limits.stream().filter(Limit::isCalendar).findFirst();
         if (calendar.isEmpty()) {
             return true;
@@ -154,7 +154,7 @@ final class BucketsReader {
         }
         if (algorithm != null && algorithm != Algorithm.FIXED_WINDOW) {
             problems.add(base + "algorithm: bucket '" + name + "' is a " + algorithm.configName() + ", and its "
-                    + (several ? "limits" : "window") + " is a calendar window (" + period + "), which counts as "
+                    + (fromLimits ? "limits" : "window") + " is a calendar window (" + period + "), which counts as "
                     + "a fixed-window only; remove " + base + "algorithm, or give the window a length such as P1D");
             return false;
         }

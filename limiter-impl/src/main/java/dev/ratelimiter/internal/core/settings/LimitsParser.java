@@ -7,6 +7,8 @@ import dev.ratelimiter.Limit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Parses a bucket's or a plan's windows for {@link BucketsReader} and {@link PlansReader}, so both say the same of
@@ -75,8 +77,7 @@ final class LimitsParser {
      * {@code limit} is (its problem is told) or after adding a problem naming the property.
      */
     Limit limit(String property, Long limit, String windowText) {
-        java.util.Optional<CalendarWindow> calendar = CalendarWindow.ofConfigName(
-                windowText.strip().toLowerCase(java.util.Locale.ROOT));
+        Optional<CalendarWindow> calendar = CalendarWindow.ofConfigName(windowText.strip().toLowerCase(Locale.ROOT));
         if (calendar.isPresent()) {
             return limit == null ? null : Limit.perCalendar(limit, calendar.get());
         }
