@@ -13,7 +13,8 @@ import java.util.Objects;
  * {@link #windows()} lists every window of a bucket that has several.
  *
  * @param outcome    {@link Outcome#ALLOWED}, {@link Outcome#DENIED} or {@link Outcome#UNAVAILABLE}
- * @param limit      that window's limit (attempts per window)
+ * @param limit      that window's limit (attempts per window); 0 only for a key on the bucket's deny list
+ *                   ({@link #denyListed(Duration)}, docs/guide.md#allow-and-deny-lists)
  * @param remaining  attempts still allowed in that window after this call, never negative; a refused call
  *                   consumes nothing, so a cost-10 call refused with 5 left says 5; for a token bucket, its whole
  *                   tokens left (up to its burst, which may be above its limit)
@@ -131,6 +132,23 @@ public record Verdict(Outcome outcome, long limit, long remaining, Duration rese
      */
     public static Verdict denied(long limit, Duration resetAfter) {
         return new Verdict(Outcome.DENIED, limit, 0, resetAfter);
+    }
+
+    /**
+     * The refusal of a key on the bucket's deny list ({@code ratelimiter.buckets.<name>.deny}): {@code DENIED} with
+     * {@code limit} and {@code remaining} 0, decided without a store call (docs/guide.md#allow-and-deny-lists).
+     *
+     * @param resetAfter how long a client should wait before asking again, not negative: the library gives the
+     *                   bucket's longest window, as the list may change meanwhile (docs/live-limits.md)
+     * @return a {@link Outcome#DENIED} verdict of limit 0
+     */
+    public static Verdict denyListed(Duration resetAfter) {
+        return new Verdict(Outcome.DENIED, 0, 0, resetAfter);
+    }
+
+    /** {@return whether this is the refusal of a key on the bucket's deny list: {@code DENIED} with limit 0} */
+    public boolean isDenyListed() {
+        return outcome == Outcome.DENIED && limit == 0;
     }
 
     /**

@@ -51,8 +51,23 @@ public final class RateLimitResponses {
                 : tooManyRequests(refusal.bucket(), refusal.verdict());
     }
 
-    /** 429 for a denied attempt, problem type {@link #QUOTA_EXCEEDED}. */
+    /**
+     * The problem type of a key on the bucket's deny list (docs/guide.md#allow-and-deny-lists): no quota was
+     * exceeded, so not {@link #QUOTA_EXCEEDED}. A tag URI (RFC 4151) under the domain of the library's Maven group
+     * ({@code dev.ratelimiter}): an identifier to compare, not a page to fetch, as RFC 9457 §3.1.1 allows.
+     */
+    public static final String KEY_DENIED = "tag:ratelimiter.dev,2026:key-denied";
+
+    /**
+     * 429 for a denied attempt, problem type {@link #QUOTA_EXCEEDED}; for a key on the bucket's deny list
+     * ({@link Verdict#isDenyListed()}), {@link #KEY_DENIED}.
+     */
     public static Response tooManyRequests(Bucket bucket, Verdict verdict) {
+        if (verdict.isDenyListed()) {
+            return problem(429, "Too Many Requests", KEY_DENIED, "Key Denied", "Bucket '" + bucket.name()
+                    + "' refuses this caller: its key or address is on the bucket's deny list. Retry after "
+                    + verdict.retryAfterSeconds() + " s.", bucket, verdict);
+        }
         return problem(429, "Too Many Requests", QUOTA_EXCEEDED, "Quota Exceeded", "Rate limit of bucket '"
                 + bucket.name() + "' exceeded: "
                 + bucket.limits().stream().map(limit -> limit.limit() + " per " + (limit.isCalendar()

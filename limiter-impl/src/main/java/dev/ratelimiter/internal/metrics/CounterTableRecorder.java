@@ -87,6 +87,14 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
     }
 
     @Override
+    public final void listedDecision(Bucket bucket, boolean denied) {
+        PlanSeries plan = plan(bucket);
+        if (plan != null) {
+            increment(denied ? plan.denyListed : plan.allowListed);
+        }
+    }
+
+    @Override
     public final void fallback(Bucket bucket) {
         BucketSeries series = byBucket.get(bucket.name());
         if (series != null) {
@@ -218,12 +226,20 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
         }
     }
 
-    /** One plan label's decision series of a bucket: by outcome, and a shadow bucket's would-be refusals. */
+    /**
+     * One plan label's decision series of a bucket: by outcome, a shadow bucket's would-be refusals, and the
+     * decisions of its allow and deny lists.
+     */
     private final class PlanSeries {
         final Map<Verdict.Outcome, C> decisions = new EnumMap<>(Verdict.Outcome.class);
         final Map<Verdict.Outcome, C> shadowDecisions = new EnumMap<>(Verdict.Outcome.class);
+        final C allowListed;
+        final C denyListed;
 
         PlanSeries(String bucket, String plan) {
+            // Every bucket, listed or not, as the shadow series: a dashboard's query reads 0 rather than nothing.
+            allowListed = counter(Series.DECISIONS, "bucket", bucket, "plan", plan, "outcome", "allow_listed");
+            denyListed = counter(Series.DECISIONS, "bucket", bucket, "plan", plan, "outcome", "deny_listed");
             for (Verdict.Outcome outcome : Verdict.Outcome.values()) {
                 String label = outcome.name().toLowerCase(Locale.ROOT);
                 decisions.put(outcome, counter(Series.DECISIONS, "bucket", bucket, "plan", plan, "outcome", label));

@@ -110,6 +110,27 @@ class RefusalResponderTest {
     }
 
     @Test
+    @DisplayName("a key on the deny list: 429 problem+json of type key-denied, with the bucket's longest window as Retry-After")
+    void keyDenied() {
+        Response response = start().respond(new RateLimitExceededException(LOGIN,
+                Verdict.denyListed(Duration.ofMinutes(15))));
+
+        assertThat(response.getStatus()).isEqualTo(429);
+        assertThat(response.getHeaderString("Retry-After")).isEqualTo("900");
+        assertThat(response.getMediaType().toString()).isEqualTo("application/problem+json");
+        assertThat(body(response)).isEqualTo(Json.createObjectBuilder()
+                .add("type", "tag:ratelimiter.dev,2026:key-denied")
+                .add("title", "Key Denied")
+                .add("status", 429)
+                .add("detail", "Bucket 'login' refuses this caller: its key or address is on the bucket's deny "
+                        + "list. Retry after 900 s.")
+                .add("violated-policies", Json.createArrayBuilder().add("login"))
+                .add("bucket", "login")
+                .add("retryAfter", 900)
+                .build());
+    }
+
+    @Test
     @DisplayName("a fail-closed outage without a handler: 503 problem+json of type temporary-reduced-capacity")
     void temporaryReducedCapacity() {
         Response response = start().respond(UNAVAILABLE);

@@ -82,9 +82,9 @@ class MicrometerMetricsRecorderTest {
         recorder.register(List.of(login), Map.of(), "valkey", degraded::get);
         java.util.concurrent.atomic.AtomicInteger rejected = new java.util.concurrent.atomic.AtomicInteger();
         recorder.rejectedSettings(rejected::get);
-        // decisions: 2 plan labels (none, explicit) x 5 outcomes; 6 other counts of the bucket; 4 plan misses;
+        // decisions: 2 plan labels (none, explicit) x 7 outcomes; 6 other counts of the bucket; 4 plan misses;
         // 2 plan cache results; the backend's errors, flag and timer; the settings a reload kept out
-        assertThat(registry.getMeters()).hasSize(10 + 6 + 4 + 2 + 3 + 1).allSatisfy(meter ->
+        assertThat(registry.getMeters()).hasSize(14 + 6 + 4 + 2 + 3 + 1).allSatisfy(meter ->
                 assertThat(meter.getId().getDescription()).as(meter.getId().getName()).isNotBlank());
         assertThat(registry.get("rate_limiter.decisions")
                 .tag("plan", "none").tag("outcome", "denied").counter().getId().getDescription())
@@ -119,6 +119,29 @@ class MicrometerMetricsRecorderTest {
                 .tag("plan", "none").tag("outcome", "unavailable").counter().count()).isZero();
         assertThat(registry.find("rate_limiter.decisions").tag("outcome", "shadow_allowed").counters())
                 .as("an allowed call of a shadow bucket is an ordinary allowed decision").isEmpty();
+    }
+
+    @Test
+    @DisplayName("the lists' decisions have their own outcomes, at zero from the start, apart from allowed and denied")
+    void listedOutcomes() {
+        recorder.register(List.of(login), Map.of(), "valkey", degraded::get);
+        assertThat(registry.get("rate_limiter.decisions").tag("bucket", "login").tag("outcome", "deny_listed")
+                .counter().count()).isZero();
+        assertThat(registry.get("rate_limiter.decisions").tag("bucket", "login").tag("outcome", "allow_listed")
+                .counter().count()).isZero();
+
+        recorder.listedDecision(login, true);
+        recorder.listedDecision(login, true);
+        recorder.listedDecision(login, false);
+
+        assertThat(registry.get("rate_limiter.decisions")
+                .tag("plan", "none").tag("outcome", "deny_listed").counter().count()).isEqualTo(2);
+        assertThat(registry.get("rate_limiter.decisions")
+                .tag("plan", "none").tag("outcome", "allow_listed").counter().count()).isEqualTo(1);
+        assertThat(registry.get("rate_limiter.decisions")
+                .tag("plan", "none").tag("outcome", "denied").counter().count()).isZero();
+        assertThat(registry.get("rate_limiter.decisions")
+                .tag("plan", "none").tag("outcome", "allowed").counter().count()).isZero();
     }
 
     @Test

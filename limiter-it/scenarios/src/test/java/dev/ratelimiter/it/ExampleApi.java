@@ -40,6 +40,14 @@ public final class ExampleApi {
         return new ExampleApi(base, "198.51." + (100 + n / 250) + "." + (1 + n % 250), List.of());
     }
 
+    /**
+     * A client forwarded for the given address: for the example's allow and deny lists, whose documentation range
+     * (203.0.113.0/24, RFC 5737) no {@link #newClient} address is in.
+     */
+    public static ExampleApi withAddress(URI base, String clientAddress) {
+        return new ExampleApi(base, clientAddress, List.of());
+    }
+
     /** This client (the same address) sending one more header with every request. */
     public ExampleApi withHeader(String name, String value) {
         List<String> more = new ArrayList<>(headers);

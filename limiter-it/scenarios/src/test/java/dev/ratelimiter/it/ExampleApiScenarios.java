@@ -873,6 +873,38 @@ public abstract class ExampleApiScenarios {
     }
 
     @Test
+    @DisplayName("api-anonymous's lists (docs/guide.md#allow-and-deny-lists): an address in the denied 203.0.113.0/24 "
+            + "gets 429 of type key-denied with Retry-After 60 at once; 203.0.113.7, allowed, is counted past the limit "
+            + "of 120 and never refused; the metrics count both")
+    void allowAndDenyLists() {
+        double deniedBefore = decisions("api-anonymous", "deny_listed");
+        double allowedBefore = decisions("api-anonymous", "allow_listed");
+
+        HttpResponse<String> refused = ExampleApi.withAddress(baseUri(), "203.0.113.66").get("api/projects");
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
+        assertThat(refused.headers().firstValue("Retry-After")).as("the bucket's window").contains("60");
+        assertThat(refused.headers().firstValue("RateLimit")).contains("\"api-anonymous\";r=0;t=60");
+        JsonObject problem = ExampleApi.json(refused);
+        assertThat(problem.getString("type")).isEqualTo("tag:ratelimiter.dev,2026:key-denied");
+        assertThat(problem.getString("title")).isEqualTo("Key Denied");
+        assertThat(problem.getString("bucket")).isEqualTo("api-anonymous");
+
+        ExampleApi partner = ExampleApi.withAddress(baseUri(), "203.0.113.7");
+        HttpResponse<String> response = null;
+        for (int i = 1; i <= 121; i++) {
+            response = partner.get("api/projects");
+            assertThat(response.statusCode()).as("request %d: %s", i, response.body()).isEqualTo(200);
+        }
+        assertThat(response.headers().firstValue("RateLimit").orElseThrow())
+                .as("counted: the 121st leaves nothing").startsWith("\"api-anonymous\";r=0;");
+        assertThat(response.headers().firstValue("Retry-After")).isEmpty();
+
+        assertThat(decisions("api-anonymous", "deny_listed")).isEqualTo(deniedBefore + 1);
+        assertThat(decisions("api-anonymous", "allow_listed")).as("at least the 121st; more if an earlier run of "
+                + "this window counted the partner on a shared store").isGreaterThanOrEqualTo(allowedBefore + 1);
+    }
+
+    @Test
     @DisplayName("the metrics path counts tiered's decisions by plan (pro, explicit, none; never the key) and the calls "
             + "that got the bucket's own limits as plan misses by reason (error, undeclared)")
     void planMetrics() {

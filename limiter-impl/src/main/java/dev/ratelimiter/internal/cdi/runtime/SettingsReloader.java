@@ -75,6 +75,7 @@ public class SettingsReloader {
             methods.forget();
             plans.forget(update.changed());
             runtime.path().assembly().shadow().buckets(update.settings().shadowBuckets());
+            runtime.path().assembly().lists().update(update.settings().lists());
             LOG.log(System.Logger.Level.INFO, "Rate limiter: settings reloaded; changed: "
                     + String.join(", ", update.changed().stream().sorted().toList()));
         }

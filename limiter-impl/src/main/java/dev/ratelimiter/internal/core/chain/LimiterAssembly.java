@@ -2,6 +2,7 @@ package dev.ratelimiter.internal.core.chain;
 
 import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.internal.core.key.CounterKeyHasher;
+import dev.ratelimiter.internal.core.key.KeyListsByBucket;
 import dev.ratelimiter.internal.core.key.KeyHasher;
 import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
@@ -32,12 +33,13 @@ import java.util.function.Consumer;
  * @param monitor  the store's state, for readiness and the state-change event
  * @param keys     hashes normalized keys before they are counted, and for the denial event
  * @param shadow   the buckets in shadow mode
+ * @param lists    each bucket's allow and deny lists in force, checked before the chain is asked
  * @param outages  attempts answered by an outage policy, per bucket
  * @param blocking whether a decision may wait on the network or a lock ({@link RateLimitStore#blocking()})
  * @param shutdown what the chain opened, in close order
  */
 public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKeyHasher keys, ShadowMode shadow,
-                              OutageStatistics outages, boolean blocking, Shutdown shutdown) {
+                              KeyListsByBucket lists, OutageStatistics outages, boolean blocking, Shutdown shutdown) {
 
     private static final System.Logger LOG = System.getLogger(LimiterAssembly.class.getName());
 
@@ -47,6 +49,7 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
         Objects.requireNonNull(monitor, "monitor");
         Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(shadow, "shadow");
+        Objects.requireNonNull(lists, "lists");
         Objects.requireNonNull(outages, "outages");
         Objects.requireNonNull(shutdown, "shutdown");
     }
@@ -131,11 +134,12 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
         CounterKeyHasher keys = store.isEmpty() ? CounterKeyHasher.inProcess(hasher) : CounterKeyHasher.shared(hasher);
         OutageStatistics outages = new OutageStatistics();
         ShadowMode shadow = new ShadowMode(settings.shadowBuckets(), clock, settings.memoryMaxKeys(), metrics);
+        KeyListsByBucket lists = new KeyListsByBucket(settings.lists(), settings.enabled());
         BackendMonitor monitor = new BackendMonitor(settings.backend(), clock, metrics);
         monitor.onChange(onChange);
         Shutdown shutdown = new Shutdown();
         if (!settings.enabled()) {
-            return new LimiterAssembly(new DisabledLimiter(), monitor, keys, shadow, outages, false, shutdown);
+            return new LimiterAssembly(new DisabledLimiter(), monitor, keys, shadow, lists, outages, false, shutdown);
         }
         MemoryRateLimiter memory = new MemoryRateLimiter(clock, settings.memoryMaxKeys());
         shutdown.then(new PeriodicSweeper(memory, settings.memorySweepInterval()));
@@ -147,7 +151,7 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
         CompositeOutageListener listeners = new CompositeOutageListener(List.of(outages, metrics));
         if (store.isEmpty()) {
             return new LimiterAssembly(new OutagePolicyLimiter(memory, Optional.empty(), listeners), monitor, keys,
-                    shadow, outages, false, shutdown);
+                    shadow, lists, outages, false, shutdown);
         }
         SharedStoreChain chain;
         try {
@@ -161,6 +165,7 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
         shutdown.first(chain.breaker());
         chain.denyCache().ifPresent(refusals -> shutdown.then(new PeriodicSweeper(refusals,
                 settings.memorySweepInterval())));
-        return new LimiterAssembly(chain.limiter(), monitor, keys, shadow, outages, store.get().blocking(), shutdown);
+        return new LimiterAssembly(chain.limiter(), monitor, keys, shadow, lists, outages, store.get().blocking(),
+                shutdown);
     }
 }

@@ -10,6 +10,7 @@ import dev.ratelimiter.internal.core.chain.LimiterAssembly;
 import dev.ratelimiter.internal.core.chain.OutagePolicyLimiter;
 import dev.ratelimiter.internal.core.chain.ShadowMode;
 import dev.ratelimiter.internal.core.key.CounterKeyHasher;
+import dev.ratelimiter.internal.core.key.KeyLists.Listing;
 import dev.ratelimiter.internal.core.key.KeyNamespace;
 import dev.ratelimiter.internal.core.key.KeyNormalizer;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
@@ -28,7 +29,9 @@ import java.util.function.Supplier;
  * normalize the raw key, hash it, count it, and report a {@link RateLimitDenied} on a denial (with the key's
  * HMAC-SHA-256 or SHA-256, whichever hash it was counted under: {@link CounterKeyHasher}), which the CDI layer fires
  * as an event. A refusal of a bucket in shadow mode is turned into a verdict that lets the call go on
- * ({@link ShadowMode}), and reports nothing: docs/guide.md#shadow-mode.
+ * ({@link ShadowMode}), and reports nothing: docs/guide.md#shadow-mode. Before the chain, the bucket's allow and deny
+ * lists are asked ({@code KeyLists}): a denied key is refused with {@link Verdict#denyListed} and no store call, and
+ * an allowed one's refusal lets the call go on; neither fires an event (docs/guide.md#allow-and-deny-lists).
  *
  * <p>Plain Java: one instance per application, built on the runtime's {@link DecisionSource}; safe for concurrent
  * use. Not final, with a protected no-argument constructor, so CDI can proxy it as an {@code @ApplicationScoped}
@@ -116,13 +119,39 @@ public class RateLimitDecider {
         checkCost(bucket, cost);
         DecisionPath path = source.path();
         String normalized = KeyNormalizer.normalize(rawKey, normalization);
+        Listing listing = path.assembly().lists().of(bucket.name()).listing(normalized, normalization);
+        if (listing == Listing.DENIED) {
+            return denyListed(path, bucket);
+        }
         String key = path.assembly().keys().counterKey(namespace, normalized);
         long decidedAt = counted != null ? source.clock().millis() : 0;
         Verdict verdict = path.assembly().limiter().consume(bucket, key, cost);
         if (counted != null) {
             keepCounted(path, new StoreItem(bucket, key, cost), verdict, decidedAt, counted);
         }
+        if (listing == Listing.ALLOWED && !verdict.isAllowed()) {
+            return allowListed(path, bucket, verdict);
+        }
         return settle(path, bucket, namespace, normalized, key, cost, counted == null, verdict);
+    }
+
+    /**
+     * The refusal of a key on the bucket's deny list, asked of no store: {@link Verdict#denyListed} with the bucket's
+     * longest window as its {@code Retry-After}. No denial event: the limits did not refuse it
+     * (docs/guide.md#allow-and-deny-lists).
+     */
+    private static Verdict denyListed(DecisionPath path, Bucket bucket) {
+        path.metrics().listedDecision(bucket, true);
+        return Verdict.denyListed(bucket.limits().get(bucket.limits().size() - 1).window());
+    }
+
+    /**
+     * A key on the bucket's allow list that the limits (or a fail-closed outage) refused: let through, as a shadow
+     * bucket's refusal is, with {@code remaining} 0 and the refusal's {@code resetAfter} for the headers.
+     */
+    private static Verdict allowListed(DecisionPath path, Bucket bucket, Verdict refusal) {
+        path.metrics().listedDecision(bucket, false);
+        return Verdict.allowed(refusal.limit(), 0, refusal.resetAfter());
     }
 
     /** Adds the call to {@code counted} if the chain counted it somewhere, so it has something to give back. */
@@ -209,32 +238,45 @@ public class RateLimitDecider {
         DecisionPath path = source.path();
         CounterKeyHasher counterKeys = path.assembly().keys();
         String[] normalized = new String[count];
+        Listing[] listings = new Listing[count];
         List<StoreItem> items = new ArrayList<>(count);
+        int decidable = count; // the buckets before the first whose deny list holds its key: the store decides those
         for (int i = 0; i < count; i++) {
             Bucket bucket = buckets.get(i);
             checkCost(bucket, costs[i]);
             normalized[i] = KeyNormalizer.normalize(keys.get(i).raw(), keys.get(i).normalization());
+            listings[i] = path.assembly().lists().of(bucket.name()).listing(normalized[i],
+                    keys.get(i).normalization());
+            if (listings[i] == Listing.DENIED && decidable == count) {
+                decidable = i;
+            }
             items.add(new StoreItem(bucket, counterKeys.counterKey(keys.get(i).namespace(), normalized[i]),
                     costs[i]));
         }
         Verdict[] verdicts = new Verdict[count];
         int done = 0;
         long decidedAt = counted != null ? source.clock().millis() : 0;
-        while (done < count) {
+        while (done < decidable) {
             Verdict[] decided = BatchingLimiter.consumeAll(path.assembly().limiter(),
-                    done == 0 ? items : items.subList(done, count));
+                    done == 0 && decidable == count ? items : items.subList(done, decidable));
             for (Verdict verdict : decided) {
                 StoreItem item = items.get(done);
                 if (counted != null && failuresOnly[done]) {
                     keepCounted(path, item, verdict, decidedAt, counted);
                 }
-                Verdict answer = settle(path, item.bucket(), keys.get(done).namespace(), normalized[done], item.key(),
-                        item.cost(), failuresOnly == null || !failuresOnly[done], verdict);
+                Verdict answer = listings[done] == Listing.ALLOWED && !verdict.isAllowed()
+                        ? allowListed(path, item.bucket(), verdict)
+                        : settle(path, item.bucket(), keys.get(done).namespace(), normalized[done], item.key(),
+                                item.cost(), failuresOnly == null || !failuresOnly[done], verdict);
                 verdicts[done++] = answer;
                 if (answer.outcome() != Verdict.Outcome.ALLOWED) {
                     return done == count ? verdicts : Arrays.copyOf(verdicts, done);
                 }
             }
+        }
+        if (decidable < count) {
+            verdicts[done++] = denyListed(path, buckets.get(decidable));
+            return done == count ? verdicts : Arrays.copyOf(verdicts, done);
         }
         return verdicts;
     }
@@ -299,13 +341,20 @@ public class RateLimitDecider {
      * @param bucket        the bucket, under the key's plan
      * @param rawKey        the raw key
      * @param normalization how it is normalized before it is hashed
-     * @return the verdict after the bucket's outage policy; {@code UNAVAILABLE} only for a fail-closed outage
+     * @return the verdict after the bucket's outage policy; {@code UNAVAILABLE} only for a fail-closed outage; for a key
+     *         on the bucket's deny list {@link Verdict#denyListed}, and for one on its allow list never a refusal
      */
     public Verdict usage(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
         DecisionPath path = source.path();
-        String key = path.assembly().keys().counterKey(KeyNamespace.APPLICATION,
-                KeyNormalizer.normalize(rawKey, normalization));
-        return path.assembly().limiter().consume(bucket, key, 0);
+        String normalized = KeyNormalizer.normalize(rawKey, normalization);
+        Listing listing = path.assembly().lists().of(bucket.name()).listing(normalized, normalization);
+        if (listing == Listing.DENIED) {
+            return Verdict.denyListed(bucket.limits().get(bucket.limits().size() - 1).window());
+        }
+        Verdict verdict = path.assembly().limiter().consume(bucket,
+                path.assembly().keys().counterKey(KeyNamespace.APPLICATION, normalized), 0);
+        return listing == Listing.ALLOWED && !verdict.isAllowed()
+                ? Verdict.allowed(verdict.limit(), 0, verdict.resetAfter()) : verdict;
     }
 
     /**

@@ -47,6 +47,11 @@ public final class MetricsSwitch implements RateLimiterMetrics {
     }
 
     @Override
+    public void listedDecision(Bucket bucket, boolean denied) {
+        target.listedDecision(bucket, denied);
+    }
+
+    @Override
     public void backendCall(String backend, long nanos) {
         target.backendCall(backend, nanos);
     }

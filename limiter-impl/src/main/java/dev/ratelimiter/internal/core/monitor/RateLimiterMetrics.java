@@ -63,6 +63,17 @@ public interface RateLimiterMetrics extends OutageListener {
     }
 
     /**
+     * One decision its key's place on a list made (docs/guide.md#allow-and-deny-lists): a key on the deny list
+     * refused without a store call, under the outcome {@code deny_listed}, or a key on the allow list let through
+     * where the limits refused it, under {@code allow_listed}; reported instead of {@link #decision}.
+     *
+     * @param bucket the bucket whose list it is
+     * @param denied {@code true} for the deny list, {@code false} for the allow list
+     */
+    default void listedDecision(Bucket bucket, boolean denied) {
+    }
+
+    /**
      * One allowed decision that left a window of the bucket below the near-limit share
      * ({@code ratelimiter.near-limit.percent}, docs/guide.md#near-the-limit); it is also reported as a
      * {@link #decision}.

@@ -3,6 +3,7 @@ package dev.ratelimiter.internal.core.settings;
 import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
+import dev.ratelimiter.internal.core.key.KeyLists;
 import dev.ratelimiter.OutagePolicy;
 
 import java.time.DateTimeException;
@@ -41,6 +42,7 @@ final class BucketsReader {
     private final List<String> problems;
     private final Set<String> shadowBuckets = new TreeSet<>();
     private final Map<String, FailureCounting> counting = new TreeMap<>();
+    private final Map<String, KeyLists> lists = new TreeMap<>();
 
     /**
      * @param propertyNames every property name the configuration knows, walked more than once
@@ -62,6 +64,11 @@ final class BucketsReader {
     /** What each bucket {@link #buckets()} found counts, where it is not {@link FailureCounting#ALL}, once it ran. */
     Map<String, FailureCounting> counting() {
         return Collections.unmodifiableMap(counting);
+    }
+
+    /** The allow and deny lists of each bucket {@link #buckets()} found, where it has either, once it ran. */
+    Map<String, KeyLists> lists() {
+        return Collections.unmodifiableMap(lists);
     }
 
     /** Every configured bucket, by name; a bucket with a problem is left out (the problem says why). */
@@ -121,6 +128,10 @@ final class BucketsReader {
                     buckets.put(name, new Bucket(name, limits, onOutage, algorithm, burst, Bucket.NO_PLAN, zone));
                     if (shadow) {
                         shadowBuckets.add(name);
+                    }
+                    KeyLists keyLists = keyLists(base);
+                    if (!keyLists.isEmpty()) {
+                        lists.put(name, keyLists);
                     }
                     FailureCounting failures = counting(base);
                     if (!failures.equals(FailureCounting.ALL)) {
@@ -191,6 +202,22 @@ final class BucketsReader {
             return null;
         }
         return algorithm.get();
+    }
+
+    /** A bucket's {@code allow} and {@code deny}; none, with the problem, if an entry is a malformed range. */
+    private KeyLists keyLists(String base) {
+        try {
+            return KeyLists.parse(base + "allow", items(base + "allow"), base + "deny", items(base + "deny"));
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+            return KeyLists.NONE;
+        }
+    }
+
+    /** A list property's items, each stripped, empty ones dropped. */
+    private List<String> items(String name) {
+        return Arrays.stream(values.text(name).orElse("").split(",")).map(String::strip)
+                .filter(item -> !item.isEmpty()).toList();
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.core.settings;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.internal.core.key.KeyLists;
 import dev.ratelimiter.internal.core.key.TrustedProxies;
 
 import java.time.Duration;
@@ -39,6 +40,8 @@ import java.util.TreeSet;
  *                               {@code @Named} name or a bean class's name, unchecked here (the CDI layer finds it)
  * @param shadowBuckets          the names of the buckets whose {@link PropertyTable#BUCKET_MODE} is {@code shadow}:
  *                               decided and counted, never refused (docs/guide.md#shadow-mode)
+ * @param lists                  each bucket's {@link PropertyTable#BUCKET_ALLOW} and {@link PropertyTable#BUCKET_DENY},
+ *                               by name, where it has either (docs/guide.md#allow-and-deny-lists)
  * @param counting               each bucket's {@link PropertyTable#BUCKET_COUNT} and what a failure is, by name,
  *                               where not {@link FailureCounting#ALL} (docs/guide.md#counting-failures-only)
  * @param metricsSystem          {@link PropertyTable#METRICS_SYSTEM}: which metrics library records, or
@@ -72,6 +75,7 @@ public record LimiterSettings(
         DenyCacheSettings denyCache,
         Optional<String> keyResolver,
         Set<String> shadowBuckets,
+        Map<String, KeyLists> lists,
         Map<String, FailureCounting> counting,
         MetricsSystem metricsSystem,
         Map<String, BucketPlans> plans,
@@ -89,6 +93,7 @@ public record LimiterSettings(
         buckets = Map.copyOf(buckets);
         pathPrefixes = List.copyOf(pathPrefixes);
         shadowBuckets = Collections.unmodifiableSortedSet(new TreeSet<>(shadowBuckets));
+        lists = Map.copyOf(lists);
         counting = Map.copyOf(counting);
         plans = Map.copyOf(plans);
         headerFields = Collections.unmodifiableSet(EnumSet.copyOf(headerFields));
@@ -100,20 +105,26 @@ public record LimiterSettings(
      *
      * @param buckets       every bucket by name
      * @param shadowBuckets the buckets in shadow mode
+     * @param lists         each bucket's allow and deny lists, where it has either
      * @param plans         each bucket's plans and plan resolver, where it has either
      * @return the settings
      */
     public LimiterSettings withBuckets(Map<String, Bucket> buckets, Set<String> shadowBuckets,
-                                       Map<String, BucketPlans> plans) {
+                                       Map<String, KeyLists> lists, Map<String, BucketPlans> plans) {
         return new LimiterSettings(enabled, backend, buckets, globalLimit, pathPrefixes, trustedProxies,
                 ipv6PrefixLength, keySecret, headersOnSuccess, headerFields, memoryMaxKeys, memorySweepInterval,
-                healthDownWhenDegraded, breaker, denyCache, keyResolver, shadowBuckets, counting, metricsSystem, plans,
+                healthDownWhenDegraded, breaker, denyCache, keyResolver, shadowBuckets, lists, counting, metricsSystem, plans,
                 planCache, reload, openApi, nearLimitPercent);
     }
 
     /** The bucket's plans and plan resolver from configuration, {@link BucketPlans#NONE} when it has neither. */
     public BucketPlans plans(String bucket) {
         return plans.getOrDefault(bucket, BucketPlans.NONE);
+    }
+
+    /** The bucket's allow and deny lists, {@link KeyLists#NONE} when it has neither. */
+    public KeyLists lists(String bucket) {
+        return lists.getOrDefault(bucket, KeyLists.NONE);
     }
 
     /** Which of the bucket's calls stay counted, and what a failure is ({@link FailureCounting#ALL} by default). */

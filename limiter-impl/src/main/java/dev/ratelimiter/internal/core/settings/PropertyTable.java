@@ -180,6 +180,13 @@ public final class PropertyTable {
 
     /** {@code all} (every call stays counted) or {@code failures} (a call that succeeded is given back). */
     public static final Property BUCKET_COUNT = text(BUCKET + "count", "all");
+    /**
+     * Keys, addresses and CIDR ranges the bucket counts but never refuses ({@code core.key.KeyLists},
+     * docs/guide.md#allow-and-deny-lists).
+     */
+    public static final Property BUCKET_ALLOW = list(BUCKET + "allow", null);
+    /** Keys, addresses and CIDR ranges the bucket refuses without a store call. */
+    public static final Property BUCKET_DENY = list(BUCKET + "deny", null);
     /** Exception types, by class name, that make a method's call a failure; unset: every exception. */
     public static final Property BUCKET_FAILURE_EXCEPTIONS = list(BUCKET + "failure-exceptions", null);
     /** HTTP statuses ({@code 401}, {@code 400-499}) that make a request of the global filter a failure. */
@@ -207,7 +214,7 @@ public final class PropertyTable {
 
     /** Every row, in the reference's order. */
     public static final List<Property> ALL = List.of(ENABLED, BACKEND, BUCKET_LIMIT, BUCKET_WINDOW, BUCKET_LIMITS,
-            BUCKET_ON_OUTAGE, BUCKET_MODE, BUCKET_ALGORITHM, BUCKET_BURST, BUCKET_ZONE, BUCKET_COUNT, BUCKET_FAILURE_EXCEPTIONS,
+            BUCKET_ON_OUTAGE, BUCKET_MODE, BUCKET_ALGORITHM, BUCKET_BURST, BUCKET_ZONE, BUCKET_ALLOW, BUCKET_DENY, BUCKET_COUNT, BUCKET_FAILURE_EXCEPTIONS,
             BUCKET_FAILURE_STATUSES, BUCKET_PLANS, PLAN_LIMIT, PLAN_LIMITS, PLAN_BURST, BUCKET_PLAN_RESOLVER,
             API_ENABLED, API_PATH_PREFIXES, API_KEY_RESOLVER, TRUSTED_PROXIES,
             IPV6_PREFIX_LENGTH, KEY_SECRET, HEADERS_ON_SUCCESS, HEADERS_FIELDS, MEMORY_MAX_KEYS, MEMORY_SWEEP_INTERVAL,

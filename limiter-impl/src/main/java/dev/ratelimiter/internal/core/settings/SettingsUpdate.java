@@ -2,6 +2,7 @@ package dev.ratelimiter.internal.core.settings;
 
 import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.internal.core.key.KeyLists;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -59,6 +60,7 @@ public record SettingsUpdate(LimiterSettings settings, Set<String> changed, List
         Map<String, Bucket> buckets = new TreeMap<>();
         Map<String, BucketPlans> plans = new HashMap<>();
         Set<String> shadow = new TreeSet<>();
+        Map<String, KeyLists> lists = new HashMap<>();
         Set<String> changed = new TreeSet<>();
         for (Map.Entry<String, Bucket> entry : current.buckets().entrySet()) {
             String name = entry.getKey();
@@ -87,9 +89,13 @@ public record SettingsUpdate(LimiterSettings settings, Set<String> changed, List
             if (source.shadowBuckets().contains(name)) {
                 shadow.add(name);
             }
+            if (source.lists().containsKey(name)) {
+                lists.put(name, source.lists().get(name));
+            }
             if (!keep && (!candidate.equals(entry.getValue())
                     || !Objects.equals(current.plans().get(name), next.plans().get(name))
-                    || current.shadowBuckets().contains(name) != next.shadowBuckets().contains(name))) {
+                    || current.shadowBuckets().contains(name) != next.shadowBuckets().contains(name)
+                    || !current.lists(name).equals(next.lists(name)))) {
                 changed.add(name);
             }
         }
@@ -100,7 +106,7 @@ public record SettingsUpdate(LimiterSettings settings, Set<String> changed, List
             }
         }
         rejected.addAll(unplaced); // another property's problem: it applies at startup only, but is wrong now
-        return new SettingsUpdate(current.withBuckets(buckets, shadow, plans), changed, rejected);
+        return new SettingsUpdate(current.withBuckets(buckets, shadow, lists, plans), changed, rejected);
     }
 
     /** The startup's checks that need more than the bucket's own properties: its store, and its static costs. */
