@@ -1,5 +1,6 @@
 package dev.ratelimiter.internal.metrics;
 
+import dev.ratelimiter.internal.core.monitor.DecisionTracer;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.ClassPresence;
 import dev.ratelimiter.internal.core.settings.MetricsSystem;
@@ -26,6 +27,7 @@ public final class MetricsRecorders {
     private static final String MP_REGISTRY = "org.eclipse.microprofile.metrics.MetricRegistry";
     private static final String MICROMETER_REGISTRY = "io.micrometer.core.instrument.MeterRegistry";
     private static final String OPEN_TELEMETRY = "io.opentelemetry.api.OpenTelemetry";
+    private static final String SPAN = "io.opentelemetry.api.trace.Span";
 
     private MetricsRecorders() {
     }
@@ -63,6 +65,19 @@ public final class MetricsRecorders {
         LOG.log(System.Logger.Level.INFO, "Rate limiter metrics: none (the server offers neither MicroProfile "
                 + "Metrics, nor Micrometer, nor OpenTelemetry)");
         return RateLimiterMetrics.NONE;
+    }
+
+    /**
+     * The trace port: {@link SpanDecisionTracer} when the OpenTelemetry API is visible to the application, else
+     * {@link DecisionTracer#NONE}. Independent of {@code ratelimiter.metrics.system}: a server may trace with
+     * OpenTelemetry and count with MicroProfile Metrics.
+     */
+    public static DecisionTracer tracer() {
+        if (!ClassPresence.present(SPAN, MetricsRecorders.class)) {
+            return DecisionTracer.NONE;
+        }
+        LOG.log(System.Logger.Level.INFO, "Rate limiter tracing: each decision on the request's OpenTelemetry span");
+        return new SpanDecisionTracer();
     }
 
     /** The adapter on the system's bean, if its class is there and the bean resolves. */

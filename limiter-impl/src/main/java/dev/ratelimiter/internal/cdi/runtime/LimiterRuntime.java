@@ -103,7 +103,7 @@ public class LimiterRuntime implements DecisionSource {
                     warnings(settings);
                     RateLimiterMetrics port = metrics.port();
                     built = new DecisionPath(LimiterAssembly.assemble(settings, sharedStore(settings), clock, port,
-                            new StateChangeEventBridge(stateChanges)), port);
+                            new StateChangeEventBridge(stateChanges)), port, metrics.tracer());
                     path = built;
                 }
             }

@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.cdi.runtime;
 
 import dev.ratelimiter.internal.cdi.startup.StartupValidator;
+import dev.ratelimiter.internal.core.monitor.DecisionTracer;
 import dev.ratelimiter.internal.core.monitor.MetricsSwitch;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
@@ -37,6 +38,15 @@ public class MetricsConnection {
     /** What the chain reports to: nothing until {@link #connect}, then the chosen adapter. */
     RateLimiterMetrics port() {
         return port;
+    }
+
+    /**
+     * The trace port: the OpenTelemetry span adapter when the application sees the OpenTelemetry API (it finds the
+     * request's span itself, so it needs neither a bean nor the Startup event), else none
+     * (docs/operations.md#decisions-on-the-trace).
+     */
+    DecisionTracer tracer() {
+        return MetricsRecorders.tracer();
     }
 
     /**

@@ -13,6 +13,7 @@ import dev.ratelimiter.internal.core.key.CounterKeyHasher;
 import dev.ratelimiter.internal.core.key.KeyLists.Listing;
 import dev.ratelimiter.internal.core.key.KeyNamespace;
 import dev.ratelimiter.internal.core.key.KeyNormalizer;
+import dev.ratelimiter.internal.core.monitor.DecisionTracer;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import dev.ratelimiter.internal.core.verdict.Refunds;
 import dev.ratelimiter.spi.StoreItem;
@@ -142,7 +143,9 @@ public class RateLimitDecider {
      */
     private static Verdict denyListed(DecisionPath path, Bucket bucket) {
         path.metrics().listedDecision(bucket, true);
-        return Verdict.denyListed(bucket.limits().get(bucket.limits().size() - 1).window());
+        Verdict refusal = Verdict.denyListed(bucket.limits().get(bucket.limits().size() - 1).window());
+        trace(path, bucket, DecisionTracer.DENY_LISTED, refusal);
+        return refusal;
     }
 
     /**
@@ -151,7 +154,21 @@ public class RateLimitDecider {
      */
     private static Verdict allowListed(DecisionPath path, Bucket bucket, Verdict refusal) {
         path.metrics().listedDecision(bucket, false);
-        return Verdict.allowed(refusal.limit(), 0, refusal.resetAfter());
+        Verdict allowed = Verdict.allowed(refusal.limit(), 0, refusal.resetAfter());
+        trace(path, bucket, DecisionTracer.ALLOW_LISTED, allowed);
+        return allowed;
+    }
+
+    /**
+     * Tells the trace port of a decision, with whether the fallback per process made it (the chain marks the thread
+     * when it did; docs/operations.md#decisions-on-the-trace).
+     */
+    private static void trace(DecisionPath path, Bucket bucket, String outcome, Verdict verdict) {
+        DecisionTracer tracer = path.tracer();
+        if (tracer != DecisionTracer.NONE) {
+            tracer.decided(bucket, outcome, verdict, path.assembly().limiter() instanceof OutagePolicyLimiter chain
+                    && chain.decidedByFallback());
+        }
     }
 
     /** Adds the call to {@code counted} if the chain counted it somewhere, so it has something to give back. */
@@ -292,9 +309,16 @@ public class RateLimitDecider {
                            String key, long cost, boolean watched, Verdict verdict) {
         ShadowMode shadow = path.assembly().shadow();
         if (verdict.outcome() != Verdict.Outcome.ALLOWED && shadow.covers(bucket)) {
-            return shadow.letThrough(bucket, key, verdict);
+            Verdict letThrough = shadow.letThrough(bucket, key, verdict);
+            trace(path, bucket, DecisionTracer.SHADOW_REFUSED, letThrough);
+            return letThrough;
         }
         path.metrics().decision(bucket, verdict.outcome());
+        trace(path, bucket, switch (verdict.outcome()) {
+            case ALLOWED -> DecisionTracer.ALLOWED;
+            case DENIED -> DecisionTracer.REFUSED;
+            case UNAVAILABLE -> DecisionTracer.UNAVAILABLE;
+        }, verdict);
         if (verdict.outcome() == Verdict.Outcome.DENIED) {
             denials.accept(new RateLimitDenied(bucket, path.assembly().keys().eventKey(namespace, normalized, key),
                     verdict));

@@ -1,5 +1,6 @@
 package dev.ratelimiter.it.liberty.mp7;
 
+import dev.ratelimiter.it.ExampleApi;
 import dev.ratelimiter.it.ExampleDeployments;
 import dev.ratelimiter.it.OpenApiScenarios;
 import dev.ratelimiter.it.PostgresSchema;
@@ -7,7 +8,10 @@ import dev.ratelimiter.it.liberty.LibertyExampleScenarios;
 import dev.ratelimiter.it.liberty.LibertyPostgresOverride;
 import dev.ratelimiter.it.liberty.ServerLog;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.metrics.v1.Metric;
+import io.opentelemetry.proto.trace.v1.Span;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterAll;
@@ -16,12 +20,15 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The example API's scenarios on Open Liberty with MicroProfile 7.1 and no MicroProfile Metrics
@@ -119,6 +126,63 @@ class LibertyMp7PostgresExampleApiIT extends LibertyExampleScenarios {
     void autoChoosesOpenTelemetry() {
         assertThat(log.text()).contains("Rate limiter metrics: OpenTelemetry").doesNotContain("has no metrics SDK");
         assertThat(client().get("metrics").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    @DisplayName("each decision is on the request's server span, exported over OTLP: bucket, plan, outcome, remaining, "
+            + "fallback, never the key; a refusal of the deny list adds the event ratelimit.refused "
+            + "(docs/operations.md#decisions-on-the-trace)")
+    void decisionsOnTheTrace() {
+        Instant before = Instant.now();
+        ExampleApi allowed = client();
+        assertThat(allowed.get("api/projects").statusCode()).isEqualTo(200);
+        ExampleApi denied = ExampleApi.withAddress(baseUri(), "203.0.113.99");
+        assertThat(denied.get("api/projects").statusCode()).isEqualTo(429);
+
+        Span allowedSpan = await().atMost(EXPORT_WAIT).until(() -> spanWith("allowed", before),
+                Optional::isPresent).get();
+        assertThat(attributes(allowedSpan)).containsEntry("ratelimit.bucket", "api-anonymous")
+                .containsEntry("ratelimit.plan", "none").containsEntry("ratelimit.remaining", "119")
+                .containsEntry("ratelimit.fallback", "false");
+        assertThat(allowedSpan.getEventsList()).isEmpty();
+
+        Span deniedSpan = await().atMost(EXPORT_WAIT).until(() -> spanWith("deny_listed", before),
+                Optional::isPresent).get();
+        assertThat(attributes(deniedSpan)).containsEntry("ratelimit.bucket", "api-anonymous")
+                .containsEntry("ratelimit.remaining", "0");
+        assertThat(deniedSpan.getEventsList()).singleElement().satisfies(event -> {
+            assertThat(event.getName()).isEqualTo("ratelimit.refused");
+            assertThat(event.getAttributesList().stream().map(KeyValue::getKey))
+                    .contains("ratelimit.bucket", "ratelimit.outcome", "ratelimit.retry_after");
+        });
+        for (Span span : List.of(allowedSpan, deniedSpan)) {
+            assertThat(attributes(span).entrySet()).filteredOn(entry -> entry.getKey().startsWith("ratelimit."))
+                    .as("no key among the limiter's attributes")
+                    .noneMatch(entry -> entry.getValue().contains(allowed.clientAddress())
+                            || entry.getValue().contains("203.0.113.99"));
+        }
+    }
+
+    /**
+     * The span of a request whose decision had this outcome, started after {@code since}: this test's, as the
+     * scenarios run one at a time.
+     */
+    private Optional<Span> spanWith(String outcome, Instant since) {
+        long sinceNanos = since.getEpochSecond() * 1_000_000_000L + since.getNano();
+        return otlp.spans().stream().filter(span -> span.getStartTimeUnixNano() >= sinceNanos)
+                .filter(span -> outcome.equals(attributes(span).get("ratelimit.outcome"))).findFirst();
+    }
+
+    /** A span's attributes, each value as text. */
+    private static Map<String, String> attributes(Span span) {
+        Map<String, String> attributes = new LinkedHashMap<>();
+        for (KeyValue attribute : span.getAttributesList()) {
+            AnyValue value = attribute.getValue();
+            attributes.put(attribute.getKey(), value.hasStringValue() ? value.getStringValue()
+                    : value.hasIntValue() ? String.valueOf(value.getIntValue())
+                    : value.hasBoolValue() ? String.valueOf(value.getBoolValue()) : value.toString());
+        }
+        return attributes;
     }
 
     @Test

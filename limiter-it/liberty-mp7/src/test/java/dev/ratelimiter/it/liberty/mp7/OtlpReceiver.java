@@ -4,7 +4,10 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceResponse;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import io.opentelemetry.proto.metrics.v1.Metric;
+import io.opentelemetry.proto.trace.v1.Span;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,6 +16,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
@@ -20,8 +25,9 @@ import java.util.zip.GZIPInputStream;
 import static org.awaitility.Awaitility.await;
 
 /**
- * An OTLP/HTTP metrics receiver ({@code POST /v1/metrics}, protobuf, as OpenTelemetry's OTLP exporter sends with
- * {@code otel.exporter.otlp.protocol=http/protobuf}) on the loopback, keeping the latest export. It stands where a
+ * An OTLP/HTTP metrics and traces receiver ({@code POST /v1/metrics} and {@code /v1/traces}, protobuf, as
+ * OpenTelemetry's OTLP exporter sends with {@code otel.exporter.otlp.protocol=http/protobuf}) on the loopback, keeping
+ * the latest metrics export and every span. It stands where a
  * user's OpenTelemetry Collector or Prometheus' OTLP receiver would: the test reads what the server really sends,
  * and {@link OtlpAsPrometheus} names it as Prometheus would store it.
  *
@@ -33,6 +39,7 @@ final class OtlpReceiver implements AutoCloseable {
 
     private final HttpServer server;
     private final AtomicReference<ExportMetricsServiceRequest> latest = new AtomicReference<>();
+    private final List<Span> spans = new CopyOnWriteArrayList<>();
 
     private OtlpReceiver(HttpServer server) {
         this.server = server;
@@ -44,6 +51,7 @@ final class OtlpReceiver implements AutoCloseable {
             HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
             OtlpReceiver receiver = new OtlpReceiver(server);
             server.createContext("/v1/metrics", receiver::receive);
+            server.createContext("/v1/traces", receiver::receiveSpans);
             server.start();
             return receiver;
         } catch (IOException e) {
@@ -52,6 +60,18 @@ final class OtlpReceiver implements AutoCloseable {
     }
 
     private void receive(HttpExchange exchange) throws IOException {
+        answer(exchange, body -> latest.set(ExportMetricsServiceRequest.parseFrom(body)),
+                ExportMetricsServiceResponse.getDefaultInstance().toByteArray());
+    }
+
+    private void receiveSpans(HttpExchange exchange) throws IOException {
+        answer(exchange, body -> ExportTraceServiceRequest.parseFrom(body).getResourceSpansList().forEach(resource ->
+                resource.getScopeSpansList().forEach(scope -> spans.addAll(scope.getSpansList()))),
+                ExportTraceServiceResponse.getDefaultInstance().toByteArray());
+    }
+
+    /** Reads an export's body (gunzipped if it came so) and answers it as OTLP/HTTP asks: 200 and the response. */
+    private static void answer(HttpExchange exchange, BodyReader reader, byte[] response) throws IOException {
         try (exchange) {
             if (!exchange.getRequestMethod().equals("POST")) {
                 exchange.sendResponseHeaders(405, -1);
@@ -59,15 +79,23 @@ final class OtlpReceiver implements AutoCloseable {
             }
             try (InputStream body = "gzip".equalsIgnoreCase(exchange.getRequestHeaders().getFirst("Content-Encoding"))
                     ? new GZIPInputStream(exchange.getRequestBody()) : exchange.getRequestBody()) {
-                latest.set(ExportMetricsServiceRequest.parseFrom(body));
+                reader.read(body);
             }
-            byte[] response = ExportMetricsServiceResponse.getDefaultInstance().toByteArray();
             exchange.getResponseHeaders().set("Content-Type", "application/x-protobuf");
             exchange.sendResponseHeaders(200, response.length == 0 ? -1 : response.length);
             if (response.length > 0) {
                 exchange.getResponseBody().write(response);
             }
         }
+    }
+
+    private interface BodyReader {
+        void read(InputStream body) throws IOException;
+    }
+
+    /** Every span received so far, in the order they came. */
+    List<Span> spans() {
+        return List.copyOf(spans);
     }
 
     /**
