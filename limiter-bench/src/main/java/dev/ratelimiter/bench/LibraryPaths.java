@@ -14,6 +14,8 @@ import dev.ratelimiter.internal.core.chain.StoreLimiter;
 import dev.ratelimiter.internal.core.chain.StoreProbe;
 import dev.ratelimiter.internal.core.key.CounterKeyHasher;
 import dev.ratelimiter.internal.core.key.KeyHasher;
+import dev.ratelimiter.internal.core.key.KeyLists;
+import dev.ratelimiter.internal.core.key.KeyListsByBucket;
 import dev.ratelimiter.internal.core.key.KeyNamespace;
 import dev.ratelimiter.internal.core.key.KeyNormalizer;
 import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
@@ -21,6 +23,7 @@ import dev.ratelimiter.internal.core.time.ElapsedTimeClock;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.BackendState;
 import dev.ratelimiter.internal.core.monitor.CompositeOutageListener;
+import dev.ratelimiter.internal.core.monitor.DecisionTracer;
 import dev.ratelimiter.internal.core.monitor.MetricsSwitch;
 import dev.ratelimiter.internal.core.monitor.OutageStatistics;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
@@ -170,6 +173,9 @@ final class LibraryPaths {
         private final LongSupplier storeCalls;
         private final LongSupplier roundTrips;
         private final OutageStatistics outages;
+        // As an application without lists and without OpenTelemetry tracing has them.
+        private final KeyListsByBucket lists = new KeyListsByBucket(java.util.Map.of(), true);
+        private final DecisionTracer tracer = DecisionTracer.NONE;
 
         private Decision(CounterKeyHasher keys, RateLimiterMetrics metrics, Limiter limiter, AutoCloseable resources,
                          LongSupplier storeCalls, LongSupplier roundTrips, OutageStatistics outages) {
@@ -235,9 +241,16 @@ final class LibraryPaths {
 
         Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
             String normalized = KeyNormalizer.normalize(rawKey, normalization);
+            // the decider asks the bucket's allow and deny lists first (none here, as in most applications)
+            if (lists.of(bucket.name()).listing(normalized, normalization) == KeyLists.Listing.DENIED) {
+                return Verdict.denyListed(bucket.window());
+            }
             String key = keys.counterKey(KeyNamespace.APPLICATION, normalized);
             Verdict verdict = limiter.consume(bucket, key);
             metrics.decision(bucket, verdict.outcome());
+            if (tracer != DecisionTracer.NONE) {
+                tracer.decided(bucket, DecisionTracer.ALLOWED, verdict, false);
+            }
             if (verdict.outcome() == Verdict.Outcome.DENIED) {
                 denials.accept(new RateLimitDenied(bucket, keys.eventKey(KeyNamespace.APPLICATION, normalized, key),
                         verdict));
