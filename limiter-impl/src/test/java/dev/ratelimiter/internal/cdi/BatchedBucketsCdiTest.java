@@ -10,7 +10,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -32,18 +31,13 @@ class BatchedBucketsCdiTest {
     }
 
     private void start(Map<String, String> extra) {
-        Map<String, String> properties = new HashMap<>(Map.of(
-                "ratelimiter.backend", MapStoreProvider.NAME,
-                "ratelimiter.key-secret", "a-test-secret",
-                "ratelimiter.buckets.per-address.limit", "3",
-                "ratelimiter.buckets.per-address.window", "PT15M",
-                "ratelimiter.buckets.per-account.limit", "2",
-                "ratelimiter.buckets.per-account.window", "PT15M",
-                "ratelimiter.buckets.per-tenant.limit", "2",
-                "ratelimiter.buckets.per-tenant.window", "PT1M"));
+        Map<String, String> properties = SeveralLimitsService.buckets();
+        properties.put("ratelimiter.backend", MapStoreProvider.NAME);
+        properties.put("ratelimiter.key-secret", "a-test-secret");
         properties.putAll(extra);
-        cdi = CdiContainer.start(properties, CreatedStores.class, SeveralLimitsService.class,
-                TenantHeaderKeys.class, ThrowingKeys.class, FirstArgumentKeys.class);
+        List<Class<?>> beans = new java.util.ArrayList<>(List.of(CreatedStores.class, SeveralLimitsService.class));
+        beans.addAll(List.of(SeveralLimitsService.RESOLVERS));
+        cdi = CdiContainer.start(properties, beans.toArray(Class<?>[]::new));
     }
 
     private MapStore store() {

@@ -17,7 +17,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -47,24 +46,20 @@ class KeyListsCdiTest {
     private void start(String reloadFile) throws IOException {
         file = directory.resolve("limits.properties");
         Files.writeString(file, reloadFile);
-        Map<String, String> properties = buckets();
+        Map<String, String> properties = SeveralLimitsService.buckets();
         properties.putAll(Map.of(
                 "ratelimiter.backend", MapStoreProvider.NAME,
                 "ratelimiter.key-secret", "a-test-secret",
                 "ratelimiter.reload.file", file.toString()));
-        cdi = CdiContainer.start(properties, CreatedStores.class, DenialRecorder.class, SeveralLimitsService.class,
-                TenantHeaderKeys.class, ThrowingKeys.class, FirstArgumentKeys.class);
+        cdi = CdiContainer.start(properties, beans(CreatedStores.class, DenialRecorder.class));
     }
 
-    /** The buckets of {@link SeveralLimitsService}. */
-    private static Map<String, String> buckets() {
-        return new HashMap<>(Map.of(
-                "ratelimiter.buckets.per-address.limit", "3",
-                "ratelimiter.buckets.per-address.window", "PT15M",
-                "ratelimiter.buckets.per-account.limit", "2",
-                "ratelimiter.buckets.per-account.window", "PT15M",
-                "ratelimiter.buckets.per-tenant.limit", "2",
-                "ratelimiter.buckets.per-tenant.window", "PT1M"));
+    /** The service, its resolvers and these. */
+    private static Class<?>[] beans(Class<?>... more) {
+        List<Class<?>> beans = new ArrayList<>(List.of(more));
+        beans.add(SeveralLimitsService.class);
+        beans.addAll(List.of(SeveralLimitsService.RESOLVERS));
+        return beans.toArray(Class<?>[]::new);
     }
 
     private MapStore store() {
@@ -193,21 +188,19 @@ class KeyListsCdiTest {
     @Test
     @DisplayName("with ratelimiter.enabled=false nothing is refused, a deny list included")
     void killSwitch() {
-        Map<String, String> properties = buckets();
+        Map<String, String> properties = SeveralLimitsService.buckets();
         properties.put("ratelimiter.enabled", "false");
         properties.put("ratelimiter.buckets.per-address.deny", "203.0.113.0/24");
-        cdi = CdiContainer.start(properties, SeveralLimitsService.class, TenantHeaderKeys.class, ThrowingKeys.class,
-                FirstArgumentKeys.class);
+        cdi = CdiContainer.start(properties, beans());
         assertThat(cdi.select(RateLimits.class).consume("per-address", "203.0.113.9").isAllowed()).isTrue();
     }
 
     @Test
     @DisplayName("a malformed range fails the start naming the property")
     void malformedRangeFailsStart() {
-        Map<String, String> properties = buckets();
+        Map<String, String> properties = SeveralLimitsService.buckets();
         properties.put("ratelimiter.buckets.per-address.allow", "10.0.0.0/8, 2001:db8::/200");
-        assertThatThrownBy(() -> CdiContainer.start(properties, SeveralLimitsService.class, TenantHeaderKeys.class,
-                ThrowingKeys.class, FirstArgumentKeys.class))
+        assertThatThrownBy(() -> CdiContainer.start(properties, beans()))
                 .hasStackTraceContaining("ratelimiter.buckets.per-address.allow: '2001:db8::/200' is not a CIDR range");
     }
 

@@ -6,6 +6,8 @@ import dev.ratelimiter.RateLimited;
 import dev.ratelimiter.RateLimited.Key;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,7 +16,27 @@ import java.util.concurrent.atomic.AtomicInteger;
 @ApplicationScoped
 public class SeveralLimitsService {
 
+    /**
+     * The beans this service's methods name beside it: its key resolvers. A container that deploys the service needs
+     * them, and {@link #buckets()} configured.
+     */
+    public static final Class<?>[] RESOLVERS = {TenantHeaderKeys.class, ThrowingKeys.class, FirstArgumentKeys.class};
+
     private final AtomicInteger runs = new AtomicInteger();
+
+    /**
+     * The buckets its methods name: per-address 3 and per-account 2 per 15 minutes, per-tenant 2 per minute; a new
+     * map, for a test to add to.
+     */
+    public static Map<String, String> buckets() {
+        return new HashMap<>(Map.of(
+                "ratelimiter.buckets.per-address.limit", "3",
+                "ratelimiter.buckets.per-address.window", "PT15M",
+                "ratelimiter.buckets.per-account.limit", "2",
+                "ratelimiter.buckets.per-account.window", "PT15M",
+                "ratelimiter.buckets.per-tenant.limit", "2",
+                "ratelimiter.buckets.per-tenant.window", "PT1M"));
+    }
 
     /** How often a method body ran. */
     public int runs() {

@@ -1,7 +1,6 @@
 package dev.ratelimiter.internal.core.key;
 
 import dev.ratelimiter.KeyNormalization;
-import inet.ipaddr.AddressStringParameters.RangeParameters;
 import inet.ipaddr.IPAddress;
 import inet.ipaddr.IPAddressString;
 import inet.ipaddr.IPAddressStringParameters;
@@ -47,15 +46,7 @@ public final class KeyLists {
     // An exact key outranks every range: a range's rank is its prefix length, at most 128.
     private static final int EXACT = 1_000;
 
-    private static final IPAddressStringParameters LITERAL = new IPAddressStringParameters.Builder()
-            .allowEmpty(false)
-            .allowAll(false)
-            .allowSingleSegment(false)
-            .allowMask(false)
-            .allow_inet_aton(false)
-            .allowWildcardedSeparator(false)
-            .setRangeOptions(RangeParameters.NO_RANGE)
-            .toParams();
+    private static final IPAddressStringParameters LITERAL = TrustedProxies.CIDR;
 
     private final Entries allow;
     private final Entries deny;
