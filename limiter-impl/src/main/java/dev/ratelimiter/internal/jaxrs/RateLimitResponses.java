@@ -8,6 +8,7 @@ import jakarta.json.Json;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 
+import java.util.List;
 import java.util.stream.Collectors;
 
 /**
@@ -111,7 +112,9 @@ public final class RateLimitResponses {
                 .add("title", title)
                 .add("status", status)
                 .add("detail", detail)
-                .add("violated-policies", Json.createArrayBuilder(RateLimitHeaders.violatedPolicies(bucket, verdict)))
+                // a deny list is no policy of the RateLimit-Policy field: nothing was exceeded
+                .add("violated-policies", Json.createArrayBuilder(verdict.isDenyListed() ? List.of()
+                        : RateLimitHeaders.violatedPolicies(bucket, verdict)))
                 .add("bucket", bucket.name())
                 .add("retryAfter", verdict.retryAfterSeconds())
                 .build()

@@ -275,7 +275,8 @@ public final class OpenApiLimits {
         Map<String, APIResponse> responses = components.getResponses();
         if (referenced.contains(EXCEEDED) && (responses == null || !responses.containsKey(EXCEEDED))) {
             components.addResponse(EXCEEDED, refusal("Too Many Requests: a rate limit of the operation is exhausted "
-                    + "(problem type quota-exceeded). See x-ratelimit for its buckets.", PROBLEM, headerNames));
+                    + "(problem type quota-exceeded), or the caller is on a deny list (key-denied). See x-ratelimit for "
+                    + "its buckets.", PROBLEM, headerNames));
         }
         if (referenced.contains(UNAVAILABLE) && (responses == null || !responses.containsKey(UNAVAILABLE))) {
             components.addResponse(UNAVAILABLE, refusal("Service Unavailable: the rate limiter's store is "

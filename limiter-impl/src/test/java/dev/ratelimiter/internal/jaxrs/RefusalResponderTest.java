@@ -124,7 +124,7 @@ class RefusalResponderTest {
                 .add("status", 429)
                 .add("detail", "Bucket 'login' refuses this caller: its key or address is on the bucket's deny "
                         + "list. Retry after 900 s.")
-                .add("violated-policies", Json.createArrayBuilder().add("login"))
+                .add("violated-policies", Json.createArrayBuilder())
                 .add("bucket", "login")
                 .add("retryAfter", 900)
                 .build());

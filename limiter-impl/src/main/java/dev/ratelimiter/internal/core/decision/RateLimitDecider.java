@@ -126,14 +126,16 @@ public class RateLimitDecider {
         }
         String key = path.assembly().keys().counterKey(namespace, normalized);
         long decidedAt = counted != null ? source.clock().millis() : 0;
+        fellBack(path); // a mark left by an untraced read of the chain (a quota read) is not this decision's
         Verdict verdict = path.assembly().limiter().consume(bucket, key, cost);
+        boolean fallback = fellBack(path);
         if (counted != null) {
             keepCounted(path, new StoreItem(bucket, key, cost), verdict, decidedAt, counted);
         }
         if (listing == Listing.ALLOWED && !verdict.isAllowed()) {
-            return allowListed(path, bucket, verdict);
+            return allowListed(path, bucket, verdict, fallback);
         }
-        return settle(path, bucket, namespace, normalized, key, cost, counted == null, verdict);
+        return settle(path, bucket, namespace, normalized, key, cost, counted == null, verdict, fallback);
     }
 
     /**
@@ -144,7 +146,7 @@ public class RateLimitDecider {
     private static Verdict denyListed(DecisionPath path, Bucket bucket) {
         path.metrics().listedDecision(bucket, true);
         Verdict refusal = Verdict.denyListed(bucket.limits().get(bucket.limits().size() - 1).window());
-        trace(path, bucket, DecisionTracer.DENY_LISTED, refusal);
+        trace(path, bucket, DecisionTracer.DENY_LISTED, refusal, false);
         return refusal;
     }
 
@@ -152,23 +154,28 @@ public class RateLimitDecider {
      * A key on the bucket's allow list that the limits (or a fail-closed outage) refused: let through, as a shadow
      * bucket's refusal is, with {@code remaining} 0 and the refusal's {@code resetAfter} for the headers.
      */
-    private static Verdict allowListed(DecisionPath path, Bucket bucket, Verdict refusal) {
+    private static Verdict allowListed(DecisionPath path, Bucket bucket, Verdict refusal, boolean fallback) {
         path.metrics().listedDecision(bucket, false);
         Verdict allowed = Verdict.allowed(refusal.limit(), 0, refusal.resetAfter());
-        trace(path, bucket, DecisionTracer.ALLOW_LISTED, allowed);
+        trace(path, bucket, DecisionTracer.ALLOW_LISTED, allowed, fallback);
         return allowed;
     }
 
-    /**
-     * Tells the trace port of a decision, with whether the fallback per process made it (the chain marks the thread
-     * when it did; docs/operations.md#decisions-on-the-trace).
-     */
-    private static void trace(DecisionPath path, Bucket bucket, String outcome, Verdict verdict) {
+    /** Tells the trace port of a decision (docs/operations.md#decisions-on-the-trace). */
+    private static void trace(DecisionPath path, Bucket bucket, String outcome, Verdict verdict, boolean fallback) {
         DecisionTracer tracer = path.tracer();
         if (tracer != DecisionTracer.NONE) {
-            tracer.decided(bucket, outcome, verdict, path.assembly().limiter() instanceof OutagePolicyLimiter chain
-                    && chain.decidedByFallback());
+            tracer.decided(bucket, outcome, verdict, fallback);
         }
+    }
+
+    /**
+     * Whether the fallback per process decided on this thread since the last ask, the chain's mark cleared; only
+     * while tracing, the one reader (otherwise false, and the mark left alone: no cost on the decision's path).
+     */
+    private static boolean fellBack(DecisionPath path) {
+        return path.tracer() != DecisionTracer.NONE && path.assembly().limiter() instanceof OutagePolicyLimiter chain
+                && chain.decidedByFallback();
     }
 
     /** Adds the call to {@code counted} if the chain counted it somewhere, so it has something to give back. */
@@ -274,17 +281,20 @@ public class RateLimitDecider {
         int done = 0;
         long decidedAt = counted != null ? source.clock().millis() : 0;
         while (done < decidable) {
+            fellBack(path);
             Verdict[] decided = BatchingLimiter.consumeAll(path.assembly().limiter(),
                     done == 0 && decidable == count ? items : items.subList(done, decidable));
+            // one mark for the call: the fallback decided one of its buckets, or several (the span shows the last)
+            boolean fallback = fellBack(path);
             for (Verdict verdict : decided) {
                 StoreItem item = items.get(done);
                 if (counted != null && failuresOnly[done]) {
                     keepCounted(path, item, verdict, decidedAt, counted);
                 }
                 Verdict answer = listings[done] == Listing.ALLOWED && !verdict.isAllowed()
-                        ? allowListed(path, item.bucket(), verdict)
+                        ? allowListed(path, item.bucket(), verdict, fallback)
                         : settle(path, item.bucket(), keys.get(done).namespace(), normalized[done], item.key(),
-                                item.cost(), failuresOnly == null || !failuresOnly[done], verdict);
+                                item.cost(), failuresOnly == null || !failuresOnly[done], verdict, fallback);
                 verdicts[done++] = answer;
                 if (answer.outcome() != Verdict.Outcome.ALLOWED) {
                     return done == count ? verdicts : Arrays.copyOf(verdicts, done);
@@ -304,13 +314,14 @@ public class RateLimitDecider {
      *
      * @param watched whether the call is near-limit material: not for a bucket that counts failures only, whose calls
      *                are counted before their outcome is known and given back when they succeed
+     * @param fallback whether the fallback per process made the decision, for the trace
      */
     private Verdict settle(DecisionPath path, Bucket bucket, KeyNamespace namespace, String normalized,
-                           String key, long cost, boolean watched, Verdict verdict) {
+                           String key, long cost, boolean watched, Verdict verdict, boolean fallback) {
         ShadowMode shadow = path.assembly().shadow();
         if (verdict.outcome() != Verdict.Outcome.ALLOWED && shadow.covers(bucket)) {
             Verdict letThrough = shadow.letThrough(bucket, key, verdict);
-            trace(path, bucket, DecisionTracer.SHADOW_REFUSED, letThrough);
+            trace(path, bucket, DecisionTracer.SHADOW_REFUSED, letThrough, fallback);
             return letThrough;
         }
         path.metrics().decision(bucket, verdict.outcome());
@@ -318,7 +329,7 @@ public class RateLimitDecider {
             case ALLOWED -> DecisionTracer.ALLOWED;
             case DENIED -> DecisionTracer.REFUSED;
             case UNAVAILABLE -> DecisionTracer.UNAVAILABLE;
-        }, verdict);
+        }, verdict, fallback);
         if (verdict.outcome() == Verdict.Outcome.DENIED) {
             denials.accept(new RateLimitDenied(bucket, path.assembly().keys().eventKey(namespace, normalized, key),
                     verdict));

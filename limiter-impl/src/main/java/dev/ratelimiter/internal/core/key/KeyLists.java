@@ -151,6 +151,10 @@ public final class KeyLists {
                 IPAddress address = new IPAddressString(stripped, LITERAL).getAddress();
                 if (address != null) {
                     blocks.add(TrustedProxies.unmapped(address).toPrefixBlock());
+                } else if (notALiteral(stripped)) {
+                    throw new IllegalArgumentException(property + ": '" + stripped + "' is no key, address or CIDR "
+                            + "range the list can hold: write an address without brackets, port or wildcard "
+                            + "(203.0.113.7, 2001:db8::1, 203.0.113.0/24)");
                 } else if (looksLikeRange(stripped)) {
                     throw new IllegalArgumentException(property + ": '" + stripped + "' is not a CIDR range such "
                             + "as 203.0.113.0/24 or 2001:db8::/32: its prefix length must be within its address's "
@@ -165,6 +169,20 @@ public final class KeyLists {
             }
             keys.replaceAll((normalization, set) -> Set.copyOf(set));
             return new Entries(List.copyOf(written), Map.copyOf(keys), List.copyOf(blocks));
+        }
+
+        /**
+         * An address as a URL or a log writes it, which the list would take for a key that never matches: a wildcard
+         * ({@code *}, {@code 10.*}), brackets ({@code [2001:db8::1]}), or an IPv4 address with a port
+         * ({@code 203.0.113.7:8080}).
+         */
+        private static boolean notALiteral(String entry) {
+            if (entry.contains("*") || entry.startsWith("[")) {
+                return true;
+            }
+            int colon = entry.indexOf(':');
+            return colon > 0 && entry.indexOf(':', colon + 1) < 0
+                    && new IPAddressString(entry.substring(0, colon), LITERAL).isIPv4();
         }
 
         /** An address, a slash and what is no prefix length of it: a mistyped range, not a key. */

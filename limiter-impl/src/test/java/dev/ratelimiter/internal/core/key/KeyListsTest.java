@@ -93,6 +93,15 @@ class KeyListsTest {
                 .hasMessageStartingWith("ratelimiter.buckets.b.deny: '" + entry + "' is not a CIDR range");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"*", "10.*", "[2001:db8::1]", "[2001:db8::1]:443", "203.0.113.7:8080"})
+    @DisplayName("an address as a URL or a log writes it is refused, naming the property, rather than taken for a key")
+    void addressNotAsLiteral(String entry) {
+        assertThatThrownBy(() -> lists(List.of(entry), List.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("ratelimiter.buckets.b.allow: '" + entry + "' is no key, address or CIDR range");
+    }
+
     @Test
     @DisplayName("an entry with a slash that is no address before it is a key, matched as written")
     void slashInKey() {
