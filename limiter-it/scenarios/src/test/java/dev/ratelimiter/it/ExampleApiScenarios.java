@@ -875,11 +875,8 @@ public abstract class ExampleApiScenarios {
     @Test
     @DisplayName("api-anonymous's lists (docs/guide.md#allow-and-deny-lists): an address in the denied 203.0.113.0/24 "
             + "gets 429 of type key-denied with Retry-After 60 at once; 203.0.113.7, allowed, is counted past the limit "
-            + "of 120 and never refused; the metrics count both")
+            + "of 120 and never refused")
     void allowAndDenyLists() {
-        double deniedBefore = decisions("api-anonymous", "deny_listed");
-        double allowedBefore = decisions("api-anonymous", "allow_listed");
-
         HttpResponse<String> refused = ExampleApi.withAddress(baseUri(), "203.0.113.66").get("api/projects");
         assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
         assertThat(refused.headers().firstValue("Retry-After")).as("the bucket's window").contains("60");
@@ -888,20 +885,37 @@ public abstract class ExampleApiScenarios {
         assertThat(problem.getString("type")).isEqualTo("tag:ratelimiter.dev,2026:key-denied");
         assertThat(problem.getString("title")).isEqualTo("Key Denied");
         assertThat(problem.getString("bucket")).isEqualTo("api-anonymous");
+        assertThat(problem.getJsonArray("violated-policies")).as("no policy was exceeded").isEmpty();
 
+        HttpResponse<String> last = partnerPastTheLimit();
+        assertThat(last.headers().firstValue("RateLimit").orElseThrow())
+                .as("counted: the 121st leaves nothing").startsWith("\"api-anonymous\";r=0;");
+        assertThat(last.headers().firstValue("Retry-After")).isEmpty();
+    }
+
+    @Test
+    @DisplayName("the metrics path counts a deny list's refusal under outcome deny_listed and an allow list's call past "
+            + "the limit under allow_listed, never as denied")
+    void listsInTheMetrics() {
+        double deniedBefore = decisions("api-anonymous", "deny_listed");
+        double allowedBefore = decisions("api-anonymous", "allow_listed");
+        assertThat(ExampleApi.withAddress(baseUri(), "203.0.113.67").get("api/projects").statusCode())
+                .isEqualTo(429);
+        partnerPastTheLimit();
+        assertThat(decisions("api-anonymous", "deny_listed")).isEqualTo(deniedBefore + 1);
+        assertThat(decisions("api-anonymous", "allow_listed")).as("at least the 121st; more if the partner was "
+                + "counted earlier in this window").isGreaterThanOrEqualTo(allowedBefore + 1);
+    }
+
+    /** 121 requests of the partner 203.0.113.7 (allowed past api-anonymous's 120), each 200; the last response. */
+    private HttpResponse<String> partnerPastTheLimit() {
         ExampleApi partner = ExampleApi.withAddress(baseUri(), "203.0.113.7");
         HttpResponse<String> response = null;
         for (int i = 1; i <= 121; i++) {
             response = partner.get("api/projects");
             assertThat(response.statusCode()).as("request %d: %s", i, response.body()).isEqualTo(200);
         }
-        assertThat(response.headers().firstValue("RateLimit").orElseThrow())
-                .as("counted: the 121st leaves nothing").startsWith("\"api-anonymous\";r=0;");
-        assertThat(response.headers().firstValue("Retry-After")).isEmpty();
-
-        assertThat(decisions("api-anonymous", "deny_listed")).isEqualTo(deniedBefore + 1);
-        assertThat(decisions("api-anonymous", "allow_listed")).as("at least the 121st; more if an earlier run of "
-                + "this window counted the partner on a shared store").isGreaterThanOrEqualTo(allowedBefore + 1);
+        return response;
     }
 
     @Test
