@@ -7,6 +7,8 @@ import dev.ratelimiter.contract.MapStore;
 import dev.ratelimiter.contract.MapStoreProvider;
 import dev.ratelimiter.internal.cdi.call.RequestAttributes;
 import dev.ratelimiter.internal.cdi.call.RequestIdentity;
+import dev.ratelimiter.internal.core.chain.LimiterAssembly;
+import dev.ratelimiter.testing.LogCapture;
 import jakarta.enterprise.context.control.RequestContextController;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -19,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.logging.Level;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -183,6 +186,20 @@ class KeyListsCdiTest {
         Files.writeString(file, "");
         assertThat(cdi.select(RateLimits.class).reload().changed()).containsExactly("per-address");
         assertThat(login("203.0.113.9", "alice").outcome()).isEqualTo("ok");
+    }
+
+    @Test
+    @DisplayName("the startup log names the buckets with lists and counts their entries, never an entry")
+    void startupLog() throws IOException {
+        try (LogCapture log = LogCapture.of(LimiterAssembly.class)) {
+            start("ratelimiter.buckets.per-address.deny=203.0.113.0/24, 198.51.100.9\n"
+                    + "ratelimiter.buckets.per-account.allow=partner\n");
+            login("192.0.2.1", "alice"); // the chain is built at the first decision
+            assertThat(log.messages(Level.INFO)).contains("Rate limiter: buckets with allow or deny lists: "
+                    + "per-account (allow 1, deny 0), per-address (allow 0, deny 2)");
+            assertThat(String.join("\n", log.messages(Level.INFO))).doesNotContain("203.0.113")
+                    .doesNotContain("partner");
+        }
     }
 
     @Test

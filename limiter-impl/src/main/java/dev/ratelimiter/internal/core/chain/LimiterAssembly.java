@@ -2,8 +2,8 @@ package dev.ratelimiter.internal.core.chain;
 
 import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.internal.core.key.CounterKeyHasher;
-import dev.ratelimiter.internal.core.key.KeyListsByBucket;
 import dev.ratelimiter.internal.core.key.KeyHasher;
+import dev.ratelimiter.internal.core.key.KeyListsByBucket;
 import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.BackendStatus;
@@ -17,9 +17,11 @@ import dev.ratelimiter.spi.RateLimitStore;
 
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * The limiter chain, built once from the settings in plain Java, without a container
@@ -147,6 +149,14 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
             LOG.log(System.Logger.Level.INFO, "Rate limiter: buckets in shadow mode (counted, never refused): {0}",
                     String.join(", ", settings.shadowBuckets()));
             shutdown.then(new PeriodicSweeper(shadow, settings.memorySweepInterval()));
+        }
+        if (!settings.lists().isEmpty()) {
+            // how many entries, not which: an operator checks the lists in force without addresses in the log
+            LOG.log(System.Logger.Level.INFO, "Rate limiter: buckets with allow or deny lists: {0}",
+                    settings.lists().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                            .map(entry -> entry.getKey() + " (allow " + entry.getValue().allowed().size()
+                                    + ", deny " + entry.getValue().denied().size() + ")")
+                            .collect(Collectors.joining(", ")));
         }
         CompositeOutageListener listeners = new CompositeOutageListener(List.of(outages, metrics));
         if (store.isEmpty()) {
