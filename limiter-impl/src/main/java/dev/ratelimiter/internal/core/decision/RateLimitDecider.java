@@ -30,9 +30,8 @@ import java.util.function.Supplier;
  * normalize the raw key, hash it, count it, and report a {@link RateLimitDenied} on a denial (with the key's
  * HMAC-SHA-256 or SHA-256, whichever hash it was counted under: {@link CounterKeyHasher}), which the CDI layer fires
  * as an event. A refusal of a bucket in shadow mode is turned into a verdict that lets the call go on
- * ({@link ShadowMode}), and reports nothing: docs/guide.md#shadow-mode. Before the chain, the bucket's allow and deny
- * lists are asked ({@code KeyLists}): a denied key is refused with {@link Verdict#denyListed} and no store call, and
- * an allowed one's refusal lets the call go on; neither fires an event (docs/guide.md#allow-and-deny-lists).
+ * ({@link ShadowMode}), and reports nothing: docs/guide.md#shadow-mode. The bucket's lists come first: a denied key
+ * is refused with no store call, an allowed one is never refused, and neither fires an event ({@link DecisionReports}).
  *
  * <p>Plain Java: one instance per application, built on the runtime's {@link DecisionSource}; safe for concurrent
  * use. Not final, with a protected no-argument constructor, so CDI can proxy it as an {@code @ApplicationScoped}
@@ -120,62 +119,22 @@ public class RateLimitDecider {
         checkCost(bucket, cost);
         DecisionPath path = source.path();
         String normalized = KeyNormalizer.normalize(rawKey, normalization);
-        Listing listing = path.assembly().lists().of(bucket.name()).listing(normalized, normalization);
+        Listing listing = DecisionReports.listing(path, bucket, normalized, normalization);
         if (listing == Listing.DENIED) {
-            return denyListed(path, bucket);
+            return DecisionReports.denyListed(path, bucket);
         }
         String key = path.assembly().keys().counterKey(namespace, normalized);
         long decidedAt = counted != null ? source.clock().millis() : 0;
-        fellBack(path); // a mark left by an untraced read of the chain (a quota read) is not this decision's
+        DecisionReports.fellBack(path); // a mark an untraced read of the chain left is not this decision's
         Verdict verdict = path.assembly().limiter().consume(bucket, key, cost);
-        boolean fallback = fellBack(path);
+        boolean fallback = DecisionReports.fellBack(path);
         if (counted != null) {
             keepCounted(path, new StoreItem(bucket, key, cost), verdict, decidedAt, counted);
         }
         if (listing == Listing.ALLOWED && !verdict.isAllowed()) {
-            return allowListed(path, bucket, verdict, fallback);
+            return DecisionReports.allowListed(path, bucket, verdict, fallback);
         }
         return settle(path, bucket, namespace, normalized, key, cost, counted == null, verdict, fallback);
-    }
-
-    /**
-     * The refusal of a key on the bucket's deny list, asked of no store: {@link Verdict#denyListed} with the bucket's
-     * longest window as its {@code Retry-After}. No denial event: the limits did not refuse it
-     * (docs/guide.md#allow-and-deny-lists).
-     */
-    private static Verdict denyListed(DecisionPath path, Bucket bucket) {
-        path.metrics().listedDecision(bucket, true);
-        Verdict refusal = Verdict.denyListed(bucket.limits().get(bucket.limits().size() - 1).window());
-        trace(path, bucket, DecisionTracer.DENY_LISTED, refusal, false);
-        return refusal;
-    }
-
-    /**
-     * A key on the bucket's allow list that the limits (or a fail-closed outage) refused: let through, as a shadow
-     * bucket's refusal is, with {@code remaining} 0 and the refusal's {@code resetAfter} for the headers.
-     */
-    private static Verdict allowListed(DecisionPath path, Bucket bucket, Verdict refusal, boolean fallback) {
-        path.metrics().listedDecision(bucket, false);
-        Verdict allowed = Verdict.allowed(refusal.limit(), 0, refusal.resetAfter());
-        trace(path, bucket, DecisionTracer.ALLOW_LISTED, allowed, fallback);
-        return allowed;
-    }
-
-    /** Tells the trace port of a decision (docs/operations.md#decisions-on-the-trace). */
-    private static void trace(DecisionPath path, Bucket bucket, String outcome, Verdict verdict, boolean fallback) {
-        DecisionTracer tracer = path.tracer();
-        if (tracer != DecisionTracer.NONE) {
-            tracer.decided(bucket, outcome, verdict, fallback);
-        }
-    }
-
-    /**
-     * Whether the fallback per process decided on this thread since the last ask, the chain's mark cleared; only
-     * while tracing, the one reader (otherwise false, and the mark left alone: no cost on the decision's path).
-     */
-    private static boolean fellBack(DecisionPath path) {
-        return path.tracer() != DecisionTracer.NONE && path.assembly().limiter() instanceof OutagePolicyLimiter chain
-                && chain.decidedByFallback();
     }
 
     /** Adds the call to {@code counted} if the chain counted it somewhere, so it has something to give back. */
@@ -269,8 +228,7 @@ public class RateLimitDecider {
             Bucket bucket = buckets.get(i);
             checkCost(bucket, costs[i]);
             normalized[i] = KeyNormalizer.normalize(keys.get(i).raw(), keys.get(i).normalization());
-            listings[i] = path.assembly().lists().of(bucket.name()).listing(normalized[i],
-                    keys.get(i).normalization());
+            listings[i] = DecisionReports.listing(path, bucket, normalized[i], keys.get(i).normalization());
             if (listings[i] == Listing.DENIED && decidable == count) {
                 decidable = i;
             }
@@ -281,18 +239,18 @@ public class RateLimitDecider {
         int done = 0;
         long decidedAt = counted != null ? source.clock().millis() : 0;
         while (done < decidable) {
-            fellBack(path);
+            DecisionReports.fellBack(path);
             Verdict[] decided = BatchingLimiter.consumeAll(path.assembly().limiter(),
                     done == 0 && decidable == count ? items : items.subList(done, decidable));
             // one mark for the call: the fallback decided one of its buckets, or several (the span shows the last)
-            boolean fallback = fellBack(path);
+            boolean fallback = DecisionReports.fellBack(path);
             for (Verdict verdict : decided) {
                 StoreItem item = items.get(done);
                 if (counted != null && failuresOnly[done]) {
                     keepCounted(path, item, verdict, decidedAt, counted);
                 }
                 Verdict answer = listings[done] == Listing.ALLOWED && !verdict.isAllowed()
-                        ? allowListed(path, item.bucket(), verdict, fallback)
+                        ? DecisionReports.allowListed(path, item.bucket(), verdict, fallback)
                         : settle(path, item.bucket(), keys.get(done).namespace(), normalized[done], item.key(),
                                 item.cost(), failuresOnly == null || !failuresOnly[done], verdict, fallback);
                 verdicts[done++] = answer;
@@ -302,10 +260,9 @@ public class RateLimitDecider {
             }
         }
         if (decidable < count) {
-            verdicts[done++] = denyListed(path, buckets.get(decidable));
-            return done == count ? verdicts : Arrays.copyOf(verdicts, done);
+            verdicts[done++] = DecisionReports.denyListed(path, buckets.get(decidable));
         }
-        return verdicts;
+        return done == count ? verdicts : Arrays.copyOf(verdicts, done);
     }
 
     /**
@@ -321,11 +278,11 @@ public class RateLimitDecider {
         ShadowMode shadow = path.assembly().shadow();
         if (verdict.outcome() != Verdict.Outcome.ALLOWED && shadow.covers(bucket)) {
             Verdict letThrough = shadow.letThrough(bucket, key, verdict);
-            trace(path, bucket, DecisionTracer.SHADOW_REFUSED, letThrough, fallback);
+            DecisionReports.trace(path, bucket, DecisionTracer.SHADOW_REFUSED, letThrough, fallback);
             return letThrough;
         }
         path.metrics().decision(bucket, verdict.outcome());
-        trace(path, bucket, switch (verdict.outcome()) {
+        DecisionReports.trace(path, bucket, switch (verdict.outcome()) {
             case ALLOWED -> DecisionTracer.ALLOWED;
             case DENIED -> DecisionTracer.REFUSED;
             case UNAVAILABLE -> DecisionTracer.UNAVAILABLE;
@@ -376,20 +333,19 @@ public class RateLimitDecider {
      * @param bucket        the bucket, under the key's plan
      * @param rawKey        the raw key
      * @param normalization how it is normalized before it is hashed
-     * @return the verdict after the bucket's outage policy; {@code UNAVAILABLE} only for a fail-closed outage; for a key
-     *         on the bucket's deny list {@link Verdict#denyListed}, and for one on its allow list never a refusal
+     * @return the verdict after the bucket's outage policy; {@code UNAVAILABLE} only for a fail-closed outage; for a
+     *         key on the bucket's deny list {@link Verdict#denyListed}, and for one on its allow list never a refusal
      */
     public Verdict usage(Bucket bucket, CharSequence rawKey, KeyNormalization normalization) {
         DecisionPath path = source.path();
         String normalized = KeyNormalizer.normalize(rawKey, normalization);
-        Listing listing = path.assembly().lists().of(bucket.name()).listing(normalized, normalization);
+        Listing listing = DecisionReports.listing(path, bucket, normalized, normalization);
         if (listing == Listing.DENIED) {
-            return Verdict.denyListed(bucket.limits().get(bucket.limits().size() - 1).window());
+            return DecisionReports.refusal(bucket);
         }
         Verdict verdict = path.assembly().limiter().consume(bucket,
                 path.assembly().keys().counterKey(KeyNamespace.APPLICATION, normalized), 0);
-        return listing == Listing.ALLOWED && !verdict.isAllowed()
-                ? Verdict.allowed(verdict.limit(), 0, verdict.resetAfter()) : verdict;
+        return listing == Listing.ALLOWED && !verdict.isAllowed() ? DecisionReports.letThrough(verdict) : verdict;
     }
 
     /**

@@ -23,7 +23,7 @@ public record TrustedProxies(List<String> entries, List<IPAddress> blocks) {
     /** No trusted proxy: every request is keyed by its direct peer. */
     public static final TrustedProxies NONE = new TrustedProxies(List.of(), List.of());
 
-    /** Literals only (no wildcard, range, mask, {@code inet_aton} form or look-up): also the lists' ({@link KeyLists}). */
+    /** Literals only: no wildcard, range, mask, {@code inet_aton} form or look-up; {@link KeyLists} parses so too. */
     static final IPAddressStringParameters CIDR = new IPAddressStringParameters.Builder()
             .allowEmpty(false)
             .allowAll(false)

@@ -113,8 +113,8 @@ public record LimiterSettings(
                                        Map<String, KeyLists> lists, Map<String, BucketPlans> plans) {
         return new LimiterSettings(enabled, backend, buckets, globalLimit, pathPrefixes, trustedProxies,
                 ipv6PrefixLength, keySecret, headersOnSuccess, headerFields, memoryMaxKeys, memorySweepInterval,
-                healthDownWhenDegraded, breaker, denyCache, keyResolver, shadowBuckets, lists, counting, metricsSystem, plans,
-                planCache, reload, openApi, nearLimitPercent);
+                healthDownWhenDegraded, breaker, denyCache, keyResolver, shadowBuckets, lists, counting, metricsSystem,
+                plans, planCache, reload, openApi, nearLimitPercent);
     }
 
     /** The bucket's plans and plan resolver from configuration, {@link BucketPlans#NONE} when it has neither. */

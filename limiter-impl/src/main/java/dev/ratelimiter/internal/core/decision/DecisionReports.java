@@ -1,0 +1,73 @@
+package dev.ratelimiter.internal.core.decision;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.KeyNormalization;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.internal.core.chain.OutagePolicyLimiter;
+import dev.ratelimiter.internal.core.key.KeyLists.Listing;
+import dev.ratelimiter.internal.core.monitor.DecisionTracer;
+
+/**
+ * What {@link RateLimitDecider} answers and reports beside the chain's verdict: a listed key's decision, to the
+ * metrics and the trace (docs/guide.md#allow-and-deny-lists), and every decision to the trace port
+ * (docs/operations.md#decisions-on-the-trace).
+ */
+final class DecisionReports {
+
+    private DecisionReports() {
+    }
+
+    /** What the bucket's lists in force say of the key. */
+    static Listing listing(DecisionPath path, Bucket bucket, String normalized, KeyNormalization normalization) {
+        return path.assembly().lists().of(bucket.name()).listing(normalized, normalization);
+    }
+
+    /**
+     * The refusal of a key on the bucket's deny list, asked of no store, counted and traced. No denial event: the
+     * limits did not refuse it.
+     */
+    static Verdict denyListed(DecisionPath path, Bucket bucket) {
+        path.metrics().listedDecision(bucket, true);
+        Verdict refusal = refusal(bucket);
+        trace(path, bucket, DecisionTracer.DENY_LISTED, refusal, false);
+        return refusal;
+    }
+
+    /** {@link Verdict#denyListed} with the bucket's longest window as its {@code Retry-After}. */
+    static Verdict refusal(Bucket bucket) {
+        return Verdict.denyListed(bucket.limits().get(bucket.limits().size() - 1).window());
+    }
+
+    /**
+     * A key on the bucket's allow list that the limits (or a fail-closed outage) refused: let through, as a shadow
+     * bucket's refusal is, with {@code remaining} 0 and the refusal's {@code resetAfter} for the headers.
+     */
+    static Verdict allowListed(DecisionPath path, Bucket bucket, Verdict refusal, boolean fallback) {
+        path.metrics().listedDecision(bucket, false);
+        Verdict allowed = letThrough(refusal);
+        trace(path, bucket, DecisionTracer.ALLOW_LISTED, allowed, fallback);
+        return allowed;
+    }
+
+    /** An allowed key's refusal as the verdict it goes on with: {@code ALLOWED}, nothing left, the same reset. */
+    static Verdict letThrough(Verdict refusal) {
+        return Verdict.allowed(refusal.limit(), 0, refusal.resetAfter());
+    }
+
+    /** Tells the trace port of a decision: one comparison when the application does not trace. */
+    static void trace(DecisionPath path, Bucket bucket, String outcome, Verdict verdict, boolean fallback) {
+        DecisionTracer tracer = path.tracer();
+        if (tracer != DecisionTracer.NONE) {
+            tracer.decided(bucket, outcome, verdict, fallback);
+        }
+    }
+
+    /**
+     * Whether the fallback per process decided on this thread since the last ask, the chain's mark cleared; only
+     * while tracing, the one reader (otherwise false, and the mark left alone: no cost on the decision's path).
+     */
+    static boolean fellBack(DecisionPath path) {
+        return path.tracer() != DecisionTracer.NONE && path.assembly().limiter() instanceof OutagePolicyLimiter chain
+                && chain.decidedByFallback();
+    }
+}
