@@ -248,8 +248,9 @@ final class LibraryPaths {
             String key = keys.counterKey(KeyNamespace.APPLICATION, normalized);
             Verdict verdict = limiter.consume(bucket, key);
             metrics.decision(bucket, verdict.outcome());
-            if (tracer != DecisionTracer.NONE) {
-                tracer.decided(bucket, DecisionTracer.ALLOWED, verdict, false);
+            if (tracer != DecisionTracer.NONE) { // as the decider asks; never true here
+                tracer.decided(bucket, verdict.isAllowed() ? DecisionTracer.ALLOWED : DecisionTracer.REFUSED, verdict,
+                        false);
             }
             if (verdict.outcome() == Verdict.Outcome.DENIED) {
                 denials.accept(new RateLimitDenied(bucket, keys.eventKey(KeyNamespace.APPLICATION, normalized, key),
