@@ -243,7 +243,7 @@ final class LibraryPaths {
             String normalized = KeyNormalizer.normalize(rawKey, normalization);
             // the decider asks the bucket's allow and deny lists first (none here, as in most applications)
             if (lists.of(bucket.name()).listing(normalized, normalization) == KeyLists.Listing.DENIED) {
-                return Verdict.denyListed(bucket.window());
+                return Verdict.denyListed(bucket.limits().get(bucket.limits().size() - 1).window());
             }
             String key = keys.counterKey(KeyNamespace.APPLICATION, normalized);
             Verdict verdict = limiter.consume(bucket, key);

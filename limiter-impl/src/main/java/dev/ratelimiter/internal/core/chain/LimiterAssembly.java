@@ -8,6 +8,7 @@ import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.BackendStatus;
 import dev.ratelimiter.internal.core.monitor.CompositeOutageListener;
+import dev.ratelimiter.internal.core.monitor.FallbackMarks;
 import dev.ratelimiter.internal.core.monitor.OutageListener;
 import dev.ratelimiter.internal.core.monitor.OutageStatistics;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
@@ -31,17 +32,19 @@ import java.util.stream.Collectors;
  * limiter that allows everything. Beside the chain: the monitor of the store's state, the key hashing, the buckets in
  * shadow mode, the outage counts, and what to close when the application stops.
  *
- * @param limiter  the whole chain, which decides on hashed keys
- * @param monitor  the store's state, for readiness and the state-change event
- * @param keys     hashes normalized keys before they are counted, and for the denial event
- * @param shadow   the buckets in shadow mode
- * @param lists    each bucket's allow and deny lists in force, checked before the chain is asked
- * @param outages  attempts answered by an outage policy, per bucket
- * @param blocking whether a decision may wait on the network or a lock ({@link RateLimitStore#blocking()})
- * @param shutdown what the chain opened, in close order
+ * @param limiter   the whole chain, which decides on hashed keys
+ * @param monitor   the store's state, for readiness and the state-change event
+ * @param keys      hashes normalized keys before they are counted, and for the denial event
+ * @param shadow    the buckets in shadow mode
+ * @param lists     each bucket's allow and deny lists in force, checked before the chain is asked
+ * @param outages   attempts answered by an outage policy, per bucket
+ * @param fallbacks which buckets the fallback decided on the deciding thread, for the trace port
+ * @param blocking  whether a decision may wait on the network or a lock ({@link RateLimitStore#blocking()})
+ * @param shutdown  what the chain opened, in close order
  */
 public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKeyHasher keys, ShadowMode shadow,
-                              KeyListsByBucket lists, OutageStatistics outages, boolean blocking, Shutdown shutdown) {
+                              KeyListsByBucket lists, OutageStatistics outages, FallbackMarks fallbacks,
+                              boolean blocking, Shutdown shutdown) {
 
     private static final System.Logger LOG = System.getLogger(LimiterAssembly.class.getName());
 
@@ -53,6 +56,7 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
         Objects.requireNonNull(shadow, "shadow");
         Objects.requireNonNull(lists, "lists");
         Objects.requireNonNull(outages, "outages");
+        Objects.requireNonNull(fallbacks, "fallbacks");
         Objects.requireNonNull(shutdown, "shutdown");
     }
 
@@ -135,13 +139,15 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
         // agree on each key (docs/architecture.md#the-path-of-a-request).
         CounterKeyHasher keys = store.isEmpty() ? CounterKeyHasher.inProcess(hasher) : CounterKeyHasher.shared(hasher);
         OutageStatistics outages = new OutageStatistics();
+        FallbackMarks fallbacks = new FallbackMarks();
         ShadowMode shadow = new ShadowMode(settings.shadowBuckets(), clock, settings.memoryMaxKeys(), metrics);
         KeyListsByBucket lists = new KeyListsByBucket(settings.lists(), settings.enabled());
         BackendMonitor monitor = new BackendMonitor(settings.backend(), clock, metrics);
         monitor.onChange(onChange);
         Shutdown shutdown = new Shutdown();
         if (!settings.enabled()) {
-            return new LimiterAssembly(new DisabledLimiter(), monitor, keys, shadow, lists, outages, false, shutdown);
+            return new LimiterAssembly(new DisabledLimiter(), monitor, keys, shadow, lists, outages, fallbacks, false,
+                    shutdown);
         }
         MemoryRateLimiter memory = new MemoryRateLimiter(clock, settings.memoryMaxKeys());
         shutdown.then(new PeriodicSweeper(memory, settings.memorySweepInterval()));
@@ -158,10 +164,10 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
                                     + ", deny " + entry.getValue().denied().size() + ")")
                             .collect(Collectors.joining(", ")));
         }
-        CompositeOutageListener listeners = new CompositeOutageListener(List.of(outages, metrics));
+        CompositeOutageListener listeners = new CompositeOutageListener(List.of(outages, metrics, fallbacks));
         if (store.isEmpty()) {
             return new LimiterAssembly(new OutagePolicyLimiter(memory, Optional.empty(), listeners), monitor, keys,
-                    shadow, lists, outages, false, shutdown);
+                    shadow, lists, outages, fallbacks, false, shutdown);
         }
         SharedStoreChain chain;
         try {
@@ -175,7 +181,7 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
         shutdown.first(chain.breaker());
         chain.denyCache().ifPresent(refusals -> shutdown.then(new PeriodicSweeper(refusals,
                 settings.memorySweepInterval())));
-        return new LimiterAssembly(chain.limiter(), monitor, keys, shadow, lists, outages, store.get().blocking(),
-                shutdown);
+        return new LimiterAssembly(chain.limiter(), monitor, keys, shadow, lists, outages, fallbacks,
+                store.get().blocking(), shutdown);
     }
 }

@@ -47,9 +47,6 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
 
     private final Limiter store;
     private final Optional<MemoryRateLimiter> fallback;
-    // Set on the deciding thread when the fallback decided, for the trace port alone (decidedByFallback): only an
-    // outage writes it, so a decision of a healthy store costs nothing; a value never read (no tracing) is harmless.
-    private final ThreadLocal<Boolean> fellBack = new ThreadLocal<>();
     private final OutageListener listener;
     /** The most fail-open verdicts kept for buckets under explicit limits (docs/plans.md), one per limits. */
     private static final int MAX_UNTOUCHED = 1_024;
@@ -146,7 +143,6 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
                     Verdict decided = fallback.get().consume(bucket, key, cost);
                     if (decided.outcome() != Verdict.Outcome.UNAVAILABLE) {
                         listener.fallback(bucket);
-                        fellBack.set(Boolean.TRUE);
                         return decided;
                     }
                 }
@@ -180,18 +176,6 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
         }
         boolean stored = store.refund(refunds);
         return stored || allCarried;
-    }
-
-    /**
-     * Whether the fallback per process made a decision on this thread since the last call of this method: for the
-     * trace port, asked right after a decision (docs/operations.md#decisions-on-the-trace). Clears the mark.
-     */
-    public boolean decidedByFallback() {
-        if (fellBack.get() == null) {
-            return false;
-        }
-        fellBack.remove();
-        return true;
     }
 
     /**

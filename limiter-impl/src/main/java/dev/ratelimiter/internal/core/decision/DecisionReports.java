@@ -3,7 +3,6 @@ package dev.ratelimiter.internal.core.decision;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.internal.core.chain.OutagePolicyLimiter;
 import dev.ratelimiter.internal.core.key.KeyLists.Listing;
 import dev.ratelimiter.internal.core.monitor.DecisionTracer;
 
@@ -63,11 +62,17 @@ final class DecisionReports {
     }
 
     /**
-     * Whether the fallback per process decided on this thread since the last ask, the chain's mark cleared; only
-     * while tracing, the one reader (otherwise false, and the mark left alone: no cost on the decision's path).
+     * Starts a traced decision on this thread: the fallback's marks of the one before are forgotten, and it is
+     * recorded from now on which buckets the fallback decides. Nothing while the application does not trace.
      */
-    static boolean fellBack(DecisionPath path) {
-        return path.tracer() != DecisionTracer.NONE && path.assembly().limiter() instanceof OutagePolicyLimiter chain
-                && chain.decidedByFallback();
+    static void arm(DecisionPath path) {
+        if (path.tracer() != DecisionTracer.NONE) {
+            path.assembly().fallbacks().arm();
+        }
+    }
+
+    /** Whether the fallback per process decided the bucket since {@link #arm}; false while not tracing. */
+    static boolean fellBack(DecisionPath path, Bucket bucket) {
+        return path.tracer() != DecisionTracer.NONE && path.assembly().fallbacks().decided(bucket);
     }
 }

@@ -125,9 +125,9 @@ public class RateLimitDecider {
         }
         String key = path.assembly().keys().counterKey(namespace, normalized);
         long decidedAt = counted != null ? source.clock().millis() : 0;
-        DecisionReports.fellBack(path); // a mark an untraced read of the chain left is not this decision's
+        DecisionReports.arm(path);
         Verdict verdict = path.assembly().limiter().consume(bucket, key, cost);
-        boolean fallback = DecisionReports.fellBack(path);
+        boolean fallback = DecisionReports.fellBack(path, bucket);
         if (counted != null) {
             keepCounted(path, new StoreItem(bucket, key, cost), verdict, decidedAt, counted);
         }
@@ -239,13 +239,12 @@ public class RateLimitDecider {
         int done = 0;
         long decidedAt = counted != null ? source.clock().millis() : 0;
         while (done < decidable) {
-            DecisionReports.fellBack(path);
+            DecisionReports.arm(path);
             Verdict[] decided = BatchingLimiter.consumeAll(path.assembly().limiter(),
                     done == 0 && decidable == count ? items : items.subList(done, decidable));
-            // one mark for the call: the fallback decided one of its buckets, or several (the span shows the last)
-            boolean fallback = DecisionReports.fellBack(path);
             for (Verdict verdict : decided) {
                 StoreItem item = items.get(done);
+                boolean fallback = DecisionReports.fellBack(path, item.bucket());
                 if (counted != null && failuresOnly[done]) {
                     keepCounted(path, item, verdict, decidedAt, counted);
                 }
