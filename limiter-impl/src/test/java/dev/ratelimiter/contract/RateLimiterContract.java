@@ -184,4 +184,12 @@ public abstract class RateLimiterContract {
             super(RateLimiterContract.this);
         }
     }
+
+    @Nested
+    @DisplayName("blocks after a refusal")
+    class Blocks extends BlockCases {
+        Blocks() {
+            super(RateLimiterContract.this);
+        }
+    }
 }

@@ -4,6 +4,7 @@ import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.internal.cdi.call.PlanResolvers;
 import dev.ratelimiter.internal.cdi.config.LimiterConfiguration;
 import dev.ratelimiter.internal.cdi.interceptor.RateLimitedMethodCache;
+import dev.ratelimiter.internal.core.chain.BlockLimiter;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import dev.ratelimiter.internal.core.settings.SettingsUpdate;
 import jakarta.annotation.PreDestroy;
@@ -76,6 +77,9 @@ public class SettingsReloader {
             plans.forget(update.changed());
             runtime.path().assembly().shadow().buckets(update.settings().shadowBuckets());
             runtime.path().assembly().lists().update(update.settings().lists());
+            if (runtime.path().assembly().limiter() instanceof BlockLimiter blocks) {
+                blocks.update(update.settings().blocks());
+            }
             LOG.log(System.Logger.Level.INFO, "Rate limiter: settings reloaded; changed: "
                     + String.join(", ", update.changed().stream().sorted().toList()));
         }

@@ -8,7 +8,7 @@ import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.BackendStatus;
 import dev.ratelimiter.internal.core.monitor.CompositeOutageListener;
-import dev.ratelimiter.internal.core.monitor.FallbackMarks;
+import dev.ratelimiter.internal.core.monitor.DecisionMarks;
 import dev.ratelimiter.internal.core.monitor.OutageListener;
 import dev.ratelimiter.internal.core.monitor.OutageStatistics;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
@@ -26,24 +26,24 @@ import java.util.stream.Collectors;
 
 /**
  * The limiter chain, built once from the settings in plain Java, without a container
- * (docs/architecture.md#the-outage-chain): in memory, {@code OutagePolicyLimiter(MemoryRateLimiter)}; with a shared
- * store, {@code OutagePolicyLimiter(DenyCacheLimiter(CircuitBreakerLimiter(store)), fallback: MemoryRateLimiter)} (the
- * deny cache only when {@code ratelimiter.deny-cache.max-age} is not 0); with {@code ratelimiter.enabled=false}, a
+ * (docs/architecture.md#the-outage-chain): in memory, {@code BlockLimiter(OutagePolicyLimiter(MemoryRateLimiter))};
+ * with a shared store, {@code BlockLimiter(OutagePolicyLimiter(DenyCacheLimiter(CircuitBreakerLimiter(store)),
+ * fallback: MemoryRateLimiter))} (the deny cache only when {@code ratelimiter.deny-cache.max-age} is not 0); with {@code ratelimiter.enabled=false}, a
  * limiter that allows everything. Beside the chain: the monitor of the store's state, the key hashing, the buckets in
  * shadow mode, the outage counts, and what to close when the application stops.
  *
- * @param limiter   the whole chain, which decides on hashed keys
+ * @param limiter   the whole chain, which decides on hashed keys: a {@link BlockLimiter} unless the limiter is off
  * @param monitor   the store's state, for readiness and the state-change event
  * @param keys      hashes normalized keys before they are counted, and for the denial event
  * @param shadow    the buckets in shadow mode
  * @param lists     each bucket's allow and deny lists in force, checked before the chain is asked
  * @param outages   attempts answered by an outage policy, per bucket
- * @param fallbacks which buckets the fallback decided on the deciding thread, for the trace port
+ * @param marks     which buckets the fallback decided, or a block refused, on the deciding thread, for the trace port
  * @param blocking  whether a decision may wait on the network or a lock ({@link RateLimitStore#blocking()})
  * @param shutdown  what the chain opened, in close order
  */
 public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKeyHasher keys, ShadowMode shadow,
-                              KeyListsByBucket lists, OutageStatistics outages, FallbackMarks fallbacks,
+                              KeyListsByBucket lists, OutageStatistics outages, DecisionMarks marks,
                               boolean blocking, Shutdown shutdown) {
 
     private static final System.Logger LOG = System.getLogger(LimiterAssembly.class.getName());
@@ -56,7 +56,7 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
         Objects.requireNonNull(shadow, "shadow");
         Objects.requireNonNull(lists, "lists");
         Objects.requireNonNull(outages, "outages");
-        Objects.requireNonNull(fallbacks, "fallbacks");
+        Objects.requireNonNull(marks, "marks");
         Objects.requireNonNull(shutdown, "shutdown");
     }
 
@@ -139,14 +139,14 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
         // agree on each key (docs/architecture.md#the-path-of-a-request).
         CounterKeyHasher keys = store.isEmpty() ? CounterKeyHasher.inProcess(hasher) : CounterKeyHasher.shared(hasher);
         OutageStatistics outages = new OutageStatistics();
-        FallbackMarks fallbacks = new FallbackMarks();
+        DecisionMarks marks = new DecisionMarks();
         ShadowMode shadow = new ShadowMode(settings.shadowBuckets(), clock, settings.memoryMaxKeys(), metrics);
         KeyListsByBucket lists = new KeyListsByBucket(settings.lists(), settings.enabled());
         BackendMonitor monitor = new BackendMonitor(settings.backend(), clock, metrics);
         monitor.onChange(onChange);
         Shutdown shutdown = new Shutdown();
         if (!settings.enabled()) {
-            return new LimiterAssembly(new DisabledLimiter(), monitor, keys, shadow, lists, outages, fallbacks, false,
+            return new LimiterAssembly(new DisabledLimiter(), monitor, keys, shadow, lists, outages, marks, false,
                     shutdown);
         }
         MemoryRateLimiter memory = new MemoryRateLimiter(clock, settings.memoryMaxKeys());
@@ -164,10 +164,10 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
                                     + ", deny " + entry.getValue().denied().size() + ")")
                             .collect(Collectors.joining(", ")));
         }
-        CompositeOutageListener listeners = new CompositeOutageListener(List.of(outages, metrics, fallbacks));
+        CompositeOutageListener listeners = new CompositeOutageListener(List.of(outages, metrics, marks));
         if (store.isEmpty()) {
-            return new LimiterAssembly(new OutagePolicyLimiter(memory, Optional.empty(), listeners), monitor, keys,
-                    shadow, lists, outages, fallbacks, false, shutdown);
+            return new LimiterAssembly(new BlockLimiter(new OutagePolicyLimiter(memory, Optional.empty(), listeners),
+                    settings.blocks(), marks), monitor, keys, shadow, lists, outages, marks, false, shutdown);
         }
         SharedStoreChain chain;
         try {
@@ -181,7 +181,8 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
         shutdown.first(chain.breaker());
         chain.denyCache().ifPresent(refusals -> shutdown.then(new PeriodicSweeper(refusals,
                 settings.memorySweepInterval())));
-        return new LimiterAssembly(chain.limiter(), monitor, keys, shadow, lists, outages, fallbacks,
+        return new LimiterAssembly(new BlockLimiter(chain.limiter(), settings.blocks(), marks), monitor, keys, shadow,
+                lists, outages, marks,
                 store.get().blocking(), shutdown);
     }
 }

@@ -134,6 +134,8 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
 
     /** The bucket's policy's answer for an {@code UNAVAILABLE} verdict. */
     private Verdict outage(Bucket bucket, String key, long cost, Verdict verdict) {
+        // A block's check is part of its bucket's call, which is counted once, by its own item.
+        OutageListener listener = BlockLimiter.blockKey(key) ? OutageListener.NONE : this.listener;
         switch (bucket.onOutage()) {
             case FAIL_CLOSED:
                 listener.failClosed(bucket);
@@ -146,10 +148,10 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
                         return decided;
                     }
                 }
-                return failOpen(bucket);
+                return failOpen(bucket, listener);
             case FAIL_OPEN:
             default:
-                return failOpen(bucket);
+                return failOpen(bucket, listener);
         }
     }
 
@@ -201,7 +203,7 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
      * Allowed uncounted: one verdict per bucket (by value, so a bucket configured anew gets its own), kept so that
      * {@link #counted} knows it by identity.
      */
-    private Verdict failOpen(Bucket bucket) {
+    private Verdict failOpen(Bucket bucket, OutageListener listener) {
         listener.failOpen(bucket);
         Verdict known = untouched.get(bucket);
         if (known != null) {

@@ -67,12 +67,17 @@ final class DecisionReports {
      */
     static void arm(DecisionPath path) {
         if (path.tracer() != DecisionTracer.NONE) {
-            path.assembly().fallbacks().arm();
+            path.assembly().marks().arm();
         }
+    }
+
+    /** Whether a block refused the bucket's key since {@link #arm}; false while not tracing. */
+    static boolean blocked(DecisionPath path, Bucket bucket) {
+        return path.tracer() != DecisionTracer.NONE && path.assembly().marks().blocked(bucket);
     }
 
     /** Whether the fallback per process decided the bucket since {@link #arm}; false while not tracing. */
     static boolean fellBack(DecisionPath path, Bucket bucket) {
-        return path.tracer() != DecisionTracer.NONE && path.assembly().fallbacks().decided(bucket);
+        return path.tracer() != DecisionTracer.NONE && path.assembly().marks().decided(bucket);
     }
 }

@@ -6,6 +6,7 @@ import dev.ratelimiter.RateLimitDenied;
 import dev.ratelimiter.RateLimitNearLimit;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.chain.BatchingLimiter;
+import dev.ratelimiter.internal.core.chain.BlockLimiter;
 import dev.ratelimiter.internal.core.chain.LimiterAssembly;
 import dev.ratelimiter.internal.core.chain.OutagePolicyLimiter;
 import dev.ratelimiter.internal.core.chain.ShadowMode;
@@ -140,8 +141,8 @@ public class RateLimitDecider {
     /** Adds the call to {@code counted} if the chain counted it somewhere, so it has something to give back. */
     private static void keepCounted(DecisionPath path, StoreItem item, Verdict verdict, long decidedAt,
                                     List<Counted> counted) {
-        if (item.cost() > 0 && path.assembly().limiter() instanceof OutagePolicyLimiter chain
-                && chain.counted(item.bucket(), verdict)) {
+        if (item.cost() > 0 && path.assembly().limiter() instanceof BlockLimiter blocks
+                && blocks.chain() instanceof OutagePolicyLimiter chain && chain.counted(item.bucket(), verdict)) {
             counted.add(new Counted(item.bucket(), item.key(), item.cost(), verdict, decidedAt));
         }
     }
@@ -283,7 +284,7 @@ public class RateLimitDecider {
         path.metrics().decision(bucket, verdict.outcome());
         DecisionReports.trace(path, bucket, switch (verdict.outcome()) {
             case ALLOWED -> DecisionTracer.ALLOWED;
-            case DENIED -> DecisionTracer.REFUSED;
+            case DENIED -> DecisionReports.blocked(path, bucket) ? DecisionTracer.BLOCKED : DecisionTracer.REFUSED;
             case UNAVAILABLE -> DecisionTracer.UNAVAILABLE;
         }, verdict, fallback);
         if (verdict.outcome() == Verdict.Outcome.DENIED) {

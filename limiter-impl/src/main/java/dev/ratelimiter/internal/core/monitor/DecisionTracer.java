@@ -19,6 +19,8 @@ public interface DecisionTracer {
     String ALLOWED = "allowed";
     /** The limits refused the call (429). */
     String REFUSED = "refused";
+    /** Refused by the key's block after an earlier refusal (docs/guide.md#blocks-after-a-refusal). */
+    String BLOCKED = "blocked";
     /** A fail-closed bucket could not decide (503). */
     String UNAVAILABLE = "unavailable";
     /** A bucket in shadow mode would have refused the call, and let it go on. */

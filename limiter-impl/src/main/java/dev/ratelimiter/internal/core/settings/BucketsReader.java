@@ -7,6 +7,7 @@ import dev.ratelimiter.internal.core.key.KeyLists;
 import dev.ratelimiter.OutagePolicy;
 
 import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -43,6 +44,7 @@ final class BucketsReader {
     private final Set<String> shadowBuckets = new TreeSet<>();
     private final Map<String, FailureCounting> counting = new TreeMap<>();
     private final Map<String, KeyLists> lists = new TreeMap<>();
+    private final Map<String, BlockSettings> blocks = new TreeMap<>();
 
     /**
      * @param propertyNames every property name the configuration knows, walked more than once
@@ -69,6 +71,11 @@ final class BucketsReader {
     /** The allow and deny lists of each bucket {@link #buckets()} found, where it has either, once it ran. */
     Map<String, KeyLists> lists() {
         return Collections.unmodifiableMap(lists);
+    }
+
+    /** The block after a refusal of each bucket {@link #buckets()} found, where it has one, once it ran. */
+    Map<String, BlockSettings> blocks() {
+        return Collections.unmodifiableMap(blocks);
     }
 
     /** Every configured bucket, by name; a bucket with a problem is left out (the problem says why). */
@@ -133,6 +140,7 @@ final class BucketsReader {
                     if (!keyLists.isEmpty()) {
                         lists.put(name, keyLists);
                     }
+                    block(base).ifPresent(block -> blocks.put(name, block));
                     FailureCounting failures = counting(base);
                     if (!failures.equals(FailureCounting.ALL)) {
                         counting.put(name, failures);
@@ -212,6 +220,38 @@ final class BucketsReader {
             problems.add(e.getMessage());
             return KeyLists.NONE;
         }
+    }
+
+    /**
+     * A bucket's {@code block}, {@code block-max} and {@code block-forget-after}; none, with a problem naming the
+     * property, when a value is out of range or a longer block is set without a first one.
+     */
+    private Optional<BlockSettings> block(String base) {
+        Duration first = values.duration(base + "block", null, PropertyTable.BUCKET_BLOCK.durations());
+        Optional<String> maxText = values.text(base + "block-max");
+        Optional<String> forgetText = values.text(base + "block-forget-after");
+        if (first == null) {
+            if (values.text(base + "block").isEmpty() && (maxText.isPresent() || forgetText.isPresent())) {
+                problems.add(base + (maxText.isPresent() ? "block-max" : "block-forget-after") + ": set "
+                        + base + "block too, the first block's length, such as PT1H");
+            }
+            return Optional.empty();
+        }
+        Duration max = values.duration(base + "block-max", first, PropertyTable.BUCKET_BLOCK_MAX.durations());
+        Duration forgetAfter = values.duration(base + "block-forget-after", Duration.ofDays(1),
+                PropertyTable.BUCKET_BLOCK_FORGET_AFTER.durations());
+        if (max.compareTo(first) < 0) {
+            problems.add(base + "block-max: " + max + " is shorter than " + base + "block (" + first
+                    + "); the longest block is at least the first");
+            return Optional.empty();
+        }
+        if (max.plus(forgetAfter).compareTo(Bucket.MAX_WINDOW) > 0) {
+            problems.add(base + "block-forget-after: " + forgetAfter + " after a block of up to " + max
+                    + " is beyond " + Bucket.MAX_WINDOW + "; shorten " + base + "block-forget-after or " + base
+                    + "block-max");
+            return Optional.empty();
+        }
+        return Optional.of(new BlockSettings(first, max, forgetAfter));
     }
 
     /** A list property's items, each stripped, empty ones dropped. */

@@ -42,6 +42,8 @@ import java.util.TreeSet;
  *                               decided and counted, never refused (docs/guide.md#shadow-mode)
  * @param lists                  each bucket's {@link PropertyTable#BUCKET_ALLOW} and {@link PropertyTable#BUCKET_DENY},
  *                               by name, where it has either (docs/guide.md#allow-and-deny-lists)
+ * @param blocks                 each bucket's {@link PropertyTable#BUCKET_BLOCK} and the block's growth, by name,
+ *                               where it has a block (docs/guide.md#blocks-after-a-refusal)
  * @param counting               each bucket's {@link PropertyTable#BUCKET_COUNT} and what a failure is, by name,
  *                               where not {@link FailureCounting#ALL} (docs/guide.md#counting-failures-only)
  * @param metricsSystem          {@link PropertyTable#METRICS_SYSTEM}: which metrics library records, or
@@ -76,6 +78,7 @@ public record LimiterSettings(
         Optional<String> keyResolver,
         Set<String> shadowBuckets,
         Map<String, KeyLists> lists,
+        Map<String, BlockSettings> blocks,
         Map<String, FailureCounting> counting,
         MetricsSystem metricsSystem,
         Map<String, BucketPlans> plans,
@@ -94,6 +97,7 @@ public record LimiterSettings(
         pathPrefixes = List.copyOf(pathPrefixes);
         shadowBuckets = Collections.unmodifiableSortedSet(new TreeSet<>(shadowBuckets));
         lists = Map.copyOf(lists);
+        blocks = Map.copyOf(blocks);
         counting = Map.copyOf(counting);
         plans = Map.copyOf(plans);
         headerFields = Collections.unmodifiableSet(EnumSet.copyOf(headerFields));
@@ -106,15 +110,17 @@ public record LimiterSettings(
      * @param buckets       every bucket by name
      * @param shadowBuckets the buckets in shadow mode
      * @param lists         each bucket's allow and deny lists, where it has either
+     * @param blocks        each bucket's block after a refusal, where it has one
      * @param plans         each bucket's plans and plan resolver, where it has either
      * @return the settings
      */
     public LimiterSettings withBuckets(Map<String, Bucket> buckets, Set<String> shadowBuckets,
-                                       Map<String, KeyLists> lists, Map<String, BucketPlans> plans) {
+                                       Map<String, KeyLists> lists, Map<String, BlockSettings> blocks,
+                                       Map<String, BucketPlans> plans) {
         return new LimiterSettings(enabled, backend, buckets, globalLimit, pathPrefixes, trustedProxies,
                 ipv6PrefixLength, keySecret, headersOnSuccess, headerFields, memoryMaxKeys, memorySweepInterval,
-                healthDownWhenDegraded, breaker, denyCache, keyResolver, shadowBuckets, lists, counting, metricsSystem,
-                plans, planCache, reload, openApi, nearLimitPercent);
+                healthDownWhenDegraded, breaker, denyCache, keyResolver, shadowBuckets, lists, blocks, counting,
+                metricsSystem, plans, planCache, reload, openApi, nearLimitPercent);
     }
 
     /** The bucket's plans and plan resolver from configuration, {@link BucketPlans#NONE} when it has neither. */
@@ -125,6 +131,11 @@ public record LimiterSettings(
     /** The bucket's allow and deny lists, {@link KeyLists#NONE} when it has neither. */
     public KeyLists lists(String bucket) {
         return lists.getOrDefault(bucket, KeyLists.NONE);
+    }
+
+    /** The bucket's block after a refusal, if it has one. */
+    public Optional<BlockSettings> block(String bucket) {
+        return Optional.ofNullable(blocks.get(bucket));
     }
 
     /** Which of the bucket's calls stay counted, and what a failure is ({@link FailureCounting#ALL} by default). */

@@ -187,6 +187,18 @@ public final class PropertyTable {
     public static final Property BUCKET_ALLOW = list(BUCKET + "allow", null);
     /** Keys, addresses and CIDR ranges the bucket refuses without a store call. */
     public static final Property BUCKET_DENY = list(BUCKET + "deny", null);
+    /**
+     * How long a key stays refused once the bucket's limits refused it: 1 second to {@link Bucket#MAX_WINDOW}; unset:
+     * no block (docs/guide.md#blocks-after-a-refusal).
+     */
+    public static final Property BUCKET_BLOCK = duration(BUCKET + "block", null, Duration.ofSeconds(1),
+            Bucket.MAX_WINDOW);
+    /** The longest block: each block while earlier ones are remembered doubles, up to it; unset: the first's length. */
+    public static final Property BUCKET_BLOCK_MAX = duration(BUCKET + "block-max", null, Duration.ofSeconds(1),
+            Bucket.MAX_WINDOW);
+    /** How long a key must stay unblocked for its blocks to be forgotten, so the next is the first's length again. */
+    public static final Property BUCKET_BLOCK_FORGET_AFTER = duration(BUCKET + "block-forget-after", Duration.ofDays(1),
+            Duration.ZERO, Bucket.MAX_WINDOW);
     /** Exception types, by class name, that make a method's call a failure; unset: every exception. */
     public static final Property BUCKET_FAILURE_EXCEPTIONS = list(BUCKET + "failure-exceptions", null);
     /** HTTP statuses ({@code 401}, {@code 400-499}) that make a request of the global filter a failure. */
@@ -214,7 +226,8 @@ public final class PropertyTable {
 
     /** Every row, in the reference's order. */
     public static final List<Property> ALL = List.of(ENABLED, BACKEND, BUCKET_LIMIT, BUCKET_WINDOW, BUCKET_LIMITS,
-            BUCKET_ON_OUTAGE, BUCKET_MODE, BUCKET_ALGORITHM, BUCKET_BURST, BUCKET_ZONE, BUCKET_ALLOW, BUCKET_DENY, BUCKET_COUNT, BUCKET_FAILURE_EXCEPTIONS,
+            BUCKET_ON_OUTAGE, BUCKET_MODE, BUCKET_ALGORITHM, BUCKET_BURST, BUCKET_ZONE, BUCKET_ALLOW, BUCKET_DENY,
+            BUCKET_BLOCK, BUCKET_BLOCK_MAX, BUCKET_BLOCK_FORGET_AFTER, BUCKET_COUNT, BUCKET_FAILURE_EXCEPTIONS,
             BUCKET_FAILURE_STATUSES, BUCKET_PLANS, PLAN_LIMIT, PLAN_LIMITS, PLAN_BURST, BUCKET_PLAN_RESOLVER,
             API_ENABLED, API_PATH_PREFIXES, API_KEY_RESOLVER, TRUSTED_PROXIES,
             IPV6_PREFIX_LENGTH, KEY_SECRET, HEADERS_ON_SUCCESS, HEADERS_FIELDS, MEMORY_MAX_KEYS, MEMORY_SWEEP_INTERVAL,

@@ -61,6 +61,7 @@ public record SettingsUpdate(LimiterSettings settings, Set<String> changed, List
         Map<String, BucketPlans> plans = new HashMap<>();
         Set<String> shadow = new TreeSet<>();
         Map<String, KeyLists> lists = new HashMap<>();
+        Map<String, BlockSettings> blocks = new HashMap<>();
         Set<String> changed = new TreeSet<>();
         for (Map.Entry<String, Bucket> entry : current.buckets().entrySet()) {
             String name = entry.getKey();
@@ -92,10 +93,12 @@ public record SettingsUpdate(LimiterSettings settings, Set<String> changed, List
             if (source.lists().containsKey(name)) {
                 lists.put(name, source.lists().get(name));
             }
+            source.block(name).ifPresent(block -> blocks.put(name, block));
             if (!keep && (!candidate.equals(entry.getValue())
                     || !Objects.equals(current.plans().get(name), next.plans().get(name))
                     || current.shadowBuckets().contains(name) != next.shadowBuckets().contains(name)
-                    || !current.lists(name).equals(next.lists(name)))) {
+                    || !current.lists(name).equals(next.lists(name))
+                    || !current.block(name).equals(next.block(name)))) {
                 changed.add(name);
             }
         }
@@ -106,7 +109,7 @@ public record SettingsUpdate(LimiterSettings settings, Set<String> changed, List
             }
         }
         rejected.addAll(unplaced); // another property's problem: it applies at startup only, but is wrong now
-        return new SettingsUpdate(current.withBuckets(buckets, shadow, lists, plans), changed, rejected);
+        return new SettingsUpdate(current.withBuckets(buckets, shadow, lists, blocks, plans), changed, rejected);
     }
 
     /** The startup's checks that need more than the bucket's own properties: its store, and its static costs. */

@@ -9,8 +9,8 @@ import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The fallback's marks for the trace: per bucket, per thread, and only on a thread the decider armed. */
-class FallbackMarksTest {
+/** The trace's marks (decided by the fallback, refused by a block): per bucket, per thread, and only on a thread the decider armed. */
+class DecisionMarksTest {
 
     private static final Bucket LOGIN = Bucket.of("login", 5, Duration.ofMinutes(15));
     private static final Bucket SEARCH = Bucket.of("search", 10, Duration.ofMinutes(1));
@@ -18,7 +18,7 @@ class FallbackMarksTest {
     @Test
     @DisplayName("unarmed, a fallback decision leaves nothing: a thread that does not trace keeps no marks")
     void unarmedRecordsNothing() {
-        FallbackMarks marks = new FallbackMarks();
+        DecisionMarks marks = new DecisionMarks();
         marks.fallback(LOGIN);
         assertThat(marks.decided(LOGIN)).isFalse();
     }
@@ -26,7 +26,7 @@ class FallbackMarksTest {
     @Test
     @DisplayName("armed, each bucket the fallback decided is marked, the others not; arming again forgets them")
     void perBucketUntilArmedAgain() {
-        FallbackMarks marks = new FallbackMarks();
+        DecisionMarks marks = new DecisionMarks();
         marks.arm();
         marks.fallback(SEARCH);
         assertThat(marks.decided(SEARCH)).isTrue();
@@ -38,12 +38,27 @@ class FallbackMarksTest {
     @Test
     @DisplayName("another thread's marks are its own")
     void perThread() {
-        FallbackMarks marks = new FallbackMarks();
+        DecisionMarks marks = new DecisionMarks();
         marks.arm();
         CompletableFuture.runAsync(() -> {
             marks.arm();
             marks.fallback(LOGIN);
         }).join();
         assertThat(marks.decided(LOGIN)).isFalse();
+    }
+
+    @Test
+    @DisplayName("a block's refusal is marked apart from the fallback's decision, and forgotten when armed again")
+    void blockedApart() {
+        DecisionMarks marks = new DecisionMarks();
+        marks.block(LOGIN);
+        assertThat(marks.blocked(LOGIN)).as("unarmed").isFalse();
+        marks.arm();
+        marks.block(LOGIN);
+        assertThat(marks.blocked(LOGIN)).isTrue();
+        assertThat(marks.decided(LOGIN)).isFalse();
+        assertThat(marks.blocked(SEARCH)).isFalse();
+        marks.arm();
+        assertThat(marks.blocked(LOGIN)).isFalse();
     }
 }

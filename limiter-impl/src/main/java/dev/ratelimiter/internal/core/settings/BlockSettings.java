@@ -1,0 +1,63 @@
+package dev.ratelimiter.internal.core.settings;
+
+import dev.ratelimiter.Bucket;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A bucket's block after a refusal (docs/guide.md#blocks-after-a-refusal): once the bucket's limits refuse a key, the
+ * key stays refused for {@code first}; each further block while the key's earlier blocks are remembered lasts twice
+ * the one before, at most {@code max}; the count of blocks is forgotten {@code forgetAfter} after the last block ends.
+ *
+ * @param first       {@link PropertyTable#BUCKET_BLOCK}: the first block's length, 1 second to {@link Bucket#MAX_WINDOW}
+ * @param max         {@link PropertyTable#BUCKET_BLOCK_MAX}: the longest block, from {@code first} (no doubling) to
+ *                    {@link Bucket#MAX_WINDOW}
+ * @param forgetAfter {@link PropertyTable#BUCKET_BLOCK_FORGET_AFTER}: how long a key must stay unblocked for its
+ *                    blocks to be forgotten, so that its next block is {@code first} again; {@code max} plus it stays
+ *                    within {@link Bucket#MAX_WINDOW}
+ */
+public record BlockSettings(Duration first, Duration max, Duration forgetAfter) {
+
+    /** @throws IllegalArgumentException if a duration is outside the ranges above */
+    public BlockSettings {
+        Objects.requireNonNull(first, "first");
+        Objects.requireNonNull(max, "max");
+        Objects.requireNonNull(forgetAfter, "forgetAfter");
+        if (first.compareTo(Duration.ofSeconds(1)) < 0 || max.compareTo(first) < 0
+                || max.plus(forgetAfter).compareTo(Bucket.MAX_WINDOW) > 0 || forgetAfter.isNegative()) {
+            throw new IllegalArgumentException("a block of " + first + " up to " + max + ", forgotten after "
+                    + forgetAfter + ": the first block must be at least PT1S, the longest at least the first, and "
+                    + "the longest plus the time to forget at most " + Bucket.MAX_WINDOW);
+        }
+    }
+
+    /** {@return whether blocks grow: the longest block is longer than the first} */
+    public boolean escalates() {
+        return max.compareTo(first) > 0;
+    }
+
+    /**
+     * The length of a block that follows {@code earlier} remembered blocks: the first block doubled that many
+     * times, at most {@link #max()}.
+     *
+     * @param earlier the key's blocks still remembered, 0 or more
+     * @return the block's length
+     */
+    public Duration length(long earlier) {
+        Duration length = first;
+        for (long i = 0; i < earlier && length.compareTo(max) < 0; i++) {
+            length = length.multipliedBy(2);
+        }
+        return length.compareTo(max) > 0 ? max : length;
+    }
+
+    /** {@return how many doublings reach {@link #max()}: blocks beyond that many earlier ones all last max} */
+    public int doublings() {
+        int count = 0;
+        for (Duration length = first; length.compareTo(max) < 0; length = length.multipliedBy(2)) {
+            count++;
+        }
+        return count;
+    }
+}
