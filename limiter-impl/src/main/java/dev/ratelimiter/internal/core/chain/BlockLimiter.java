@@ -73,9 +73,18 @@ public final class BlockLimiter implements BatchingLimiter {
         derived.clear();
     }
 
-    /** {@return whether a key of a call is one of a block's: such an item is no call of its own} */
-    public static boolean blockKey(String key) {
-        return key.endsWith(BLOCK) || key.endsWith(BLOCKS);
+    /**
+     * Whether an item is a call of its own, for the outage counts: a block's check (cost 0) stands for its bucket's
+     * call, which it precedes; setting a block and counting earlier blocks are no calls. The item after a check, the
+     * call's own, is the outage policy's to leave uncounted ({@link #checkedKey}).
+     */
+    public static boolean callOf(String key, long cost) {
+        return !key.endsWith(BLOCKS) && !(cost > 0 && key.endsWith(BLOCK));
+    }
+
+    /** {@return the key of the call a block's check stands for, or {@code null} for any other key} */
+    public static String checkedKey(String key) {
+        return key.endsWith(BLOCK) ? key.substring(0, key.length() - BLOCK.length()) : null;
     }
 
     /** {@return the outage chain under the blocks} */

@@ -72,7 +72,7 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
             carry(bucket, key, verdict);
             return verdict;
         }
-        return outage(bucket, key, cost, verdict);
+        return outage(bucket, key, cost, verdict, BlockLimiter.callOf(key, cost));
     }
 
     /** Hands a {@code FALLBACK} bucket's store verdict to the fallback, which goes on from it in an outage. */
@@ -94,6 +94,7 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
         int count = items.size();
         Verdict[] verdicts = null;
         int done = 0;
+        String checked = null; // the key whose block's check an outage policy answered: its own item is no new call
         while (done < count) {
             Verdict[] decided = BatchingLimiter.consumeAll(store, done == 0 ? items : items.subList(done, count));
             if (verdicts == null) {
@@ -109,7 +110,9 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
                 StoreItem item = items.get(done);
                 Verdict answer;
                 if (verdict.outcome() == Verdict.Outcome.UNAVAILABLE) {
-                    answer = outage(item.bucket(), item.key(), item.cost(), verdict);
+                    boolean call = BlockLimiter.callOf(item.key(), item.cost()) && !item.key().equals(checked);
+                    answer = outage(item.bucket(), item.key(), item.cost(), verdict, call);
+                    checked = BlockLimiter.checkedKey(item.key());
                 } else {
                     carry(item.bucket(), item.key(), verdict);
                     answer = verdict;
@@ -133,9 +136,9 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
     }
 
     /** The bucket's policy's answer for an {@code UNAVAILABLE} verdict. */
-    private Verdict outage(Bucket bucket, String key, long cost, Verdict verdict) {
-        // A block's check is part of its bucket's call, which is counted once, by its own item.
-        OutageListener listener = BlockLimiter.blockKey(key) ? OutageListener.NONE : this.listener;
+    /** @param call whether the item is a call of its own, counted by the listener; else a block's part of one */
+    private Verdict outage(Bucket bucket, String key, long cost, Verdict verdict, boolean call) {
+        OutageListener listener = call ? this.listener : OutageListener.NONE;
         switch (bucket.onOutage()) {
             case FAIL_CLOSED:
                 listener.failClosed(bucket);
