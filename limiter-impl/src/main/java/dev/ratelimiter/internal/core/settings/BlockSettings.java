@@ -10,6 +10,8 @@ import java.util.Objects;
  * key stays refused for {@code first}; each further block while the key's earlier blocks are remembered lasts twice
  * the one before, at most {@code max}; the count of blocks is forgotten {@code forgetAfter} after the last block ends.
  *
+ * <p>Every duration is whole seconds, as a window's.
+ *
  * @param first       {@link PropertyTable#BUCKET_BLOCK}: the first block's length, 1 second to {@link Bucket#MAX_WINDOW}
  * @param max         {@link PropertyTable#BUCKET_BLOCK_MAX}: the longest block, from {@code first} (no doubling) to
  *                    {@link Bucket#MAX_WINDOW}
@@ -25,10 +27,11 @@ public record BlockSettings(Duration first, Duration max, Duration forgetAfter) 
         Objects.requireNonNull(max, "max");
         Objects.requireNonNull(forgetAfter, "forgetAfter");
         if (first.compareTo(Duration.ofSeconds(1)) < 0 || max.compareTo(first) < 0
-                || max.plus(forgetAfter).compareTo(Bucket.MAX_WINDOW) > 0 || forgetAfter.isNegative()) {
+                || max.plus(forgetAfter).compareTo(Bucket.MAX_WINDOW) > 0 || forgetAfter.isNegative()
+                || first.getNano() != 0 || max.getNano() != 0 || forgetAfter.getNano() != 0) {
             throw new IllegalArgumentException("a block of " + first + " up to " + max + ", forgotten after "
                     + forgetAfter + ": the first block must be at least PT1S, the longest at least the first, and "
-                    + "the longest plus the time to forget at most " + Bucket.MAX_WINDOW);
+                    + "the longest plus the time to forget at most " + Bucket.MAX_WINDOW + ", all whole seconds");
         }
     }
 

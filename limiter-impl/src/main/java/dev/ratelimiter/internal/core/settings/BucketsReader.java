@@ -240,6 +240,10 @@ final class BucketsReader {
         Duration max = values.duration(base + "block-max", first, PropertyTable.BUCKET_BLOCK_MAX.durations());
         Duration forgetAfter = values.duration(base + "block-forget-after", Duration.ofDays(1),
                 PropertyTable.BUCKET_BLOCK_FORGET_AFTER.durations());
+        if (!wholeSeconds(base + "block", first) | !wholeSeconds(base + "block-max", max)
+                | !wholeSeconds(base + "block-forget-after", forgetAfter)) {
+            return Optional.empty();
+        }
         if (max.compareTo(first) < 0) {
             problems.add(base + "block-max: " + max + " is shorter than " + base + "block (" + first
                     + "); the longest block is at least the first");
@@ -252,6 +256,15 @@ final class BucketsReader {
             return Optional.empty();
         }
         return Optional.of(new BlockSettings(first, max, forgetAfter));
+    }
+
+    /** Whether a block's duration is whole seconds, as a window's; else a problem naming the property. */
+    private boolean wholeSeconds(String property, Duration duration) {
+        if (duration.getNano() == 0) {
+            return true;
+        }
+        problems.add(property + ": '" + duration + "' must be a whole number of seconds, such as PT1H");
+        return false;
     }
 
     /** A list property's items, each stripped, empty ones dropped. */

@@ -340,6 +340,44 @@ class SettingsReaderTest {
     }
 
     @Test
+    @DisplayName("a block after a refusal: its first length, the longest, and how long it is remembered (a day when "
+            + "unset)")
+    void block() {
+        properties.put("ratelimiter.buckets.login.limit", "5");
+        properties.put("ratelimiter.buckets.login.window", "PT15M");
+        properties.put("ratelimiter.buckets.login.block", "PT1H");
+        properties.put("ratelimiter.buckets.login.block-max", "PT8H");
+        LimiterSettings settings = read();
+        assertThat(settings.block("login")).contains(new BlockSettings(Duration.ofHours(1), Duration.ofHours(8),
+                Duration.ofDays(1)));
+        assertThat(settings.block("login").orElseThrow().length(5)).as("1, 2, 4, 8, 8, 8 h").isEqualTo(
+                Duration.ofHours(8));
+        assertThat(settings.block("api-anonymous")).isEmpty();
+    }
+
+    @Test
+    @DisplayName("a block's bad values fail the start, each naming its property and what to set")
+    void badBlocks() {
+        properties.put("ratelimiter.buckets.login.limit", "5");
+        properties.put("ratelimiter.buckets.login.window", "PT15M");
+        properties.put("ratelimiter.buckets.login.block-max", "PT8H");
+        assertProblem("ratelimiter.buckets.login.block-max: set ratelimiter.buckets.login.block too");
+        properties.put("ratelimiter.buckets.login.block", "PT9H");
+        assertProblem("ratelimiter.buckets.login.block-max: PT8H is shorter than ratelimiter.buckets.login.block");
+        properties.put("ratelimiter.buckets.login.block", "PT0.5S");
+        assertProblem("ratelimiter.buckets.login.block: 'PT0.5S' is out of range");
+        properties.put("ratelimiter.buckets.login.block", "PT1.5S");
+        assertProblem("ratelimiter.buckets.login.block: 'PT1.5S' must be a whole number of seconds");
+        properties.put("ratelimiter.buckets.login.block", "an hour");
+        assertProblem("ratelimiter.buckets.login.block: 'an hour' is not an ISO-8601 duration");
+        properties.put("ratelimiter.buckets.login.block", "PT1H");
+        properties.put("ratelimiter.buckets.login.block-max", "P300D");
+        properties.put("ratelimiter.buckets.login.block-forget-after", "P100D");
+        assertProblem("ratelimiter.buckets.login.block-forget-after: PT2400H after a block of up to PT7200H is "
+                + "beyond PT8784H");
+    }
+
+    @Test
     @DisplayName("ratelimiter.api.enabled=false turns the global limit off")
     void globalLimitSwitch() {
         properties.put("ratelimiter.api.enabled", "false");
