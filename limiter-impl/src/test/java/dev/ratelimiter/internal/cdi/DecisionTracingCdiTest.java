@@ -124,6 +124,25 @@ class DecisionTracingCdiTest {
     }
 
     @Test
+    @DisplayName("the refusal that sets a block and every refusal by it say outcome blocked, with the event and the block's Retry-After")
+    void blocked() {
+        cdi.close();
+        cdi = CdiContainer.start(new HashMap<>(Map.of(
+                "ratelimiter.buckets.login.limit", "1",
+                "ratelimiter.buckets.login.window", "PT15M",
+                "ratelimiter.buckets.login.block", "PT1H")));
+        SpanData refused = inSpan(limits -> {
+            limits.consume("login", "alice");
+            limits.consume("login", "alice");
+        });
+        assertThat(refused.getAttributes().get(OUTCOME)).as("the limits refused; the block starts").isEqualTo("blocked");
+        SpanData blocked = inSpan(limits -> limits.consume("login", "alice"));
+        assertThat(blocked.getAttributes().get(OUTCOME)).isEqualTo("blocked");
+        assertThat(blocked.getEvents()).singleElement().satisfies((EventData event) ->
+                assertThat(event.getAttributes().get(AttributeKey.longKey("ratelimit.retry_after"))).isEqualTo(3_600L));
+    }
+
+    @Test
     @DisplayName("while the shared store is down, a fallback bucket's decisions say ratelimit.fallback=true")
     void decidedByTheFallback() {
         cdi.close();
