@@ -8,11 +8,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-/** The demo accounts (alice / wonderland, bob / builder); a real application asks its identity store. */
+/**
+ * The demo accounts (alice / wonderland, bob / builder, and dave / drummer, whom the scenarios lock out); a real
+ * application asks its identity store.
+ */
 @ApplicationScoped
 public class DemoUsers {
 
-    private static final Map<String, String> PASSWORDS = Map.of("alice", "wonderland", "bob", "builder");
+    private static final Map<String, String> PASSWORDS = Map.of("alice", "wonderland", "bob", "builder",
+            "dave", "drummer");
 
     /** The account's canonical name if the password matches. */
     public Optional<String> authenticate(String login, String password) {

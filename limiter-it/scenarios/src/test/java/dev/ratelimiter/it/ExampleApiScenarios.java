@@ -342,12 +342,37 @@ public abstract class ExampleApiScenarios {
 
         assertThat(refused.statusCode()).isEqualTo(429);
         assertThat(ExampleApi.json(refused).getString("bucket")).isEqualTo("login");
-        assertThat(Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 900L);
+        assertThat(Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow())).as("the lock set by the refusal").isBetween(3_590L, 3_600L);
         assertThat(refused.headers().firstValue("RateLimit-Policy").orElseThrow())
                 .contains("\"login\";q=5;w=900");
         assertThat(client.login("other-" + UUID.randomUUID(), "guess").statusCode()).isEqualTo(401);
         assertThat(client().login(account, "from-elsewhere").statusCode())
                 .as("the account is limited from every address").isEqualTo(429);
+    }
+
+    @Test
+    @DisplayName("the refusal of an account's 6th attempt locks it for an hour (docs/guide.md#blocks-after-a-refusal): "
+            + "Retry-After and RateLimit count to the lock's end, not the window's, and the right password is refused "
+            + "too, from any address")
+    void loginLockedAfterRefusal() {
+        ExampleApi client = client();
+        for (int i = 1; i <= 5; i++) {
+            assertThat(client.login("dave", "guess-" + i).statusCode()).as("attempt %d", i).isEqualTo(401);
+        }
+
+        HttpResponse<String> refused = client.login("dave", "guess-6");
+
+        assertThat(refused.statusCode()).isEqualTo(429);
+        assertThat(ExampleApi.json(refused).getString("bucket")).isEqualTo("login");
+        assertThat(Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow()))
+                .as("an hour, the lock's length").isBetween(3_590L, 3_600L);
+        assertThat(refused.headers().firstValue("RateLimit").orElseThrow()).containsPattern("\"login\";r=0;t=(3600|359\\d)");
+
+        HttpResponse<String> locked = client().login("dave", "drummer");
+        assertThat(locked.statusCode()).as("the right password, from another address").isEqualTo(429);
+        assertThat(ExampleApi.json(locked).getString("bucket")).isEqualTo("login");
+        assertThat(Long.parseLong(locked.headers().firstValue("Retry-After").orElseThrow()))
+                .as("past the window's 15 minutes").isGreaterThan(900L);
     }
 
     @Test

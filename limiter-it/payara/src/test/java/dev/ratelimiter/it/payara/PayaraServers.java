@@ -37,18 +37,25 @@ final class PayaraServers {
     static final String DRAFT_6_FIELDS = "draft-6-fields";
     static final String X_RATELIMIT_FIELDS = "x-ratelimit-fields";
     static final String DRAFT_10_FIELDS = "draft-10-fields";
+    /** The name of {@link #OLDER_CLIENTS}' deployment with locks seconds long, for {@link PayaraLockLiftIT}. */
+    static final String SHORT_LOCKS = "short-locks";
 
     /**
      * The example three times, with each choice of header fields ({@link OlderClientHeadersScenarios}), for
      * {@link PayaraOlderClientHeadersIT}: on a server of their own, since Payara Micro serves one application's
-     * OpenAPI document and sums every application's readiness checks, which {@link #MEMORY}'s scenarios read.
+     * OpenAPI document and sums every application's readiness checks, which {@link #MEMORY}'s scenarios read. Beside
+     * them, the example with a login window of 5 seconds and locks of 6 seconds up to 12 ({@link #SHORT_LOCKS}), for
+     * {@link PayaraLockLiftIT}, which waits for a lock to end.
      */
     static final SharedMicro OLDER_CLIENTS = new SharedMicro("older-clients", () -> Map.of(
             DRAFT_6_FIELDS + ".war", ExampleDeployments.example(DRAFT_6_FIELDS + ".war",
                     TRUSTED + OlderClientHeadersScenarios.DRAFT_6),
             X_RATELIMIT_FIELDS + ".war", ExampleDeployments.example(X_RATELIMIT_FIELDS + ".war",
                     TRUSTED + OlderClientHeadersScenarios.X_RATELIMIT),
-            DRAFT_10_FIELDS + ".war", ExampleDeployments.example(DRAFT_10_FIELDS + ".war", TRUSTED)));
+            DRAFT_10_FIELDS + ".war", ExampleDeployments.example(DRAFT_10_FIELDS + ".war", TRUSTED),
+            SHORT_LOCKS + ".war", ExampleDeployments.example(SHORT_LOCKS + ".war", TRUSTED
+                    + "ratelimiter.buckets.login.window=PT5S\nratelimiter.buckets.login.block=PT6S\n"
+                    + "ratelimiter.buckets.login.block-max=PT12S\n")));
 
     /** The readiness path of the server, for an application not at {@code /}. */
     static final String READINESS = "/health/ready";

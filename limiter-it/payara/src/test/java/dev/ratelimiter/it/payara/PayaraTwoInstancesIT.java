@@ -12,6 +12,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
@@ -61,18 +62,25 @@ class PayaraTwoInstancesIT {
     }
 
     @Test
-    @DisplayName("Valkey: alternating between two instances, one account gets 5 attempts in all")
+    @DisplayName("Valkey: alternating between two instances, one account gets 5 attempts in all, and the lock one "
+            + "instance set refuses it on both (docs/guide.md#blocks-after-a-refusal)")
     void valkeyShared() {
-        assertThat(attemptsAllowed("valkey")).isEqualTo(5);
+        String account = "two-" + UUID.randomUUID();
+        assertThat(attemptsAllowed("valkey", account)).isEqualTo(5);
+        assertLockedOnBoth("valkey", account);
     }
 
     @Test
     @DisplayName("PostgreSQL through the server's own pool: alternating between two instances, one account gets 5 "
-            + "attempts in all, and the refused ones count nothing in the store")
+            + "attempts in all, the refused ones count nothing in the store, and the lock one instance set refuses it "
+            + "on both")
     void postgresShared() throws SQLException {
-        assertThat(attemptsAllowed("postgres")).isEqualTo(5);
+        String account = "two-" + UUID.randomUUID();
+        assertThat(attemptsAllowed("postgres", account)).isEqualTo(5);
+        assertLockedOnBoth("postgres", account);
         long[] counters = schema.counters("login");
-        assertThat(counters[0]).as("login counters in the run's table").isEqualTo(1);
+        assertThat(counters[0]).as("login rows in the run's table: the account's counter and its lock")
+                .isEqualTo(2);
         // 5 allowed; the refusals (one per instance from the store, the others from each one's memory) count
         // nothing (docs/guide.md#fixed-windows).
         assertThat(counters[1]).as("attempts counted in that counter").isEqualTo(5);
@@ -81,12 +89,11 @@ class PayaraTwoInstancesIT {
     @Test
     @DisplayName("in memory: alternating between two instances, each admits the limit (10 in all)")
     void memoryPerInstance() {
-        assertThat(attemptsAllowed("memory")).isEqualTo(10);
+        assertThat(attemptsAllowed("memory", "two-" + UUID.randomUUID())).isEqualTo(10);
     }
 
     /** Counts the wrong-password attempts answered 401 of 12 alternating between the instances' {@code application}. */
-    private static int attemptsAllowed(String application) {
-        String account = "two-" + UUID.randomUUID();
+    private static int attemptsAllowed(String application, String account) {
         int allowed = 0;
         for (int i = 0; i < 12; i++) {
             URI root = instances.get(i % 2).root().resolve(application + "/");
@@ -95,6 +102,17 @@ class PayaraTwoInstancesIT {
             allowed += status == 401 ? 1 : 0;
         }
         return allowed;
+    }
+
+    /** The account's next attempt on each instance: refused by the lock, to its end an hour after it was set. */
+    private static void assertLockedOnBoth(String application, String account) {
+        for (MicroInstance instance : instances) {
+            HttpResponse<String> refused = ExampleApi.newClient(instance.root().resolve(application + "/"))
+                    .login(account, "wrong");
+            assertThat(refused.statusCode()).isEqualTo(429);
+            assertThat(Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow()))
+                    .as("the lock's end, past the window's 15 minutes").isBetween(901L, 3_600L);
+        }
     }
 
     private static WebArchive example(String name, String config) {
