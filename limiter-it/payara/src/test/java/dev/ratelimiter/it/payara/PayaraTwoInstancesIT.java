@@ -79,8 +79,8 @@ class PayaraTwoInstancesIT {
         assertThat(attemptsAllowed("postgres", account)).isEqualTo(5);
         assertLockedOnBoth("postgres", account);
         long[] counters = schema.counters("login");
-        assertThat(counters[0]).as("login rows in the run's table: the account's counter and its lock")
-                .isEqualTo(2);
+        assertThat(counters[0]).as("login rows in the run's table: the account's counter, its lock and the count of "
+                + "its locks (the example's locks grow: block-max)").isEqualTo(3);
         // 5 allowed; the refusals (one per instance from the store, the others from each one's memory) count
         // nothing (docs/guide.md#fixed-windows).
         assertThat(counters[1]).as("attempts counted in that counter").isEqualTo(5);
