@@ -42,7 +42,8 @@ class LimiterAssemblyTest {
         LimiterAssembly assembly = LimiterAssembly.assemble(settings, Optional.empty(), clock,
                 RateLimiterMetrics.NONE, status -> { });
         try {
-            assertThat(assembly.limiter()).isInstanceOf(OutagePolicyLimiter.class);
+            assertThat(assembly.limiter()).isInstanceOfSatisfying(BlockLimiter.class, blocks ->
+                    assertThat(blocks.chain()).isInstanceOf(OutagePolicyLimiter.class));
             assertThat(assembly.blocking()).isFalse();
             assertThat(assembly.monitor().status().backend()).isEqualTo("memory");
             assertThat(assembly.keys().counterKey(KeyNamespace.APPLICATION, "alice"))
