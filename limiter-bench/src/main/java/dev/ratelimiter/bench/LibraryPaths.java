@@ -7,7 +7,9 @@ import dev.ratelimiter.internal.core.decision.NearLimit;
 import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.contract.CountingLimiter;
+import dev.ratelimiter.internal.core.chain.BlockLimiter;
 import dev.ratelimiter.internal.core.chain.OutagePolicyLimiter;
+import dev.ratelimiter.internal.core.monitor.DecisionMarks;
 import dev.ratelimiter.internal.core.chain.PlainStoreContext;
 import dev.ratelimiter.internal.core.chain.SharedStoreChain;
 import dev.ratelimiter.internal.core.chain.StoreLimiter;
@@ -194,8 +196,10 @@ final class LibraryPaths {
             RateLimiterMetrics metrics = metrics();
             metrics.register(buckets, java.util.Map.of(), "memory", () -> false);
             OutageStatistics outages = new OutageStatistics();
-            OutagePolicyLimiter limiter = new OutagePolicyLimiter(new MemoryRateLimiter(memoryClock(), maxKeys),
-                    Optional.empty(), new CompositeOutageListener(List.of(outages, metrics)));
+            // As the runtime builds it: the blocks' limiter on top, with no bucket blocked (as most applications)
+            BlockLimiter limiter = new BlockLimiter(new OutagePolicyLimiter(new MemoryRateLimiter(memoryClock(),
+                    maxKeys), Optional.empty(), new CompositeOutageListener(List.of(outages, metrics))),
+                    java.util.Map.of(), new DecisionMarks());
             return new Decision(CounterKeyHasher.inProcess(new KeyHasher(Optional.of(SECRET))), metrics, limiter, () -> { },
                     () -> 0, () -> 0, outages);
         }
@@ -218,7 +222,8 @@ final class LibraryPaths {
                     InstantSource.system(), new MemoryRateLimiter(InstantSource.system(), 100_000),
                     new CompositeOutageListener(List.of(outages, metrics)), breaker,
                     new DenyCacheSettings(Duration.ofSeconds(1), 100_000), metrics);
-            return new Decision(CounterKeyHasher.shared(new KeyHasher(Optional.of(SECRET))), metrics, chain.limiter(), () -> {
+            return new Decision(CounterKeyHasher.shared(new KeyHasher(Optional.of(SECRET))), metrics,
+                    new BlockLimiter(chain.limiter(), java.util.Map.of(), new DecisionMarks()), () -> {
                 chain.breaker().close();
                 store.close();
             }, counted::calls, store.roundTrips(), outages);

@@ -3,6 +3,8 @@ package dev.ratelimiter.internal.cdi;
 import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.contract.MapStoreProvider;
+import dev.ratelimiter.internal.core.chain.LimiterAssembly;
+import dev.ratelimiter.testing.LogCapture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -14,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.logging.Level;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -84,6 +87,16 @@ class BlocksCdiTest {
         limits.reset("login", "alice");
         assertThat(refusal(limits, "alice").retryAfterSeconds()).as("lifted, and forgotten: an hour again, not 2")
                 .isEqualTo(3_600);
+    }
+
+    @Test
+    @DisplayName("the startup log names the buckets with blocks and their lengths")
+    void startupLog() throws IOException {
+        try (LogCapture log = LogCapture.of(LimiterAssembly.class)) {
+            start(false).consume("login", "alice"); // the chain is built at the first decision
+            assertThat(log.messages(Level.INFO)).contains(
+                    "Rate limiter: buckets with blocks after a refusal: login (PT1H up to PT4H)");
+        }
     }
 
     @Test

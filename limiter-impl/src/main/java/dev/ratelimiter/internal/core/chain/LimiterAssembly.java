@@ -164,6 +164,13 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
                                     + ", deny " + entry.getValue().denied().size() + ")")
                             .collect(Collectors.joining(", ")));
         }
+        if (!settings.blocks().isEmpty()) {
+            LOG.log(System.Logger.Level.INFO, "Rate limiter: buckets with blocks after a refusal: {0}",
+                    settings.blocks().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                            .map(entry -> entry.getKey() + " (" + entry.getValue().first()
+                                    + (entry.getValue().escalates() ? " up to " + entry.getValue().max() : "") + ")")
+                            .collect(Collectors.joining(", ")));
+        }
         CompositeOutageListener listeners = new CompositeOutageListener(List.of(outages, metrics, marks));
         if (store.isEmpty()) {
             return new LimiterAssembly(new BlockLimiter(new OutagePolicyLimiter(memory, Optional.empty(), listeners),
