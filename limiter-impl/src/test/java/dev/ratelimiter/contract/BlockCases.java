@@ -5,9 +5,11 @@ import dev.ratelimiter.Limit;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.internal.core.chain.BlockLimiter;
+import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.internal.core.monitor.DecisionMarks;
 import dev.ratelimiter.internal.core.settings.BlockSettings;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StoreRefund;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -173,11 +175,59 @@ abstract class BlockCases extends ContractCases {
         assertThat(blocks.consume(bucket, "k").outcome()).as("slid out, still blocked").isEqualTo(Outcome.DENIED);
     }
 
-    /** Spends the key's one call and returns the length of the block its next call is refused with. */
+    /**
+     * Spends the key's one call and returns the length of the block its next call is refused with, after checking
+     * that the store holds the block to that end: the next call, refused by it, ends no later.
+     */
     private static Duration refusal(BlockLimiter blocks, Bucket bucket) {
         assertThat(blocks.consume(bucket, "k").outcome()).isEqualTo(Outcome.ALLOWED);
         Verdict refused = blocks.consume(bucket, "k");
         assertThat(refused.outcome()).isEqualTo(Outcome.DENIED);
+        Verdict held = blocks.consume(bucket, "k");
+        assertThat(held.outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(held.resetAfter()).as("the block as the store holds it").isLessThanOrEqualTo(refused.resetAfter())
+                .isGreaterThan(refused.resetAfter().minusSeconds(1));
         return refused.resetAfter();
+    }
+
+    @Test
+    @DisplayName("race: a call that reckoned a shorter block and lost the race to set it leaves the longer block "
+            + "as it is")
+    void losingRaceShortensNothing() {
+        Bucket bucket = bucket("block-race", 1, Duration.ofSeconds(60));
+        BlockLimiter longer = blocks(bucket, block(120, 120, 0));
+        // A replica that reckons a first block of 10 s, whose check passed just before the other set its block: the
+        // check's answer is the one it had then.
+        Limiter checkedEarlier = new Limiter() {
+            private boolean first = true;
+
+            @Override
+            public Verdict consume(Bucket b, String key, long cost) {
+                if (first && cost == 0 && key.endsWith(BlockLimiter.BLOCK)) {
+                    first = false;
+                    return Verdict.allowed(1, 1, Duration.ofSeconds(120));
+                }
+                return limiter.consume(b, key, cost);
+            }
+
+            @Override
+            public void reset(Bucket b, String key) {
+                limiter.reset(b, key);
+            }
+
+            @Override
+            public boolean refund(List<StoreRefund> refunds) {
+                return limiter.refund(refunds);
+            }
+        };
+        BlockLimiter shorter = new BlockLimiter(checkedEarlier, Map.of(bucket.name(), block(10, 120, 60)),
+                new DecisionMarks());
+        longer.consume(bucket, "k");
+        assertThat(longer.consume(bucket, "k").resetAfter()).isEqualTo(Duration.ofSeconds(120));
+        Verdict lost = shorter.consume(bucket, "k");
+        assertThat(lost.outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(lost.resetAfter()).as("the block the other set").isGreaterThan(Duration.ofSeconds(110));
+        assertThat(longer.consume(bucket, "k").resetAfter()).as("still the 120 s block")
+                .isGreaterThan(Duration.ofSeconds(110));
     }
 }

@@ -29,9 +29,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * at cost 0 and in the same call of the chain as the bucket's own item: while the window is open the store refuses
  * the check, and the call is refused until the window ends, with the bucket's limit, nothing remaining and the block's
  * end as its reset. When the bucket's limits refuse a call of cost 1 or more, a second call of the chain counts 1 in
- * the block's window, opened for the block's length: every replica refuses the key from then on. Checks use the
- * longest block as the window's length, so a check never shortens a block ({@code docs/stores.md} "one window,
- * lengthened"), and lowering {@code block-max} live shortens longer blocks as it shortens a window.
+ * the block's window, opened for the longest block and, by the call that opened it, brought to the block's length
+ * (a window read under a shorter length ends within it): every replica refuses the key from then on. Checks and
+ * the count that opens a block use the longest block as the window's length, so neither ever shortens a block, and a
+ * call that lost the race to set one leaves the winner's as it is. Lowering {@code block-max} live shortens the
+ * blocks in force where the store shortens a window at a check (memory, Valkey; PostgreSQL writes nothing at a
+ * check, so a block there keeps its end).
  *
  * <p>Blocks that grow count the key's earlier blocks in a second fixed window (the key followed by {@link #BLOCKS}),
  * read only when a block is about to be set: the new block lasts the first one doubled once per earlier block, and the
@@ -153,10 +156,11 @@ public final class BlockLimiter implements BatchingLimiter {
 
     /**
      * Sets the key's block after the bucket's limits refused it: the block's answer, or the limits' refusal as it
-     * was if the block could not be set (the store failed, and the outage policy did not decide it).
+     * was if the block could not be set (the store failed, and the outage policy did not count it: fail open).
      */
     private Verdict block(StoreItem item, BlockSettings settings, Verdict refusal) {
         Bucket bucket = item.bucket();
+        String key = item.key() + BLOCK;
         long earlier = 0;
         if (settings.escalates()) {
             Bucket count = bucket(bucket, Kind.COUNT, settings.max().plus(settings.forgetAfter()));
@@ -165,18 +169,33 @@ public final class BlockLimiter implements BatchingLimiter {
                     : Math.min(count.limit() - counted.remaining(), settings.doublings());
         }
         Duration length = settings.length(earlier);
-        Verdict set = chain.consume(bucket(bucket, Kind.BLOCK, length), item.key() + BLOCK, 1);
-        if (set.outcome() == Verdict.Outcome.UNAVAILABLE) {
+        // Opened for the longest block, so that a call that lost the race to set it (refused here) cannot shorten
+        // the block the winner set, whatever length it reckoned.
+        Bucket longest = bucket(bucket, Kind.BLOCK, settings.max());
+        Verdict set = chain.consume(longest, key, 1);
+        if (set.outcome() == Verdict.Outcome.UNAVAILABLE || !counted(longest, set)) {
             return refusal;
         }
-        if (set.isAllowed() && settings.escalates()) {
+        if (!set.isAllowed()) {
+            return blocked(bucket, set.resetAfter()); // another call set it first
+        }
+        if (length.compareTo(settings.max()) < 0) {
+            // Only the call that set it brings it to its length: a call that reads the window under a shorter one
+            // ends it within that from now (docs/stores.md#counters-across-a-change-of-settings), refused at its 1.
+            chain.consume(bucket(bucket, Kind.BLOCK, length), key, 1);
+        }
+        if (settings.escalates()) {
             // Opened afresh, so that the count is forgotten forget-after past this block's end, not the first's.
             Bucket count = bucket(bucket, Kind.COUNT, length.plus(settings.forgetAfter()));
             chain.reset(count, item.key() + BLOCKS);
             chain.consume(count, item.key() + BLOCKS, earlier + 1);
         }
-        // Allowed: this call set the block, which ends after its length; refused: another call set it first.
-        return blocked(bucket, set.isAllowed() ? length : set.resetAfter());
+        return blocked(bucket, length);
+    }
+
+    /** Whether the chain counted the call, rather than let it through uncounted by a fail-open outage policy. */
+    private boolean counted(Bucket bucket, Verdict verdict) {
+        return !(chain instanceof OutagePolicyLimiter policy) || policy.counted(bucket, verdict);
     }
 
     /** A refusal by the key's block: the bucket's limit, nothing left in any window until the block ends. */

@@ -116,6 +116,7 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
                 } else {
                     carry(item.bucket(), item.key(), verdict);
                     answer = verdict;
+                    checked = null; // only the item right after a check is the check's call
                 }
                 verdicts[done++] = answer;
                 if (answer.outcome() != Verdict.Outcome.ALLOWED) {

@@ -16,8 +16,8 @@ import java.util.Objects;
  * @param max         {@link PropertyTable#BUCKET_BLOCK_MAX}: the longest block, from {@code first} (no doubling) to
  *                    {@link Bucket#MAX_WINDOW}
  * @param forgetAfter {@link PropertyTable#BUCKET_BLOCK_FORGET_AFTER}: how long a key must stay unblocked for its
- *                    blocks to be forgotten, so that its next block is {@code first} again; {@code max} plus it stays
- *                    within {@link Bucket#MAX_WINDOW}
+ *                    blocks to be forgotten, so that its next block is {@code first} again; where blocks grow,
+ *                    {@code max} plus it stays within {@link Bucket#MAX_WINDOW} (the count's window)
  */
 public record BlockSettings(Duration first, Duration max, Duration forgetAfter) {
 
@@ -27,11 +27,12 @@ public record BlockSettings(Duration first, Duration max, Duration forgetAfter) 
         Objects.requireNonNull(max, "max");
         Objects.requireNonNull(forgetAfter, "forgetAfter");
         if (first.compareTo(Duration.ofSeconds(1)) < 0 || max.compareTo(first) < 0
-                || max.plus(forgetAfter).compareTo(Bucket.MAX_WINDOW) > 0 || forgetAfter.isNegative()
+                || max.compareTo(first) > 0 && max.plus(forgetAfter).compareTo(Bucket.MAX_WINDOW) > 0
+                || forgetAfter.isNegative()
                 || first.getNano() != 0 || max.getNano() != 0 || forgetAfter.getNano() != 0) {
             throw new IllegalArgumentException("a block of " + first + " up to " + max + ", forgotten after "
                     + forgetAfter + ": the first block must be at least PT1S, the longest at least the first, and "
-                    + "the longest plus the time to forget at most " + Bucket.MAX_WINDOW + ", all whole seconds");
+                    + "blocks that grow at most " + Bucket.MAX_WINDOW + ", all whole seconds");
         }
     }
 

@@ -249,7 +249,7 @@ final class BucketsReader {
                     + "); the longest block is at least the first");
             return Optional.empty();
         }
-        if (max.plus(forgetAfter).compareTo(Bucket.MAX_WINDOW) > 0) {
+        if (max.compareTo(first) > 0 && max.plus(forgetAfter).compareTo(Bucket.MAX_WINDOW) > 0) {
             problems.add(base + "block-forget-after: " + forgetAfter + " after a block of up to " + max
                     + " is beyond " + Bucket.MAX_WINDOW + "; shorten " + base + "block-forget-after or " + base
                     + "block-max");

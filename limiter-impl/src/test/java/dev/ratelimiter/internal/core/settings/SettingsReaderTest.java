@@ -353,6 +353,11 @@ class SettingsReaderTest {
         assertThat(settings.block("login").orElseThrow().length(5)).as("1, 2, 4, 8, 8, 8 h").isEqualTo(
                 Duration.ofHours(8));
         assertThat(settings.block("api-anonymous")).isEmpty();
+
+        properties.remove("ratelimiter.buckets.login.block-max");
+        properties.put("ratelimiter.buckets.login.block", "P366D");
+        assertThat(read().block("login")).as("blocks that do not grow keep no count: the day to forget it is "
+                + "no matter").contains(new BlockSettings(Duration.ofDays(366), Duration.ofDays(366), Duration.ofDays(1)));
     }
 
     @Test
