@@ -173,11 +173,11 @@ public final class BlockLimiter implements BatchingLimiter {
         // the block the winner set, whatever length it reckoned.
         Bucket longest = bucket(bucket, Kind.BLOCK, settings.max());
         Verdict set = chain.consume(longest, key, 1);
-        if (set.outcome() == Verdict.Outcome.UNAVAILABLE || !counted(longest, set)) {
-            return refusal;
-        }
-        if (!set.isAllowed()) {
+        if (set.outcome() == Verdict.Outcome.DENIED) {
             return blocked(bucket, set.resetAfter()); // another call set it first
+        }
+        if (!counted(longest, set)) {
+            return refusal; // the store failed and nothing set it (fail open, or fail closed)
         }
         if (length.compareTo(settings.max()) < 0) {
             // Only the call that set it brings it to its length: a call that reads the window under a shorter one
@@ -193,9 +193,20 @@ public final class BlockLimiter implements BatchingLimiter {
         return blocked(bucket, length);
     }
 
-    /** Whether the chain counted the call, rather than let it through uncounted by a fail-open outage policy. */
-    private boolean counted(Bucket bucket, Verdict verdict) {
-        return !(chain instanceof OutagePolicyLimiter policy) || policy.counted(bucket, verdict);
+    /**
+     * Whether the chain counted a call it answered {@code verdict}, rather than let it through uncounted by a fail-open
+     * outage policy ({@link OutagePolicyLimiter#counted}): what a failures-only bucket may give back, and whether a
+     * block was set. A chain without an outage policy counts every allowed call.
+     *
+     * @param bucket  the call's bucket, as it was decided
+     * @param verdict the chain's answer for it
+     * @return true for an {@code ALLOWED} verdict the chain counted
+     */
+    public boolean counted(Bucket bucket, Verdict verdict) {
+        if (!(chain instanceof OutagePolicyLimiter policy)) {
+            return verdict.isAllowed();
+        }
+        return policy.counted(bucket, verdict);
     }
 
     /** A refusal by the key's block: the bucket's limit, nothing left in any window until the block ends. */

@@ -8,7 +8,6 @@ import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.chain.BatchingLimiter;
 import dev.ratelimiter.internal.core.chain.BlockLimiter;
 import dev.ratelimiter.internal.core.chain.LimiterAssembly;
-import dev.ratelimiter.internal.core.chain.OutagePolicyLimiter;
 import dev.ratelimiter.internal.core.chain.ShadowMode;
 import dev.ratelimiter.internal.core.key.CounterKeyHasher;
 import dev.ratelimiter.internal.core.key.KeyLists.Listing;
@@ -141,8 +140,8 @@ public class RateLimitDecider {
     /** Adds the call to {@code counted} if the chain counted it somewhere, so it has something to give back. */
     private static void keepCounted(DecisionPath path, StoreItem item, Verdict verdict, long decidedAt,
                                     List<Counted> counted) {
-        if (item.cost() > 0 && path.assembly().limiter() instanceof BlockLimiter blocks
-                && blocks.chain() instanceof OutagePolicyLimiter chain && chain.counted(item.bucket(), verdict)) {
+        if (item.cost() > 0 && path.assembly().limiter() instanceof BlockLimiter chain
+                && chain.counted(item.bucket(), verdict)) {
             counted.add(new Counted(item.bucket(), item.key(), item.cost(), verdict, decidedAt));
         }
     }
