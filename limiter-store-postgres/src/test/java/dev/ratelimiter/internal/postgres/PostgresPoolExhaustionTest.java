@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.internal.core.limiter.Limiter;
+import dev.ratelimiter.internal.core.settings.BreakerSettings;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import org.junit.jupiter.api.AfterAll;
@@ -125,7 +126,7 @@ class PostgresPoolExhaustionTest {
     }
 
     @Test
-    @DisplayName("through the chain, pool of 2, rows locked, 50 callers at once: every call returns within 1 s, fallbacks and fail-closed refusals counted for every call, the breaker opens and keeps the next calls away; unlocked: ok again")
+    @DisplayName("through the chain, pool of 2, rows locked, 50 callers at once: every call returns within 1 s, fallbacks and fail-closed refusals counted for every call, at least the breaker's threshold of failures reach the store and open it, and it keeps the next calls away; unlocked: ok again")
     void throughTheChain() throws Exception {
         Bucket fallback = Bucket.of("chain-fallback", 1_000, Duration.ofSeconds(300));
         Bucket failClosed = Bucket.of("chain-closed", 1_000, Duration.ofSeconds(300), OutagePolicy.FAIL_CLOSED);
@@ -143,12 +144,15 @@ class PostgresPoolExhaustionTest {
                 .allSatisfy(call -> assertThat(call.verdict().outcome()).isEqualTo(Outcome.UNAVAILABLE));
         assertThat(chain.outages.fallbacks("chain-fallback")).as("fallbacks").isEqualTo(CALLERS / 2);
         assertThat(chain.outages.failCloseds("chain-closed")).as("fail-closed refusals").isEqualTo(CALLERS / 2);
-        // All 50 entered while the breaker was still closed, so all reached the store; their failures opened it.
-        assertThat(chain.store.calls()).as("calls that reached the store").isEqualTo(2 + CALLERS);
+        // The callers that entered while the breaker was closed reached the store, and their failures opened it;
+        // on a loaded machine some callers pass the barrier only after that, and the breaker keeps them away.
+        long reached = chain.store.calls();
+        assertThat(reached).as("calls that reached the store")
+                .isBetween(2L + BreakerSettings.DEFAULTS.failureThreshold(), 2L + CALLERS);
         assertThat(chain.degraded()).isTrue();
         assertThat(chain.breaker.isOpen()).isTrue();
         assertThat(chain.limiter.consume(failClosed, "hot").outcome()).isEqualTo(Outcome.UNAVAILABLE);
-        assertThat(chain.store.calls()).as("calls that reached the store once open").isEqualTo(2 + CALLERS);
+        assertThat(chain.store.calls()).as("calls that reached the store once open").isEqualTo(reached);
         callers.shutdown();
         assertThat(callers.awaitTermination(30, TimeUnit.SECONDS)).as("callers' threads ended").isTrue();
 
