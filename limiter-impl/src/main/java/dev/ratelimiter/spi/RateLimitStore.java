@@ -107,6 +107,14 @@ public interface RateLimitStore extends AutoCloseable {
      * full, t, is lowered by cost × interval, never below 0. A refund writes nothing else, answers nothing, and may
      * be applied by several threads at once with the store's decisions (each atomically).
      *
+     * <p>A negative cost ({@link StoreRefund#debit()}, only when the provider declares
+     * {@link RateLimitStoreProvider#debits()}) is a debit, under the same rule with the sign turned: the window the
+     * refund names has its count raised by −cost, past the limit if so (the key's next calls are refused until the
+     * window ends), and no other window is touched; a token bucket's t becomes max(t, 0) + −cost × interval, at most
+     * capacity × interval (empty: a bucket holds no debt below empty, as its decisions read it). A token bucket
+     * whose key the store no longer holds (full, swept or expired) may be left alone. Several refunds of one key in
+     * one call, of either sign, add up.
+     *
      * <p>The default throws: a store written before refunds existed gives none, and the library never calls it then.
      *
      * @param refunds one or more refunds, keys hashed; a key may repeat in another refund of another bucket

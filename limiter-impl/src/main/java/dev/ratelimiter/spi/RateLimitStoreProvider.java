@@ -49,6 +49,16 @@ public interface RateLimitStoreProvider {
     }
 
     /**
+     * Whether this store also takes debits: refunds of a negative cost ({@link RateLimitStore#refund}), which settle
+     * a call's cost above what it reserved (docs/stores.md#settlements). Only read when
+     * {@link #refunds()} is true. The default, for a store written before debits existed, is false: such a store
+     * may read a negative cost as a refund.
+     */
+    default boolean debits() {
+        return false;
+    }
+
+    /**
      * Whether this store decides {@link dev.ratelimiter.CalendarWindow calendar windows}: it opens a one-window
      * bucket's window for {@link CalendarPeriods#windowMillis} rather than its {@link dev.ratelimiter.Limit#window()}
      * (the period's nominal length), so the window ends at the period's boundary. A bucket of a calendar window

@@ -5,8 +5,10 @@ import dev.ratelimiter.Bucket;
 import java.util.Objects;
 
 /**
- * A count given back to a store: an allowed call of a bucket that counts failures only succeeded, so its cost
- * leaves the windows it was counted in (docs/guide.md#counting-failures-only; {@link RateLimitStore#refund}).
+ * A count given back to a store, or taken by it: an allowed call of a bucket that counts failures only succeeded, so
+ * its cost leaves the windows it was counted in (docs/guide.md#counting-failures-only; {@link RateLimitStore#refund});
+ * or a call's cost was settled after it ran (docs/stores.md#settlements), and the difference from
+ * what it reserved is given back (a positive {@code cost}) or debited (a negative one) in those same windows.
  *
  * <p>A store names a key's windows only by their ends, on its own clock, so a refund names the windows it was
  * counted in the same way: for each window, the milliseconds until the window the call was counted in ends, as the
@@ -17,7 +19,9 @@ import java.util.Objects;
  *
  * @param bucket      the bucket the call was counted in
  * @param key         the hashed key, as in the {@link StoreItem} that counted it
- * @param cost        the cost to give back, 1 or more (the call's cost)
+ * @param cost        the cost to give back, 1 or more (the call's cost, or what it reserved beyond its settled
+ *                    cost); or, below 0, the cost to debit (what the settled cost exceeds the reservation by), on a
+ *                    store whose provider declares {@link RateLimitStoreProvider#debits()}; never 0
  * @param endsInMillis per window, in {@link Bucket#limits()} order, the milliseconds until the window the call was
  *                    counted in ends, or 0 where it has ended (that window is left alone); ignored for a token
  *                    bucket, which has no windows to end. Not copied: the library never changes it after handing it
@@ -27,15 +31,15 @@ public record StoreRefund(Bucket bucket, String key, long cost, long[] endsInMil
 
     /**
      * @throws NullPointerException     if {@code bucket}, {@code key} or {@code endsInMillis} is {@code null}
-     * @throws IllegalArgumentException if {@code cost} is below 1, if {@code endsInMillis} does not have one number
+     * @throws IllegalArgumentException if {@code cost} is 0, if {@code endsInMillis} does not have one number
      *                                  per window of the bucket, or if one is negative
      */
     public StoreRefund {
         Objects.requireNonNull(bucket, "bucket");
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(endsInMillis, "endsInMillis");
-        if (cost < 1) {
-            throw new IllegalArgumentException("cost " + cost + " is below 1: a refund gives back a counted cost");
+        if (cost == 0) {
+            throw new IllegalArgumentException("cost 0: a refund gives back a counted cost, or debits one");
         }
         if (endsInMillis.length != bucket.limits().size()) {
             throw new IllegalArgumentException("endsInMillis has " + endsInMillis.length + " numbers for "
@@ -46,6 +50,11 @@ public record StoreRefund(Bucket bucket, String key, long cost, long[] endsInMil
                 throw new IllegalArgumentException("endsInMillis holds " + millis + ", below 0");
             }
         }
+    }
+
+    /** Whether this refund takes its cost rather than giving it back: a settlement above the call's reservation. */
+    public boolean debit() {
+        return cost < 0;
     }
 
     /**

@@ -24,6 +24,9 @@ public enum Capability {
     /** Counts given back: the provider's {@link RateLimitStoreProvider#refunds()} is true. */
     REFUNDS("refunds", "RateLimitStoreProvider.refunds() false"),
 
+    /** Debits, refunds of a negative cost: the provider's {@link RateLimitStoreProvider#debits()} is true too. */
+    DEBITS("debits", "RateLimitStoreProvider.debits() false"),
+
     /** Calendar windows: the provider's {@link RateLimitStoreProvider#calendarWindows()} is true. */
     CALENDAR_WINDOWS("calendar windows", "RateLimitStoreProvider.calendarWindows() false");
 
@@ -38,7 +41,8 @@ public enum Capability {
     /**
      * @param provider the store's provider
      * @return the capabilities it declares, read from {@link RateLimitStoreProvider#algorithms()},
-     * {@link RateLimitStoreProvider#refunds()} and {@link RateLimitStoreProvider#calendarWindows()}; empty for a
+     * {@link RateLimitStoreProvider#refunds()}, {@link RateLimitStoreProvider#debits()} and
+     * {@link RateLimitStoreProvider#calendarWindows()}; empty for a
      * provider of the SPI's defaults (fixed windows, no refunds)
      */
     public static Set<Capability> declaredBy(RateLimitStoreProvider provider) {
@@ -52,6 +56,9 @@ public enum Capability {
         }
         if (provider.refunds()) {
             declared.add(REFUNDS);
+            if (provider.debits()) {
+                declared.add(DEBITS);
+            }
         }
         if (provider.calendarWindows()) {
             declared.add(CALENDAR_WINDOWS);

@@ -153,7 +153,7 @@ public final class MapStore implements RateLimitStore {
         }
     }
 
-    /** The SPI's rule for fixed windows: a window the refund names gets the cost back, never below 0. */
+    /** The SPI's rule for fixed windows: a window the refund names gets the cost back, never below 0, or a debit. */
     @Override
     public void refund(List<StoreRefund> refunds) throws StoreException {
         calls.incrementAndGet();

@@ -40,6 +40,11 @@ public final class MapStoreProvider implements RateLimitStoreProvider {
         return true;
     }
 
+    @Override
+    public boolean debits() {
+        return true;
+    }
+
     /** A calendar window's length per call: {@code CalendarPeriods.windowMillis}. */
     @Override
     public boolean calendarWindows() {

@@ -29,7 +29,8 @@ import java.util.UUID;
  * <p>The cases come in one class per capability, each run as a nested class named after it, so a failing case's
  * report names the rules it belongs to: fixed windows ({@link FixedWindowCases}) and several windows
  * ({@link SeveralWindowsCases}), the core every store runs; token buckets ({@link TokenBucketCases}), sliding windows
- * ({@link SlidingWindowCases}) and refunds ({@link RefundCases}), run where the provider declares them; plans
+ * ({@link SlidingWindowCases}), refunds ({@link RefundCases}) and settlements ({@link SettlementCases}), run where
+ * the provider declares them; plans
  * ({@link PlanCases}) and settings changed ({@link SettingsChangeCases}), run for each algorithm the provider declares.
  * A case that needs a capability the store does not declare ({@link Requires}) is reported as skipped, naming it.
  *
@@ -165,6 +166,14 @@ public abstract class RateLimiterContract {
     @DisplayName("refunds")
     class Refunds extends RefundCases {
         Refunds() {
+            super(RateLimiterContract.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("costs settled after the call")
+    class Settlements extends SettlementCases {
+        Settlements() {
             super(RateLimiterContract.this);
         }
     }

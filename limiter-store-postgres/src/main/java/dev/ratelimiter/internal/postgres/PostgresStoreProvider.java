@@ -53,6 +53,11 @@ public final class PostgresStoreProvider implements RateLimitStoreProvider {
         return true;
     }
 
+    @Override
+    public boolean debits() {
+        return true;
+    }
+
     /** A calendar window's length per call: {@code CalendarPeriods.windowMillis}. */
     @Override
     public boolean calendarWindows() {

@@ -11,9 +11,11 @@
 --             with (a sliding window's is truncated to the millisecond, as its decisions' is);
 --   credits   per window, the costs of the refunds whose window is the row's open one (StoreRefund#sameWindow),
 --             summed, so a row refunded twice in one statement gets both; a token bucket's window has no end to
---             name: any time owed is the call's to give back;
+--             name: any time owed is the call's to give back, and a debit (a negative cost) is taken from a full
+--             bucket too;
 --   refunded  the rows with something to give back, their credits window by window;
---   changed   the row's new counts, or a token bucket's new times until full. One window's count or time until full
+--   changed   the row's new counts (a negative credit, a debit, raises one), or a token bucket's new times until
+--             full (a debit's time added to what is owed from now, up to a full refill: TokenBuckets.debited). One window's count or time until full
 --             sits in a scalar (a token bucket's TAT: ends_at minus count microseconds, written back as ends_at with
 --             count 0), several in an array: both read as an array here. A cost is capped at the capacity + 1
 --             before it is multiplied, as the decisions cap it: no overflow, and still enough to fill the bucket.
@@ -46,7 +48,7 @@ windows AS (SELECT l.bucket, l.key, g.w, r.cost, r.algorithm = 1 AS tokens, r.en
             FROM locked AS l JOIN r ON r.bucket = l.bucket AND r.key = l.key
                  CROSS JOIN LATERAL generate_series(1, r.size) AS g(w)),
 credits AS (SELECT bucket, key, w, bool_or(tokens) AS tokens,
-                   sum(cost) FILTER (WHERE same AND end_at > at
+                   sum(cost) FILTER (WHERE same AND (end_at > at OR tokens AND cost < 0)
                                      AND (tokens OR ends_in > 0
                                           AND end_at - at < (ends_in + length * 500) * interval '1 millisecond'))
                        AS credit
@@ -65,6 +67,15 @@ changed AS (SELECT l.bucket, l.key,
                                   FROM unnest(COALESCE(l.window_counts, ARRAY[l.count])) WITH ORDINALITY AS s(n, w)
                                   ORDER BY s.w) AS counts,
                             ARRAY(SELECT CASE WHEN k.credits[s.w] IS NULL THEN s.e
+                                              WHEN k.credits[s.w] < 0
+                                                  THEN LEAST(GREATEST(s.e, p.now)
+                                                                 - GREATEST(k.credits[s.w],
+                                                                            -l.token_capacities[s.w] - 1)::bigint
+                                                                   * l.token_intervals[s.w]
+                                                                   * interval '1 microsecond',
+                                                             p.now + l.token_capacities[s.w]
+                                                                     * l.token_intervals[s.w]
+                                                                     * interval '1 microsecond')
                                               ELSE GREATEST(s.e - LEAST(k.credits[s.w],
                                                                         l.token_capacities[s.w] + 1)::bigint
                                                                   * l.token_intervals[s.w] * interval '1 microsecond',

@@ -51,6 +51,11 @@ public final class ValkeyStoreProvider implements RateLimitStoreProvider {
         return true;
     }
 
+    @Override
+    public boolean debits() {
+        return true;
+    }
+
     /** A calendar window's length per call: {@code CalendarPeriods.windowMillis}. */
     @Override
     public boolean calendarWindows() {

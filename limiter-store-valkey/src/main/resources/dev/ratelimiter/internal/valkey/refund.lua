@@ -1,7 +1,8 @@
 -- Refunds of one or more calls, in one round trip: each refund's cost given back to the windows its call was
--- counted in, by the rule of RateLimitStore.refund, on the keys and values decide.lua keeps. A window that has
--- ended, opened since or never opened is left alone: a refund creates no key, opens no window and moves no window's
--- end.
+-- counted in, or taken there when negative (a debit of a cost settled after the call), by the rule of
+-- RateLimitStore.refund, on the keys and values decide.lua keeps. A window that has ended, opened since or never
+-- opened is left alone: a refund creates no key, opens no window and moves no window's end; only a token bucket's
+-- debit sets a key, the bucket's time owed.
 -- KEYS: each refund's window keys, refund after refund, as decide.lua's for an item of the same bucket; the store
 --   sends in one call only refunds whose keys share a Cluster slot.
 -- ARGV: per refund: its cost, its number of windows n, marked by algorithm as in decide.lua (n for a fixed window,
@@ -30,8 +31,9 @@ local function fixedWindows(k, a, n, cost)
     local endsIn = tonumber(ARGV[a + 2 * i + 1])
     if sameWindow(endsIn, redis.call('PTTL', key), window) then
       local count = tonumber(redis.call('GET', key)) or 0
-      if count > 0 then
-        -- The key stays at 0 rather than going: its window is still open, and decide.lua keeps its end.
+      if count > 0 or cost < 0 then
+        -- The key stays at 0 rather than going: its window is still open, and decide.lua keeps its end. A debit
+        -- (a negative cost) raises the count, past the limit if so.
         redis.call('INCRBY', key, string.format('%d', -math.min(cost, count)))
       end
     end
@@ -46,8 +48,18 @@ local function tokenBuckets(k, a, n, cost)
     local capacity = tonumber(ARGV[a + 2 * i])
     local interval = tonumber(ARGV[a + 2 * i + 1])
     local ttl = redis.call('PTTL', key)
+    if cost < 0 then
+      -- A debit (TokenBuckets.debited): the time owed grows by the tokens' time, up to a full refill; a missing key
+      -- (full), or one without an expiry (decide.lua reads it as full), owes nothing before it.
+      local owed = 0
+      if ttl > 0 then
+        owed = math.max(ttl * 1000 - (tonumber(redis.call('GET', key)) or 0), 0)
+      end
+      owed = math.min(owed + math.min(-cost, capacity + 1) * interval, capacity * interval)
+      local ms = math.floor((owed + 999) / 1000)
+      redis.call('SET', key, string.format('%d', ms * 1000 - owed), 'PX', ms)
     -- No key is full already; one without an expiry decide.lua reads as full and removes.
-    if ttl > 0 then
+    elseif ttl > 0 then
       local owed = ttl * 1000 - (tonumber(redis.call('GET', key)) or 0)
       owed = math.min(owed, capacity * interval) - cost * interval
       if owed <= 0 then
@@ -71,7 +83,7 @@ local function slidingWindows(k, a, n, cost)
     if ttl > window and sameWindow(endsIn, ttl - window, window) then
       local cur, prev = string.match(redis.call('GET', key) or '', '^(%d+) (%d+)$')
       cur = tonumber(cur)
-      if cur ~= nil and cur > 0 then
+      if cur ~= nil and (cur > 0 or cost < 0) then
         -- KEEPTTL for the reason decide.lua gives; prev is written back as it was read.
         redis.call('SET', key, string.format('%d %s', math.max(cur - cost, 0), prev), 'KEEPTTL')
       end

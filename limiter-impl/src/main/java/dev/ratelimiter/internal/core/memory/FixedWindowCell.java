@@ -77,8 +77,8 @@ final class FixedWindowCell extends LockFreeCell<FixedWindow> {
     }
 
     /**
-     * Lowers the count of the window the refund names by {@code cost}, never below 0; false if retired. A window
-     * that ended or opened since is left alone.
+     * Lowers the count of the window the refund names by {@code cost}, never below 0, or raises it by a debit's;
+     * false if retired. A window that ended or opened since is left alone.
      */
     @Override
     boolean refund(Bucket bucket, long cost, long[] endsIn, long now) {
@@ -92,7 +92,7 @@ final class FixedWindowCell extends LockFreeCell<FixedWindow> {
                 return true;
             }
             long count = current.count();
-            if (count == 0 || current.add(count, -Math.min(cost, count))) {
+            if (cost > 0 && count == 0 || current.add(count, -Math.min(cost, count))) {
                 return true;
             }
         }

@@ -88,7 +88,9 @@ final class LockedTokenBuckets extends LockedState {
     void refundLocked(Bucket bucket, long cost, long[] endsIn, long nowMillis) {
         long now = nowMillis * TokenBucketCell.MICROS_PER_MILLI;
         for (int i = 0; i < tat.length; i++) {
-            if (tat[i] > now) {
+            if (cost < 0) {
+                tat[i] = TokenBuckets.debited(tat[i], now, -cost, interval(bucket, i), capacity(bucket, i));
+            } else if (tat[i] > now) {
                 tat[i] = Math.max(now, tat[i] - cost * interval(bucket, i));
             }
         }

@@ -124,7 +124,8 @@ final class SlidingWindowCell extends LockFreeCell<SlidingSpan> {
     }
 
     /**
-     * Lowers the open span's count, where it is the window the refund names, never below 0. A span being
+     * Lowers the open span's count, where it is the window the refund names, never below 0, or raises it by a
+     * debit's. A span being
      * rolled on (sealed) is waited for: its successor ends a window later, so it is left alone.
      */
     @Override
@@ -143,7 +144,7 @@ final class SlidingWindowCell extends LockFreeCell<SlidingSpan> {
                 Thread.onSpinWait();
                 continue;
             }
-            if (count == 0 || current.add(count, -Math.min(cost, count))) {
+            if (cost > 0 && count == 0 || current.add(count, -Math.min(cost, count))) {
                 return true;
             }
         }

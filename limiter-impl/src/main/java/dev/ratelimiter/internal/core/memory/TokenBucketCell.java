@@ -117,7 +117,10 @@ final class TokenBucketCell extends KeyState implements LongFunction<Duration> {
         return cached;
     }
 
-    /** The cost's tokens back: the time until full lowered by cost × the bucket's interval, never below now. */
+    /**
+     * The cost's tokens back: the time until full lowered by cost × the bucket's interval, never below now; or a
+     * debit's tokens taken, at most to empty ({@link TokenBuckets#debited}).
+     */
     @Override
     boolean refund(Bucket bucket, long cost, long[] endsIn, long nowMillis) {
         long interval = bucket == shape ? this.interval : tokenIntervalMicros(bucket, 0);
@@ -127,7 +130,9 @@ final class TokenBucketCell extends KeyState implements LongFunction<Duration> {
             if (current == RETIRED) {
                 return false;
             }
-            if (current <= now || TAT.compareAndSet(this, current, Math.max(now, current - cost * interval))) {
+            if (cost > 0 ? current <= now || TAT.compareAndSet(this, current, Math.max(now, current - cost * interval))
+                    : TAT.compareAndSet(this, current, TokenBuckets.debited(current, now, -cost, interval,
+                    bucket == shape ? this.capacity : capacity(bucket, 0)))) {
                 return true;
             }
         }

@@ -143,6 +143,24 @@ public final class TokenBuckets {
      * the time until it is full: that time less the time the tokens not needed take to refill, rounded up, at least
      * 1 (a refusal never says "now").
      */
+    /**
+     * A token bucket's theoretical arrival time (TAT, epoch microseconds) after a debit of {@code tokens}
+     * ({@link dev.ratelimiter.spi.RateLimitStore#refund}): the time owed from now, or from the TAT where that is
+     * later, grows by {@code tokens} × {@code interval}, up to a full refill (empty: no debt below empty, as every
+     * store's decisions read a bucket).
+     *
+     * @param tat      the bucket's TAT, epoch microseconds (at or before {@code now}: full)
+     * @param now      now, epoch microseconds
+     * @param tokens   the tokens debited, 1 or more
+     * @param interval microseconds per token
+     * @param capacity the bucket's capacity, in tokens
+     * @return the TAT after the debit
+     */
+    public static long debited(long tat, long now, long tokens, long interval, long capacity) {
+        long owed = Math.max(tat, now) - now + Math.min(tokens, capacity + 1) * interval;
+        return now + Math.min(owed, capacity * interval);
+    }
+
     private static long waitMillis(Bucket bucket, int index, long cost, long fullMillis) {
         long spareMicros = Math.max(0, capacity(bucket, index) - needed(cost)) * tokenIntervalMicros(bucket, index);
         long waitMicros = fullMillis * 1_000 - spareMicros;

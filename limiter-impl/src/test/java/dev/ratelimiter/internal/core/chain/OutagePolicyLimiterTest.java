@@ -9,6 +9,7 @@ import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.contract.ManualClock;
 import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
+import dev.ratelimiter.internal.core.verdict.Refunds;
 import dev.ratelimiter.internal.core.monitor.OutageStatistics;
 import dev.ratelimiter.spi.StoreRefund;
 import org.junit.jupiter.api.DisplayName;
@@ -62,6 +63,25 @@ class OutagePolicyLimiterTest {
         assertThat(limiter.consume(bucket, "k").outcome()).isEqualTo(Outcome.DENIED);
         assertThat(outages.fallbacks("b")).isEqualTo(3);
         assertThat(outages.totalFallbacks()).isEqualTo(3);
+    }
+
+    @Test
+    @DisplayName("settlements in an outage: a FALLBACK bucket's debit and credit reach the fallback that counted the "
+            + "call, so its next calls there see them; another policy's are dropped, reported as not given")
+    void settlementsInAnOutage() {
+        Bucket bucket = Bucket.of("tokens", 10, Duration.ofSeconds(60), OutagePolicy.FALLBACK);
+        Verdict reserved = limiter.consume(bucket, "k");
+        assertThat(limiter.refund(List.of(Refunds.settlement(bucket, "k", 1, 7, reserved, 0).orElseThrow())))
+                .as("taken by the fallback").isTrue();
+        assertThat(limiter.consume(bucket, "k", 0).remaining()).isEqualTo(3);
+        assertThat(limiter.refund(List.of(Refunds.settlement(bucket, "k", 7, 5, reserved, 0).orElseThrow())))
+                .isTrue();
+        assertThat(limiter.consume(bucket, "k", 0).remaining()).isEqualTo(5);
+
+        Bucket closed = Bucket.of("closed", 10, Duration.ofSeconds(60), OutagePolicy.FAIL_CLOSED);
+        Verdict unavailable = limiter.consume(closed, "k");
+        assertThat(limiter.refund(List.of(Refunds.settlement(closed, "k", 1, 7, unavailable, 0).orElseThrow())))
+                .as("dropped: the store is down and no fallback counted it").isFalse();
     }
 
     @Test
