@@ -115,6 +115,26 @@ public @interface RateLimited {
     @Nonbinding
     Count count() default Count.BUCKET;
 
+    /**
+     * {@return whether the call's cost is settled once it has run (docs/guide.md#costs-settled-after-the-call):
+     * {@link #cost()} is then what the call reserves before it runs (refused when the bucket has not that much
+     * left), and its actual cost, once known, replaces it: the difference is debited from, or given back to, the
+     * windows the call was counted in, never a later one. The actual cost comes from the method
+     * ({@link RateLimitCosts#settle}), else from its result ({@link #costResolver()}), else from a JAX-RS
+     * resource's response header {@link RateLimitCosts#HEADER}; none given, the reservation stands. Keys overrun a
+     * limit by at most what their calls in flight cost beyond what they reserved. Needs a store that takes debits
+     * (memory, valkey, postgres), else the deployment fails; not with {@code count = FAILURES}}
+     */
+    @Nonbinding
+    boolean settle() default false;
+
+    /**
+     * {@return the {@link RateLimitCostResolver} bean, by its bean class (or any type only it has), that reads the
+     * call's actual cost from its result, for {@link #settle()}; the interface itself (the default) names none}
+     */
+    @Nonbinding
+    Class<? extends RateLimitCostResolver> costResolver() default RateLimitCostResolver.class;
+
     /** Which calls a bucket keeps counted, on {@link #count()}. */
     enum Count {
         /** As the bucket's {@code ratelimiter.buckets.<name>.count} property says ({@code all} when unset). */

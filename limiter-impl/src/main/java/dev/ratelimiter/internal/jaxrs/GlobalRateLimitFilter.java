@@ -10,6 +10,7 @@ import dev.ratelimiter.internal.cdi.call.KeyResolverInvoker;
 import dev.ratelimiter.internal.cdi.call.PlanResolvers;
 import dev.ratelimiter.internal.cdi.call.RequestIdentity;
 import dev.ratelimiter.internal.cdi.config.LimiterConfiguration;
+import dev.ratelimiter.internal.core.decision.CountedCall;
 import dev.ratelimiter.internal.core.decision.RateLimitDecider;
 import dev.ratelimiter.internal.core.decision.RawKey;
 import dev.ratelimiter.internal.core.key.KeyNamespace;
@@ -146,7 +147,7 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
         if (counting.failuresOnly()) {
             // Given back by RefundResponseFilter once the response's status is known
             // (docs/guide.md#counting-failures-only)
-            List<RateLimitDecider.Counted> counted = new ArrayList<>(1);
+            List<CountedCall> counted = new ArrayList<>(1);
             request.setProperty(RefundResponseFilter.COUNTED, new RefundResponseFilter.Pending(counting, counted,
                     verdicts.replacer(bucket)));
             decision = () -> decider.decide(bucket, key, 1, counted);

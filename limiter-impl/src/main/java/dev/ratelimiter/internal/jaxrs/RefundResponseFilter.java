@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.jaxrs;
 
 import dev.ratelimiter.Verdict;
+import dev.ratelimiter.internal.core.decision.CountedCall;
 import dev.ratelimiter.internal.core.decision.RateLimitDecider;
 import dev.ratelimiter.internal.core.settings.FailureCounting;
 import dev.ratelimiter.internal.core.verdict.Refunds;
@@ -40,7 +41,7 @@ public class RefundResponseFilter implements ContainerResponseFilter {
      * @param counted  the counted call, or empty when nothing was counted
      * @param recorder records the verdict the headers report, replacing the decision's
      */
-    record Pending(FailureCounting counting, List<RateLimitDecider.Counted> counted, Consumer<Verdict> recorder) {
+    record Pending(FailureCounting counting, List<CountedCall> counted, Consumer<Verdict> recorder) {
     }
 
     @Override
@@ -51,7 +52,7 @@ public class RefundResponseFilter implements ContainerResponseFilter {
         request.removeProperty(COUNTED); // registered twice (scanning and RateLimiterFeature): give back once
         if (!pending.counted().isEmpty() && !pending.counting().failedWith(response.getStatus())
                 && decider.refund(pending.counted())) {
-            RateLimitDecider.Counted call = pending.counted().get(0);
+            CountedCall call = pending.counted().get(0);
             pending.recorder().accept(Refunds.givenBack(call.bucket(), call.verdict(), call.cost()));
         }
     }

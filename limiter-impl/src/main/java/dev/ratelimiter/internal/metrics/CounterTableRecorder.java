@@ -52,6 +52,9 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
     /** Adds one. */
     abstract void increment(C counter);
 
+    /** Adds {@code amount}, 0 or more, to the counter. */
+    abstract void add(C counter, long amount);
+
     /**
      * Registers {@link Series#DEGRADED} (1 or 0, read when scraped) and the backend's call timer
      * {@link Series#BACKEND}, with their descriptions and units.
@@ -135,6 +138,15 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
     }
 
     @Override
+    public final void settlement(Bucket bucket, long settled, boolean given) {
+        BucketSeries series = byBucket.get(bucket.name());
+        if (series != null) {
+            increment(given ? series.settled : series.settlementsDropped);
+            add(series.settledCost, settled);
+        }
+    }
+
+    @Override
     public final void planMiss(Bucket bucket, PlanMiss reason) {
         BucketSeries series = byBucket.get(bucket.name());
         if (series != null) {
@@ -181,6 +193,9 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
         final C nearLimits;
         final C refundsGiven;
         final C refundsDropped;
+        final C settled;
+        final C settlementsDropped;
+        final C settledCost;
         final Map<PlanMiss, C> planMisses = new EnumMap<>(PlanMiss.class);
         final AtomicInteger late = new AtomicInteger();
 
@@ -200,6 +215,9 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
             nearLimits = counter(Series.NEAR_LIMIT, "bucket", bucket);
             refundsGiven = counter(Series.REFUNDS, "bucket", bucket, "outcome", "given");
             refundsDropped = counter(Series.REFUNDS, "bucket", bucket, "outcome", "dropped");
+            settled = counter(Series.SETTLEMENTS, "bucket", bucket, "outcome", "settled");
+            settlementsDropped = counter(Series.SETTLEMENTS, "bucket", bucket, "outcome", "dropped");
+            settledCost = counter(Series.SETTLED_COST, "bucket", bucket);
             for (PlanMiss reason : PlanMiss.values()) {
                 planMisses.put(reason, counter(Series.PLAN_MISSES, "bucket", bucket, "reason", reason.tag()));
             }

@@ -16,7 +16,8 @@ import java.util.function.BooleanSupplier;
  * server with {@code mp_scope="application"}: {@code rate_limiter_decisions_total{bucket,plan,outcome}},
  * {@code rate_limiter_fallbacks_total{bucket}}, {@code rate_limiter_fail_open_total{bucket}},
  * {@code rate_limiter_near_limit_total{bucket}}, {@code rate_limiter_cached_denials_total{bucket}},
- * {@code rate_limiter_refunds_total{bucket,outcome}},
+ * {@code rate_limiter_refunds_total{bucket,outcome}}, {@code rate_limiter_settlements_total{bucket,outcome}},
+ * {@code rate_limiter_settled_cost_total{bucket}},
  * {@code rate_limiter_plan_misses_total{bucket,reason}}, {@code rate_limiter_plan_cache_lookups_total{result}},
  * {@code rate_limiter_backend_errors_total{backend}}, {@code rate_limiter_degraded{backend}} and the timer
  * {@code rate_limiter_backend_seconds{backend}}. Every series of a name has the same tag names, as MicroProfile
@@ -39,6 +40,11 @@ final class MicroProfileMetricsRecorder extends CounterTableRecorder<Counter> {
     @Override
     void increment(Counter counter) {
         counter.inc();
+    }
+
+    @Override
+    void add(Counter counter, long amount) {
+        counter.inc(amount);
     }
 
     @Override

@@ -63,6 +63,11 @@ final class MicrometerMetricsRecorder extends CounterTableRecorder<Counter> {
     }
 
     @Override
+    void add(Counter counter, long amount) {
+        counter.increment(amount);
+    }
+
+    @Override
     void registerBackend(String backend, BooleanSupplier degraded) {
         gauge(Series.DEGRADED, degraded, d -> d.getAsBoolean() ? 1 : 0, "backend", backend);
         String timerName = "rate_limiter." + Series.BACKEND.metric();

@@ -87,6 +87,11 @@ final class OpenTelemetryMetricsRecorder extends CounterTableRecorder<OpenTeleme
     }
 
     @Override
+    void add(Bound counter, long amount) {
+        counter.counter().add(amount, counter.attributes());
+    }
+
+    @Override
     public void rejectedSettings(java.util.function.IntSupplier count) {
         gauges.add(meter.gaugeBuilder(name(Series.REJECTED_SETTINGS)).ofLongs()
                 .setDescription(Series.REJECTED_SETTINGS.description())

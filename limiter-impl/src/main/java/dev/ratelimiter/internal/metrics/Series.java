@@ -17,6 +17,10 @@ enum Series {
             Series.NONE),
     REFUNDS("refunds", "Costs given back for successful calls by buckets that count failures only, per bucket and "
             + "outcome: given, or dropped when the store could not be reached", Series.NONE),
+    SETTLEMENTS("settlements", "Calls whose cost was settled after they ran, per bucket and outcome: settled, or "
+            + "dropped when the difference from what they reserved could not reach the store", Series.NONE),
+    SETTLED_COST("settled_cost", "The costs calls settled after they ran turned out to have, summed per bucket",
+            Series.NONE),
     PLAN_MISSES("plan_misses", "Calls of a bucket with a plan resolver that got the bucket's own limits, per "
             + "reason: none (no plan), undeclared (a plan the bucket does not declare), error (the resolver threw), "
             + "unfit (explicit limits that do not fit the bucket)", Series.NONE),

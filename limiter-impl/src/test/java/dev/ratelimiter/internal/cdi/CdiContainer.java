@@ -6,15 +6,18 @@ import dev.ratelimiter.internal.cdi.beans.ClockProducer;
 import dev.ratelimiter.internal.cdi.beans.DeciderProducer;
 import dev.ratelimiter.internal.cdi.beans.DecidingRateLimiter;
 import dev.ratelimiter.internal.cdi.beans.RateLimitsFacade;
+import dev.ratelimiter.internal.cdi.call.CostResolvers;
 import dev.ratelimiter.internal.cdi.call.KeyResolverInvoker;
 import dev.ratelimiter.internal.cdi.call.PlanResolvers;
 import dev.ratelimiter.internal.cdi.call.RequestIdentity;
 import dev.ratelimiter.internal.cdi.config.LimiterConfiguration;
+import dev.ratelimiter.internal.cdi.interceptor.CallEnds;
 import dev.ratelimiter.internal.cdi.interceptor.EventLoopOffload;
 import dev.ratelimiter.internal.cdi.interceptor.EventLoopWarner;
 import dev.ratelimiter.internal.cdi.interceptor.NestedCalls;
 import dev.ratelimiter.internal.cdi.interceptor.RateLimitedInterceptor;
 import dev.ratelimiter.internal.cdi.interceptor.RateLimitedMethodCache;
+import dev.ratelimiter.internal.cdi.interceptor.SettledCalls;
 import dev.ratelimiter.internal.cdi.interceptor.UnfilteredRequestWarner;
 import dev.ratelimiter.internal.cdi.runtime.LimiterRuntime;
 import dev.ratelimiter.internal.cdi.runtime.MetricsConnection;
@@ -69,7 +72,8 @@ public final class CdiContainer implements AutoCloseable {
                             DeciderProducer.class, RateLimitsFacade.class, BucketHandles.class, RateLimitedMethodCache.class,
                             KeyResolverInvoker.class, PlanResolvers.class, SettingsReloader.class, NestedCalls.class,
                             EventLoopWarner.class, EventLoopOffload.class, UnfilteredRequestWarner.class,
-                            StartupValidator.class, RateLimitedInterceptor.class)
+                            StartupValidator.class, RateLimitedInterceptor.class, CallEnds.class,
+                            SettledCalls.class, CostResolvers.class)
                     .addBeanClasses(beans)
                     .initialize();
         } catch (RuntimeException e) {

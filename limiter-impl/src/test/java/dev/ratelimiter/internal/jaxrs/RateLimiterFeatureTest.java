@@ -47,7 +47,8 @@ class RateLimiterFeatureTest {
         List<Class<?>> registered = new ArrayList<>();
         assertThat(new RateLimiterFeature().configure(context(Set.of(), registered))).isTrue();
         assertThat(registered).containsExactlyInAnyOrder(GlobalRateLimitFilter.class, RateLimitHeadersFilter.class,
-                RefundResponseFilter.class, RateLimitExceededMapper.class, RateLimiterUnavailableMapper.class, RateLimitKeyMissingMapper.class);
+                RefundResponseFilter.class, SettlementResponseFilter.class, RateLimitExceededMapper.class,
+                RateLimiterUnavailableMapper.class, RateLimitKeyMissingMapper.class);
     }
 
     @Test
@@ -55,6 +56,6 @@ class RateLimiterFeatureTest {
     void skipsRegistered() {
         List<Class<?>> registered = new ArrayList<>();
         new RateLimiterFeature().configure(context(Set.of(GlobalRateLimitFilter.class), registered));
-        assertThat(registered).doesNotContain(GlobalRateLimitFilter.class).hasSize(5);
+        assertThat(registered).doesNotContain(GlobalRateLimitFilter.class).hasSize(6);
     }
 }

@@ -45,6 +45,7 @@ class MicroProfileMetricsRecorderTest {
                 }));
         assertThat(byName).containsOnlyKeys("rate_limiter_decisions", "rate_limiter_fallbacks",
                 "rate_limiter_fail_open", "rate_limiter_near_limit", "rate_limiter_cached_denials", "rate_limiter_refunds",
+                "rate_limiter_settlements", "rate_limiter_settled_cost",
                 "rate_limiter_plan_misses", "rate_limiter_plan_cache_lookups", "rate_limiter_backend_errors",
                 "rate_limiter_degraded", "rate_limiter_backend", "rate_limiter_rejected_settings");
         assertThat(byName.values()).allSatisfy(metadata ->

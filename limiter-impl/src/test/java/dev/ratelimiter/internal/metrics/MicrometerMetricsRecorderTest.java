@@ -58,6 +58,8 @@ class MicrometerMetricsRecorderTest {
         recorder.refund(login, true);
         recorder.refund(login, false);
         recorder.refund(login, false);
+        recorder.settlement(login, 1_200, true);
+        recorder.settlement(login, 300, false);
         recorder.backendError("valkey");
         recorder.backendCall("valkey", 1_500_000);
         degraded.set(true);
@@ -68,6 +70,10 @@ class MicrometerMetricsRecorderTest {
         assertThat(registry.get("rate_limiter.near_limit").tag("bucket", "login").counter().count()).isEqualTo(2);
         assertThat(registry.get("rate_limiter.refunds").tag("outcome", "given").counter().count()).isEqualTo(1);
         assertThat(registry.get("rate_limiter.refunds").tag("outcome", "dropped").counter().count()).isEqualTo(2);
+        assertThat(registry.get("rate_limiter.settlements").tag("outcome", "settled").counter().count()).isEqualTo(1);
+        assertThat(registry.get("rate_limiter.settlements").tag("outcome", "dropped").counter().count()).isEqualTo(1);
+        assertThat(registry.get("rate_limiter.settled_cost").tag("bucket", "login").counter().count())
+                .isEqualTo(1_500);
         assertThat(registry.get("rate_limiter.decisions")
                 .tag("plan", "none").tag("outcome", "allowed").counter().count()).isEqualTo(1);
         assertThat(registry.get("rate_limiter.backend_errors").counter().count()).isEqualTo(1);
@@ -82,9 +88,10 @@ class MicrometerMetricsRecorderTest {
         recorder.register(List.of(login), Map.of(), "valkey", degraded::get);
         java.util.concurrent.atomic.AtomicInteger rejected = new java.util.concurrent.atomic.AtomicInteger();
         recorder.rejectedSettings(rejected::get);
-        // decisions: 2 plan labels (none, explicit) x 7 outcomes; 6 other counts of the bucket; 4 plan misses;
-        // 2 plan cache results; the backend's errors, flag and timer; the settings a reload kept out
-        assertThat(registry.getMeters()).hasSize(14 + 6 + 4 + 2 + 3 + 1).allSatisfy(meter ->
+        // decisions: 2 plan labels (none, explicit) x 7 outcomes; 6 other counts of the bucket, 3 of its
+        // settlements; 4 plan misses; 2 plan cache results; the backend's errors, flag and timer; the settings a
+        // reload kept out
+        assertThat(registry.getMeters()).hasSize(14 + 6 + 3 + 4 + 2 + 3 + 1).allSatisfy(meter ->
                 assertThat(meter.getId().getDescription()).as(meter.getId().getName()).isNotBlank());
         assertThat(registry.get("rate_limiter.decisions")
                 .tag("plan", "none").tag("outcome", "denied").counter().getId().getDescription())

@@ -65,6 +65,7 @@ class OpenTelemetryMetricsRecorderTest {
         // OpenTelemetry has no empty histogram: recording a 0 would count a call that never happened.
         assertThat(metrics).containsOnlyKeys("rate_limiter.decisions", "rate_limiter.fallbacks",
                 "rate_limiter.fail_open", "rate_limiter.near_limit", "rate_limiter.cached_denials", "rate_limiter.refunds",
+                "rate_limiter.settlements", "rate_limiter.settled_cost",
                 "rate_limiter.plan_misses", "rate_limiter.plan_cache_lookups", "rate_limiter.backend_errors",
                 "rate_limiter.degraded");
         for (String plan : List.of("none", "explicit")) {

@@ -6,6 +6,7 @@ import dev.ratelimiter.Verdict;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -22,6 +23,7 @@ public final class AppliedLimits {
     }
 
     private final List<Applied> applied = new ArrayList<>(2);
+    private List<Consumer<OptionalLong>> awaitingCost; // null until a settled call waits for the response header
 
     AppliedLimits() {
     }
@@ -44,6 +46,17 @@ public final class AppliedLimits {
             }
         }
         applied.add(new Applied(bucket, verdict));
+    }
+
+    /**
+     * Leaves a settled call's settlement to the response: {@code settle} is given the cost the response header
+     * {@code X-RateLimit-Cost} names, or none (docs/guide.md#costs-settled-after-the-call).
+     */
+    public void awaitCost(Consumer<OptionalLong> settle) {
+        if (awaitingCost == null) {
+            awaitingCost = new ArrayList<>(1);
+        }
+        awaitingCost.add(settle);
     }
 
     /** {@link #replace} for any bucket, for the interceptor's counts given back. */
@@ -84,6 +97,13 @@ public final class AppliedLimits {
         /** What replaces {@code bucket}'s verdict in its place ({@link AppliedLimits#replace}). */
         public Consumer<Verdict> replacer(Bucket bucket) {
             return verdict -> limits.replace(bucket, verdict);
+        }
+
+        /** The settlements waiting for the response's cost header, taken once: later calls get none. */
+        public List<Consumer<OptionalLong>> takeAwaitingCost() {
+            List<Consumer<OptionalLong>> awaiting = limits.awaitingCost;
+            limits.awaitingCost = null;
+            return awaiting == null ? List.of() : awaiting;
         }
 
         /** What records a verdict of {@code bucket}; a later verdict of the same bucket replaces the earlier one. */

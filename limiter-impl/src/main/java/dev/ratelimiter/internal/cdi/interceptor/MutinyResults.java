@@ -1,6 +1,6 @@
 package dev.ratelimiter.internal.cdi.interceptor;
 
-import dev.ratelimiter.internal.core.decision.RateLimitDecider;
+import dev.ratelimiter.internal.core.decision.CountedCall;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
@@ -8,7 +8,6 @@ import io.smallrye.mutiny.subscription.UniEmitter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -22,21 +21,33 @@ final class MutinyResults {
     private MutinyResults() {
     }
 
+    /** How a subscription's {@code Uni} or {@code Multi} ended, with the calls it counted. */
+    @FunctionalInterface
+    interface Outcome {
+        /**
+         * @param counted the subscription's counted calls
+         * @param item    the {@code Uni}'s item; {@code null} for a failure or a {@code Multi}
+         * @param failure the failure; {@code null} for an item or a completion
+         */
+        void ended(List<CountedCall> counted, Object item, Throwable failure);
+    }
+
     /**
      * @param decision     counts one attempt, adding the calls failures-only buckets counted to the list it is given,
      *                     and returns the refusal to fail with, or {@code null} if allowed
-     * @param failuresOnly whether a bucket of the method counts failures only, so its outcome is watched
+     * @param failuresOnly whether a bucket of the method counts failures only or settles its cost after the call, so
+     *                     its outcome is watched
      * @param blocking     whether the decision makes a network round trip, so must leave an event loop
      * @param proceed      runs the method, returning its {@code Uni} or {@code Multi}
-     * @param outcome      told, once the subscription's {@code Uni} or {@code Multi} ends, its failure ({@code null}
-     *                     for an item or a completion) with that subscription's counted calls; not told of a
-     *                     cancellation, whose calls stay counted (docs/guide.md#counting-failures-only)
+     * @param outcome      told, once the subscription's {@code Uni} or {@code Multi} ends, its item and failure
+     *                     with that subscription's counted calls; not told of a cancellation, whose calls stay
+     *                     counted (docs/guide.md#counting-failures-only)
      */
-    static Object defer(ResultType type, Function<List<RateLimitDecider.Counted>, RuntimeException> decision,
+    static Object defer(ResultType type, Function<List<CountedCall>, RuntimeException> decision,
                         boolean failuresOnly, boolean blocking, EventLoopOffload offload, Callable<Object> proceed,
-                        BiConsumer<List<RateLimitDecider.Counted>, Throwable> outcome) {
-        Uni<List<RateLimitDecider.Counted>> allowed = Uni.createFrom().emitter(emitter -> {
-            List<RateLimitDecider.Counted> counted = failuresOnly ? new ArrayList<>(1) : null;
+                        Outcome outcome) {
+        Uni<List<CountedCall>> allowed = Uni.createFrom().emitter(emitter -> {
+            List<CountedCall> counted = failuresOnly ? new ArrayList<>(1) : null;
             Supplier<RuntimeException> decide = () -> decision.apply(counted);
             if (!blocking || !offload.offload(decide, (refusal, failure) -> settle(emitter, counted, refusal,
                     failure))) {
@@ -61,7 +72,7 @@ final class MutinyResults {
                 return counted == null || counted.isEmpty() ? multi : multi.onTermination().invoke(
                         (failure, cancelled) -> {
                             if (!cancelled) {
-                                outcome.accept(counted, failure);
+                                outcome.ended(counted, null, failure);
                             }
                         });
             });
@@ -74,12 +85,12 @@ final class MutinyResults {
                 uni = Uni.createFrom().failure(e);
             }
             return counted == null || counted.isEmpty() ? uni
-                    : uni.onItemOrFailure().invoke((item, failure) -> outcome.accept(counted, failure));
+                    : uni.onItemOrFailure().invoke((item, failure) -> outcome.ended(counted, item, failure));
         });
     }
 
-    private static void settle(UniEmitter<? super List<RateLimitDecider.Counted>> emitter,
-                               List<RateLimitDecider.Counted> counted, RuntimeException refusal, Throwable failure) {
+    private static void settle(UniEmitter<? super List<CountedCall>> emitter,
+                               List<CountedCall> counted, RuntimeException refusal, Throwable failure) {
         if (failure != null) {
             emitter.fail(failure);
         } else if (refusal != null) {

@@ -15,11 +15,10 @@ import dev.ratelimiter.internal.cdi.call.PlanResolvers;
 import dev.ratelimiter.internal.cdi.call.RequestAttributes;
 import dev.ratelimiter.internal.cdi.call.RequestIdentity;
 import dev.ratelimiter.internal.cdi.config.LimiterConfiguration;
+import dev.ratelimiter.internal.core.decision.CountedCall;
 import dev.ratelimiter.internal.core.decision.RateLimitDecider;
 import dev.ratelimiter.internal.core.decision.RawKey;
 import dev.ratelimiter.internal.core.key.KeyNamespace;
-import dev.ratelimiter.internal.core.settings.FailureCounting;
-import dev.ratelimiter.internal.core.verdict.Refunds;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.enterprise.inject.Intercepted;
@@ -36,8 +35,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
@@ -103,6 +100,12 @@ public class RateLimitedInterceptor {
     @Inject
     PlanResolvers plans;
 
+    @Inject
+    CallEnds callEnds;
+
+    @Inject
+    SettledCalls settledCalls;
+
     @AroundInvoke
     Object limit(InvocationContext context) throws Exception {
         if (!configuration.settings().enabled()) {
@@ -129,18 +132,22 @@ public class RateLimitedInterceptor {
         AppliedLimits applied = applied();
         BiConsumer<Bucket, Verdict> recorder = applied != null ? applied.recorder() : NO_REQUEST;
         RateLimitedMethod rateLimited = binding.method();
-        boolean failuresOnly = countsFailuresOnly(limits);
-        BiConsumer<Bucket, Verdict> replacer = failuresOnly && applied != null ? applied.replacer() : NO_REQUEST;
+        boolean kept = keeps(limits);
+        BiConsumer<Bucket, Verdict> replacer = kept && applied != null ? applied.replacer() : NO_REQUEST;
         if (rateLimited.result() == ResultType.UNI || rateLimited.result() == ResultType.MULTI) {
             // Decided at each subscription, on whatever thread subscribes: no nesting on this thread to see
-            Function<List<RateLimitDecider.Counted>, RuntimeException> decision = noKey != null ? counted -> noKey
+            Function<List<CountedCall>, RuntimeException> decision = noKey != null ? counted -> noKey
                     : counted -> decide(limits, planned, keys, 0, recorder, counted);
-            return MutinyResults.defer(rateLimited.result(), decision, failuresOnly, decider.blocking(), offload,
-                    context::proceed, (counted, failure) -> settle(limits, counted, failure, replacer));
+            return MutinyResults.defer(rateLimited.result(), decision, kept, decider.blocking(), offload,
+                    context::proceed, (counted, item, failure) -> callEnds.end(limits, counted, null, item, failure,
+                            replacer, null));
         }
         eventLoops.check(method, decider.blocking());
         int mark = nestedCalls.mark();
-        List<RateLimitDecider.Counted> counted = failuresOnly ? new ArrayList<>(limits.size()) : null;
+        List<CountedCall> counted = kept ? new ArrayList<>(limits.size()) : null;
+        // The costs the method gives (RateLimitCosts), opened even when nothing was counted (a fail-open outage), so
+        // that giving one never fails the call
+        SettledCalls.Frame frame = settles(limits) ? settledCalls.enter(limits) : null;
         try {
             // A call nested in one of the same bucket and key on this thread (a bean calling its own method, which
             // ArC intercepts) is not counted again in that bucket: the outer call counted it
@@ -153,8 +160,11 @@ public class RateLimitedInterceptor {
                 throw refusal;
             }
             return counted == null || counted.isEmpty() ? context.proceed()
-                    : proceedCounted(context, rateLimited.result(), limits, counted, replacer);
+                    : callEnds.proceed(context, rateLimited.result(), limits, counted, frame, replacer, applied);
         } finally {
+            if (frame != null) {
+                settledCalls.exit(frame);
+            }
             nestedCalls.exit(mark);
         }
     }
@@ -180,68 +190,24 @@ public class RateLimitedInterceptor {
         return buckets;
     }
 
-    /** Whether a limit of the method counts failures only (docs/guide.md#counting-failures-only). */
-    private static boolean countsFailuresOnly(List<RateLimitedMethodCache.BoundLimit> limits) {
+    /** Whether a limit of the method keeps its counted call to correct it when the call ends. */
+    private static boolean keeps(List<RateLimitedMethodCache.BoundLimit> limits) {
         for (RateLimitedMethodCache.BoundLimit limit : limits) {
-            if (limit.counting().failuresOnly()) {
+            if (limit.kept()) {
                 return true;
             }
         }
         return false;
     }
 
-    /**
-     * Runs the method, then gives back the calls counted in failures-only buckets if it succeeded: it returned, or
-     * threw what the bucket does not call a failure; a {@code CompletionStage} by how it completes (its stage is
-     * returned as it is, so the caller sees the same result or exception).
-     */
-    private Object proceedCounted(InvocationContext context, ResultType result,
-                                  List<RateLimitedMethodCache.BoundLimit> limits,
-                                  List<RateLimitDecider.Counted> counted, BiConsumer<Bucket, Verdict> recorder)
-            throws Exception {
-        Object value;
-        try {
-            value = context.proceed();
-        } catch (Exception | Error e) {
-            settle(limits, counted, e, recorder);
-            throw e;
-        }
-        if (result == ResultType.COMPLETION_STAGE && value instanceof CompletionStage<?> stage) {
-            stage.whenComplete((ignored, failure) -> settle(limits, counted, failure, recorder));
-        } else {
-            settle(limits, counted, null, recorder);
-        }
-        return value;
-    }
-
-    /**
-     * Gives back each counted call whose bucket does not call {@code failure} a failure ({@code null}: the call
-     * succeeded), in one refund; once given back, the request's RateLimit headers report the cost back too.
-     */
-    private void settle(List<RateLimitedMethodCache.BoundLimit> limits, List<RateLimitDecider.Counted> counted,
-                        Throwable failure, BiConsumer<Bucket, Verdict> recorder) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
-                : failure;
-        List<RateLimitDecider.Counted> succeeded = new ArrayList<>(counted.size());
-        for (RateLimitDecider.Counted call : counted) {
-            if (cause == null || !countingOf(limits, call.bucket()).failedWith(cause)) {
-                succeeded.add(call);
-            }
-        }
-        if (decider.refund(succeeded)) {
-            for (RateLimitDecider.Counted call : succeeded) {
-                recorder.accept(call.bucket(), Refunds.givenBack(call.bucket(), call.verdict(), call.cost()));
-            }
-        }
-    }
-
-    private static FailureCounting countingOf(List<RateLimitedMethodCache.BoundLimit> limits, Bucket bucket) {
+    /** Whether a limit of the method settles its cost after the call (docs/guide.md#costs-settled-after-the-call). */
+    private static boolean settles(List<RateLimitedMethodCache.BoundLimit> limits) {
         for (RateLimitedMethodCache.BoundLimit limit : limits) {
-            if (limit.bucket().name().equals(bucket.name())) {
-                return limit.counting();
+            if (limit.limit().settle()) {
+                return true;
             }
         }
-        return FailureCounting.ALL;
+        return false;
     }
 
     /**
@@ -253,7 +219,7 @@ public class RateLimitedInterceptor {
      */
     private RateLimitException decide(List<RateLimitedMethodCache.BoundLimit> limits, Bucket[] planned,
                                       RawKey[] keys, long nested,
-                                      BiConsumer<Bucket, Verdict> recorder, List<RateLimitDecider.Counted> counted) {
+                                      BiConsumer<Bucket, Verdict> recorder, List<CountedCall> counted) {
         if (nested != 0) {
             List<RateLimitedMethodCache.BoundLimit> toCount = new ArrayList<>(keys.length);
             List<Bucket> plannedToCount = new ArrayList<>(keys.length);
@@ -271,7 +237,7 @@ public class RateLimitedInterceptor {
         }
         if (keys.length == 1) { // the common case, without the lists of several buckets
             Bucket bucket = planned != null ? planned[0] : limits.get(0).bucket();
-            Verdict verdict = counted != null && limits.get(0).counting().failuresOnly()
+            Verdict verdict = counted != null && limits.get(0).kept()
                     ? decider.decide(bucket, keys[0], limits.get(0).limit().cost(), counted)
                     : decider.decide(bucket, keys[0], limits.get(0).limit().cost());
             recorder.accept(bucket, verdict);
@@ -283,7 +249,7 @@ public class RateLimitedInterceptor {
         for (int i = 0; i < keys.length; i++) {
             buckets.add(planned != null ? planned[i] : limits.get(i).bucket());
             costs[i] = limits.get(i).limit().cost();
-            failuresOnly[i] = limits.get(i).counting().failuresOnly();
+            failuresOnly[i] = limits.get(i).kept();
         }
         // One call of the chain for every bucket: one store round trip where the store allows it.
         Verdict[] verdicts = decider.decideAll(buckets, Arrays.asList(keys), costs, failuresOnly, counted);

@@ -2,6 +2,7 @@ package dev.ratelimiter.internal.cdi.interceptor;
 
 import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.RateLimitKey;
+import dev.ratelimiter.RateLimitCostResolver;
 import dev.ratelimiter.RateLimitKeyResolver;
 import dev.ratelimiter.RateLimitPlanResolver;
 import dev.ratelimiter.RateLimited;
@@ -94,13 +95,23 @@ public record RateLimitedMethod(List<Limit> limits, int keyParameter, KeyNormali
      *                   {@code count} property
      * @param planResolver the plan resolver the annotation names; {@code null} when it names none (the bucket's
      *                     {@code plan-resolver} property then applies, if set)
+     * @param settle       whether the call's cost is settled after it runs ({@link RateLimited#settle()}), so
+     *                     {@code cost} is what it reserves
+     * @param costResolver the cost resolver's bean type ({@link RateLimited#costResolver()}); {@code null} for none
      */
     public record Limit(String bucketName, KeySource source, List<KeySource> fallback, ResolverName resolver,
-                        long cost, RateLimited.Count count, PlanResolverName planResolver) {
+                        long cost, RateLimited.Count count, PlanResolverName planResolver, boolean settle,
+                        Class<? extends RateLimitCostResolver> costResolver) {
 
         public Limit {
             fallback = List.copyOf(fallback);
             count = count == null ? RateLimited.Count.BUCKET : count;
+        }
+
+        /** A limit whose cost is fixed before the call. */
+        public Limit(String bucketName, KeySource source, List<KeySource> fallback, ResolverName resolver,
+                     long cost, RateLimited.Count count, PlanResolverName planResolver) {
+            this(bucketName, source, fallback, resolver, cost, count, planResolver, false, null);
         }
 
         /** A limit whose calls count as the bucket's {@code count} property says. */
@@ -224,7 +235,22 @@ public record RateLimitedMethod(List<Limit> limits, int keyParameter, KeyNormali
             planResolver = new PlanResolverName(planByType ? binding.planResolver() : null,
                     planByType ? null : binding.planResolverName());
         }
-        return new Limit(binding.bucket(), source, fallback, resolver, binding.cost(), binding.count(), planResolver);
+        Class<? extends RateLimitCostResolver> costResolver =
+                binding.costResolver() == RateLimitCostResolver.class ? null : binding.costResolver();
+        if (costResolver != null && !binding.settle()) {
+            problems.add(where + ": costResolver is set but settle is not; set settle = true for the resolver's "
+                    + "cost to replace the reservation");
+        }
+        if (binding.settle() && binding.count() == RateLimited.Count.FAILURES) {
+            problems.add(where + ": settle = true with count = FAILURES; a settled call keeps the cost it turned "
+                    + "out to have, so remove one of them");
+        }
+        if (binding.settle() && binding.cost() < 1) {
+            problems.add(where + ": settle = true with cost = " + binding.cost() + "; a settled call reserves a "
+                    + "cost of 1 or more before it runs");
+        }
+        return new Limit(binding.bucket(), source, fallback, resolver, binding.cost(), binding.count(), planResolver,
+                binding.settle(), costResolver);
     }
 
     /** {@code com.example.LoginService#login(String, String)}, for messages. */

@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.cdi.interceptor;
 
 import dev.ratelimiter.Bucket;
+import dev.ratelimiter.internal.cdi.call.CostResolvers;
 import dev.ratelimiter.internal.cdi.call.KeyResolverInvoker;
 import dev.ratelimiter.internal.cdi.call.PlanResolvers;
 import dev.ratelimiter.internal.cdi.config.LimiterConfiguration;
@@ -33,9 +34,22 @@ public class RateLimitedMethodCache {
      * @param counting which calls stay counted, the bucket's property overridden by {@code @RateLimited(count)}
      * @param planner  chooses each call's limits among the bucket's plans (docs/plans.md); {@code null} when no
      *                 plan resolver is named: the bucket's own limits always apply
+     * @param costs    reads a settled call's cost from its result ({@code @RateLimited(costResolver)}); {@code null}
+     *                 when none is named
      */
     public record BoundLimit(Bucket bucket, RateLimitedMethod.Limit limit, KeyResolverInvoker.Resolver resolver,
-                             FailureCounting counting, Planner planner) {
+                             FailureCounting counting, Planner planner, CostResolvers.CostResolver costs) {
+
+        /** A limit without a cost resolver. */
+        public BoundLimit(Bucket bucket, RateLimitedMethod.Limit limit, KeyResolverInvoker.Resolver resolver,
+                          FailureCounting counting, Planner planner) {
+            this(bucket, limit, resolver, counting, planner, null);
+        }
+
+        /** Whether the call is kept once counted, to be corrected when it ends: failures only, or settled. */
+        public boolean kept() {
+            return counting.failuresOnly() || limit.settle();
+        }
 
         /** A limit without a plan resolver. */
         public BoundLimit(Bucket bucket, RateLimitedMethod.Limit limit, KeyResolverInvoker.Resolver resolver,
@@ -83,6 +97,9 @@ public class RateLimitedMethodCache {
     @Inject
     PlanResolvers plans;
 
+    @Inject
+    CostResolvers costResolvers;
+
     // Nested rather than keyed by a pair record: a look-up allocates nothing.
     private final Map<Class<?>, Map<Method, Binding>> bindings = new ConcurrentHashMap<>();
 
@@ -116,7 +133,8 @@ public class RateLimitedMethodCache {
             return new Binding(rateLimited.limits().stream().map(limit -> {
                 Bucket bucket = decider.bucket(limit.bucketName());
                 return new BoundLimit(bucket, limit, resolver(beanClass, method, limit),
-                        counting(beanClass, method, bucket, limit), planner(beanClass, method, bucket, limit));
+                        counting(beanClass, method, bucket, limit), planner(beanClass, method, bucket, limit),
+                        costs(beanClass, method, limit));
             }).toList(), rateLimited);
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException(e.getMessage(), e);
@@ -138,6 +156,26 @@ public class RateLimitedMethodCache {
                     + "(docs/guide.md#counting-failures-only); remove count, or choose memory, valkey or postgres");
         }
         return counting;
+    }
+
+    /** The cost resolver a settled limit names; a store that takes no debits fails a settled limit. */
+    private CostResolvers.CostResolver costs(Class<?> beanClass, Method method, RateLimitedMethod.Limit limit) {
+        String where = RateLimitedMethod.describe(beanClass, method) + ": @RateLimited(bucket = \""
+                + limit.bucketName() + "\", settle = true)";
+        if (limit.settle() && !runtime.debits()) {
+            throw new IllegalArgumentException(where + ", but the store of ratelimiter.backend="
+                    + configuration.settings().backend() + " takes no debits "
+                    + "(docs/guide.md#costs-settled-after-the-call); remove settle, or choose memory, valkey or "
+                    + "postgres");
+        }
+        if (limit.costResolver() == null) {
+            return null;
+        }
+        try {
+            return costResolvers.find(limit.costResolver());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+        }
     }
 
     private Planner planner(Class<?> beanClass, Method method, Bucket bucket, RateLimitedMethod.Limit limit) {

@@ -70,6 +70,7 @@ public class LimiterRuntime implements DecisionSource {
 
     private volatile DecisionPath path; // the assembly and the metrics port, built together on first use
     private volatile boolean refunds = true; // whether the store gives counts back: memory does
+    private volatile boolean debits = true; // whether it takes debits too, for costs settled after the call
     private volatile Set<Algorithm> algorithms = Set.of(Algorithm.values()); // memory decides all
 
     /**
@@ -145,6 +146,7 @@ public class LimiterRuntime implements DecisionSource {
         unofferedAlgorithms(settings, provider);
         unofferedRefunds(settings, provider);
         refunds = provider.refunds();
+        debits = provider.refunds() && provider.debits();
         algorithms = Set.copyOf(provider.algorithms());
         SubtreeConfig storeConfig = new SubtreeConfig(name, configuration.lookup());
         CdiStoreContext context = new CdiStoreContext(storeConfig, clock, beans);
@@ -187,6 +189,15 @@ public class LimiterRuntime implements DecisionSource {
     public boolean refunds() {
         path();
         return refunds;
+    }
+
+    /**
+     * Whether the store takes debits ({@code RateLimitStoreProvider.debits()}), so a method may settle its cost
+     * after the call ({@code @RateLimited(settle = true)}); the in-memory store does. Known once the chain is built.
+     */
+    public boolean debits() {
+        path();
+        return debits;
     }
 
     /** Fails the start for each bucket that counts failures only on a store that gives nothing back. */

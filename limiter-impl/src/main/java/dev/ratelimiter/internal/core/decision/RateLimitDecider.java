@@ -15,9 +15,7 @@ import dev.ratelimiter.internal.core.key.KeyNamespace;
 import dev.ratelimiter.internal.core.key.KeyNormalizer;
 import dev.ratelimiter.internal.core.monitor.DecisionTracer;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
-import dev.ratelimiter.internal.core.verdict.Refunds;
 import dev.ratelimiter.spi.StoreItem;
-import dev.ratelimiter.spi.StoreRefund;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,6 +38,7 @@ import java.util.function.Supplier;
 public class RateLimitDecider {
 
     private final DecisionSource source;
+    private final Settlements settlements;
     private final Supplier<LimiterSettings> settings;
     private final Consumer<RateLimitDenied> denials;
     private final Consumer<RateLimitNearLimit> nearLimits;
@@ -60,6 +59,7 @@ public class RateLimitDecider {
     public RateLimitDecider(DecisionSource source, Supplier<LimiterSettings> settings,
                             Consumer<RateLimitDenied> denials, Consumer<RateLimitNearLimit> nearLimits) {
         this.source = source;
+        this.settlements = new Settlements(source);
         this.settings = settings;
         this.denials = denials;
         this.nearLimits = nearLimits;
@@ -103,19 +103,19 @@ public class RateLimitDecider {
     }
 
     /**
-     * As {@link #decide(Bucket, RawKey, long)}, for a bucket that counts failures only: a call it
-     * counted is added to {@code counted}, to be given back by {@link #refund} if the call succeeds
-     * (docs/guide.md#counting-failures-only).
+     * As {@link #decide(Bucket, RawKey, long)}, for a bucket that counts failures only or settles costs after the
+     * call: a call it counted is added to {@code counted}, to be given back by {@link #refund} if the call succeeds
+     * (docs/guide.md#counting-failures-only) or settled by {@link #settle} once it has run.
      *
      * @param counted where the counted call goes; nothing is added for a refusal, a cost of 0, a call a fail-open
      *                policy let through uncounted, or a shadow bucket's refusal let through
      */
-    public Verdict decide(Bucket bucket, RawKey key, long cost, List<Counted> counted) {
+    public Verdict decide(Bucket bucket, RawKey key, long cost, List<CountedCall> counted) {
         return decide(bucket, key.raw(), key.normalization(), key.namespace(), cost, counted);
     }
 
     private Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization, KeyNamespace namespace,
-                           long cost, List<Counted> counted) {
+                           long cost, List<CountedCall> counted) {
         checkCost(bucket, cost);
         DecisionPath path = source.path();
         String normalized = KeyNormalizer.normalize(rawKey, normalization);
@@ -139,23 +139,11 @@ public class RateLimitDecider {
 
     /** Adds the call to {@code counted} if the chain counted it somewhere, so it has something to give back. */
     private static void keepCounted(DecisionPath path, StoreItem item, Verdict verdict, long decidedAt,
-                                    List<Counted> counted) {
+                                    List<CountedCall> counted) {
         if (item.cost() > 0 && path.assembly().limiter() instanceof BlockLimiter chain
                 && chain.counted(item.bucket(), verdict)) {
-            counted.add(new Counted(item.bucket(), item.key(), item.cost(), verdict, decidedAt));
+            counted.add(new CountedCall(item.bucket(), item.key(), item.cost(), verdict, decidedAt));
         }
-    }
-
-    /**
-     * A call counted in a bucket that counts failures only, kept until the call's outcome is known.
-     *
-     * @param bucket          the bucket
-     * @param key             the hashed key it was counted under
-     * @param cost            its cost, 1 or more
-     * @param verdict         the chain's {@code ALLOWED} verdict, whose windows' ends name where it was counted
-     * @param decidedAtMillis the library's clock before the decision, epoch milliseconds
-     */
-    public record Counted(Bucket bucket, String key, long cost, Verdict verdict, long decidedAtMillis) {
     }
 
     /**
@@ -166,27 +154,20 @@ public class RateLimitDecider {
      * @param counted calls {@link #decide(Bucket, RawKey, long, List)} counted; may be empty
      * @return whether they were given back (false: dropped, and counted so)
      */
-    public boolean refund(List<Counted> counted) {
-        if (counted.isEmpty()) {
-            return true;
-        }
-        DecisionPath path = source.path();
-        long now = source.clock().millis();
-        List<StoreRefund> refunds = new ArrayList<>(counted.size());
-        for (Counted call : counted) {
-            refunds.add(Refunds.refund(call.bucket(), call.key(), call.cost(), call.verdict(),
-                    now - call.decidedAtMillis()));
-        }
-        boolean given;
-        try {
-            given = path.assembly().limiter().refund(refunds);
-        } catch (RuntimeException e) {
-            given = false; // the chain does not throw for a store failure; anything else must not fail the call
-        }
-        for (Counted call : counted) {
-            path.metrics().refund(call.bucket(), given);
-        }
-        return given;
+    public boolean refund(List<CountedCall> counted) {
+        return settle(counted.stream().map(Settlement::refundOf).toList());
+    }
+
+    /**
+     * Settles counted calls at the costs they turned out to have (docs/guide.md#costs-settled-after-the-call), and
+     * gives failures-only refunds back, in one store round trip where the store allows it; as {@link #refund}, never
+     * throws and never sends one again.
+     *
+     * @param settlements the calls and their actual costs; may be empty
+     * @return whether they reached the store or the fallback (false: dropped, and counted so)
+     */
+    public boolean settle(List<Settlement> settlements) {
+        return this.settlements.settle(settlements);
     }
 
     /**
@@ -212,11 +193,12 @@ public class RateLimitDecider {
      * As {@link #decideAll(List, List, long[])}, keeping the calls counted in the buckets that count failures only
      * in {@code counted}, as {@link #decide(Bucket, RawKey, long, List)} does.
      *
-     * @param failuresOnly for each bucket, at the same index, whether it counts failures only; {@code null}: none
+     * @param failuresOnly for each bucket, at the same index, whether it counts failures only or settles its cost
+     *                     after the call, so its counted call is kept; {@code null}: none
      * @param counted      where the counted calls of those buckets go; {@code null}: none kept
      */
     public Verdict[] decideAll(List<Bucket> buckets, List<RawKey> keys, long[] costs,
-                               boolean[] failuresOnly, List<Counted> counted) {
+                               boolean[] failuresOnly, List<CountedCall> counted) {
         int count = buckets.size();
         DecisionPath path = source.path();
         CounterKeyHasher counterKeys = path.assembly().keys();

@@ -92,6 +92,11 @@ public final class MetricsSwitch implements RateLimiterMetrics {
     }
 
     @Override
+    public void settlement(Bucket bucket, long settled, boolean given) {
+        target.settlement(bucket, settled, given);
+    }
+
+    @Override
     public void planMiss(Bucket bucket, PlanMiss reason) {
         target.planMiss(bucket, reason);
     }

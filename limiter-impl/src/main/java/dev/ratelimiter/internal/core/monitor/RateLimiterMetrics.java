@@ -99,6 +99,18 @@ public interface RateLimiterMetrics extends OutageListener {
     }
 
     /**
+     * A call's cost settled after it ran (docs/guide.md#costs-settled-after-the-call), whether or not it differed
+     * from what the call reserved.
+     *
+     * @param bucket  the bucket
+     * @param settled the call's actual cost, 0 or more
+     * @param given   true if the difference reached the store (or the fallback deciding in an outage), or there was
+     *                none; false if it was dropped
+     */
+    default void settlement(Bucket bucket, long settled, boolean given) {
+    }
+
+    /**
      * Why a call of a bucket with a plan resolver got the bucket's own limits (docs/plans.md), the
      * {@code reason} tag of {@code rate_limiter_plan_misses_total}.
      */

@@ -70,7 +70,7 @@ class MutinyResultsTest {
         vertx = Vertx.vertx();
         CompletableFuture<Object> result = new CompletableFuture<>();
         vertx.getOrCreateContext().runOnContext(ignored -> ((Uni<?>) MutinyResults.defer(ResultType.UNI,
-                counted -> decision.get(), false, true, new EventLoopOffload(), method, (counted, failure) -> {
+                counted -> decision.get(), false, true, new EventLoopOffload(), method, (counted, item, failure) -> {
                 })).subscribe().with(result::complete, result::completeExceptionally));
         return result;
     }

@@ -1,0 +1,59 @@
+package dev.ratelimiter.internal.core.decision;
+
+import dev.ratelimiter.internal.core.verdict.Refunds;
+import dev.ratelimiter.spi.StoreRefund;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Corrects counted calls once they have run, in one store round trip where the store allows it: a failures-only
+ * bucket's successful call given back (docs/guide.md#counting-failures-only), a call's cost settled after it ran
+ * (docs/guide.md#costs-settled-after-the-call). Each goes to the windows it was counted in, never to a later one, as
+ * a refund of the difference ({@link Refunds#settlement}): a negative one is a debit.
+ */
+final class Settlements {
+
+    private final DecisionSource source;
+
+    Settlements(DecisionSource source) {
+        this.source = source;
+    }
+
+    /**
+     * Sends the settlements whose cost differs from what the call reserved; each is counted in the metrics (a
+     * refund as given or dropped, a settlement with its settled cost). Never throws, and never sends one again.
+     *
+     * @param settlements the calls and their actual costs; may be empty
+     * @return whether they reached the store, or the fallback deciding in an outage (false: dropped, and counted so)
+     */
+    boolean settle(List<Settlement> settlements) {
+        if (settlements.isEmpty()) {
+            return true;
+        }
+        DecisionPath path = source.path();
+        long now = source.clock().millis();
+        List<StoreRefund> refunds = new ArrayList<>(settlements.size());
+        for (Settlement settlement : settlements) {
+            CountedCall call = settlement.call();
+            Refunds.settlement(call.bucket(), call.key(), call.cost(), settlement.settled(), call.verdict(),
+                    now - call.decidedAtMillis()).ifPresent(refunds::add);
+        }
+        boolean given = true;
+        if (!refunds.isEmpty()) {
+            try {
+                given = path.assembly().limiter().refund(refunds);
+            } catch (RuntimeException e) {
+                given = false; // the chain does not throw for a store failure; anything else must not fail the call
+            }
+        }
+        for (Settlement settlement : settlements) {
+            if (settlement.refund()) {
+                path.metrics().refund(settlement.call().bucket(), given);
+            } else {
+                path.metrics().settlement(settlement.call().bucket(), settlement.settled(), given);
+            }
+        }
+        return given;
+    }
+}
