@@ -11,6 +11,8 @@ import jakarta.inject.Inject;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Methods whose cost in the bucket {@code tokens} is settled after the call
@@ -85,6 +87,18 @@ public class SettledCostService {
     /** A settled method that gives its cost through the response header of the request it serves. */
     @RateLimited(bucket = "tokens", settle = true)
     public String viaHeader(@RateLimitKey String tenant) {
+        return "ok";
+    }
+
+    /** Counts {@code entered} down once let in, then waits for {@code release} before it gives what it used. */
+    @RateLimited(bucket = "tokens", settle = true)
+    public String held(@RateLimitKey String tenant, long used, CountDownLatch entered, CountDownLatch release)
+            throws InterruptedException {
+        entered.countDown();
+        if (!release.await(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("never released");
+        }
+        costs.settle(used);
         return "ok";
     }
 

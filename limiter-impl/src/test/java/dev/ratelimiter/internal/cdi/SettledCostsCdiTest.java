@@ -27,7 +27,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -82,6 +87,43 @@ class SettledCostsCdiTest {
         assertThat(left("tokens", tenant)).isZero();
         assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> service.complete(tenant, 1))
                 .satisfies(e -> assertThat(e.bucket().name()).isEqualTo("tokens"));
+    }
+
+    @Test
+    @DisplayName("the overrun bound: with 5 of 100 left, 8 calls at once, each reserving 1 and using 30, let in "
+            + "exactly 5 (one per token left), and those 5 overrun by their use beyond the reservation; then refused")
+    void overrunBound() throws Exception {
+        SettledCostService service = start();
+        String tenant = tenant();
+        service.complete(tenant, 95);
+        CountDownLatch decided = new CountDownLatch(8);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger refused = new AtomicInteger();
+        ExecutorService callers = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> calls = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                calls.add(callers.submit(() -> {
+                    try {
+                        return service.held(tenant, 30, decided, release);
+                    } catch (RateLimitExceededException e) {
+                        refused.incrementAndGet();
+                        decided.countDown();
+                        return "refused";
+                    }
+                }));
+            }
+            assertThat(decided.await(30, TimeUnit.SECONDS)).as("every call let in or refused").isTrue();
+            assertThat(refused).as("refused while the 5 let in run").hasValue(3);
+            release.countDown();
+            for (Future<?> call : calls) {
+                call.get(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            callers.shutdownNow();
+        }
+        assertThat(left("tokens", tenant)).isZero();
+        assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> service.complete(tenant, 0));
     }
 
     @Test

@@ -88,6 +88,16 @@ public final class ExampleApi {
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
+    /** A POST of {@code body} as JSON with these headers, given as name, value, name, value... */
+    public HttpResponse<String> postJsonWith(String path, String body, String... headers) {
+        HttpRequest.Builder builder = request(path).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        for (int i = 0; i < headers.length; i += 2) {
+            builder.header(headers[i], headers[i + 1]);
+        }
+        return send(builder);
+    }
+
     public HttpResponse<String> options(String path, String... headers) {
         HttpRequest.Builder builder = request(path).method("OPTIONS", HttpRequest.BodyPublishers.noBody());
         for (int i = 0; i < headers.length; i += 2) {

@@ -427,6 +427,42 @@ public abstract class ExampleApiScenarios {
     }
 
     @Test
+    @DisplayName("POST /api/completions settles the model's tokens after the call "
+            + "(docs/guide.md#costs-settled-after-the-call): of a tenant's 1 000 a day, a 4-word prompt spends 400 and "
+            + "a 10-word one, let in with 600 left, 1 000; RateLimit's r counts what is left after each, "
+            + "X-RateLimit-Cost never leaves the server, and the next call is 429 in bucket model-tokens, counted nowhere")
+    void modelTokensSettledAfterTheCall() {
+        String tenant = "Hooli-" + UUID.randomUUID();
+        HttpResponse<String> first = client().postJsonWith("api/completions",
+                "{\"prompt\":\"Summarize the quarterly report\"}", "X-Tenant", tenant);
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+        assertThat(ExampleApi.json(first).getJsonNumber("tokens").longValue()).isEqualTo(400);
+        assertThat(first.headers().firstValue("RateLimit-Policy").orElseThrow())
+                .as("a calendar day: no w").containsPattern("\"model-tokens\";q=1000(,|$)");
+        assertThat(first.headers().firstValue("RateLimit").orElseThrow()).contains("\"model-tokens\";r=600;");
+        assertThat(first.headers().firstValue("X-RateLimit-Cost")).isEmpty();
+
+        HttpResponse<String> second = client().postJsonWith("api/completions",
+                "{\"prompt\":\"Draft a reply to every customer who wrote this week\"}", "X-Tenant",
+                tenant.toUpperCase());
+        assertThat(second.statusCode()).as("600 left: let in, %s", second.body()).isEqualTo(200);
+        assertThat(ExampleApi.json(second).getJsonNumber("tokens").longValue()).isEqualTo(1_000);
+        assertThat(second.headers().firstValue("RateLimit").orElseThrow()).contains("\"model-tokens\";r=0;");
+
+        for (int i = 0; i < 2; i++) {
+            HttpResponse<String> refused = client().postJsonWith("api/completions",
+                    "{\"prompt\":\"Translate the summary\"}", "X-Tenant", tenant);
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
+            assertThat(ExampleApi.json(refused).getString("bucket")).isEqualTo("model-tokens");
+            assertThat(refused.headers().firstValue("RateLimit").orElseThrow()).contains("\"model-tokens\";r=0;");
+        }
+        HttpResponse<String> other = client().postJsonWith("api/completions",
+                "{\"prompt\":\"Hello\"}", "X-Tenant", "other-" + tenant);
+        assertThat(other.headers().firstValue("RateLimit").orElseThrow()).as("another tenant")
+                .contains("\"model-tokens\";r=900;");
+    }
+
+    @Test
     @DisplayName("/api/reports under the example's plans (docs/plans.md): a tenant on no plan gets the free burst of 3 "
             + "(q=5), acme on pro goes on to its own 30 at once (q=50), globex's contract to its 20 (q=20)")
     void reportsPlansPerTenant() {
