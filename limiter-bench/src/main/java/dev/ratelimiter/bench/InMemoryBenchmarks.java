@@ -125,6 +125,12 @@ public class InMemoryBenchmarks {
         return decision.decide(BUCKET, RAW_KEY, KeyNormalization.LOGIN);
     }
 
+    /** A call reserving 1 and settled at 3 after it ran: the decision and a debit of 2 down the chain. */
+    @Benchmark
+    public Verdict settledDecision() {
+        return decision.settled(BUCKET, RAW_KEY, KeyNormalization.LOGIN, 3);
+    }
+
     @Benchmark
     public Verdict tokenBucketStoreConsumeExistingKey() {
         return store.consume(TOKEN_BUCKET, hashedKey);

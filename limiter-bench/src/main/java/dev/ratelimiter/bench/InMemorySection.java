@@ -101,6 +101,8 @@ final class InMemorySection {
                     + "(CalendarPeriods). Must hold 1.11 (0.9 × the fixed window's rate).")),
             new Pair(CALENDAR_DECISION.label(), CALENDAR_DECISION.figure(), CALENDAR_DECISION.anchor(),
                     CALENDAR_DECISION.goal()),
+            new Pair("settled call (reserve 1, settle 3: the decision and a debit of 2) / fixed-cost decision",
+                    "settledDecision", "decision", Goal.none()),
             new Pair("whole decision / Resilience4j acquirePermission", "decision", "resilience4j", Goal.none()),
             new Pair("whole decision / Guava RateLimiter.tryAcquire", "decision", "guava", Goal.none()),
             new Pair("whole decision / store consume, existing key", "decision", "storeConsumeExistingKey",

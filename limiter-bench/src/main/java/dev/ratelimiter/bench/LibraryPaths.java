@@ -3,6 +3,8 @@ package dev.ratelimiter.bench;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.RateLimitDenied;
+import dev.ratelimiter.internal.core.verdict.Refunds;
+import dev.ratelimiter.spi.StoreRefund;
 import dev.ratelimiter.internal.core.decision.NearLimit;
 import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
@@ -262,6 +264,23 @@ final class LibraryPaths {
                         verdict));
             } else if (NearLimit.near(bucket, verdict, NEAR_LIMIT_PERCENT)) {
                 metrics.nearLimit(bucket); // the event's crossing is one call per window: not on this path
+            }
+            return verdict;
+        }
+
+        /**
+         * A call whose cost is settled after it ran, as the interceptor and {@code RateLimitDecider.settle} make it
+         * (docs/guide.md#costs-settled-after-the-call): the decision at the reservation of 1, then the difference
+         * from {@code settled} sent down the chain as a refund (a debit above 1), and the settlement's metrics.
+         */
+        Verdict settled(Bucket bucket, CharSequence rawKey, KeyNormalization normalization, long settled) {
+            String normalized = KeyNormalizer.normalize(rawKey, normalization);
+            String key = keys.counterKey(KeyNamespace.APPLICATION, normalized);
+            Verdict verdict = decide(bucket, rawKey, normalization);
+            if (verdict.isAllowed()) {
+                Optional<StoreRefund> settlement = Refunds.settlement(bucket, key, 1, settled, verdict, 0);
+                boolean given = settlement.isEmpty() || limiter.refund(List.of(settlement.get()));
+                metrics.settlement(bucket, settled, given);
             }
             return verdict;
         }
