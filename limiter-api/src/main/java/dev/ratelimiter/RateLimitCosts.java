@@ -9,16 +9,18 @@ package dev.ratelimiter;
  * completes): the difference from what it reserved ({@link RateLimited#cost()}) is debited from, or given back to,
  * the windows it was counted in, and the response's {@code RateLimit} headers report what is left after it. A later
  * call of {@code settle} in the same call replaces an earlier one. It must be called on the thread that runs the
- * method (for work that completes elsewhere, give the cost through {@link RateLimited#costResolver()} or, on a JAX-RS
- * resource, the response header {@link #HEADER}).
+ * method, while it runs: for a method returning a {@code Uni}, or work that completes on another thread, give the
+ * cost through {@link RateLimited#costResolver()}. Called in a method nested in another call of the same bucket and
+ * key on this thread (which counted nothing again), the cost goes to the outer call.
  */
 public interface RateLimitCosts {
 
     /**
      * The response header a JAX-RS resource may set, instead of calling {@link #settle}, to give the call's actual
-     * cost: a non-negative decimal integer, applied to each bucket of the call that settles its cost. The library
-     * removes it before the response leaves (as Kong does its {@code X-Kong-Limit}); a malformed value is ignored,
-     * and the call keeps what it reserved.
+     * cost: a non-negative decimal integer, applied to each bucket of the request's calls that settle their cost and
+     * were given none otherwise, for a resource method that returns its response (not a {@code CompletionStage} or
+     * {@code Uni}, which settle when they complete) and succeeded. The library removes it before the response leaves
+     * (as Kong does its {@code X-Kong-Limit}); a malformed value is ignored, and the calls keep what they reserved.
      */
     String HEADER = "X-RateLimit-Cost";
 

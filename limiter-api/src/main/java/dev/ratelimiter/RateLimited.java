@@ -123,7 +123,8 @@ public @interface RateLimited {
      * ({@link RateLimitCosts#settle}), else from its result ({@link #costResolver()}), else from a JAX-RS
      * resource's response header {@link RateLimitCosts#HEADER}; none given, the reservation stands. Keys overrun a
      * limit by at most what their calls in flight cost beyond what they reserved. Needs a store that takes debits
-     * (memory, valkey, postgres), else the deployment fails; not with {@code count = FAILURES}}
+     * (memory, valkey, postgres), else the deployment fails; not with {@code count = FAILURES}, a {@code cost} of 0,
+     * or on a method returning Mutiny's {@code Multi}}
      */
     @Nonbinding
     boolean settle() default false;

@@ -113,7 +113,8 @@ public interface RateLimitStore extends AutoCloseable {
      * window ends), and no other window is touched; a token bucket's t becomes max(t, 0) + −cost × interval, at most
      * capacity × interval (empty: a bucket holds no debt below empty, as its decisions read it). A token bucket
      * whose key the store no longer holds (full, swept or expired) may be left alone. Several refunds of one key in
-     * one call, of either sign, add up.
+     * one call, of either sign, add up: a store may apply them in turn (each credit never below 0) or summed first,
+     * which agree whenever no credit exceeds what the window holds, as the library's never do.
      *
      * <p>The default throws: a store written before refunds existed gives none, and the library never calls it then.
      *

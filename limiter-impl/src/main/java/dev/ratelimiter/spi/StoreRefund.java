@@ -21,7 +21,8 @@ import java.util.Objects;
  * @param key         the hashed key, as in the {@link StoreItem} that counted it
  * @param cost        the cost to give back, 1 or more (the call's cost, or what it reserved beyond its settled
  *                    cost); or, below 0, the cost to debit (what the settled cost exceeds the reservation by), on a
- *                    store whose provider declares {@link RateLimitStoreProvider#debits()}; never 0
+ *                    store whose provider declares {@link RateLimitStoreProvider#debits()}, at most
+ *                    {@link Bucket#MAX_LIMIT}; never 0
  * @param endsInMillis per window, in {@link Bucket#limits()} order, the milliseconds until the window the call was
  *                    counted in ends, or 0 where it has ended (that window is left alone); ignored for a token
  *                    bucket, which has no windows to end. Not copied: the library never changes it after handing it
@@ -31,7 +32,7 @@ public record StoreRefund(Bucket bucket, String key, long cost, long[] endsInMil
 
     /**
      * @throws NullPointerException     if {@code bucket}, {@code key} or {@code endsInMillis} is {@code null}
-     * @throws IllegalArgumentException if {@code cost} is 0, if {@code endsInMillis} does not have one number
+     * @throws IllegalArgumentException if {@code cost} is 0 or below −{@link Bucket#MAX_LIMIT}, if {@code endsInMillis} does not have one number
      *                                  per window of the bucket, or if one is negative
      */
     public StoreRefund {
@@ -40,6 +41,10 @@ public record StoreRefund(Bucket bucket, String key, long cost, long[] endsInMil
         Objects.requireNonNull(endsInMillis, "endsInMillis");
         if (cost == 0) {
             throw new IllegalArgumentException("cost 0: a refund gives back a counted cost, or debits one");
+        }
+        if (cost < -Bucket.MAX_LIMIT) {
+            throw new IllegalArgumentException("cost " + cost + " debits more than the largest limit, "
+                    + Bucket.MAX_LIMIT);
         }
         if (endsInMillis.length != bucket.limits().size()) {
             throw new IllegalArgumentException("endsInMillis has " + endsInMillis.length + " numbers for "

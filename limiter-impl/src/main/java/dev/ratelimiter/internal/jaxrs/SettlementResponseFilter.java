@@ -30,6 +30,7 @@ public class SettlementResponseFilter implements ContainerResponseFilter {
     private static final System.Logger LOG = System.getLogger(SettlementResponseFilter.class.getName());
 
     private final AtomicBoolean malformedLogged = new AtomicBoolean();
+    private final AtomicBoolean unreadLogged = new AtomicBoolean();
 
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
@@ -42,6 +43,12 @@ public class SettlementResponseFilter implements ContainerResponseFilter {
         }
         List<Consumer<OptionalLong>> awaiting = handle.takeAwaitingCost();
         if (awaiting.isEmpty()) {
+            if (value != null && unreadLogged.compareAndSet(false, true)) {
+                LOG.log(System.Logger.Level.INFO, "Rate limiter: a response carried " + RateLimitCosts.HEADER
+                        + " but no call of its request waited for it (a method without @RateLimited(settle = true), "
+                        + "one returning a CompletionStage or Uni, or one that gave its cost otherwise); removed "
+                        + "unread. Logged once.");
+            }
             return;
         }
         OptionalLong cost = cost(value);

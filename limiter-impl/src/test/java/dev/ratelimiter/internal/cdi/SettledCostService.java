@@ -38,6 +38,35 @@ public class SettledCostService {
     @Inject
     RateLimitCosts costs;
 
+    @Inject
+    NestedSettledService nested;
+
+    /** Reads a cost from any result by throwing a checked exception, as a careless resolver might. */
+    @ApplicationScoped
+    public static class SneakyThrowingTokens implements RateLimitCostResolver {
+        @Override
+        public OptionalLong cost(String bucket, Object result) {
+            return SettledCostService.<RuntimeException>sneaky(new java.io.IOException("the usage log is gone"));
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Exception> OptionalLong sneaky(Exception e) throws E {
+        throw (E) e;
+    }
+
+    /** Gives nothing itself: the nested call of the same bucket and key gives the cost, which comes here. */
+    @RateLimited(bucket = "tokens", settle = true)
+    public String outer(@RateLimitKey String tenant, long used) {
+        return nested.inner(tenant, used);
+    }
+
+    /** Its resolver throws a checked exception: the call's result reaches the caller, the reservation stands. */
+    @RateLimited(bucket = "tokens", cost = 2, settle = true, costResolver = SneakyThrowingTokens.class)
+    public Answer answerWithBrokenResolver(@RateLimitKey String tenant) {
+        return new Answer("ok", 50);
+    }
+
     /** Gives the tokens used from inside the method. */
     @RateLimited(bucket = "tokens", settle = true)
     public String complete(@RateLimitKey String tenant, long used) {

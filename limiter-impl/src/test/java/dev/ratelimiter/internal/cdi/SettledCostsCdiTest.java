@@ -61,7 +61,8 @@ class SettledCostsCdiTest {
                 "ratelimiter.buckets.tokens.window", "PT1H",
                 "ratelimiter.buckets.requests.limit", "50",
                 "ratelimiter.buckets.requests.window", "PT1H")),
-                SettledCostService.class, SettledCostService.AnswerTokens.class, GlobalRateLimitFilter.class,
+                SettledCostService.class, SettledCostService.AnswerTokens.class, NestedSettledService.class,
+                SettledCostService.SneakyThrowingTokens.class, GlobalRateLimitFilter.class,
                 SettlementResponseFilter.class, RefusalResponder.class, ShadowGlobalFilterTest.OneClient.class,
                 DenialRecorder.class);
         return cdi.select(SettledCostService.class);
@@ -124,6 +125,26 @@ class SettledCostsCdiTest {
         }
         assertThat(left("tokens", tenant)).isZero();
         assertThatExceptionOfType(RateLimitExceededException.class).isThrownBy(() -> service.complete(tenant, 0));
+    }
+
+    @Test
+    @DisplayName("a nested call of the same bucket and key counts nothing again, and the cost it gives goes to the "
+            + "outer call, which counted")
+    void nestedCallGivesToTheOuter() {
+        SettledCostService service = start();
+        String tenant = tenant();
+        assertThat(service.outer(tenant, 30)).isEqualTo("ok");
+        assertThat(left("tokens", tenant)).isEqualTo(70);
+    }
+
+    @Test
+    @DisplayName("a cost resolver that throws (a checked exception too) never reaches the caller: the result does, "
+            + "and the reservation stands")
+    void throwingResolver() {
+        SettledCostService service = start();
+        String tenant = tenant();
+        assertThat(service.answerWithBrokenResolver(tenant).tokens()).isEqualTo(50);
+        assertThat(left("tokens", tenant)).isEqualTo(98);
     }
 
     @Test

@@ -52,7 +52,7 @@ public final class AppliedLimits {
      * Leaves a settled call's settlement to the response: {@code settle} is given the cost the response header
      * {@code X-RateLimit-Cost} names, or none (docs/guide.md#costs-settled-after-the-call).
      */
-    public void awaitCost(Consumer<OptionalLong> settle) {
+    public synchronized void awaitCost(Consumer<OptionalLong> settle) {
         if (awaitingCost == null) {
             awaitingCost = new ArrayList<>(1);
         }
@@ -101,9 +101,11 @@ public final class AppliedLimits {
 
         /** The settlements waiting for the response's cost header, taken once: later calls get none. */
         public List<Consumer<OptionalLong>> takeAwaitingCost() {
-            List<Consumer<OptionalLong>> awaiting = limits.awaitingCost;
-            limits.awaitingCost = null;
-            return awaiting == null ? List.of() : awaiting;
+            synchronized (limits) { // a settled call on a worker thread sharing the request's context may add one
+                List<Consumer<OptionalLong>> awaiting = limits.awaitingCost;
+                limits.awaitingCost = null;
+                return awaiting == null ? List.of() : awaiting;
+            }
         }
 
         /** What records a verdict of {@code bucket}; a later verdict of the same bucket replaces the earlier one. */

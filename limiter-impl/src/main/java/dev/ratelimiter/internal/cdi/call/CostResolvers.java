@@ -56,7 +56,7 @@ public class CostResolvers {
         OptionalLong cost;
         try {
             cost = resolver.resolver().cost(bucket, result);
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // a checked exception thrown sneakily too: never the caller's
             report(resolver, "threw " + e.getClass().getName());
             return OptionalLong.empty();
         }

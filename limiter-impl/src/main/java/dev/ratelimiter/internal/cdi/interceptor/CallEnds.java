@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 
 /**
@@ -29,11 +30,18 @@ import java.util.function.BiConsumer;
 @ApplicationScoped
 public class CallEnds {
 
+    private static final System.Logger LOG = System.getLogger(CallEnds.class.getName());
+
     @Inject
     RateLimitDecider decider;
 
     @Inject
     CostResolvers costResolvers;
+
+    @Inject
+    EventLoopOffload offload;
+
+    private final AtomicBoolean failureLogged = new AtomicBoolean();
 
     /**
      * Runs the method and settles the calls it kept once it ends: returned or thrown, or, for a
@@ -43,7 +51,7 @@ public class CallEnds {
      * @param frame    the costs the method gives; {@code null} when it settles no bucket
      * @param recorder replaces a bucket's verdict in the request's RateLimit headers
      * @param request  the request's limits, where a settled cost not given by then waits for the response header;
-     *                 {@code null} outside an HTTP request
+     *                 {@code null} outside an HTTP request the global filter saw
      */
     Object proceed(InvocationContext context, ResultType result, List<RateLimitedMethodCache.BoundLimit> limits,
                    List<CountedCall> counted, SettledCalls.Frame frame, BiConsumer<Bucket, Verdict> recorder,
@@ -52,12 +60,13 @@ public class CallEnds {
         try {
             value = context.proceed();
         } catch (Exception | Error e) {
-            end(limits, counted, frame, null, e, recorder, request);
+            // A failed call is settled now: its response may never meet the response filters
+            end(limits, counted, frame, null, e, recorder, null);
             throw e;
         }
         if (result == ResultType.COMPLETION_STAGE && value instanceof CompletionStage<?> stage) {
             // Completed after the response may have been filtered: no waiting for its header
-            stage.whenComplete((item, failure) -> end(limits, counted, frame, item, failure, recorder, null));
+            stage.whenComplete((item, failure) -> endElsewhere(limits, counted, frame, item, failure, recorder));
         } else {
             end(limits, counted, frame, value, null, recorder, request);
         }
@@ -65,7 +74,28 @@ public class CallEnds {
     }
 
     /**
-     * Settles each kept call of an ended call.
+     * {@link #end} for a call that ended on a thread of its own (a {@code CompletionStage}'s, a {@code Uni}'s): moved
+     * to a worker thread if that is a Vert.x event loop and the store blocks, as the decision is.
+     */
+    void endElsewhere(List<RateLimitedMethodCache.BoundLimit> limits, List<CountedCall> counted, Object item,
+                      Throwable failure, BiConsumer<Bucket, Verdict> recorder) {
+        endElsewhere(limits, counted, null, item, failure, recorder);
+    }
+
+    private void endElsewhere(List<RateLimitedMethodCache.BoundLimit> limits, List<CountedCall> counted,
+                              SettledCalls.Frame frame, Object item, Throwable failure,
+                              BiConsumer<Bucket, Verdict> recorder) {
+        if (!decider.blocking() || !offload.offload(() -> {
+            end(limits, counted, frame, item, failure, recorder, null);
+            return null;
+        }, (ignored, thrown) -> { })) {
+            end(limits, counted, frame, item, failure, recorder, null);
+        }
+    }
+
+    /**
+     * Settles each kept call of an ended call; never throws (a defect here is logged once, and the calls keep what
+     * they were counted at), so the method's own result or exception reaches its caller.
      *
      * @param result   what the method returned, or its stage's or {@code Uni}'s item; {@code null} for a failure
      * @param failure  what it threw or failed with; {@code null} when it succeeded
@@ -74,6 +104,19 @@ public class CallEnds {
      */
     void end(List<RateLimitedMethodCache.BoundLimit> limits, List<CountedCall> counted, SettledCalls.Frame frame,
              Object result, Throwable failure, BiConsumer<Bucket, Verdict> recorder, AppliedLimits request) {
+        try {
+            settleEnded(limits, counted, frame, result, failure, recorder, request);
+        } catch (RuntimeException e) {
+            if (failureLogged.compareAndSet(false, true)) {
+                LOG.log(System.Logger.Level.ERROR, "Rate limiter: settling a call's count failed; its calls keep "
+                        + "what they were counted at. Logged once.", e);
+            }
+        }
+    }
+
+    private void settleEnded(List<RateLimitedMethodCache.BoundLimit> limits, List<CountedCall> counted,
+                             SettledCalls.Frame frame, Object result, Throwable failure,
+                             BiConsumer<Bucket, Verdict> recorder, AppliedLimits request) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
                 : failure;
         List<Settlement> settlements = new ArrayList<>(counted.size());

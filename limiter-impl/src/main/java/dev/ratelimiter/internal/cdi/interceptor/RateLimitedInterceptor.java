@@ -139,20 +139,22 @@ public class RateLimitedInterceptor {
             Function<List<CountedCall>, RuntimeException> decision = noKey != null ? counted -> noKey
                     : counted -> decide(limits, planned, keys, 0, recorder, counted);
             return MutinyResults.defer(rateLimited.result(), decision, kept, decider.blocking(), offload,
-                    context::proceed, (counted, item, failure) -> callEnds.end(limits, counted, null, item, failure,
-                            replacer, null));
+                    context::proceed, (counted, item, failure) -> callEnds.endElsewhere(limits, counted, item,
+                            failure, replacer));
         }
         eventLoops.check(method, decider.blocking());
         int mark = nestedCalls.mark();
         List<CountedCall> counted = kept ? new ArrayList<>(limits.size()) : null;
-        // The costs the method gives (RateLimitCosts), opened even when nothing was counted (a fail-open outage), so
-        // that giving one never fails the call
-        SettledCalls.Frame frame = settles(limits) ? settledCalls.enter(limits) : null;
+        SettledCalls.Frame frame = null;
         try {
             // A call nested in one of the same bucket and key on this thread (a bean calling its own method, which
             // ArC intercepts) is not counted again in that bucket: the outer call counted it
+            long nested = noKey != null ? 0 : nestedCalls.enter(limits, keys);
+            // The costs the method gives (RateLimitCosts), opened even when nothing was counted (a fail-open outage),
+            // so that giving one never fails the call; a nested limit's cost goes to the outer call
+            frame = settles(limits) ? settledCalls.enter(limits, nested) : null;
             RuntimeException refusal = noKey != null ? noKey
-                    : decide(limits, planned, keys, nestedCalls.enter(limits, keys), recorder, counted);
+                    : decide(limits, planned, keys, nested, recorder, counted);
             if (rateLimited.result() == ResultType.COMPLETION_STAGE && refusal != null) {
                 return CompletableFuture.failedFuture(refusal);
             }
@@ -160,7 +162,8 @@ public class RateLimitedInterceptor {
                 throw refusal;
             }
             return counted == null || counted.isEmpty() ? context.proceed()
-                    : callEnds.proceed(context, rateLimited.result(), limits, counted, frame, replacer, applied);
+                    : callEnds.proceed(context, rateLimited.result(), limits, counted, frame, replacer,
+                    frame != null ? filtered(applied) : null);
         } finally {
             if (frame != null) {
                 settledCalls.exit(frame);
@@ -346,6 +349,21 @@ public class RateLimitedInterceptor {
         }
         return new CallContext(limit.bucket().name(), Optional.of(context.getMethod()),
                 Collections.unmodifiableList(Arrays.asList(context.getParameters())), principal, address, attributes);
+    }
+
+    /**
+     * This request's limits if the global filter saw the request, so that its response filters run and a settled
+     * cost may wait for the response header; else {@code null} (a request context of a job or a listener).
+     */
+    private AppliedLimits filtered(AppliedLimits applied) {
+        if (applied == null) {
+            return null;
+        }
+        try {
+            return identity.clientAddress().isPresent() ? applied : null;
+        } catch (ContextNotActiveException e) {
+            return null;
+        }
     }
 
     /** This request's limits, or {@code null} outside a request; the instance, not the proxy. */

@@ -175,10 +175,15 @@ public record RateLimitedMethod(List<Limit> limits, int keyParameter, KeyNormali
             }
             limits.add(limit(binding, keyParameter >= 0, problems));
         }
+        ResultType result = ResultType.of(method);
+        if (result == ResultType.MULTI && limits.stream().anyMatch(Limit::settle)) {
+            problems.add("settle = true on a method returning Multi, which has no one result to read a cost from; "
+                    + "settle the calls of a method returning Uni or a value instead");
+        }
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(describe(beanClass, method) + ": " + String.join("; ", problems));
         }
-        return Optional.of(new RateLimitedMethod(limits, keyParameter, normalization, ResultType.of(method)));
+        return Optional.of(new RateLimitedMethod(limits, keyParameter, normalization, result));
     }
 
     private static Limit limit(RateLimited binding, boolean hasKeyParameter, List<String> problems) {

@@ -22,15 +22,26 @@ public class SettledCalls implements RateLimitCosts {
 
     private final ThreadLocal<List<Frame>> running = ThreadLocal.withInitial(ArrayList::new);
 
-    /** One running call: per limit of its method, in declaration order, the cost given, or -1 for none yet. */
+    /**
+     * One running call: per limit of its method, in declaration order, the cost given, or -1 for none yet. A limit
+     * an outer call on this thread counted (the same bucket and key: {@link NestedCalls}) settles nothing here: a
+     * cost given for it goes to the outer call, which counted it.
+     */
     static final class Frame {
         private final List<RateLimitedMethodCache.BoundLimit> limits;
         private final long[] given;
+        private final long nested;
 
-        private Frame(List<RateLimitedMethodCache.BoundLimit> limits) {
+        private Frame(List<RateLimitedMethodCache.BoundLimit> limits, long nested) {
             this.limits = limits;
             this.given = new long[limits.size()];
+            this.nested = nested;
             Arrays.fill(given, -1);
+        }
+
+        /** Whether this call settles the limit at {@code index} itself (settled, and counted by this call). */
+        private boolean settles(int index) {
+            return limits.get(index).limit().settle() && (index >= Long.SIZE || (nested & 1L << index) == 0);
         }
 
         /** The cost the method gave for the limit at {@code index}, or -1 for none; read when the call ends. */
@@ -43,9 +54,13 @@ public class SettledCalls implements RateLimitCosts {
         }
     }
 
-    /** Opens a frame for a call of a method with a settled limit, before it runs. */
-    Frame enter(List<RateLimitedMethodCache.BoundLimit> limits) {
-        Frame frame = new Frame(limits);
+    /**
+     * Opens a frame for a call of a method with a settled limit, before it runs.
+     *
+     * @param nested the limits an outer call on this thread counted ({@link NestedCalls#enter}'s bits)
+     */
+    Frame enter(List<RateLimitedMethodCache.BoundLimit> limits, long nested) {
+        Frame frame = new Frame(limits, nested);
         running.get().add(frame);
         return frame;
     }
@@ -59,42 +74,46 @@ public class SettledCalls implements RateLimitCosts {
         }
     }
 
+    /** Gives the cost to each settled bucket of the innermost call on this thread (through it, to an outer call). */
     @Override
     public void settle(long cost) {
-        Frame frame = innermost(cost, null);
-        boolean any = false;
+        List<Frame> frames = frames(cost, null);
+        Frame frame = frames.get(frames.size() - 1);
         for (int i = 0; i < frame.limits.size(); i++) {
             if (frame.limits.get(i).limit().settle()) {
-                frame.give(i, cost);
-                any = true;
+                give(frames, frames.size() - 1, frame.limits.get(i).limit().bucketName(), cost);
             }
         }
-        assert any : "a frame is opened only for a method with a settled limit";
     }
 
     /** Gives the cost to the innermost call on this thread that settles {@code bucket}. */
     @Override
     public void settle(String bucket, long cost) {
         List<Frame> frames = frames(cost, bucket);
-        for (int f = frames.size() - 1; f >= 0; f--) {
-            Frame frame = frames.get(f);
-            for (int i = 0; i < frame.limits.size(); i++) {
-                RateLimitedMethodCache.BoundLimit limit = frame.limits.get(i);
-                if (limit.limit().settle() && limit.limit().bucketName().equals(bucket)) {
-                    frame.give(i, cost);
-                    return;
-                }
-            }
+        if (give(frames, frames.size() - 1, bucket, cost)) {
+            return;
         }
         throw new IllegalStateException("RateLimitCosts.settle(\"" + bucket + "\", " + cost + "): no call running "
                 + "on this thread settles bucket '" + bucket + "'; set @RateLimited(bucket = \"" + bucket
                 + "\", settle = true) on the method (docs/guide.md#costs-settled-after-the-call)");
     }
 
-    /** The innermost settled call on this thread, the cost checked first. */
-    private Frame innermost(long cost, String bucket) {
-        List<Frame> frames = frames(cost, bucket);
-        return frames.get(frames.size() - 1);
+    /**
+     * Gives the cost to the innermost call, from {@code frames[from]} outward, that settles {@code bucket} itself.
+     *
+     * @return false when none does
+     */
+    private static boolean give(List<Frame> frames, int from, String bucket, long cost) {
+        for (int f = from; f >= 0; f--) {
+            Frame frame = frames.get(f);
+            for (int i = 0; i < frame.limits.size(); i++) {
+                if (frame.settles(i) && frame.limits.get(i).limit().bucketName().equals(bucket)) {
+                    frame.give(i, cost);
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** The settled calls running on this thread, innermost last, never empty; the cost checked first. */
@@ -106,9 +125,10 @@ public class SettledCalls implements RateLimitCosts {
         if (frames.isEmpty()) {
             throw new IllegalStateException("RateLimitCosts.settle" + (bucket == null ? "" : "(\"" + bucket + "\")")
                     + " was called where no call of a method with @RateLimited(settle = true) runs on this thread: "
-                    + "call it from inside such a method, on its own thread; for work that completes elsewhere "
-                    + "(a CompletionStage, a Uni) name a costResolver, or on a JAX-RS resource set the response "
-                    + "header " + HEADER + " (docs/guide.md#costs-settled-after-the-call)");
+                    + "call it from inside such a method, on its own thread; for a method returning a Uni, or work "
+                    + "that completes on another thread, name a costResolver, or on a JAX-RS resource method that "
+                    + "returns its response set the response header " + HEADER
+                    + " (docs/guide.md#costs-settled-after-the-call)");
         }
         return frames;
     }

@@ -57,7 +57,8 @@ public final class Refunds {
      * @param bucket        the bucket the verdict is of
      * @param key           the hashed key it counted
      * @param reserved      the cost counted before the call, 1 or more
-     * @param settled       the call's actual cost, 0 or more
+     * @param settled       the call's actual cost, 0 or more; above {@code reserved} + {@link Bucket#MAX_LIMIT} it
+     *                      is taken as that (a debit of the largest limit refuses the rest of the window already)
      * @param verdict       the {@code ALLOWED} verdict that counted it
      * @param elapsedMillis milliseconds since the call was decided (counted from before the decision), 0 or more
      * @return the refund to hand to a {@link dev.ratelimiter.internal.core.limiter.Limiter#refund}; empty when
@@ -69,8 +70,11 @@ public final class Refunds {
         if (settled < 0) {
             throw new IllegalArgumentException("settled cost " + settled + " is below 0");
         }
-        return settled == reserved ? Optional.empty()
-                : Optional.of(refund(bucket, key, reserved - settled, verdict, elapsedMillis));
+        // A debit beyond the largest limit refuses the rest of the window all the same; capped, no count overflows
+        // (nor leaves the integers a Lua number holds exactly).
+        long capped = Math.min(settled, reserved + Bucket.MAX_LIMIT);
+        return capped == reserved ? Optional.empty()
+                : Optional.of(refund(bucket, key, reserved - capped, verdict, elapsedMillis));
     }
 
     /**

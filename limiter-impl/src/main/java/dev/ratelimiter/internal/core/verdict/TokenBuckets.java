@@ -139,11 +139,6 @@ public final class TokenBuckets {
     }
 
     /**
-     * Milliseconds until window {@code index} of a token bucket holds the tokens a call of {@code cost} needs, from
-     * the time until it is full: that time less the time the tokens not needed take to refill, rounded up, at least
-     * 1 (a refusal never says "now").
-     */
-    /**
      * A token bucket's theoretical arrival time (TAT, epoch microseconds) after a debit of {@code tokens}
      * ({@link dev.ratelimiter.spi.RateLimitStore#refund}): the time owed from now, or from the TAT where that is
      * later, grows by {@code tokens} × {@code interval}, up to a full refill (empty: no debt below empty, as every
@@ -161,6 +156,11 @@ public final class TokenBuckets {
         return now + Math.min(owed, capacity * interval);
     }
 
+    /**
+     * Milliseconds until window {@code index} of a token bucket holds the tokens a call of {@code cost} needs, from
+     * the time until it is full: that time less the time the tokens not needed take to refill, rounded up, at least
+     * 1 (a refusal never says "now").
+     */
     private static long waitMillis(Bucket bucket, int index, long cost, long fullMillis) {
         long spareMicros = Math.max(0, capacity(bucket, index) - needed(cost)) * tokenIntervalMicros(bucket, index);
         long waitMicros = fullMillis * 1_000 - spareMicros;

@@ -275,6 +275,46 @@ class StartupValidatorTest {
                         + "its own bucket");
     }
 
+    /** Settled limits that cannot work, each a problem of its own. */
+    static class BadSettlements {
+        @RateLimited(bucket = "login", settle = true, count = RateLimited.Count.FAILURES)
+        public void failuresOnly(@RateLimitKey String login) {
+        }
+
+        @RateLimited(bucket = "login", cost = 0, settle = true)
+        public void nothingReserved(@RateLimitKey String login) {
+        }
+
+        @RateLimited(bucket = "login", costResolver = SettledCosts.class)
+        public void resolverWithoutSettle(@RateLimitKey String login) {
+        }
+
+        @RateLimited(bucket = "login", settle = true)
+        public io.smallrye.mutiny.Multi<String> multi(@RateLimitKey String login) {
+            return null;
+        }
+    }
+
+    /** A cost resolver type for the annotations above; never called here. */
+    interface SettledCosts extends dev.ratelimiter.RateLimitCostResolver {
+    }
+
+    @Test
+    @DisplayName("settle with count = FAILURES, a reservation of 0, a costResolver without settle, settle on a Multi: "
+            + "each fails naming the method and the attribute")
+    void badSettlements() {
+        String type = BadSettlements.class.getName();
+        assertThat(check(BadSettlements.class)).containsExactlyInAnyOrder(
+                type + "#failuresOnly(String): @RateLimited(bucket = \"login\"): settle = true with count = "
+                        + "FAILURES; a settled call keeps the cost it turned out to have, so remove one of them",
+                type + "#nothingReserved(String): @RateLimited(bucket = \"login\"): settle = true with cost = 0; a "
+                        + "settled call reserves a cost of 1 or more before it runs",
+                type + "#resolverWithoutSettle(String): @RateLimited(bucket = \"login\"): costResolver is set but "
+                        + "settle is not; set settle = true for the resolver's cost to replace the reservation",
+                type + "#multi(String): settle = true on a method returning Multi, which has no one result to read a "
+                        + "cost from; settle the calls of a method returning Uni or a value instead");
+    }
+
     @Test
     @DisplayName("a @RateLimited repeated on a type fails: ArC would not apply it")
     void repeatedOnType() {

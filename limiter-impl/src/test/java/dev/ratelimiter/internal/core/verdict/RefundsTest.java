@@ -33,6 +33,16 @@ class RefundsTest {
     }
 
     @Test
+    @DisplayName("a settled cost beyond the reservation plus the largest limit is taken as that: no count overflows")
+    void settlementCapped() {
+        StoreRefund debit = Refunds.settlement(bucket, "k", 3, Long.MAX_VALUE, reserved, 0).orElseThrow();
+        assertThat(debit.cost()).isEqualTo(-Bucket.MAX_LIMIT);
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> new StoreRefund(bucket, "k", -Bucket.MAX_LIMIT - 1, new long[] {1}))
+                .withMessageContaining("more than the largest limit");
+    }
+
+    @Test
     @DisplayName("a negative settled cost and a refund of 0 are refused, naming the number")
     void badSettlements() {
         assertThatIllegalArgumentException().isThrownBy(() -> Refunds.settlement(bucket, "k", 3, -1, reserved, 0))
