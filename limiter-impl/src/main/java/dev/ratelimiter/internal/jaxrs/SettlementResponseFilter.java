@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 
 /**
  * Reads the cost a resource gave in the response header {@link RateLimitCosts#HEADER} and removes the header, so it
@@ -28,6 +29,8 @@ import java.util.function.Consumer;
 public class SettlementResponseFilter implements ContainerResponseFilter {
 
     private static final System.Logger LOG = System.getLogger(SettlementResponseFilter.class.getName());
+    // 18 digits always fit a long; the library caps a settled cost far below anyway (Refunds.settlement)
+    private static final Pattern COST = Pattern.compile("[0-9]{1,18}");
 
     private final AtomicBoolean malformedLogged = new AtomicBoolean();
     private final AtomicBoolean unreadLogged = new AtomicBoolean();
@@ -63,18 +66,7 @@ public class SettlementResponseFilter implements ContainerResponseFilter {
 
     /** A header's value as a cost: a non-negative decimal integer of at most 18 digits; anything else gives none. */
     static OptionalLong cost(Object value) {
-        if (value == null) {
-            return OptionalLong.empty();
-        }
-        String text = value.toString().trim();
-        if (text.isEmpty() || text.length() > 18) {
-            return OptionalLong.empty();
-        }
-        for (int i = 0; i < text.length(); i++) {
-            if (text.charAt(i) < '0' || text.charAt(i) > '9') {
-                return OptionalLong.empty();
-            }
-        }
-        return OptionalLong.of(Long.parseLong(text));
+        String text = value == null ? "" : value.toString().trim();
+        return COST.matcher(text).matches() ? OptionalLong.of(Long.parseLong(text)) : OptionalLong.empty();
     }
 }

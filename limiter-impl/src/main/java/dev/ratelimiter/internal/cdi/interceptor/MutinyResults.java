@@ -35,7 +35,7 @@ final class MutinyResults {
     /**
      * @param decision     counts one attempt, adding the calls failures-only buckets counted to the list it is given,
      *                     and returns the refusal to fail with, or {@code null} if allowed
-     * @param failuresOnly whether a bucket of the method counts failures only or settles its cost after the call, so
+     * @param kept         whether a bucket of the method counts failures only or settles its cost after the call, so
      *                     its outcome is watched
      * @param blocking     whether the decision makes a network round trip, so must leave an event loop
      * @param proceed      runs the method, returning its {@code Uni} or {@code Multi}
@@ -44,10 +44,10 @@ final class MutinyResults {
      *                     counted (docs/guide.md#counting-failures-only)
      */
     static Object defer(ResultType type, Function<List<CountedCall>, RuntimeException> decision,
-                        boolean failuresOnly, boolean blocking, EventLoopOffload offload, Callable<Object> proceed,
+                        boolean kept, boolean blocking, EventLoopOffload offload, Callable<Object> proceed,
                         Outcome outcome) {
         Uni<List<CountedCall>> allowed = Uni.createFrom().emitter(emitter -> {
-            List<CountedCall> counted = failuresOnly ? new ArrayList<>(1) : null;
+            List<CountedCall> counted = kept ? new ArrayList<>(1) : null;
             Supplier<RuntimeException> decide = () -> decision.apply(counted);
             if (!blocking || !offload.offload(decide, (refusal, failure) -> settle(emitter, counted, refusal,
                     failure))) {

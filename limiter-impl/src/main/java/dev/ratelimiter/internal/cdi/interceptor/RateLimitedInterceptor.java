@@ -132,7 +132,7 @@ public class RateLimitedInterceptor {
         AppliedLimits applied = applied();
         BiConsumer<Bucket, Verdict> recorder = applied != null ? applied.recorder() : NO_REQUEST;
         RateLimitedMethod rateLimited = binding.method();
-        boolean kept = keeps(limits);
+        boolean kept = binding.kept();
         BiConsumer<Bucket, Verdict> replacer = kept && applied != null ? applied.replacer() : NO_REQUEST;
         if (rateLimited.result() == ResultType.UNI || rateLimited.result() == ResultType.MULTI) {
             // Decided at each subscription, on whatever thread subscribes: no nesting on this thread to see
@@ -152,7 +152,7 @@ public class RateLimitedInterceptor {
             long nested = noKey != null ? 0 : nestedCalls.enter(limits, keys);
             // The costs the method gives (RateLimitCosts), opened even when nothing was counted (a fail-open outage),
             // so that giving one never fails the call; a nested limit's cost goes to the outer call
-            frame = settles(limits) ? settledCalls.enter(limits, nested) : null;
+            frame = binding.settles() ? settledCalls.enter(limits, nested) : null;
             RuntimeException refusal = noKey != null ? noKey
                     : decide(limits, planned, keys, nested, recorder, counted);
             if (rateLimited.result() == ResultType.COMPLETION_STAGE && refusal != null) {
@@ -193,26 +193,6 @@ public class RateLimitedInterceptor {
         return buckets;
     }
 
-    /** Whether a limit of the method keeps its counted call to correct it when the call ends. */
-    private static boolean keeps(List<RateLimitedMethodCache.BoundLimit> limits) {
-        for (RateLimitedMethodCache.BoundLimit limit : limits) {
-            if (limit.kept()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Whether a limit of the method settles its cost after the call (docs/guide.md#costs-settled-after-the-call). */
-    private static boolean settles(List<RateLimitedMethodCache.BoundLimit> limits) {
-        for (RateLimitedMethodCache.BoundLimit limit : limits) {
-            if (limit.limit().settle()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /**
      * Decides the buckets in declaration order; the first refusal stops the rest
      * (docs/guide.md#several-limits-on-one-method): later buckets are not counted, earlier ones keep their count.
@@ -248,14 +228,14 @@ public class RateLimitedInterceptor {
         }
         List<Bucket> buckets = new ArrayList<>(keys.length);
         long[] costs = new long[keys.length];
-        boolean[] failuresOnly = new boolean[keys.length];
+        boolean[] kept = new boolean[keys.length];
         for (int i = 0; i < keys.length; i++) {
             buckets.add(planned != null ? planned[i] : limits.get(i).bucket());
             costs[i] = limits.get(i).limit().cost();
-            failuresOnly[i] = limits.get(i).kept();
+            kept[i] = limits.get(i).kept();
         }
         // One call of the chain for every bucket: one store round trip where the store allows it.
-        Verdict[] verdicts = decider.decideAll(buckets, Arrays.asList(keys), costs, failuresOnly, counted);
+        Verdict[] verdicts = decider.decideAll(buckets, Arrays.asList(keys), costs, kept, counted);
         for (int i = 0; i < verdicts.length; i++) {
             recorder.accept(buckets.get(i), verdicts[i]);
             RateLimitException refusal = refusal(buckets.get(i), verdicts[i]);

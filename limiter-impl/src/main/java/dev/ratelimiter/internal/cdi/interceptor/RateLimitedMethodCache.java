@@ -64,21 +64,28 @@ public class RateLimitedMethodCache {
     }
 
     /**
-     * A resolved binding: the limits in declaration order, and the method's key parameter and result type.
+     * A resolved binding: the limits in declaration order, and the method's key parameter and result type, with what
+     * each call would otherwise derive from the limits again.
      *
-     * @param limits at least one, in the order they are decided
-     * @param method what the annotations ask
+     * @param limits  at least one, in the order they are decided
+     * @param method  what the annotations ask
      * @param planned whether a limit has a planner, so each call's limits are chosen before it is decided
+     * @param kept    whether a limit keeps its counted call to correct it when the call ends ({@link BoundLimit#kept})
+     * @param settles whether a limit settles its cost after the call, so the call opens a frame for the costs its
+     *                method gives ({@link SettledCalls})
      */
-    public record Binding(List<BoundLimit> limits, RateLimitedMethod method, boolean planned) {
+    public record Binding(List<BoundLimit> limits, RateLimitedMethod method, boolean planned, boolean kept,
+                          boolean settles) {
 
         public Binding {
             limits = List.copyOf(limits);
         }
 
-        /** A binding, {@code planned} if one of its limits has a planner. */
+        /** A binding, each flag read from its limits. */
         public Binding(List<BoundLimit> limits, RateLimitedMethod method) {
-            this(limits, method, limits.stream().anyMatch(limit -> limit.planner() != null));
+            this(limits, method, limits.stream().anyMatch(limit -> limit.planner() != null),
+                    limits.stream().anyMatch(BoundLimit::kept),
+                    limits.stream().anyMatch(limit -> limit.limit().settle()));
         }
     }
 

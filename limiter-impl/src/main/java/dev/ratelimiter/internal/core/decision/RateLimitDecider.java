@@ -191,14 +191,14 @@ public class RateLimitDecider {
 
     /**
      * As {@link #decideAll(List, List, long[])}, keeping the calls counted in the buckets that count failures only
-     * in {@code counted}, as {@link #decide(Bucket, RawKey, long, List)} does.
+     * or settle their cost after the call in {@code counted}, as {@link #decide(Bucket, RawKey, long, List)} does.
      *
-     * @param failuresOnly for each bucket, at the same index, whether it counts failures only or settles its cost
-     *                     after the call, so its counted call is kept; {@code null}: none
-     * @param counted      where the counted calls of those buckets go; {@code null}: none kept
+     * @param kept    for each bucket, at the same index, whether it counts failures only or settles its cost after
+     *                the call, so its counted call is kept; {@code null}: none
+     * @param counted where the counted calls of those buckets go; {@code null}: none kept
      */
     public Verdict[] decideAll(List<Bucket> buckets, List<RawKey> keys, long[] costs,
-                               boolean[] failuresOnly, List<CountedCall> counted) {
+                               boolean[] kept, List<CountedCall> counted) {
         int count = buckets.size();
         DecisionPath path = source.path();
         CounterKeyHasher counterKeys = path.assembly().keys();
@@ -227,13 +227,13 @@ public class RateLimitDecider {
             for (Verdict verdict : decided) {
                 StoreItem item = items.get(done);
                 boolean fallback = DecisionReports.fellBack(path, item.bucket());
-                if (counted != null && failuresOnly[done]) {
+                if (counted != null && kept[done]) {
                     keepCounted(path, item, verdict, decidedAt, counted);
                 }
                 Verdict answer = listings[done] == Listing.ALLOWED && !verdict.isAllowed()
                         ? DecisionReports.allowListed(path, item.bucket(), verdict, fallback)
                         : settle(path, item.bucket(), keys.get(done).namespace(), normalized[done], item.key(),
-                                item.cost(), failuresOnly == null || !failuresOnly[done], verdict, fallback);
+                                item.cost(), kept == null || !kept[done], verdict, fallback);
                 verdicts[done++] = answer;
                 if (answer.outcome() != Verdict.Outcome.ALLOWED) {
                     return done == count ? verdicts : Arrays.copyOf(verdicts, done);

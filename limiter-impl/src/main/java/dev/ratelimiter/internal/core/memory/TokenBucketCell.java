@@ -130,9 +130,16 @@ final class TokenBucketCell extends KeyState implements LongFunction<Duration> {
             if (current == RETIRED) {
                 return false;
             }
-            if (cost > 0 ? current <= now || TAT.compareAndSet(this, current, Math.max(now, current - cost * interval))
-                    : TAT.compareAndSet(this, current, TokenBuckets.debited(current, now, -cost, interval,
-                    bucket == shape ? this.capacity : capacity(bucket, 0)))) {
+            long next;
+            if (cost < 0) {
+                next = TokenBuckets.debited(current, now, -cost, interval,
+                        bucket == shape ? this.capacity : capacity(bucket, 0));
+            } else if (current <= now) {
+                return true; // full already
+            } else {
+                next = Math.max(now, current - cost * interval);
+            }
+            if (TAT.compareAndSet(this, current, next)) {
                 return true;
             }
         }
