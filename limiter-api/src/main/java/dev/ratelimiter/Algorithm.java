@@ -30,7 +30,16 @@ public enum Algorithm {
      * limit × (1 + s / w), close to twice the limit within one window length when a previous window filled at its
      * end and a burst comes at the end of the current one (docs/guide.md#sliding-windows).
      */
-    SLIDING_WINDOW("sliding-window");
+    SLIDING_WINDOW("sliding-window"),
+    /**
+     * A concurrency limit: at most {@code limit} calls of a key in flight at once, across every replica sharing
+     * the store (docs/guide.md#concurrency-limits). A call takes a permit before it runs and gives it back when it
+     * ends; the permit is a lease of {@code window} (the bucket's only window, its lease time), renewed while the
+     * call runs, so a replica that dies mid-call frees its permits within one lease. Configured with
+     * {@code ratelimiter.buckets.<name>.concurrency} and {@code lease}, not {@code algorithm}; a call counts one
+     * permit whatever its cost.
+     */
+    CONCURRENCY("concurrency");
 
     private final String configName;
 
@@ -46,7 +55,7 @@ public enum Algorithm {
     /**
      * The algorithm of a configuration name.
      *
-     * @param name {@code fixed-window}, {@code token-bucket} or {@code sliding-window}, exactly
+     * @param name {@code fixed-window}, {@code token-bucket}, {@code sliding-window} or {@code concurrency}, exactly
      * @return the algorithm, or empty for any other name
      */
     public static Optional<Algorithm> ofConfigName(String name) {

@@ -69,6 +69,20 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
      */
     public static final int MAX_WINDOWS = 8;
 
+    /**
+     * The most permits a {@link Algorithm#CONCURRENCY concurrency} bucket holds per key, 10 000: each permit in
+     * flight is a lease the store keeps (a member of a sorted set, an element of a row's array) and every take reads
+     * them, so their number bounds that call's work.
+     */
+    public static final long MAX_PERMITS = 10_000;
+
+    /**
+     * The longest lease of a {@link Algorithm#CONCURRENCY concurrency} bucket's permit, one hour: a replica that dies
+     * mid-call holds its permits until their leases end, so a lease is the longest a dead replica takes from the
+     * others; a call that runs longer renews its lease while it runs.
+     */
+    public static final Duration MAX_LEASE = Duration.ofHours(1);
+
     private static final long MICROS_PER_SECOND = 1_000_000;
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
@@ -126,7 +140,50 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
             limits = List.copyOf(sorted);
         }
         checkCalendar(name, limits, algorithm);
+        checkConcurrency(name, limits, algorithm);
         burst = checkedBurst(name, limits, algorithm, burst);
+    }
+
+    // A concurrency bucket's one "window" is its lease time: one number of permits, held for a lease at a time.
+    private static void checkConcurrency(String name, List<Limit> limits, Algorithm algorithm) {
+        if (algorithm != Algorithm.CONCURRENCY) {
+            return;
+        }
+        Limit permits = limits.get(0);
+        if (limits.size() > 1) {
+            throw new IllegalArgumentException("bucket '" + name + "': a concurrency bucket has one limit (its "
+                    + "permits) and one lease, not " + limits.size() + " windows; limit a rate with a second bucket "
+                    + "on the same method");
+        }
+        if (permits.isCalendar()) {
+            throw new IllegalArgumentException("bucket '" + name + "': a concurrency bucket's lease is a duration, "
+                    + "not a calendar period (" + permits.windowName() + ")");
+        }
+        if (permits.limit() > MAX_PERMITS) {
+            throw new IllegalArgumentException("bucket '" + name + "': a concurrency bucket holds at most "
+                    + MAX_PERMITS + " permits per key, was " + permits.limit());
+        }
+        if (permits.window().compareTo(MAX_LEASE) > 0) {
+            throw new IllegalArgumentException("bucket '" + name + "': a permit's lease is at most " + MAX_LEASE
+                    + ", was " + permits.window() + "; a longer call renews its lease while it runs");
+        }
+    }
+
+    /**
+     * A {@link Algorithm#CONCURRENCY concurrency} bucket: at most {@code permits} calls per key in flight at once,
+     * each holding a permit leased for {@code lease} and renewed while it runs (docs/guide.md#concurrency-limits).
+     *
+     * @param name     the bucket's name, matching {@code [a-z0-9][a-z0-9-]{0,63}}
+     * @param permits  calls in flight per key, from 1 to {@link #MAX_PERMITS}
+     * @param lease    how long a permit is held without renewal: whole seconds, from 1 s to {@link #MAX_LEASE}; a
+     *                 replica that dies mid-call frees its permits within it
+     * @param onOutage what to decide when the store cannot answer: {@link OutagePolicy#FALLBACK} keeps
+     *                 {@code permits} per process
+     * @return the bucket, {@link #NO_PLAN}, in UTC
+     * @throws IllegalArgumentException if a value is out of range; the message names the bucket and the value
+     */
+    public static Bucket concurrency(String name, long permits, Duration lease, OutagePolicy onOutage) {
+        return new Bucket(name, List.of(limit(name, permits, lease)), onOutage, Algorithm.CONCURRENCY, 0, NO_PLAN);
     }
 
     /**
@@ -366,11 +423,15 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
     /**
      * The largest cost one call may have: the smallest capacity of the bucket's windows (a cost above it could
      * never be allowed): for a token bucket, the {@link #burst()} of the shortest window and every longer window's
-     * limit; for a fixed or sliding window, the smallest limit.
+     * limit; for a fixed or sliding window, the smallest limit; for a {@link Algorithm#CONCURRENCY concurrency}
+     * bucket 1, since a call holds one permit.
      *
      * @return attempts, at least 1
      */
     public long largestCost() {
+        if (algorithm == Algorithm.CONCURRENCY) {
+            return 1;
+        }
         long smallest = Long.MAX_VALUE;
         for (int i = 0; i < limits.size(); i++) {
             smallest = Math.min(smallest, capacity(i));
@@ -391,6 +452,19 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
     /** {@return whether the bucket counts as a sliding window} */
     public boolean isSlidingWindow() {
         return algorithm == Algorithm.SLIDING_WINDOW;
+    }
+
+    /** {@return whether the bucket limits the calls in flight ({@link Algorithm#CONCURRENCY}), not a rate} */
+    public boolean isConcurrency() {
+        return algorithm == Algorithm.CONCURRENCY;
+    }
+
+    /**
+     * {@return a {@link Algorithm#CONCURRENCY concurrency} bucket's lease: how long a permit is held without renewal
+     * (its one window's length)}
+     */
+    public Duration lease() {
+        return limits.get(0).window();
     }
 
     /** {@return whether the bucket has more than one window} */

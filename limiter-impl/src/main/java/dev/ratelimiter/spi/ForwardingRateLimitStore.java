@@ -10,8 +10,8 @@ import java.util.Optional;
  * A store that hands every call to another, unchanged and on the caller's thread: the base of a store that adds
  * something around one (counts its round trips, moves its calls out of a transaction, traces them), which overrides
  * only the methods it adds to. Every method of {@link RateLimitStore} is forwarded, those the interface gives a
- * default too, so the wrapped store's own batching, refunds, parts and {@link #close()} stay in force; a method
- * added to the interface is added here as well ({@code ForwardingRateLimitStoreTest} fails until it is). Answers
+ * default too, so the wrapped store's own batching, refunds, permits, parts and {@link #close()} stay in force; a
+ * method added to the interface is added here as well ({@code ForwardingRateLimitStoreTest} fails until it is). Answers
  * and exceptions pass through as the wrapped store gives them. Thread-safe when the wrapped store is.
  *
  * <p>Decisions come by two methods: {@link #consume} (one call, alone) and {@link #consumeEach} (the calls
@@ -54,6 +54,21 @@ public abstract class ForwardingRateLimitStore implements RateLimitStore {
     @Override
     public void refund(List<StoreRefund> refunds) throws StoreException {
         delegate.refund(refunds);
+    }
+
+    @Override
+    public long[] take(StorePermit permit) throws StoreException {
+        return delegate.take(permit);
+    }
+
+    @Override
+    public void giveBack(List<StorePermit> permits) throws StoreException {
+        delegate.giveBack(permits);
+    }
+
+    @Override
+    public long[] renew(List<StorePermit> permits) throws StoreException {
+        return delegate.renew(permits);
     }
 
     @Override

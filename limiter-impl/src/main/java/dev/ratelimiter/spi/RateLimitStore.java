@@ -35,6 +35,10 @@ import java.util.Optional;
  * every store decides alike; only then is c added to every window's {@code cur}, atomically. A refused item counts
  * nothing and opens no window.
  *
+ * <p>A store whose provider declares {@link dev.ratelimiter.Algorithm#CONCURRENCY} keeps a concurrency bucket's
+ * permits apart from counters ({@link #take}, {@link #giveBack}, {@link #renew}); {@link #consume} is never called
+ * with such a bucket, and {@link #reset} clears its permits too.
+ *
  * <p>Implementations are thread-safe. They never see a key in clear ({@link StoreItem#key()} is hashed).
  */
 public interface RateLimitStore extends AutoCloseable {
@@ -124,6 +128,54 @@ public interface RateLimitStore extends AutoCloseable {
      */
     default void refund(List<StoreRefund> refunds) throws StoreException {
         throw new UnsupportedOperationException(getClass().getName() + " gives no counts back");
+    }
+
+    /**
+     * Takes a permit of a {@link dev.ratelimiter.Algorithm#CONCURRENCY concurrency} bucket, atomically, in one round
+     * trip (docs/stores.md#permits). Called only when the provider's {@link RateLimitStoreProvider#algorithms()}
+     * include {@code CONCURRENCY}.
+     *
+     * <p>The rule, on the store's own clock: the key's permits whose lease has ended (its deadline at or before now)
+     * are removed first; then, if the permit's id is already held, its lease is renewed and it is allowed (a take
+     * sent twice takes one permit); else, if fewer than the bucket's {@link dev.ratelimiter.Bucket#limit()} are
+     * held, the permit is added with a lease ending {@link StorePermit#leaseMillis()} from now, else it is refused and
+     * nothing changes but the removal. A {@link StorePermit#isCheck() check} adds nothing and is allowed iff a take
+     * would be. What the store keeps for the key outlives no lease: it is gone, or swept, once every lease ended.
+     *
+     * @param permit the permit, its key hashed
+     * @return three numbers: {@code 1} if allowed else {@code 0}; the permits held after this call; the permits whose
+     *         lease had ended and were removed by it (a sign of a dead replica or too short a lease)
+     * @throws StoreException the store failed or its deadline passed; the permit may have been taken (its lease then
+     *                        ends unrenewed)
+     */
+    default long[] take(StorePermit permit) throws StoreException {
+        throw new UnsupportedOperationException(getClass().getName() + " limits no concurrency");
+    }
+
+    /**
+     * Gives permits back, in one round trip where the store can: each permit's id is removed from its key's permits.
+     * Idempotent: a permit given back twice, or whose lease ended, or never taken, changes nothing, so the permits
+     * held never drop below those really held. Called only as {@link #take} is.
+     *
+     * @param permits one or more permits, keys hashed
+     * @throws StoreException the store failed: the library drops them, and each ends with its lease
+     */
+    default void giveBack(List<StorePermit> permits) throws StoreException {
+        throw new UnsupportedOperationException(getClass().getName() + " limits no concurrency");
+    }
+
+    /**
+     * Renews the leases of permits still in flight, in one round trip where the store can: a permit still held gets
+     * a lease ending {@link StorePermit#leaseMillis()} from now on the store's clock; one whose lease ended, and was
+     * removed or is past its deadline, is not taken again. Called only as {@link #take} is, for the calls that have
+     * run for a third of their lease.
+     *
+     * @param permits one or more permits, keys hashed
+     * @return for each permit, in order, {@code 1} if it was held and is renewed, {@code 0} if its lease had ended
+     * @throws StoreException the store failed: the library tries again at the next renewal, within the lease
+     */
+    default long[] renew(List<StorePermit> permits) throws StoreException {
+        throw new UnsupportedOperationException(getClass().getName() + " limits no concurrency");
     }
 
     /**

@@ -31,7 +31,10 @@ public interface RateLimitStoreProvider {
      * The algorithms this store decides ({@code ratelimiter.buckets.<name>.algorithm}): a bucket on another one fails
      * the deployment, naming the bucket's property and this store. The default, for a store written before the
      * library had algorithms, is {@link Algorithm#FIXED_WINDOW} only; a store that declares more decides each
-     * {@link StoreItem} by its bucket's {@link Bucket#algorithm()} ({@link RateLimitStore#consume} says how).
+     * {@link StoreItem} by its bucket's {@link Bucket#algorithm()} ({@link RateLimitStore#consume} says how). One
+     * that declares {@link Algorithm#CONCURRENCY} keeps permits ({@link RateLimitStore#take},
+     * {@link RateLimitStore#giveBack}, {@link RateLimitStore#renew}); a concurrency bucket
+     * ({@code ratelimiter.buckets.<name>.concurrency}) on another store fails the deployment alike.
      *
      * @return one or more algorithms
      */

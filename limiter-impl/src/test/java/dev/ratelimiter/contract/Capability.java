@@ -21,6 +21,9 @@ public enum Capability {
     /** {@link Algorithm#SLIDING_WINDOW} among the provider's {@link RateLimitStoreProvider#algorithms()}. */
     SLIDING_WINDOW("sliding windows", "RateLimitStoreProvider.algorithms() without SLIDING_WINDOW"),
 
+    /** Concurrency limits, permits with leases: {@link Algorithm#CONCURRENCY} among the provider's algorithms. */
+    CONCURRENCY("concurrency limits", "RateLimitStoreProvider.algorithms() without CONCURRENCY"),
+
     /** Counts given back: the provider's {@link RateLimitStoreProvider#refunds()} is true. */
     REFUNDS("refunds", "RateLimitStoreProvider.refunds() false"),
 
@@ -53,6 +56,9 @@ public enum Capability {
         }
         if (algorithms.contains(Algorithm.SLIDING_WINDOW)) {
             declared.add(SLIDING_WINDOW);
+        }
+        if (algorithms.contains(Algorithm.CONCURRENCY)) {
+            declared.add(CONCURRENCY);
         }
         if (provider.refunds()) {
             declared.add(REFUNDS);

@@ -75,6 +75,16 @@ abstract class ContractCases {
         return contract.slidingWindow(name, limits);
     }
 
+    /** A concurrency bucket unique to this case and run. */
+    protected Bucket concurrencyBucket(String name, long permits, Duration lease) {
+        return contract.concurrencyBucket(name, permits, lease);
+    }
+
+    /** A second replica's limiter on the same store ({@link RateLimiterContract#replica()}). */
+    protected Limiter replica() {
+        return contract.replica();
+    }
+
     static Limit limit(long limit, Duration window) {
         return new Limit(limit, window);
     }

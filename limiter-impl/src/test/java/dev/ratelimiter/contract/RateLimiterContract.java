@@ -80,6 +80,20 @@ public abstract class RateLimiterContract {
         return Map.of();
     }
 
+    /**
+     * A second replica's limiter on the same store, built once per case that asks for it: a chain of its own whose
+     * store shares this one's state (another client of the same server). The default is the limiter under test
+     * itself, for a store whose state lives in this process (in memory, one process is one replica).
+     */
+    protected Limiter replica() {
+        return limiter;
+    }
+
+    /** A concurrency bucket unique to this case and run, {@link OutagePolicy#FALLBACK}. */
+    protected Bucket concurrencyBucket(String name, long permits, Duration lease) {
+        return Bucket.concurrency(name + "-" + run, permits, lease, OutagePolicy.FALLBACK);
+    }
+
     /** How time passes; the manual clock by default. */
     protected ContractTime time() {
         return ContractTime.manual(clock);
@@ -190,6 +204,14 @@ public abstract class RateLimiterContract {
     @DisplayName("settings changed")
     class SettingsChanged extends SettingsChangeCases {
         SettingsChanged() {
+            super(RateLimiterContract.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("concurrency limits")
+    class ConcurrencyLimits extends PermitCases {
+        ConcurrencyLimits() {
             super(RateLimiterContract.this);
         }
     }

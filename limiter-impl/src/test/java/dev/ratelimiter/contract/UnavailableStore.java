@@ -3,6 +3,7 @@ package dev.ratelimiter.contract;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.Verdict;
+import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
 
 import java.time.Duration;
@@ -24,5 +25,20 @@ public final class UnavailableStore implements Limiter {
     @Override
     public boolean refund(List<StoreRefund> refunds) {
         return false; // the store is down: what it was given back is dropped
+    }
+
+    @Override
+    public Verdict take(StorePermit permit) {
+        return Verdict.unavailable(permit.bucket().limit(), Duration.ZERO);
+    }
+
+    @Override
+    public boolean giveBack(List<StorePermit> permits) {
+        return false; // the store is down: each permit it held ends with its lease
+    }
+
+    @Override
+    public boolean[] renew(List<StorePermit> permits) {
+        return null; // unknown: the store cannot be asked
     }
 }

@@ -118,6 +118,10 @@ class ForwardingRateLimitStoreTest {
         if (type == String.class) {
             return new String("key");
         }
+        if (type == StorePermit.class) {
+            return new StorePermit(dev.ratelimiter.Bucket.concurrency("exports", 2, java.time.Duration.ofSeconds(30),
+                    dev.ratelimiter.OutagePolicy.FALLBACK), "key", 7);
+        }
         throw new AssertionError("an argument of " + type + ": give one here");
     }
 }

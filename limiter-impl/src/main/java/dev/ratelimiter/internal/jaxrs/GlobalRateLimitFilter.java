@@ -144,12 +144,17 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
         };
         Supplier<Verdict> decision;
         FailureCounting counting = settings.counting(bucket);
-        if (counting.failuresOnly()) {
+        if (counting.failuresOnly() || bucket.isConcurrency()) {
             // Given back by RefundResponseFilter once the response's status is known
-            // (docs/guide.md#counting-failures-only)
+            // (docs/guide.md#counting-failures-only); a permit whatever the status, or at the request's end if no
+            // response is filtered (docs/guide.md#concurrency-limits)
             List<CountedCall> counted = new ArrayList<>(1);
-            request.setProperty(RefundResponseFilter.COUNTED, new RefundResponseFilter.Pending(counting, counted,
-                    verdicts.replacer(bucket)));
+            RefundResponseFilter.Pending pending = new RefundResponseFilter.Pending(counting, counted,
+                    verdicts.replacer(bucket));
+            request.setProperty(RefundResponseFilter.COUNTED, pending);
+            if (bucket.isConcurrency()) {
+                identity.applied().atEnd(() -> pending.givenBack(decider));
+            }
             decision = () -> decider.decide(bucket, key, 1, counted);
         } else {
             decision = () -> decider.decide(bucket, key, 1);

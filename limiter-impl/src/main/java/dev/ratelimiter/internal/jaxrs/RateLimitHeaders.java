@@ -71,7 +71,9 @@ public final class RateLimitHeaders {
         for (Applied a : applied) {
             for (Limit limit : a.bucket().limits()) {
                 separate(value).append('"').append(itemName(a.bucket(), limit)).append("\";q=").append(limit.limit());
-                if (!limit.isCalendar()) {
+                // A calendar period has no fixed length, and a concurrency bucket counts calls in flight, not a
+                // window: the draft makes w optional
+                if (!limit.isCalendar() && !a.bucket().isConcurrency()) {
                     value.append(";w=").append(limit.windowSeconds());
                 }
             }

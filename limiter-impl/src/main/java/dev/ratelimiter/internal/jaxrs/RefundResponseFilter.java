@@ -15,13 +15,16 @@ import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.ext.Provider;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
  * Gives back the global filter's count of a request whose response did not fail, for a global bucket that counts
  * failures only ({@code ratelimiter.buckets.api-anonymous.count=failures}; docs/guide.md#counting-failures-only): a
  * status outside the bucket's {@code failure-statuses} (400 to 599 by default) is a success. A request the filter
- * refused counted nothing, and left nothing here. Once given back, the RateLimit headers report it.
+ * refused counted nothing, and left nothing here. Once given back, the RateLimit headers report it. A global bucket that
+ * limits concurrency ({@code ratelimiter.buckets.api-authenticated.concurrency}) has its permit given back here, before
+ * the response's body is written (docs/guide.md#concurrency-limits).
  */
 @Provider
 @ApplicationScoped
@@ -41,7 +44,28 @@ public class RefundResponseFilter implements ContainerResponseFilter {
      * @param counted  the counted call, or empty when nothing was counted
      * @param recorder records the verdict the headers report, replacing the decision's
      */
-    record Pending(FailureCounting counting, List<CountedCall> counted, Consumer<Verdict> recorder) {
+    record Pending(FailureCounting counting, List<CountedCall> counted, Consumer<Verdict> recorder,
+                   AtomicBoolean ended) {
+
+        Pending(FailureCounting counting, List<CountedCall> counted, Consumer<Verdict> recorder) {
+            this(counting, counted, recorder, new AtomicBoolean());
+        }
+
+        /**
+         * Gives back a concurrency bucket's permit, once, whatever the status: what the response filter does, and the
+         * request's end if no response was filtered.
+         *
+         * @return whether the counted call was a permit
+         */
+        boolean givenBack(RateLimitDecider decider) {
+            if (counted.isEmpty() || !counted.get(0).isPermit()) {
+                return false;
+            }
+            if (ended.compareAndSet(false, true)) {
+                decider.refund(counted);
+            }
+            return true;
+        }
     }
 
     @Override
@@ -50,6 +74,9 @@ public class RefundResponseFilter implements ContainerResponseFilter {
             return;
         }
         request.removeProperty(COUNTED); // registered twice (scanning and RateLimiterFeature): give back once
+        if (pending.givenBack(decider)) {
+            return;
+        }
         if (!pending.counted().isEmpty() && !pending.counting().failedWith(response.getStatus())
                 && decider.refund(pending.counted())) {
             CountedCall call = pending.counted().get(0);

@@ -61,11 +61,15 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
      */
     abstract void registerBackend(String backend, BooleanSupplier degraded);
 
+    /** Registers a gauge of {@code series}, read when scraped, with its description and unit. */
+    abstract void gauge(Series series, java.util.function.LongSupplier value, String... tags);
+
     @Override
     public final void register(Collection<Bucket> buckets, Map<String, Set<String>> plans, String backend,
                                BooleanSupplier degraded) {
         for (Bucket bucket : buckets) {
-            byBucket.put(bucket.name(), new BucketSeries(bucket.name(), plans.getOrDefault(bucket.name(), Set.of())));
+            byBucket.put(bucket.name(), new BucketSeries(bucket.name(), plans.getOrDefault(bucket.name(), Set.of()),
+                    bucket.isConcurrency()));
         }
         errors.put(backend, counter(Series.BACKEND_ERRORS, "backend", backend));
         planCacheHits = counter(Series.PLAN_CACHE, "result", "hit");
@@ -147,6 +151,22 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
     }
 
     @Override
+    public final void permitsInFlight(Bucket bucket, int delta) {
+        BucketSeries series = byBucket.get(bucket.name());
+        if (series != null && series.inFlight != null) {
+            series.inFlight.addAndGet(delta);
+        }
+    }
+
+    @Override
+    public final void expiredLeases(Bucket bucket, long count) {
+        BucketSeries series = byBucket.get(bucket.name());
+        if (series != null && series.expiredLeases != null) {
+            add(series.expiredLeases, count);
+        }
+    }
+
+    @Override
     public final void planMiss(Bucket bucket, PlanMiss reason) {
         BucketSeries series = byBucket.get(bucket.name());
         if (series != null) {
@@ -196,10 +216,12 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
         final C settled;
         final C settlementsDropped;
         final C settledCost;
+        final java.util.concurrent.atomic.AtomicLong inFlight; // a concurrency bucket's only, as expiredLeases
+        final C expiredLeases;
         final Map<PlanMiss, C> planMisses = new EnumMap<>(PlanMiss.class);
         final AtomicInteger late = new AtomicInteger();
 
-        BucketSeries(String bucket, Set<String> declared) {
+        BucketSeries(String bucket, Set<String> declared, boolean concurrency) {
             this.bucket = bucket;
             Set<String> labels = new LinkedHashSet<>();
             labels.add(Bucket.NO_PLAN);
@@ -218,6 +240,14 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
             settled = counter(Series.SETTLEMENTS, "bucket", bucket, "outcome", "settled");
             settlementsDropped = counter(Series.SETTLEMENTS, "bucket", bucket, "outcome", "dropped");
             settledCost = counter(Series.SETTLED_COST, "bucket", bucket);
+            if (concurrency) {
+                inFlight = new java.util.concurrent.atomic.AtomicLong();
+                gauge(Series.PERMITS_IN_FLIGHT, inFlight::get, "bucket", bucket);
+                expiredLeases = counter(Series.EXPIRED_LEASES, "bucket", bucket);
+            } else {
+                inFlight = null;
+                expiredLeases = null;
+            }
             for (PlanMiss reason : PlanMiss.values()) {
                 planMisses.put(reason, counter(Series.PLAN_MISSES, "bucket", bucket, "reason", reason.tag()));
             }

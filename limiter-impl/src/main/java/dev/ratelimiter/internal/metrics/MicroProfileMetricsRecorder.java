@@ -55,6 +55,11 @@ final class MicroProfileMetricsRecorder extends CounterTableRecorder<Counter> {
     }
 
     @Override
+    void gauge(Series series, java.util.function.LongSupplier value, String... tags) {
+        registry.gauge(metadata(series), value, java.util.function.LongSupplier::getAsLong, tags(tags));
+    }
+
+    @Override
     public void rejectedSettings(java.util.function.IntSupplier count) {
         registry.gauge(metadata(Series.REJECTED_SETTINGS), count, java.util.function.IntSupplier::getAsInt);
     }

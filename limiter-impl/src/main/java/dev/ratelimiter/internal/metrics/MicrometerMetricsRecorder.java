@@ -77,6 +77,11 @@ final class MicrometerMetricsRecorder extends CounterTableRecorder<Counter> {
     }
 
     @Override
+    void gauge(Series series, java.util.function.LongSupplier value, String... tags) {
+        gauge(series, value, java.util.function.LongSupplier::getAsLong, tags);
+    }
+
+    @Override
     public void rejectedSettings(IntSupplier count) {
         gauge(Series.REJECTED_SETTINGS, count, IntSupplier::getAsInt);
     }

@@ -99,6 +99,13 @@ final class OpenTelemetryMetricsRecorder extends CounterTableRecorder<OpenTeleme
     }
 
     @Override
+    void gauge(Series series, java.util.function.LongSupplier value, String... tags) {
+        Attributes attributes = attributes(tags);
+        gauges.add(meter.gaugeBuilder(name(series)).ofLongs().setDescription(series.description())
+                .buildWithCallback(measurement -> measurement.record(value.getAsLong(), attributes)));
+    }
+
+    @Override
     void registerBackend(String backend, BooleanSupplier degraded) {
         Attributes attributes = Attributes.of(AttributeKey.stringKey("backend"), backend);
         backendAttributes.put(backend, attributes);

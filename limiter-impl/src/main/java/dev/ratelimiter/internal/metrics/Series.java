@@ -21,6 +21,11 @@ enum Series {
             + "dropped when the difference from what they reserved could not reach the store", Series.NONE),
     SETTLED_COST("settled_cost", "The costs calls settled after they ran turned out to have, summed per bucket",
             Series.NONE),
+    PERMITS_IN_FLIGHT("permits_in_flight", "Permits this process holds for calls in flight, per concurrency bucket; "
+            + "summed over replicas, the calls in flight of every key", Series.NONE),
+    EXPIRED_LEASES("expired_leases", "Permits of a concurrency bucket whose lease ended before they were given back: "
+            + "found by a take (a replica died or paused) or by this process's renewal (a call outlived its lease)",
+            Series.NONE),
     PLAN_MISSES("plan_misses", "Calls of a bucket with a plan resolver that got the bucket's own limits, per "
             + "reason: none (no plan), undeclared (a plan the bucket does not declare), error (the resolver threw), "
             + "unfit (explicit limits that do not fit the bucket)", Series.NONE),

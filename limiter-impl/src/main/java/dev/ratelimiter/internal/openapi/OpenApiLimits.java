@@ -159,7 +159,8 @@ public final class OpenApiLimits {
 
     /**
      * One bucket as {@code x-ratelimit} lists it: {@code bucket}, {@code source}, {@code key} (when known),
-     * {@code limits} ({@code limit} per {@code window}), {@code algorithm}, {@code burst} (token buckets),
+     * {@code limits} ({@code limit} per {@code window}; a concurrency bucket's {@code concurrency} and {@code lease}
+     * instead), {@code algorithm}, {@code burst} (token buckets),
      * {@code on-outage}, {@code plans} and {@code plan-resolver} (where declared).
      */
     static Map<String, Object> describe(DocumentedLimits.Limit limit) {
@@ -186,6 +187,13 @@ public final class OpenApiLimits {
 
     private static Map<String, Object> limitsOf(Bucket bucket) {
         Map<String, Object> described = new LinkedHashMap<>();
+        if (bucket.isConcurrency()) {
+            // calls in flight, not a rate: no window to list (docs/guide.md#concurrency-limits)
+            described.put("concurrency", bucket.limit());
+            described.put("lease", bucket.lease().toString());
+            described.put("algorithm", bucket.algorithm().configName());
+            return described;
+        }
         List<Map<String, Object>> windows = new ArrayList<>();
         for (Limit limit : bucket.limits()) {
             Map<String, Object> window = new LinkedHashMap<>();

@@ -42,6 +42,17 @@ class RateLimitHeadersTest {
     }
 
     @Test
+    @DisplayName("a concurrency bucket: q its permits and no w (it counts calls in flight, not a window); r the permits "
+            + "free and t 1, the wait its refusal states")
+    void concurrencyBucket() {
+        Bucket exports = Bucket.concurrency("exports", 2, Duration.ofSeconds(30), OutagePolicy.FALLBACK);
+        Applied busy = new Applied(exports, dev.ratelimiter.internal.core.verdict.Permits.verdict(exports, false, 2));
+        assertThat(RateLimitHeaders.policy(List.of(busy, anonymous)))
+                .isEqualTo("\"exports\";q=2, \"api-anonymous\";q=120;w=60");
+        assertThat(RateLimitHeaders.rateLimit(List.of(busy))).isEqualTo("\"exports\";r=0;t=1");
+    }
+
+    @Test
     @DisplayName("several policies form one list, in the order they were consulted; t rounds up")
     void severalPolicies() {
         assertThat(RateLimitHeaders.policy(List.of(anonymous, login)))

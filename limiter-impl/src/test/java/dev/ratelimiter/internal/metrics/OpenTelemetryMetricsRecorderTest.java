@@ -179,10 +179,14 @@ class OpenTelemetryMetricsRecorderTest {
     @DisplayName("every instrument carries its series' description; counts and the flag have no unit, the call "
             + "timer is in seconds; counts are monotonic sums, the flag a gauge, the timer a histogram")
     void descriptionsUnitsAndTypes() {
-        recorder.register(List.of(login), Map.of(), "valkey", degraded::get);
+        Bucket exports = Bucket.concurrency("exports", 2, Duration.ofSeconds(30), OutagePolicy.FALLBACK);
+        recorder.register(List.of(login, exports), Map.of(), "valkey", degraded::get);
         recorder.rejectedSettings(() -> 2);
         recorder.backendCall("valkey", 1_000);
+        recorder.permitsInFlight(exports, 1);
         Map<String, MetricData> metrics = collect();
+        assertThat(metrics.get("rate_limiter.permits_in_flight").getLongGaugeData().getPoints())
+                .singleElement().satisfies(point -> assertThat(point.getValue()).isEqualTo(1));
         assertThat(metrics.get("rate_limiter.rejected_settings").getLongGaugeData().getPoints())
                 .singleElement().satisfies(point -> assertThat(point.getValue()).isEqualTo(2));
 
@@ -192,7 +196,8 @@ class OpenTelemetryMetricsRecorderTest {
             assertThat(metric.getUnit()).as(series.name()).isEqualTo(series == Series.BACKEND ? "s" : "");
             assertThat(metric.getInstrumentationScopeInfo().getName()).isEqualTo("dev.ratelimiter");
             MetricDataType expected = series == Series.BACKEND ? MetricDataType.HISTOGRAM
-                    : series == Series.DEGRADED || series == Series.REJECTED_SETTINGS ? MetricDataType.LONG_GAUGE
+                    : series == Series.DEGRADED || series == Series.REJECTED_SETTINGS
+                    || series == Series.PERMITS_IN_FLIGHT ? MetricDataType.LONG_GAUGE
                     : MetricDataType.LONG_SUM;
             assertThat(metric.getType()).as(series.name()).isEqualTo(expected);
             if (expected == MetricDataType.LONG_SUM) {

@@ -117,6 +117,18 @@ class OpenApiLimitsTest {
     }
 
     @Test
+    @DisplayName("a concurrency bucket in x-ratelimit: its calls in flight and lease instead of limits, as it counts no "
+            + "window")
+    void concurrencyBucket() {
+        dev.ratelimiter.Bucket exports = dev.ratelimiter.Bucket.concurrency("exports", 2, java.time.Duration.ofSeconds(30),
+                dev.ratelimiter.OutagePolicy.FALLBACK);
+        assertThat(OpenApiLimits.describe(new dev.ratelimiter.internal.cdi.openapi.DocumentedLimits.Limit(exports,
+                "RateLimited", "resolver", true, Map.of(), null))).isEqualTo(Map.of("bucket", "exports", "source",
+                "RateLimited", "key", "resolver", "concurrency", 2L, "lease", "PT30S", "algorithm", "concurrency",
+                "on-outage", "fallback"));
+    }
+
+    @Test
     @DisplayName("x-ratelimit names each bucket in decision order: global filter first, its limits and ISO-8601 "
             + "windows, algorithm, burst, plans and plan resolver")
     void extension() {

@@ -24,6 +24,7 @@ public final class AppliedLimits {
 
     private final List<Applied> applied = new ArrayList<>(2);
     private List<Consumer<OptionalLong>> awaitingCost; // null until a settled call waits for the response header
+    private List<Runnable> atEnd; // null until the global filter takes a permit
 
     AppliedLimits() {
     }
@@ -46,6 +47,36 @@ public final class AppliedLimits {
             }
         }
         applied.add(new Applied(bucket, verdict));
+    }
+
+    /**
+     * Runs {@code action} when the request ends, if nothing ran it before: the global filter's permit of a concurrency
+     * bucket, given back by the response filter, or at the request's end when no response was filtered (an error
+     * no exception mapper answered), so no permit outlives its request (docs/guide.md#concurrency-limits).
+     */
+    public synchronized void atEnd(Runnable action) {
+        if (atEnd == null) {
+            atEnd = new ArrayList<>(1);
+        }
+        atEnd.add(action);
+    }
+
+    /** The request ended: runs what {@link #atEnd} left, once; never throws. */
+    void end() {
+        List<Runnable> actions;
+        synchronized (this) {
+            actions = atEnd;
+            atEnd = null;
+        }
+        if (actions != null) {
+            for (Runnable action : actions) {
+                try {
+                    action.run();
+                } catch (RuntimeException e) {
+                    // the request has ended: a permit not given back ends with its lease
+                }
+            }
+        }
     }
 
     /**

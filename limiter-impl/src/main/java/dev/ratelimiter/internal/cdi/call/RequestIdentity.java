@@ -1,5 +1,6 @@
 package dev.ratelimiter.internal.cdi.call;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.RequestScoped;
 
 import java.util.Optional;
@@ -59,5 +60,11 @@ public class RequestIdentity {
     /** The client address key, once the filter has run. */
     public Optional<String> clientAddress() {
         return Optional.ofNullable(clientAddress);
+    }
+
+    /** The request ended: what it left to its end runs ({@link AppliedLimits#atEnd}). */
+    @PreDestroy
+    void ended() {
+        applied.end();
     }
 }

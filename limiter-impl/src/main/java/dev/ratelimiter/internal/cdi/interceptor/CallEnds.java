@@ -25,7 +25,7 @@ import java.util.function.BiConsumer;
  * (docs/guide.md#costs-settled-after-the-call), the one the method gave ({@link SettledCalls}), else its cost
  * resolver's, else, for a call in an HTTP request, the response header {@code X-RateLimit-Cost} once the response is
  * filtered, else what it reserved. One store round trip for all of a call's corrections; the request's RateLimit
- * headers then report them.
+ * headers then report them. A concurrency bucket's permit is given back, whatever the outcome.
  */
 @ApplicationScoped
 public class CallEnds {
@@ -122,6 +122,11 @@ public class CallEnds {
         List<Settlement> settlements = new ArrayList<>(counted.size());
         List<CountedCall> awaiting = new ArrayList<>(0);
         for (CountedCall call : counted) {
+            if (call.isPermit()) {
+                // a concurrency bucket's permit goes back however the call ended (docs/guide.md#concurrency-limits)
+                settlements.add(new Settlement(call, call.cost(), false));
+                continue;
+            }
             int index = indexOf(limits, call.bucket());
             RateLimitedMethodCache.BoundLimit limit = limits.get(index);
             if (limit.counting().failuresOnly()) {

@@ -40,7 +40,8 @@ final class MutinyResults {
      * @param blocking     whether the decision makes a network round trip, so must leave an event loop
      * @param proceed      runs the method, returning its {@code Uni} or {@code Multi}
      * @param outcome      told, once the subscription's {@code Uni} or {@code Multi} ends, its item and failure
-     *                     with that subscription's counted calls; not told of a cancellation, whose calls stay
+     *                     with that subscription's counted calls; of a cancellation, with its permits only
+     *                     (a concurrency bucket's, given back), whose other calls stay
      *                     counted (docs/guide.md#counting-failures-only)
      */
     static Object defer(ResultType type, Function<List<CountedCall>, RuntimeException> decision,
@@ -73,6 +74,8 @@ final class MutinyResults {
                         (failure, cancelled) -> {
                             if (!cancelled) {
                                 outcome.ended(counted, null, failure);
+                            } else {
+                                cancelled(counted, outcome);
                             }
                         });
             });
@@ -85,8 +88,20 @@ final class MutinyResults {
                 uni = Uni.createFrom().failure(e);
             }
             return counted == null || counted.isEmpty() ? uni
-                    : uni.onItemOrFailure().invoke((item, failure) -> outcome.ended(counted, item, failure));
+                    : uni.onItemOrFailure().invoke((item, failure) -> outcome.ended(counted, item, failure))
+                    .onCancellation().invoke(() -> cancelled(counted, outcome));
         });
+    }
+
+    /**
+     * A cancelled subscription: its counts stay as they were, but a concurrency bucket's permits are given back,
+     * since no call runs for them any more (docs/guide.md#concurrency-limits).
+     */
+    private static void cancelled(List<CountedCall> counted, Outcome outcome) {
+        List<CountedCall> permits = counted.stream().filter(CountedCall::isPermit).toList();
+        if (!permits.isEmpty()) {
+            outcome.ended(permits, null, new java.util.concurrent.CancellationException("subscription cancelled"));
+        }
     }
 
     private static void settle(UniEmitter<? super List<CountedCall>> emitter,

@@ -108,6 +108,27 @@ public record RateLimitedMethod(List<Limit> limits, int keyParameter, KeyNormali
             count = count == null ? RateLimited.Count.BUCKET : count;
         }
 
+        /**
+         * What a concurrency bucket's {@code @RateLimited} must not say (docs/guide.md#concurrency-limits): a call
+         * holds one permit, given back when it ends, so it has no cost to settle, no failure to keep counted, and
+         * cost 0 would take none.
+         */
+        public Optional<String> concurrencyProblem() {
+            if (settle) {
+                return Optional.of("settle = true on a concurrency bucket, whose calls hold one permit each; remove "
+                        + "settle, or settle on a rate bucket of the same method");
+            }
+            if (count == RateLimited.Count.FAILURES) {
+                return Optional.of("count = FAILURES on a concurrency bucket, whose permits are given back when every "
+                        + "call ends; remove count");
+            }
+            if (cost == 0) {
+                return Optional.of("cost = 0 on a concurrency bucket would take no permit; remove cost (a call holds "
+                        + "one permit)");
+            }
+            return Optional.empty();
+        }
+
         /** A limit whose cost is fixed before the call. */
         public Limit(String bucketName, KeySource source, List<KeySource> fallback, ResolverName resolver,
                      long cost, RateLimited.Count count, PlanResolverName planResolver) {

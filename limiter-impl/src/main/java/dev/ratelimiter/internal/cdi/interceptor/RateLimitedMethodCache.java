@@ -46,9 +46,12 @@ public class RateLimitedMethodCache {
             this(bucket, limit, resolver, counting, planner, null);
         }
 
-        /** Whether the call is kept once counted, to be corrected when it ends: failures only, or settled. */
+        /**
+         * Whether the call is kept once counted, to be corrected when it ends: failures only, or settled; or a
+         * concurrency bucket's permit, given back when it ends.
+         */
         public boolean kept() {
-            return counting.failuresOnly() || limit.settle();
+            return counting.failuresOnly() || limit.settle() || bucket.isConcurrency();
         }
 
         /** A limit without a plan resolver. */

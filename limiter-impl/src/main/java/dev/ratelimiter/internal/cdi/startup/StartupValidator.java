@@ -176,6 +176,9 @@ public class StartupValidator {
                                         + limit.cost() + ") on " + RateLimitedMethod.describe(beanClass, method)
                                         + ": " + RateLimitDecider.costProblem(bucket.get(), limit.cost()));
                             }
+                            if (bucket.isPresent() && bucket.get().isConcurrency()) {
+                                limit.concurrencyProblem().ifPresent(problem -> problems.add(where + ": " + problem));
+                            }
                             if (bucket.isPresent() && limit.cost() >= 0) {
                                 problems.addAll(planCosts(limit, settings, RateLimitedMethod.describe(beanClass,
                                         method)));

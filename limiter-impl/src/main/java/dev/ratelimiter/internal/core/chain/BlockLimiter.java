@@ -9,6 +9,7 @@ import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.internal.core.monitor.DecisionMarks;
 import dev.ratelimiter.internal.core.settings.BlockSettings;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
 
 import java.time.Duration;
@@ -239,6 +240,22 @@ public final class BlockLimiter implements BatchingLimiter {
     @Override
     public boolean refund(List<StoreRefund> refunds) {
         return chain.refund(refunds);
+    }
+
+    /** Permits pass through: a concurrency bucket has no block (its settings refuse one). */
+    @Override
+    public Verdict take(StorePermit permit) {
+        return chain.take(permit);
+    }
+
+    @Override
+    public boolean giveBack(List<StorePermit> permits) {
+        return chain.giveBack(permits);
+    }
+
+    @Override
+    public boolean[] renew(List<StorePermit> permits) {
+        return chain.renew(permits);
     }
 
     /**

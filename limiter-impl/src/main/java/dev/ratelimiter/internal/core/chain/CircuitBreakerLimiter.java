@@ -6,6 +6,7 @@ import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.settings.BreakerSettings;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
 import dev.ratelimiter.spi.StoreParts;
 
@@ -149,6 +150,38 @@ public final class CircuitBreakerLimiter implements BatchingLimiter, AutoCloseab
      * @param items one or more items, keys hashed
      * @return one verdict per decided item, in order
      */
+    /** A take through the breaker: refused as {@code UNAVAILABLE} while the key's part is open, else counted. */
+    @Override
+    public Verdict take(StorePermit permit) {
+        Part part = partOf(permit.bucket(), permit.key());
+        if (part.open.get()) {
+            return Verdict.unavailable(permit.bucket().limit(), part.untilNextProbe());
+        }
+        Verdict verdict = store.take(permit);
+        part.record(verdict.outcome() == Verdict.Outcome.UNAVAILABLE);
+        return verdict;
+    }
+
+    /** Permits of a part that is open are not sent (false): each ends with its lease. */
+    @Override
+    public boolean giveBack(List<StorePermit> permits) {
+        List<StorePermit> reachable = permits.stream()
+                .filter(permit -> !partOf(permit.bucket(), permit.key()).open.get()).toList();
+        boolean given = reachable.isEmpty() || store.giveBack(reachable);
+        return given && reachable.size() == permits.size();
+    }
+
+    /** Unknown ({@code null}) while a part of one of the permits is open: asked again at the next renewal. */
+    @Override
+    public boolean[] renew(List<StorePermit> permits) {
+        for (StorePermit permit : permits) {
+            if (partOf(permit.bucket(), permit.key()).open.get()) {
+                return null;
+            }
+        }
+        return store.renew(permits);
+    }
+
     @Override
     public Verdict[] consumeAll(List<StoreItem> items) {
         if (whole != null) {

@@ -10,6 +10,7 @@ import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.DenyCacheSettings;
 import dev.ratelimiter.internal.core.verdict.Verdicts;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
 
 import java.time.Duration;
@@ -234,6 +235,22 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
             forget(refund.bucket(), refund.key());
         }
         return store.refund(refunds);
+    }
+
+    /** Permits pass through: no refusal of a permit is kept: one frees whenever a call ends. */
+    @Override
+    public Verdict take(StorePermit permit) {
+        return store.take(permit);
+    }
+
+    @Override
+    public boolean giveBack(List<StorePermit> permits) {
+        return store.giveBack(permits);
+    }
+
+    @Override
+    public boolean[] renew(List<StorePermit> permits) {
+        return store.renew(permits);
     }
 
     /** Removes every refusal whose time has passed; never throws. */

@@ -41,10 +41,11 @@ import java.util.stream.Collectors;
  * @param marks     which buckets the fallback decided, or a block refused, on the deciding thread, for the trace port
  * @param blocking  whether a decision may wait on the network or a lock ({@link RateLimitStore#blocking()})
  * @param shutdown  what the chain opened, in close order
+ * @param permits   the concurrency buckets' permits this process holds, renewed through the chain
  */
 public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKeyHasher keys, ShadowMode shadow,
                               KeyListsByBucket lists, OutageStatistics outages, DecisionMarks marks,
-                              boolean blocking, Shutdown shutdown) {
+                              boolean blocking, Shutdown shutdown, PermitRenewal permits) {
 
     private static final System.Logger LOG = System.getLogger(LimiterAssembly.class.getName());
 
@@ -58,6 +59,7 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
         Objects.requireNonNull(outages, "outages");
         Objects.requireNonNull(marks, "marks");
         Objects.requireNonNull(shutdown, "shutdown");
+        Objects.requireNonNull(permits, "permits");
     }
 
     /**
@@ -145,9 +147,10 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
         BackendMonitor monitor = new BackendMonitor(settings.backend(), clock, metrics);
         monitor.onChange(onChange);
         Shutdown shutdown = new Shutdown();
+        PermitRenewal permits = new PermitRenewal(clock, metrics);
         if (!settings.enabled()) {
             return new LimiterAssembly(new DisabledLimiter(), monitor, keys, shadow, lists, outages, marks, false,
-                    shutdown);
+                    shutdown, permits);
         }
         MemoryRateLimiter memory = new MemoryRateLimiter(clock, settings.memoryMaxKeys());
         shutdown.then(new PeriodicSweeper(memory, settings.memorySweepInterval()));
@@ -173,8 +176,10 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
         }
         CompositeOutageListener listeners = new CompositeOutageListener(List.of(outages, metrics, marks));
         if (store.isEmpty()) {
-            return new LimiterAssembly(new BlockLimiter(new OutagePolicyLimiter(memory, Optional.empty(), listeners),
-                    settings.blocks(), marks), monitor, keys, shadow, lists, outages, marks, false, shutdown);
+            BlockLimiter limiter = new BlockLimiter(new OutagePolicyLimiter(memory, Optional.empty(), listeners),
+                    settings.blocks(), marks);
+            return new LimiterAssembly(limiter, monitor, keys, shadow, lists, outages, marks, false, shutdown,
+                    renewing(permits, limiter, shutdown));
         }
         SharedStoreChain chain;
         try {
@@ -188,8 +193,18 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
         shutdown.first(chain.breaker());
         chain.denyCache().ifPresent(refusals -> shutdown.then(new PeriodicSweeper(refusals,
                 settings.memorySweepInterval())));
-        return new LimiterAssembly(new BlockLimiter(chain.limiter(), settings.blocks(), marks), monitor, keys, shadow,
-                lists, outages, marks,
-                store.get().blocking(), shutdown);
+        BlockLimiter limiter = new BlockLimiter(chain.limiter(), settings.blocks(), marks);
+        return new LimiterAssembly(limiter, monitor, keys, shadow, lists, outages, marks, store.get().blocking(),
+                shutdown, renewing(permits, limiter, shutdown));
+    }
+
+    /**
+     * The permits' renewal through the whole chain; it stops first when the application stops, before the store's
+     * client closes (a permit left then ends with its lease).
+     */
+    private static PermitRenewal renewing(PermitRenewal permits, Limiter chain, Shutdown shutdown) {
+        permits.renewThrough(chain);
+        shutdown.first(permits);
+        return permits;
     }
 }

@@ -8,6 +8,7 @@ import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
 import dev.ratelimiter.internal.core.monitor.OutageListener;
 import dev.ratelimiter.internal.core.verdict.Verdicts;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
 
 import java.util.Arrays;
@@ -169,6 +170,76 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
      *         another policy was lost): in an outage, a {@code FALLBACK} bucket's refunds reach the fallback, which
      *         is then the one deciding
      */
+    /**
+     * Takes a permit from the store; when it cannot answer, the bucket's policy decides: {@code FALLBACK} takes it
+     * from the per-process fallback (so each process keeps the limit on its own), {@code FAIL_OPEN} lets the call
+     * run without a permit ({@link #counted} is then false: nothing to give back), {@code FAIL_CLOSED} refuses.
+     */
+    @Override
+    public Verdict take(StorePermit permit) {
+        Verdict verdict = store.take(permit);
+        if (verdict.outcome() != Verdict.Outcome.UNAVAILABLE) {
+            return verdict;
+        }
+        Bucket bucket = permit.bucket();
+        switch (bucket.onOutage()) {
+            case FAIL_CLOSED:
+                listener.failClosed(bucket);
+                return verdict;
+            case FALLBACK:
+                if (fallback.isPresent()) {
+                    Verdict decided = fallback.get().take(permit);
+                    if (decided.outcome() != Verdict.Outcome.UNAVAILABLE) {
+                        listener.fallback(bucket);
+                        return decided;
+                    }
+                }
+                return failOpen(bucket, listener);
+            case FAIL_OPEN:
+            default:
+                return failOpen(bucket, listener);
+        }
+    }
+
+    /**
+     * Gives permits back to the store and, for {@code FALLBACK} buckets, to the fallback, which may hold them from an
+     * outage (a give-back of a permit not held changes nothing, so neither needs to know where it was taken).
+     */
+    @Override
+    public boolean giveBack(List<StorePermit> permits) {
+        boolean allCarried = false;
+        if (fallback.isPresent()) {
+            List<StorePermit> carried = permits.stream()
+                    .filter(permit -> permit.bucket().onOutage() == OutagePolicy.FALLBACK).toList();
+            if (!carried.isEmpty()) {
+                fallback.get().giveBack(carried);
+            }
+            allCarried = carried.size() == permits.size();
+        }
+        boolean stored = store.giveBack(permits);
+        return stored || allCarried;
+    }
+
+    /**
+     * Renews each permit where it may be held: the store and, for a {@code FALLBACK} bucket, the fallback. A permit
+     * is held if either holds it; {@code null} (unknown) when the store could not be asked.
+     */
+    @Override
+    public boolean[] renew(List<StorePermit> permits) {
+        boolean[] carried = null;
+        if (fallback.isPresent() && permits.stream().anyMatch(p -> p.bucket().onOutage() == OutagePolicy.FALLBACK)) {
+            carried = fallback.get().renew(permits);
+        }
+        boolean[] held = store.renew(permits);
+        if (held == null || carried == null) {
+            return held;
+        }
+        for (int i = 0; i < held.length; i++) {
+            held[i] |= carried[i] && permits.get(i).bucket().onOutage() == OutagePolicy.FALLBACK;
+        }
+        return held;
+    }
+
     @Override
     public boolean refund(List<StoreRefund> refunds) {
         boolean allCarried = false;

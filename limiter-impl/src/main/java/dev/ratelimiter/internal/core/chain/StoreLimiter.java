@@ -9,6 +9,8 @@ import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.StoreAnswers;
 import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.internal.core.verdict.Permits;
+import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
 
 import java.time.Duration;
@@ -167,6 +169,73 @@ public final class StoreLimiter implements BatchingLimiter {
             metrics.backendCall(backend, System.nanoTime() - start);
         }
         return false;
+    }
+
+    /**
+     * Takes a permit in one {@link RateLimitStore#take} call; the leases the store found ended are counted in the
+     * metrics. A failure, or an answer that does not fit, is {@code UNAVAILABLE}.
+     */
+    @Override
+    public Verdict take(StorePermit permit) {
+        long start = System.nanoTime();
+        try {
+            long[] answer = store.take(permit);
+            Verdict verdict = Permits.fromAnswer(permit.bucket(), answer);
+            long expired = Permits.expired(answer);
+            if (expired > 0) {
+                metrics.expiredLeases(permit.bucket(), expired);
+            }
+            return verdict;
+        } catch (StoreException e) {
+            monitor.failure(e.getCause());
+        } catch (RuntimeException e) {
+            monitor.failure(e);
+        } finally {
+            metrics.backendCall(backend, System.nanoTime() - start);
+        }
+        return Verdict.unavailable(permit.bucket().limit(), Duration.ZERO);
+    }
+
+    /** Gives permits back in one {@link RateLimitStore#giveBack} call; false if the store failed. */
+    @Override
+    public boolean giveBack(List<StorePermit> permits) {
+        long start = System.nanoTime();
+        try {
+            store.giveBack(permits);
+            return true;
+        } catch (StoreException e) {
+            monitor.failure(e.getCause());
+        } catch (RuntimeException e) {
+            monitor.failure(e);
+        } finally {
+            metrics.backendCall(backend, System.nanoTime() - start);
+        }
+        return false;
+    }
+
+    /** Renews leases in one {@link RateLimitStore#renew} call; {@code null} if the store failed. */
+    @Override
+    public boolean[] renew(List<StorePermit> permits) {
+        long start = System.nanoTime();
+        try {
+            long[] answer = store.renew(permits);
+            if (answer.length != permits.size()) {
+                throw new IllegalStateException("the store answered " + answer.length + " numbers to a renewal of "
+                        + permits.size() + " permits");
+            }
+            boolean[] held = new boolean[answer.length];
+            for (int i = 0; i < held.length; i++) {
+                held[i] = answer[i] == 1;
+            }
+            return held;
+        } catch (StoreException e) {
+            monitor.failure(e.getCause());
+        } catch (RuntimeException e) {
+            monitor.failure(e);
+        } finally {
+            metrics.backendCall(backend, System.nanoTime() - start);
+        }
+        return null;
     }
 
     /** The store, for the breaker's probe and parts. */

@@ -126,15 +126,18 @@ public class RateLimitDecider {
         String key = path.assembly().keys().counterKey(namespace, normalized);
         long decidedAt = counted != null ? source.clock().millis() : 0;
         DecisionReports.arm(path);
-        Verdict verdict = path.assembly().limiter().consume(bucket, key, cost);
+        Verdict verdict = bucket.isConcurrency()
+                ? PermitTakes.take(path, bucket, key, cost, decidedAt, counted)
+                : path.assembly().limiter().consume(bucket, key, cost);
         boolean fallback = DecisionReports.fellBack(path, bucket);
-        if (counted != null) {
+        if (counted != null && !bucket.isConcurrency()) {
             keepCounted(path, new StoreItem(bucket, key, cost), verdict, decidedAt, counted);
         }
         if (listing == Listing.ALLOWED && !verdict.isAllowed()) {
             return DecisionReports.allowListed(path, bucket, verdict, fallback);
         }
-        return settle(path, bucket, namespace, normalized, key, cost, counted == null, verdict, fallback);
+        return settle(path, bucket, namespace, normalized, key, cost, counted == null && !bucket.isConcurrency(),
+                verdict, fallback);
     }
 
     /** Adds the call to {@code counted} if the chain counted it somewhere, so it has something to give back. */
@@ -209,6 +212,9 @@ public class RateLimitDecider {
         for (int i = 0; i < count; i++) {
             Bucket bucket = buckets.get(i);
             checkCost(bucket, costs[i]);
+            if (bucket.isConcurrency() && costs[i] > 0 && counted == null) {
+                throw PermitTakes.noPermitsHere(bucket); // before anything is counted
+            }
             normalized[i] = KeyNormalizer.normalize(keys.get(i).raw(), keys.get(i).normalization());
             listings[i] = DecisionReports.listing(path, bucket, normalized[i], keys.get(i).normalization());
             if (listings[i] == Listing.DENIED && decidable == count) {
@@ -220,27 +226,40 @@ public class RateLimitDecider {
         Verdict[] verdicts = new Verdict[count];
         int done = 0;
         long decidedAt = counted != null ? source.clock().millis() : 0;
+        int permitsFrom = counted != null ? counted.size() : 0; // this call's permits, given back if it is refused
         while (done < decidable) {
             DecisionReports.arm(path);
-            Verdict[] decided = BatchingLimiter.consumeAll(path.assembly().limiter(),
-                    done == 0 && decidable == count ? items : items.subList(done, decidable));
+            // A concurrency bucket's permit is a take of its own; the rate buckets between two are decided together
+            int end = done;
+            while (end < decidable && !buckets.get(end).isConcurrency()) {
+                end++;
+            }
+            StoreItem first = items.get(done);
+            Verdict[] decided = end == done
+                    ? new Verdict[] {PermitTakes.take(path, first.bucket(), first.key(), first.cost(), decidedAt,
+                            counted)}
+                    : BatchingLimiter.consumeAll(path.assembly().limiter(),
+                            done == 0 && end == count ? items : items.subList(done, end));
             for (Verdict verdict : decided) {
                 StoreItem item = items.get(done);
+                boolean permit = item.bucket().isConcurrency();
                 boolean fallback = DecisionReports.fellBack(path, item.bucket());
-                if (counted != null && kept[done]) {
+                if (counted != null && kept[done] && !permit) {
                     keepCounted(path, item, verdict, decidedAt, counted);
                 }
                 Verdict answer = listings[done] == Listing.ALLOWED && !verdict.isAllowed()
                         ? DecisionReports.allowListed(path, item.bucket(), verdict, fallback)
                         : settle(path, item.bucket(), keys.get(done).namespace(), normalized[done], item.key(),
-                                item.cost(), kept == null || !kept[done], verdict, fallback);
+                                item.cost(), !permit && (kept == null || !kept[done]), verdict, fallback);
                 verdicts[done++] = answer;
                 if (answer.outcome() != Verdict.Outcome.ALLOWED) {
+                    PermitTakes.refused(path, counted, permitsFrom);
                     return done == count ? verdicts : Arrays.copyOf(verdicts, done);
                 }
             }
         }
         if (decidable < count) {
+            PermitTakes.refused(path, counted, permitsFrom);
             verdicts[done++] = DecisionReports.denyListed(path, buckets.get(decidable));
         }
         return done == count ? verdicts : Arrays.copyOf(verdicts, done);
@@ -324,8 +343,9 @@ public class RateLimitDecider {
         if (listing == Listing.DENIED) {
             return DecisionReports.refusal(bucket);
         }
-        Verdict verdict = path.assembly().limiter().consume(bucket,
-                path.assembly().keys().counterKey(KeyNamespace.APPLICATION, normalized), 0);
+        String key = path.assembly().keys().counterKey(KeyNamespace.APPLICATION, normalized);
+        Verdict verdict = bucket.isConcurrency() ? PermitTakes.take(path, bucket, key, 0, 0, null)
+                : path.assembly().limiter().consume(bucket, key, 0);
         return listing == Listing.ALLOWED && !verdict.isAllowed() ? DecisionReports.letThrough(verdict) : verdict;
     }
 
@@ -343,8 +363,9 @@ public class RateLimitDecider {
     /** The message for a cost out of range, without the caller's place. */
     public static String costProblem(Bucket bucket, long cost) {
         return "cost " + cost + " is out of range for bucket '" + bucket.name() + "': from 0 to "
-                + bucket.largestCost() + (bucket.isTokenBucket() ? " (the bucket's smallest capacity: its burst, or a "
-                + "longer window's limit)" : " (the bucket's smallest limit)");
+                + bucket.largestCost() + (bucket.isConcurrency() ? " (a call of a concurrency bucket holds one permit)"
+                : bucket.isTokenBucket() ? " (the bucket's smallest capacity: its burst, or a longer window's limit)"
+                : " (the bucket's smallest limit)");
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.ratelimiter.internal.core.decision;
 
 import dev.ratelimiter.internal.core.verdict.Refunds;
+import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
 
 import java.util.ArrayList;
@@ -10,7 +11,8 @@ import java.util.List;
  * Corrects counted calls once they have run, in one store round trip where the store allows it: a failures-only
  * bucket's successful call given back (docs/guide.md#counting-failures-only), a call's cost settled after it ran
  * (docs/guide.md#costs-settled-after-the-call). Each goes to the windows it was counted in, never to a later one, as
- * a refund of the difference ({@link Refunds#settlement}): a negative one is a debit.
+ * a refund of the difference ({@link Refunds#settlement}): a negative one is a debit. A concurrency bucket's permit
+ * kept for the call is given back, in a round trip of its own ({@link PermitTakes#giveBack}).
  */
 final class Settlements {
 
@@ -34,11 +36,17 @@ final class Settlements {
         DecisionPath path = source.path();
         long now = source.clock().millis();
         List<StoreRefund> refunds = new ArrayList<>(settlements.size());
+        List<StorePermit> permits = new ArrayList<>(0);
         for (Settlement settlement : settlements) {
             CountedCall call = settlement.call();
+            if (call.isPermit()) {
+                permits.add(call.storePermit());
+                continue;
+            }
             Refunds.settlement(call.bucket(), call.key(), call.cost(), settlement.settled(), call.verdict(),
                     now - call.decidedAtMillis()).ifPresent(refunds::add);
         }
+        boolean returned = PermitTakes.giveBack(path, permits);
         boolean given = true;
         if (!refunds.isEmpty()) {
             try {
@@ -48,12 +56,15 @@ final class Settlements {
             }
         }
         for (Settlement settlement : settlements) {
+            if (settlement.call().isPermit()) {
+                continue;
+            }
             if (settlement.refund()) {
                 path.metrics().refund(settlement.call().bucket(), given);
             } else {
                 path.metrics().settlement(settlement.call().bucket(), settlement.settled(), given);
             }
         }
-        return given;
+        return given && returned;
     }
 }

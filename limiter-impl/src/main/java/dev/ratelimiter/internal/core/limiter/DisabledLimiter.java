@@ -3,6 +3,7 @@ package dev.ratelimiter.internal.core.limiter;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.verdict.Verdicts;
+import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
 
 import java.util.List;
@@ -26,5 +27,22 @@ public final class DisabledLimiter implements Limiter {
     @Override
     public boolean refund(List<StoreRefund> refunds) {
         return true; // nothing was counted, so nothing to give back
+    }
+
+    @Override
+    public Verdict take(StorePermit permit) {
+        return Verdicts.untouched(permit.bucket()); // no permit is held, so none is given back
+    }
+
+    @Override
+    public boolean giveBack(List<StorePermit> permits) {
+        return true;
+    }
+
+    @Override
+    public boolean[] renew(List<StorePermit> permits) {
+        boolean[] held = new boolean[permits.size()];
+        java.util.Arrays.fill(held, true);
+        return held;
     }
 }

@@ -2,6 +2,7 @@ package dev.ratelimiter.internal.core.limiter;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
+import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
 
 import java.util.List;
@@ -69,4 +70,42 @@ public interface Limiter {
      *         Never throws for a store failure.
      */
     boolean refund(List<StoreRefund> refunds);
+
+    /**
+     * Takes a permit of a concurrency bucket (docs/guide.md#concurrency-limits), by the store SPI's rule
+     * ({@link dev.ratelimiter.spi.RateLimitStore#take}): allowed while fewer than the bucket's limit are held for the
+     * key. A decorator passes it on.
+     *
+     * @param permit the permit, its key hashed; {@link StorePermit#CHECK} counts without taking
+     * @return ALLOWED (taken) or DENIED, with the permits left; {@link Verdict.Outcome#UNAVAILABLE} when the backend
+     *         failed. Never throws for a backend failure.
+     * @throws UnsupportedOperationException from a limiter that keeps no permits (a test's)
+     */
+    default Verdict take(StorePermit permit) {
+        throw new UnsupportedOperationException(getClass().getName() + " keeps no permits");
+    }
+
+    /**
+     * Gives permits back, in one store round trip where there is a store; idempotent
+     * ({@link dev.ratelimiter.spi.RateLimitStore#giveBack}). A decorator passes them on to every limiter that may
+     * hold them (the store and the fallback).
+     *
+     * @param permits one or more permits this process took
+     * @return false if they could not reach the store (each then ends with its lease); never throws for a store
+     *         failure
+     */
+    default boolean giveBack(List<StorePermit> permits) {
+        throw new UnsupportedOperationException(getClass().getName() + " keeps no permits");
+    }
+
+    /**
+     * Renews the leases of permits still in flight ({@link dev.ratelimiter.spi.RateLimitStore#renew}).
+     *
+     * @param permits one or more permits this process holds
+     * @return for each permit, in order, whether it is still held; {@code null} when the store could not be asked
+     *         (unknown: asked again at the next renewal). Never throws for a store failure.
+     */
+    default boolean[] renew(List<StorePermit> permits) {
+        throw new UnsupportedOperationException(getClass().getName() + " keeps no permits");
+    }
 }

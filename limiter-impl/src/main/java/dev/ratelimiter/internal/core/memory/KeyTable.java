@@ -119,6 +119,9 @@ final class KeyTable {
                             : new TokenBucketCell(bucket);
                     case SLIDING_WINDOW -> bucket.hasSeveralWindows() ? new LockedSlidingWindows(bucket)
                             : new SlidingWindowCell(bucket);
+                    // the decision path takes a concurrency bucket's permits (MemoryPermits), never counts them
+                    case CONCURRENCY -> throw new IllegalArgumentException("bucket '" + bucket.name()
+                            + "' limits concurrency; its permits are taken, not counted");
                 };
                 state = states.putIfAbsent(key, fresh);
                 if (state == null) {

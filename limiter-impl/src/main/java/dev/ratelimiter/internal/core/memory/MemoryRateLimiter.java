@@ -7,6 +7,7 @@ import dev.ratelimiter.spi.Sweepable;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.time.ForwardOnlyClock;
 import dev.ratelimiter.internal.core.limiter.Limiter;
+import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
 import dev.ratelimiter.internal.core.verdict.Verdicts;
 import dev.ratelimiter.internal.core.verdict.FixedWindows;
@@ -69,6 +70,7 @@ public final class MemoryRateLimiter implements Limiter, Sweepable {
     private final int maxKeysPerBucket;
     private final CalendarPeriods periods = new CalendarPeriods();
     private final Map<String, KeyTable> buckets = new ConcurrentHashMap<>();
+    private final MemoryPermits permits;
     // The key table of the bucket used last. Plain, not volatile: KeyTable's fields are final, so a thread that reads
     // a stale or racing value still sees a whole object, and a miss only costs the map lookup.
     private KeyTable recent;
@@ -84,6 +86,7 @@ public final class MemoryRateLimiter implements Limiter, Sweepable {
             throw new IllegalArgumentException("maxKeysPerBucket must be at least 1, was " + maxKeysPerBucket);
         }
         this.maxKeysPerBucket = maxKeysPerBucket;
+        this.permits = new MemoryPermits(this.clock, maxKeysPerBucket);
     }
 
     @Override
@@ -262,8 +265,34 @@ public final class MemoryRateLimiter implements Limiter, Sweepable {
         }
     }
 
+    /**
+     * Takes a permit of a concurrency bucket, exactly: at most its limit per key in this process, whatever the
+     * threads ({@link MemoryPermits}), leases timed on this limiter's clock.
+     */
+    @Override
+    public Verdict take(StorePermit permit) {
+        return permits.take(permit);
+    }
+
+    @Override
+    public boolean giveBack(List<StorePermit> given) {
+        permits.giveBack(given);
+        return true;
+    }
+
+    @Override
+    public boolean[] renew(List<StorePermit> held) {
+        return permits.renew(held);
+    }
+
+    /** The permits held for a key of a concurrency bucket (ended leases not yet dropped included); 0 for none. */
+    public int heldPermits(String bucketName, String key) {
+        return permits.held(bucketName, key);
+    }
+
     @Override
     public void reset(Bucket bucket, String key) {
+        permits.reset(bucket.name(), key);
         KeyTable keys = buckets.get(bucket.name());
         if (keys == null) {
             return;
@@ -281,7 +310,7 @@ public final class MemoryRateLimiter implements Limiter, Sweepable {
         for (KeyTable keys : buckets.values()) {
             swept += keys.sweep(now);
         }
-        return swept;
+        return swept + permits.sweep();
     }
 
     /** Live counters of a bucket (including ended windows not yet swept); 0 for a bucket never used. */

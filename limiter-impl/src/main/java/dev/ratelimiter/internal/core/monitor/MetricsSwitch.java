@@ -97,6 +97,16 @@ public final class MetricsSwitch implements RateLimiterMetrics {
     }
 
     @Override
+    public void permitsInFlight(Bucket bucket, int delta) {
+        target.permitsInFlight(bucket, delta);
+    }
+
+    @Override
+    public void expiredLeases(Bucket bucket, long count) {
+        target.expiredLeases(bucket, count);
+    }
+
+    @Override
     public void planMiss(Bucket bucket, PlanMiss reason) {
         target.planMiss(bucket, reason);
     }

@@ -111,6 +111,26 @@ public interface RateLimiterMetrics extends OutageListener {
     }
 
     /**
+     * The permits this process holds for calls in flight of a concurrency bucket changed
+     * (docs/guide.md#concurrency-limits): a permit taken (+1), given back or lost with its lease (-1).
+     *
+     * @param bucket the concurrency bucket
+     * @param delta  +1 or -1
+     */
+    default void permitsInFlight(Bucket bucket, int delta) {
+    }
+
+    /**
+     * Leases of a concurrency bucket's permits found ended: by a take in the store (another replica's, which died or
+     * paused, or this one's), or by this process's renewal of a call still running.
+     *
+     * @param bucket the concurrency bucket
+     * @param count  1 or more
+     */
+    default void expiredLeases(Bucket bucket, long count) {
+    }
+
+    /**
      * Why a call of a bucket with a plan resolver got the bucket's own limits (docs/plans.md), the
      * {@code reason} tag of {@code rate_limiter_plan_misses_total}.
      */

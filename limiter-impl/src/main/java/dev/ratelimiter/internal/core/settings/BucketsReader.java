@@ -41,6 +41,7 @@ final class BucketsReader {
     private final PropertyValues values;
     private final LimitsParser limitsParser;
     private final List<String> problems;
+    private final ConcurrencyReader concurrency;
     private final Set<String> shadowBuckets = new TreeSet<>();
     private final Map<String, FailureCounting> counting = new TreeMap<>();
     private final Map<String, KeyLists> lists = new TreeMap<>();
@@ -55,6 +56,7 @@ final class BucketsReader {
         this.propertyNames = propertyNames;
         this.values = values;
         this.limitsParser = new LimitsParser(values, problems);
+        this.concurrency = new ConcurrencyReader(values, problems);
         this.problems = problems;
     }
 
@@ -86,8 +88,16 @@ final class BucketsReader {
             Optional<String> limitText = values.text(base + "limit");
             Optional<String> windowText = values.text(base + "window");
             Optional<String> limitsText = values.text(base + "limits");
+            Optional<String> concurrencyText = values.text(base + "concurrency");
             List<Limit> limits;
-            if (limitsText.isPresent()) {
+            if (concurrencyText.isPresent()) {
+                // concurrency wins over limit, window and limits, as limits wins over the other two: the library's
+                // own microprofile-config.properties gives the global filter's buckets a limit and a window
+                limits = concurrency.limits(base, name, concurrencyText.get());
+                if (limits == null) {
+                    continue;
+                }
+            } else if (limitsText.isPresent()) {
                 // limits wins over limit and window, so it can replace the one window the library's own
                 // microprofile-config.properties gives the global filter's buckets
                 // (docs/guide.md#several-windows-per-bucket)
@@ -112,7 +122,7 @@ final class BucketsReader {
                 }
             }
             boolean shadow = shadowMode(base + "mode");
-            Algorithm algorithm = algorithm(base + "algorithm");
+            Algorithm algorithm = concurrencyText.isPresent() ? Algorithm.CONCURRENCY : algorithm(base + "algorithm");
             Optional<String> burstText = values.text(base + "burst");
             long burst = 0;
             if (burstText.isPresent()) {
@@ -140,8 +150,14 @@ final class BucketsReader {
                     if (!keyLists.isEmpty()) {
                         lists.put(name, keyLists);
                     }
-                    block(base).ifPresent(block -> blocks.put(name, block));
+                    Optional<BlockSettings> block = block(base);
+                    block.ifPresent(settings -> blocks.put(name, settings));
                     FailureCounting failures = counting(base);
+                    if (algorithm == Algorithm.CONCURRENCY && !concurrency.fits(base, name, block, failures)) {
+                        blocks.remove(name);
+                        buckets.remove(name);
+                        continue;
+                    }
                     if (!failures.equals(FailureCounting.ALL)) {
                         counting.put(name, failures);
                     }
@@ -203,10 +219,13 @@ final class BucketsReader {
         }
         Optional<Algorithm> algorithm = Algorithm.ofConfigName(text.get().strip()
                 .toLowerCase(Locale.ROOT));
-        if (algorithm.isEmpty()) {
+        if (algorithm.isEmpty() || algorithm.get() == Algorithm.CONCURRENCY) {
             problems.add(property + ": '" + text.get() + "' is not an algorithm; use "
-                    + java.util.Arrays.stream(Algorithm.values()).map(Algorithm::configName)
-                    .collect(java.util.stream.Collectors.joining(", ")).replaceFirst(", ([^,]*)$", " or $1"));
+                    + java.util.Arrays.stream(Algorithm.values()).filter(a -> a != Algorithm.CONCURRENCY)
+                    .map(Algorithm::configName)
+                    .collect(java.util.stream.Collectors.joining(", ")).replaceFirst(", ([^,]*)$", " or $1")
+                    + (algorithm.isPresent() ? "; limit concurrency with " + property.replaceFirst("algorithm$",
+                    "concurrency") + " instead" : ""));
             return null;
         }
         return algorithm.get();

@@ -175,6 +175,19 @@ public final class PropertyTable {
     /** A token bucket's capacity, the shortest window's ({@link Bucket#burst()}); unset: that window's limit. */
     public static final Property BUCKET_BURST = wholeNumber(BUCKET + "burst", null, 1, Bucket.MAX_LIMIT);
 
+    /**
+     * A concurrency bucket's permits: calls in flight per key (docs/guide.md#concurrency-limits), 1 to
+     * {@link Bucket#MAX_PERMITS}; set, it makes the bucket a concurrency bucket, and wins over {@code limit},
+     * {@code window} and {@code limits}, as {@code limits} wins over the other two.
+     */
+    public static final Property BUCKET_CONCURRENCY = wholeNumber(BUCKET + "concurrency", null, 1, Bucket.MAX_PERMITS);
+    /**
+     * How long a concurrency bucket's permit is held without renewal: whole seconds, 1 second to
+     * {@link Bucket#MAX_LEASE}. A replica that dies mid-call frees its permits within it.
+     */
+    public static final Property BUCKET_LEASE = duration(BUCKET + "lease", Duration.ofSeconds(30),
+            Duration.ofSeconds(1), Bucket.MAX_LEASE);
+
     /** The IANA time zone of the bucket's calendar window ({@link dev.ratelimiter.CalendarWindow}). */
     public static final Property BUCKET_ZONE = text(BUCKET + "zone", "UTC");
 
@@ -226,7 +239,7 @@ public final class PropertyTable {
 
     /** Every row, in the reference's order. */
     public static final List<Property> ALL = List.of(ENABLED, BACKEND, BUCKET_LIMIT, BUCKET_WINDOW, BUCKET_LIMITS,
-            BUCKET_ON_OUTAGE, BUCKET_MODE, BUCKET_ALGORITHM, BUCKET_BURST, BUCKET_ZONE, BUCKET_ALLOW, BUCKET_DENY,
+            BUCKET_ON_OUTAGE, BUCKET_MODE, BUCKET_ALGORITHM, BUCKET_BURST, BUCKET_CONCURRENCY, BUCKET_LEASE, BUCKET_ZONE, BUCKET_ALLOW, BUCKET_DENY,
             BUCKET_BLOCK, BUCKET_BLOCK_MAX, BUCKET_BLOCK_FORGET_AFTER, BUCKET_COUNT, BUCKET_FAILURE_EXCEPTIONS,
             BUCKET_FAILURE_STATUSES, BUCKET_PLANS, PLAN_LIMIT, PLAN_LIMITS, PLAN_BURST, BUCKET_PLAN_RESOLVER,
             API_ENABLED, API_PATH_PREFIXES, API_KEY_RESOLVER, TRUSTED_PROXIES,

@@ -63,6 +63,9 @@ public final class Verdicts {
      * @return ALLOWED, with {@link Verdict#windows()} when the bucket has several windows
      */
     public static Verdict untouched(Bucket bucket) {
+        if (bucket.isConcurrency()) {
+            return Permits.untouched(bucket);
+        }
         if (bucket.isSlidingWindow()) {
             return SlidingWindows.untouched(bucket);
         }

@@ -41,7 +41,8 @@ class StartupValidatorTest {
             Map.entry("ratelimiter.buckets.login.limit", "5"),
             Map.entry("ratelimiter.buckets.login.window", "PT15M"),
             Map.entry("ratelimiter.buckets.login-address.limit", "20"),
-            Map.entry("ratelimiter.buckets.login-address.window", "PT15M"));
+            Map.entry("ratelimiter.buckets.login-address.window", "PT15M"),
+            Map.entry("ratelimiter.buckets.exports.concurrency", "2"));
     private static final LimiterSettings SETTINGS =
             SettingsReader.read(name -> Optional.ofNullable(PROPERTIES.get(name)), PROPERTIES.keySet());
 
@@ -293,6 +294,46 @@ class StartupValidatorTest {
         public io.smallrye.mutiny.Multi<String> multi(@RateLimitKey String login) {
             return null;
         }
+    }
+
+    static class BadPermits {
+        @RateLimited(bucket = "exports", cost = 2)
+        public void twoPermits(@RateLimitKey String tenant) {
+        }
+
+        @RateLimited(bucket = "exports", cost = 0)
+        public void noPermit(@RateLimitKey String tenant) {
+        }
+
+        @RateLimited(bucket = "exports", settle = true)
+        public void settled(@RateLimitKey String tenant) {
+        }
+
+        @RateLimited(bucket = "exports", count = RateLimited.Count.FAILURES)
+        public void failuresOnly(@RateLimitKey String tenant) {
+        }
+
+        @RateLimited(bucket = "exports")
+        @RateLimited(bucket = "login")
+        public void withARate(@RateLimitKey String tenant) {
+        }
+    }
+
+    @Test
+    @DisplayName("a concurrency bucket's call holds one permit: a cost of 2 or 0, settle and count = FAILURES each fail "
+            + "naming the method and the attribute; beside a rate bucket it is fine")
+    void badPermits() {
+        String type = BadPermits.class.getName();
+        String where = "@RateLimited(bucket = \"exports\") on " + type;
+        assertThat(check(BadPermits.class)).containsExactlyInAnyOrder(
+                "@RateLimited(bucket = \"exports\", cost = 2) on " + type + "#twoPermits(String): cost 2 is out of "
+                        + "range for bucket 'exports': from 0 to 1 (a call of a concurrency bucket holds one permit)",
+                where + "#noPermit(String): cost = 0 on a concurrency bucket would take no permit; remove cost (a "
+                        + "call holds one permit)",
+                where + "#settled(String): settle = true on a concurrency bucket, whose calls hold one permit each; "
+                        + "remove settle, or settle on a rate bucket of the same method",
+                where + "#failuresOnly(String): count = FAILURES on a concurrency bucket, whose permits are given "
+                        + "back when every call ends; remove count");
     }
 
     /** A cost resolver type for the annotations above; never called here. */

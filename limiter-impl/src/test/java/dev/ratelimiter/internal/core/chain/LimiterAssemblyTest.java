@@ -52,7 +52,11 @@ class LimiterAssemblyTest {
             assertThat(assembly.limiter().consume(login, "k").outcome()).isEqualTo(Outcome.ALLOWED);
             assertThat(assembly.limiter().consume(login, "k").outcome()).isEqualTo(Outcome.ALLOWED);
             assertThat(assembly.limiter().consume(login, "k").outcome()).isEqualTo(Outcome.DENIED);
-            assertThat(assembly.shutdown().order()).hasSize(1).allMatch(PeriodicSweeper.class::isInstance);
+            assertThat(assembly.shutdown().order()).as("the permits' renewal, then the memory's sweeper")
+                    .hasSize(2).satisfies(order -> {
+                        assertThat(order.get(0)).isSameAs(assembly.permits());
+                        assertThat(order.get(1)).isInstanceOf(PeriodicSweeper.class);
+                    });
         } finally {
             assembly.shutdown().close();
         }
@@ -76,10 +80,11 @@ class LimiterAssemblyTest {
             assertThat(assembly.limiter().consume(login, "hashed").outcome()).isEqualTo(Outcome.ALLOWED);
             assertThat(store.keys(login)).containsExactly("hashed");
             List<AutoCloseable> order = assembly.shutdown().order();
-            assertThat(order.get(0)).isInstanceOf(CircuitBreakerLimiter.class);
-            assertThat(order.get(1)).isSameAs(context);
+            assertThat(order.get(0)).as("no renewal left to call the store").isSameAs(assembly.permits());
+            assertThat(order.get(1)).isInstanceOf(CircuitBreakerLimiter.class);
+            assertThat(order.get(2)).isSameAs(context);
             assertThat(order.indexOf(store)).isGreaterThan(order.indexOf(context));
-            assertThat(order.subList(2, order.indexOf(store))).allMatch(PeriodicSweeper.class::isInstance);
+            assertThat(order.subList(3, order.indexOf(store))).allMatch(PeriodicSweeper.class::isInstance);
         } finally {
             assembly.shutdown().close();
         }

@@ -205,7 +205,7 @@ class OutagePolicyLimiterTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(Algorithm.class)
+    @EnumSource(value = Algorithm.class, names = "CONCURRENCY", mode = EnumSource.Mode.EXCLUDE) // no count to carry
     @DisplayName("plans: the store's verdicts are carried under the bucket each was decided under, so in an outage the "
             + "fallback goes on from the key's count under its plan, not under the first bucket it saw of that name")
     void carriedUnderTheDecidedPlan(Algorithm algorithm) {

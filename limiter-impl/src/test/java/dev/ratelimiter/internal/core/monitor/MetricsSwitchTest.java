@@ -79,6 +79,8 @@ class MetricsSwitchTest {
             return true;
         } else if (type == long.class) {
             return 1_500L;
+        } else if (type == int.class) {
+            return -1;
         } else if (type == Verdict.Outcome.class) {
             return Verdict.Outcome.DENIED;
         } else if (type == RateLimiterMetrics.PlanMiss.class) {

@@ -361,6 +361,64 @@ class SettingsReaderTest {
     }
 
     @Test
+    @DisplayName("a concurrency bucket: its permits and a lease of 30 s unset; concurrency wins over the limit and "
+            + "window the library's defaults give a global bucket")
+    void concurrency() {
+        properties.put("ratelimiter.buckets.exports.concurrency", "2");
+        properties.put("ratelimiter.buckets.api-anonymous.concurrency", "10");
+        properties.put("ratelimiter.buckets.api-anonymous.limit", "120");
+        properties.put("ratelimiter.buckets.api-anonymous.window", "PT1M");
+        properties.put("ratelimiter.buckets.api-anonymous.lease", "PT2M");
+        LimiterSettings settings = read();
+        assertThat(settings.bucket("exports")).hasValueSatisfying(bucket -> {
+            assertThat(bucket.isConcurrency()).isTrue();
+            assertThat(bucket.limit()).isEqualTo(2);
+            assertThat(bucket.lease()).isEqualTo(Duration.ofSeconds(30));
+        });
+        assertThat(settings.bucket("api-anonymous")).hasValueSatisfying(bucket -> {
+            assertThat(bucket.isConcurrency()).isTrue();
+            assertThat(bucket.limit()).isEqualTo(10);
+            assertThat(bucket.lease()).isEqualTo(Duration.ofMinutes(2));
+        });
+    }
+
+    @Test
+    @DisplayName("a concurrency bucket's bad values fail the start, each naming its property and what to do")
+    void badConcurrency() {
+        properties.put("ratelimiter.buckets.exports.concurrency", "0");
+        assertProblem("ratelimiter.buckets.exports.concurrency: 0 is out of range from 1 to 10000");
+        properties.put("ratelimiter.buckets.exports.concurrency", "10001");
+        assertProblem("ratelimiter.buckets.exports.concurrency: 10001 is out of range from 1 to 10000");
+        properties.put("ratelimiter.buckets.exports.concurrency", "2");
+        properties.put("ratelimiter.buckets.exports.lease", "PT2H");
+        assertProblem("ratelimiter.buckets.exports.lease: 'PT2H' is out of range");
+        properties.put("ratelimiter.buckets.exports.lease", "PT1.5S");
+        assertProblem("ratelimiter.buckets.exports.lease: 'PT1.5S' must be a whole number of seconds");
+        properties.remove("ratelimiter.buckets.exports.lease");
+        properties.put("ratelimiter.buckets.exports.algorithm", "token-bucket");
+        assertProblem("ratelimiter.buckets.exports.algorithm: bucket 'exports' limits concurrency");
+        properties.remove("ratelimiter.buckets.exports.algorithm");
+        properties.put("ratelimiter.buckets.exports.burst", "5");
+        assertProblem("ratelimiter.buckets.exports.burst: bucket 'exports' is a concurrency, which has no burst");
+        properties.remove("ratelimiter.buckets.exports.burst");
+        properties.put("ratelimiter.buckets.exports.block", "PT1H");
+        assertProblem("ratelimiter.buckets.exports.block: bucket 'exports' limits concurrency",
+                "remove ratelimiter.buckets.exports.block");
+        properties.remove("ratelimiter.buckets.exports.block");
+        properties.put("ratelimiter.buckets.exports.count", "failures");
+        assertProblem("ratelimiter.buckets.exports.count: bucket 'exports' limits concurrency",
+                "remove ratelimiter.buckets.exports.count");
+        properties.remove("ratelimiter.buckets.exports.count");
+        properties.remove("ratelimiter.buckets.exports.concurrency");
+        properties.put("ratelimiter.buckets.exports.limit", "2");
+        properties.put("ratelimiter.buckets.exports.window", "PT30S");
+        properties.put("ratelimiter.buckets.exports.algorithm", "concurrency");
+        assertProblem("ratelimiter.buckets.exports.algorithm: 'concurrency' is not an algorithm; use fixed-window, "
+                + "token-bucket or sliding-window; limit concurrency with ratelimiter.buckets.exports.concurrency "
+                + "instead");
+    }
+
+    @Test
     @DisplayName("a block's bad values fail the start, each naming its property and what to set")
     void badBlocks() {
         properties.put("ratelimiter.buckets.login.limit", "5");
