@@ -77,6 +77,11 @@ final class CounterParameters {
         }
     }
 
+    /** Binds {@code :now} at {@code index}: in tests the bound instant; in production no statement has it. */
+    void bindNow(PreparedStatement statement, int index) throws SQLException {
+        setInstant(statement, index, boundNow());
+    }
+
     private Optional<OffsetDateTime> boundNow() {
         return boundClock.map(clock -> OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC));
     }
@@ -269,6 +274,9 @@ final class CounterParameters {
             case FIXED_WINDOW -> FIXED_WINDOW;
             case TOKEN_BUCKET -> TOKEN_BUCKET;
             case SLIDING_WINDOW -> SLIDING_WINDOW;
+            // Never counted: a concurrency bucket's permits have statements of their own (PermitStatements).
+            case CONCURRENCY -> throw new IllegalStateException("bucket '" + bucket.name() + "' limits concurrency: "
+                    + "it has permits, not counters");
         };
     }
 }

@@ -21,7 +21,8 @@ import java.util.Optional;
  * bucket's ({@code consume-token-bucket.sql}), a sliding window's ({@code consume-sliding-window.sql}); so is a fixed
  * window of several windows ({@code consume-fixed-windows.sql}); a check (cost 0) of a fixed window or a token bucket
  * is one read ({@code check.sql}). Token buckets and sliding windows have rows of their own, keyed
- * {@link #TOKEN_KEY_PREFIX} or {@link #SLIDING_KEY_PREFIX} and the hashed key.
+ * {@link #TOKEN_KEY_PREFIX} or {@link #SLIDING_KEY_PREFIX} and the hashed key, and so do a concurrency bucket's
+ * permits, keyed {@link #PERMITS_KEY_PREFIX}, whose statements are {@link PermitStatements}'.
  *
  * <p>The window's time is the database's, one instant per statement ({@code statement_timestamp()}, unlike
  * {@code clock_timestamp()}, does not move between the statement's expressions), written into the text rather than
@@ -56,6 +57,12 @@ final class CounterStatements {
      * {@link #TOKEN_KEY_PREFIX}.
      */
     static final String SLIDING_KEY_PREFIX = "sw:";
+
+    /**
+     * What the row key of a concurrency bucket's permits starts with ({@code permits-take.sql}), for the same reasons
+     * as {@link #TOKEN_KEY_PREFIX}.
+     */
+    static final String PERMITS_KEY_PREFIX = "cp:";
 
     /** The most rows one batch of the sweep deletes ({@link #sweep()}). */
     static final int SWEEP_BATCH = 10_000;
@@ -95,7 +102,7 @@ final class CounterStatements {
      */
     CounterStatements(String table, Optional<InstantSource> boundClock, DecideFunction function) {
         Objects.requireNonNull(boundClock, "boundClock");
-        Map<String, String> values = values(table, boundClock.isPresent() ? BOUND_NOW : DATABASE_NOW);
+        Map<String, String> values = values(table, now(boundClock));
         this.consumeOne = NamedStatement.of(SqlResource.load("consume-fixed-window.sql", values));
         this.consumeSeveral = NamedStatement.of(SqlResource.load("consume-fixed-windows.sql", values));
         this.consumeTokens = NamedStatement.of(SqlResource.load("consume-token-bucket.sql", values));
@@ -112,6 +119,15 @@ final class CounterStatements {
 
     private static Map<String, String> values(String table, String now) {
         return Map.of("table", table, "now", now, "sweep_batch", String.valueOf(SWEEP_BATCH));
+    }
+
+    /**
+     * What a statement's {@code ${now}} stands for: the database's instant in production, {@code :now} in tests.
+     *
+     * @param boundClock empty in production; tests bind instants
+     */
+    static String now(Optional<InstantSource> boundClock) {
+        return boundClock.isPresent() ? BOUND_NOW : DATABASE_NOW;
     }
 
     /**
@@ -143,9 +159,15 @@ final class CounterStatements {
      * ({@link CounterRows#counted}), of a token bucket's one window ({@link CounterRows#tokensCounted}) or of a sliding
      * window's one window ({@link CounterRows#slidingCounted}).
      *
-     * @throws IllegalStateException for a sliding window's check or several windows, which have no such statement
+     * @throws IllegalStateException for a sliding window's check or several windows, which have no such statement,
+     *                               and for a concurrency bucket, whose permits are never counted
+     *                               ({@link PermitStatements})
      */
     NamedStatement forItem(Bucket bucket, long cost) {
+        if (bucket.isConcurrency()) {
+            throw new IllegalStateException("bucket '" + bucket.name() + "' limits concurrency: its permits are "
+                    + "taken and given back, never counted");
+        }
         if (bucket.isSlidingWindow()) {
             if (!hasItemStatement(bucket, cost)) {
                 throw new IllegalStateException("a sliding window's check or several windows have no one-item "
@@ -164,13 +186,15 @@ final class CounterStatements {
 
     /**
      * The row key of {@code key} in {@code bucket}: as given for a fixed window, after {@link #TOKEN_KEY_PREFIX} for
-     * a token bucket, after {@link #SLIDING_KEY_PREFIX} for a sliding window.
+     * a token bucket, after {@link #SLIDING_KEY_PREFIX} for a sliding window, after {@link #PERMITS_KEY_PREFIX} for a
+     * concurrency bucket's permits.
      */
     static String rowKey(Bucket bucket, String key) {
         return switch (bucket.algorithm()) {
             case FIXED_WINDOW -> key;
             case TOKEN_BUCKET -> TOKEN_KEY_PREFIX + key;
             case SLIDING_WINDOW -> SLIDING_KEY_PREFIX + key;
+            case CONCURRENCY -> PERMITS_KEY_PREFIX + key;
         };
     }
 
@@ -196,9 +220,9 @@ final class CounterStatements {
     }
 
     /**
-     * Deletes one (bucket, key)'s rows, its fixed windows', its token bucket's and its sliding window's, whichever
-     * counted it; parameters 1 to 4 are the bucket's name, the key, the key with {@link #TOKEN_KEY_PREFIX} and the
-     * key with {@link #SLIDING_KEY_PREFIX}.
+     * Deletes one (bucket, key)'s rows, its fixed windows', its token bucket's, its sliding window's and its
+     * permits', whichever counted it; parameters 1 to 5 are the bucket's name, the key, the key with
+     * {@link #TOKEN_KEY_PREFIX}, with {@link #SLIDING_KEY_PREFIX} and with {@link #PERMITS_KEY_PREFIX}.
      */
     String reset() {
         return reset;

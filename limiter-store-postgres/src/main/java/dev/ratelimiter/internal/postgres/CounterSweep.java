@@ -6,7 +6,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
- * The sweep of one counter table (docs/stores.md#the-sweep): deletes the rows whose window has ended, in batches
+ * The sweep of one counter table (docs/stores.md#the-sweep): deletes the rows whose window has ended (a concurrency
+ * bucket's permits row once every lease has ended, its {@code ends_at} the latest deadline), in batches
  * of 10 000, each its own short transaction holding a transaction-scoped advisory lock that only sweeps of this
  * table take: when another replica is sweeping, returns what it deleted so far (0 at once when it was first). The
  * lock ends with its transaction, so it neither leaks nor needs the same server session for taking and releasing,

@@ -6,6 +6,7 @@ import dev.ratelimiter.spi.ForwardingRateLimitStore;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
 
 import java.time.Duration;
@@ -83,6 +84,40 @@ final class OutsideTransactionStore extends ForwardingRateLimitStore {
             delegate().refund(refunds);
             return null;
         }, 1);
+    }
+
+    /**
+     * As {@link #consume}: handed over when the calling thread has a transaction, so a permit taken neither rolls
+     * back with it nor keeps the key's row locked, and every other take of the key waiting, until it ends.
+     */
+    @Override
+    public long[] take(StorePermit permit) throws StoreException {
+        if (!inTransaction.getAsBoolean()) {
+            return delegate().take(permit);
+        }
+        return handOver(() -> delegate().take(permit), 1);
+    }
+
+    /** As {@link #consume}: handed over when the calling thread has a transaction. */
+    @Override
+    public void giveBack(List<StorePermit> permits) throws StoreException {
+        if (!inTransaction.getAsBoolean()) {
+            delegate().giveBack(permits);
+            return;
+        }
+        handOver(() -> {
+            delegate().giveBack(permits);
+            return null;
+        }, 1);
+    }
+
+    /** As {@link #consume}: handed over when the calling thread has a transaction. */
+    @Override
+    public long[] renew(List<StorePermit> permits) throws StoreException {
+        if (!inTransaction.getAsBoolean()) {
+            return delegate().renew(permits);
+        }
+        return handOver(() -> delegate().renew(permits), 1);
     }
 
     @Override

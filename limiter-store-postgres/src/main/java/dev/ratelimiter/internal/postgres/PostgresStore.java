@@ -7,6 +7,7 @@ import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.StoreBatching;
 import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
 
 import javax.sql.DataSource;
@@ -21,16 +22,19 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Fixed windows, token buckets and sliding windows in a PostgreSQL table (docs/stores.md#the-postgresql-backend):
+ * Fixed windows, token buckets, sliding windows and concurrency permits in a PostgreSQL table
+ * (docs/stores.md#the-postgresql-backend):
  * each call is one statement on one connection of a non-transactional pool, with no explicit transaction and no advisory lock,
  * PostgreSQL's row lock serialising concurrent attempts on a key from any number of processes. The store composes
  * parts of one job each:
  * {@link CounterStatements} (the SQL of each statement, the rules of the windows, and how a call binds its values),
  * {@link ConnectionRunner} (the bulkhead, the network timeout of each call, the eviction of a connection no later
  * call could use), {@link CounterRows} (a returned row as the SPI's numbers) and {@link CounterSweep} (deleting the
- * rows whose windows have ended).
+ * rows whose windows have ended); a concurrency bucket's permits are {@link PermitStatements}' (taken, given back and
+ * renewed by statements of their own, in the same table).
  *
- * <p>A failure of {@link #consume}, {@link #refund}, {@link #reset} or {@link #probe} is thrown as a
+ * <p>A failure of {@link #consume}, {@link #refund}, {@link #take}, {@link #giveBack}, {@link #renew},
+ * {@link #reset} or {@link #probe} is thrown as a
  * {@link StoreException} classified by {@link PostgresFailures} (the library answers it {@code UNAVAILABLE} and
  * reports it, docs/architecture.md#the-outage-chain); nothing is thrown out of {@link #sweep}. A failed connection leaves its
  * pool, before the exception is thrown, when no later call could use it ({@link FailureKind#RECONNECT}).
@@ -50,6 +54,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
     private final CounterStatements statements;
     private final CounterParameters parameters;
     private final CounterSweep sweep;
+    private final PermitStatements permits;
     private final DataSource checked;
     private final Runnable closing;
     private final Optional<StoreBatching> batching;
@@ -133,6 +138,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
         this.statements = new CounterStatements(table, boundClock, function);
         this.parameters = new CounterParameters(boundClock, calendarClock);
         this.sweep = new CounterSweep(table, statements, parameters, connections);
+        this.permits = new PermitStatements(table, boundClock, parameters);
     }
 
     /**
@@ -212,14 +218,7 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
      */
     @Override
     public long[][] consumeEach(List<List<StoreItem>> calls) throws StoreException {
-        connections.acquire();
-        try {
-            return connections.onConnection(connection -> decideCalls(connection, calls));
-        } catch (SQLException | RuntimeException e) {
-            throw new StoreException(PostgresFailures.classify(e), e);
-        } finally {
-            connections.release();
-        }
+        return inBulkhead(connection -> decideCalls(connection, calls));
     }
 
     /** Whether and how waiting calls share a statement: off by {@code ratelimiter.postgres.batching=false}. */
@@ -248,6 +247,8 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
                     case TOKEN_BUCKET -> CounterRows.tokensCounted(bucket, row, answer, offset);
                     case SLIDING_WINDOW -> CounterRows.slidingCounted(bucket, row, answer, offset);
                     case FIXED_WINDOW -> CounterRows.counted(bucket, row, answer, offset);
+                    // Never reached: forItem refuses a concurrency bucket, whose permits are never counted.
+                    case CONCURRENCY -> throw new IllegalStateException("a concurrency bucket is never counted");
                 };
             }
         }
@@ -281,15 +282,44 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
      */
     @Override
     public void refund(List<StoreRefund> refunds) throws StoreException {
+        NamedStatement sql = statements.refund();
+        inBulkhead(connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(sql.sql())) {
+                parameters.bindRefund(connection, statement, sql, refunds);
+                return statement.executeUpdate();
+            }
+        });
+    }
+
+    /**
+     * Takes a permit of a concurrency bucket, or counts them for a check, with one statement
+     * ({@link PermitStatements#take}), inside the bulkhead like a decision.
+     */
+    @Override
+    public long[] take(StorePermit permit) throws StoreException {
+        return inBulkhead(connection -> permits.take(connection, permit));
+    }
+
+    /** Gives permits back with one statement, whatever their number, inside the bulkhead like a refund. */
+    @Override
+    public void giveBack(List<StorePermit> given) throws StoreException {
+        inBulkhead(connection -> {
+            permits.giveBack(connection, given);
+            return null;
+        });
+    }
+
+    /** Renews leases with one statement, whatever their number, inside the bulkhead like a refund. */
+    @Override
+    public long[] renew(List<StorePermit> renewed) throws StoreException {
+        return inBulkhead(connection -> permits.renew(connection, renewed));
+    }
+
+    /** Runs {@code work} on a connection inside the bulkhead; a failure is classified ({@link PostgresFailures}). */
+    private <T> T inBulkhead(ConnectionRunner.ConnectionWork<T> work) throws StoreException {
         connections.acquire();
         try {
-            NamedStatement sql = statements.refund();
-            connections.onConnection(connection -> {
-                try (PreparedStatement statement = connection.prepareStatement(sql.sql())) {
-                    parameters.bindRefund(connection, statement, sql, refunds);
-                    return statement.executeUpdate();
-                }
-            });
+            return connections.onConnection(work);
         } catch (SQLException | RuntimeException e) {
             throw new StoreException(PostgresFailures.classify(e), e);
         } finally {
@@ -297,10 +327,11 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
         }
     }
 
+    /** Deletes the key's rows of every algorithm, its permits' too ({@link CounterStatements#reset()}). */
     @Override
     public void reset(Bucket bucket, String key) throws StoreException {
         update(statements.reset(), bucket.name(), key, CounterStatements.TOKEN_KEY_PREFIX + key,
-                CounterStatements.SLIDING_KEY_PREFIX + key);
+                CounterStatements.SLIDING_KEY_PREFIX + key, CounterStatements.PERMITS_KEY_PREFIX + key);
     }
 
     /** Deletes the rows whose window has ended, as {@link CounterSweep} says; never throws. */

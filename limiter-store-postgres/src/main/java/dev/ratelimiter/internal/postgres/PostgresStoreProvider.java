@@ -35,13 +35,14 @@ public final class PostgresStoreProvider implements RateLimitStoreProvider {
     }
 
     /**
-     * All three: fixed windows; token buckets in rows of their own (docs/stores.md#token-bucket-rows);
-     * sliding windows in rows of their own (docs/stores.md#sliding-window-rows).
+     * All four: fixed windows; token buckets in rows of their own (docs/stores.md#token-bucket-rows);
+     * sliding windows in rows of their own (docs/stores.md#sliding-window-rows); concurrency limits, whose permits
+     * are rows of their own too ({@link PermitStatements}, docs/stores.md#permits).
      */
     @Override
     public Set<Algorithm> algorithms() {
         return EnumSet.of(Algorithm.FIXED_WINDOW, Algorithm.TOKEN_BUCKET,
-                Algorithm.SLIDING_WINDOW);
+                Algorithm.SLIDING_WINDOW, Algorithm.CONCURRENCY);
     }
 
     /**

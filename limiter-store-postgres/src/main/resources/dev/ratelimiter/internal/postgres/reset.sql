@@ -1,3 +1,3 @@
--- One (bucket, key)'s rows: its fixed windows', its token bucket's and its sliding window's (positional: the bucket,
--- then the key as given, with 'tb:' and with 'sw:').
-DELETE FROM ${table} WHERE bucket = ? AND key IN (?, ?, ?)
+-- One (bucket, key)'s rows: its fixed windows', its token bucket's, its sliding window's and its concurrency bucket's
+-- permits (positional: the bucket, then the key as given, with 'tb:', with 'sw:' and with 'cp:').
+DELETE FROM ${table} WHERE bucket = ? AND key IN (?, ?, ?, ?)

@@ -1,5 +1,6 @@
 package dev.ratelimiter.internal.cdi;
 
+import dev.ratelimiter.RateLimitExceededException;
 import dev.ratelimiter.RateLimits;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.internal.cdi.runtime.LimiterRuntime;
@@ -16,10 +17,16 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -38,6 +45,11 @@ class PostgresCdiTest {
     private CdiContainer cdi;
 
     private void start() {
+        start(Map.of());
+    }
+
+    /** Starts on the library's own pool, with the bucket {@code login} and {@code more}, beside {@code beans}. */
+    private void start(Map<String, String> more, Class<?>... beans) {
         Map<String, String> properties = new HashMap<>(Map.of(
                 "ratelimiter.backend", "postgres",
                 "ratelimiter.postgres.url", URL + (URL.contains("?") ? "&" : "?") + "currentSchema=" + schema,
@@ -47,7 +59,23 @@ class PostgresCdiTest {
         if (!PASSWORD.isEmpty()) {
             properties.put("ratelimiter.postgres.password", PASSWORD);
         }
-        cdi = CdiContainer.start(properties);
+        properties.putAll(more);
+        cdi = CdiContainer.start(properties, beans);
+    }
+
+    /** A method of the concurrency bucket {@code exports}: a call holds a permit from before it runs until it ends. */
+    @jakarta.enterprise.context.ApplicationScoped
+    public static class Exports {
+
+        @dev.ratelimiter.RateLimited(bucket = "exports")
+        public String run(@dev.ratelimiter.RateLimitKey String tenant, CountDownLatch started, CountDownLatch release)
+                throws InterruptedException {
+            started.countDown();
+            if (!release.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("never released");
+            }
+            return "exported";
+        }
     }
 
     /** The application's own DataSource bean, as Quarkus (Agroal) offers one. */
@@ -119,6 +147,48 @@ class PostgresCdiTest {
         assertThat(limits.consume("login", "alice").outcome()).isEqualTo(Outcome.DENIED);
         limits.reset("login", "alice");
         assertThat(limits.consume("login", "alice").outcome()).isEqualTo(Outcome.ALLOWED);
+    }
+
+    @Test
+    @DisplayName("a concurrency bucket on PostgreSQL: the application starts, two calls of a tenant hold its two "
+            + "permits in one row keyed 'cp:' and the hashed key, a third is refused, and both are back once the "
+            + "calls end")
+    void concurrencyBucket() throws Exception {
+        migrate();
+        start(Map.of("ratelimiter.buckets.exports.concurrency", "2"), Exports.class);
+        Exports exports = cdi.select(Exports.class);
+        ExecutorService callers = Executors.newFixedThreadPool(2);
+        try {
+            CountDownLatch release = new CountDownLatch(1);
+            List<Future<String>> calls = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                CountDownLatch started = new CountDownLatch(1);
+                calls.add(callers.submit(() -> exports.run("tenant-a", started, release)));
+                assertThat(started.await(10, TimeUnit.SECONDS)).as("call %d runs", i).isTrue();
+            }
+            assertThatThrownBy(() -> exports.run("tenant-a", new CountDownLatch(1), new CountDownLatch(0)))
+                    .isInstanceOf(RateLimitExceededException.class);
+            assertThat(exports.run("tenant-b", new CountDownLatch(1), new CountDownLatch(0)))
+                    .as("another tenant's permits").isEqualTo("exported");
+            try (Connection connection = plainDataSource().getConnection();
+                 Statement statement = connection.createStatement();
+                 java.sql.ResultSet row = statement.executeQuery("SELECT key, count FROM rate_limit_counters "
+                         + "WHERE bucket = 'exports' AND count > 0")) {
+                assertThat(row.next()).isTrue();
+                assertThat(row.getString(1)).startsWith("cp:").doesNotContain("tenant");
+                assertThat(row.getLong(2)).isEqualTo(2);
+                assertThat(row.next()).as("tenant-b's permit is given back").isFalse();
+            }
+
+            release.countDown();
+            for (Future<String> call : calls) {
+                assertThat(call.get(10, TimeUnit.SECONDS)).isEqualTo("exported");
+            }
+            assertThat(cdi.select(RateLimits.class).usage("exports", "tenant-a").remaining()).isEqualTo(2);
+            assertThat(exports.run("tenant-a", new CountDownLatch(1), new CountDownLatch(0))).isEqualTo("exported");
+        } finally {
+            callers.shutdownNow();
+        }
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
@@ -34,6 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class OutsideTransactionStoreTest {
 
     private static final Bucket BUCKET = Bucket.of("tx", 5, Duration.ofSeconds(60));
+    private static final Bucket PERMITS = Bucket.concurrency("tx-permits", 2, Duration.ofSeconds(30),
+            dev.ratelimiter.OutagePolicy.FALLBACK);
 
     private final List<String> threads = new CopyOnWriteArrayList<>();
     private final ExecutorService executor = Executors.newSingleThreadExecutor(task -> new Thread(task, "managed"));
@@ -55,6 +58,23 @@ class OutsideTransactionStoreTest {
         @Override
         public void reset(Bucket bucket, String key) {
             threads.add("reset on " + Thread.currentThread().getName());
+        }
+
+        @Override
+        public long[] take(StorePermit permit) {
+            threads.add("take on " + Thread.currentThread().getName());
+            return new long[] {1, 1, 0}; // allowed, 1 held, none ended
+        }
+
+        @Override
+        public void giveBack(List<StorePermit> permits) {
+            threads.add("giveBack on " + Thread.currentThread().getName());
+        }
+
+        @Override
+        public long[] renew(List<StorePermit> permits) {
+            threads.add("renew on " + Thread.currentThread().getName());
+            return new long[] {1};
         }
 
         @Override
@@ -85,6 +105,27 @@ class OutsideTransactionStoreTest {
         assertThat(verdict.outcome()).isEqualTo(Outcome.ALLOWED);
         assertThat(verdict.remaining()).isEqualTo(4);
         assertThat(threads).containsExactly("consume on managed", "refund on managed", "reset on managed");
+        assertThat(monitor.errors()).isZero();
+    }
+
+    @Test
+    @DisplayName("inside a transaction: a concurrency bucket's take, give-back and renewal run on the executor's "
+            + "thread too, their answers come back")
+    void permitsHandedOver() {
+        inTransaction.set(true);
+        StoreLimiter limiter = limiter(Duration.ofSeconds(10));
+        StorePermit permit = new StorePermit(PERMITS, "k", 7);
+
+        Verdict verdict = limiter.take(permit);
+        assertThat(limiter.renew(List.of(permit))).containsExactly(true);
+        assertThat(limiter.giveBack(List.of(permit))).isTrue();
+
+        assertThat(verdict.outcome()).isEqualTo(Outcome.ALLOWED);
+        assertThat(verdict.remaining()).isEqualTo(1);
+        assertThat(threads).containsExactly("take on managed", "renew on managed", "giveBack on managed");
+        inTransaction.set(false);
+        limiter.take(permit);
+        assertThat(threads).last().isEqualTo("take on " + Thread.currentThread().getName());
         assertThat(monitor.errors()).isZero();
     }
 

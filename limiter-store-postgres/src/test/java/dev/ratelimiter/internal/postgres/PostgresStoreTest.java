@@ -13,6 +13,7 @@ import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreRefund;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -39,6 +40,9 @@ class PostgresStoreTest extends RateLimiterContract {
     private static String schema;
     private static com.zaxxer.hikari.HikariDataSource dataSource;
 
+    /** The second replica's own pool on the same database, made by the case that asks for it. */
+    private com.zaxxer.hikari.HikariDataSource replicaPool;
+
     @BeforeAll
     static void migrate() {
         schema = PostgresTarget.newSchema("contract");
@@ -55,6 +59,29 @@ class PostgresStoreTest extends RateLimiterContract {
     protected Limiter newLimiter(InstantSource clock) {
         return new StoreLimiter(new PostgresStore(dataSource, "rate_limit_counters", Duration.ofSeconds(10), 32,
                 Optional.of(clock), ConnectionEviction.ABORT), new BackendMonitor("postgres", clock, RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
+    }
+
+    /**
+     * Another replica: a limiter of its own over a store of its own, on a pool of its own on the same database and
+     * schema, so the cases of two replicas (one killed with its permits held, two racing for the same permits) go
+     * through two pools, as two processes would. On the same bound clock: the statements' instant is the test's.
+     */
+    @Override
+    protected Limiter replica() {
+        if (replicaPool == null) {
+            replicaPool = PostgresTarget.pool(schema, 8);
+        }
+        return new StoreLimiter(new PostgresStore(replicaPool, "rate_limit_counters", Duration.ofSeconds(10), 32,
+                Optional.of(clock), ConnectionEviction.ABORT), new BackendMonitor("postgres", clock,
+                RateLimiterMetrics.NONE), RateLimiterMetrics.NONE);
+    }
+
+    @AfterEach
+    void closeReplica() {
+        if (replicaPool != null) {
+            replicaPool.close();
+            replicaPool = null;
+        }
     }
 
     @Override
@@ -767,7 +794,7 @@ class PostgresStoreTest extends RateLimiterContract {
     }
 
     /** {@code target}, recording the text of every statement prepared on its connections. */
-    private static javax.sql.DataSource recording(javax.sql.DataSource target, List<String> prepared) {
+    static javax.sql.DataSource recording(javax.sql.DataSource target, List<String> prepared) {
         return (javax.sql.DataSource) java.lang.reflect.Proxy.newProxyInstance(
                 PostgresStoreTest.class.getClassLoader(), new Class<?>[] {javax.sql.DataSource.class},
                 (proxy, method, args) -> {

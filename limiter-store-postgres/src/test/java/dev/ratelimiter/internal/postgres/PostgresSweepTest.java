@@ -8,6 +8,7 @@ import dev.ratelimiter.contract.ManualClock;
 import dev.ratelimiter.internal.core.chain.StoreLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
+import dev.ratelimiter.spi.StorePermit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -148,6 +149,37 @@ class PostgresSweepTest {
         assertThat(check(limiter, two)).as("the 5 s window too").containsExactly(1, 0, 0, 2_000, 0, 1, 1);
         clock.set(T0.plusSeconds(10));
         assertThat(limiter.sweep()).isEqualTo(2);
+        assertThat(keys()).isEmpty();
+    }
+
+    @Test
+    @DisplayName("a concurrency bucket's permits row is deleted once every lease has ended (its latest deadline <= now), "
+            + "not while one is live, a renewal moving that on; a row whose permits were all given back goes at the "
+            + "next sweep")
+    void deletesPermitRowsOnceEveryLeaseEnded() throws Exception {
+        ManualClock clock = new ManualClock(T0);
+        PostgresStore limiter = limiter(clock);
+        Bucket bucket = Bucket.concurrency("sweep-permits", 3, Duration.ofSeconds(2),
+                dev.ratelimiter.OutagePolicy.FALLBACK);
+        StorePermit live = new StorePermit(bucket, "k", 2);
+        assertThat(limiter.take(new StorePermit(bucket, "k", 1))).startsWith(1); // its lease ends at T0 + 2 s
+        clock.set(T0.plusSeconds(1));
+        assertThat(limiter.take(live)).startsWith(1); // its lease ends at T0 + 3 s
+        assertThat(keys()).containsExactly("cp:k");
+
+        clock.set(T0.plusMillis(2_500));
+        assertThat(limiter.sweep()).as("one lease ended, one live").isZero();
+        assertThat(limiter.renew(List.of(live))).containsExactly(1); // now it ends at T0 + 4.5 s
+        clock.set(T0.plusMillis(4_500).minusNanos(1_000));
+        assertThat(limiter.sweep()).isZero();
+        clock.set(T0.plusMillis(4_500));
+        assertThat(limiter.sweep()).isEqualTo(1);
+        assertThat(keys()).isEmpty();
+
+        StorePermit given = new StorePermit(bucket, "j", 3);
+        assertThat(limiter.take(given)).startsWith(1);
+        limiter.giveBack(List.of(given));
+        assertThat(limiter.sweep()).as("no permit left: the row goes, its lease not yet ended").isEqualTo(1);
         assertThat(keys()).isEmpty();
     }
 
