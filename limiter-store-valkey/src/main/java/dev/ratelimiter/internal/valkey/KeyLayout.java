@@ -15,7 +15,12 @@ import dev.ratelimiter.Limit;
  * {@code ...:sliding:<window>} for each of several. One key per window rather than one hash with a field per window,
  * because a window ends by its key's expiry (PEXPIRE, PTTL), which Valkey and Redis keep per key, not per hash field
  * on every supported version. The braces make {@code {<bucket>:<hashed key>}} the Redis Cluster hash tag of every
- * window's key, so one key's windows share a slot and one script decides them on one node. Thread-safe.
+ * window's key, so one key's windows share a slot and one script decides them on one node.
+ *
+ * <p>A concurrency bucket's permits: one sorted set, {@code <prefix>{<bucket>:<hashed key>}:permits}
+ * ({@code permits.lua}), in the same hash tag and named apart from the other algorithms' keys for the same reasons;
+ * a concurrency bucket has one "window", its lease, so never a window's name after it. Like every key, it holds the
+ * hashed key only, never the caller's in clear. Thread-safe.
  */
 final class KeyLayout {
 
@@ -23,6 +28,8 @@ final class KeyLayout {
     static final String TOKENS = ":tokens";
     /** What follows the hash tag in a sliding window's keys. */
     static final String SLIDING = ":sliding";
+    /** What follows the hash tag in a concurrency bucket's key, its permits. */
+    static final String PERMITS = ":permits";
 
     private final String keyPrefix;
 
@@ -62,16 +69,31 @@ final class KeyLayout {
         return keys;
     }
 
+    /** {@code <prefix>{<bucket>:<hashed key>}:permits}: a concurrency bucket's permits, one sorted set per key. */
+    String permitsKey(Bucket bucket, String key) {
+        return counterKey(bucket, key) + PERMITS;
+    }
+
+    /**
+     * Every key the store keeps for {@code key} of {@code bucket}, which a reset deletes: each window's key
+     * ({@link #counterKeys}), or a concurrency bucket's permits ({@link #permitsKey}).
+     */
+    String[] keysOf(Bucket bucket, String key) {
+        return bucket.isConcurrency() ? new String[] {permitsKey(bucket, key)} : counterKeys(bucket, key);
+    }
+
     /**
      * What follows the hashed key in window {@code index}'s key: the brace that closes the hash tag, then
-     * {@link #TOKENS} for a token bucket or {@link #SLIDING} for a sliding window (nothing for a fixed window), then,
-     * in a bucket of several windows, a colon and the window's name ({@link Limit#windowName()}).
+     * {@link #TOKENS} for a token bucket, {@link #SLIDING} for a sliding window or {@link #PERMITS} for a
+     * concurrency bucket (nothing for a fixed window), then, in a bucket of several windows, a colon and the
+     * window's name ({@link Limit#windowName()}).
      */
     static String keyEnd(Bucket bucket, int index) {
         String algorithm = switch (bucket.algorithm()) {
             case FIXED_WINDOW -> "}";
             case TOKEN_BUCKET -> "}" + TOKENS;
             case SLIDING_WINDOW -> "}" + SLIDING;
+            case CONCURRENCY -> "}" + PERMITS; // one "window", its lease: never several
         };
         if (!bucket.hasSeveralWindows()) {
             return algorithm;

@@ -4,6 +4,7 @@ import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.spi.CalendarPeriods;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
 
 import java.nio.charset.StandardCharsets;
@@ -26,7 +27,9 @@ import static dev.ratelimiter.spi.TokenBucketTiming.tokenIntervalMicros;
  * of windows and each window's two numbers. {@code refund.lua}'s: the same keys, then per refund its cost, the same
  * count of windows and per window a fixed or sliding window's length in milliseconds and the milliseconds until the
  * window the call was counted in ends, or a token bucket's capacity and token interval, as text (refunds are not on
- * the hot path). Thread-safe.
+ * the hot path). {@code permits.lua}'s: one permits key per permit ({@link KeyLayout#permitsKey}), then the
+ * operation and its arguments ({@link #takeParameters}, {@link #giveBackParameters}, {@link #renewParameters}), ids
+ * as decimal text. Thread-safe.
  */
 final class ScriptArgumentEncoder {
 
@@ -42,6 +45,11 @@ final class ScriptArgumentEncoder {
 
     /** Cost 1, the cost of nearly every call, encoded once. */
     private static final byte[] COST_ONE = {'1'};
+
+    /** {@code permits.lua}'s operations, its first argument. */
+    private static final byte[] TAKE = ascii("take");
+    private static final byte[] GIVE_BACK = ascii("give-back");
+    private static final byte[] RENEW = ascii("renew");
 
     private final KeyLayout keys;
     private final InstantSource clock;
@@ -67,6 +75,8 @@ final class ScriptArgumentEncoder {
             case FIXED_WINDOW -> windows;
             case TOKEN_BUCKET -> -windows;
             case SLIDING_WINDOW -> SLIDING_WINDOWS + windows;
+            case CONCURRENCY -> throw new IllegalArgumentException("bucket '" + bucket.name()
+                    + "' is a concurrency bucket: its permits go through permits.lua, never decide.lua");
         };
     }
 
@@ -177,8 +187,60 @@ final class ScriptArgumentEncoder {
         return arguments;
     }
 
+    /**
+     * {@code permits.lua}'s parameters for a take: the permit's key (the script's one key), then {@code take}, the
+     * permit's id ({@link StorePermit#CHECK}, 0, only counts), the bucket's permits per key and the lease in
+     * milliseconds.
+     */
+    byte[][] takeParameters(StorePermit permit) {
+        return new byte[][] {permitsKey(permit), TAKE, ascii(permit.id()), ascii(permit.bucket().limit()),
+            ascii(permit.leaseMillis())};
+    }
+
+    /**
+     * {@code permits.lua}'s parameters to give back the permits from {@code from} to {@code to} (excluded): their
+     * keys (as many as permits), then {@code give-back} and each permit's id.
+     */
+    byte[][] giveBackParameters(List<StorePermit> permits, int from, int to) {
+        int count = to - from;
+        byte[][] parameters = new byte[2 * count + 1][];
+        parameters[count] = GIVE_BACK;
+        for (int i = 0; i < count; i++) {
+            StorePermit permit = permits.get(from + i);
+            parameters[i] = permitsKey(permit);
+            parameters[count + 1 + i] = ascii(permit.id());
+        }
+        return parameters;
+    }
+
+    /**
+     * {@code permits.lua}'s parameters to renew the permits from {@code from} to {@code to} (excluded): their keys
+     * (as many as permits), then {@code renew} and per permit its id and its lease in milliseconds.
+     */
+    byte[][] renewParameters(List<StorePermit> permits, int from, int to) {
+        int count = to - from;
+        byte[][] parameters = new byte[3 * count + 1][];
+        parameters[count] = RENEW;
+        for (int i = 0; i < count; i++) {
+            StorePermit permit = permits.get(from + i);
+            parameters[i] = permitsKey(permit);
+            parameters[count + 1 + 2 * i] = ascii(permit.id());
+            parameters[count + 2 + 2 * i] = ascii(permit.leaseMillis());
+        }
+        return parameters;
+    }
+
+    /** A permit's key ({@link KeyLayout#permitsKey}) as bytes. */
+    byte[] permitsKey(StorePermit permit) {
+        return keys.permitsKey(permit.bucket(), permit.key()).getBytes(StandardCharsets.UTF_8);
+    }
+
     private static byte[] ascii(long value) {
         return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static byte[] ascii(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
     }
 
     /** A calendar window's length for a call now: the milliseconds until its period ends. */

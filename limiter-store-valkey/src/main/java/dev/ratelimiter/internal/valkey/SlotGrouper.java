@@ -3,6 +3,7 @@ package dev.ratelimiter.internal.valkey;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StorePermit;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 import java.util.List;
@@ -88,5 +89,10 @@ final class SlotGrouper {
     /** The cluster slot of every window's key of {@code key} in {@code bucket}: their hash tag's. */
     int slot(Bucket bucket, String key) {
         return JedisClusterCRC16.getSlot(arguments.of(bucket).counterKey(key));
+    }
+
+    /** The cluster slot of a permit's key ({@link KeyLayout#permitsKey}): its hash tag's. */
+    int slot(StorePermit permit) {
+        return JedisClusterCRC16.getSlot(arguments.permitsKey(permit));
     }
 }

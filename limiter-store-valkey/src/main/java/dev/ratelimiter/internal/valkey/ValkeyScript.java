@@ -23,6 +23,8 @@ record ValkeyScript(String text, String sha, byte[] bytes, byte[] shaBytes) {
     static final ValkeyScript DECIDE = load("decide.lua");
     /** {@code refund.lua}: refunds of one or more calls on the keys {@code decide.lua} keeps. */
     static final ValkeyScript REFUND = load("refund.lua");
+    /** {@code permits.lua}: a concurrency bucket's permits taken, given back or renewed. */
+    static final ValkeyScript PERMITS = load("permits.lua");
 
     private static ValkeyScript load(String name) {
         String text;

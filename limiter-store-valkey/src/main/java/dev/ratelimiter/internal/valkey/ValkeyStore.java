@@ -7,6 +7,7 @@ import dev.ratelimiter.spi.StoreAnswers;
 import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StoreParts;
+import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
 
 import java.util.List;
@@ -40,7 +41,8 @@ import java.util.function.Supplier;
  * {@link ValkeyProbe} is the breaker's probe and {@link ValkeyClusterParts} a cluster's masters as parts.
  *
  * <p>Refunds ({@link #refund}) run a second script, {@code refund.lua}, on the same keys, sent, redirected and
- * reloaded as {@code decide.lua} is.
+ * reloaded as {@code decide.lua} is. A concurrency bucket's permits ({@link #take}, {@link #giveBack},
+ * {@link #renew}) run a third, {@code permits.lua}, on a sorted set of leases per key ({@link ValkeyPermits}).
  */
 final class ValkeyStore implements RateLimitStore {
 
@@ -60,6 +62,7 @@ final class ValkeyStore implements RateLimitStore {
     private final ScriptRunner runner;
     private final SlotGrouper slots;
     private final DecisionPipeline pipeline;
+    private final ValkeyPermits permits;
     private final ValkeyProbe probe;
     private final StoreParts parts; // null unless cluster
     private final Runnable closer;
@@ -118,6 +121,7 @@ final class ValkeyStore implements RateLimitStore {
         this.runner = new ScriptRunner(clients);
         this.slots = new SlotGrouper(clients, arguments);
         this.pipeline = new DecisionPipeline(clients, arguments, slots);
+        this.permits = new ValkeyPermits(runner, arguments, slots);
         this.probe = new ValkeyProbe(runner, keyPrefix);
         this.parts = built.map(b -> new ValkeyClusterParts(b, clients, keys, probe)).orElse(null);
         this.closer = closer;
@@ -276,12 +280,47 @@ final class ValkeyStore implements RateLimitStore {
         runner.run(ValkeyScript.REFUND, parameters, keyCount[0]);
     }
 
+    /**
+     * Takes a permit of a concurrency bucket by {@code permits.lua}, in one round trip ({@link ValkeyPermits#take}):
+     * the key's ended leases dropped, then the permit renewed if held, else added if fewer than the limit are held,
+     * deadlines on the server's clock.
+     *
+     * @throws StoreException classified by {@link ValkeyFailures}
+     */
+    @Override
+    public long[] take(StorePermit permit) throws StoreException {
+        return permits.take(permit);
+    }
+
+    /**
+     * Gives permits back by {@code permits.lua}, in one round trip (in a cluster: one per run of consecutive
+     * permits whose keys share a slot); idempotent ({@link ValkeyPermits#giveBack}).
+     *
+     * @throws StoreException classified by {@link ValkeyFailures}
+     */
+    @Override
+    public void giveBack(List<StorePermit> permits) throws StoreException {
+        this.permits.giveBack(permits);
+    }
+
+    /**
+     * Renews the leases of permits still held by {@code permits.lua}, in one round trip (in a cluster: one per run
+     * of consecutive permits whose keys share a slot; {@link ValkeyPermits#renew}).
+     *
+     * @throws StoreException classified by {@link ValkeyFailures}
+     */
+    @Override
+    public long[] renew(List<StorePermit> permits) throws StoreException {
+        return this.permits.renew(permits);
+    }
+
+    /** Deletes the key's windows, or a concurrency bucket's permits ({@link KeyLayout#keysOf}), by one DEL. */
     @Override
     public void reset(Bucket bucket, String key) throws StoreException {
         ValkeyClient client = null;
         try {
             client = clients.get();
-            client.commands().del(keys.counterKeys(bucket, key));
+            client.commands().del(keys.keysOf(bucket, key));
         } catch (RuntimeException e) {
             throw ValkeyFailures.failed(client, e);
         }

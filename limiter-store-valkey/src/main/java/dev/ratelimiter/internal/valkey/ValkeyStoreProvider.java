@@ -34,12 +34,13 @@ public final class ValkeyStoreProvider implements RateLimitStoreProvider {
 
     /**
      * Fixed windows, token buckets and sliding windows, all decided by the store's one script, so items of any
-     * algorithm share a round trip (docs/stores.md#the-valkey--redis-backend).
+     * algorithm share a round trip (docs/stores.md#the-valkey--redis-backend); and concurrency limits, whose permits
+     * a script of their own keeps, leases timed by the server's clock (docs/stores.md#permits).
      */
     @Override
     public Set<Algorithm> algorithms() {
         return EnumSet.of(Algorithm.FIXED_WINDOW, Algorithm.TOKEN_BUCKET,
-                Algorithm.SLIDING_WINDOW);
+                Algorithm.SLIDING_WINDOW, Algorithm.CONCURRENCY);
     }
 
     /**

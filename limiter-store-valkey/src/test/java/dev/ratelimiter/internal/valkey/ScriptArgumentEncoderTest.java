@@ -127,4 +127,25 @@ class ScriptArgumentEncoderTest {
             assertThat(new String(arguments.windows()[2], StandardCharsets.US_ASCII)).isEqualTo("120000");
         }
     }
+
+    @Test
+    @DisplayName("permits: one key per permit, {<bucket>:<key>}:permits in the bucket's hash tag; then the operation, "
+            + "ids as decimal text (0 a check), a take's limit and lease in ms, a renewal's lease per permit")
+    void permits() {
+        Bucket bucket = Bucket.concurrency("exports", 3, Duration.ofSeconds(30), dev.ratelimiter.OutagePolicy.FALLBACK);
+        ScriptArgumentEncoder encoder = encoder("rl:");
+        dev.ratelimiter.spi.StorePermit first = new dev.ratelimiter.spi.StorePermit(bucket, "k", Long.MIN_VALUE);
+        dev.ratelimiter.spi.StorePermit second = new dev.ratelimiter.spi.StorePermit(bucket, "j", 42);
+        assertThat(new KeyLayout("rl:").keysOf(bucket, "k")).containsExactly("rl:{exports:k}:permits");
+        assertThat(sent(encoder.takeParameters(first)))
+                .containsExactly("rl:{exports:k}:permits", "take", "-9223372036854775808", "3", "30000");
+        assertThat(sent(encoder.takeParameters(new dev.ratelimiter.spi.StorePermit(bucket, "k",
+                dev.ratelimiter.spi.StorePermit.CHECK)))).containsExactly("rl:{exports:k}:permits", "take", "0", "3",
+                "30000");
+        java.util.List<dev.ratelimiter.spi.StorePermit> both = java.util.List.of(first, second, first);
+        assertThat(sent(encoder.giveBackParameters(both, 1, 3))).containsExactly("rl:{exports:j}:permits",
+                "rl:{exports:k}:permits", "give-back", "42", "-9223372036854775808");
+        assertThat(sent(encoder.renewParameters(both, 0, 2))).containsExactly("rl:{exports:k}:permits",
+                "rl:{exports:j}:permits", "renew", "-9223372036854775808", "30000", "42", "30000");
+    }
 }

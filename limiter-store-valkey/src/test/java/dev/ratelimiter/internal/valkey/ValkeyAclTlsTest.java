@@ -11,6 +11,7 @@ import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.spi.FailureKind;
 import dev.ratelimiter.spi.StoreException;
+import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,12 +55,14 @@ class ValkeyAclTlsTest {
      * the script, for a token bucket's or sliding window's key found without an expiry); PING for the pool's
      * idle-connection test
      * ({@code testWhileIdle}); INFO, read once at startup for the maxmemory policy; CLIENT SETNAME, sent by Jedis at
-     * connect (it ignores a refusal, but then the connection has no name). Only keys under the prefix.
+     * connect (it ignores a refusal, but then the connection has no name); and for a concurrency bucket's permits,
+     * the commands permits.lua calls: TIME, ZREMRANGEBYSCORE, ZCARD, ZSCORE, ZADD, ZREM, ZRANGE (and PEXPIRE). Only
+     * keys under the prefix.
      */
     private static final String[] LIMITER_USER = {"--user", "limiter", "on", ">secret", "~rl-test:*",
         "resetchannels", "-@all", "+evalsha", "+eval", "+pttl", "+get", "+incrby", "+pexpire", "+set", "+del",
         "+ping", "+info",
-        "+client|setname"};
+        "+client|setname", "+time", "+zremrangebyscore", "+zcard", "+zscore", "+zadd", "+zrem", "+zrange"};
     /** The limiter's user of a version without token buckets: the fixed window's commands, not SET. */
     private static final String[] FIXED_WINDOW_USER = {"--user", "fixed-window", "on", ">secret", "~rl-test:*",
         "resetchannels", "-@all", "+evalsha", "+eval", "+pttl", "+get", "+incrby", "+pexpire", "+del", "+ping",
@@ -253,6 +256,40 @@ class ValkeyAclTlsTest {
             assertThat(entry.getUsername()).isEqualTo("fixed-window");
             assertThat(entry.getContext()).isEqualTo("lua");
             assertThat(entry.getObject()).isEqualTo("set");
+        });
+    }
+
+    @Test
+    @DisplayName("ACL user: takes, renews, gives back and resets a concurrency bucket's permits with only the granted "
+            + "commands (the server logs no refusal); a user without permits.lua's commands is answered UNAVAILABLE")
+    void aclUserPermits() {
+        RedisServer server = aclServer();
+        Store store = store(settings("redis://limiter:secret@127.0.0.1:" + server.port(), Optional.empty(),
+                Optional.empty(), Optional.empty()));
+        Bucket bucket = Bucket.concurrency("acl-permits", 2, Duration.ofSeconds(30),
+                dev.ratelimiter.OutagePolicy.FALLBACK);
+        StorePermit first = new StorePermit(bucket, "k", 1);
+        StorePermit second = new StorePermit(bucket, "k", 2);
+
+        assertThat(store.limiter.take(first).outcome()).isEqualTo(Outcome.ALLOWED);
+        assertThat(store.limiter.take(second).remaining()).isZero();
+        assertThat(store.limiter.take(new StorePermit(bucket, "k", 3)).outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(store.limiter.renew(List.of(first, second))).containsExactly(true, true);
+        assertThat(store.limiter.giveBack(List.of(first))).isTrue();
+        Jedis admin = admin(server);
+        assertThat(admin.zcard("rl-test:{acl-permits:k}:permits")).isEqualTo(1);
+        store.limiter.reset(bucket, "k");
+        assertThat(admin.exists("rl-test:{acl-permits:k}:permits")).isFalse();
+        assertThat(store.monitor.errors()).isZero();
+        assertThat(refusals(admin)).as("commands the server refused the limiter user").isEmpty();
+
+        Store fixedWindowOnly = store(settings("redis://fixed-window:secret@127.0.0.1:" + server.port(),
+                Optional.empty(), Optional.empty(), Optional.empty()));
+        assertThat(fixedWindowOnly.limiter.take(first).outcome()).isEqualTo(Outcome.UNAVAILABLE);
+        assertThat(admin.aclLog()).as("the script's first command, TIME, refused").anySatisfy(entry -> {
+            assertThat(entry.getUsername()).isEqualTo("fixed-window");
+            assertThat(entry.getContext()).isEqualTo("lua");
+            assertThat(entry.getObject()).isEqualTo("time");
         });
     }
 

@@ -11,6 +11,7 @@ import dev.ratelimiter.internal.core.chain.StoreLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -42,6 +43,8 @@ class ValkeyClusterContractTest extends RateLimiterContract {
     private ValkeyClient jedis;
     private BackendMonitor monitor;
     private ValkeyStore store;
+    private ValkeyClient replicaClient; // the second replica's, if the case asked for one
+    private Limiter replica;
 
     @BeforeAll
     static void startCluster() {
@@ -69,10 +72,29 @@ class ValkeyClusterContractTest extends RateLimiterContract {
         return new StoreLimiter(store, monitor, RateLimiterMetrics.NONE);
     }
 
+    /**
+     * A second replica: a chain of its own over a store of its own, with its own cluster client, built at the
+     * case's first call and closed after it, as the first is.
+     */
+    @Override
+    protected Limiter replica() {
+        if (replica == null) {
+            ValkeyClient client = ValkeyClientFactory.create(settings(cluster.addresses()));
+            replicaClient = client;
+            replica = new StoreLimiter(new ValkeyStore(() -> client, "rl-test:", clock),
+                    new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE),
+                    RateLimiterMetrics.NONE);
+        }
+        return replica;
+    }
+
     @AfterEach
     void closeClient() {
         if (jedis != null) {
             jedis.close();
+        }
+        if (replicaClient != null) {
+            replicaClient.close();
         }
     }
 
@@ -202,6 +224,31 @@ class ValkeyClusterContractTest extends RateLimiterContract {
 
         assertThat(jedis.commands().get(firstKey)).isEqualTo("1"); // one call for both would fail with CROSSSLOT
         assertThat(jedis.commands().get(secondKey)).isEqualTo("1");
+    }
+
+    @Test
+    @DisplayName("permits of two buckets whose keys live in different slots, given back and renewed in one call: one "
+            + "permits.lua run per slot, answers in the permits' order")
+    void permitsInTwoSlots() throws Exception {
+        String name = bucket("permit-slots", 1, Duration.ofSeconds(1)).name();
+        while (slot(name + "-first") == slot(name + "-second")) {
+            name += "x"; // one script call would then do: not the case under test
+        }
+        Bucket first = Bucket.concurrency(name + "-first", 2, Duration.ofSeconds(30),
+                dev.ratelimiter.OutagePolicy.FALLBACK);
+        Bucket second = Bucket.concurrency(name + "-second", 2, Duration.ofSeconds(30),
+                dev.ratelimiter.OutagePolicy.FALLBACK);
+        StorePermit a = new StorePermit(first, "k", 1);
+        StorePermit b = new StorePermit(second, "k", 2);
+        StorePermit c = new StorePermit(first, "k", 3);
+        assertThat(store.take(a)).containsExactly(1, 1, 0);
+        assertThat(store.take(b)).containsExactly(1, 1, 0);
+
+        // one call for both would fail with CROSSSLOT
+        assertThat(store.renew(List.of(a, b, c))).containsExactly(1, 1, 0);
+        store.giveBack(List.of(a, b, c));
+        assertThat(jedis.commands().exists("rl-test:{" + first.name() + ":k}:permits")).isFalse();
+        assertThat(jedis.commands().exists("rl-test:{" + second.name() + ":k}:permits")).isFalse();
     }
 
     private static int slot(String bucket) {

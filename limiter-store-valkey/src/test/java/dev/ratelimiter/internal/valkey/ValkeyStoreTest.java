@@ -12,19 +12,30 @@ import dev.ratelimiter.contract.RateLimiterContract;
 import dev.ratelimiter.internal.core.chain.StoreLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.verdict.Permits;
+import dev.ratelimiter.spi.FailureKind;
+import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StorePermit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.resps.Tuple;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -39,6 +50,8 @@ class ValkeyStoreTest extends RateLimiterContract {
 
     private ValkeyClient jedis;
     private ValkeyStore store;
+    private ValkeyClient replicaClient; // the second replica's, if the case asked for one
+    private Limiter replica;
 
     static ValkeySettings settings(String url) {
         return new ValkeySettings(ValkeySettings.Mode.STANDALONE, url, List.of(), Optional.empty(),
@@ -55,9 +68,28 @@ class ValkeyStoreTest extends RateLimiterContract {
                 RateLimiterMetrics.NONE);
     }
 
+    /**
+     * A second replica: a chain of its own over a store of its own, with its own client of the same server, built
+     * at the case's first call and closed after it, as the first is.
+     */
+    @Override
+    protected Limiter replica() {
+        if (replica == null) {
+            ValkeyClient client = ValkeyClientFactory.create(settings(ValkeyTarget.url()));
+            replicaClient = client;
+            replica = new StoreLimiter(new ValkeyStore(() -> client, "rl-test:", clock),
+                    new BackendMonitor("valkey", InstantSource.system(), RateLimiterMetrics.NONE),
+                    RateLimiterMetrics.NONE);
+        }
+        return replica;
+    }
+
     @AfterEach
     void closeClient() {
         jedis.close();
+        if (replicaClient != null) {
+            replicaClient.close();
+        }
     }
 
     @Override
@@ -313,5 +345,137 @@ class ValkeyStoreTest extends RateLimiterContract {
         assertThat(limiter.consume(fixed, "k", 0).outcome()).as("a reset of the sliding window's keys only")
                 .isEqualTo(Outcome.DENIED);
         assertThat(limiter.consume(tokens, "k", 0).outcome()).isEqualTo(Outcome.DENIED);
+    }
+
+    @Test
+    @DisplayName("concurrency bucket: <prefix>{<bucket>:<key>}:permits is a sorted set in the bucket's hash tag, of "
+            + "permit ids as decimal text (all 64 bits, nothing of the caller) scored by their leases' deadlines on "
+            + "the server's clock; it expires at the latest deadline and is gone once its last permit is given back")
+    void permitsKey() throws Exception {
+        Bucket bucket = concurrencyBucket("permits-layout", 3, Duration.ofSeconds(30));
+        String key = "rl-test:{" + bucket.name() + ":hashed-key}:permits";
+        StorePermit lowest = new StorePermit(bucket, "hashed-key", Long.MIN_VALUE);
+        StorePermit odd = new StorePermit(bucket, "hashed-key", (1L << 53) + 1); // a double would round it
+        long before = serverMillis();
+        assertThat(store.take(lowest)).containsExactly(1, 1, 0);
+        assertThat(store.take(odd)).containsExactly(1, 2, 0);
+        long after = serverMillis();
+
+        assertThat(store.keys().keysOf(bucket, "hashed-key")).containsExactly(key);
+        assertThat(jedis.commands().type(key)).isEqualTo("zset");
+        List<Tuple> leases = jedis.commands().zrangeWithScores(key, 0, -1);
+        assertThat(leases).extracting(Tuple::getElement)
+                .containsExactlyInAnyOrder("-9223372036854775808", "9007199254740993");
+        assertThat(leases).extracting(lease -> (long) lease.getScore()).as("now + lease, on the server's clock")
+                .allSatisfy(deadline -> assertThat(deadline).isBetween(before + 30_000, after + 30_000));
+        assertThat(jedis.commands().pttl(key)).as("the latest deadline").isBetween(28_000L, 30_000L);
+        assertThat(JedisClusterCRC16.getSlot(key)).as("the slot of the bucket's other keys")
+                .isEqualTo(JedisClusterCRC16.getSlot("rl-test:{" + bucket.name() + ":hashed-key}"));
+
+        store.giveBack(List.of(lowest, lowest));
+        assertThat(jedis.commands().zcard(key)).isEqualTo(1);
+        store.giveBack(List.of(odd));
+        assertThat(jedis.commands().exists(key)).as("no permit held: no key").isFalse();
+        assertThat(store.renew(List.of(odd))).containsExactly(0);
+        assertThat(jedis.commands().exists(key)).as("a renewal takes nothing back").isFalse();
+    }
+
+    @Test
+    @DisplayName("permits: a lease ended beside one still held is dropped and counted by the next take; giving back "
+            + "the latest leases brings the key's expiry to the next one's; a key whose leases all ended is gone "
+            + "with no call, so a dead replica leaves nothing")
+    void permitsKeyExpiry() throws Exception {
+        Bucket bucket = concurrencyBucket("permits-expiry", 3, Duration.ofSeconds(2));
+        String key = "rl-test:{" + bucket.name() + ":k}:permits";
+        StorePermit first = new StorePermit(bucket, "k", 1);
+        StorePermit second = new StorePermit(bucket, "k", 2);
+        StorePermit third = new StorePermit(bucket, "k", 3);
+        assertThat(store.take(first)).containsExactly(1, 1, 0);
+        long firstTaken = System.nanoTime(); // its lease ends at most 2 s from here
+        awaitElapsed(firstTaken, 1_000);
+        assertThat(store.take(second)).containsExactly(1, 2, 0);
+        assertThat(store.take(third)).containsExactly(1, 3, 0);
+        assertThat(jedis.commands().pttl(key)).as("the latest deadline's").isBetween(1_500L, 2_000L);
+        store.giveBack(List.of(second, third));
+        assertThat(jedis.commands().pttl(key)).as("the first's deadline, the latest left").isBetween(1L, 1_000L);
+
+        assertThat(store.take(second)).containsExactly(1, 2, 0); // its lease ends at least 3 s after firstTaken
+        awaitElapsed(firstTaken, 2_100);
+        assertThat(store.take(new StorePermit(bucket, "k", StorePermit.CHECK))).as("the first's lease ended")
+                .containsExactly(1, 1, 1);
+        assertThat(store.renew(List.of(first, second))).containsExactly(0, 1);
+        assertThat(jedis.commands().zrange(key, 0, -1)).containsExactly("2");
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                .until(() -> !jedis.commands().exists(key));
+    }
+
+    @Test
+    @DisplayName("permits.lua answers as Java's Permits.Leases does, over a random run of takes, checks, takes sent "
+            + "again, give-backs and renewals of several permits (some twice, some never taken) on one key")
+    void permitsAsJavaLeases() throws Exception {
+        Bucket bucket = concurrencyBucket("permits-as-java", 3, Duration.ofSeconds(60));
+        long[] ids = {StorePermit.CHECK, 1, -1, Long.MAX_VALUE, Long.MIN_VALUE, 1L << 53, (1L << 53) + 1};
+        Permits.Leases inJava = new Permits.Leases(); // at now 0 with a 60 s lease: no lease ends during the run
+        long seed = new Random().nextLong();
+        Random random = new Random(seed);
+        for (int step = 0; step < 300; step++) {
+            List<StorePermit> permits = new ArrayList<>();
+            for (int i = random.nextInt(3); i >= 0; i--) {
+                permits.add(new StorePermit(bucket, "k", ids[random.nextInt(ids.length)]));
+            }
+            String as = "seed " + seed + ", step " + step + ", " + permits.stream().map(StorePermit::id).toList();
+            switch (random.nextInt(3)) {
+                case 0 -> assertThat(store.take(permits.get(0))).as("take %s", as)
+                        .containsExactly(inJava.take(permits.get(0).id(), 3, 0, 60_000));
+                case 1 -> {
+                    store.giveBack(permits);
+                    permits.forEach(permit -> inJava.giveBack(permit.id()));
+                }
+                default -> assertThat(store.renew(permits)).as("renew %s", as).containsExactly(permits.stream()
+                        .mapToLong(permit -> inJava.renew(permit.id(), 0, 60_000) ? 1 : 0).toArray());
+            }
+            assertThat(store.take(new StorePermit(bucket, "k", StorePermit.CHECK))).as("held after %s", as)
+                    .containsExactly(inJava.take(StorePermit.CHECK, 3, 0, 60_000));
+        }
+    }
+
+    @Test
+    @DisplayName("permits.lua after SCRIPT FLUSH is sent again by EVAL, which caches it; a server out of reach fails "
+            + "a take, a give-back and a renewal with a StoreException, TRANSIENT, as a decision")
+    void permitsScriptReloadedAndFailuresClassified() throws Exception {
+        Bucket bucket = concurrencyBucket("permits-flush", 1, Duration.ofSeconds(30));
+        StorePermit permit = new StorePermit(bucket, "k", 7);
+        // A server of its own: a flush of the shared one would race the script checks of classes running beside it.
+        try (RedisServer server = RedisServer.start();
+             ValkeyClient own = ValkeyClientFactory.create(settings(server.url()))) {
+            ValkeyStore flushed = new ValkeyStore(() -> own, "rl-test:");
+            assertThat(flushed.take(permit)).containsExactly(1, 1, 0);
+            own.commands().scriptFlush();
+            assertThat(flushed.renew(List.of(permit))).containsExactly(1);
+            assertThat(own.commands().scriptExists(List.of(ValkeyScript.PERMITS.sha()))).containsExactly(true);
+        }
+        try (ValkeyClient down = ValkeyClientFactory.create(settings("redis://127.0.0.1:1"))) {
+            ValkeyStore unreachable = new ValkeyStore(() -> down, "rl-test:");
+            java.util.function.Consumer<StoreException> isTransient =
+                    e -> assertThat(e.kind()).isEqualTo(FailureKind.TRANSIENT);
+            assertThatThrownBy(() -> unreachable.take(permit))
+                    .isInstanceOfSatisfying(StoreException.class, isTransient);
+            assertThatThrownBy(() -> unreachable.giveBack(List.of(permit)))
+                    .isInstanceOfSatisfying(StoreException.class, isTransient);
+            assertThatThrownBy(() -> unreachable.renew(List.of(permit)))
+                    .isInstanceOfSatisfying(StoreException.class, isTransient);
+        }
+    }
+
+    /** Now on the server's clock (TIME), in milliseconds. */
+    private long serverMillis() {
+        List<?> time = (List<?>) jedis.commands().sendCommand(Protocol.Command.TIME);
+        return Long.parseLong(new String((byte[]) time.get(0), StandardCharsets.US_ASCII)) * 1_000
+                + Long.parseLong(new String((byte[]) time.get(1), StandardCharsets.US_ASCII)) / 1_000;
+    }
+
+    private static void awaitElapsed(long since, long millis) {
+        await().atMost(Duration.ofMillis(millis + 5_000)).pollInterval(Duration.ofMillis(10))
+                .until(() -> System.nanoTime() - since >= millis * 1_000_000);
     }
 }
