@@ -463,6 +463,48 @@ public abstract class ExampleApiScenarios {
     }
 
     @Test
+    @DisplayName("/api/exports (docs/guide.md#concurrency-limits): two exports of a tenant run at once; one started "
+            + "meanwhile is refused with 429, Retry-After 1 and no permit left, another tenant's is not; once they "
+            + "end, the tenant's permits are back")
+    void exportsTwoAtOnce() throws Exception {
+        String tenant = "Initech-" + UUID.randomUUID();
+        ExampleApi client = client();
+        java.util.concurrent.ExecutorService exports = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            java.util.List<java.util.concurrent.Future<HttpResponse<String>>> running = new java.util.ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                running.add(exports.submit(() -> client.postJsonWith("api/exports?seconds=6", "{}", "X-Tenant",
+                        tenant)));
+            }
+            // An export of 0 s started before both run is let in and ends at once; the first one after is refused
+            HttpResponse<String> refused = org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
+                    .until(() -> client.postJsonWith("api/exports?seconds=0", "{}", "X-Tenant", tenant),
+                            response -> response.statusCode() != 200);
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
+            assertThat(refused.headers().firstValue("Retry-After")).contains("1");
+            assertThat(ExampleApi.json(refused).getString("bucket")).isEqualTo("exports");
+            assertThat(refused.headers().firstValue("RateLimit").orElseThrow()).contains("\"exports\";r=0;t=1");
+            assertThat(refused.headers().firstValue("RateLimit-Policy").orElseThrow())
+                    .as("calls in flight: no window").containsPattern("\"exports\";q=2(,|$)");
+            HttpResponse<String> other = client.postJsonWith("api/exports?seconds=0", "{}", "X-Tenant",
+                    "other-" + tenant);
+            assertThat(other.statusCode()).as("another tenant's permits: %s", other.body()).isEqualTo(200);
+
+            for (java.util.concurrent.Future<HttpResponse<String>> export : running) {
+                HttpResponse<String> done = export.get(30, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(done.statusCode()).as(done.body()).isEqualTo(200);
+                assertThat(ExampleApi.json(done).getInt("seconds")).isEqualTo(6);
+            }
+            HttpResponse<String> after = client.postJsonWith("api/exports?seconds=0", "{}", "X-Tenant", tenant);
+            assertThat(after.statusCode()).as(after.body()).isEqualTo(200);
+            assertThat(after.headers().firstValue("RateLimit").orElseThrow()).as("both permits back, one taken")
+                    .contains("\"exports\";r=1;t=1");
+        } finally {
+            exports.shutdownNow();
+        }
+    }
+
+    @Test
     @DisplayName("/api/reports under the example's plans (docs/plans.md): a tenant on no plan gets the free burst of 3 "
             + "(q=5), acme on pro goes on to its own 30 at once (q=50), globex's contract to its 20 (q=20)")
     void reportsPlansPerTenant() {

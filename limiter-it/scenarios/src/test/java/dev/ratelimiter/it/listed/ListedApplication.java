@@ -25,6 +25,7 @@ public class ListedApplication extends Application {
             "dev.ratelimiter.example.MalformedBodyMapper", "dev.ratelimiter.example.MalformedJsonMapper",
             "dev.ratelimiter.example.ReportsResource", "dev.ratelimiter.example.SearchResource",
             "dev.ratelimiter.example.UsageResource", "dev.ratelimiter.example.CompletionsResource",
+            "dev.ratelimiter.example.ExportsResource",
             "dev.ratelimiter.it.app.ItemsResource", "dev.ratelimiter.it.app.AsyncResource",
             "dev.ratelimiter.it.app.TenantOrAddressResource",
             "dev.ratelimiter.it.app.DecidedResource", "dev.ratelimiter.it.app.RefusalStyleFilter",
