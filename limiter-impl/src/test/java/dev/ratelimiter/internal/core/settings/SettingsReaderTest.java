@@ -383,6 +383,22 @@ class SettingsReaderTest {
     }
 
     @Test
+    @DisplayName("a concurrency bucket's plan: its limit is the plan's permits, under the bucket's lease")
+    void concurrencyPlans() {
+        properties.put("ratelimiter.buckets.exports.concurrency", "2");
+        properties.put("ratelimiter.buckets.exports.plans", "pro");
+        properties.put("ratelimiter.buckets.exports.plans.pro.limit", "10");
+        assertThat(read().plans("exports").plan("pro")).hasValueSatisfying(bucket -> {
+            assertThat(bucket.isConcurrency()).isTrue();
+            assertThat(bucket.limit()).isEqualTo(10);
+            assertThat(bucket.lease()).isEqualTo(Duration.ofSeconds(30));
+            assertThat(bucket.plan()).isEqualTo("pro");
+        });
+        properties.put("ratelimiter.buckets.exports.plans.pro.limit", "20000");
+        assertProblem("ratelimiter.buckets.exports.plans.pro", "at most 10000 permits");
+    }
+
+    @Test
     @DisplayName("a concurrency bucket's bad values fail the start, each naming its property and what to do")
     void badConcurrency() {
         properties.put("ratelimiter.buckets.exports.concurrency", "0");
