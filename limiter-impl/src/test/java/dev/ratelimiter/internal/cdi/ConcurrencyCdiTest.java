@@ -61,7 +61,7 @@ class ConcurrencyCdiTest {
                 "ratelimiter.buckets.export-starts.limit", "1",
                 "ratelimiter.buckets.export-starts.window", "PT1H"));
         properties.putAll(more);
-        cdi = CdiContainer.start(properties, ExportService.class, GlobalRateLimitFilter.class,
+        cdi = CdiContainer.start(properties, ExportService.class, UniExportService.class, GlobalRateLimitFilter.class,
                 RefundResponseFilter.class, RefusalResponder.class, ShadowGlobalFilterTest.OneClient.class,
                 DenialRecorder.class);
         callers = Executors.newCachedThreadPool();
@@ -149,7 +149,8 @@ class ConcurrencyCdiTest {
         ExportService service = start(Map.of());
         String tenant = tenant();
         CompletableFuture<String> result = new CompletableFuture<>();
-        Uni<String> uni = service.uni(tenant, result);
+        UniExportService reactive = cdi.select(UniExportService.class);
+        Uni<String> uni = reactive.uni(tenant, result);
         assertThat(free(tenant)).as("nothing is taken before a subscription").isEqualTo(2);
         CompletableFuture<String> subscribed = uni.subscribeAsCompletionStage();
         assertThat(free(tenant)).isEqualTo(1);
@@ -157,7 +158,7 @@ class ConcurrencyCdiTest {
         assertThat(subscribed.join()).isEqualTo("done");
         assertThat(free(tenant)).isEqualTo(2);
 
-        io.smallrye.mutiny.subscription.Cancellable cancelled = service.uni(tenant, new CompletableFuture<>())
+        io.smallrye.mutiny.subscription.Cancellable cancelled = reactive.uni(tenant, new CompletableFuture<>())
                 .subscribe().with(item -> { }, failure -> { });
         assertThat(free(tenant)).isEqualTo(1);
         cancelled.cancel();

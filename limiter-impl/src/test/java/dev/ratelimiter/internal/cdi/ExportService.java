@@ -2,7 +2,6 @@ package dev.ratelimiter.internal.cdi;
 
 import dev.ratelimiter.RateLimitKey;
 import dev.ratelimiter.RateLimited;
-import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.concurrent.CompletableFuture;
@@ -12,7 +11,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Methods of the concurrency bucket {@code exports} (docs/guide.md#concurrency-limits): slow exports a tenant may run
- * a few of at once, each holding a permit until it ends.
+ * a few of at once, each holding a permit until it ends. No Mutiny here, so the store modules' tests, which have none,
+ * use it too ({@link UniExportService} has the {@code Uni}).
  */
 @ApplicationScoped
 public class ExportService {
@@ -38,12 +38,6 @@ public class ExportService {
     @RateLimited(bucket = "exports")
     public CompletionStage<String> later(@RateLimitKey String tenant, CompletableFuture<String> result) {
         return result;
-    }
-
-    /** Holds its permit from each subscription until the {@code Uni} it returns ends. */
-    @RateLimited(bucket = "exports")
-    public Uni<String> uni(@RateLimitKey String tenant, CompletableFuture<String> result) {
-        return Uni.createFrom().completionStage(result);
     }
 
     /** A permit of {@code exports}, then a rate of {@code export-starts}: a refusal of the rate gives the permit back. */

@@ -110,4 +110,19 @@ class MapStoreCdiTest {
                         + "which the store of ratelimiter.backend=" + MapStoreProvider.NAME + " does not decide (it "
                         + "decides [fixed-window])");
     }
+
+    @Test
+    @DisplayName("a concurrency bucket on a store that keeps no permits fails the start, naming its concurrency "
+            + "property, the store and what to do")
+    void concurrencyTheStoreDoesNotKeep() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CdiContainer.start(Map.of(
+                        "ratelimiter.backend", MapStoreProvider.NAME,
+                        "ratelimiter.key-secret", "a-test-secret",
+                        "ratelimiter.buckets.exports.concurrency", "2"), CreatedStores.class).close())
+                .isInstanceOf(dev.ratelimiter.spi.ConfigurationException.class)
+                .hasMessageContaining("ratelimiter.buckets.exports.concurrency: bucket 'exports' limits concurrency, "
+                        + "which the store of ratelimiter.backend=" + MapStoreProvider.NAME + " does not keep (its "
+                        + "RateLimitStoreProvider.algorithms() lacks CONCURRENCY); remove the property, or use "
+                        + "memory, valkey or postgres");
+    }
 }

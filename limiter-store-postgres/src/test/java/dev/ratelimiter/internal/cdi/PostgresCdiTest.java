@@ -192,6 +192,28 @@ class PostgresCdiTest {
     }
 
     @Test
+    @DisplayName("a concurrency bucket on PostgreSQL: a CompletionStage's call holds its permit in the store until the "
+            + "stage completes; meanwhile the next call of the key is refused, then let in")
+    void permitHeldUntilTheStageCompletes() {
+        migrate();
+        start(Map.of("ratelimiter.buckets.exports.concurrency", "1", "ratelimiter.buckets.export-starts.limit", "5",
+                "ratelimiter.buckets.export-starts.window", "PT1M"), ExportService.class);
+        ExportService exports = cdi.select(ExportService.class);
+        String tenant = "tenant-" + java.util.UUID.randomUUID();
+        java.util.concurrent.CompletableFuture<String> running = new java.util.concurrent.CompletableFuture<>();
+        java.util.concurrent.CompletionStage<String> first = exports.later(tenant, running);
+        assertThat(exports.later(tenant, java.util.concurrent.CompletableFuture.completedFuture("x"))
+                .toCompletableFuture()).failsWithin(java.time.Duration.ofSeconds(5))
+                .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                .withCauseInstanceOf(RateLimitExceededException.class);
+        running.complete("done");
+        assertThat(first.toCompletableFuture().join()).isEqualTo("done");
+        assertThat(exports.later(tenant, java.util.concurrent.CompletableFuture.completedFuture("again"))
+                .toCompletableFuture().join()).isEqualTo("again");
+        assertThat(cdi.select(RateLimits.class).usage("exports", tenant).remaining()).isEqualTo(1);
+    }
+
+    @Test
     @DisplayName("with neither a JNDI name nor a URL, the application's CDI DataSource bean is used")
     void cdiDataSourceBean() {
         migrate();

@@ -58,7 +58,9 @@ class ValkeyCdiTest {
         for (int i = 0; i < more.length; i += 2) {
             properties.put(more[i], more[i + 1]);
         }
-        cdi = CdiContainer.start(properties, StateRecorder.class, RateLimiterReadinessCheck.class);
+        cdi = CdiContainer.start(properties, StateRecorder.class, RateLimiterReadinessCheck.class,
+                properties.containsKey("ratelimiter.buckets.exports.concurrency") ? ExportService.class
+                        : StateRecorder.class);
     }
 
     @AfterEach
@@ -93,6 +95,28 @@ class ValkeyCdiTest {
             assertThat((Long) data.get("fallbacks")).isPositive();
             assertThat(data).containsKey("lastError");
         });
+    }
+
+    @Test
+    @DisplayName("a concurrency bucket on Valkey: a CompletionStage's call holds its permit in the store until the "
+            + "stage completes; meanwhile the next call of the key is refused, then let in")
+    void permitHeldUntilTheStageCompletes() throws IOException {
+        start("ratelimiter.valkey.url", dev.ratelimiter.testing.TestServers.valkeyUrl(),
+                "ratelimiter.buckets.exports.concurrency", "1", "ratelimiter.buckets.export-starts.limit", "5",
+                "ratelimiter.buckets.export-starts.window", "PT1M");
+        ExportService exports = cdi.select(ExportService.class);
+        String tenant = "tenant-" + java.util.UUID.randomUUID();
+        java.util.concurrent.CompletableFuture<String> running = new java.util.concurrent.CompletableFuture<>();
+        java.util.concurrent.CompletionStage<String> first = exports.later(tenant, running);
+        assertThat(exports.later(tenant, java.util.concurrent.CompletableFuture.completedFuture("x"))
+                .toCompletableFuture()).failsWithin(Duration.ofSeconds(5))
+                .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                .withCauseInstanceOf(dev.ratelimiter.RateLimitExceededException.class);
+        running.complete("done");
+        assertThat(first.toCompletableFuture().join()).isEqualTo("done");
+        assertThat(exports.later(tenant, java.util.concurrent.CompletableFuture.completedFuture("again"))
+                .toCompletableFuture().join()).isEqualTo("again");
+        assertThat(cdi.select(RateLimits.class).usage("exports", tenant).remaining()).isEqualTo(1);
     }
 
     @Test

@@ -251,7 +251,12 @@ public class LimiterRuntime implements DecisionSource {
     private static void unofferedAlgorithms(LimiterSettings settings, RateLimitStoreProvider provider) {
         List<String> problems = new ArrayList<>();
         settings.buckets().forEach((name, bucket) -> {
-            if (!provider.algorithms().contains(bucket.algorithm())) {
+            if (bucket.isConcurrency() && !provider.algorithms().contains(Algorithm.CONCURRENCY)) {
+                problems.add("ratelimiter.buckets." + name + ".concurrency: bucket '" + name + "' limits "
+                        + "concurrency, which the store of ratelimiter.backend=" + provider.name() + " does not keep "
+                        + "(its RateLimitStoreProvider.algorithms() lacks CONCURRENCY); remove the property, or use "
+                        + "memory, valkey or postgres");
+            } else if (!provider.algorithms().contains(bucket.algorithm())) {
                 problems.add("ratelimiter.buckets." + name + ".algorithm: bucket '" + name + "' is a "
                         + bucket.algorithm().configName() + ", which the store of ratelimiter.backend="
                         + provider.name() + " does not decide (it decides " + provider.algorithms().stream()

@@ -117,7 +117,9 @@ public record SettingsUpdate(LimiterSettings settings, Set<String> changed, List
                                        Set<Algorithm> algorithms) {
         List<String> problems = new ArrayList<>();
         String base = PropertyTable.BUCKETS + name + ".";
-        if (!algorithms.contains(bucket.algorithm())) {
+        if (bucket.isConcurrency() && !algorithms.contains(Algorithm.CONCURRENCY)) {
+            problems.add(base + "concurrency: this store (ratelimiter.backend) keeps no permits; remove it");
+        } else if (!algorithms.contains(bucket.algorithm())) {
             problems.add(base + "algorithm: '" + bucket.algorithm().configName() + "' is not decided by this store "
                     + "(ratelimiter.backend); keep " + algorithms.stream().map(Algorithm::configName).sorted()
                     .toList());
