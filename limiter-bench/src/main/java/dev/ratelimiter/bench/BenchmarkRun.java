@@ -22,7 +22,10 @@ import java.util.Set;
  * Runs every section and writes {@code BENCHMARKS.md} and {@code benchmarks.json}.
  *
  * <p>Arguments: {@code full|smoke}, the output directory, the repository root (for the command shown). System
- * property {@code bench.http}: the directory holding {@code payara-micro.jar} and {@code limiter-example.war}.
+ * property {@code bench.http}: the directory holding {@code payara-micro.jar} and {@code limiter-example.war};
+ * {@code bench.only}: the sections run ({@link #SECTIONS}); {@code bench.rows}: a text that the rows kept of the
+ * {@code jmh}, {@code valkey} and {@code postgres} sections name, only they measured (empty: every row), such as
+ * {@code take and give back} for the permits' rows.
  * Started by Maven ({@code ./mvnw -Pbench -pl limiter-bench -am verify} for the full run; the smoke run is part
  * of {@code ./mvnw verify}); it starts its own {@code redis-server}s and PostgreSQL cluster on free ports.
  */
@@ -43,6 +46,7 @@ public final class BenchmarkRun {
         Instant began = Instant.now();
         List<Section> sections = new ArrayList<>();
         Set<String> only = Set.of(System.getProperty("bench.only", String.join(",", SECTIONS)).split(","));
+        String rows = System.getProperty("bench.rows", "");
         Map<String, String> servers = new LinkedHashMap<>();
         // The smoke run starts one PostgreSQL cluster for the store, boundary and outage sections, in the background
         // from the start (StartingCluster); the full run gives the outage a fresh cluster, its figures apart from the
@@ -52,8 +56,8 @@ public final class BenchmarkRun {
                 || boundaries || only.contains("burst") || only.contains("outage")))) {
             BoundarySection boundary = new BoundarySection(mode);
             ExactnessSection burst = new ExactnessSection(mode);
-            runFirst(mode, only, sections, servers, boundary, burst);
-            run(mode, only, sections, servers, boundary, burst, smokeCluster.get(), http);
+            runFirst(mode, only, rows, sections, servers, boundary, burst);
+            run(mode, only, rows, sections, servers, boundary, burst, smokeCluster.get(), http);
         }
         Duration took = Duration.between(began, Instant.now()).truncatedTo(ChronoUnit.SECONDS);
         Map<String, String> environment = Environment.describe(mode, took, servers);
@@ -66,8 +70,9 @@ public final class BenchmarkRun {
     }
 
     /** The sections before PostgreSQL's (memory, JMH, Valkey) and the boundary section's memory and Valkey rows. */
-    private static void runFirst(Mode mode, Set<String> only, List<Section> sections, Map<String, String> servers,
-                                 BoundarySection boundary, ExactnessSection burst) throws Exception {
+    private static void runFirst(Mode mode, Set<String> only, String rows, List<Section> sections,
+                                 Map<String, String> servers, BoundarySection boundary, ExactnessSection burst)
+            throws Exception {
         boolean boundaries = only.contains("boundary");
         boolean bursts = only.contains("burst");
         if (bursts) {
@@ -77,7 +82,7 @@ public final class BenchmarkRun {
             sections.add(step("memory", () -> MemorySection.run(mode)));
         }
         if (only.contains("jmh")) {
-            sections.add(step("jmh", () -> InMemorySection.run(mode)));
+            sections.add(step("jmh", () -> InMemorySection.run(mode, rows)));
         }
         Limiter memory = new MemoryRateLimiter(InstantSource.system(), 1_000);
         if (boundaries && !mode.smoke()) {
@@ -87,7 +92,7 @@ public final class BenchmarkRun {
             try (RedisServer redis = RedisServer.start(); ValkeyRig valkey = new ValkeyRig(redis)) {
                 servers.put("Valkey", valkey.server());
                 if (only.contains("valkey")) {
-                    sections.add(step("valkey", () -> StoreSection.run(mode, valkey)));
+                    sections.add(step("valkey", () -> StoreSection.run(mode, valkey, rows)));
                 }
                 if (boundaries) {
                     try (LibraryPaths.Store store = LibraryPaths.valkey(redis.url(), LibraryPaths.TIMEOUT,
@@ -113,9 +118,9 @@ public final class BenchmarkRun {
     }
 
     /** The sections after the valkey one, with the smoke's one PostgreSQL cluster if it has one. */
-    private static void run(Mode mode, Set<String> only, List<Section> sections, Map<String, String> servers,
-                            BoundarySection boundary, ExactnessSection burst, Optional<PostgresCluster> smokeCluster,
-                            Path http) throws Exception {
+    private static void run(Mode mode, Set<String> only, String rows, List<Section> sections,
+                            Map<String, String> servers, BoundarySection boundary, ExactnessSection burst,
+                            Optional<PostgresCluster> smokeCluster, Path http) throws Exception {
         boolean boundaries = only.contains("boundary");
         boolean bursts = only.contains("burst");
         if (only.contains("postgres") || boundaries || bursts) {
@@ -124,7 +129,7 @@ public final class BenchmarkRun {
                 PostgresCluster cluster = smokeCluster.orElse(own);
                 servers.put("PostgreSQL", postgres.server());
                 if (only.contains("postgres")) {
-                    sections.add(step("postgres", () -> StoreSection.run(mode, postgres)));
+                    sections.add(step("postgres", () -> StoreSection.run(mode, postgres, rows)));
                 }
                 if (boundaries) {
                     try (LibraryPaths.Store store = LibraryPaths.postgres(cluster.jdbcUrl(), LibraryPaths.TIMEOUT,

@@ -188,6 +188,7 @@ final class ExactnessSection {
             case FIXED_WINDOW -> "fixed window";
             case SLIDING_WINDOW -> "sliding window";
             case TOKEN_BUCKET -> "token bucket (burst " + LIMIT + ")";
+            case CONCURRENCY -> "concurrency"; // not among the section's buckets, which count calls
         };
     }
 

@@ -6,6 +6,7 @@ import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
+import dev.ratelimiter.spi.StorePermit;
 import io.github.bucket4j.BandwidthBuilder;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -25,9 +26,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Section 1's JMH benchmarks: the in-memory store and the whole in-memory decision, beside the
- * ConcurrentHashMap + AtomicLong floor and other in-process limiters, each on one key shared by every thread
- * and never refusing within a run. A new row is a new {@code @Benchmark} method and an entry in
+ * Section 1's JMH benchmarks: the in-memory store (a consume, or a concurrency permit taken and given back) and
+ * the whole in-memory decision, beside the ConcurrentHashMap + AtomicLong floor and other in-process limiters, each
+ * on one key shared by every thread and never refusing within a run; average time in nanoseconds per call of a
+ * method (one decision, or one pair). A new row is a new {@code @Benchmark} method and an entry in
  * {@link InMemorySection}.
  */
 @State(Scope.Benchmark)
@@ -49,7 +51,15 @@ public class InMemoryBenchmarks {
     /** A calendar month that never refuses within a run, the fixed window's limit. */
     static final Bucket CALENDAR_MONTH = Bucket.of("bench-month", List.of(Limit.perCalendar(1_000_000_000_000L,
             dev.ratelimiter.CalendarWindow.MONTH)), dev.ratelimiter.OutagePolicy.FALLBACK);
+    /**
+     * A concurrency bucket that never refuses within a run: {@link Bucket#MAX_PERMITS} (10 000) permits per key,
+     * leases of {@link Bucket#MAX_LEASE} (1 hour), so the permit {@link #setUp} takes holds for the whole run.
+     */
+    static final Bucket PERMITS = Bucket.concurrency("bench-permits", Bucket.MAX_PERMITS, Bucket.MAX_LEASE,
+            dev.ratelimiter.OutagePolicy.FALLBACK);
     private static final String RAW_KEY = "user-1@example.com";
+    /** The id of the permit {@link #setUp} takes and keeps, so the key's permits exist throughout the run. */
+    private static final long KEPT_PERMIT = -1;
 
     private MemoryRateLimiter store;
     private String hashedKey;
@@ -68,6 +78,7 @@ public class InMemoryBenchmarks {
         store.consume(TOKEN_BUCKET, hashedKey);
         store.consume(SLIDING_WINDOW, hashedKey);
         store.consume(CALENDAR_MONTH, hashedKey);
+        store.take(new StorePermit(PERMITS, hashedKey, KEPT_PERMIT));
         decision = LibraryPaths.Decision.memory(List.of(BUCKET, TOKEN_BUCKET, SLIDING_WINDOW, CALENDAR_MONTH),
                 100_000);
         floor = new ConcurrentHashMap<>();
@@ -109,6 +120,24 @@ public class InMemoryBenchmarks {
         }
     }
 
+    /**
+     * Each thread's permit of {@link #PERMITS} on the shared key, made once: its id from a counter (distinct per
+     * thread, never {@link StorePermit#CHECK}), so a pair allocates nothing but what the store does (B/op, bytes
+     * per pair).
+     */
+    @State(Scope.Thread)
+    public static class Permit {
+        private static final AtomicLong IDS = new AtomicLong();
+        StorePermit permit;
+        List<StorePermit> given;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            permit = new StorePermit(PERMITS, LibraryPaths.hashedKey(RAW_KEY), IDS.incrementAndGet());
+            given = List.of(permit);
+        }
+    }
+
     @Benchmark
     public Verdict storeConsumeExistingKey() {
         return store.consume(BUCKET, hashedKey);
@@ -118,6 +147,17 @@ public class InMemoryBenchmarks {
     public Verdict storeConsumeNewKey(NewKeys keys) {
         String key = keys.nextKey();
         return keys.store.consume(BUCKET, key);
+    }
+
+    /**
+     * A permit's pair on the in-memory store, in nanoseconds per pair: the thread's permit taken on the key (which
+     * holds {@link #KEPT_PERMIT} too, so it exists as a counted key does), then given back.
+     */
+    @Benchmark
+    public Verdict storeTakeAndGiveBackExistingKey(Permit permit) {
+        Verdict taken = store.take(permit.permit);
+        store.giveBack(permit.given);
+        return taken;
     }
 
     @Benchmark

@@ -11,9 +11,11 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Section 1: {@link InMemoryBenchmarks} under JMH with {@code -prof gc}, at 1 and 2 threads; then four 1-thread ratios
@@ -21,7 +23,8 @@ import java.util.Optional;
  * window's and the calendar month's whole decisions beside the fixed window's, issues 31, 32 and 55), each in
  * {@link #ALTERNATIONS} alternating single-fork runs, for the median ratio their goals are on: one fork of either
  * benchmark moves by more than a goal's margin, since the JIT decides differently in each (the token bucket's whole
- * decision took 150 to 177 ns and the fixed window's 154 to 224 ns in four forks of one run).
+ * decision took 150 to 177 ns and the fixed window's 154 to 224 ns in four forks of one run). Figures in
+ * nanoseconds per call (per pair for the permit row: a take and its give-back) and bytes per call ({@code B/op}).
  */
 final class InMemorySection {
 
@@ -101,6 +104,8 @@ final class InMemorySection {
                     + "(CalendarPeriods). Must hold 1.11 (0.9 × the fixed window's rate).")),
             new Pair(CALENDAR_DECISION.label(), CALENDAR_DECISION.figure(), CALENDAR_DECISION.anchor(),
                     CALENDAR_DECISION.goal()),
+            new Pair("store take and give back of a concurrency permit (ns per pair), existing key / store consume, "
+                    + "existing key", "storeTakeAndGiveBackExistingKey", "storeConsumeExistingKey", Goal.none()),
             new Pair("settled call (reserve 1, settle 3: the decision and a debit of 2) / fixed-cost decision",
                     "settledDecision", "decision", Goal.none()),
             new Pair("whole decision / Resilience4j acquirePermission", "decision", "resilience4j", Goal.none()),
@@ -115,10 +120,27 @@ final class InMemorySection {
     }
 
     static Section run(Mode mode) throws Exception {
+        return run(mode, "");
+    }
+
+    /**
+     * @param only a text the rows kept name ({@code -Dbench.rows}): only they are measured, each row's two
+     *             benchmarks; empty for every row
+     */
+    static Section run(Mode mode, String only) throws Exception {
+        List<Pair> pairs = PAIRS.stream().filter(pair -> pair.label().contains(only)).toList();
+        List<Pair> alternations = ALTERNATED.stream().filter(pair -> pair.label().contains(only)).toList();
+        if (pairs.isEmpty() && alternations.isEmpty()) {
+            throw new IllegalArgumentException("no in-memory row names '" + only + "'");
+        }
+        Set<String> benchmarks = new HashSet<>();
+        if (!only.isEmpty()) {
+            pairs.forEach(pair -> benchmarks.addAll(List.of(pair.figure(), pair.anchor())));
+        }
         List<Row> rows = new ArrayList<>();
-        for (int threads : List.of(1, 2)) {
-            Map<String, Figure> figures = measure(mode, threads);
-            for (Pair pair : PAIRS) {
+        for (int threads : pairs.isEmpty() ? List.<Integer>of() : List.of(1, 2)) {
+            Map<String, Figure> figures = measure(mode, threads, benchmarks, mode.jmhForks());
+            for (Pair pair : pairs) {
                 // At 1 thread an alternated ratio's goal is on its median row below, not on this single run.
                 boolean alternated = ALTERNATED.stream().anyMatch(a -> a.figure().equals(pair.figure())
                         && a.anchor().equals(pair.anchor()));
@@ -127,7 +149,7 @@ final class InMemorySection {
                         figures.get(pair.figure()), figures.get(pair.anchor()), goal));
             }
         }
-        for (Pair alternation : ALTERNATED) {
+        for (Pair alternation : alternations) {
             rows.add(alternated(mode, alternation));
         }
         return new Section("In memory: nanoseconds per decision (JMH)", "JMH "
@@ -136,7 +158,9 @@ final class InMemorySection {
                 + mode.jmhIteration().toMillis() + " ms, average time, `-prof gc` "
                 + "(B/op = gc.alloc.rate.norm). Every thread works on one key (an existing key's row in memory, "
                 + "Bucket4j's and Guava's one bucket, Resilience4j's one limiter); the new-key row gives each "
-                + "thread 65 536 hashed keys never seen before and a fresh store when they run out. Lower is "
+                + "thread 65 536 hashed keys never seen before and a fresh store when they run out; the permit "
+                + "row takes each thread's own permit of a concurrency bucket (10 000 permits, 1 h leases) on the "
+                + "key, which holds one more permit throughout, and gives it back: nanoseconds per pair. Lower is "
                 + "better: a ratio of 2 means twice the anchor's time.", rows);
     }
 
@@ -163,22 +187,20 @@ final class InMemorySection {
                 + alternation.label(), pairs, "runs", alternation.goal());
     }
 
-    private static Map<String, Figure> measure(Mode mode, int threads) throws Exception {
-        return measure(mode, threads, "", mode.jmhForks());
-    }
-
     /** One benchmark alone in a single-fork run, as the alternated runs are in either mode. */
     private static Map<String, Figure> measure(Mode mode, int threads, String only) throws Exception {
-        return measure(mode, threads, only, 1);
+        return measure(mode, threads, Set.of(only), 1);
     }
 
     /**
-     * @param only  one benchmark method's name, or empty for all
+     * @param only  benchmark methods' names, or none for all
      * @param forks JMH forks; 0 runs in this JVM (the smoke's passes over every benchmark)
      */
-    private static Map<String, Figure> measure(Mode mode, int threads, String only, int forks) throws Exception {
+    private static Map<String, Figure> measure(Mode mode, int threads, Set<String> only, int forks)
+            throws Exception {
         Options options = new OptionsBuilder()
-                .include(InMemoryBenchmarks.class.getName() + "\\." + (only.isEmpty() ? "" : only + "$"))
+                .include(InMemoryBenchmarks.class.getName() + "\\."
+                        + (only.isEmpty() ? "" : "(" + String.join("|", only) + ")$"))
                 .forks(forks)
                 .warmupIterations(mode.jmhWarmups())
                 .warmupTime(TimeValue.milliseconds(mode.jmhIteration().toMillis()))

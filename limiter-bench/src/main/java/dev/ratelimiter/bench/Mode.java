@@ -39,8 +39,8 @@ public record Mode(String name, int jmhForks, int jmhWarmups, int jmhIterations,
                    int memoryCounters) {
 
     /*
-     * Full: JMH 14 runs x (1 fork: 2 x 1 s warm-up + 3 x 1 s) ~ 1.5 min; stores 2 x 3 threads x 2 loads x 12
-     * contenders x (1 s + 1 s, then 2 x (0.3 s + 1 s); pgbench's runs 5 s each, its first 2 left out) ~ 12 min;
+     * Full: JMH 16 runs x (1 fork: 2 x 1 s warm-up + 3 x 1 s) ~ 1.7 min; stores 2 x 3 threads x 2 loads x 13 or 14
+     * contenders x (1 s + 1 s, then 2 x (0.3 s + 1 s); pgbench's runs 5 s each, its first 2 left out) ~ 13.5 min;
      * outage, both stores ~ 40 s; HTTP (3 pairs of Payara Micro, each ~40 s to start, 15 to 30 warm-up rounds of
      * 2 x 3 s, 5 x 2 x 4 s rounds) ~ 10 min; memory ~ 20 s; the build before it ~ 1 min; the in-memory median, 7 x 2
      * single-fork JMH runs ~ 1.5 min. 15 measured HTTP rounds and 3 store rounds: odd counts, so their median is

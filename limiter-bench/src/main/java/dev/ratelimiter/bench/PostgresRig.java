@@ -22,10 +22,11 @@ import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
 /**
- * PostgreSQL's rig: a throwaway cluster of the benchmark's own, the library's store and decision path, a bare
- * JDBC loop running the store's statement through a pool with the library's pool settings, {@code pgbench -M
- * prepared} running the same statement, and Bucket4j's PostgreSQL proxy managers (select-for-update and advisory
- * lock) on pools with the same settings.
+ * PostgreSQL's rig: a throwaway cluster of the benchmark's own, the library's store (in decisions/s, and a
+ * concurrency permit's take and give-back in pairs/s) and decision path, a bare JDBC loop running the store's
+ * statement through a pool with the library's pool settings, {@code pgbench -M prepared} running the same
+ * statement, and Bucket4j's PostgreSQL proxy managers (select-for-update and advisory lock) on pools with the same
+ * settings.
  */
 final class PostgresRig extends StoreRig {
 
@@ -87,6 +88,7 @@ final class PostgresRig extends StoreRig {
                 tokenStore(store),
                 slidingStore(store),
                 calendarStore(store),
+                permitPairs(store),
                 libraryPath(path),
                 libraryPath(UNBATCHED, unbatched),
                 twoBuckets(store, true),

@@ -12,7 +12,8 @@ import java.util.Optional;
  *
  * @param what   the measurement, such as {@code Valkey, 16 threads, 10 000 keys}
  * @param figure the library's figure
- * @param anchor the figure it is compared with (same unit), if any
+ * @param anchor the figure it is compared with (same unit, or both per second: a permit's pairs/s beside a
+ *               tool's decisions/s), if any
  * @param goal   the project's goal for {@code figure / anchor}, if it has one
  */
 public record Row(String what, Figure figure, Optional<Figure> anchor, Optional<Goal> goal) {

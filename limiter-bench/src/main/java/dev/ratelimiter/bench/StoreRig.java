@@ -9,12 +9,14 @@ import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.chain.BatchingLimiter;
 import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StorePermit;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * One shared store under test: its server, the contenders that use it, and the rows comparing them. The
@@ -31,6 +33,7 @@ abstract class StoreRig implements AutoCloseable {
     static final String TOKEN_STORE = "library store, token bucket";
     static final String SLIDING_STORE = "library store, sliding window";
     static final String CALENDAR_STORE = "library store, calendar month";
+    static final String PERMIT_PAIRS = "library store, permit take and give back";
 
     /** A refused hot key: 10 per minute, so nearly every attempt of the hot load is denied. */
     static final Bucket HOT = Bucket.of("bench-hot", 10, Duration.ofMinutes(1));
@@ -65,6 +68,13 @@ abstract class StoreRig implements AutoCloseable {
     /** A spread load's calendar month, {@link #SPREAD}'s limit: never refuses within a run. */
     static final Bucket SPREAD_MONTH = Bucket.of("bench-month", List.of(Limit.perCalendar(1_000_000_000L,
             CalendarWindow.MONTH)), OutagePolicy.FALLBACK);
+
+    /**
+     * The permit rows' concurrency bucket, under every load: {@link Bucket#MAX_PERMITS} (10 000) permits per key, so
+     * no take is refused, even of one hot key at 64 threads; leases of 30 s.
+     */
+    static final Bucket PERMITS = Bucket.concurrency("bench-permits", Bucket.MAX_PERMITS, Duration.ofSeconds(30),
+            OutagePolicy.FALLBACK);
 
     private final List<AutoCloseable> resources = new ArrayList<>();
 
@@ -114,6 +124,33 @@ abstract class StoreRig implements AutoCloseable {
             return thread -> key -> store.limiter().consume(bucket, keys[key]).outcome()
                     != Verdict.Outcome.UNAVAILABLE;
         });
+    }
+
+    /**
+     * The store's limiter alone taking a permit of {@link #PERMITS} for a call and giving it back, on hashed keys,
+     * as the decision path does around a call of a concurrency bucket: two store calls, two round trips. A figure
+     * counts pairs per second ({@code pairs/s}; p50 and p99 in µs per pair); a pair whose take was not allowed or
+     * whose give-back failed is not counted ({@code not_decided}). Ids random and never {@link StorePermit#CHECK},
+     * as the decision path draws them.
+     */
+    static Contender permitPairs(LibraryPaths.Store store) {
+        return Contender.of(PERMIT_PAIRS, load -> {
+            String[] keys = Keys.hashed(load.keys());
+            Figure figure = ClosedLoop.run(PERMIT_PAIRS, load, thread -> key -> {
+                StorePermit permit = new StorePermit(PERMITS, keys[key], permitId());
+                boolean taken = store.limiter().take(permit).outcome() == Verdict.Outcome.ALLOWED;
+                return store.limiter().giveBack(List.of(permit)) && taken;
+            });
+            return new Figure(PERMIT_PAIRS, figure.value(), "pairs/s", figure.details());
+        });
+    }
+
+    private static long permitId() {
+        long id;
+        do {
+            id = ThreadLocalRandom.current().nextLong();
+        } while (id == StorePermit.CHECK);
+        return id;
     }
 
     /**
@@ -167,8 +204,9 @@ abstract class StoreRig implements AutoCloseable {
 
     /**
      * The rows of issue 11's goals: the store at its client's speed (≥ 0.95 × the bare loop), the path at the
-     * store's (≥ 0.95), one hot refused key at 16 threads ≥ 10 × the store's own tool; and the store beside its
-     * tool.
+     * store's (≥ 0.95), one hot refused key at 16 threads ≥ 10 × the store's own tool; the store beside its
+     * tool; the other algorithms beside the fixed window; and a permit's take and give-back, in pairs/s, beside the
+     * store's tool, in decisions/s (no goal).
      */
     static List<Comparison> libraryComparisons(String bare, String tool) {
         return List.of(
@@ -201,7 +239,9 @@ abstract class StoreRig implements AutoCloseable {
                 Comparison.withGoal(CALENDAR_STORE, STORE, load -> Goal.atLeast(55, 0.9, 0.9, "calendar month / "
                         + "fixed window, store", "must hold 0.9: the same script or statement, the month's time left "
                         + "sent in place of the window's length (worked out per call from the period kept, "
-                        + "CalendarPeriods); a miss within this machine's run-to-run spread is noise.")));
+                        + "CalendarPeriods); a miss within this machine's run-to-run spread is noise.")),
+                Comparison.of(PERMIT_PAIRS, tool).named(PERMIT_PAIRS + ", in pairs/s (a pair is two round trips: "
+                        + "the take, then the give-back) / " + tool + ", in decisions/s (one round trip each)"));
     }
 
     /**

@@ -4,9 +4,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Section 2: each shared store's contenders under closed-loop loads (every thread count of the mode, one hot
@@ -19,7 +21,22 @@ final class StoreSection {
     }
 
     static Section run(Mode mode, StoreRig rig) throws Exception {
-        List<Contender> contenders = rig.contenders();
+        return run(mode, rig, "");
+    }
+
+    /**
+     * @param only a text the rows kept name ({@code -Dbench.rows}): only they are measured, with the contenders
+     *             they compare; empty for every row
+     */
+    static Section run(Mode mode, StoreRig rig, String only) throws Exception {
+        List<Comparison> comparisons = rig.comparisons().stream().filter(c -> c.what().contains(only)).toList();
+        if (comparisons.isEmpty()) {
+            throw new IllegalArgumentException("no row of " + rig.name() + " names '" + only + "'");
+        }
+        Set<String> compared = new HashSet<>();
+        comparisons.forEach(c -> compared.addAll(List.of(c.figure(), c.anchor())));
+        List<Contender> contenders = rig.contenders().stream()
+                .filter(c -> only.isEmpty() || compared.contains(c.name())).toList();
         // One unrecorded pass of each contender first, so the first load measured is not the JIT's and the
         // pools' warm-up.
         for (Contender contender : contenders) {
@@ -47,9 +64,9 @@ final class StoreSection {
                     rounds.add(figures);
                 }
                 Load load = new Load(threads, keys, mode.loadWarmup(), mode.loadDuration());
-                for (Comparison comparison : rig.comparisons()) {
-                    rows.add(median(describe + ": " + comparison.figure() + " / " + comparison.anchor(), rounds,
-                            comparison, comparison.goal().apply(load)));
+                for (Comparison comparison : comparisons) {
+                    rows.add(median(describe + ": " + comparison.what(), rounds, comparison,
+                            comparison.goal().apply(load)));
                 }
             }
         }
@@ -61,8 +78,10 @@ final class StoreSection {
                 + " ms measured; after one unrecorded pass of each contender. A row is the round whose ratio is the "
                 + "median (ratio_min and ratio_max: the other rounds'), so one slow minute of this shared machine "
                 + "does not make a ratio. Hot key: one key in a bucket of 10 per minute, so nearly every decision "
-                + "is a refusal; spread: keys drawn at random. Figures in decisions/s; p50/p99 in µs of the calling "
-                + "thread; bytes_per_call = what the calling threads allocated per call. In-JVM contenders "
+                + "is a refusal; spread: keys drawn at random. Figures in decisions/s, but the permit rows' in pairs/s "
+                + "(a permit of a concurrency bucket of 10 000 per key, 30 s leases, taken and given back: two "
+                + "round trips, never refused); p50/p99 in µs of the calling thread, per call or pair; "
+                + "bytes_per_call = what the calling threads allocated per call or pair. In-JVM contenders "
                 + "share the deadline " + LibraryPaths.TIMEOUT.toMillis() + " ms and the library's default pool "
                 + "sizes (Valkey 32, PostgreSQL 16).", rows);
     }

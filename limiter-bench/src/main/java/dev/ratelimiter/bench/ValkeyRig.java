@@ -19,9 +19,10 @@ import java.util.function.Supplier;
 
 /**
  * Valkey's rig: a {@code redis-server} of the benchmark's own (the tests' {@link RedisServer}), the library's
- * store and decision path, a bare Jedis loop calling the same script by EVALSHA through a client with the
- * library's client and pool settings, {@code redis-benchmark} calling the same script, and Bucket4j's Jedis proxy
- * manager (compare-and-swap) on the same client settings.
+ * store (in decisions/s, and a concurrency permit's take and give-back in pairs/s) and decision path, a bare Jedis
+ * loop calling the same script by EVALSHA through a client with the library's client and pool settings,
+ * {@code redis-benchmark} calling the same script, and Bucket4j's Jedis proxy manager (compare-and-swap) on the
+ * same client settings.
  */
 final class ValkeyRig extends StoreRig {
 
@@ -72,6 +73,7 @@ final class ValkeyRig extends StoreRig {
                 tokenStore(store),
                 slidingStore(store),
                 calendarStore(store),
+                permitPairs(store),
                 libraryPath(path),
                 libraryPath(UNBATCHED, unbatched),
                 twoBuckets(store, true),

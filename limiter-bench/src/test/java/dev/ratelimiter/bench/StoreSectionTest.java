@@ -82,6 +82,36 @@ class StoreSectionTest {
     }
 
     @Test
+    void a_text_keeps_the_rows_that_name_it_and_measures_only_the_contenders_they_compare() throws Exception {
+        List<String> measured = new ArrayList<>();
+        StoreRig rig = rig(List.of(
+                Contender.of(StoreRig.STORE, load -> {
+                    measured.add(StoreRig.STORE);
+                    return new Figure(StoreRig.STORE, 900, "decisions/s");
+                }),
+                Contender.of(StoreRig.PERMIT_PAIRS, load -> {
+                    measured.add(StoreRig.PERMIT_PAIRS);
+                    return new Figure(StoreRig.PERMIT_PAIRS, 400, "pairs/s");
+                }),
+                Contender.of("tool", load -> {
+                    measured.add("tool");
+                    return new Figure("tool", 1_000, "decisions/s");
+                })), List.of(
+                Comparison.of(StoreRig.STORE, "tool"),
+                Comparison.of(StoreRig.PERMIT_PAIRS, "tool").named(StoreRig.PERMIT_PAIRS + ", in pairs/s / tool")));
+
+        Section section = StoreSection.run(Mode.SMOKE, rig, "take and give back");
+
+        assertThat(section.rows()).extracting(Row::what).containsExactly(
+                "4 threads, one hot key: library store, permit take and give back, in pairs/s / tool",
+                "4 threads, 10 000 keys: library store, permit take and give back, in pairs/s / tool");
+        assertThat(section.rows().get(0).ratio()).contains(0.4);
+        assertThat(measured).isNotEmpty().doesNotContain(StoreRig.STORE);
+        assertThatThrownBy(() -> StoreSection.run(Mode.SMOKE, rig, "deny cache"))
+                .hasMessageContaining("no row of Fake names 'deny cache'");
+    }
+
+    @Test
     void a_comparison_naming_no_contender_fails() {
         assertThatThrownBy(() -> StoreSection.run(Mode.SMOKE, rig(List.of(
                 Comparison.of(StoreRig.STORE, "deny cache")))))
