@@ -69,6 +69,11 @@ public final class RateLimitResponses {
                     + "' refuses this caller: its key or address is on the bucket's deny list. Retry after "
                     + verdict.retryAfterSeconds() + " s.", bucket, verdict);
         }
+        if (bucket.isConcurrency()) {
+            return problem(429, "Too Many Requests", QUOTA_EXCEEDED, "Quota Exceeded", "Concurrency limit of bucket '"
+                    + bucket.name() + "' reached: " + bucket.limit() + " calls in flight. Retry after "
+                    + verdict.retryAfterSeconds() + " s.", bucket, verdict);
+        }
         return problem(429, "Too Many Requests", QUOTA_EXCEEDED, "Quota Exceeded", "Rate limit of bucket '"
                 + bucket.name() + "' exceeded: "
                 + bucket.limits().stream().map(limit -> limit.limit() + " per " + (limit.isCalendar()

@@ -176,6 +176,31 @@ class ConcurrencyCdiTest {
         assertThat(free(tenant)).isEqualTo(2);
     }
 
+    /** An observer of denials that throws, as a careless audit log might. */
+    @jakarta.enterprise.context.ApplicationScoped
+    public static class ThrowingAudit {
+        void denied(@jakarta.enterprise.event.Observes dev.ratelimiter.RateLimitDenied denied) {
+            throw new IllegalStateException("the audit log is down");
+        }
+    }
+
+    @Test
+    @DisplayName("a decision that fails after it took a permit (an observer of its denial threw) gives the permit back")
+    void failedDecisionGivesThePermitBack() {
+        Map<String, String> properties = new HashMap<>(Map.of(
+                "ratelimiter.buckets.exports.concurrency", "2",
+                "ratelimiter.buckets.export-starts.limit", "1",
+                "ratelimiter.buckets.export-starts.window", "PT1H"));
+        cdi = CdiContainer.start(properties, ExportService.class, ThrowingAudit.class);
+        ExportService service = cdi.select(ExportService.class);
+        String tenant = tenant();
+        assertThat(service.started(tenant)).isEqualTo("started");
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> service.started(tenant)).hasMessageContaining("the audit log is down");
+        }
+        assertThat(free(tenant)).isEqualTo(2);
+    }
+
     @Test
     @DisplayName("a call longer than its lease of 1 s keeps its permit: renewed while it runs, never freed under it")
     void renewalKeepsALongCallsPermit() throws Exception {

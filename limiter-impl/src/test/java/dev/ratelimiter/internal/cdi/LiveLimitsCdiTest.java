@@ -109,6 +109,20 @@ class LiveLimitsCdiTest {
     }
 
     @Test
+    @DisplayName("a rate bucket turned into a concurrency bucket by a reload is kept out until a restart, naming the "
+            + "property: its methods' checks run at startup")
+    void concurrencyAtRestartOnly() throws IOException {
+        start("ratelimiter.buckets.reports.limit=4\n", Map.of());
+        Files.writeString(file, "ratelimiter.buckets.reports.concurrency=2\n");
+        RateLimits.Reload reload = limits().reload();
+        assertThat(reload.changed()).isEmpty();
+        assertThat(reload.rejected()).singleElement().asString().isEqualTo("ratelimiter.buckets.reports.concurrency: "
+                + "bucket 'reports' would turn into a concurrency bucket; that applies after a restart");
+        assertThat(limits().bucket("reports").isConcurrency()).isFalse();
+        assertThat(allowed("acme", 6)).isEqualTo(4);
+    }
+
+    @Test
     @DisplayName("a bad value is kept out, naming the property; the bucket keeps its limit until the value is fixed")
     void badValueKeptOut() throws IOException {
         start("ratelimiter.buckets.reports.limit=4\n", Map.of());

@@ -483,6 +483,8 @@ public abstract class ExampleApiScenarios {
             assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
             assertThat(refused.headers().firstValue("Retry-After")).contains("1");
             assertThat(ExampleApi.json(refused).getString("bucket")).isEqualTo("exports");
+            assertThat(ExampleApi.json(refused).getString("detail"))
+                    .isEqualTo("Concurrency limit of bucket 'exports' reached: 2 calls in flight. Retry after 1 s.");
             assertThat(refused.headers().firstValue("RateLimit").orElseThrow()).contains("\"exports\";r=0;t=1");
             assertThat(refused.headers().firstValue("RateLimit-Policy").orElseThrow())
                     .as("calls in flight: no window").containsPattern("\"exports\";q=2(,|$)");

@@ -3,7 +3,9 @@ package dev.ratelimiter.internal.valkey;
 import dev.ratelimiter.spi.StoreException;
 import dev.ratelimiter.spi.StorePermit;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -12,8 +14,8 @@ import java.util.List;
  * (EVALSHA, EVAL after NOSCRIPT, a cluster's MOVED or ASK followed once, failures classified by
  * {@link ValkeyFailures}). One sorted set per key ({@link KeyLayout#permitsKey}), deadlines on the server's clock
  * (the script reads TIME), so every replica's leases end by one clock. A take is one round trip; a give-back or a
- * renewal of several permits is one too (in a cluster: one per run of consecutive permits whose keys share a slot,
- * as refunds are, since a script may only touch the keys of one slot). Thread-safe.
+ * renewal of several permits is one too (in a cluster: one per slot, the permits sorted by their keys' slots first,
+ * since a script may only touch the keys of one slot). Thread-safe.
  */
 final class ValkeyPermits {
 
@@ -47,10 +49,34 @@ final class ValkeyPermits {
         if (permits.isEmpty()) {
             return;
         }
-        slots.inSlotRuns(permits.size(), i -> slots.slot(permits.get(i)), (from, to) -> {
-            runner.run(ValkeyScript.PERMITS, arguments.giveBackParameters(permits, from, to), to - from);
+        List<StorePermit> sorted = inSlotOrder(permits, slotOrder(permits));
+        slots.inSlotRuns(sorted.size(), i -> slots.slot(sorted.get(i)), (from, to) -> {
+            runner.run(ValkeyScript.PERMITS, arguments.giveBackParameters(sorted, from, to), to - from);
             return true;
         });
+    }
+
+    /**
+     * The permits' indexes sorted by their keys' slots, stably: a process's permits come in no order, and a run of
+     * one slot is one round trip, so sorted a cluster takes one per slot, not one per permit.
+     */
+    private Integer[] slotOrder(List<StorePermit> permits) {
+        int[] slotOf = new int[permits.size()];
+        Integer[] order = new Integer[permits.size()];
+        for (int i = 0; i < order.length; i++) {
+            slotOf[i] = slots.slot(permits.get(i));
+            order[i] = i;
+        }
+        Arrays.sort(order, Comparator.comparingInt(i -> slotOf[i]));
+        return order;
+    }
+
+    private static List<StorePermit> inSlotOrder(List<StorePermit> permits, Integer[] order) {
+        List<StorePermit> sorted = new ArrayList<>(order.length);
+        for (Integer index : order) {
+            sorted.add(permits.get(index));
+        }
+        return sorted;
     }
 
     /**
@@ -65,14 +91,18 @@ final class ValkeyPermits {
         if (permits.isEmpty()) {
             return held;
         }
-        slots.inSlotRuns(permits.size(), i -> slots.slot(permits.get(i)), (from, to) -> {
+        Integer[] order = slotOrder(permits);
+        List<StorePermit> sorted = inSlotOrder(permits, order);
+        slots.inSlotRuns(sorted.size(), i -> slots.slot(sorted.get(i)), (from, to) -> {
             long[] run = ValkeyStore.answer(runner.run(ValkeyScript.PERMITS,
-                    arguments.renewParameters(permits, from, to), to - from));
+                    arguments.renewParameters(sorted, from, to), to - from));
             if (run.length != to - from) {
                 throw new IllegalStateException("permits.lua answered " + Arrays.toString(run) + " to a renewal of "
                         + (to - from) + " permits");
             }
-            System.arraycopy(run, 0, held, from, run.length);
+            for (int k = 0; k < run.length; k++) {
+                held[order[from + k]] = run[k];
+            }
             return true;
         });
         return held;

@@ -74,6 +74,23 @@ public class CallEnds {
     }
 
     /**
+     * A call that never ran, its decision having failed after it took a concurrency bucket's permit: the permits go
+     * back (its counts stay, as a refused call's do). Never throws.
+     *
+     * @param counted the call's counted calls; {@code null} when it keeps none
+     */
+    void abandoned(List<CountedCall> counted) {
+        if (counted == null) {
+            return;
+        }
+        List<Settlement> permits = counted.stream().filter(CountedCall::isPermit)
+                .map(call -> new Settlement(call, call.cost(), false)).toList();
+        if (!permits.isEmpty()) {
+            decider.settle(permits);
+        }
+    }
+
+    /**
      * {@link #end} for a call that ended on a thread of its own (a {@code CompletionStage}'s, a {@code Uni}'s): moved
      * to a worker thread if that is a Vert.x event loop and the store blocks, as the decision is.
      */

@@ -7,6 +7,8 @@ import io.smallrye.mutiny.subscription.UniEmitter;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -47,23 +49,38 @@ final class MutinyResults {
     static Object defer(ResultType type, Function<List<CountedCall>, RuntimeException> decision,
                         boolean kept, boolean blocking, EventLoopOffload offload, Callable<Object> proceed,
                         Outcome outcome) {
-        Uni<List<CountedCall>> allowed = Uni.createFrom().emitter(emitter -> {
+        Uni<Decided> allowed = Uni.createFrom().emitter(emitter -> {
             List<CountedCall> counted = kept ? new ArrayList<>(1) : null;
+            AtomicBoolean delivered = new AtomicBoolean(); // this subscription's calls reached the method's Uni
+            if (counted != null) {
+                // Ended without reaching the method: cancelled while the decision waited for the store (a timeout),
+                // or the decision failed after it took a permit (an observer of its events threw); a permit taken
+                // for it goes back, as no call runs for it (a refusal's went back already: given back once more,
+                // which frees nothing)
+                emitter.onTermination(() -> {
+                    if (!delivered.get()) {
+                        cancelled(counted, outcome);
+                    }
+                });
+            }
+            Decided decided = new Decided(counted, delivered);
             Supplier<RuntimeException> decide = () -> decision.apply(counted);
-            if (!blocking || !offload.offload(decide, (refusal, failure) -> settle(emitter, counted, refusal,
+            if (!blocking || !offload.offload(decide, (refusal, failure) -> settle(emitter, decided, refusal,
                     failure))) {
                 RuntimeException refusal;
                 try {
                     refusal = decide.get();
                 } catch (RuntimeException e) {
-                    emitter.fail(e);
+                    settle(emitter, decided, null, e);
                     return;
                 }
-                settle(emitter, counted, refusal, null);
+                settle(emitter, decided, refusal, null);
             }
         });
         if (type == ResultType.MULTI) {
-            return allowed.onItem().transformToMulti(counted -> {
+            return allowed.onItem().transformToMulti(decided -> {
+                decided.delivered().set(true);
+                List<CountedCall> counted = decided.counted();
                 Multi<?> multi;
                 try {
                     multi = (Multi<?>) proceed.call();
@@ -80,7 +97,9 @@ final class MutinyResults {
                         });
             });
         }
-        return allowed.onItem().transformToUni(counted -> {
+        return allowed.onItem().transformToUni(decided -> {
+            decided.delivered().set(true);
+            List<CountedCall> counted = decided.counted();
             Uni<?> uni;
             try {
                 uni = (Uni<?>) proceed.call();
@@ -100,18 +119,22 @@ final class MutinyResults {
     private static void cancelled(List<CountedCall> counted, Outcome outcome) {
         List<CountedCall> permits = counted.stream().filter(CountedCall::isPermit).toList();
         if (!permits.isEmpty()) {
-            outcome.ended(permits, null, new java.util.concurrent.CancellationException("subscription cancelled"));
+            outcome.ended(permits, null, new CancellationException("no call runs for it"));
         }
     }
 
-    private static void settle(UniEmitter<? super List<CountedCall>> emitter,
-                               List<CountedCall> counted, RuntimeException refusal, Throwable failure) {
+    /** One subscription's decision: its counted calls, and whether they reached the method's own Uni or Multi. */
+    private record Decided(List<CountedCall> counted, AtomicBoolean delivered) {
+    }
+
+    private static void settle(UniEmitter<? super Decided> emitter, Decided decided, RuntimeException refusal,
+                               Throwable failure) {
         if (failure != null) {
             emitter.fail(failure);
         } else if (refusal != null) {
             emitter.fail(refusal);
         } else {
-            emitter.complete(counted);
+            emitter.complete(decided);
         }
     }
 }

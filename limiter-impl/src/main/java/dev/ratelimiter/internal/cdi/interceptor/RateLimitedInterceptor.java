@@ -153,8 +153,13 @@ public class RateLimitedInterceptor {
             // The costs the method gives (RateLimitCosts), opened even when nothing was counted (a fail-open outage),
             // so that giving one never fails the call; a nested limit's cost goes to the outer call
             frame = binding.settles() ? settledCalls.enter(limits, nested) : null;
-            RuntimeException refusal = noKey != null ? noKey
-                    : decide(limits, planned, keys, nested, recorder, counted);
+            RuntimeException refusal;
+            try {
+                refusal = noKey != null ? noKey : decide(limits, planned, keys, nested, recorder, counted);
+            } catch (RuntimeException | Error e) {
+                callEnds.abandoned(counted); // an observer of the decision's events threw after a permit was taken
+                throw e;
+            }
             if (rateLimited.result() == ResultType.COMPLETION_STAGE && refusal != null) {
                 return CompletableFuture.failedFuture(refusal);
             }

@@ -12,6 +12,7 @@ import dev.ratelimiter.spi.StoreParts;
 
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -142,14 +143,6 @@ public final class CircuitBreakerLimiter implements BatchingLimiter, AutoCloseab
         return store.refund(refunds);
     }
 
-    /**
-     * Decides the items in runs of one part (the whole store when it has no parts), one call of the store's
-     * limiter per run. An open part answers {@code UNAVAILABLE} for each item of its run without a call, and the
-     * answer ends there; so does it after a run with a refusal. The outage policy asks again for the rest.
-     *
-     * @param items one or more items, keys hashed
-     * @return one verdict per decided item, in order
-     */
     /** A take through the breaker: refused as {@code UNAVAILABLE} while the key's part is open, else counted. */
     @Override
     public Verdict take(StorePermit permit) {
@@ -171,16 +164,44 @@ public final class CircuitBreakerLimiter implements BatchingLimiter, AutoCloseab
         return given && reachable.size() == permits.size();
     }
 
-    /** Unknown ({@code null}) while a part of one of the permits is open: asked again at the next renewal. */
+    /**
+     * Renews the permits of the parts that are closed in one call; a permit of an open part is not sent, and
+     * reported held, so it is asked again at its next renewal (its lease may end meanwhile, as the part is down),
+     * while the others' leases go on. {@code null} (unknown) when no part could be asked.
+     */
     @Override
     public boolean[] renew(List<StorePermit> permits) {
-        for (StorePermit permit : permits) {
-            if (partOf(permit.bucket(), permit.key()).open.get()) {
-                return null;
+        List<StorePermit> reachable = new ArrayList<>(permits.size());
+        boolean[] open = new boolean[permits.size()];
+        for (int i = 0; i < open.length; i++) {
+            StorePermit permit = permits.get(i);
+            open[i] = partOf(permit.bucket(), permit.key()).open.get();
+            if (!open[i]) {
+                reachable.add(permit);
             }
         }
-        return store.renew(permits);
+        if (reachable.isEmpty()) {
+            return null;
+        }
+        boolean[] renewed = store.renew(reachable);
+        if (renewed == null || reachable.size() == permits.size()) {
+            return renewed;
+        }
+        boolean[] held = new boolean[permits.size()];
+        for (int i = 0, r = 0; i < held.length; i++) {
+            held[i] = open[i] || renewed[r++];
+        }
+        return held;
     }
+
+    /**
+     * Decides the items in runs of one part (the whole store when it has no parts), one call of the store's
+     * limiter per run. An open part answers {@code UNAVAILABLE} for each item of its run without a call, and the
+     * answer ends there; so does it after a run with a refusal. The outage policy asks again for the rest.
+     *
+     * @param items one or more items, keys hashed
+     * @return one verdict per decided item, in order
+     */
 
     @Override
     public Verdict[] consumeAll(List<StoreItem> items) {

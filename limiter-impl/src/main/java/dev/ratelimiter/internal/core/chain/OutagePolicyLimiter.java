@@ -161,16 +161,6 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
     }
 
     /**
-     * Gives the refunds back where their calls were counted: the store, and for a {@code FALLBACK} bucket also the
-     * fallback, which holds the store's counts carried or counted them itself in an outage (the same window test
-     * keeps it from crediting anything else). A call the policy let through uncounted ({@link #counted}) has
-     * nothing to give back and never reaches here.
-     *
-     * @return false if the store dropped them and the fallback did not take them all (a refund of a bucket of
-     *         another policy was lost): in an outage, a {@code FALLBACK} bucket's refunds reach the fallback, which
-     *         is then the one deciding
-     */
-    /**
      * Takes a permit from the store; when it cannot answer, the bucket's policy decides: {@code FALLBACK} takes it
      * from the per-process fallback (so each process keeps the limit on its own), {@code FAIL_OPEN} lets the call
      * run without a permit ({@link #counted} is then false: nothing to give back), {@code FAIL_CLOSED} refuses.
@@ -240,6 +230,16 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
         return held;
     }
 
+    /**
+     * Gives the refunds back where their calls were counted: the store, and for a {@code FALLBACK} bucket also the
+     * fallback, which holds the store's counts carried or counted them itself in an outage (the same window test
+     * keeps it from crediting anything else). A call the policy let through uncounted ({@link #counted}) has
+     * nothing to give back and never reaches here.
+     *
+     * @return false if the store dropped them and the fallback did not take them all (a refund of a bucket of
+     *         another policy was lost): in an outage, a {@code FALLBACK} bucket's refunds reach the fallback, which
+     *         is then the one deciding
+     */
     @Override
     public boolean refund(List<StoreRefund> refunds) {
         boolean allCarried = false;

@@ -42,6 +42,17 @@ final class PermitTakes {
     }
 
     /**
+     * Refuses a permit taken where nothing would give it back (no {@code counted}), before anything is counted.
+     *
+     * @throws IllegalArgumentException for a concurrency bucket at cost 1 without {@code counted}
+     */
+    static void checkKept(Bucket bucket, long cost, List<CountedCall> counted) {
+        if (bucket.isConcurrency() && cost > 0 && counted == null) {
+            throw noPermitsHere(bucket);
+        }
+    }
+
+    /**
      * The refusal of a permit taken where nothing would give it back: the {@code RateLimiter} bean's and the
      * {@code RateLimits} facade's decisions.
      */

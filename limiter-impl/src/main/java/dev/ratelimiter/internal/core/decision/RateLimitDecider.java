@@ -212,9 +212,7 @@ public class RateLimitDecider {
         for (int i = 0; i < count; i++) {
             Bucket bucket = buckets.get(i);
             checkCost(bucket, costs[i]);
-            if (bucket.isConcurrency() && costs[i] > 0 && counted == null) {
-                throw PermitTakes.noPermitsHere(bucket); // before anything is counted
-            }
+            PermitTakes.checkKept(bucket, costs[i], counted); // before anything is counted
             normalized[i] = KeyNormalizer.normalize(keys.get(i).raw(), keys.get(i).normalization());
             listings[i] = DecisionReports.listing(path, bucket, normalized[i], keys.get(i).normalization());
             if (listings[i] == Listing.DENIED && decidable == count) {

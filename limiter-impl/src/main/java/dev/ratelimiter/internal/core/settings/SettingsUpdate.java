@@ -77,6 +77,13 @@ public record SettingsUpdate(LimiterSettings settings, Set<String> changed, List
                 problems.add(PropertyTable.BUCKETS + name + ".*: bucket '" + name + "' is no longer configured; "
                         + "it keeps its settings until a restart (an annotation may name it)");
             }
+            if (candidate != null && problems.isEmpty()
+                    && candidate.isConcurrency() != entry.getValue().isConcurrency()) {
+                // The methods' checks of a concurrency bucket (one permit a call, given back) run at startup only
+                problems.add(PropertyTable.BUCKETS + name + ".concurrency: bucket '" + name + "' would turn "
+                        + (candidate.isConcurrency() ? "into" : "from") + " a concurrency bucket; that applies after "
+                        + "a restart");
+            }
             if (candidate != null && problems.isEmpty()) {
                 problems.addAll(checks(name, candidate, next.plans(name), costs.get(name), algorithms));
             }
