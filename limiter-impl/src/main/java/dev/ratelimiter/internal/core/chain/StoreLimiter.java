@@ -157,18 +157,10 @@ public final class StoreLimiter implements BatchingLimiter {
      */
     @Override
     public boolean refund(List<StoreRefund> refunds) {
-        long start = System.nanoTime();
-        try {
+        return timed(() -> {
             store.refund(refunds);
             return true;
-        } catch (StoreException e) {
-            monitor.failure(e.getCause());
-        } catch (RuntimeException e) {
-            monitor.failure(e);
-        } finally {
-            metrics.backendCall(backend, System.nanoTime() - start);
-        }
-        return false;
+        }, false);
     }
 
     /**
@@ -177,8 +169,7 @@ public final class StoreLimiter implements BatchingLimiter {
      */
     @Override
     public Verdict take(StorePermit permit) {
-        long start = System.nanoTime();
-        try {
+        return timed(() -> {
             long[] answer = store.take(permit);
             Verdict verdict = Permits.fromAnswer(permit.bucket(), answer);
             long expired = Permits.expired(answer);
@@ -186,38 +177,22 @@ public final class StoreLimiter implements BatchingLimiter {
                 metrics.expiredLeases(permit.bucket(), expired);
             }
             return verdict;
-        } catch (StoreException e) {
-            monitor.failure(e.getCause());
-        } catch (RuntimeException e) {
-            monitor.failure(e);
-        } finally {
-            metrics.backendCall(backend, System.nanoTime() - start);
-        }
-        return Verdict.unavailable(permit.bucket().limit(), Duration.ZERO);
+        }, Verdict.unavailable(permit.bucket().limit(), Duration.ZERO));
     }
 
     /** Gives permits back in one {@link RateLimitStore#giveBack} call; false if the store failed. */
     @Override
     public boolean giveBack(List<StorePermit> permits) {
-        long start = System.nanoTime();
-        try {
+        return timed(() -> {
             store.giveBack(permits);
             return true;
-        } catch (StoreException e) {
-            monitor.failure(e.getCause());
-        } catch (RuntimeException e) {
-            monitor.failure(e);
-        } finally {
-            metrics.backendCall(backend, System.nanoTime() - start);
-        }
-        return false;
+        }, false);
     }
 
     /** Renews leases in one {@link RateLimitStore#renew} call; {@code null} if the store failed. */
     @Override
     public boolean[] renew(List<StorePermit> permits) {
-        long start = System.nanoTime();
-        try {
+        return timed(() -> {
             long[] answer = store.renew(permits);
             if (answer.length != permits.size()) {
                 throw new IllegalStateException("the store answered " + answer.length + " numbers to a renewal of "
@@ -228,6 +203,14 @@ public final class StoreLimiter implements BatchingLimiter {
                 held[i] = answer[i] == 1;
             }
             return held;
+        }, null);
+    }
+
+    /** One store call besides a decision: timed for the metrics, its failure (or an unfit answer) reported. */
+    private <T> T timed(StoreCall<T> call, T onFailure) {
+        long start = System.nanoTime();
+        try {
+            return call.call();
         } catch (StoreException e) {
             monitor.failure(e.getCause());
         } catch (RuntimeException e) {
@@ -235,7 +218,12 @@ public final class StoreLimiter implements BatchingLimiter {
         } finally {
             metrics.backendCall(backend, System.nanoTime() - start);
         }
-        return null;
+        return onFailure;
+    }
+
+    @FunctionalInterface
+    private interface StoreCall<T> {
+        T call() throws StoreException;
     }
 
     /** The store, for the breaker's probe and parts. */
