@@ -473,11 +473,11 @@ public abstract class ExampleApiScenarios {
         try {
             java.util.List<java.util.concurrent.Future<HttpResponse<String>>> running = new java.util.ArrayList<>();
             for (int i = 0; i < 2; i++) {
-                running.add(exports.submit(() -> client.postJsonWith("api/exports?seconds=3", "{}", "X-Tenant",
+                running.add(exports.submit(() -> client.postJsonWith("api/exports?seconds=6", "{}", "X-Tenant",
                         tenant)));
             }
             // An export of 0 s started before both run is let in and ends at once; the first one after is refused
-            HttpResponse<String> refused = org.awaitility.Awaitility.await().atMost(Duration.ofMillis(2_500))
+            HttpResponse<String> refused = org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
                     .until(() -> client.postJsonWith("api/exports?seconds=0", "{}", "X-Tenant", tenant),
                             response -> response.statusCode() != 200);
             assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
@@ -495,7 +495,7 @@ public abstract class ExampleApiScenarios {
             for (java.util.concurrent.Future<HttpResponse<String>> export : running) {
                 HttpResponse<String> done = export.get(30, java.util.concurrent.TimeUnit.SECONDS);
                 assertThat(done.statusCode()).as(done.body()).isEqualTo(200);
-                assertThat(ExampleApi.json(done).getInt("seconds")).isEqualTo(3);
+                assertThat(ExampleApi.json(done).getInt("seconds")).isEqualTo(6);
             }
             HttpResponse<String> after = client.postJsonWith("api/exports?seconds=0", "{}", "X-Tenant", tenant);
             assertThat(after.statusCode()).as(after.body()).isEqualTo(200);
