@@ -153,7 +153,7 @@ public class GlobalRateLimitFilter implements ContainerRequestFilter {
                     verdicts.replacer(bucket));
             request.setProperty(RefundResponseFilter.COUNTED, pending);
             if (bucket.isConcurrency()) {
-                identity.applied().atEnd(() -> pending.givenBack(decider));
+                verdicts.atEnd(() -> pending.givenBack(decider));
             }
             decision = () -> decider.decide(bucket, key, 1, counted);
         } else {

@@ -139,6 +139,11 @@ public final class AppliedLimits {
             }
         }
 
+        /** Runs {@code action} when the request ends, if nothing ran it before ({@link AppliedLimits#atEnd}). */
+        public void atEnd(Runnable action) {
+            limits.atEnd(action);
+        }
+
         /** What records a verdict of {@code bucket}; a later verdict of the same bucket replaces the earlier one. */
         public Consumer<Verdict> recorder(Bucket bucket) {
             return verdict -> limits.record(bucket, verdict);

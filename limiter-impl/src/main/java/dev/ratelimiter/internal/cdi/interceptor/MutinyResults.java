@@ -59,7 +59,7 @@ final class MutinyResults {
                 // which frees nothing)
                 emitter.onTermination(() -> {
                     if (!delivered.get()) {
-                        cancelled(counted, outcome);
+                        givePermitsBack(counted, outcome);
                     }
                 });
             }
@@ -92,7 +92,7 @@ final class MutinyResults {
                             if (!cancelled) {
                                 outcome.ended(counted, null, failure);
                             } else {
-                                cancelled(counted, outcome);
+                                givePermitsBack(counted, outcome);
                             }
                         });
             });
@@ -108,15 +108,16 @@ final class MutinyResults {
             }
             return counted == null || counted.isEmpty() ? uni
                     : uni.onItemOrFailure().invoke((item, failure) -> outcome.ended(counted, item, failure))
-                    .onCancellation().invoke(() -> cancelled(counted, outcome));
+                    .onCancellation().invoke(() -> givePermitsBack(counted, outcome));
         });
     }
 
     /**
-     * A cancelled subscription: its counts stay as they were, but a concurrency bucket's permits are given back,
-     * since no call runs for them any more (docs/guide.md#concurrency-limits).
+     * A subscription cancelled, or one whose decision failed or never reached the method: its counts stay as they
+     * were, but a concurrency bucket's permits are given back, since no call runs for them (any more)
+     * (docs/guide.md#concurrency-limits).
      */
-    private static void cancelled(List<CountedCall> counted, Outcome outcome) {
+    private static void givePermitsBack(List<CountedCall> counted, Outcome outcome) {
         List<CountedCall> permits = counted.stream().filter(CountedCall::isPermit).toList();
         if (!permits.isEmpty()) {
             outcome.ended(permits, null, new CancellationException("no call runs for it"));

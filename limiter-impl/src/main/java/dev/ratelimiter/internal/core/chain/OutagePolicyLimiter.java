@@ -17,6 +17,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiPredicate;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Applies each bucket's {@link OutagePolicy} to the {@link Verdict.Outcome#UNAVAILABLE} verdicts of the limiter
@@ -197,17 +200,7 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
      */
     @Override
     public boolean giveBack(List<StorePermit> permits) {
-        boolean allCarried = false;
-        if (fallback.isPresent()) {
-            List<StorePermit> carried = permits.stream()
-                    .filter(permit -> permit.bucket().onOutage() == OutagePolicy.FALLBACK).toList();
-            if (!carried.isEmpty()) {
-                fallback.get().giveBack(carried);
-            }
-            allCarried = carried.size() == permits.size();
-        }
-        boolean stored = store.giveBack(permits);
-        return stored || allCarried;
+        return toBoth(permits, StorePermit::bucket, MemoryRateLimiter::giveBack, store::giveBack);
     }
 
     /**
@@ -242,17 +235,27 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
      */
     @Override
     public boolean refund(List<StoreRefund> refunds) {
+        return toBoth(refunds, StoreRefund::bucket, MemoryRateLimiter::refund, store::refund);
+    }
+
+    /**
+     * Sends what a call leaves behind (refunds, permits) to the fallback, for the items of {@code FALLBACK} buckets,
+     * and to the store, each of which changes only what it holds.
+     *
+     * @return whether the store took them, or the fallback took them all
+     */
+    private <T> boolean toBoth(List<T> items, Function<T, Bucket> bucketOf,
+                               BiPredicate<MemoryRateLimiter, List<T>> toFallback, Predicate<List<T>> toStore) {
         boolean allCarried = false;
         if (fallback.isPresent()) {
-            List<StoreRefund> carried = refunds.stream()
-                    .filter(refund -> refund.bucket().onOutage() == OutagePolicy.FALLBACK).toList();
+            List<T> carried = items.stream()
+                    .filter(item -> bucketOf.apply(item).onOutage() == OutagePolicy.FALLBACK).toList();
             if (!carried.isEmpty()) {
-                fallback.get().refund(carried);
+                toFallback.test(fallback.get(), carried);
             }
-            allCarried = carried.size() == refunds.size();
+            allCarried = carried.size() == items.size();
         }
-        boolean stored = store.refund(refunds);
-        return stored || allCarried;
+        return toStore.test(items) || allCarried;
     }
 
     /**

@@ -44,7 +44,7 @@ public final class PermitRenewal implements Sweepable, AutoCloseable {
     private final Map<Long, Held> held = new ConcurrentHashMap<>();
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
     private volatile Limiter chain;
-    private PeriodicSweeper renewals; // started with the first permit held: most applications have none
+    private volatile PeriodicSweeper renewals; // started with the first permit held: most applications have none
     private boolean closed;
 
     /**
@@ -107,11 +107,6 @@ public final class PermitRenewal implements Sweepable, AutoCloseable {
                 metrics.permitsInFlight(permit.bucket(), -1);
             }
         }
-    }
-
-    /** {@return the permits this process holds for a bucket, by name} */
-    public long inFlight(String bucketName) {
-        return held.values().stream().filter(h -> h.permit.bucket().name().equals(bucketName)).count();
     }
 
     /**

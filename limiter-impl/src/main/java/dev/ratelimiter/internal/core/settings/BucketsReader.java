@@ -142,7 +142,13 @@ final class BucketsReader {
             }
             if (limits != null && algorithm != null && zone != null) {
                 try {
-                    buckets.put(name, new Bucket(name, limits, onOutage, algorithm, burst, Bucket.NO_PLAN, zone));
+                    Bucket bucket = new Bucket(name, limits, onOutage, algorithm, burst, Bucket.NO_PLAN, zone);
+                    Optional<BlockSettings> block = block(base);
+                    FailureCounting failures = counting(base);
+                    if (bucket.isConcurrency() && !concurrency.fits(base, name, block, failures)) {
+                        continue;
+                    }
+                    buckets.put(name, bucket);
                     if (shadow) {
                         shadowBuckets.add(name);
                     }
@@ -150,14 +156,7 @@ final class BucketsReader {
                     if (!keyLists.isEmpty()) {
                         lists.put(name, keyLists);
                     }
-                    Optional<BlockSettings> block = block(base);
                     block.ifPresent(settings -> blocks.put(name, settings));
-                    FailureCounting failures = counting(base);
-                    if (algorithm == Algorithm.CONCURRENCY && !concurrency.fits(base, name, block, failures)) {
-                        blocks.remove(name);
-                        buckets.remove(name);
-                        continue;
-                    }
                     if (!failures.equals(FailureCounting.ALL)) {
                         counting.put(name, failures);
                     }

@@ -2,6 +2,7 @@ package dev.ratelimiter.internal.core.verdict;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
+import dev.ratelimiter.spi.StorePermit;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -25,8 +26,6 @@ public final class Permits {
     /** The numbers of a store's answer to a take: allowed, held after it, leases it found ended. */
     public static final int ANSWER_LENGTH = 3;
 
-    /** The id of a take that only counts ({@code dev.ratelimiter.spi.StorePermit#CHECK}). */
-    private static final long CHECK = 0;
 
     private Permits() {
     }
@@ -83,7 +82,7 @@ public final class Permits {
         /**
          * Takes a permit, as every store does (see the class comment).
          *
-         * @param id          the permit's id; {@code dev.ratelimiter.spi.StorePermit#CHECK} only counts
+         * @param id          the permit's id; {@link StorePermit#CHECK} only counts
          * @param limit       the bucket's permits per key
          * @param nowMillis   now, on the store's clock
          * @param leaseMillis the lease's length
@@ -93,12 +92,12 @@ public final class Permits {
             long expired = dropEnded(nowMillis);
             int at = indexOf(id);
             boolean allowed;
-            if (id != CHECK && at >= 0) {
+            if (id != StorePermit.CHECK && at >= 0) {
                 deadlines[at] = nowMillis + leaseMillis;
                 allowed = true;
             } else if (size < limit) {
                 allowed = true;
-                if (id != CHECK) {
+                if (id != StorePermit.CHECK) {
                     add(id, nowMillis + leaseMillis);
                 }
             } else {
