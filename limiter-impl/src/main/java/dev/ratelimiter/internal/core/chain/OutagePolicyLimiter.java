@@ -140,17 +140,30 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
         return true;
     }
 
-    /** The bucket's policy's answer for an {@code UNAVAILABLE} verdict. */
-    /** @param call whether the item is a call of its own, counted by the listener; else a block's part of one */
+    /**
+     * The bucket's policy's answer for an {@code UNAVAILABLE} verdict of a count.
+     *
+     * @param call whether the item is a call of its own, counted by the listener; else a block's part of one
+     */
     private Verdict outage(Bucket bucket, String key, long cost, Verdict verdict, boolean call) {
-        OutageListener listener = call ? this.listener : OutageListener.NONE;
+        return policy(bucket, verdict, call ? listener : OutageListener.NONE,
+                memory -> memory.consume(bucket, key, cost));
+    }
+
+    /**
+     * What a bucket's outage policy answers when the store could not: the store's {@code UNAVAILABLE} verdict
+     * (fail closed), the fallback's own decision (fallback; fail open if the fallback cannot decide either), or the
+     * verdict that counted nothing (fail open); each told to {@code listener}.
+     */
+    private Verdict policy(Bucket bucket, Verdict verdict, OutageListener listener,
+                           Function<MemoryRateLimiter, Verdict> byFallback) {
         switch (bucket.onOutage()) {
             case FAIL_CLOSED:
                 listener.failClosed(bucket);
                 return verdict;
             case FALLBACK:
                 if (fallback.isPresent()) {
-                    Verdict decided = fallback.get().consume(bucket, key, cost);
+                    Verdict decided = byFallback.apply(fallback.get());
                     if (decided.outcome() != Verdict.Outcome.UNAVAILABLE) {
                         listener.fallback(bucket);
                         return decided;
@@ -171,27 +184,8 @@ public final class OutagePolicyLimiter implements BatchingLimiter {
     @Override
     public Verdict take(StorePermit permit) {
         Verdict verdict = store.take(permit);
-        if (verdict.outcome() != Verdict.Outcome.UNAVAILABLE) {
-            return verdict;
-        }
-        Bucket bucket = permit.bucket();
-        switch (bucket.onOutage()) {
-            case FAIL_CLOSED:
-                listener.failClosed(bucket);
-                return verdict;
-            case FALLBACK:
-                if (fallback.isPresent()) {
-                    Verdict decided = fallback.get().take(permit);
-                    if (decided.outcome() != Verdict.Outcome.UNAVAILABLE) {
-                        listener.fallback(bucket);
-                        return decided;
-                    }
-                }
-                return failOpen(bucket, listener);
-            case FAIL_OPEN:
-            default:
-                return failOpen(bucket, listener);
-        }
+        return verdict.outcome() != Verdict.Outcome.UNAVAILABLE ? verdict
+                : policy(permit.bucket(), verdict, listener, memory -> memory.take(permit));
     }
 
     /**
