@@ -217,6 +217,14 @@ public abstract class RateLimiterContract {
     }
 
     @Nested
+    @DisplayName("quota leases")
+    class QuotaLeases extends QuotaLeaseCases {
+        QuotaLeases() {
+            super(RateLimiterContract.this);
+        }
+    }
+
+    @Nested
     @DisplayName("blocks after a refusal")
     class Blocks extends BlockCases {
         Blocks() {

@@ -167,6 +167,47 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
     }
 
     @Override
+    public final void registerQuotaLeases(Collection<Bucket> buckets) {
+        for (Bucket bucket : buckets) {
+            BucketSeries series = byBucket.get(bucket.name());
+            if (series != null) {
+                series.leases = new LeaseSeries(bucket.name());
+            }
+        }
+    }
+
+    @Override
+    public final void quotaLeaseTaken(Bucket bucket, long quota) {
+        LeaseSeries leases = leases(bucket);
+        if (leases != null) {
+            increment(leases.taken);
+        }
+    }
+
+    @Override
+    public final void quotaLeaseReturned(Bucket bucket, long unused) {
+        LeaseSeries leases = leases(bucket);
+        if (leases != null) {
+            increment(leases.returned);
+            add(leases.quotaReturned, unused);
+        }
+    }
+
+    @Override
+    public final void localDecision(Bucket bucket) {
+        LeaseSeries leases = leases(bucket);
+        if (leases != null) {
+            increment(leases.local);
+        }
+    }
+
+    /** The bucket's quota lease series; null for a bucket not registered, or without quota leases. */
+    private LeaseSeries leases(Bucket bucket) {
+        BucketSeries series = byBucket.get(bucket.name());
+        return series == null ? null : series.leases;
+    }
+
+    @Override
     public final void planMiss(Bucket bucket, PlanMiss reason) {
         BucketSeries series = byBucket.get(bucket.name());
         if (series != null) {
@@ -202,6 +243,21 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
         }
     }
 
+    /** A bucket's quota lease series, registered by {@link #registerQuotaLeases}. */
+    private final class LeaseSeries {
+        final C taken;
+        final C returned;
+        final C quotaReturned;
+        final C local;
+
+        LeaseSeries(String bucket) {
+            taken = counter(Series.QUOTA_LEASES, "bucket", bucket, "event", "taken");
+            returned = counter(Series.QUOTA_LEASES, "bucket", bucket, "event", "returned");
+            quotaReturned = counter(Series.QUOTA_RETURNED, "bucket", bucket);
+            local = counter(Series.LOCAL_DECISIONS, "bucket", bucket);
+        }
+    }
+
     /** One bucket's series: decisions by plan label, and its other counts. */
     private final class BucketSeries {
         final String bucket;
@@ -218,6 +274,7 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
         final C settledCost;
         final java.util.concurrent.atomic.AtomicLong inFlight; // a concurrency bucket's only, as expiredLeases
         final C expiredLeases;
+        volatile LeaseSeries leases; // a bucket with quota leases only, registered after the others
         final Map<PlanMiss, C> planMisses = new EnumMap<>(PlanMiss.class);
         final AtomicInteger late = new AtomicInteger();
 

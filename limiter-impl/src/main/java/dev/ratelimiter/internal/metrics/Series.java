@@ -26,6 +26,11 @@ enum Series {
     EXPIRED_LEASES("expired_leases", "Permits of a concurrency bucket whose lease ended before they were given back: "
             + "found by a take (a replica died or paused) or by this process's renewal (a call outlived its lease)",
             Series.NONE),
+    QUOTA_LEASES("quota_leases", "Quota leases of a bucket with quota-lease-percent, per event: taken from the "
+            + "store (one round trip counting a share of a key's quota), or returned with quota unused", Series.NONE),
+    QUOTA_RETURNED("quota_returned", "Attempts of quota leases given back to the store unused", Series.NONE),
+    LOCAL_DECISIONS("local_decisions", "Decisions made from this process's quota lease, without a store round trip",
+            Series.NONE),
     PLAN_MISSES("plan_misses", "Calls of a bucket with a plan resolver that got the bucket's own limits, per "
             + "reason: none (no plan), undeclared (a plan the bucket does not declare), error (the resolver threw), "
             + "unfit (explicit limits that do not fit the bucket)", Series.NONE),

@@ -184,6 +184,10 @@ class OpenTelemetryMetricsRecorderTest {
         recorder.rejectedSettings(() -> 2);
         recorder.backendCall("valkey", 1_000);
         recorder.permitsInFlight(exports, 1);
+        recorder.registerQuotaLeases(List.of(login));
+        recorder.quotaLeaseTaken(login, 10);
+        recorder.quotaLeaseReturned(login, 3);
+        recorder.localDecision(login);
         Map<String, MetricData> metrics = collect();
         assertThat(metrics.get("rate_limiter.permits_in_flight").getLongGaugeData().getPoints())
                 .singleElement().satisfies(point -> assertThat(point.getValue()).isEqualTo(1));

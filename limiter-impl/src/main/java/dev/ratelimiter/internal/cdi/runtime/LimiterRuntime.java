@@ -200,7 +200,10 @@ public class LimiterRuntime implements DecisionSource {
         return debits;
     }
 
-    /** Fails the start for each bucket that counts failures only on a store that gives nothing back. */
+    /**
+     * Fails the start for each bucket that counts failures only, or leases quota (its unused part goes back as a
+     * refund), on a store that gives nothing back.
+     */
     private static void unofferedRefunds(LimiterSettings settings, RateLimitStoreProvider provider) {
         if (provider.refunds()) {
             return;
@@ -212,6 +215,12 @@ public class LimiterRuntime implements DecisionSource {
                         + "but the store of ratelimiter.backend=" + provider.name() + " gives no counts back "
                         + "(docs/guide.md#counting-failures-only); set it to all, or choose memory, valkey or "
                         + "postgres");
+            }
+            if (settings.quotaLeases().containsKey(name)) {
+                problems.add("ratelimiter.buckets." + name + ".quota-lease-percent: bucket '" + name + "' leases "
+                        + "quota, whose unused part goes back to the store, but the store of ratelimiter.backend="
+                        + provider.name() + " gives no counts back (docs/guide.md#quota-leases-for-hot-keys); remove "
+                        + "it, or choose valkey or postgres");
             }
         });
         if (!problems.isEmpty()) {

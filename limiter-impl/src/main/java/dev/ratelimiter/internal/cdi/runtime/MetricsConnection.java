@@ -65,6 +65,8 @@ public class MetricsConnection {
         Map<String, Set<String>> plans = new HashMap<>();
         settings.plans().forEach((bucket, declared) -> plans.put(bucket, declared.plans().keySet()));
         adapter.register(settings.buckets().values(), plans, settings.backend(), degraded);
+        adapter.registerQuotaLeases(settings.quotaLeases().keySet().stream().map(settings.buckets()::get)
+                .filter(java.util.Objects::nonNull).toList());
         adapter.rejectedSettings(() -> reloader.rejected().size());
         port.connect(adapter);
     }

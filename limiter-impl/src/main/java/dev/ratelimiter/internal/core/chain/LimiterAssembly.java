@@ -28,7 +28,8 @@ import java.util.stream.Collectors;
  * The limiter chain, built once from the settings in plain Java, without a container
  * (docs/architecture.md#the-outage-chain): in memory, {@code BlockLimiter(OutagePolicyLimiter(MemoryRateLimiter))};
  * with a shared store, {@code BlockLimiter(OutagePolicyLimiter(DenyCacheLimiter(CircuitBreakerLimiter(store)),
- * fallback: MemoryRateLimiter))} (the deny cache only when {@code ratelimiter.deny-cache.max-age} is not 0); with {@code ratelimiter.enabled=false}, a
+ * fallback: MemoryRateLimiter))} (the deny cache only when {@code ratelimiter.deny-cache.max-age} is not 0, and a
+ * {@link QuotaLeaseLimiter} inside the outage policy when a bucket leases quota); with {@code ratelimiter.enabled=false}, a
  * limiter that allows everything. Beside the chain: the monitor of the store's state, the key hashing, the buckets in
  * shadow mode, the outage counts, and what to close when the application stops.
  *
@@ -111,7 +112,7 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
                 shutdown.first(context);
                 shutdown.then(store);
                 return SharedStoreChain.of(store, in.monitor(), in.clock(), in.fallback(), in.outages(),
-                        in.settings().breaker(), in.settings().denyCache(), in.metrics());
+                        in.settings().breaker(), in.settings().denyCache(), in.metrics(), in.settings().quotaLeases());
             }
 
             @Override
@@ -176,6 +177,11 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
         }
         CompositeOutageListener listeners = new CompositeOutageListener(List.of(outages, metrics, marks));
         if (store.isEmpty()) {
+            if (!settings.quotaLeases().isEmpty()) {
+                LOG.log(System.Logger.Level.INFO, "Rate limiter: quota-lease-percent of buckets {0} applies with a "
+                        + "shared store only; the in-memory store decides every call in this process already",
+                        String.join(", ", new java.util.TreeSet<>(settings.quotaLeases().keySet())));
+            }
             BlockLimiter limiter = new BlockLimiter(new OutagePolicyLimiter(memory, Optional.empty(), listeners),
                     settings.blocks(), marks);
             return new LimiterAssembly(limiter, monitor, keys, shadow, lists, outages, marks, false, shutdown,
@@ -193,6 +199,16 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
         shutdown.first(chain.breaker());
         chain.denyCache().ifPresent(refusals -> shutdown.then(new PeriodicSweeper(refusals,
                 settings.memorySweepInterval())));
+        chain.quotaLeases().ifPresent(leases -> {
+            // Given back before the breaker closes, and after the sweep that gives idle ones back has stopped.
+            shutdown.first(leases);
+            shutdown.first(new PeriodicSweeper(leases, leases.shortestIdle().dividedBy(2)));
+            LOG.log(System.Logger.Level.INFO, "Rate limiter: buckets with quota leases: {0}",
+                    settings.quotaLeases().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                            .map(entry -> entry.getKey() + " (up to " + entry.getValue().percent() + " %, idle after "
+                                    + entry.getValue().idle() + ")")
+                            .collect(Collectors.joining(", ")));
+        });
         BlockLimiter limiter = new BlockLimiter(chain.limiter(), settings.blocks(), marks);
         return new LimiterAssembly(limiter, monitor, keys, shadow, lists, outages, marks, store.get().blocking(),
                 shutdown, renewing(permits, limiter, shutdown));

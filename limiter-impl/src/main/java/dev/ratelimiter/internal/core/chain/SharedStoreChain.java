@@ -10,7 +10,10 @@ import dev.ratelimiter.internal.core.settings.DenyCacheSettings;
 import dev.ratelimiter.spi.RateLimitStore;
 import dev.ratelimiter.spi.StoreParts;
 
+import dev.ratelimiter.internal.core.settings.QuotaLeaseSettings;
+
 import java.time.InstantSource;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -18,12 +21,17 @@ import java.util.Optional;
  * per-process fallback) around the refusals kept in memory around a circuit breaker around the store's own limiter
  * (docs/architecture.md#the-outage-chain).
  *
- * @param breaker   the circuit breaker, to close when the application stops (it owns the probe's thread)
- * @param denyCache the refusals kept in memory, to sweep; empty when {@code ratelimiter.deny-cache.max-age} is 0
- * @param limiter   the whole chain, which decides
+ * <p>With buckets that lease quota, their leases sit between the outage policy and the refusals kept in memory
+ * ({@link QuotaLeaseLimiter}).
+ *
+ * @param breaker     the circuit breaker, to close when the application stops (it owns the probe's thread)
+ * @param denyCache   the refusals kept in memory, to sweep; empty when {@code ratelimiter.deny-cache.max-age} is 0
+ * @param quotaLeases the quota leases, to sweep and give back when the application stops; empty when no bucket
+ *                    sets {@code quota-lease-percent}
+ * @param limiter     the whole chain, which decides
  */
 public record SharedStoreChain(CircuitBreakerLimiter breaker, Optional<DenyCacheLimiter> denyCache,
-                               Limiter limiter) {
+                               Optional<QuotaLeaseLimiter> quotaLeases, Limiter limiter) {
 
     /**
      * @param store    the store's limiter, answering {@code UNAVAILABLE} for its failures
@@ -39,8 +47,21 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, Optional<DenyCache
     public static SharedStoreChain of(Limiter store, StoreProbe probe, BackendMonitor monitor, InstantSource clock,
                                       MemoryRateLimiter fallback, OutageListener outages, BreakerSettings settings,
                                       DenyCacheSettings refusals, RateLimiterMetrics metrics) {
+        return of(store, probe, monitor, clock, fallback, outages, settings, refusals, metrics, Map.of());
+    }
+
+    /**
+     * As {@link #of(Limiter, StoreProbe, BackendMonitor, InstantSource, MemoryRateLimiter, OutageListener,
+     * BreakerSettings, DenyCacheSettings, RateLimiterMetrics)}, with quota leases.
+     *
+     * @param quotaLeases each leasing bucket's settings, by name ({@code quota-lease-percent}); empty for none
+     */
+    public static SharedStoreChain of(Limiter store, StoreProbe probe, BackendMonitor monitor, InstantSource clock,
+                                      MemoryRateLimiter fallback, OutageListener outages, BreakerSettings settings,
+                                      DenyCacheSettings refusals, RateLimiterMetrics metrics,
+                                      Map<String, QuotaLeaseSettings> quotaLeases) {
         return around(new CircuitBreakerLimiter(store, probe, monitor, clock, settings), fallback, outages, refusals,
-                metrics);
+                metrics, quotaLeases);
     }
 
     /**
@@ -59,11 +80,26 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, Optional<DenyCache
     public static SharedStoreChain of(RateLimitStore store, BackendMonitor monitor, InstantSource clock,
                                       MemoryRateLimiter fallback, OutageListener outages, BreakerSettings settings,
                                       DenyCacheSettings refusals, RateLimiterMetrics metrics) {
+        return of(store, monitor, clock, fallback, outages, settings, refusals, metrics, Map.of());
+    }
+
+    /**
+     * As {@link #of(RateLimitStore, BackendMonitor, InstantSource, MemoryRateLimiter, OutageListener,
+     * BreakerSettings, DenyCacheSettings, RateLimiterMetrics)}, with quota leases.
+     *
+     * @param quotaLeases each leasing bucket's settings, by name ({@code quota-lease-percent}); empty for none
+     */
+    public static SharedStoreChain of(RateLimitStore store, BackendMonitor monitor, InstantSource clock,
+                                      MemoryRateLimiter fallback, OutageListener outages, BreakerSettings settings,
+                                      DenyCacheSettings refusals, RateLimiterMetrics metrics,
+                                      Map<String, QuotaLeaseSettings> quotaLeases) {
         StoreLimiter limiter = new StoreLimiter(store, monitor, metrics);
         Optional<StoreParts> parts = store.parts();
         return parts.isPresent()
-                ? of(limiter, parts.get(), monitor, clock, fallback, outages, settings, refusals, metrics)
-                : of(limiter, store::probe, monitor, clock, fallback, outages, settings, refusals, metrics);
+                ? around(new CircuitBreakerLimiter(limiter, parts.get(), monitor, clock, settings), fallback, outages,
+                refusals, metrics, quotaLeases)
+                : of(limiter, store::probe, monitor, clock, fallback, outages, settings, refusals, metrics,
+                quotaLeases);
     }
 
     /**
@@ -94,7 +130,7 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, Optional<DenyCache
                                       MemoryRateLimiter fallback, OutageListener outages, BreakerSettings settings,
                                       DenyCacheSettings refusals, RateLimiterMetrics metrics) {
         return around(new CircuitBreakerLimiter(store, parts, monitor, clock, settings), fallback, outages, refusals,
-                metrics);
+                metrics, Map.of());
     }
 
     /**
@@ -103,12 +139,14 @@ public record SharedStoreChain(CircuitBreakerLimiter breaker, Optional<DenyCache
      */
     private static SharedStoreChain around(CircuitBreakerLimiter breaker, MemoryRateLimiter fallback,
                                            OutageListener outages, DenyCacheSettings refusals,
-                                           RateLimiterMetrics metrics) {
+                                           RateLimiterMetrics metrics, Map<String, QuotaLeaseSettings> quotaLeases) {
         Optional<DenyCacheLimiter> denyCache = refusals.enabled()
                 ? Optional.of(new DenyCacheLimiter(breaker, refusals, metrics))
                 : Optional.empty();
         Limiter decided = denyCache.isPresent() ? denyCache.get() : breaker;
-        return new SharedStoreChain(breaker, denyCache,
-                new OutagePolicyLimiter(decided, Optional.of(fallback), outages));
+        Optional<QuotaLeaseLimiter> leases = quotaLeases.isEmpty() ? Optional.empty()
+                : Optional.of(new QuotaLeaseLimiter(decided, quotaLeases, metrics, System::nanoTime));
+        return new SharedStoreChain(breaker, denyCache, leases,
+                new OutagePolicyLimiter(leases.isPresent() ? leases.get() : decided, Optional.of(fallback), outages));
     }
 }

@@ -32,6 +32,26 @@ public final class MetricsSwitch implements RateLimiterMetrics {
     }
 
     @Override
+    public void registerQuotaLeases(Collection<Bucket> buckets) {
+        target.registerQuotaLeases(buckets);
+    }
+
+    @Override
+    public void quotaLeaseTaken(Bucket bucket, long quota) {
+        target.quotaLeaseTaken(bucket, quota);
+    }
+
+    @Override
+    public void quotaLeaseReturned(Bucket bucket, long unused) {
+        target.quotaLeaseReturned(bucket, unused);
+    }
+
+    @Override
+    public void localDecision(Bucket bucket) {
+        target.localDecision(bucket);
+    }
+
+    @Override
     public void rejectedSettings(java.util.function.IntSupplier count) {
         target.rejectedSettings(count);
     }

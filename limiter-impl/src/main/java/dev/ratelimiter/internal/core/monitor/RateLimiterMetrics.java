@@ -131,6 +131,38 @@ public interface RateLimiterMetrics extends OutageListener {
     }
 
     /**
+     * Registers the quota lease series of the buckets that lease quota (docs/guide.md#quota-leases-for-hot-keys), after
+     * {@link #register}: leases taken and given back, quota given back unused, decisions made from a lease.
+     *
+     * @param buckets the buckets with {@code quota-lease-percent}, each registered by {@link #register}
+     */
+    default void registerQuotaLeases(Collection<Bucket> buckets) {
+    }
+
+    /**
+     * A quota lease taken from the shared store: one round trip that counted {@code quota} attempts at once.
+     *
+     * @param bucket the bucket
+     * @param quota  the attempts leased, 1 or more
+     */
+    default void quotaLeaseTaken(Bucket bucket, long quota) {
+    }
+
+    /**
+     * A quota lease given back to the shared store with {@code unused} attempts it did not use (idle, another lease
+     * needed, or the application stopping); a lease whose window ended, or used up, is not given back.
+     *
+     * @param bucket the bucket
+     * @param unused the attempts given back, 1 or more
+     */
+    default void quotaLeaseReturned(Bucket bucket, long unused) {
+    }
+
+    /** One decision made from this process's quota lease, without a store round trip. */
+    default void localDecision(Bucket bucket) {
+    }
+
+    /**
      * Why a call of a bucket with a plan resolver got the bucket's own limits (docs/plans.md), the
      * {@code reason} tag of {@code rate_limiter_plan_misses_total}.
      */

@@ -46,6 +46,9 @@ import java.util.TreeSet;
  *                               where it has a block (docs/guide.md#blocks-after-a-refusal)
  * @param counting               each bucket's {@link PropertyTable#BUCKET_COUNT} and what a failure is, by name,
  *                               where not {@link FailureCounting#ALL} (docs/guide.md#counting-failures-only)
+ * @param quotaLeases            each bucket's {@link PropertyTable#BUCKET_QUOTA_LEASE_PERCENT} and
+ *                               {@link PropertyTable#BUCKET_QUOTA_LEASE_IDLE}, by name, where it leases quota
+ *                               (docs/guide.md#quota-leases-for-hot-keys); read at startup only
  * @param metricsSystem          {@link PropertyTable#METRICS_SYSTEM}: which metrics library records, or
  *                               {@link MetricsSystem#AUTO} for the first the server offers
  * @param plans                  each bucket's plans and plan resolver, by name, where it has either
@@ -80,6 +83,7 @@ public record LimiterSettings(
         Map<String, KeyLists> lists,
         Map<String, BlockSettings> blocks,
         Map<String, FailureCounting> counting,
+        Map<String, QuotaLeaseSettings> quotaLeases,
         MetricsSystem metricsSystem,
         Map<String, BucketPlans> plans,
         PlanCacheSettings planCache,
@@ -99,6 +103,7 @@ public record LimiterSettings(
         lists = Map.copyOf(lists);
         blocks = Map.copyOf(blocks);
         counting = Map.copyOf(counting);
+        quotaLeases = Map.copyOf(quotaLeases);
         plans = Map.copyOf(plans);
         headerFields = Collections.unmodifiableSet(EnumSet.copyOf(headerFields));
     }
@@ -120,7 +125,7 @@ public record LimiterSettings(
         return new LimiterSettings(enabled, backend, buckets, globalLimit, pathPrefixes, trustedProxies,
                 ipv6PrefixLength, keySecret, headersOnSuccess, headerFields, memoryMaxKeys, memorySweepInterval,
                 healthDownWhenDegraded, breaker, denyCache, keyResolver, shadowBuckets, lists, blocks, counting,
-                metricsSystem, plans, planCache, reload, openApi, nearLimitPercent);
+                quotaLeases, metricsSystem, plans, planCache, reload, openApi, nearLimitPercent);
     }
 
     /** The bucket's plans and plan resolver from configuration, {@link BucketPlans#NONE} when it has neither. */

@@ -188,6 +188,18 @@ public final class PropertyTable {
     public static final Property BUCKET_LEASE = duration(BUCKET + "lease", Duration.ofSeconds(30),
             Duration.ofSeconds(1), Bucket.MAX_LEASE);
 
+    /**
+     * The largest share of a key's quota one replica leases from a shared store and decides from locally, in percent of
+     * the bucket's smallest capacity, 1 to 100; unset: every decision asks the store (docs/guide.md#quota-leases-for-hot-keys).
+     */
+    public static final Property BUCKET_QUOTA_LEASE_PERCENT = wholeNumber(BUCKET + "quota-lease-percent", null, 1, 100);
+    /**
+     * How long a quota lease may sit unused before the replica gives it back, and how long a lease is sized to last at
+     * the key's recent rate: 100 ms to 1 minute.
+     */
+    public static final Property BUCKET_QUOTA_LEASE_IDLE = duration(BUCKET + "quota-lease-idle", Duration.ofSeconds(1),
+            QuotaLeaseSettings.MIN_IDLE, QuotaLeaseSettings.MAX_IDLE);
+
     /** The IANA time zone of the bucket's calendar window ({@link dev.ratelimiter.CalendarWindow}). */
     public static final Property BUCKET_ZONE = text(BUCKET + "zone", "UTC");
 
@@ -240,7 +252,7 @@ public final class PropertyTable {
     /** Every row, in the reference's order. */
     public static final List<Property> ALL = List.of(ENABLED, BACKEND, BUCKET_LIMIT, BUCKET_WINDOW, BUCKET_LIMITS,
             BUCKET_ON_OUTAGE, BUCKET_MODE, BUCKET_ALGORITHM, BUCKET_BURST, BUCKET_CONCURRENCY, BUCKET_LEASE,
-            BUCKET_ZONE, BUCKET_ALLOW, BUCKET_DENY,
+            BUCKET_QUOTA_LEASE_PERCENT, BUCKET_QUOTA_LEASE_IDLE, BUCKET_ZONE, BUCKET_ALLOW, BUCKET_DENY,
             BUCKET_BLOCK, BUCKET_BLOCK_MAX, BUCKET_BLOCK_FORGET_AFTER, BUCKET_COUNT, BUCKET_FAILURE_EXCEPTIONS,
             BUCKET_FAILURE_STATUSES, BUCKET_PLANS, PLAN_LIMIT, PLAN_LIMITS, PLAN_BURST, BUCKET_PLAN_RESOLVER,
             API_ENABLED, API_PATH_PREFIXES, API_KEY_RESOLVER, TRUSTED_PROXIES,

@@ -170,7 +170,8 @@ public final class SettingsReader {
                 text(PropertyTable.RELOAD_FILE).map(String::strip));
         return new LimiterSettings(enabled, backend, buckets, globalLimit, prefixes, trustedProxies, ipv6PrefixLength,
                 keySecret, headersOnSuccess, headerFields, maxKeys, sweepInterval, downWhenDegraded, breaker,
-                denyCache, keyResolver, bucketsReader.shadowBuckets(), bucketsReader.lists(), bucketsReader.blocks(), bucketsReader.counting(), metricsSystem,
+                denyCache, keyResolver, bucketsReader.shadowBuckets(), bucketsReader.lists(), bucketsReader.blocks(), bucketsReader.counting(),
+                bucketsReader.quotaLeases(), metricsSystem,
                 plans, planCache, reload, bool(PropertyTable.OPENAPI_ENABLED),
                 integer(PropertyTable.NEAR_LIMIT_PERCENT));
     }

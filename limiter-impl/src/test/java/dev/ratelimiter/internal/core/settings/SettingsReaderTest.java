@@ -435,6 +435,60 @@ class SettingsReaderTest {
     }
 
     @Test
+    @DisplayName("quota leases: the share in percent of the smallest capacity, idle after 1 s unset; a bucket without "
+            + "them has none")
+    void quotaLeases() {
+        properties.put("ratelimiter.buckets.search.limit", "50000");
+        properties.put("ratelimiter.buckets.search.window", "PT1S");
+        properties.put("ratelimiter.buckets.search.quota-lease-percent", "5");
+        properties.put("ratelimiter.buckets.tenants.limits", "100/PT1S, 1000/PT1M");
+        properties.put("ratelimiter.buckets.tenants.algorithm", "token-bucket");
+        properties.put("ratelimiter.buckets.tenants.burst", "40");
+        properties.put("ratelimiter.buckets.tenants.quota-lease-percent", "10");
+        properties.put("ratelimiter.buckets.tenants.quota-lease-idle", "PT0.2S");
+
+        LimiterSettings settings = read();
+
+        assertThat(settings.quotaLeases()).containsOnlyKeys("search", "tenants");
+        QuotaLeaseSettings search = settings.quotaLeases().get("search");
+        assertThat(search.idle()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(search.largestLease(settings.buckets().get("search"))).isEqualTo(2_500);
+        QuotaLeaseSettings tenants = settings.quotaLeases().get("tenants");
+        assertThat(tenants.idle()).isEqualTo(Duration.ofMillis(200));
+        assertThat(tenants.largestLease(settings.buckets().get("tenants"))).as("10 % of the burst, the smallest")
+                .isEqualTo(4);
+    }
+
+    @Test
+    @DisplayName("quota leases' bad values and buckets that cannot lease fail the start, each naming its property")
+    void badQuotaLeases() {
+        properties.put("ratelimiter.buckets.search.limit", "100");
+        properties.put("ratelimiter.buckets.search.window", "PT1M");
+        properties.put("ratelimiter.buckets.search.quota-lease-percent", "0");
+        assertProblem("ratelimiter.buckets.search.quota-lease-percent: 0 is out of range from 1 to 100");
+        properties.put("ratelimiter.buckets.search.quota-lease-percent", "5");
+        properties.put("ratelimiter.buckets.search.quota-lease-idle", "PT0.01S");
+        assertProblem("ratelimiter.buckets.search.quota-lease-idle: 'PT0.01S' is out of range");
+        properties.remove("ratelimiter.buckets.search.quota-lease-percent");
+        properties.put("ratelimiter.buckets.search.quota-lease-idle", "PT1S");
+        assertProblem("ratelimiter.buckets.search.quota-lease-idle: set ratelimiter.buckets.search.quota-lease-percent "
+                + "too");
+        properties.remove("ratelimiter.buckets.search.quota-lease-idle");
+        properties.put("ratelimiter.buckets.search.quota-lease-percent", "5");
+        properties.put("ratelimiter.buckets.search.algorithm", "sliding-window");
+        assertProblem("ratelimiter.buckets.search.quota-lease-percent: bucket 'search' is a sliding-window",
+                "set ratelimiter.buckets.search.algorithm to fixed-window or token-bucket");
+        properties.remove("ratelimiter.buckets.search.algorithm");
+        properties.put("ratelimiter.buckets.search.block", "PT1H");
+        assertProblem("ratelimiter.buckets.search.quota-lease-percent: bucket 'search' blocks after a refusal",
+                "remove ratelimiter.buckets.search.block or ratelimiter.buckets.search.quota-lease-percent");
+        properties.remove("ratelimiter.buckets.search.block");
+        properties.put("ratelimiter.buckets.search.concurrency", "4");
+        assertProblem("ratelimiter.buckets.search.quota-lease-percent: bucket 'search' is a concurrency",
+                "remove ratelimiter.buckets.search.quota-lease-percent");
+    }
+
+    @Test
     @DisplayName("a block's bad values fail the start, each naming its property and what to set")
     void badBlocks() {
         properties.put("ratelimiter.buckets.login.limit", "5");

@@ -1,0 +1,254 @@
+package dev.ratelimiter.internal.core.chain;
+
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Verdict;
+import dev.ratelimiter.internal.core.limiter.Limiter;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.settings.QuotaLeaseSettings;
+import dev.ratelimiter.internal.core.verdict.Refunds;
+import dev.ratelimiter.internal.core.verdict.Verdicts;
+import dev.ratelimiter.spi.StoreItem;
+import dev.ratelimiter.spi.StorePermit;
+import dev.ratelimiter.spi.StoreRefund;
+import dev.ratelimiter.spi.Sweepable;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+
+/**
+ * Quota leases for hot keys (docs/guide.md#quota-leases-for-hot-keys): for a bucket with
+ * {@code quota-lease-percent}, this replica takes a share of a key's remaining quota from the shared store in one
+ * round trip (a consume of that many attempts, by the store's own rule, so every replica's leases together never
+ * pass the limit), decides the key's next calls from it without a round trip, and gives back what it did not use
+ * (a refund, by the store's rule: only into the window it was counted in) once the lease sits idle, before taking
+ * another, and when the application stops.
+ *
+ * <p>A lease is sized from the key's rate on this replica under its last lease, over
+ * {@link QuotaLeaseSettings#idle()} or the rest of its window if shorter, at most
+ * {@link QuotaLeaseSettings#largestLease}; the first lease of a key is its call alone. A lease holds until the first
+ * of its windows ends (a token bucket's, until it is given back). When the store refuses a lease, what the refusal
+ * says is left is leased instead, and when even that is refused the call is decided alone, so a refusal's
+ * {@code resetAfter} is the call's own.
+ *
+ * <p>The bound: the store counts a lease whole when it is taken, so the attempts allowed in a window never pass its
+ * limit, whatever the replicas and interleavings; the cost is refusals while quota sits unused in another replica's
+ * lease, at most {@link QuotaLeaseSettings#largestLease} per replica and key, until it is idle for
+ * {@link QuotaLeaseSettings#idle()} (given back) or its window ends (a replica that died), and a verdict's
+ * {@code remaining} that does not see other replicas' use since their take.
+ *
+ * <p>It sits inside the outage policy ({@link SharedStoreChain}): a take that fails answers {@code UNAVAILABLE} and
+ * the bucket's policy decides the call, while a lease already held goes on deciding locally in an outage; the
+ * verdicts it answers are carried into the fallback as the store's are, so the fallback starts from them. Buckets
+ * without quota leases, and permits, pass through unchanged.
+ */
+public final class QuotaLeaseLimiter implements BatchingLimiter, Sweepable, AutoCloseable {
+
+    private final Limiter store;
+    private final Map<String, QuotaLeaseSettings> settings;
+    private final RateLimiterMetrics metrics;
+    private final LongSupplier nanos;
+    private final Map<String, ConcurrentHashMap<String, QuotaLease>> leases = new ConcurrentHashMap<>();
+
+    /**
+     * @param store    the limiter whose quota is leased: the refusals kept in memory and the breaker around the store
+     * @param settings each leasing bucket's settings, by name; startup's only
+     * @param metrics  told of each lease taken and given back, and each decision made from one
+     * @param nanos    a monotonic clock in nanoseconds, as {@link System#nanoTime()}
+     */
+    public QuotaLeaseLimiter(Limiter store, Map<String, QuotaLeaseSettings> settings, RateLimiterMetrics metrics,
+                             LongSupplier nanos) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.settings = Map.copyOf(settings);
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.nanos = Objects.requireNonNull(nanos, "nanos");
+        for (String bucket : settings.keySet()) {
+            leases.put(bucket, new ConcurrentHashMap<>());
+        }
+    }
+
+    @Override
+    public Verdict consume(Bucket bucket, String key, long cost) {
+        QuotaLeaseSettings leasing = settings.get(bucket.name());
+        if (leasing == null || bucket.isSlidingWindow() || bucket.isConcurrency()) {
+            return store.consume(bucket, key, cost); // a reload may have made it one that cannot lease
+        }
+        ConcurrentHashMap<String, QuotaLease> keys = leases.get(bucket.name());
+        while (true) {
+            QuotaLease lease = keys.get(key);
+            if (lease == null) {
+                lease = keys.computeIfAbsent(key, k -> new QuotaLease());
+            }
+            synchronized (lease) {
+                if (!lease.retired) {
+                    return decide(leasing, bucket, key, cost, lease);
+                }
+            }
+        }
+    }
+
+    /** Decides one call of a leasing bucket, holding its key's lease. */
+    private Verdict decide(QuotaLeaseSettings leasing, Bucket bucket, String key, long cost, QuotaLease lease) {
+        long now = nanos.getAsLong();
+        long needed = Verdicts.needed(cost);
+        if (lease.holds(bucket, needed, now)) {
+            lease.used += cost;
+            lease.lastUse = now;
+            metrics.localDecision(bucket);
+            return lease.verdict(now);
+        }
+        if (cost == 0) {
+            return store.consume(bucket, key, 0); // a check takes no lease: it may never be followed by a call
+        }
+        // One lease per key and replica: what is left of the last one goes back before another is taken.
+        giveBack(List.of(key), List.of(lease), now);
+        long size = lease.nextSize(leasing, bucket, needed, now);
+        Verdict verdict = store.consume(bucket, key, size);
+        if (verdict.outcome() == Verdict.Outcome.DENIED && size > needed && verdict.remaining() >= needed) {
+            size = verdict.remaining(); // what the refusal says is left, if the call fits in it
+            verdict = store.consume(bucket, key, size);
+        }
+        if (verdict.outcome() == Verdict.Outcome.DENIED && size != cost) {
+            size = cost; // decided alone: the refusal's remaining and resetAfter are the call's own
+            verdict = store.consume(bucket, key, cost);
+        }
+        if (verdict.outcome() != Verdict.Outcome.ALLOWED) {
+            return verdict;
+        }
+        lease.start(bucket, verdict, size, now);
+        lease.used = cost;
+        if (size > cost) {
+            metrics.quotaLeaseTaken(bucket, size);
+        }
+        return lease.verdict(now);
+    }
+
+    /**
+     * Gives back the unused part of leases whose window is still open, in one call of the store, and empties them.
+     * Called holding each lease's monitor.
+     */
+    private void giveBack(List<String> keys, List<QuotaLease> held, long now) {
+        List<StoreRefund> refunds = null;
+        List<QuotaLease> given = null;
+        for (int i = 0; i < held.size(); i++) {
+            QuotaLease lease = held.get(i);
+            long left = lease.left();
+            if (left > 0 && lease.open(now)) {
+                if (refunds == null) {
+                    refunds = new ArrayList<>(held.size());
+                    given = new ArrayList<>(held.size());
+                }
+                refunds.add(Refunds.refund(lease.bucket, keys.get(i), left, lease.taken,
+                        (now - lease.takenAt) / 1_000_000));
+                given.add(lease);
+            }
+            lease.granted = lease.used; // nothing left to decide from, given back or not
+        }
+        if (refunds != null && store.refund(refunds)) {
+            for (int i = 0; i < refunds.size(); i++) {
+                metrics.quotaLeaseReturned(refunds.get(i).bucket(), refunds.get(i).cost());
+            }
+        }
+    }
+
+    /**
+     * Gives back the leases idle for their bucket's {@link QuotaLeaseSettings#idle()}, and forgets them.
+     *
+     * @return the leases forgotten
+     */
+    @Override
+    public long sweep() {
+        return giveBackIdle(false);
+    }
+
+    /** Gives back every lease's unused part, when the application stops; a lease held past it is decided anew. */
+    @Override
+    public void close() {
+        giveBackIdle(true);
+    }
+
+    private long giveBackIdle(boolean all) {
+        long now = nanos.getAsLong();
+        long forgotten = 0;
+        for (Map.Entry<String, ConcurrentHashMap<String, QuotaLease>> bucket : leases.entrySet()) {
+            long idle = settings.get(bucket.getKey()).idle().toNanos();
+            for (Map.Entry<String, QuotaLease> entry : bucket.getValue().entrySet()) {
+                QuotaLease lease = entry.getValue();
+                synchronized (lease) {
+                    if (!all && now - lease.lastUse < idle || lease.retired) {
+                        continue;
+                    }
+                    giveBack(List.of(entry.getKey()), List.of(lease), now);
+                    lease.retired = true;
+                    bucket.getValue().remove(entry.getKey(), lease);
+                    forgotten++;
+                }
+            }
+        }
+        return forgotten;
+    }
+
+    /** {@return the shortest idle time of the leasing buckets: how often {@link #sweep()} should run} */
+    public java.time.Duration shortestIdle() {
+        return settings.values().stream().map(QuotaLeaseSettings::idle).min(java.time.Duration::compareTo)
+                .orElse(QuotaLeaseSettings.MAX_IDLE);
+    }
+
+    @Override
+    public Verdict[] consumeAll(List<StoreItem> items) {
+        boolean leasing = false;
+        for (StoreItem item : items) {
+            leasing |= settings.containsKey(item.bucket().name());
+        }
+        if (!leasing) {
+            return BatchingLimiter.consumeAll(store, items); // one round trip, as without leases
+        }
+        Verdict[] verdicts = new Verdict[items.size()];
+        for (int i = 0; i < verdicts.length; i++) {
+            StoreItem item = items.get(i);
+            verdicts[i] = consume(item.bucket(), item.key(), item.cost());
+            if (verdicts[i].outcome() != Verdict.Outcome.ALLOWED) {
+                return Arrays.copyOf(verdicts, i + 1);
+            }
+        }
+        return verdicts;
+    }
+
+    /** Forgets this replica's lease of the key (its quota goes with the reset) and resets the key in the store. */
+    @Override
+    public void reset(Bucket bucket, String key) {
+        ConcurrentHashMap<String, QuotaLease> keys = leases.get(bucket.name());
+        QuotaLease lease = keys == null ? null : keys.get(key);
+        if (lease != null) {
+            synchronized (lease) {
+                lease.retired = true;
+                keys.remove(key, lease);
+            }
+        }
+        store.reset(bucket, key);
+    }
+
+    @Override
+    public boolean refund(List<StoreRefund> refunds) {
+        return store.refund(refunds);
+    }
+
+    @Override
+    public Verdict take(StorePermit permit) {
+        return store.take(permit);
+    }
+
+    @Override
+    public boolean giveBack(List<StorePermit> permits) {
+        return store.giveBack(permits);
+    }
+
+    @Override
+    public boolean[] renew(List<StorePermit> permits) {
+        return store.renew(permits);
+    }
+}
