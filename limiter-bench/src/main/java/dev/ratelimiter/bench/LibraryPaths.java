@@ -12,7 +12,9 @@ import dev.ratelimiter.contract.CountingLimiter;
 import dev.ratelimiter.internal.core.chain.BlockLimiter;
 import dev.ratelimiter.internal.core.chain.OutagePolicyLimiter;
 import dev.ratelimiter.internal.core.monitor.DecisionMarks;
+import dev.ratelimiter.internal.core.chain.PeriodicSweeper;
 import dev.ratelimiter.internal.core.chain.PlainStoreContext;
+import dev.ratelimiter.internal.core.chain.QuotaLeaseLimiter;
 import dev.ratelimiter.internal.core.chain.SharedStoreChain;
 import dev.ratelimiter.internal.core.chain.StoreLimiter;
 import dev.ratelimiter.internal.core.chain.StoreProbe;
@@ -33,6 +35,7 @@ import dev.ratelimiter.internal.core.monitor.OutageStatistics;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.BreakerSettings;
 import dev.ratelimiter.internal.core.settings.DenyCacheSettings;
+import dev.ratelimiter.internal.core.settings.QuotaLeaseSettings;
 import dev.ratelimiter.internal.core.settings.SubtreeConfig;
 import dev.ratelimiter.internal.metrics.BenchMetrics;
 import dev.ratelimiter.internal.postgres.HikariPools;
@@ -214,6 +217,21 @@ final class LibraryPaths {
         /** The same with the breaker {@code breaker} (the smoke's outage section: short back-offs). */
         static Decision shared(List<Bucket> buckets, Store store, RateLimiterMetrics metrics,
                                BreakerSettings breaker) {
+            return shared(buckets, store, metrics, breaker, Map.of());
+        }
+
+        /**
+         * Over a shared store with the default breaker, with quota leases for the buckets {@code leases} names
+         * ({@code quota-lease-percent}; empty: none), swept as the runtime sweeps them and given back on
+         * {@link #close()}.
+         */
+        static Decision shared(List<Bucket> buckets, Store store, RateLimiterMetrics metrics,
+                               Map<String, QuotaLeaseSettings> leases) {
+            return shared(buckets, store, metrics, BreakerSettings.DEFAULTS, leases);
+        }
+
+        private static Decision shared(List<Bucket> buckets, Store store, RateLimiterMetrics metrics,
+                                       BreakerSettings breaker, Map<String, QuotaLeaseSettings> leases) {
             metrics.register(buckets, java.util.Map.of(), store.backend(),
                     () -> store.monitor().status().state() == BackendState.DEGRADED);
             CountingLimiter counted = new CountingLimiter(store.limiter());
@@ -223,9 +241,16 @@ final class LibraryPaths {
             SharedStoreChain chain = SharedStoreChain.of(counted, store.probe(), store.monitor(),
                     InstantSource.system(), new MemoryRateLimiter(InstantSource.system(), 100_000),
                     new CompositeOutageListener(List.of(outages, metrics)), breaker,
-                    new DenyCacheSettings(Duration.ofSeconds(1), 100_000), metrics);
+                    new DenyCacheSettings(Duration.ofSeconds(1), 100_000), metrics, leases);
+            metrics.registerQuotaLeases(buckets.stream().filter(b -> leases.containsKey(b.name())).toList());
+            // As LimiterAssembly starts and stops them: swept every half of the shortest idle; on close the sweep
+            // stops, then the leases' unused parts are given back, before the breaker and the store close.
+            Optional<PeriodicSweeper> sweeper = chain.quotaLeases()
+                    .map(quota -> new PeriodicSweeper(quota, quota.shortestIdle().dividedBy(2)));
             return new Decision(CounterKeyHasher.shared(new KeyHasher(Optional.of(SECRET))), metrics,
                     new BlockLimiter(chain.limiter(), java.util.Map.of(), new DecisionMarks()), () -> {
+                sweeper.ifPresent(PeriodicSweeper::close);
+                chain.quotaLeases().ifPresent(QuotaLeaseLimiter::close);
                 chain.breaker().close();
                 store.close();
             }, counted::calls, store.roundTrips(), outages);

@@ -57,8 +57,8 @@ final class QuotaLease {
      * largest lease. The first lease of a key is the call alone: nothing is known of its rate yet.
      */
     long nextSize(QuotaLeaseSettings settings, Bucket call, long needed, long now) {
-        if (bucket != null && now - takenAt > 0) {
-            rate = used * (double) NANOS_PER_SECOND / (now - takenAt);
+        if (bucket != null) { // two calls within a clock tick: as fast as the clock can tell
+            rate = used * (double) NANOS_PER_SECOND / Math.max(1, now - takenAt);
         }
         long horizon = settings.idle().toNanos();
         if (open(now)) {

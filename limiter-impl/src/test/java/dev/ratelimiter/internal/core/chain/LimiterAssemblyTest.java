@@ -185,4 +185,46 @@ class LimiterAssemblyTest {
 
         assertThat(closed).containsExactly("context", "store");
     }
+
+    @Test
+    @DisplayName("quota leases: with a store, a leasing bucket's calls are decided from a lease inside the outage "
+            + "policy, and what is left goes back when the application stops; in memory they change nothing")
+    void quotaLeases() {
+        Map<String, String> properties = Map.of("ratelimiter.backend", MapStoreProvider.NAME,
+                "ratelimiter.buckets.search.limit", "1000", "ratelimiter.buckets.search.window", "PT1M",
+                "ratelimiter.buckets.search.quota-lease-percent", "10");
+        LimiterSettings settings = MapStoreSettings.read(properties);
+        Bucket search = settings.buckets().get("search");
+        PlainStoreContext context = new PlainStoreContext(new SubtreeConfig(MapStoreProvider.NAME,
+                name -> Optional.empty()), clock, Optional.empty());
+        MapStore store = (MapStore) new MapStoreProvider().create(context);
+        LimiterAssembly assembly = LimiterAssembly.assemble(settings, Optional.of(LimiterAssembly.of(store,
+                context)), clock, RateLimiterMetrics.NONE, status -> { });
+        try {
+            for (int i = 0; i < 50; i++) {
+                assertThat(assembly.limiter().consume(search, "hashed").outcome()).isEqualTo(Outcome.ALLOWED);
+            }
+            assertThat(store.calls()).as("the first call alone, then leases of up to 100").isLessThan(5);
+            assertThat(assembly.shutdown().order()).anySatisfy(resource ->
+                    assertThat(resource).isInstanceOf(QuotaLeaseLimiter.class));
+        } catch (RuntimeException | Error e) {
+            assembly.shutdown().close();
+            throw e;
+        }
+        long before = store.calls();
+        assembly.shutdown().close();
+        assertThat(store.calls()).as("the lease's unused part given back at shutdown, in one call")
+                .isEqualTo(before + 1);
+
+        LimiterAssembly memory = LimiterAssembly.assemble(MapStoreSettings.read(Map.of(
+                "ratelimiter.buckets.search.limit", "1000", "ratelimiter.buckets.search.window", "PT1M",
+                "ratelimiter.buckets.search.quota-lease-percent", "10")), Optional.empty(), clock,
+                RateLimiterMetrics.NONE, status -> { });
+        try {
+            assertThat(memory.shutdown().order()).noneSatisfy(resource ->
+                    assertThat(resource).isInstanceOf(QuotaLeaseLimiter.class));
+        } finally {
+            memory.shutdown().close();
+        }
+    }
 }
