@@ -9,6 +9,13 @@ import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.contract.CountingLimiter;
 import dev.ratelimiter.contract.ManualClock;
 import dev.ratelimiter.internal.core.memory.MemoryRateLimiter;
+import dev.ratelimiter.contract.UnavailableStore;
+import dev.ratelimiter.internal.core.limiter.Limiter;
+import dev.ratelimiter.internal.core.monitor.BackendMonitor;
+import dev.ratelimiter.internal.core.monitor.OutageListener;
+import dev.ratelimiter.internal.core.settings.BreakerSettings;
+import dev.ratelimiter.internal.core.settings.DenyCacheSettings;
+import dev.ratelimiter.spi.StoreRefund;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.QuotaLeaseSettings;
 import dev.ratelimiter.spi.StoreItem;
@@ -20,6 +27,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -127,6 +135,56 @@ class QuotaLeaseLimiterTest {
 
         assertThat(store.calls()).as("the reset, then a new lease").isEqualTo(calls + 2);
         assertThat(leases.sweep()).isZero();
+    }
+
+    @Test
+    @DisplayName("an outage: a lease held goes on deciding without the store; once it is used up the fallback "
+            + "decides, starting from the lease's verdicts")
+    void outage() {
+        AtomicBoolean down = new AtomicBoolean();
+        UnavailableStore unavailable = new UnavailableStore();
+        Limiter switching = new Limiter() {
+            @Override
+            public Verdict consume(Bucket leased, String key, long cost) {
+                return (down.get() ? unavailable : store).consume(leased, key, cost);
+            }
+
+            @Override
+            public void reset(Bucket leased, String key) {
+                store.reset(leased, key);
+            }
+
+            @Override
+            public boolean refund(List<StoreRefund> refunds) {
+                return !down.get() && store.refund(refunds);
+            }
+        };
+        SharedStoreChain chain = SharedStoreChain.of(switching, () -> { }, new BackendMonitor("test", clock, RateLimiterMetrics.NONE), clock,
+                new MemoryRateLimiter(clock, 100), OutageListener.NONE,
+                BreakerSettings.DEFAULTS,
+                DenyCacheSettings.OFF, metrics,
+                Map.of(bucket.name(), new QuotaLeaseSettings(10, IDLE)));
+        try {
+            chain.limiter().consume(bucket, "k", 1);
+            clock.advance(Duration.ofMillis(1));
+            chain.limiter().consume(bucket, "k", 1); // a lease of 10: 11 counted, 2 used
+            down.set(true);
+            long calls = store.calls();
+
+            for (int i = 0; i < 9; i++) {
+                assertThat(chain.limiter().consume(bucket, "k", 1).outcome()).isEqualTo(Outcome.ALLOWED);
+            }
+            assertThat(store.calls()).as("decided from the lease").isEqualTo(calls);
+
+            int byFallback = 0;
+            while (byFallback < 200 && chain.limiter().consume(bucket, "k", 1).isAllowed()) {
+                byFallback++;
+            }
+            assertThat(byFallback).as("the fallback went on from the last verdict: 100 less the 11 used")
+                    .isEqualTo(100 - 11);
+        } finally {
+            chain.breaker().close();
+        }
     }
 
     private QuotaLeaseLimiter leasing(Bucket leased, int percent) {
