@@ -34,7 +34,7 @@ public final class BenchmarkRun {
     static final String COMMAND = "./mvnw -Pbench -pl limiter-bench -am verify";
     /** The sections, by the names {@code -Dbench.only=a,b} (a subset, while developing) takes. */
     static final List<String> SECTIONS = List.of("memory", "jmh", "valkey", "postgres", "boundary", "burst",
-            "outage", "http");
+            "hotkey", "outage", "http");
 
     private BenchmarkRun() {
     }
@@ -53,11 +53,12 @@ public final class BenchmarkRun {
         // loads'.
         boolean boundaries = only.contains("boundary");
         try (StartingCluster smokeCluster = new StartingCluster(mode.smoke() && (only.contains("postgres")
-                || boundaries || only.contains("burst") || only.contains("outage")))) {
+                || boundaries || only.contains("burst") || only.contains("hotkey") || only.contains("outage")))) {
             BoundarySection boundary = new BoundarySection(mode);
             ExactnessSection burst = new ExactnessSection(mode);
-            runFirst(mode, only, rows, sections, servers, boundary, burst);
-            run(mode, only, rows, sections, servers, boundary, burst, smokeCluster.get(), http);
+            HotKeySection hotKey = new HotKeySection(mode);
+            runFirst(mode, only, rows, sections, servers, boundary, burst, hotKey);
+            run(mode, only, rows, sections, servers, boundary, burst, hotKey, smokeCluster.get(), http);
         }
         Duration took = Duration.between(began, Instant.now()).truncatedTo(ChronoUnit.SECONDS);
         Map<String, String> environment = Environment.describe(mode, took, servers);
@@ -69,12 +70,16 @@ public final class BenchmarkRun {
         }
     }
 
-    /** The sections before PostgreSQL's (memory, JMH, Valkey) and the boundary section's memory and Valkey rows. */
+    /**
+     * The sections before PostgreSQL's (memory, JMH, Valkey) and the memory and Valkey rows of the boundary, burst and
+     * hot-key sections.
+     */
     private static void runFirst(Mode mode, Set<String> only, String rows, List<Section> sections,
-                                 Map<String, String> servers, BoundarySection boundary, ExactnessSection burst)
-            throws Exception {
+                                 Map<String, String> servers, BoundarySection boundary, ExactnessSection burst,
+                                 HotKeySection hotKey) throws Exception {
         boolean boundaries = only.contains("boundary");
         boolean bursts = only.contains("burst");
+        boolean hotKeys = only.contains("hotkey");
         if (bursts) {
             burst.measure("Memory", 1, () -> LibraryPaths.Decision.memory(ExactnessSection.buckets(), 1_000));
         }
@@ -88,7 +93,7 @@ public final class BenchmarkRun {
         if (boundaries && !mode.smoke()) {
             boundary.measure("Memory", memory);
         }
-        if (only.contains("valkey") || boundaries || bursts) {
+        if (only.contains("valkey") || boundaries || bursts || hotKeys) {
             try (RedisServer redis = RedisServer.start(); ValkeyRig valkey = new ValkeyRig(redis)) {
                 servers.put("Valkey", valkey.server());
                 if (only.contains("valkey")) {
@@ -113,6 +118,13 @@ public final class BenchmarkRun {
                                 redis.url(), ExactnessSection.DEADLINE, metrics), metrics);
                     });
                 }
+                if (hotKeys) {
+                    hotKey.measure("Valkey", leases -> {
+                        RateLimiterMetrics metrics = LibraryPaths.metrics();
+                        return LibraryPaths.Decision.shared(hotKey.buckets(), LibraryPaths.valkey(redis.url(),
+                                LibraryPaths.TIMEOUT, metrics), metrics, leases);
+                    });
+                }
             }
         }
     }
@@ -120,10 +132,11 @@ public final class BenchmarkRun {
     /** The sections after the valkey one, with the smoke's one PostgreSQL cluster if it has one. */
     private static void run(Mode mode, Set<String> only, String rows, List<Section> sections,
                             Map<String, String> servers, BoundarySection boundary, ExactnessSection burst,
-                            Optional<PostgresCluster> smokeCluster, Path http) throws Exception {
+                            HotKeySection hotKey, Optional<PostgresCluster> smokeCluster, Path http) throws Exception {
         boolean boundaries = only.contains("boundary");
         boolean bursts = only.contains("burst");
-        if (only.contains("postgres") || boundaries || bursts) {
+        boolean hotKeys = only.contains("hotkey");
+        if (only.contains("postgres") || boundaries || bursts || hotKeys) {
             try (PostgresCluster own = smokeCluster.isEmpty() ? PostgresCluster.start() : null;
                  PostgresRig postgres = new PostgresRig(smokeCluster.orElse(own))) {
                 PostgresCluster cluster = smokeCluster.orElse(own);
@@ -144,6 +157,13 @@ public final class BenchmarkRun {
                                 cluster.jdbcUrl(), ExactnessSection.DEADLINE, metrics), metrics);
                     });
                 }
+                if (hotKeys) {
+                    hotKey.measure("PostgreSQL", leases -> {
+                        RateLimiterMetrics metrics = LibraryPaths.metrics();
+                        return LibraryPaths.Decision.shared(hotKey.buckets(), LibraryPaths.postgres(
+                                cluster.jdbcUrl(), LibraryPaths.TIMEOUT, metrics), metrics, leases);
+                    });
+                }
             }
         }
         if (boundaries) {
@@ -151,6 +171,9 @@ public final class BenchmarkRun {
         }
         if (bursts) {
             sections.add(burst.section());
+        }
+        if (hotKeys) {
+            sections.add(hotKey.section());
         }
         if (only.contains("outage")) {
             sections.add(step("outage", () -> OutageSection.run(mode, smokeCluster)));

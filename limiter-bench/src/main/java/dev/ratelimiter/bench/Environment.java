@@ -54,7 +54,8 @@ final class Environment {
                 .append("issue that set it (11: stores and paths at their clients' speed; 29: batching; 30: the ")
                 .append("in-memory decision beside Bucket4j and HTTP, as medians of alternating runs; 31 and 32: ")
                 .append("the token bucket and the sliding window beside the fixed window, in memory at 1 thread ")
-                .append("as medians of alternating runs too; 54: what a burst admits) ")
+                .append("as medians of alternating runs too; 54: what a burst admits; 60: quota leases on a hot ")
+                .append("key) ")
                 .append("and, where the issue set one apart from the goal, the bound it must hold; the results ")
                 .append("file `benchmarks.json` holds every figure with its details.\n\n");
         String note = env.getOrDefault("note", "");

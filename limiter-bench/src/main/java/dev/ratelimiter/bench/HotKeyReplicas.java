@@ -8,6 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Replicas of one application sharing one store, for the hot-key section ({@link HotKeySection}): each a decision
@@ -33,17 +38,22 @@ final class HotKeyReplicas implements AutoCloseable {
         this.replicas = replicas;
     }
 
-    /** Builds {@code count} replicas by {@code factory}, each with {@code leases}. */
+    /**
+     * Builds {@code count} replicas by {@code factory}, each with {@code leases}, side by side as servers start: a
+     * PostgreSQL store's start runs its checks in round trips of its own, and 16 one after another took seconds of
+     * a smoke run.
+     */
     static HotKeyReplicas start(int count, Factory factory, Map<String, QuotaLeaseSettings> leases)
             throws Exception {
-        HotKeyReplicas started = new HotKeyReplicas(new ArrayList<>(count));
-        try {
-            for (int i = 0; i < count; i++) {
-                started.replicas.add(factory.replica(leases));
-            }
-        } catch (Exception | Error e) {
-            started.close(); // the replicas built before the failure hold pools and threads
-            throw e;
+        List<Callable<LibraryPaths.Decision>> builds = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            builds.add(() -> factory.replica(leases));
+        }
+        SideBySide<LibraryPaths.Decision> built = SideBySide.run(builds);
+        HotKeyReplicas started = new HotKeyReplicas(built.done());
+        if (built.failure() != null) {
+            started.close(); // the replicas built beside the failure hold pools and threads
+            throw built.failure();
         }
         return started;
     }
@@ -77,22 +87,53 @@ final class HotKeyReplicas implements AutoCloseable {
         return replicas.stream().mapToLong(LibraryPaths.Decision::roundTrips).sum();
     }
 
+    /** Closes every replica side by side, as {@link #start} builds them; each gives its leases back first. */
     @Override
     public void close() throws Exception {
-        Exception first = null;
+        List<Callable<LibraryPaths.Decision>> closes = new ArrayList<>(replicas.size());
         for (LibraryPaths.Decision replica : replicas) {
-            try {
+            closes.add(() -> {
                 replica.close();
-            } catch (Exception e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
+                return replica;
+            });
+        }
+        Exception failure = SideBySide.run(closes).failure();
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /**
+     * Tasks run each on a thread of its own, all ended.
+     *
+     * @param done    the results of the tasks that succeeded, in order
+     * @param failure the first task's failure, the others' suppressed in it; null if none failed
+     */
+    private record SideBySide<T>(List<T> done, Exception failure) {
+
+        static <T> SideBySide<T> run(List<Callable<T>> tasks) throws InterruptedException {
+            ExecutorService threads = Executors.newFixedThreadPool(Math.max(1, tasks.size()));
+            List<Future<T>> running;
+            try {
+                running = threads.invokeAll(tasks);
+            } finally {
+                threads.shutdown();
+            }
+            List<T> done = new ArrayList<>(tasks.size());
+            Exception failure = null;
+            for (Future<T> task : running) {
+                try {
+                    done.add(task.get());
+                } catch (ExecutionException e) {
+                    Exception cause = e.getCause() instanceof Exception exception ? exception : e;
+                    if (failure == null) {
+                        failure = cause;
+                    } else {
+                        failure.addSuppressed(cause);
+                    }
                 }
             }
-        }
-        if (first != null) {
-            throw first;
+            return new SideBySide<>(done, failure);
         }
     }
 }

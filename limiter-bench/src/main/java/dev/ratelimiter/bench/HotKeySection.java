@@ -83,13 +83,15 @@ final class HotKeySection {
 
     /** Measures the store named {@code store}, its replicas made by {@code factory}. */
     void measure(String store, HotKeyReplicas.Factory factory) throws Exception {
+        long began = System.nanoTime();
         for (int replicas : REPLICAS) {
             throughput(store, replicas, factory);
             admission(store, replicas, factory);
         }
+        System.out.printf("bench: hotkey, %s done in %.1f s%n", store, (System.nanoTime() - began) / 1e9);
     }
 
-    /** A closed-loop run of one mode on fresh replicas: its rate, and the store calls and allowed decisions of their whole life. */
+    /** A closed-loop run of one mode on fresh replicas: its rate, and their store calls and allowed decisions. */
     private record Run(Figure figure, long storeCalls, long roundTrips, long allowed) {
     }
 
@@ -190,7 +192,8 @@ final class HotKeySection {
                 Goal.atLeast(60, 0.95, "share of the limit admitted with quota leases",
                         "quota sat in other replicas' leases, unused, when the key ran out (at most "
                         + "quota-lease-percent of the limit per replica, until given back after quota-lease-idle), "
-                        + "or calls were not decided in time (unavailable); docs/guide.md#quota-leases-for-hot-keys.")));
+                        + "or calls were not decided in time (unavailable); "
+                        + "docs/guide.md#quota-leases-for-hot-keys.")));
         rows.add(Row.of(what + ": most admitted" + in + " / " + of, admitted(most),
                 new Figure(of, allowance(bucket, most), "calls"),
                 Goal.atMost(60, 1.0, 1.0, "admitted / limit with quota leases, never above",

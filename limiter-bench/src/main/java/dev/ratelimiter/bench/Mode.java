@@ -41,12 +41,14 @@ public record Mode(String name, int jmhForks, int jmhWarmups, int jmhIterations,
     /*
      * Full: JMH 16 runs x (1 fork: 2 x 1 s warm-up + 3 x 1 s) ~ 1.7 min; stores 2 x 3 threads x 2 loads x 13 or 14
      * contenders x (1 s + 1 s, then 2 x (0.3 s + 1 s); pgbench's runs 5 s each, its first 2 left out) ~ 13.5 min;
-     * outage, both stores ~ 40 s; HTTP (3 pairs of Payara Micro, each ~40 s to start, 15 to 30 warm-up rounds of
-     * 2 x 3 s, 5 x 2 x 4 s rounds) ~ 10 min; memory ~ 20 s; the build before it ~ 1 min; the in-memory median, 7 x 2
-     * single-fork JMH runs ~ 1.5 min. 15 measured HTTP rounds and 3 store rounds: odd counts, so their median is
-     * a measured round. Store rounds rather than one 3 s measurement: on this 2-core shared machine one
-     * contender's rate moves by half between two minutes (the PostgreSQL fixed window from 15 300 to 31 800/s on
-     * the same code), which one measurement each made into ratios that flipped from run to run.
+     * outage, both stores ~ 40 s; quota leases on a hot key, 2 stores x 2 replica counts x (3 x 2 runs of 1 s + 3 s
+     * on fresh replicas, then 3 x 2 exhaustions of about a second) ~ 2 min; HTTP (3 pairs of Payara Micro, each
+     * ~40 s to start, 15 to 30 warm-up rounds of 2 x 3 s, 5 x 2 x 4 s rounds) ~ 10 min; memory ~ 20 s; the build
+     * before it ~ 1 min; the in-memory median, 7 x 2 single-fork JMH runs ~ 1.5 min. 15 measured HTTP rounds and 3
+     * store rounds: odd counts, so their median is a measured round. Store rounds rather than one 3 s measurement:
+     * on this 2-core shared machine one contender's rate moves by half between two minutes (the PostgreSQL fixed
+     * window from 15 300 to 31 800/s on the same code), which one measurement each made into ratios that flipped
+     * from run to run.
      */
     static final Mode FULL = new Mode("full", 1, 2, 3, Duration.ofSeconds(1), Duration.ofSeconds(1),
             Duration.ofSeconds(1), 3, Duration.ofMillis(300), List.of(1, 16, 64), 10_000, Duration.ofSeconds(3),

@@ -26,8 +26,10 @@ final class QuotaLease {
     long used;
     /** When the take was asked, before its round trip. */
     long takenAt;
-    /** When the window the lease was counted in ends; {@link Long#MAX_VALUE} for a token bucket, which has none. */
+    /** When the window the lease was counted in ends; unused for a token bucket, which has none. */
     long endsAt;
+    /** Whether the lease ends with a window: not a token bucket's. */
+    boolean windowed;
     /** When the lease was last used. */
     long lastUse;
     /** Attempts per second this replica used the key's last lease at; 0 before one. */
@@ -42,13 +44,12 @@ final class QuotaLease {
 
     /** Whether a call needing {@code needed} attempts of {@code call}'s limits may be decided from this lease now. */
     boolean holds(Bucket call, long needed, long now) {
-        return bucket != null && now - endsAt < 0 && granted - used >= needed
-                && (call == bucket || call.equals(bucket));
+        return open(now) && granted - used >= needed && (call == bucket || call.equals(bucket));
     }
 
     /** Whether the window the lease was counted in is still open, so its unused part may be given back. */
     boolean open(long now) {
-        return bucket != null && now - endsAt < 0;
+        return bucket != null && (!windowed || now - endsAt < 0); // a difference: nanoTime may be negative
     }
 
     /**
@@ -61,7 +62,7 @@ final class QuotaLease {
             rate = used * (double) NANOS_PER_SECOND / Math.max(1, now - takenAt);
         }
         long horizon = settings.idle().toNanos();
-        if (open(now)) {
+        if (windowed && open(now)) {
             horizon = Math.min(horizon, endsAt - now);
         }
         long byRate = (long) Math.ceil(rate * horizon / NANOS_PER_SECOND);
@@ -76,7 +77,8 @@ final class QuotaLease {
         used = 0;
         takenAt = asked;
         lastUse = asked;
-        endsAt = call.isTokenBucket() ? Long.MAX_VALUE : asked + windowNanos(verdict);
+        windowed = !call.isTokenBucket();
+        endsAt = windowed ? asked + windowNanos(verdict) : asked;
     }
 
     /**

@@ -105,7 +105,7 @@ public final class QuotaLeaseLimiter implements BatchingLimiter, Sweepable, Auto
             return store.consume(bucket, key, 0); // a check takes no lease: it may never be followed by a call
         }
         // One lease per key and replica: what is left of the last one goes back before another is taken.
-        giveBack(List.of(key), List.of(lease), now);
+        giveBack(key, lease, now);
         long size = lease.nextSize(leasing, bucket, needed, now);
         Verdict verdict = store.consume(bucket, key, size);
         if (verdict.outcome() == Verdict.Outcome.DENIED && size > needed && verdict.remaining() >= needed) {
@@ -128,29 +128,29 @@ public final class QuotaLeaseLimiter implements BatchingLimiter, Sweepable, Auto
     }
 
     /**
-     * Gives back the unused part of leases whose window is still open, in one call of the store, and empties them.
-     * Called holding each lease's monitor.
+     * Gives back the unused part of one lease, if its window is still open, and empties it. Called holding its monitor.
      */
-    private void giveBack(List<String> keys, List<QuotaLease> held, long now) {
-        List<StoreRefund> refunds = null;
-        List<QuotaLease> given = null;
-        for (int i = 0; i < held.size(); i++) {
-            QuotaLease lease = held.get(i);
-            long left = lease.left();
-            if (left > 0 && lease.open(now)) {
-                if (refunds == null) {
-                    refunds = new ArrayList<>(held.size());
-                    given = new ArrayList<>(held.size());
-                }
-                refunds.add(Refunds.refund(lease.bucket, keys.get(i), left, lease.taken,
-                        (now - lease.takenAt) / 1_000_000));
-                given.add(lease);
-            }
-            lease.granted = lease.used; // nothing left to decide from, given back or not
+    private void giveBack(String key, QuotaLease lease, long now) {
+        StoreRefund refund = emptied(key, lease, now);
+        if (refund != null) {
+            send(List.of(refund));
         }
-        if (refunds != null && store.refund(refunds)) {
-            for (int i = 0; i < refunds.size(); i++) {
-                metrics.quotaLeaseReturned(refunds.get(i).bucket(), refunds.get(i).cost());
+    }
+
+    /** Empties a lease, held by the caller: the refund of its unused part, or null when none goes back. */
+    private static StoreRefund emptied(String key, QuotaLease lease, long now) {
+        long left = lease.left();
+        lease.granted = lease.used; // nothing left to decide from, given back or not
+        return left > 0 && lease.open(now)
+                ? Refunds.refund(lease.bucket, key, left, lease.taken, (now - lease.takenAt) / 1_000_000)
+                : null;
+    }
+
+    /** Sends refunds in one call of the store; counted once they reach it (dropped otherwise, as any refund). */
+    private void send(List<StoreRefund> refunds) {
+        if (store.refund(refunds)) {
+            for (StoreRefund refund : refunds) {
+                metrics.quotaLeaseReturned(refund.bucket(), refund.cost());
             }
         }
     }
@@ -171,9 +171,14 @@ public final class QuotaLeaseLimiter implements BatchingLimiter, Sweepable, Auto
         giveBackIdle(true);
     }
 
+    /**
+     * Empties and forgets the idle leases (every lease with {@code all}), each under its monitor, then gives their
+     * unused parts back in one call of the store: a caller meanwhile finds no lease and takes a new one.
+     */
     private long giveBackIdle(boolean all) {
         long now = nanos.getAsLong();
         long forgotten = 0;
+        List<StoreRefund> refunds = new ArrayList<>();
         for (Map.Entry<String, ConcurrentHashMap<String, QuotaLease>> bucket : leases.entrySet()) {
             long idle = settings.get(bucket.getKey()).idle().toNanos();
             for (Map.Entry<String, QuotaLease> entry : bucket.getValue().entrySet()) {
@@ -182,12 +187,18 @@ public final class QuotaLeaseLimiter implements BatchingLimiter, Sweepable, Auto
                     if (!all && now - lease.lastUse < idle || lease.retired) {
                         continue;
                     }
-                    giveBack(List.of(entry.getKey()), List.of(lease), now);
+                    StoreRefund refund = emptied(entry.getKey(), lease, now);
+                    if (refund != null) {
+                        refunds.add(refund);
+                    }
                     lease.retired = true;
                     bucket.getValue().remove(entry.getKey(), lease);
                     forgotten++;
                 }
             }
+        }
+        if (!refunds.isEmpty()) {
+            send(refunds);
         }
         return forgotten;
     }
