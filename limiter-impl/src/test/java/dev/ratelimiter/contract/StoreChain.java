@@ -75,15 +75,26 @@ public class StoreChain implements AutoCloseable {
      */
     protected StoreChain(BackendMonitor monitor, Limiter store, Optional<StoreParts> parts, StoreProbe probe,
                          Runnable closeStore, DenyCacheSettings refusals) {
+        this(monitor, store, parts, probe, closeStore, refusals, BreakerSettings.DEFAULTS);
+    }
+
+    /**
+     * As {@link #StoreChain(BackendMonitor, Limiter, Optional, StoreProbe, Runnable, DenyCacheSettings)}, with the
+     * breaker's own settings: a test of recovery that need not wait the default back-off of up to 30 s.
+     *
+     * @param breaker the breaker's thresholds and back-offs
+     */
+    protected StoreChain(BackendMonitor monitor, Limiter store, Optional<StoreParts> parts, StoreProbe probe,
+                         Runnable closeStore, DenyCacheSettings refusals, BreakerSettings breaker) {
         InstantSource clock = InstantSource.system();
         this.monitor = monitor;
         this.store = new CountingLimiter(store);
         MemoryRateLimiter fallback = new MemoryRateLimiter(clock, 10_000);
         SharedStoreChain chain = parts.isPresent()
-                ? SharedStoreChain.of(this.store, parts.get(), monitor, clock, fallback, outages,
-                        BreakerSettings.DEFAULTS, refusals, cachedDenials)
-                : SharedStoreChain.of(this.store, probe, monitor, clock, fallback, outages, BreakerSettings.DEFAULTS,
-                        refusals, cachedDenials);
+                ? SharedStoreChain.of(this.store, parts.get(), monitor, clock, fallback, outages, breaker,
+                        refusals, cachedDenials)
+                : SharedStoreChain.of(this.store, probe, monitor, clock, fallback, outages, breaker, refusals,
+                        cachedDenials);
         this.breaker = chain.breaker();
         this.limiter = chain.limiter();
         this.closeStore = closeStore;

@@ -69,6 +69,15 @@ public abstract class ExampleApiScenarios {
     }
 
     /**
+     * Why {@link #exportsTwoAtOnce} runs on one deployment per server runtime (Payara Micro 6 in memory, Payara Micro 7
+     * on Valkey, Open Liberty on PostgreSQL, Quarkus, WildFly and WildFly Preview in memory) and not on the others:
+     * a permit is taken and given back by the interceptor, the same on a runtime's every deployment, and each store's
+     * permits are the store contract's ({@code PermitCases}); six seconds of exports each is what it would add.
+     */
+    protected static final String CONCURRENCY_ELSEWHERE = "a permit's path is the same on this runtime's deployment "
+            + "that runs it, and the store's permits are its contract's (ExampleApiScenarios.CONCURRENCY_ELSEWHERE)";
+
+    /**
      * Scenarios this server's deployment cannot run, by method name, each with the reason (reported as not run);
      * none by default.
      */

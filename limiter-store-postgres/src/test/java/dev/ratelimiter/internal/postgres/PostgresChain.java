@@ -4,6 +4,8 @@ import dev.ratelimiter.contract.StoreChain;
 import dev.ratelimiter.internal.core.chain.StoreLimiter;
 import dev.ratelimiter.internal.core.monitor.BackendMonitor;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.settings.BreakerSettings;
+import dev.ratelimiter.internal.core.settings.DenyCacheSettings;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -46,16 +48,32 @@ final class PostgresChain extends StoreChain {
                 Optional.of(serverPool));
     }
 
+    /**
+     * The chain on the library's own pool, or a server's, with the breaker's own settings: a test of recovery that
+     * need not wait the default back-off.
+     */
+    PostgresChain(PostgresSettings settings, Optional<DataSource> serverPool, BreakerSettings breaker) {
+        this(new BackendMonitor("postgres", InstantSource.system(), RateLimiterMetrics.NONE), settings, serverPool,
+                breaker);
+    }
+
     private PostgresChain(BackendMonitor monitor, PostgresSettings settings, Optional<DataSource> serverPool) {
-        this(monitor, PostgresStore.start(settings, serverPool, InstantSource.system()));
+        this(monitor, settings, serverPool, BreakerSettings.DEFAULTS);
     }
 
-    private PostgresChain(BackendMonitor monitor, PostgresStore postgres) {
-        this(monitor, postgres, new StoreLimiter(postgres, monitor, RateLimiterMetrics.NONE));
+    private PostgresChain(BackendMonitor monitor, PostgresSettings settings, Optional<DataSource> serverPool,
+                          BreakerSettings breaker) {
+        this(monitor, PostgresStore.start(settings, serverPool, InstantSource.system()), breaker);
     }
 
-    private PostgresChain(BackendMonitor monitor, PostgresStore postgres, StoreLimiter storeLimiter) {
-        super(monitor, storeLimiter, postgres::probe, postgres::close);
+    private PostgresChain(BackendMonitor monitor, PostgresStore postgres, BreakerSettings breaker) {
+        this(monitor, postgres, new StoreLimiter(postgres, monitor, RateLimiterMetrics.NONE), breaker);
+    }
+
+    private PostgresChain(BackendMonitor monitor, PostgresStore postgres, StoreLimiter storeLimiter,
+                          BreakerSettings breaker) {
+        super(monitor, storeLimiter, Optional.empty(), postgres::probe, postgres::close, DenyCacheSettings.OFF,
+                breaker);
         this.postgres = postgres;
         this.storeLimiter = storeLimiter;
     }

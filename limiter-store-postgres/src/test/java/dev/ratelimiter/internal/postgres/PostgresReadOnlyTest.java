@@ -7,6 +7,7 @@ import dev.ratelimiter.OutagePolicy;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.Verdict.Outcome;
 import dev.ratelimiter.internal.core.monitor.BackendState;
+import dev.ratelimiter.internal.core.settings.BreakerSettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,6 +19,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -33,10 +35,13 @@ import static org.awaitility.Awaitility.await;
  */
 class PostgresReadOnlyTest {
 
-    // By the time the database is writable the probe backs off 30 s (ratelimiter.breaker.max-backoff), and each
-    // read-only connection the server's pool still hands out fails one probe more, 30 s each, before 3 successes:
-    // a minute and a half is a legitimate recovery here, so the bound is twice that.
-    private static final Duration RECOVERY = Duration.ofMinutes(3);
+    // The breaker's back-off doubles from 1 s up to 4 s here, not the default 30 s: what is tested is that the store
+    // comes back once the read-only connections left their pool, not how long the default back-off waits. By the time
+    // the database is writable each read-only connection the server's pool still hands out fails one probe more, 4 s
+    // each, before 3 successes: about half a minute, so the bound is twice that.
+    private static final BreakerSettings BREAKER = new BreakerSettings(3, Duration.ofSeconds(1),
+            Duration.ofSeconds(4), 3);
+    private static final Duration RECOVERY = Duration.ofMinutes(1);
 
     private static PostgresCluster cluster;
 
@@ -69,7 +74,8 @@ class PostgresReadOnlyTest {
     @DisplayName("library's own pool, sessions turned read-only: degraded steadily with lastError naming SQLSTATE 25006, fallbacks and fail-closed refusals decide; writable again: ok, with the count kept in PostgreSQL")
     void ownPool() throws SQLException {
         String applicationName = "rl-read-only-own";
-        chain = new PostgresChain(PostgresChain.settings(cluster.url() + "?ApplicationName=" + applicationName, 4));
+        chain = new PostgresChain(PostgresChain.settings(cluster.url() + "?ApplicationName=" + applicationName, 4),
+                Optional.empty(), BREAKER);
         readOnlyUntilWritable(applicationName);
     }
 
@@ -84,7 +90,7 @@ class PostgresReadOnlyTest {
         config.setMinimumIdle(2);
         config.setConnectionTimeout(250);
         serverPool = new HikariDataSource(config);
-        chain = new PostgresChain(PostgresChain.settings(cluster.url(), 4), serverPool);
+        chain = new PostgresChain(PostgresChain.settings(cluster.url(), 4), Optional.of(serverPool), BREAKER);
         readOnlyUntilWritable(applicationName);
     }
 

@@ -6,6 +6,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.util.Map;
+
 /**
  * The example API's scenarios, every one, on Open Liberty with the in-memory backend and an {@code Application} whose
  * {@code getClasses()} turns scanning off and lists {@code RateLimiterFeature} ({@code ListedApplication}): limited
@@ -25,5 +27,10 @@ class LibertyListedApplicationIT extends LibertyExampleScenarios {
     @DisplayName("mp.config.profile=it: the bucket under %it. exists, the one under %other. does not")
     void bucketsUnderProfiles() {
         assertBucketsUnderProfiles("profiled", "other-only");
+    }
+
+    @Override
+    protected Map<String, String> scenariosNotRun() {
+        return Map.of("exportsTwoAtOnce", CONCURRENCY_ELSEWHERE);
     }
 }

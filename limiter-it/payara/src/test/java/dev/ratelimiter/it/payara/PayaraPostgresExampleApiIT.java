@@ -49,7 +49,7 @@ class PayaraPostgresExampleApiIT extends PayaraExampleScenarios {
     protected Map<String, String> scenariosNotRun() {
         String reason = "Payara's /metrics fails whenever a JDBC pool exists (payara/Payara#6041)";
         return Map.of("metrics", reason, "shadowMetrics", reason, "opsQueriesUseExposedSeries", reason,
-                "planMetrics", reason, "listsInTheMetrics", reason);
+                "planMetrics", reason, "listsInTheMetrics", reason, "exportsTwoAtOnce", CONCURRENCY_ELSEWHERE);
     }
 
     @Override

@@ -9,6 +9,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.util.Map;
+
 /**
  * The example API's scenarios, every one, on WildFly 39 (standalone-microprofile.xml, with Micrometer's Prometheus
  * registry added by configure.cli), on PostgreSQL through a datasource of the server declared as the library needs
@@ -62,5 +64,10 @@ class WildFlyPostgresExampleApiIT extends WildFlyExampleScenarios {
             + "400 and the refusal's schema")
     void openApiDocument() throws Exception {
         OpenApiScenarios.assertExampleDocumented(baseUri().resolve("/openapi"), baseUri());
+    }
+
+    @Override
+    protected Map<String, String> scenariosNotRun() {
+        return Map.of("exportsTwoAtOnce", CONCURRENCY_ELSEWHERE);
     }
 }

@@ -5,6 +5,7 @@ import dev.ratelimiter.testing.TestServers;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -25,5 +26,10 @@ class WildFlyValkeyExampleApiIT extends WildFlyExampleScenarios {
     @Override
     protected String backend() {
         return "valkey";
+    }
+
+    @Override
+    protected Map<String, String> scenariosNotRun() {
+        return Map.of("exportsTwoAtOnce", CONCURRENCY_ELSEWHERE);
     }
 }

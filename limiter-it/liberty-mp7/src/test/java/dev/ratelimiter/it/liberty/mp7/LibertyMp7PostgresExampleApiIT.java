@@ -105,7 +105,7 @@ class LibertyMp7PostgresExampleApiIT extends LibertyExampleScenarios {
             "plansChosenByConfiguredResolver", "explicitLimitsOfACustomer", "failedPlanGetsTheBucketsOwnLimits",
             "searchLimitedBySlidingWindow", "reportsWithoutTenant", "resolverFallsBackToAddress", "loginNormalized",
             "loginAddressCountsFailuresOnly", "successfulLoginResets", "authenticatedKeyedByPrincipal", "malformedBody",
-            "preflightNotCounted", "shadowBucketNeverRefuses", "allowAndDenyLists");
+            "preflightNotCounted", "shadowBucketNeverRefuses", "allowAndDenyLists", "exportsTwoAtOnce");
 
     @Override
     protected Map<String, String> scenariosNotRun() {
