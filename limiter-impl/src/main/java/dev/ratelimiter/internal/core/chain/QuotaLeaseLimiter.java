@@ -29,17 +29,22 @@ import java.util.function.LongSupplier;
  * another, and when the application stops.
  *
  * <p>A lease is sized from the key's rate on this replica under its last lease, over
- * {@link QuotaLeaseSettings#idle()} or the rest of its window if shorter, at most
- * {@link QuotaLeaseSettings#largestLease}; the first lease of a key is its call alone. A lease holds until the first
- * of its windows ends (a token bucket's, until it is given back). When the store refuses a lease, what the refusal
- * says is left is leased instead, and when even that is refused the call is decided alone, so a refusal's
- * {@code resetAfter} is the call's own.
+ * {@link QuotaLeaseSettings#idle()} or the rest of its shortest window if shorter, at most
+ * {@link QuotaLeaseSettings#largestLease}; the first lease of a key is its call alone. A lease decides until its
+ * shortest window ends, a token bucket's until its tokens would have refilled; a take while it still decides adds
+ * to it, otherwise what is left of it goes back first, into the windows still open. When the store refuses a take,
+ * what the refusal says is left is taken instead, and when even that is refused the call is decided alone, so a
+ * refusal's {@code resetAfter} is the call's own. Only the call that takes a lease waits for the store: while it
+ * does, the key's other calls on this replica are decided alone, each in its own round trip.
  *
- * <p>The bound: the store counts a lease whole when it is taken, so the attempts allowed in a window never pass its
- * limit, whatever the replicas and interleavings; the cost is refusals while quota sits unused in another replica's
- * lease, at most {@link QuotaLeaseSettings#largestLease} per replica and key, until it is idle for
- * {@link QuotaLeaseSettings#idle()} (given back) or its window ends (a replica that died), and a verdict's
- * {@code remaining} that does not see other replicas' use since their take.
+ * <p>The bound: the store counts a take whole when it is made, so the attempts allowed in a fixed window never pass
+ * its limit, whatever the replicas and interleavings; a token bucket admits over any span from a take at most its
+ * burst and its refill, but at one instant up to one lease per replica beyond its burst (tokens counted when leased,
+ * used once the bucket refilled). The cost is refusals while quota sits unused in another replica's lease, at most
+ * {@link QuotaLeaseSettings#largestLease} per replica and key, until it is idle for {@link QuotaLeaseSettings#idle()}
+ * (given back) or its windows end (a replica that died), and a verdict's {@code remaining} that does not see other
+ * replicas' use since their take. A reset of the key on another replica is not seen here: a give-back after it may
+ * credit the key's new window with up to one lease.
  *
  * <p>It sits inside the outage policy ({@link SharedStoreChain}): a take that fails answers {@code UNAVAILABLE} and
  * the bucket's policy decides the call, while a lease already held goes on deciding locally in an outage; the
@@ -78,70 +83,86 @@ public final class QuotaLeaseLimiter implements BatchingLimiter, Sweepable, Auto
             return store.consume(bucket, key, cost); // a reload may have made it one that cannot lease
         }
         ConcurrentHashMap<String, QuotaLease> keys = leases.get(bucket.name());
+        long needed = Verdicts.needed(cost);
         while (true) {
             QuotaLease lease = keys.get(key);
             if (lease == null) {
-                lease = keys.computeIfAbsent(key, k -> new QuotaLease());
+                lease = keys.computeIfAbsent(key, k -> new QuotaLease(nanos.getAsLong()));
             }
+            long now;
+            StoreRefund refund;
+            long size;
+            boolean added;
             synchronized (lease) {
-                if (!lease.retired) {
-                    return decide(leasing, bucket, key, cost, lease);
+                if (lease.retired) {
+                    continue;
                 }
+                now = nanos.getAsLong();
+                if (lease.holds(bucket, needed, now)) {
+                    lease.used += cost;
+                    lease.lastUse = now;
+                    metrics.localDecision(bucket);
+                    return lease.verdict(now);
+                }
+                if (cost == 0 || lease.taking) {
+                    // A check takes no lease (no call may follow it); while another call takes one, this call is
+                    // decided alone rather than waiting for that round trip.
+                    break;
+                }
+                lease.taking = true;
+                size = lease.nextSize(leasing, bucket, needed, now);
+                added = lease.extendable(bucket, now);
+                // One lease per key and replica: what is left of one that no longer decides goes back first.
+                refund = added ? null : emptied(key, lease, now);
             }
+            return take(bucket, key, cost, lease, now, refund, size, added);
         }
-    }
-
-    /** Decides one call of a leasing bucket, holding its key's lease. */
-    private Verdict decide(QuotaLeaseSettings leasing, Bucket bucket, String key, long cost, QuotaLease lease) {
-        long now = nanos.getAsLong();
-        long needed = Verdicts.needed(cost);
-        if (lease.holds(bucket, needed, now)) {
-            lease.used += cost;
-            lease.lastUse = now;
-            metrics.localDecision(bucket);
-            return lease.verdict(now);
-        }
-        if (cost == 0) {
-            return store.consume(bucket, key, 0); // a check takes no lease: it may never be followed by a call
-        }
-        // One lease per key and replica: what is left of the last one goes back before another is taken.
-        giveBack(key, lease, now);
-        long size = lease.nextSize(leasing, bucket, needed, now);
-        Verdict verdict = store.consume(bucket, key, size);
-        if (verdict.outcome() == Verdict.Outcome.DENIED && size > needed && verdict.remaining() >= needed) {
-            size = verdict.remaining(); // what the refusal says is left, if the call fits in it
-            verdict = store.consume(bucket, key, size);
-        }
-        if (verdict.outcome() == Verdict.Outcome.DENIED && size != cost) {
-            size = cost; // decided alone: the refusal's remaining and resetAfter are the call's own
-            verdict = store.consume(bucket, key, cost);
-        }
-        if (verdict.outcome() != Verdict.Outcome.ALLOWED) {
-            return verdict;
-        }
-        lease.start(bucket, verdict, size, now);
-        lease.used = cost;
-        if (size > cost) {
-            metrics.quotaLeaseTaken(bucket, size);
-        }
-        return lease.verdict(now);
+        return store.consume(bucket, key, cost);
     }
 
     /**
-     * Gives back the unused part of one lease, if its window is still open, and empties it. Called holding its monitor.
+     * Takes a lease for a call, outside the lease's monitor (its {@code taking} flag held): gives back what is left
+     * of the last one, asks the store, and records what it counted.
      */
-    private void giveBack(String key, QuotaLease lease, long now) {
-        StoreRefund refund = emptied(key, lease, now);
-        if (refund != null) {
-            send(List.of(refund));
+    private Verdict take(Bucket bucket, String key, long cost, QuotaLease lease, long now, StoreRefund refund,
+                         long size, boolean added) {
+        Verdict verdict = null;
+        long taken = size;
+        try {
+            if (refund != null) {
+                send(List.of(refund));
+            }
+            long needed = Verdicts.needed(cost);
+            verdict = store.consume(bucket, key, taken);
+            if (verdict.outcome() == Verdict.Outcome.DENIED && taken > needed && verdict.remaining() >= needed) {
+                taken = verdict.remaining(); // what the refusal says is left, if the call fits in it
+                verdict = store.consume(bucket, key, taken);
+            }
+            if (verdict.outcome() == Verdict.Outcome.DENIED && taken != cost) {
+                taken = cost; // decided alone: the refusal's remaining and resetAfter are the call's own
+                verdict = store.consume(bucket, key, cost);
+            }
+        } finally {
+            synchronized (lease) {
+                lease.taking = false;
+                if (verdict != null && verdict.outcome() == Verdict.Outcome.ALLOWED) {
+                    lease.start(bucket, verdict, taken, now, added && lease.extendable(bucket, now));
+                    lease.used += cost;
+                    if (taken > cost) {
+                        metrics.quotaLeaseTaken(bucket, taken);
+                    }
+                    verdict = lease.verdict(now);
+                }
+            }
         }
+        return verdict;
     }
 
     /** Empties a lease, held by the caller: the refund of its unused part, or null when none goes back. */
     private static StoreRefund emptied(String key, QuotaLease lease, long now) {
         long left = lease.left();
         lease.granted = lease.used; // nothing left to decide from, given back or not
-        return left > 0 && lease.open(now)
+        return left > 0 && lease.returnable(now)
                 ? Refunds.refund(lease.bucket, key, left, lease.taken, (now - lease.takenAt) / 1_000_000)
                 : null;
     }
@@ -184,8 +205,8 @@ public final class QuotaLeaseLimiter implements BatchingLimiter, Sweepable, Auto
             for (Map.Entry<String, QuotaLease> entry : bucket.getValue().entrySet()) {
                 QuotaLease lease = entry.getValue();
                 synchronized (lease) {
-                    if (!all && now - lease.lastUse < idle || lease.retired) {
-                        continue;
+                    if (lease.taking || lease.retired || !all && now - lease.lastUse < idle) {
+                        continue; // a take under way makes the lease busy, not idle
                     }
                     StoreRefund refund = emptied(entry.getKey(), lease, now);
                     if (refund != null) {

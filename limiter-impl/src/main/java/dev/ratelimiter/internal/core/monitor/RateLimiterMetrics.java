@@ -158,7 +158,11 @@ public interface RateLimiterMetrics extends OutageListener {
     default void quotaLeaseReturned(Bucket bucket, long unused) {
     }
 
-    /** One decision made from this process's quota lease, without a store round trip. */
+    /**
+     * One decision made from this process's quota lease, without a store round trip.
+     *
+     * @param bucket the bucket
+     */
     default void localDecision(Bucket bucket) {
     }
 

@@ -118,8 +118,9 @@ class QuotaLeaseLimiterTest {
 
         assertThat(verdict.limit()).isEqualTo(1_000);
         assertThat(metrics.events).contains("returned 9");
-        assertThat(memory.consume(pro, "k", 0).remaining()).as("2 used before, the new lease counted after")
-                .isLessThanOrEqualTo(1_000 - 3).isGreaterThanOrEqualTo(1_000 - 2 - 100);
+        assertThat(memory.consume(pro, "k", 0).remaining())
+                .as("the 2 used before (the old lease's 9 given back), then a new lease of 10 %% of 1 000")
+                .isEqualTo(1_000 - 2 - 100);
     }
 
     @Test
@@ -185,6 +186,93 @@ class QuotaLeaseLimiterTest {
         } finally {
             chain.breaker().close();
         }
+    }
+
+    @Test
+    @DisplayName("several windows: a lease holds until its shortest window ends, and its unused part goes back into "
+            + "the longer ones, so a key called in short bursts gets its whole longer limit")
+    void severalWindowsGiveTheRestBack() {
+        Bucket both = Bucket.of("both", List.of(new Limit(100, Duration.ofSeconds(1)),
+                new Limit(1_000, Duration.ofHours(1))), OutagePolicy.FALLBACK);
+        QuotaLeaseLimiter leases = leasing(both, 50);
+        int admitted = 0;
+        for (int second = 0; second < 80; second++) {
+            for (int call = 0; call < 20; call++) {
+                admitted += leases.consume(both, "k", 1).isAllowed() ? 1 : 0;
+                clock.advance(Duration.ofMillis(10));
+            }
+            clock.advance(Duration.ofMillis(800));
+        }
+
+        assertThat(admitted).as("the hour's 1 000, not what the leases left counted in it").isEqualTo(1_000);
+    }
+
+    @Test
+    @DisplayName("several windows: a call decided from a lease reports each window moved on by the time since the take, "
+            + "with the lease's unused part in its remaining")
+    void severalWindowsMovedOn() {
+        Bucket both = Bucket.of("both", List.of(new Limit(100, Duration.ofSeconds(10)),
+                new Limit(1_000, Duration.ofHours(1))), OutagePolicy.FALLBACK);
+        QuotaLeaseLimiter leases = leasing(both, 10);
+        leases.consume(both, "k", 1);
+        clock.advance(Duration.ofMillis(1));
+        leases.consume(both, "k", 1); // a lease of 10 at 1 ms: 11 counted
+        clock.advance(Duration.ofSeconds(7));
+
+        Verdict verdict = leases.consume(both, "k", 1);
+
+        assertThat(verdict.windows()).hasSize(2);
+        assertThat(verdict.windows().get(0).resetAfter()).isEqualTo(Duration.ofMillis(10_000 - 7_001));
+        assertThat(verdict.windows().get(0).remaining()).as("89 in the store, 8 in the lease").isEqualTo(97);
+        assertThat(verdict.windows().get(1).remaining()).isEqualTo(1_000 - 3);
+    }
+
+    @Test
+    @DisplayName("racing: 8 threads on two replicas call one key while leases are swept and given back; together "
+            + "they are allowed the limit, never more")
+    void racing() throws Exception {
+        Bucket hot = Bucket.of("racing", 5_000, Duration.ofHours(1));
+        Map<String, QuotaLeaseSettings> settings = Map.of(hot.name(), new QuotaLeaseSettings(5,
+                QuotaLeaseSettings.MIN_IDLE));
+        List<QuotaLeaseLimiter> replicas = List.of(
+                new QuotaLeaseLimiter(memory, settings, RateLimiterMetrics.NONE, System::nanoTime),
+                new QuotaLeaseLimiter(memory, settings, RateLimiterMetrics.NONE, System::nanoTime));
+        java.util.concurrent.atomic.AtomicLong admitted = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(9);
+        try {
+            List<java.util.concurrent.Future<?>> callers = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                QuotaLeaseLimiter replica = replicas.get(t % 2);
+                callers.add(pool.submit(() -> {
+                    int refusedInARow = 0;
+                    while (refusedInARow < 200) {
+                        if (replica.consume(hot, "k", 1).isAllowed()) {
+                            admitted.incrementAndGet();
+                            refusedInARow = 0;
+                        } else {
+                            refusedInARow++;
+                        }
+                    }
+                }));
+            }
+            java.util.concurrent.Future<?> sweeper = pool.submit(() -> {
+                while (!Thread.currentThread().isInterrupted()) {
+                    replicas.forEach(QuotaLeaseLimiter::sweep);
+                }
+            });
+            for (java.util.concurrent.Future<?> caller : callers) {
+                caller.get(1, java.util.concurrent.TimeUnit.MINUTES);
+            }
+            sweeper.cancel(true);
+        } finally {
+            pool.shutdownNow();
+        }
+        replicas.forEach(QuotaLeaseLimiter::close);
+
+        assertThat(admitted.get()).isLessThanOrEqualTo(5_000)
+                .isGreaterThanOrEqualTo(5_000 - 2 * new QuotaLeaseSettings(5, IDLE).largestLease(hot));
+        assertThat(memory.consume(hot, "k", 0).remaining()).as("what no one used went back")
+                .isEqualTo(5_000 - admitted.get());
     }
 
     private QuotaLeaseLimiter leasing(Bucket leased, int percent) {
