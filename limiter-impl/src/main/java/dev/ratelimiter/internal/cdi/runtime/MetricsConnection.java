@@ -13,6 +13,7 @@ import jakarta.inject.Inject;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 
@@ -66,7 +67,7 @@ public class MetricsConnection {
         settings.plans().forEach((bucket, declared) -> plans.put(bucket, declared.plans().keySet()));
         adapter.register(settings.buckets().values(), plans, settings.backend(), degraded);
         adapter.registerQuotaLeases(settings.quotaLeases().keySet().stream().map(settings.buckets()::get)
-                .filter(java.util.Objects::nonNull).toList());
+                .filter(Objects::nonNull).toList());
         adapter.rejectedSettings(() -> reloader.rejected().size());
         port.connect(adapter);
     }

@@ -9,7 +9,6 @@ import dev.ratelimiter.internal.core.limiter.Limiter;
 import dev.ratelimiter.internal.core.monitor.DecisionMarks;
 import dev.ratelimiter.internal.core.settings.BlockSettings;
 import dev.ratelimiter.spi.StoreItem;
-import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
 
 import java.time.Duration;
@@ -47,7 +46,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>While the store fails, the block's items follow the bucket's outage policy, as its own does: the fallback per
  * process has the blocks the store reported to it ({@code MemoryRateLimiter.carry}) and sets its own.
  */
-public final class BlockLimiter implements BatchingLimiter {
+public final class BlockLimiter implements BatchingLimiter, PermitsPassThrough {
 
     /** What follows a hashed key in its block's key. */
     public static final String BLOCK = ".block";
@@ -244,18 +243,8 @@ public final class BlockLimiter implements BatchingLimiter {
 
     /** Permits pass through: a concurrency bucket has no block (its settings refuse one). */
     @Override
-    public Verdict take(StorePermit permit) {
-        return chain.take(permit);
-    }
-
-    @Override
-    public boolean giveBack(List<StorePermit> permits) {
-        return chain.giveBack(permits);
-    }
-
-    @Override
-    public boolean[] renew(List<StorePermit> permits) {
-        return chain.renew(permits);
+    public Limiter permitsTo() {
+        return chain;
     }
 
     /**

@@ -10,7 +10,6 @@ import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.internal.core.settings.DenyCacheSettings;
 import dev.ratelimiter.internal.core.verdict.Verdicts;
 import dev.ratelimiter.spi.StoreItem;
-import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
 
 import java.time.Duration;
@@ -58,7 +57,7 @@ import java.util.function.LongSupplier;
  * first, as one call, so they keep their count; only if the store allows them all is that item answered {@code DENIED}
  * from memory, and the answer ends there, as it would at a refusal of the store.
  */
-public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
+public final class DenyCacheLimiter implements BatchingLimiter, PermitsPassThrough, Sweepable {
 
     private final Limiter store;
     private final long maxAgeNanos;
@@ -239,18 +238,8 @@ public final class DenyCacheLimiter implements BatchingLimiter, Sweepable {
 
     /** Permits pass through: no refusal of a permit is kept: one frees whenever a call ends. */
     @Override
-    public Verdict take(StorePermit permit) {
-        return store.take(permit);
-    }
-
-    @Override
-    public boolean giveBack(List<StorePermit> permits) {
-        return store.giveBack(permits);
-    }
-
-    @Override
-    public boolean[] renew(List<StorePermit> permits) {
-        return store.renew(permits);
+    public Limiter permitsTo() {
+        return store;
     }
 
     /** Removes every refusal whose time has passed; never throws. */

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
@@ -180,7 +181,7 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
             if (!settings.quotaLeases().isEmpty()) {
                 LOG.log(System.Logger.Level.INFO, "Rate limiter: quota-lease-percent of buckets {0} applies with a "
                         + "shared store only; the in-memory store decides every call in this process already",
-                        String.join(", ", new java.util.TreeSet<>(settings.quotaLeases().keySet())));
+                        String.join(", ", new TreeSet<>(settings.quotaLeases().keySet())));
             }
             BlockLimiter limiter = new BlockLimiter(new OutagePolicyLimiter(memory, Optional.empty(), listeners),
                     settings.blocks(), marks);

@@ -34,12 +34,10 @@ final class QuotaLease {
     long endsAt;
     /** When the last of its windows ends: until then its unused part may go back (a token bucket's, at any time). */
     long lastEndsAt;
-    /** Whether it is a token bucket's lease. */
-    boolean tokens;
     /** When the lease was last used, or made. */
     long lastUse;
-    /** Attempts per second this replica used the key's last lease at; 0 before one. */
-    double rate;
+    /** The most its bucket's windows hold at once (a window's limit, a token bucket's burst): remaining's cap. */
+    long capacity;
     /** A take is under way, outside the lease's monitor: other calls of the key go to the store alone meanwhile. */
     boolean taking;
     /** Removed from its map: a caller that still holds it finds another. */
@@ -56,7 +54,7 @@ final class QuotaLease {
 
     /** Whether a call needing {@code needed} attempts of {@code call}'s limits may be decided from this lease now. */
     boolean holds(Bucket call, long needed, long now) {
-        return deciding(now) && granted - used >= needed && (call == bucket || call.equals(bucket));
+        return deciding(now) && granted - used >= needed && sameLimits(call);
     }
 
     /** Whether the lease still decides: its first window has not ended (a difference: nanoTime may be negative). */
@@ -66,7 +64,7 @@ final class QuotaLease {
 
     /** Whether one of the lease's windows is still open, so its unused part may be given back into it. */
     boolean returnable(long now) {
-        return bucket != null && (tokens || now - lastEndsAt < 0);
+        return bucket != null && (bucket.isTokenBucket() || now - lastEndsAt < 0);
     }
 
     /**
@@ -75,9 +73,8 @@ final class QuotaLease {
      * call's own) and the bucket's largest lease. The first lease of a key is the call alone: its rate is not known.
      */
     long nextSize(QuotaLeaseSettings settings, Bucket call, long needed, long now) {
-        if (bucket != null) { // two calls within a clock tick: as fast as the clock can tell
-            rate = used * (double) NANOS_PER_SECOND / Math.max(1, now - takenAt);
-        }
+        // two calls within a clock tick: as fast as the clock can tell
+        double rate = bucket == null ? 0 : used * (double) NANOS_PER_SECOND / Math.max(1, now - takenAt);
         long horizon = settings.idle().toNanos();
         if (!call.isTokenBucket()) {
             horizon = Math.min(horizon, deciding(now) ? endsAt - now : call.limits().get(0).window().toNanos());
@@ -91,7 +88,12 @@ final class QuotaLease {
      * same limits, so what is left of it is counted in the same windows as the take.
      */
     boolean extendable(Bucket call, long now) {
-        return deciding(now) && (call == bucket || call.equals(bucket));
+        return deciding(now) && sameLimits(call);
+    }
+
+    /** Whether {@code call} has the limits the lease was taken under: by identity first, which is the common case. */
+    private boolean sameLimits(Bucket call) {
+        return call == bucket || call.equals(bucket);
     }
 
     /**
@@ -108,8 +110,11 @@ final class QuotaLease {
         granted += size;
         takenAt = asked;
         lastUse = asked;
-        tokens = call.isTokenBucket();
-        if (tokens) {
+        capacity = 0;
+        for (int i = 0; i < call.limits().size(); i++) {
+            capacity = Math.max(capacity, TokenBucketTiming.capacity(call, i));
+        }
+        if (call.isTokenBucket()) {
             endsAt = asked + refillNanos(call, granted - used);
             lastEndsAt = endsAt;
         } else {
@@ -135,10 +140,6 @@ final class QuotaLease {
                         window.remaining() + left), later(window.resetAfter(), elapsed));
             }
             windows = List.of(moved);
-        }
-        long capacity = 0;
-        for (int i = 0; i < bucket.limits().size(); i++) {
-            capacity = Math.max(capacity, TokenBucketTiming.capacity(bucket, i));
         }
         return new Verdict(Verdict.Outcome.ALLOWED, taken.limit(), Math.min(capacity, taken.remaining() + left),
                 later(taken.resetAfter(), elapsed), windows);

@@ -8,12 +8,11 @@ import dev.ratelimiter.internal.core.settings.QuotaLeaseSettings;
 import dev.ratelimiter.internal.core.verdict.Refunds;
 import dev.ratelimiter.internal.core.verdict.Verdicts;
 import dev.ratelimiter.spi.StoreItem;
-import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
 import dev.ratelimiter.spi.Sweepable;
 
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -51,7 +50,7 @@ import java.util.function.LongSupplier;
  * verdicts it answers are carried into the fallback as the store's are, so the fallback starts from them. Buckets
  * without quota leases, and permits, pass through unchanged.
  */
-public final class QuotaLeaseLimiter implements BatchingLimiter, Sweepable, AutoCloseable {
+public final class QuotaLeaseLimiter implements BatchingLimiter, PermitsPassThrough, Sweepable, AutoCloseable {
 
     private final Limiter store;
     private final Map<String, QuotaLeaseSettings> settings;
@@ -115,7 +114,7 @@ public final class QuotaLeaseLimiter implements BatchingLimiter, Sweepable, Auto
                 // One lease per key and replica: what is left of one that no longer decides goes back first.
                 refund = added ? null : emptied(key, lease, now);
             }
-            return take(bucket, key, cost, lease, now, refund, size, added);
+            return lease(bucket, key, cost, lease, now, refund, size, added);
         }
         return store.consume(bucket, key, cost);
     }
@@ -124,8 +123,8 @@ public final class QuotaLeaseLimiter implements BatchingLimiter, Sweepable, Auto
      * Takes a lease for a call, outside the lease's monitor (its {@code taking} flag held): gives back what is left
      * of the last one, asks the store, and records what it counted.
      */
-    private Verdict take(Bucket bucket, String key, long cost, QuotaLease lease, long now, StoreRefund refund,
-                         long size, boolean added) {
+    private Verdict lease(Bucket bucket, String key, long cost, QuotaLease lease, long now, StoreRefund refund,
+                          long size, boolean added) {
         Verdict verdict = null;
         long taken = size;
         try {
@@ -225,29 +224,19 @@ public final class QuotaLeaseLimiter implements BatchingLimiter, Sweepable, Auto
     }
 
     /** {@return the shortest idle time of the leasing buckets: how often {@link #sweep()} should run} */
-    public java.time.Duration shortestIdle() {
-        return settings.values().stream().map(QuotaLeaseSettings::idle).min(java.time.Duration::compareTo)
+    public Duration shortestIdle() {
+        return settings.values().stream().map(QuotaLeaseSettings::idle).min(Duration::compareTo)
                 .orElse(QuotaLeaseSettings.MAX_IDLE);
     }
 
     @Override
     public Verdict[] consumeAll(List<StoreItem> items) {
-        boolean leasing = false;
         for (StoreItem item : items) {
-            leasing |= settings.containsKey(item.bucket().name());
-        }
-        if (!leasing) {
-            return BatchingLimiter.consumeAll(store, items); // one round trip, as without leases
-        }
-        Verdict[] verdicts = new Verdict[items.size()];
-        for (int i = 0; i < verdicts.length; i++) {
-            StoreItem item = items.get(i);
-            verdicts[i] = consume(item.bucket(), item.key(), item.cost());
-            if (verdicts[i].outcome() != Verdict.Outcome.ALLOWED) {
-                return Arrays.copyOf(verdicts, i + 1);
+            if (settings.containsKey(item.bucket().name())) {
+                return BatchingLimiter.super.consumeAll(items); // one call of consume each, so each may lease
             }
         }
-        return verdicts;
+        return BatchingLimiter.consumeAll(store, items); // one round trip, as without leases
     }
 
     /** Forgets this replica's lease of the key (its quota goes with the reset) and resets the key in the store. */
@@ -269,18 +258,10 @@ public final class QuotaLeaseLimiter implements BatchingLimiter, Sweepable, Auto
         return store.refund(refunds);
     }
 
+    /** Permits pass through: a permit is no share of a quota. */
     @Override
-    public Verdict take(StorePermit permit) {
-        return store.take(permit);
+    public Limiter permitsTo() {
+        return store;
     }
 
-    @Override
-    public boolean giveBack(List<StorePermit> permits) {
-        return store.giveBack(permits);
-    }
-
-    @Override
-    public boolean[] renew(List<StorePermit> permits) {
-        return store.renew(permits);
-    }
 }
