@@ -15,6 +15,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.lang.reflect.Method;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -22,6 +23,8 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -69,13 +72,58 @@ public abstract class ExampleApiScenarios {
     }
 
     /**
-     * Why {@link #exportsTwoAtOnce} runs on one deployment per server runtime (Payara Micro 6 in memory, Payara Micro 7
-     * on Valkey, Open Liberty on PostgreSQL, Quarkus, WildFly and WildFly Preview in memory) and not on the others:
-     * a permit is taken and given back by the interceptor, the same on a runtime's every deployment, and each store's
-     * permits are the store contract's ({@code PermitCases}); six seconds of exports each is what it would add.
+     * Why {@link #exportsTwoAtOnce} runs on one deployment per server runtime (Payara Micro 6 and 7, Quarkus, WildFly
+     * and WildFly Preview in memory, Open Liberty on PostgreSQL) and not on the others: a permit is taken and given
+     * back by the interceptor, the same on a runtime's every deployment, and each store's permits are the store
+     * contract's ({@code PermitCases}); six seconds of exports each is what it would add.
      */
     protected static final String CONCURRENCY_ELSEWHERE = "a permit's path is the same on this runtime's deployment "
             + "that runs it, and the store's permits are its contract's (ExampleApiScenarios.CONCURRENCY_ELSEWHERE)";
+
+    /**
+     * What a deployment on a shared store (Valkey, PostgreSQL) runs beside its runtime's deployment that runs every
+     * scenario: the scenarios whose store calls differ (a cost, a sliding window, a token bucket, a calendar quota,
+     * a refund, a settled cost, a reset, a block, a read without spending) and the store's readiness and metrics.
+     * The rest take the same path through the interceptor and the filter whatever the store, and each store's rules
+     * are its contract's ({@code RateLimitStoreContract}), so they run where they can fail: on the runtime's first
+     * deployment (CONTRIBUTING.md#the-coverage-matrix).
+     */
+    protected static final Set<String> ON_A_SHARED_STORE = Set.of("loginLimitedPerAccount", "exportCost",
+            "searchLimitedBySlidingWindow", "reportsLimitedPerTenant", "monthlyQuotaPerPlan",
+            "modelTokensSettledAfterTheCall", "loginAddressCountsFailuresOnly", "successfulLoginResets",
+            "loginLockedAfterRefusal", "usageReadWithoutSpending", "readiness", "metrics");
+
+    /**
+     * What an application that lists its classes ({@code ListedApplication}: RESTEasy's scanning off) runs beside its
+     * runtime's deployment that runs every scenario: the scenarios that need the library's providers registered
+     * (the global filter, the interceptor's refusals mapped to 429, the replaced refusals, the response headers),
+     * which is all such an application changes.
+     */
+    protected static final Set<String> IN_A_LISTED_APPLICATION = Set.of("anonymousGlobalLimit",
+            "authenticatedKeyedByPrincipal", "featureAlsoRegisteredCountsOnce", "loginLimitedPerAccount",
+            "headersOnSuccess", "replacedRefusalOfTheInterceptor", "replacedRefusalOfTheGlobalFilter",
+            "completionStageLimited", "preflightNotCounted", "malformedBody", "readiness");
+
+    /**
+     * The scenarios not run on a deployment that runs only {@code kept}, each with the reason, with {@code others}
+     * (reasons of the deployment's own) taking precedence.
+     *
+     * @param kept   the scenarios it runs, by method name: {@link #ON_A_SHARED_STORE} or
+     *               {@link #IN_A_LISTED_APPLICATION}
+     * @param others the deployment's own reasons, for scenarios it cannot run
+     * @return method name to reason
+     */
+    protected static Map<String, String> runOnly(Set<String> kept, Map<String, String> others) {
+        Map<String, String> notRun = new TreeMap<>();
+        for (Method method : ExampleApiScenarios.class.getDeclaredMethods()) {
+            if (method.isAnnotationPresent(Test.class) && !kept.contains(method.getName())) {
+                notRun.put(method.getName(), "runs on this runtime's deployment that runs every scenario: its path "
+                        + "does not change with this one (ExampleApiScenarios.ON_A_SHARED_STORE, IN_A_LISTED_APPLICATION)");
+            }
+        }
+        notRun.putAll(others);
+        return notRun;
+    }
 
     /**
      * Scenarios this server's deployment cannot run, by method name, each with the reason (reported as not run);

@@ -31,6 +31,6 @@ class LibertyListedApplicationIT extends LibertyExampleScenarios {
 
     @Override
     protected Map<String, String> scenariosNotRun() {
-        return Map.of("exportsTwoAtOnce", CONCURRENCY_ELSEWHERE);
+        return runOnly(IN_A_LISTED_APPLICATION, Map.of());
     }
 }

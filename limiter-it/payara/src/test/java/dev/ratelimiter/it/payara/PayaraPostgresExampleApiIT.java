@@ -48,8 +48,7 @@ class PayaraPostgresExampleApiIT extends PayaraExampleScenarios {
     @Override
     protected Map<String, String> scenariosNotRun() {
         String reason = "Payara's /metrics fails whenever a JDBC pool exists (payara/Payara#6041)";
-        return Map.of("metrics", reason, "shadowMetrics", reason, "opsQueriesUseExposedSeries", reason,
-                "planMetrics", reason, "listsInTheMetrics", reason, "exportsTwoAtOnce", CONCURRENCY_ELSEWHERE);
+        return runOnly(ON_A_SHARED_STORE, Map.of("metrics", reason));
     }
 
     @Override

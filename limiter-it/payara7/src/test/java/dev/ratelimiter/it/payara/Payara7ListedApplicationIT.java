@@ -19,6 +19,6 @@ class Payara7ListedApplicationIT extends PayaraExampleScenarios {
 
     @Override
     protected Map<String, String> scenariosNotRun() {
-        return Map.of("exportsTwoAtOnce", CONCURRENCY_ELSEWHERE);
+        return runOnly(IN_A_LISTED_APPLICATION, Map.of());
     }
 }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import java.util.Map;
 
 
 /**
@@ -42,6 +43,11 @@ class Payara7ValkeyExampleApiIT extends PayaraExampleScenarios {
         if (valkey != null) {
             valkey.close();
         }
+    }
+
+    @Override
+    protected Map<String, String> scenariosNotRun() {
+        return runOnly(ON_A_SHARED_STORE, Map.of());
     }
 
     @Override

@@ -82,6 +82,11 @@ class QuarkusPostgresExampleApiTest extends QuarkusExampleApiTest {
     }
 
     @Override
+    protected Map<String, String> scenariosNotRun() {
+        return runOnly(ON_A_SHARED_STORE, Map.of());
+    }
+
+    @Override
     protected String backend() {
         return "postgres";
     }

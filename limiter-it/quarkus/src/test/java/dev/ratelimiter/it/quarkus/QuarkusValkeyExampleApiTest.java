@@ -85,6 +85,11 @@ class QuarkusValkeyExampleApiTest extends QuarkusExampleApiTest {
     RedisServer redis;
 
     @Override
+    protected Map<String, String> scenariosNotRun() {
+        return runOnly(ON_A_SHARED_STORE, Map.of());
+    }
+
+    @Override
     protected String backend() {
         return "valkey";
     }

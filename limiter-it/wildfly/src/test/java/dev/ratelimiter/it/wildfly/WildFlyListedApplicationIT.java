@@ -19,6 +19,6 @@ class WildFlyListedApplicationIT extends WildFlyExampleScenarios {
 
     @Override
     protected Map<String, String> scenariosNotRun() {
-        return Map.of("exportsTwoAtOnce", CONCURRENCY_ELSEWHERE);
+        return runOnly(IN_A_LISTED_APPLICATION, Map.of());
     }
 }

@@ -68,6 +68,6 @@ class WildFlyPostgresExampleApiIT extends WildFlyExampleScenarios {
 
     @Override
     protected Map<String, String> scenariosNotRun() {
-        return Map.of("exportsTwoAtOnce", CONCURRENCY_ELSEWHERE);
+        return runOnly(ON_A_SHARED_STORE, Map.of());
     }
 }

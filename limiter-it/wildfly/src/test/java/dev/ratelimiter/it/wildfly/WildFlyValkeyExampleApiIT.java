@@ -30,6 +30,6 @@ class WildFlyValkeyExampleApiIT extends WildFlyExampleScenarios {
 
     @Override
     protected Map<String, String> scenariosNotRun() {
-        return Map.of("exportsTwoAtOnce", CONCURRENCY_ELSEWHERE);
+        return runOnly(ON_A_SHARED_STORE, Map.of());
     }
 }
