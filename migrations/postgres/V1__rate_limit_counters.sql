@@ -72,7 +72,9 @@ CREATE INDEX IF NOT EXISTS rate_limit_counters_ends_at ON rate_limit_counters (e
 --   names    each item's bucket name then its row's key (a token bucket's with its 'tb:', a sliding window's with
 --            its 'sw:'): bucket 1, key 1, ...
 --   numbers  the count of calls; each call's count of items; then per item, in the order of names: its algorithm
---            (0 fixed window, 1 token bucket, 2 sliding window), its cost (0 checks without counting: allowed iff a
+--            (0 fixed window, 1 token bucket, 2 sliding window; a token bucket of one window that reserves its calls'
+--            tokens ahead adds 4 times the microseconds it may owe beyond empty, its max-wait:
+--            docs/guide.md#waiting-instead-of-refusing), its cost (0 checks without counting: allowed iff a
 --            cost of 1 would be), its count of windows, and per window two numbers: for a fixed or sliding window
 --            its length in seconds and its limit; for a token bucket its token interval in microseconds and its
 --            capacity. A calendar window (a fixed window, its bucket's only one) gives its length negated, in
@@ -88,8 +90,9 @@ CREATE INDEX IF NOT EXISTS rate_limit_counters_ends_at ON rate_limit_counters (e
 -- length when the key has no state).
 --
 -- The token rule, the library's to the microsecond: with needed = max(cost, 1), an item is allowed iff every
--- window has owed + needed * interval <= capacity * interval (needed > capacity never fits); then, for a positive
--- cost, every window's TAT becomes now + owed + cost * interval. needed is capped at capacity + 1 before it is
+-- window has owed + needed * interval <= capacity * interval + ahead (needed > capacity never fits; ahead is a reserving
+-- bucket's max-wait in microseconds, else 0, and owed is read as at most capacity * interval + ahead); then, for a
+-- positive cost, every window's TAT becomes now + owed + cost * interval. needed is capped at capacity + 1 before it is
 -- multiplied, so no cost overflows a bigint.
 --
 -- The sliding rule, the library's to the millisecond (dev.ratelimiter.internal.core.window.SlidingWindow): the
@@ -140,6 +143,7 @@ DECLARE
     at integer;                   -- the next unread element of numbers
     call_items integer;
     algorithm bigint;
+    ahead bigint;                 -- a reserving token bucket's max-wait in microseconds, else 0
     cost bigint;
     size integer;                 -- the item's windows
     item_seconds bigint[];        -- a fixed or sliding window's lengths (a calendar window's: -milliseconds left);
@@ -210,7 +214,8 @@ BEGIN
         call_items := numbers[1 + j];
         FOR n IN 1 .. call_items LOOP
             item := item + 1;
-            algorithm := numbers[at];
+            algorithm := numbers[at] % 4;
+            ahead := numbers[at] / 4;
             cost := numbers[at + 1];
             size := numbers[at + 2];
             at := at + 3 + 2 * size;
@@ -264,6 +269,8 @@ BEGIN
                 token_room := CASE WHEN cost <= numbers[at - 1] THEN (numbers[at - 1] - cost) * numbers[at - 2]
                                    ELSE 0 END;
                 token_slack := LEAST(token_full, 60000000);
+                token_full := token_full + ahead; -- the most a reserving bucket may owe
+                token_room := CASE WHEN cost <= numbers[at - 1] THEN token_room + ahead ELSE 0 END;
                 INSERT INTO rate_limit_counters AS c (bucket, key, ends_at, count, denied, token_intervals,
                                                       token_capacities)
                     VALUES (names[2 * item - 1], names[2 * item], t + token_step * interval '1 microsecond', 0,
@@ -471,8 +478,8 @@ BEGIN
                         ends[w] := tat;
                         IF tat > t THEN
                             owed[w] := (extract(epoch FROM tat - t) * 1000000)::bigint; -- numeric: exact
-                            IF owed[w] > item_limits[w] * item_seconds[w] THEN
-                                owed[w] := item_limits[w] * item_seconds[w];
+                            IF owed[w] > item_limits[w] * item_seconds[w] + ahead THEN
+                                owed[w] := item_limits[w] * item_seconds[w] + ahead;
                                 ends[w] := t + owed[w] * interval '1 microsecond';
                                 clamped := true;
                             END IF;
@@ -482,7 +489,7 @@ BEGIN
                 fits := true;
                 FOR w IN 1 .. size LOOP
                     fits := fits AND owed[w] + LEAST(GREATEST(cost, 1), item_limits[w] + 1) * item_seconds[w]
-                        <= item_limits[w] * item_seconds[w];
+                        <= item_limits[w] * item_seconds[w] + ahead;
                 END LOOP;
                 IF cost > 0 AND fits THEN
                     ends := array_fill(NULL::timestamptz, ARRAY[size]);

@@ -10,7 +10,10 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * A named limit: for each key, at most {@code limit} attempts per {@code window} in every one of its windows (a
+ * (Over 400 lines: the API's one record for a bucket's whole shape, its constants, factories and derived values in one
+ * place; the rules its values keep together are {@link BucketRules}'.)
+ *
+ * <p>A named limit: for each key, at most {@code limit} attempts per {@code window} in every one of its windows (a
  * burst window of 10 per second and a sustained one of 1 000 per hour, say), counted by the bucket's
  * {@link Algorithm}: in fixed windows that open at a key's first attempt (the default), as token buckets that
  * refill at {@code limit} per {@code window}, or as sliding window counters that weigh the previous window's count
@@ -36,9 +39,13 @@ import java.util.regex.Pattern;
  * @param zone      the time zone whose calendar a {@link CalendarWindow calendar window} follows
  *                  ({@code ratelimiter.buckets.<name>.zone}, or a customer's through {@link RateLimitPlan#inZone});
  *                  {@link ZoneOffset#UTC} by default, and without effect on a window of fixed length
+ * @param maxWait   the longest a call of a {@code @RateLimited} method waits for the bucket to admit it
+ *                  ({@code ratelimiter.buckets.<name>.max-wait}, docs/guide.md#waiting-instead-of-refusing), from 0 (a
+ *                  refusal is at once, the default) to {@link #MAX_WAIT}; a token bucket of one window reserves a
+ *                  call's tokens up to that far ahead, in the store, in the order calls come
  */
 public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Algorithm algorithm, long burst,
-                     String plan, ZoneId zone) {
+                     String plan, ZoneId zone, Duration maxWait) {
 
     /** The {@link #plan()} of a bucket's own limits, and the metrics' {@code plan} label where no plan applies. */
     public static final String NO_PLAN = "none";
@@ -83,6 +90,9 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
      */
     public static final Duration MAX_LEASE = Duration.ofHours(1);
 
+    /** The longest {@link #maxWait()}: a request held longer than a minute is better refused with its Retry-After. */
+    public static final Duration MAX_WAIT = Duration.ofMinutes(1);
+
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
 
     /**
@@ -103,10 +113,12 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
      *                                  {@link #MAX_WINDOW} to fill, or a calendar window is not the bucket's only
      *                                  window or not a fixed window; the message names the bucket
      * @throws NullPointerException     if {@code name}, {@code limits}, a window, {@code onOutage},
-     *                                  {@code algorithm}, {@code plan} or {@code zone} is {@code null}
+     *                                  {@code algorithm}, {@code plan}, {@code zone} or {@code maxWait} is
+     *                                  {@code null}
      */
     public Bucket {
         Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(maxWait, "maxWait");
         Objects.requireNonNull(plan, "plan");
         Objects.requireNonNull(zone, "zone");
         Objects.requireNonNull(limits, "limits");
@@ -140,6 +152,18 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
         BucketRules.checkCalendar(name, limits, algorithm);
         BucketRules.checkConcurrency(name, limits, algorithm);
         burst = BucketRules.checkedBurst(name, limits, algorithm, burst);
+        BucketRules.checkMaxWait(name, algorithm, maxWait);
+    }
+
+    /**
+     * A bucket whose calls never wait ({@link #maxWait()} 0).
+     *
+     * @throws IllegalArgumentException as the canonical constructor
+     * @throws NullPointerException     as the canonical constructor
+     */
+    public Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Algorithm algorithm, long burst,
+                  String plan, ZoneId zone) {
+        this(name, limits, onOutage, algorithm, burst, plan, zone, Duration.ZERO);
     }
 
     /**
@@ -254,7 +278,7 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
     public Bucket withPlan(String plan, List<Limit> limits, long burst) {
         Bucket planned;
         try {
-            planned = new Bucket(name, limits, onOutage, algorithm, burst, plan, zone);
+            planned = new Bucket(name, limits, onOutage, algorithm, burst, plan, zone, maxWait);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("plan '" + plan + "' of " + e.getMessage(), e);
         }
@@ -281,7 +305,32 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
      * @throws NullPointerException if {@code zone} is {@code null}
      */
     public Bucket withZone(ZoneId zone) {
-        return zone.equals(this.zone) ? this : new Bucket(name, limits, onOutage, algorithm, burst, plan, zone);
+        return zone.equals(this.zone) ? this
+                : new Bucket(name, limits, onOutage, algorithm, burst, plan, zone, maxWait);
+    }
+
+    /**
+     * This bucket with another {@link #maxWait()}: the same name, windows, limits and counters.
+     *
+     * @param maxWait the longest a call waits, from 0 to {@link #MAX_WAIT}
+     * @return the bucket; this bucket itself if its wait is that already
+     * @throws IllegalArgumentException naming the bucket, if the wait is out of range or the bucket is a concurrency
+     *                                  bucket
+     */
+    public Bucket withMaxWait(Duration maxWait) {
+        return maxWait.equals(this.maxWait) ? this
+                : new Bucket(name, limits, onOutage, algorithm, burst, plan, zone, maxWait);
+    }
+
+    /**
+     * Whether the bucket's store reserves a call's tokens ahead (docs/guide.md#waiting-instead-of-refusing): a token
+     * bucket of one window with a {@link #maxWait()}. An allowed call may then have to wait for its tokens: until its
+     * verdict's {@code resetAfter} less the time the bucket takes to fill.
+     *
+     * @return true for a token bucket of one window whose calls may wait
+     */
+    public boolean reserves() {
+        return algorithm == Algorithm.TOKEN_BUCKET && limits.size() == 1 && !maxWait.isZero();
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.ratelimiter;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -56,6 +57,18 @@ final class BucketRules {
                         + limit.windowName() + ") counts as a fixed-window only; this bucket is a "
                         + algorithm.configName());
             }
+        }
+    }
+
+    // A concurrency bucket's permit frees when a call ends, at no time a wait could aim at.
+    static void checkMaxWait(String name, Algorithm algorithm, Duration maxWait) {
+        if (maxWait.isNegative() || maxWait.compareTo(Bucket.MAX_WAIT) > 0) {
+            throw new IllegalArgumentException("bucket '" + name + "': a call waits from 0 to " + Bucket.MAX_WAIT
+                    + ", was " + maxWait);
+        }
+        if (algorithm == Algorithm.CONCURRENCY && !maxWait.isZero()) {
+            throw new IllegalArgumentException("bucket '" + name + "': a concurrency bucket's calls do not wait: a "
+                    + "permit frees when a call ends, at no time a wait could aim at");
         }
     }
 

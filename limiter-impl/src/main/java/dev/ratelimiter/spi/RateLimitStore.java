@@ -22,7 +22,10 @@ import java.util.Optional;
  * (docs/guide.md#token-buckets): each window keeps the time until it is full again, t; an item of cost c is allowed
  * iff, in every window i, max(c, 1) is at most its {@link TokenBucketTiming#capacity(Bucket, int) capacity} and
  * t + max(c, 1) × {@link TokenBucketTiming#tokenIntervalMicros(Bucket, int) interval} stays within capacity ×
- * interval; only then is c × interval added to every window's t, atomically. A refused item takes no token.
+ * interval; only then is c × interval added to every window's t, atomically. A refused item takes no token. A token
+ * bucket that reserves ({@link dev.ratelimiter.Bucket#reserves()}: one window and a max-wait) allows t to go beyond
+ * capacity × interval by up to {@link TokenBucketTiming#aheadMicros}: an item is allowed iff t + max(c, 1) × interval
+ * stays within capacity × interval + that, and t is read as at most that too (docs/guide.md#waiting-instead-of-refusing).
  *
  * <p>A store whose provider declares {@link dev.ratelimiter.Algorithm#SLIDING_WINDOW} decides an item of a
  * sliding-window bucket by the sliding window counter (docs/guide.md#sliding-windows). Each window keeps, per key,

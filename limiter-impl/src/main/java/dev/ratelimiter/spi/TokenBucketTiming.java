@@ -46,4 +46,17 @@ public final class TokenBucketTiming {
         Limit limit = bucket.limits().get(index);
         return limit.windowSeconds() * MICROS_PER_SECOND / limit.limit();
     }
+
+    /**
+     * How far beyond empty a token bucket may owe: for one that reserves its calls' tokens ahead
+     * ({@link Bucket#reserves()}: one window and a {@link Bucket#maxWait()}), its max-wait in whole microseconds;
+     * for any other bucket 0. An item of a reserving bucket is allowed iff t + max(c, 1) × interval stays within
+     * capacity × interval + this, and the time owed is read as at most that ({@link RateLimitStore}'s rule).
+     *
+     * @param bucket the bucket, never {@code null}
+     * @return microseconds, 0 to {@link Bucket#MAX_WAIT} in microseconds
+     */
+    public static long aheadMicros(Bucket bucket) {
+        return bucket.reserves() ? bucket.maxWait().toNanos() / 1_000 : 0;
+    }
 }

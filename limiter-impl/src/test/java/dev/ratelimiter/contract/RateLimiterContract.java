@@ -28,7 +28,8 @@ import java.util.UUID;
  *
  * <p>The cases come in one class per capability, each run as a nested class named after it, so a failing case's
  * report names the rules it belongs to: fixed windows ({@link FixedWindowCases}) and several windows
- * ({@link SeveralWindowsCases}), the core every store runs; token buckets ({@link TokenBucketCases}), sliding windows
+ * ({@link SeveralWindowsCases}), the core every store runs; token buckets ({@link TokenBucketCases}) and their
+ * reservations ({@link ReservationCases}), sliding windows
  * ({@link SlidingWindowCases}), refunds ({@link RefundCases}) and settlements ({@link SettlementCases}), run where
  * the provider declares them; plans
  * ({@link PlanCases}) and settings changed ({@link SettingsChangeCases}), run for each algorithm the provider declares.
@@ -164,6 +165,14 @@ public abstract class RateLimiterContract {
     @DisplayName("token buckets")
     class TokenBuckets extends TokenBucketCases {
         TokenBuckets() {
+            super(RateLimiterContract.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("reservations")
+    class TokenReservations extends ReservationCases {
+        TokenReservations() {
             super(RateLimiterContract.this);
         }
     }

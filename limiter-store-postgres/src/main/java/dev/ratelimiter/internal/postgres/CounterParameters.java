@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
+import static dev.ratelimiter.spi.TokenBucketTiming.aheadMicros;
 import static dev.ratelimiter.spi.TokenBucketTiming.capacity;
 import static dev.ratelimiter.spi.TokenBucketTiming.tokenIntervalMicros;
 
@@ -105,7 +106,8 @@ final class CounterParameters {
      * build at every execution, in microseconds (as doubles, exact): {@code :token_step} the cost's refill
      * ({@code cost * interval}, 0 when the cost exceeds the capacity), {@code :token_room} what may be owed for the
      * cost to fit ({@code (capacity - cost) * interval}, 0 when it exceeds the capacity), {@code :token_full} a full
-     * refill ({@code capacity * interval}) and {@code :token_slack} how far past the TAT a moved end goes (a full
+     * refill ({@code capacity * interval}), the most a row may owe (both raised by a reserving bucket's
+     * {@link Bucket#maxWait()}: docs/guide.md#waiting-instead-of-refusing) and {@code :token_slack} how far past the TAT a moved end goes (a full
      * refill, at most a minute); {@code :now} the bound instant (tests only; in production the statement reads the
      * database's).
      */
@@ -128,9 +130,11 @@ final class CounterParameters {
                 // migration's function works out the same four for a batch: keep the two in step.
                 case "token_step" -> statement.setDouble(index, cost <= capacity(bucket, 0)
                         ? Math.multiplyExact(cost, tokenIntervalMicros(bucket, 0)) : 0);
+                // A reserving bucket may owe its max-wait beyond empty: room and the refusal's bound grow by it
                 case "token_room" -> statement.setDouble(index, cost <= capacity(bucket, 0)
-                        ? Math.multiplyExact(capacity(bucket, 0) - cost, tokenIntervalMicros(bucket, 0)) : 0);
-                case "token_full" -> statement.setDouble(index, fullRefill(bucket));
+                        ? Math.multiplyExact(capacity(bucket, 0) - cost, tokenIntervalMicros(bucket, 0))
+                        + aheadMicros(bucket) : 0);
+                case "token_full" -> statement.setDouble(index, fullRefill(bucket) + aheadMicros(bucket));
                 case "token_slack" -> statement.setDouble(index, Math.min(fullRefill(bucket), TOKEN_SLACK_MICROS));
                 case "window" -> statement.setLong(index, bucket.windowSeconds());
                 case "window_ms" -> statement.setLong(index, windowMillis(bucket));
@@ -152,7 +156,8 @@ final class CounterParameters {
      * The parameters of {@link CounterStatements#decide()}, in the layout the migration describes: {@code :names} each
      * item's bucket name then its row key ({@link CounterStatements#rowKey}), items one after another; {@code :numbers}
      * the count of calls, each call's count of items, then per item its algorithm (0 fixed window, 1 token bucket, 2
-     * sliding window), its cost (units of cost), its count of windows and per window two numbers: a fixed or sliding
+     * sliding window; a reserving token bucket adds 4 × {@link dev.ratelimiter.spi.TokenBucketTiming#aheadMicros}),
+     * its cost (units of cost), its count of windows and per window two numbers: a fixed or sliding
      * window's length in seconds and limit, a token bucket's interval in microseconds and capacity; {@code :now} the
      * bound instant (tests only; in production the statement passes NULL, the database's). The answer's layout differs
      * by algorithm ({@link StoreItem#answerLength}); the numbers sent do not.
@@ -180,7 +185,7 @@ final class CounterParameters {
                 names[name++] = bucket.name();
                 names[name++] = CounterStatements.rowKey(bucket, item.key());
                 List<Limit> limits = bucket.limits();
-                numbers[number++] = algorithmNumber(bucket);
+                numbers[number++] = algorithmNumber(bucket) + 4 * aheadMicros(bucket); // the migration's layout
                 numbers[number++] = item.cost();
                 numbers[number++] = (long) limits.size();
                 for (int i = 0; i < limits.size(); i++) {

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
 
+import static dev.ratelimiter.spi.TokenBucketTiming.aheadMicros;
 import static dev.ratelimiter.spi.TokenBucketTiming.capacity;
 import static dev.ratelimiter.spi.TokenBucketTiming.tokenIntervalMicros;
 
@@ -213,7 +214,7 @@ final class CounterRows {
     private static void tokenWindow(Bucket bucket, int i, long owedMicros, long[] answer, int offset) {
         long interval = tokenIntervalMicros(bucket, i);
         long capacity = capacity(bucket, i);
-        long owed = Math.min(owedMicros, capacity * interval);
+        long owed = Math.min(owedMicros, capacity * interval + aheadMicros(bucket)); // a reservation's beyond empty
         StoreAnswers.writeTokenBucket(answer, offset, i, capacity - Math.floorDiv(capacity * interval - owed, interval),
                 Math.floorDiv(owed + 999, 1_000));
     }

@@ -6,12 +6,14 @@ import dev.ratelimiter.spi.CalendarPeriods;
 import dev.ratelimiter.spi.StoreItem;
 import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
+import dev.ratelimiter.spi.TokenBucketTiming;
 
 import java.nio.charset.StandardCharsets;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+
 
 import static dev.ratelimiter.spi.TokenBucketTiming.capacity;
 import static dev.ratelimiter.spi.TokenBucketTiming.tokenIntervalMicros;
@@ -40,6 +42,13 @@ final class ScriptArgumentEncoder {
      */
     static final int SLIDING_WINDOWS = 1_000;
 
+    /**
+     * What a token bucket's count of windows is raised by, before it is negated, when its calls reserve their tokens
+     * ahead ({@link Bucket#reserves()}; {@code RESERVING} in decide.lua and refund.lua): the item's arguments then end
+     * with the microseconds it may reserve ahead, its {@link Bucket#maxWait()}.
+     */
+    static final int RESERVING = 2_000;
+
     /** Buckets kept: the configured ones, far below this; a caller inventing buckets gets them encoded per call. */
     private static final int MAX_BUCKETS = 1_024;
 
@@ -67,13 +76,14 @@ final class ScriptArgumentEncoder {
 
     /**
      * The scripts' count of windows for an item of {@code bucket}, which also says its algorithm: the number of
-     * windows for a fixed window, negated for a token bucket, plus {@link #SLIDING_WINDOWS} for a sliding window.
+     * windows for a fixed window, negated for a token bucket (raised by {@link #RESERVING} first for one that
+     * reserves), plus {@link #SLIDING_WINDOWS} for a sliding window.
      */
     static int windowCount(Bucket bucket) {
         int windows = bucket.limits().size();
         return switch (bucket.algorithm()) {
             case FIXED_WINDOW -> windows;
-            case TOKEN_BUCKET -> -windows;
+            case TOKEN_BUCKET -> bucket.reserves() ? -(RESERVING + windows) : -windows;
             case SLIDING_WINDOW -> SLIDING_WINDOWS + windows;
             case CONCURRENCY -> throw new IllegalArgumentException("bucket '" + bucket.name()
                     + "' is a concurrency bucket: its permits go through permits.lua, never decide.lua");
@@ -88,8 +98,11 @@ final class ScriptArgumentEncoder {
         }
         List<Limit> limits = bucket.limits();
         byte[][] keyEnds = new byte[limits.size()][];
-        byte[][] windows = new byte[1 + 2 * limits.size()][];
+        byte[][] windows = new byte[1 + 2 * limits.size() + (bucket.reserves() ? 1 : 0)][];
         windows[0] = ascii(windowCount(bucket)); // also the script's algorithm
+        if (bucket.reserves()) {
+            windows[windows.length - 1] = ascii(TokenBucketTiming.aheadMicros(bucket));
+        }
         for (int i = 0; i < limits.size(); i++) {
             keyEnds[i] = KeyLayout.keyEnd(bucket, i).getBytes(StandardCharsets.US_ASCII);
             if (bucket.isTokenBucket()) {
@@ -172,8 +185,11 @@ final class ScriptArgumentEncoder {
     static String[] refundArguments(StoreRefund refund) {
         Bucket bucket = refund.bucket();
         List<Limit> limits = bucket.limits();
-        String[] arguments = new String[2 + 2 * limits.size()];
+        String[] arguments = new String[2 + 2 * limits.size() + (bucket.reserves() ? 1 : 0)];
         arguments[0] = Long.toString(refund.cost());
+        if (bucket.reserves()) {
+            arguments[arguments.length - 1] = Long.toString(TokenBucketTiming.aheadMicros(bucket));
+        }
         arguments[1] = Integer.toString(windowCount(bucket));
         for (int i = 0; i < limits.size(); i++) {
             if (bucket.isTokenBucket()) {

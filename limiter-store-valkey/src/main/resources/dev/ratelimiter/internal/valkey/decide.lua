@@ -6,7 +6,9 @@
 -- ARGV: per item: its cost (0 checks without counting), its number of windows n, marked by algorithm: n for a fixed
 --   window, -n for a token bucket, SLIDING + n (1001 to 1008) for a sliding window; then per window two numbers:
 --   for a fixed or sliding window its limit and its length in milliseconds; for a token bucket its capacity in tokens
---   and its token interval in microseconds.
+--   and its token interval in microseconds. A token bucket whose calls reserve their tokens ahead (one window, a
+--   max-wait: docs/guide.md#waiting-instead-of-refusing) is marked -(RESERVING + n), and its arguments end with the
+--   microseconds it may owe beyond empty.
 -- Returns, per decided item: allowed (1 or 0), then per window (after the call): for a fixed window its count (not
 -- open yet: 0) and the milliseconds until it ends (not open yet: its whole length); for a token bucket the tokens
 -- missing (capacity minus whole tokens left) and the milliseconds until it is full; for a sliding window three
@@ -23,6 +25,8 @@
 
 -- The offset that marks a sliding window's item in its window count: above any count of windows (at most 8).
 local SLIDING = 1000
+-- The offset that marks, before it is negated, a token bucket's item whose calls reserve their tokens ahead.
+local RESERVING = 2000
 
 -- Fixed windows: a counter per window, whose expiry is the window's end.
 local function fixedWindows(reply, k, a, n, cost, needed)
@@ -73,8 +77,10 @@ end
 -- Token buckets (GCRA): per window, the microseconds until it is full ("owed"), kept as the key's expiry: owed =
 -- PTTL x 1000 - the key's value, the sub-millisecond part (0..999). So the key expires exactly when the bucket is
 -- full, and a missing key is a full bucket. Every number stays below 2^53 (the bucket's capacity x interval is at
--- most 366 days of microseconds), so Lua's doubles are exact.
-local function tokenBuckets(reply, k, a, n, cost, needed)
+-- most 366 days of microseconds), so Lua's doubles are exact. A bucket that reserves may owe up to "ahead"
+-- microseconds beyond empty: an allowed call's tokens then come when owed is back at a full refill, and the calls
+-- after it queue behind it (RateLimitStore's javadoc).
+local function tokenBuckets(reply, k, a, n, cost, needed, ahead)
   local allowed = 1
   local owed, capacities, intervals = {}, {}, {}
   for i = 1, n do
@@ -88,8 +94,8 @@ local function tokenBuckets(reply, k, a, n, cost, needed)
       -- At most empty: a bucket whose capacity, rate or window was lowered is not owed more than it can hold, and
       -- its key is set to that, whatever this call's verdict, so it refills from now as the verdict says
       -- (docs/stores.md#counters-across-a-change-of-settings).
-      if o > capacity * interval then
-        o = capacity * interval
+      if o > capacity * interval + ahead then
+        o = capacity * interval + ahead
         local ms = math.floor((o + 999) / 1000)
         redis.call('SET', key, ms * 1000 - o, 'PX', ms)
       end
@@ -100,7 +106,7 @@ local function tokenBuckets(reply, k, a, n, cost, needed)
     owed[i] = o
     capacities[i] = capacity
     intervals[i] = interval
-    if needed > capacity or o + needed * interval > capacity * interval then
+    if needed > capacity or o + needed * interval > capacity * interval + ahead then
       allowed = 0
     end
   end
@@ -193,9 +199,16 @@ while a <= #ARGV do
   local n = tonumber(ARGV[a + 1])
   local needed = math.max(cost, 1)
   local allowed
+  local extra = 0 -- a reserving token bucket's last argument
   if n < 0 then
     n = -n
-    allowed = tokenBuckets(reply, k, a, n, cost, needed)
+    local ahead = 0
+    if n > RESERVING then
+      n = n - RESERVING
+      extra = 1
+      ahead = tonumber(ARGV[a + 2 + 2 * n])
+    end
+    allowed = tokenBuckets(reply, k, a, n, cost, needed, ahead)
   elseif n > SLIDING then
     n = n - SLIDING
     allowed = slidingWindows(reply, k, a, n, cost, needed)
@@ -206,6 +219,6 @@ while a <= #ARGV do
     return reply
   end
   k = k + n
-  a = a + 2 + 2 * n
+  a = a + 2 + 2 * n + extra
 end
 return reply

@@ -8,7 +8,9 @@
 -- ARGV: per refund: its cost, its number of windows n, marked by algorithm as in decide.lua (n for a fixed window,
 --   -n for a token bucket, SLIDING + n for a sliding window); then per window two numbers: for a fixed or sliding
 --   window its length in milliseconds and the milliseconds until the window the call was counted in ends (0: it has
---   ended); for a token bucket its capacity in tokens and its token interval in microseconds.
+--   ended); for a token bucket its capacity in tokens and its token interval in microseconds. A reserving token
+--   bucket is marked -(RESERVING + n) and its arguments end with the microseconds it may owe beyond empty, as in
+--   decide.lua.
 -- Returns nothing.
 -- No TIME: where a window stands is its key's PTTL on the server's clock, as decide.lua reads it, so the refund's
 -- reckoning and the window it names are compared on the clock that times the window.
@@ -16,6 +18,7 @@
 -- (INCRBY by a negative amount rather than DECRBY for that reason).
 
 local SLIDING = 1000
+local RESERVING = 2000
 
 -- StoreRefund.sameWindow: the refund names the window the store holds if that one ends before the refund's end plus
 -- half a window (Java's integer halving, hence the floor). A PTTL of -1 or -2 (no expiry, no key) never matches.
@@ -42,7 +45,7 @@ end
 
 -- Token buckets: owed = PTTL x 1000 - value, microseconds until full (decide.lua). Lowered by cost x interval; a
 -- bucket full again has no key, as decide.lua reads a missing key.
-local function tokenBuckets(k, a, n, cost)
+local function tokenBuckets(k, a, n, cost, ahead)
   for i = 1, n do
     local key = KEYS[k + i]
     local capacity = tonumber(ARGV[a + 2 * i])
@@ -61,7 +64,7 @@ local function tokenBuckets(k, a, n, cost)
     -- No key is full already; one without an expiry decide.lua reads as full and removes.
     elseif ttl > 0 then
       local owed = ttl * 1000 - (tonumber(redis.call('GET', key)) or 0)
-      owed = math.min(owed, capacity * interval) - cost * interval
+      owed = math.min(owed, capacity * interval + ahead) - cost * interval
       if owed <= 0 then
         redis.call('DEL', key)
       else
@@ -96,9 +99,16 @@ local a = 1 -- this refund's first argument
 while a <= #ARGV do
   local cost = tonumber(ARGV[a])
   local n = tonumber(ARGV[a + 1])
+  local extra = 0 -- a reserving token bucket's last argument
   if n < 0 then
     n = -n
-    tokenBuckets(k, a, n, cost)
+    local ahead = 0
+    if n > RESERVING then
+      n = n - RESERVING
+      extra = 1
+      ahead = tonumber(ARGV[a + 2 + 2 * n])
+    end
+    tokenBuckets(k, a, n, cost, ahead)
   elseif n > SLIDING then
     n = n - SLIDING
     slidingWindows(k, a, n, cost)
@@ -106,5 +116,5 @@ while a <= #ARGV do
     fixedWindows(k, a, n, cost)
   end
   k = k + n
-  a = a + 2 + 2 * n
+  a = a + 2 + 2 * n + extra
 end

@@ -2,14 +2,15 @@ package dev.ratelimiter.internal.core.memory;
 
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
-import dev.ratelimiter.internal.core.verdict.Verdicts;
 import dev.ratelimiter.internal.core.verdict.TokenBuckets;
+import dev.ratelimiter.internal.core.verdict.Verdicts;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.function.LongFunction;
 
+import static dev.ratelimiter.spi.TokenBucketTiming.aheadMicros;
 import static dev.ratelimiter.spi.TokenBucketTiming.capacity;
 import static dev.ratelimiter.spi.TokenBucketTiming.tokenIntervalMicros;
 
@@ -78,6 +79,8 @@ final class TokenBucketCell extends KeyState implements LongFunction<Duration> {
         long capacity = own ? this.capacity : capacity(bucket, 0);
         long capacityMicros = capacity * interval;
         long fillMillis = own ? this.fillMillis : ceilMillis(capacityMicros);
+        // A bucket that reserves may owe up to its max-wait beyond empty: the calls waiting for their tokens
+        long ceiling = capacityMicros + aheadMicros(bucket);
         long now = nowMillis * MICROS_PER_MILLI;
         long needed = Verdicts.needed(cost);
         while (true) {
@@ -88,15 +91,15 @@ final class TokenBucketCell extends KeyState implements LongFunction<Duration> {
             // At most empty: a key owing more time than this capacity holds (its plan's was larger, or slower,
             // or its window longer) owes a full refill under this one, as every store reads it (docs/plans.md).
             long unclamped = Math.max(current, now) - now;
-            long owed = Math.min(unclamped, capacityMicros);
-            boolean allowed = needed <= capacity && owed + needed * interval <= capacityMicros;
+            long owed = Math.min(unclamped, ceiling);
+            boolean allowed = needed <= capacity && owed + needed * interval <= ceiling;
             if (allowed && cost > 0) {
                 long next = owed + cost * interval;
                 if (!TAT.compareAndSet(this, current, now + next)) {
                     continue;
                 }
                 owed = next;
-            } else if (unclamped > capacityMicros && !TAT.compareAndSet(this, current, now + capacityMicros)) {
+            } else if (unclamped > ceiling && !TAT.compareAndSet(this, current, now + ceiling)) {
                 // The clamp is kept, so the bucket refills from now as its verdict says, not from the old TAT
                 // (docs/stores.md#counters-across-a-change-of-settings).
                 continue;

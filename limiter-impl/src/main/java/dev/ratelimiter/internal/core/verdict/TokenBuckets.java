@@ -61,7 +61,8 @@ public final class TokenBuckets {
      */
     public static Verdict single(Bucket bucket, long cost, boolean allowed, long remaining, long fullMillis,
                                  long fillMillis, LongFunction<Duration> durations) {
-        long full = clamp(fullMillis, fillMillis);
+        // A reservation's time until full is beyond a fill by the call's wait (Reservations.wait)
+        long full = clamp(fullMillis, bucket.reserves() ? fillMillis + bucket.maxWait().toMillis() : fillMillis);
         return new Verdict(outcome(allowed), bucket.limit(), clamp(remaining, capacity(bucket, 0)),
                 durations.apply(allowed ? full : waitMillis(bucket, 0, cost, full)));
     }
