@@ -12,6 +12,7 @@ import dev.ratelimiter.internal.cdi.call.PlanResolvers;
 import dev.ratelimiter.internal.cdi.call.RequestIdentity;
 import dev.ratelimiter.internal.cdi.config.LimiterConfiguration;
 import dev.ratelimiter.internal.cdi.interceptor.CallEnds;
+import dev.ratelimiter.internal.cdi.interceptor.WaitingCalls;
 import dev.ratelimiter.internal.cdi.interceptor.EventLoopOffload;
 import dev.ratelimiter.internal.cdi.interceptor.EventLoopWarner;
 import dev.ratelimiter.internal.cdi.interceptor.NestedCalls;
@@ -72,7 +73,7 @@ public final class CdiContainer implements AutoCloseable {
                             DeciderProducer.class, RateLimitsFacade.class, BucketHandles.class, RateLimitedMethodCache.class,
                             KeyResolverInvoker.class, PlanResolvers.class, SettingsReloader.class, NestedCalls.class,
                             EventLoopWarner.class, EventLoopOffload.class, UnfilteredRequestWarner.class,
-                            StartupValidator.class, RateLimitedInterceptor.class, CallEnds.class,
+                            StartupValidator.class, RateLimitedInterceptor.class, CallEnds.class, WaitingCalls.class,
                             SettledCalls.class, CostResolvers.class)
                     .addBeanClasses(beans)
                     .initialize();

@@ -8,6 +8,7 @@ import io.smallrye.mutiny.subscription.UniEmitter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
@@ -110,6 +111,19 @@ final class MutinyResults {
                     : uni.onItemOrFailure().invoke((item, failure) -> outcome.ended(counted, item, failure))
                     .onCancellation().invoke(() -> givePermitsBack(counted, outcome));
         });
+    }
+
+    /**
+     * A {@code Uni} of a method whose first bucket waits (docs/guide.md#waiting-instead-of-refusing): at each
+     * subscription, the stage {@code waited} gives, which decides, waits and runs the method without a thread.
+     */
+    static Object waiting(Supplier<CompletionStage<Object>> waited) {
+        return Uni.createFrom().completionStage(waited);
+    }
+
+    /** The method's {@code Uni} as a stage, subscribed to. */
+    static CompletionStage<?> stageOf(Object uni) {
+        return ((Uni<?>) uni).subscribeAsCompletionStage();
     }
 
     /**

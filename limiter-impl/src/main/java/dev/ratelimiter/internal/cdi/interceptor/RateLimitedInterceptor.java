@@ -35,8 +35,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Counts each call of a {@link RateLimited} method before it runs, and refuses it with
@@ -106,6 +108,9 @@ public class RateLimitedInterceptor {
     @Inject
     SettledCalls settledCalls;
 
+    @Inject
+    WaitingCalls waits;
+
     @AroundInvoke
     Object limit(InvocationContext context) throws Exception {
         if (!configuration.settings().enabled()) {
@@ -134,10 +139,24 @@ public class RateLimitedInterceptor {
         RateLimitedMethod rateLimited = binding.method();
         boolean kept = binding.kept();
         BiConsumer<Bucket, Verdict> replacer = kept && applied != null ? applied.replacer() : NO_REQUEST;
+        Bucket first = noKey != null ? null : planned != null ? planned[0] : limits.get(0).bucket();
+        boolean simple = !kept && !binding.settles(); // nothing to give back or settle once the call ends
+        if (rateLimited.result() == ResultType.UNI && first != null && simple && !first.maxWait().isZero()) {
+            // Waits without a thread, decided on the library's scheduler: never on the subscribing event loop
+            return MutinyResults.waiting(() -> {
+                WaitingCalls.Turn turn = waits.turn(first);
+                if (turn.full()) {
+                    return CompletableFuture.failedFuture(turn.refusal());
+                }
+                BiConsumer<Bucket, Verdict> turns = recorder.andThen(turn);
+                return waits.decidedLater(turn, () -> decide(limits, planned, keys, 0, turns, null, true),
+                        () -> MutinyResults.stageOf(context.proceed()));
+            });
+        }
         if (rateLimited.result() == ResultType.UNI || rateLimited.result() == ResultType.MULTI) {
             // Decided at each subscription, on whatever thread subscribes: no nesting on this thread to see
             Function<List<CountedCall>, RuntimeException> decision = noKey != null ? counted -> noKey
-                    : counted -> decide(limits, planned, keys, 0, recorder, counted);
+                    : counted -> decide(limits, planned, keys, 0, recorder, counted, false);
             return MutinyResults.defer(rateLimited.result(), decision, kept, decider.blocking(), offload,
                     context::proceed, (counted, item, failure) -> callEnds.endElsewhere(limits, counted, item,
                             failure, replacer));
@@ -153,12 +172,37 @@ public class RateLimitedInterceptor {
             // The costs the method gives (RateLimitCosts), opened even when nothing was counted (a fail-open outage),
             // so that giving one never fails the call; a nested limit's cost goes to the outer call
             frame = binding.settles() ? settledCalls.enter(limits, nested) : null;
+            // The first bucket's turn to wait, if its calls wait (docs/guide.md#waiting-instead-of-refusing): a plain
+            // method waits on this thread; a CompletionStage one without a thread, when nothing is kept for its end
+            boolean waitable = first != null && nested == 0 && (rateLimited.result() == ResultType.PLAIN
+                    || rateLimited.result() == ResultType.COMPLETION_STAGE && simple);
+            WaitingCalls.Turn turn = waitable ? waits.turn(first) : null;
             RuntimeException refusal;
             try {
-                refusal = noKey != null ? noKey : decide(limits, planned, keys, nested, recorder, counted);
+                if (turn != null && turn.full()) {
+                    refusal = turn.refusal();
+                } else if (turn != null) {
+                    BiConsumer<Bucket, Verdict> turns = recorder.andThen(turn);
+                    RateLimitException decided = decide(limits, planned, keys, 0, turns, counted, true);
+                    if (rateLimited.result() == ResultType.COMPLETION_STAGE && turn.pauseMillis(decided) >= 0) {
+                        WaitingCalls.Turn waiting = turn;
+                        turn = null; // released by the stage, once it runs the method or gives up
+                        return waits.later(waiting, decided,
+                                () -> decide(limits, planned, keys, 0, turns, null, true),
+                                () -> (CompletionStage<?>) context.proceed());
+                    }
+                    refusal = waitOnThisThread(turn, decided, () -> decide(limits, planned, keys, 0, turns, counted,
+                            true));
+                } else {
+                    refusal = noKey != null ? noKey : decide(limits, planned, keys, nested, recorder, counted, false);
+                }
             } catch (RuntimeException | Error e) {
                 callEnds.abandoned(counted); // an observer of the decision's events threw after a permit was taken
                 throw e;
+            } finally {
+                if (turn != null) {
+                    turn.release();
+                }
             }
             if (rateLimited.result() == ResultType.COMPLETION_STAGE && refusal != null) {
                 return CompletableFuture.failedFuture(refusal);
@@ -175,6 +219,28 @@ public class RateLimitedInterceptor {
             }
             nestedCalls.exit(mark);
         }
+    }
+
+    /**
+     * Waits out, on this thread, what the first decision asks of a call holding a turn: a reservation's wait, or a
+     * refusal within the bound, decided again after each wait (docs/guide.md#waiting-instead-of-refusing).
+     *
+     * @return the last refusal, or {@code null} once the call may run; an interrupted wait refuses the call, the
+     *         thread's interrupt kept
+     */
+    private RateLimitException waitOnThisThread(WaitingCalls.Turn turn, RateLimitException decided,
+                                                Supplier<RateLimitException> decideAgain) {
+        RateLimitException refusal = decided;
+        for (long pause = turn.pauseMillis(refusal); pause >= 0; pause = turn.pauseMillis(refusal)) {
+            if (!waits.pause(pause)) {
+                return refusal != null ? refusal : turn.interrupted();
+            }
+            if (refusal == null) {
+                return null; // the reservation's tokens are there
+            }
+            refusal = decideAgain.get();
+        }
+        return refusal;
     }
 
     /**
@@ -206,8 +272,8 @@ public class RateLimitedInterceptor {
      * @return the refusal, or {@code null} when every bucket allowed the call
      */
     private RateLimitException decide(List<RateLimitedMethodCache.BoundLimit> limits, Bucket[] planned,
-                                      RawKey[] keys, long nested,
-                                      BiConsumer<Bucket, Verdict> recorder, List<CountedCall> counted) {
+                                      RawKey[] keys, long nested, BiConsumer<Bucket, Verdict> recorder,
+                                      List<CountedCall> counted, boolean firstWaits) {
         if (nested != 0) {
             List<RateLimitedMethodCache.BoundLimit> toCount = new ArrayList<>(keys.length);
             List<Bucket> plannedToCount = new ArrayList<>(keys.length);
@@ -221,13 +287,12 @@ public class RateLimitedInterceptor {
             }
             return keysToCount.isEmpty() ? null
                     : decide(toCount, plannedToCount.toArray(Bucket[]::new),
-                    keysToCount.toArray(RawKey[]::new), 0, recorder, counted);
+                    keysToCount.toArray(RawKey[]::new), 0, recorder, counted, false);
         }
         if (keys.length == 1) { // the common case, without the lists of several buckets
             Bucket bucket = planned != null ? planned[0] : limits.get(0).bucket();
-            Verdict verdict = counted != null && limits.get(0).kept()
-                    ? decider.decide(bucket, keys[0], limits.get(0).limit().cost(), counted)
-                    : decider.decide(bucket, keys[0], limits.get(0).limit().cost());
+            Verdict verdict = decider.decide(bucket, keys[0], limits.get(0).limit().cost(),
+                    counted != null && limits.get(0).kept() ? counted : null, firstWaits);
             recorder.accept(bucket, verdict);
             return refusal(bucket, verdict);
         }
@@ -240,7 +305,7 @@ public class RateLimitedInterceptor {
             kept[i] = limits.get(i).kept();
         }
         // One call of the chain for every bucket: one store round trip where the store allows it.
-        Verdict[] verdicts = decider.decideAll(buckets, Arrays.asList(keys), costs, kept, counted);
+        Verdict[] verdicts = decider.decideAll(buckets, Arrays.asList(keys), costs, kept, counted, firstWaits);
         for (int i = 0; i < verdicts.length; i++) {
             recorder.accept(buckets.get(i), verdicts[i]);
             RateLimitException refusal = refusal(buckets.get(i), verdicts[i]);

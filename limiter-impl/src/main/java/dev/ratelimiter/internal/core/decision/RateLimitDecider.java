@@ -90,7 +90,7 @@ public class RateLimitDecider {
      * @throws IllegalArgumentException if the cost is negative or above the bucket's largest cost
      */
     public Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization, long cost) {
-        return decide(bucket, rawKey, normalization, KeyNamespace.APPLICATION, cost, null);
+        return decide(bucket, rawKey, normalization, KeyNamespace.APPLICATION, cost, null, false);
     }
 
     /**
@@ -99,7 +99,7 @@ public class RateLimitDecider {
      * text ({@link KeyNamespace}).
      */
     public Verdict decide(Bucket bucket, RawKey key, long cost) {
-        return decide(bucket, key.raw(), key.normalization(), key.namespace(), cost, null);
+        return decide(bucket, key.raw(), key.normalization(), key.namespace(), cost, null, false);
     }
 
     /**
@@ -111,11 +111,24 @@ public class RateLimitDecider {
      *                policy let through uncounted, or a shadow bucket's refusal let through
      */
     public Verdict decide(Bucket bucket, RawKey key, long cost, List<CountedCall> counted) {
-        return decide(bucket, key.raw(), key.normalization(), key.namespace(), cost, counted);
+        return decide(bucket, key.raw(), key.normalization(), key.namespace(), cost, counted, false);
+    }
+
+    /**
+     * As {@link #decide(Bucket, RawKey, long, List)}, for a caller that waits for a reservation
+     * (docs/guide.md#waiting-instead-of-refusing): a bucket that reserves ({@link Bucket#reserves()}) may then admit
+     * the call with a wait ({@code Reservations.waitOf}). Every other decision gives a reservation back and refuses
+     * the call instead, its wait as {@code resetAfter}: its caller would run it at once.
+     *
+     * @param counted  where the counted call goes, as the method above; {@code null}: none kept
+     * @param mayWait  whether the caller waits for a reservation
+     */
+    public Verdict decide(Bucket bucket, RawKey key, long cost, List<CountedCall> counted, boolean mayWait) {
+        return decide(bucket, key.raw(), key.normalization(), key.namespace(), cost, counted, mayWait);
     }
 
     private Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization, KeyNamespace namespace,
-                           long cost, List<CountedCall> counted) {
+                           long cost, List<CountedCall> counted, boolean mayWait) {
         checkCost(bucket, cost);
         DecisionPath path = source.path();
         String normalized = KeyNormalizer.normalize(rawKey, normalization);
@@ -129,6 +142,9 @@ public class RateLimitDecider {
         Verdict verdict = bucket.isConcurrency()
                 ? PermitTakes.take(path, bucket, key, cost, decidedAt, counted)
                 : path.assembly().limiter().consume(bucket, key, cost);
+        if (!mayWait && bucket.reserves()) {
+            verdict = Settlements.unreserved(path, bucket, key, cost, verdict);
+        }
         boolean fallback = DecisionReports.fellBack(path, bucket);
         if (counted != null && !bucket.isConcurrency()) {
             keepCounted(path, new StoreItem(bucket, key, cost), verdict, decidedAt, counted);
@@ -189,7 +205,7 @@ public class RateLimitDecider {
      *                                  is counted
      */
     public Verdict[] decideAll(List<Bucket> buckets, List<RawKey> keys, long[] costs) {
-        return decideAll(buckets, keys, costs, null, null);
+        return decideAll(buckets, keys, costs, null, null, false);
     }
 
     /**
@@ -199,9 +215,12 @@ public class RateLimitDecider {
      * @param kept    for each bucket, at the same index, whether it counts failures only or settles its cost after
      *                the call, so its counted call is kept; {@code null}: none
      * @param counted where the counted calls of those buckets go; {@code null}: none kept
+     * @param firstWaits whether the caller waits for a reservation of the first bucket, as
+     *                {@link #decide(Bucket, RawKey, long, List, boolean)}; every other bucket's reservation is given
+     *                back and refused (docs/guide.md#waiting-instead-of-refusing)
      */
     public Verdict[] decideAll(List<Bucket> buckets, List<RawKey> keys, long[] costs,
-                               boolean[] kept, List<CountedCall> counted) {
+                               boolean[] kept, List<CountedCall> counted, boolean firstWaits) {
         int count = buckets.size();
         DecisionPath path = source.path();
         CounterKeyHasher counterKeys = path.assembly().keys();
@@ -240,6 +259,9 @@ public class RateLimitDecider {
                             done == 0 && end == count ? items : items.subList(done, end));
             for (Verdict verdict : decided) {
                 StoreItem item = items.get(done);
+                if ((done > 0 || !firstWaits) && item.bucket().reserves()) {
+                    verdict = Settlements.unreserved(path, item.bucket(), item.key(), item.cost(), verdict);
+                }
                 boolean permit = item.bucket().isConcurrency();
                 boolean fallback = DecisionReports.fellBack(path, item.bucket());
                 if (counted != null && kept[done] && !permit) {

@@ -1,9 +1,13 @@
 package dev.ratelimiter.internal.core.decision;
 
+import dev.ratelimiter.Bucket;
+import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.verdict.Refunds;
+import dev.ratelimiter.internal.core.verdict.Reservations;
 import dev.ratelimiter.spi.StorePermit;
 import dev.ratelimiter.spi.StoreRefund;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,7 +16,8 @@ import java.util.List;
  * bucket's successful call given back (docs/guide.md#counting-failures-only), a call's cost settled after it ran
  * (docs/guide.md#costs-settled-after-the-call). Each goes to the windows it was counted in, never to a later one, as
  * a refund of the difference ({@link Refunds#settlement}): a negative one is a debit. A concurrency bucket's permit
- * kept for the call is given back, in a round trip of its own ({@link PermitTakes#giveBack}).
+ * kept for the call is given back, in a round trip of its own ({@link PermitTakes#giveBack}). A token bucket's
+ * reservation whose caller will not wait is given back too ({@link #unreserved}).
  */
 final class Settlements {
 
@@ -66,5 +71,28 @@ final class Settlements {
             }
         }
         return given; // a permit's give-back dropped ends with its lease; the counts' corrections stand on their own
+    }
+
+    /**
+     * A reservation its caller will not wait for (docs/guide.md#waiting-instead-of-refusing): given back in a round
+     * trip of its own, and refused, its wait as {@code resetAfter}; any other verdict as it is.
+     *
+     * @param bucket  a bucket that reserves ({@link Bucket#reserves()})
+     * @param key     the hashed key it was counted under
+     * @param cost    the call's cost
+     * @param verdict the chain's verdict
+     * @return the verdict, or a refusal in place of a reservation
+     */
+    static Verdict unreserved(DecisionPath path, Bucket bucket, String key, long cost, Verdict verdict) {
+        Duration wait = Reservations.waitOf(bucket, verdict);
+        if (wait.isZero() || cost == 0) {
+            return verdict;
+        }
+        try {
+            path.assembly().limiter().refund(List.of(Refunds.refund(bucket, key, cost, verdict, 0)));
+        } catch (RuntimeException e) {
+            // dropped: the tokens stay taken for no call, which refuses later calls, never admits one too many
+        }
+        return Verdict.denied(bucket.limit(), wait);
     }
 }

@@ -42,12 +42,12 @@ final class BucketsReader {
     private final LimitsParser limitsParser;
     private final List<String> problems;
     private final ConcurrencyReader concurrency;
-    private final QuotaLeaseReader quotaLeases;
+    final QuotaLeaseReader quotaLeases; // each bucket's quota leases once buckets() ran: quotaLeases.found()
+    final WaitReader waits; // each bucket's wait once buckets() ran: waits.found()
     private final Set<String> shadowBuckets = new TreeSet<>();
     private final Map<String, FailureCounting> counting = new TreeMap<>();
     private final Map<String, KeyLists> lists = new TreeMap<>();
     private final Map<String, BlockSettings> blocks = new TreeMap<>();
-    private final Map<String, QuotaLeaseSettings> leases = new TreeMap<>();
 
     /**
      * @param propertyNames every property name the configuration knows, walked more than once
@@ -60,6 +60,7 @@ final class BucketsReader {
         this.limitsParser = new LimitsParser(values, problems);
         this.concurrency = new ConcurrencyReader(values, problems);
         this.quotaLeases = new QuotaLeaseReader(values, problems);
+        this.waits = new WaitReader(values, problems);
         this.problems = problems;
     }
 
@@ -81,11 +82,6 @@ final class BucketsReader {
     /** The block after a refusal of each bucket {@link #buckets()} found, where it has one, once it ran. */
     Map<String, BlockSettings> blocks() {
         return Collections.unmodifiableMap(blocks);
-    }
-
-    /** The quota leases of each bucket {@link #buckets()} found, where it has them, once it ran. */
-    Map<String, QuotaLeaseSettings> quotaLeases() {
-        return Collections.unmodifiableMap(leases);
     }
 
     /** Every configured bucket, by name; a bucket with a problem is left out (the problem says why). */
@@ -156,7 +152,8 @@ final class BucketsReader {
                     if (bucket.isConcurrency() && !concurrency.fits(base, name, block, failures)) {
                         continue;
                     }
-                    quotaLeases.read(base, name, bucket, block).ifPresent(lease -> leases.put(name, lease));
+                    quotaLeases.read(base, name, bucket, block);
+                    bucket = waits.read(base, name, bucket, quotaLeases.found().containsKey(name));
                     buckets.put(name, bucket);
                     if (shadow) {
                         shadowBuckets.add(name);

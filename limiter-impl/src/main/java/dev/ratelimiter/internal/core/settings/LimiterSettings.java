@@ -49,6 +49,9 @@ import java.util.TreeSet;
  * @param quotaLeases            each bucket's {@link PropertyTable#BUCKET_QUOTA_LEASE_PERCENT} and
  *                               {@link PropertyTable#BUCKET_QUOTA_LEASE_IDLE}, by name, where it leases quota
  *                               (docs/guide.md#quota-leases-for-hot-keys); read at startup only
+ * @param maxWaiting             each bucket's {@link PropertyTable#BUCKET_MAX_WAITING}, by name, where its calls wait
+ *                               ({@link Bucket#maxWait()}, docs/guide.md#waiting-instead-of-refusing); read at
+ *                               startup only
  * @param metricsSystem          {@link PropertyTable#METRICS_SYSTEM}: which metrics library records, or
  *                               {@link MetricsSystem#AUTO} for the first the server offers
  * @param plans                  each bucket's plans and plan resolver, by name, where it has either
@@ -84,6 +87,7 @@ public record LimiterSettings(
         Map<String, BlockSettings> blocks,
         Map<String, FailureCounting> counting,
         Map<String, QuotaLeaseSettings> quotaLeases,
+        Map<String, Integer> maxWaiting,
         MetricsSystem metricsSystem,
         Map<String, BucketPlans> plans,
         PlanCacheSettings planCache,
@@ -104,6 +108,7 @@ public record LimiterSettings(
         blocks = Map.copyOf(blocks);
         counting = Map.copyOf(counting);
         quotaLeases = Map.copyOf(quotaLeases);
+        maxWaiting = Map.copyOf(maxWaiting);
         plans = Map.copyOf(plans);
         headerFields = Collections.unmodifiableSet(EnumSet.copyOf(headerFields));
     }
@@ -125,7 +130,7 @@ public record LimiterSettings(
         return new LimiterSettings(enabled, backend, buckets, globalLimit, pathPrefixes, trustedProxies,
                 ipv6PrefixLength, keySecret, headersOnSuccess, headerFields, memoryMaxKeys, memorySweepInterval,
                 healthDownWhenDegraded, breaker, denyCache, keyResolver, shadowBuckets, lists, blocks, counting,
-                quotaLeases, metricsSystem, plans, planCache, reload, openApi, nearLimitPercent);
+                quotaLeases, maxWaiting, metricsSystem, plans, planCache, reload, openApi, nearLimitPercent);
     }
 
     /** The bucket's plans and plan resolver from configuration, {@link BucketPlans#NONE} when it has neither. */

@@ -200,6 +200,19 @@ public final class PropertyTable {
     public static final Property BUCKET_QUOTA_LEASE_IDLE = duration(BUCKET + "quota-lease-idle", Duration.ofSeconds(1),
             QuotaLeaseSettings.MIN_IDLE, QuotaLeaseSettings.MAX_IDLE);
 
+    /**
+     * How long a call that would be refused waits for the bucket to admit it
+     * (docs/guide.md#waiting-instead-of-refusing): 1 ms to 1 minute; unset: refused at once. A call whose wait would
+     * be longer is refused at once.
+     */
+    public static final Property BUCKET_MAX_WAIT = duration(BUCKET + "max-wait", null, Duration.ofMillis(1),
+            Bucket.MAX_WAIT);
+    /**
+     * The most calls of the bucket that wait at once in one process, 1 to 10 000; while that many wait, the bucket's
+     * next call is refused at once, without a store call.
+     */
+    public static final Property BUCKET_MAX_WAITING = wholeNumber(BUCKET + "max-waiting", 25, 1, 10_000);
+
     /** The IANA time zone of the bucket's calendar window ({@link dev.ratelimiter.CalendarWindow}). */
     public static final Property BUCKET_ZONE = text(BUCKET + "zone", "UTC");
 
@@ -252,9 +265,9 @@ public final class PropertyTable {
     /** Every row, in the reference's order. */
     public static final List<Property> ALL = List.of(ENABLED, BACKEND, BUCKET_LIMIT, BUCKET_WINDOW, BUCKET_LIMITS,
             BUCKET_ON_OUTAGE, BUCKET_MODE, BUCKET_ALGORITHM, BUCKET_BURST, BUCKET_CONCURRENCY, BUCKET_LEASE,
-            BUCKET_QUOTA_LEASE_PERCENT, BUCKET_QUOTA_LEASE_IDLE, BUCKET_ZONE, BUCKET_ALLOW, BUCKET_DENY,
-            BUCKET_BLOCK, BUCKET_BLOCK_MAX, BUCKET_BLOCK_FORGET_AFTER, BUCKET_COUNT, BUCKET_FAILURE_EXCEPTIONS,
-            BUCKET_FAILURE_STATUSES, BUCKET_PLANS, PLAN_LIMIT, PLAN_LIMITS, PLAN_BURST, BUCKET_PLAN_RESOLVER,
+            BUCKET_QUOTA_LEASE_PERCENT, BUCKET_QUOTA_LEASE_IDLE, BUCKET_MAX_WAIT, BUCKET_MAX_WAITING, BUCKET_ZONE,
+            BUCKET_ALLOW, BUCKET_DENY, BUCKET_BLOCK, BUCKET_BLOCK_MAX, BUCKET_BLOCK_FORGET_AFTER, BUCKET_COUNT,
+            BUCKET_FAILURE_EXCEPTIONS, BUCKET_FAILURE_STATUSES, BUCKET_PLANS, PLAN_LIMIT, PLAN_LIMITS, PLAN_BURST, BUCKET_PLAN_RESOLVER,
             API_ENABLED, API_PATH_PREFIXES, API_KEY_RESOLVER, TRUSTED_PROXIES,
             IPV6_PREFIX_LENGTH, KEY_SECRET, HEADERS_ON_SUCCESS, HEADERS_FIELDS, MEMORY_MAX_KEYS, MEMORY_SWEEP_INTERVAL,
             DENY_CACHE_MAX_AGE, HEALTH_DOWN_WHEN_DEGRADED, METRICS_SYSTEM, NEAR_LIMIT_PERCENT, PLANS_CACHE_TTL, PLANS_CACHE_MAX_ENTRIES,

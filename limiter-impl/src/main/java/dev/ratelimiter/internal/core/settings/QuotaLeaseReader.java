@@ -4,8 +4,11 @@ import dev.ratelimiter.Algorithm;
 import dev.ratelimiter.Bucket;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * A bucket's quota lease properties ({@code quota-lease-percent}, {@code quota-lease-idle};
@@ -16,6 +19,7 @@ final class QuotaLeaseReader {
 
     private final PropertyValues values;
     private final List<String> problems;
+    private final Map<String, QuotaLeaseSettings> found = new TreeMap<>();
 
     QuotaLeaseReader(PropertyValues values, List<String> problems) {
         this.values = values;
@@ -23,12 +27,21 @@ final class QuotaLeaseReader {
     }
 
     /**
-     * The bucket's quota leases, empty when {@code quota-lease-percent} is unset, or with a problem when a value is
-     * out of range or the bucket cannot lease: a sliding window (its quota moves with time, so a share taken now
+     * Reads the bucket's quota leases, kept in {@link #found()}: none when {@code quota-lease-percent} is unset, or
+     * a problem when a value is out of range or the bucket cannot lease: a sliding window (its quota moves with time, so a share taken now
      * would weigh on the next window whether used or not), a concurrency bucket (a permit is not a share of a
      * quota) or a block after a refusal (its check asks the store at every call, which a lease exists to spare).
      */
-    Optional<QuotaLeaseSettings> read(String base, String name, Bucket bucket, Optional<BlockSettings> block) {
+    void read(String base, String name, Bucket bucket, Optional<BlockSettings> block) {
+        lease(base, name, bucket, block).ifPresent(lease -> found.put(name, lease));
+    }
+
+    /** {@return each bucket's quota leases read so far, by name} */
+    Map<String, QuotaLeaseSettings> found() {
+        return Collections.unmodifiableMap(found);
+    }
+
+    private Optional<QuotaLeaseSettings> lease(String base, String name, Bucket bucket, Optional<BlockSettings> block) {
         String percentProperty = base + "quota-lease-percent";
         Optional<String> percentText = values.text(percentProperty);
         if (percentText.isEmpty()) {

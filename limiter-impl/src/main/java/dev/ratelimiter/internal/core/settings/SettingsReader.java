@@ -171,7 +171,7 @@ public final class SettingsReader {
         return new LimiterSettings(enabled, backend, buckets, globalLimit, prefixes, trustedProxies, ipv6PrefixLength,
                 keySecret, headersOnSuccess, headerFields, maxKeys, sweepInterval, downWhenDegraded, breaker,
                 denyCache, keyResolver, bucketsReader.shadowBuckets(), bucketsReader.lists(), bucketsReader.blocks(), bucketsReader.counting(),
-                bucketsReader.quotaLeases(), metricsSystem,
+                bucketsReader.quotaLeases.found(), bucketsReader.waits.found(), metricsSystem,
                 plans, planCache, reload, bool(PropertyTable.OPENAPI_ENABLED),
                 integer(PropertyTable.NEAR_LIMIT_PERCENT));
     }

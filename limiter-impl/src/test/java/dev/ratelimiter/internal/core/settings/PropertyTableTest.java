@@ -82,7 +82,8 @@ class PropertyTableTest {
         assertThat(UnknownProperties.KNOWN).containsExactlyInAnyOrderElementsOf(PropertyTable.ALL.stream()
                 .filter(property -> !property.ofBucket()).map(Property::fullName).toList());
         assertThat(PropertyTable.BUCKET_PROPERTIES).containsExactly("limit", "window", "limits", "on-outage",
-                "mode", "algorithm", "burst", "concurrency", "lease", "quota-lease-percent", "quota-lease-idle", "zone",
+                "mode", "algorithm", "burst", "concurrency", "lease", "quota-lease-percent", "quota-lease-idle", "max-wait",
+                "max-waiting", "zone",
                 "allow", "deny", "block", "block-max",
                 "block-forget-after", "count", "failure-exceptions", "failure-statuses", "plans",
                 "plan-resolver");

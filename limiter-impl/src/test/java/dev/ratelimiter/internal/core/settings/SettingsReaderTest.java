@@ -489,6 +489,61 @@ class SettingsReaderTest {
     }
 
     @Test
+    @DisplayName("bounded waits: max-wait on the bucket, max-waiting 25 unset; a bucket without max-wait waits for "
+            + "nothing")
+    void waits() {
+        properties.put("ratelimiter.buckets.partner.limit", "20");
+        properties.put("ratelimiter.buckets.partner.window", "PT1S");
+        properties.put("ratelimiter.buckets.partner.max-wait", "PT2S");
+        properties.put("ratelimiter.buckets.quotes.limit", "100");
+        properties.put("ratelimiter.buckets.quotes.window", "PT1M");
+        properties.put("ratelimiter.buckets.quotes.algorithm", "token-bucket");
+        properties.put("ratelimiter.buckets.quotes.max-wait", "PT0.25S");
+        properties.put("ratelimiter.buckets.quotes.max-waiting", "400");
+        properties.put("ratelimiter.buckets.search.limit", "100");
+        properties.put("ratelimiter.buckets.search.window", "PT1M");
+
+        LimiterSettings settings = read();
+
+        assertThat(settings.buckets().get("partner").maxWait()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(settings.buckets().get("partner").reserves()).as("a fixed window waits for its end").isFalse();
+        assertThat(settings.buckets().get("quotes").maxWait()).isEqualTo(Duration.ofMillis(250));
+        assertThat(settings.buckets().get("quotes").reserves()).isTrue();
+        assertThat(settings.buckets().get("search").maxWait()).isZero();
+        assertThat(settings.maxWaiting()).containsOnly(Map.entry("partner", 25), Map.entry("quotes", 400));
+    }
+
+    @Test
+    @DisplayName("bounded waits' bad values and buckets that cannot wait fail the start, each naming its property")
+    void badWaits() {
+        properties.put("ratelimiter.buckets.partner.limit", "20");
+        properties.put("ratelimiter.buckets.partner.window", "PT1S");
+        properties.put("ratelimiter.buckets.partner.max-wait", "PT2M");
+        assertProblem("ratelimiter.buckets.partner.max-wait: 'PT2M' is out of range");
+        properties.put("ratelimiter.buckets.partner.max-wait", "PT2S");
+        properties.put("ratelimiter.buckets.partner.max-waiting", "0");
+        assertProblem("ratelimiter.buckets.partner.max-waiting: 0 is out of range from 1 to 10000");
+        properties.remove("ratelimiter.buckets.partner.max-wait");
+        properties.put("ratelimiter.buckets.partner.max-waiting", "10");
+        assertProblem("ratelimiter.buckets.partner.max-waiting: set ratelimiter.buckets.partner.max-wait too");
+        properties.remove("ratelimiter.buckets.partner.max-waiting");
+        properties.put("ratelimiter.buckets.partner.max-wait", "PT2S");
+        properties.put("ratelimiter.buckets.partner.concurrency", "4");
+        assertProblem("ratelimiter.buckets.partner.max-wait: bucket 'partner' is a concurrency bucket",
+                "remove ratelimiter.buckets.partner.max-wait");
+        properties.remove("ratelimiter.buckets.partner.max-wait");
+        properties.remove("ratelimiter.buckets.partner.concurrency");
+        properties.put("ratelimiter.buckets.api-anonymous.max-wait", "PT1S");
+        assertProblem("ratelimiter.buckets.api-anonymous.max-wait: bucket 'api-anonymous' is the global filter's",
+                "set it on a bucket of a @RateLimited method");
+        properties.remove("ratelimiter.buckets.api-anonymous.max-wait");
+        properties.put("ratelimiter.buckets.partner.max-wait", "PT1S");
+        properties.put("ratelimiter.buckets.partner.quota-lease-percent", "5");
+        assertProblem("ratelimiter.buckets.partner.max-wait: bucket 'partner' leases quota",
+                "remove ratelimiter.buckets.partner.quota-lease-percent or ratelimiter.buckets.partner.max-wait");
+    }
+
+    @Test
     @DisplayName("a block's bad values fail the start, each naming its property and what to set")
     void badBlocks() {
         properties.put("ratelimiter.buckets.login.limit", "5");
