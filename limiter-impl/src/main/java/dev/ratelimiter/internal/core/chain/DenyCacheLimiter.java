@@ -195,13 +195,19 @@ public final class DenyCacheLimiter implements BatchingLimiter, PermitsPassThrou
      * ends, for the calls that need more than the room it had left. A token bucket's room grows as it refills, and a
      * sliding window's as the previous window slides out, so there the refusal holds only for calls needing at least
      * what the refused one needed, and only until the verdict's {@code resetAfter}: when the store could first allow
-     * the refused call (docs/stores.md#refusals-kept-in-memory).
+     * the refused call (docs/stores.md#refusals-kept-in-memory); for a token bucket that reserves, until its
+     * max-wait before then, when a waiting call could be reserved (docs/guide.md#waiting-instead-of-refusing).
      */
     private void keepIfDenied(Refusals refusals, Bucket bucket, String key, long cost, Verdict verdict, long start,
                               long resetsBefore) {
         if (verdict.outcome() == Verdict.Outcome.DENIED) {
             long windowEndsAt = start + saturatedNanos(verdict.resetAfter());
-            long expiresAt = windowEndsAt - start < maxAgeNanos ? windowEndsAt : start + maxAgeNanos;
+            // A token bucket that reserves admits a waiting call max-wait before the refused one could pass
+            long admitsAt = bucket.reserves() ? windowEndsAt - bucket.maxWait().toNanos() : windowEndsAt;
+            if (admitsAt - start <= 0) {
+                return;
+            }
+            long expiresAt = admitsAt - start < maxAgeNanos ? admitsAt : start + maxAgeNanos;
             long room = bucket.algorithm() != Algorithm.FIXED_WINDOW ? Verdicts.needed(cost) - 1
                     : verdict.remaining();
             refusals.keep(key, new Refusal(windowEndsAt, expiresAt, start, room, verdict, bucket.limits(),

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -68,6 +69,29 @@ class DenyCacheLimiterTest {
         clock.advance(Duration.ofMillis(1));
         assertThat(limiter.consume(login, "k")).isEqualTo(Verdict.allowed(2, 1, Duration.ofSeconds(10)));
         assertThat(store.calls()).isEqualTo(4);
+    }
+
+    @Test
+    @DisplayName("a token bucket that reserves (2 per 2 s, max-wait 1.5 s): its refusal is kept only until a waiting "
+            + "call could be reserved, max-wait before the refused call could pass")
+    void reservingRefusalKeptUntilAReservationFits() {
+        DenyCacheLimiter limiter = cache(Duration.ofMinutes(1), 100);
+        Bucket partner = Bucket.of("partner", List.of(new Limit(2, Duration.ofSeconds(2))), OutagePolicy.FALLBACK,
+                Algorithm.TOKEN_BUCKET, 0).withMaxWait(Duration.ofMillis(1_500));
+        limiter.consume(partner, "k");
+        limiter.consume(partner, "k");
+        assertThat(limiter.consume(partner, "k").outcome()).as("reserved 1 s ahead").isEqualTo(Outcome.ALLOWED);
+        Verdict refused = limiter.consume(partner, "k");
+        assertThat(refused.outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(refused.resetAfter()).as("passes without waiting in 2 s").isEqualTo(Duration.ofSeconds(2));
+        long calls = store.calls();
+        clock.advance(Duration.ofMillis(499));
+        assertThat(limiter.consume(partner, "k").outcome()).isEqualTo(Outcome.DENIED);
+        assertThat(store.calls()).as("refused from memory").isEqualTo(calls);
+        clock.advance(Duration.ofMillis(1));
+        assertThat(limiter.consume(partner, "k").outcome()).as("reserved 1.5 s ahead, by the store")
+                .isEqualTo(Outcome.ALLOWED);
+        assertThat(store.calls()).isEqualTo(calls + 1);
     }
 
     @Test
