@@ -65,6 +65,46 @@ abstract class BlockCases extends ContractCases {
     }
 
     @Test
+    @DisplayName("upstream hold: an upstream's Retry-After of 2 s (upstream-hold-max 60 s) holds the key on every "
+            + "replica until then, counting nothing in its window; other keys pass; then the key is allowed again")
+    void upstreamHoldOnEveryReplica() {
+        Bucket bucket = bucket("hold", 5, Duration.ofSeconds(60));
+        BlockSettings holds = BlockSettings.upstreamHoldsOnly(Duration.ofSeconds(60));
+        BlockLimiter here = blocks(bucket, holds);
+        BlockLimiter there = new BlockLimiter(replica(), Map.of(bucket.name(), holds), new DecisionMarks());
+        assertThat(here.consume(bucket, "k").remaining()).isEqualTo(4);
+        assertThat(here.hold(bucket, "k", Duration.ofMillis(1_500))).isTrue();
+        Verdict held = there.consume(bucket, "k");
+        assertThat(held.outcome()).as("on the other replica").isEqualTo(Outcome.DENIED);
+        assertThat(held.resetAfter()).as("rounded up to whole seconds").isBetween(Duration.ofMillis(1_800),
+                Duration.ofSeconds(2));
+        assertThat(here.consume(bucket, "other").outcome()).isEqualTo(Outcome.ALLOWED);
+        assertThat(here.consume(bucket, "k").outcome()).isEqualTo(Outcome.DENIED);
+
+        time().advance(Duration.ofMillis(2_100));
+        Verdict after = there.consume(bucket, "k");
+        assertThat(after.outcome()).isEqualTo(Outcome.ALLOWED);
+        assertThat(after.remaining()).as("held calls counted nothing").isEqualTo(3);
+    }
+
+    @Test
+    @DisplayName("upstream hold: a longer hold replaces a shorter one in force, a shorter one leaves a longer one, and "
+            + "a hold beyond upstream-hold-max lasts upstream-hold-max")
+    void longerHoldWins() {
+        Bucket bucket = bucket("hold-longer", 5, Duration.ofSeconds(60));
+        BlockLimiter holds = blocks(bucket, BlockSettings.upstreamHoldsOnly(Duration.ofSeconds(10)));
+        holds.hold(bucket, "k", Duration.ofSeconds(2));
+        holds.hold(bucket, "k", Duration.ofSeconds(5));
+        assertThat(holds.consume(bucket, "k").resetAfter()).isBetween(Duration.ofMillis(4_800), Duration.ofSeconds(5));
+        holds.hold(bucket, "k", Duration.ofSeconds(3));
+        assertThat(holds.consume(bucket, "k").resetAfter()).as("the longer stays")
+                .isBetween(Duration.ofMillis(4_800), Duration.ofSeconds(5));
+        holds.hold(bucket, "other", Duration.ofHours(1));
+        assertThat(holds.consume(bucket, "other").resetAfter()).isBetween(Duration.ofMillis(9_800),
+                Duration.ofSeconds(10));
+    }
+
+    @Test
     @DisplayName("block: every replica refuses a key another blocked, to the same end")
     void everyReplicaRefuses() {
         Bucket bucket = bucket("block-replicas", 1, Duration.ofSeconds(60));

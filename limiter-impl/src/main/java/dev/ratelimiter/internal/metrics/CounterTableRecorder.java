@@ -3,6 +3,7 @@ package dev.ratelimiter.internal.metrics;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics.WaitOutcome;
 
 import java.util.Collection;
 import java.util.EnumMap;
@@ -201,6 +202,37 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
         }
     }
 
+    @Override
+    public final void registerWaits(Collection<Bucket> buckets) {
+        for (Bucket bucket : buckets) {
+            BucketSeries series = byBucket.get(bucket.name());
+            if (series != null) {
+                series.waits = new WaitSeries(bucket.name());
+            }
+        }
+    }
+
+    @Override
+    public final void waited(Bucket bucket, WaitOutcome outcome, long millis) {
+        BucketSeries series = byBucket.get(bucket.name());
+        WaitSeries waits = series == null ? null : series.waits;
+        if (waits != null) {
+            increment(waits.outcomes.get(outcome));
+            if (millis > 0) {
+                add(waits.waited, millis);
+            }
+        }
+    }
+
+    @Override
+    public final void upstreamHold(Bucket bucket) {
+        BucketSeries series = byBucket.get(bucket.name());
+        WaitSeries waits = series == null ? null : series.waits;
+        if (waits != null) {
+            increment(waits.holds);
+        }
+    }
+
     /** The bucket's quota lease series; null for a bucket not registered, or without quota leases. */
     private LeaseSeries leases(Bucket bucket) {
         BucketSeries series = byBucket.get(bucket.name());
@@ -258,6 +290,21 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
         }
     }
 
+    /** A bucket's series of waiting calls and upstream holds, registered by {@link #registerWaits}. */
+    private final class WaitSeries {
+        final Map<WaitOutcome, C> outcomes = new EnumMap<>(WaitOutcome.class);
+        final C waited;
+        final C holds;
+
+        WaitSeries(String bucket) {
+            for (WaitOutcome outcome : WaitOutcome.values()) {
+                outcomes.put(outcome, counter(Series.WAITS, "bucket", bucket, "outcome", outcome.label()));
+            }
+            waited = counter(Series.WAITED, "bucket", bucket);
+            holds = counter(Series.UPSTREAM_HOLDS, "bucket", bucket);
+        }
+    }
+
     /** One bucket's series: decisions by plan label, and its other counts. */
     private final class BucketSeries {
         final String bucket;
@@ -275,6 +322,7 @@ abstract class CounterTableRecorder<C> implements RateLimiterMetrics {
         final java.util.concurrent.atomic.AtomicLong inFlight; // a concurrency bucket's only, as expiredLeases
         final C expiredLeases;
         volatile LeaseSeries leases; // a bucket with quota leases only, registered after the others
+        volatile WaitSeries waits; // a bucket with max-wait or upstream-hold-max only, registered after the others
         final Map<PlanMiss, C> planMisses = new EnumMap<>(PlanMiss.class);
         final AtomicInteger late = new AtomicInteger();
 

@@ -31,6 +31,13 @@ enum Series {
     QUOTA_RETURNED("quota_returned", "Attempts of quota leases given back to the store unused", Series.NONE),
     LOCAL_DECISIONS("local_decisions", "Decisions made from this process's quota lease, without a store round trip",
             Series.NONE),
+    WAITS("waits", "Calls of a bucket with max-wait that held a turn to wait, per outcome: admitted (waited, and "
+            + "ran), timed_out (the wait would end past max-wait), full (max-waiting calls were waiting), interrupted",
+            Series.NONE),
+    WAITED("waited_milliseconds", "Milliseconds calls of a bucket with max-wait waited for their turn, summed",
+            Series.NONE),
+    UPSTREAM_HOLDS("upstream_holds", "Holds an upstream's 429 or 503 with Retry-After set on a key of a bucket with "
+            + "upstream-hold-max", Series.NONE),
     PLAN_MISSES("plan_misses", "Calls of a bucket with a plan resolver that got the bucket's own limits, per "
             + "reason: none (no plan), undeclared (a plan the bucket does not declare), error (the resolver threw), "
             + "unfit (explicit limits that do not fit the bucket)", Series.NONE),

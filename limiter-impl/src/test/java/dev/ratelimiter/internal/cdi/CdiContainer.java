@@ -12,6 +12,8 @@ import dev.ratelimiter.internal.cdi.call.PlanResolvers;
 import dev.ratelimiter.internal.cdi.call.RequestIdentity;
 import dev.ratelimiter.internal.cdi.config.LimiterConfiguration;
 import dev.ratelimiter.internal.cdi.interceptor.CallEnds;
+import dev.ratelimiter.internal.cdi.interceptor.CallKeys;
+import dev.ratelimiter.internal.cdi.interceptor.UpstreamHolds;
 import dev.ratelimiter.internal.cdi.interceptor.WaitingCalls;
 import dev.ratelimiter.internal.cdi.interceptor.EventLoopOffload;
 import dev.ratelimiter.internal.cdi.interceptor.EventLoopWarner;
@@ -74,6 +76,7 @@ public final class CdiContainer implements AutoCloseable {
                             KeyResolverInvoker.class, PlanResolvers.class, SettingsReloader.class, NestedCalls.class,
                             EventLoopWarner.class, EventLoopOffload.class, UnfilteredRequestWarner.class,
                             StartupValidator.class, RateLimitedInterceptor.class, CallEnds.class, WaitingCalls.class,
+                            UpstreamHolds.class, CallKeys.class,
                             SettledCalls.class, CostResolvers.class)
                     .addBeanClasses(beans)
                     .initialize();

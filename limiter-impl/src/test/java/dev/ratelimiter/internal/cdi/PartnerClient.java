@@ -4,6 +4,8 @@ import dev.ratelimiter.RateLimitKey;
 import dev.ratelimiter.RateLimited;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -34,5 +36,23 @@ public class PartnerClient {
     @RateLimited(bucket = "partner")
     public String quoteCounted(@RateLimitKey String account) {
         return "quote for " + account;
+    }
+
+    /**
+     * The partner answers {@code status}, with {@code Retry-After: retryAfter} when it is not 200, as a MicroProfile
+     * Rest Client throws it: a {@code WebApplicationException} with the response.
+     */
+    @RateLimited(bucket = "partner")
+    public String quoteAnswered(@RateLimitKey String account, int status, String retryAfter) {
+        if (status != 200) {
+            throw new WebApplicationException(Response.status(status).header("Retry-After", retryAfter).build());
+        }
+        return "quote for " + account;
+    }
+
+    /** As {@link #quoteAnswered}, the response returned, as a JAX-RS client's {@code Response}. */
+    @RateLimited(bucket = "partner")
+    public Response quoteResponse(@RateLimitKey String account, int status, String retryAfter) {
+        return Response.status(status).header("Retry-After", retryAfter).build();
     }
 }

@@ -3,6 +3,7 @@ package dev.ratelimiter.internal.metrics;
 import dev.ratelimiter.Bucket;
 import dev.ratelimiter.Limit;
 import dev.ratelimiter.OutagePolicy;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics;
 import dev.ratelimiter.Verdict.Outcome;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tag;
@@ -188,6 +189,9 @@ class OpenTelemetryMetricsRecorderTest {
         recorder.quotaLeaseTaken(login, 10);
         recorder.quotaLeaseReturned(login, 3);
         recorder.localDecision(login);
+        recorder.registerWaits(List.of(login));
+        recorder.waited(login, RateLimiterMetrics.WaitOutcome.ADMITTED, 120);
+        recorder.upstreamHold(login);
         Map<String, MetricData> metrics = collect();
         assertThat(metrics.get("rate_limiter.permits_in_flight").getLongGaugeData().getPoints())
                 .singleElement().satisfies(point -> assertThat(point.getValue()).isEqualTo(1));

@@ -1,7 +1,6 @@
 package dev.ratelimiter.internal.cdi.interceptor;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.KeyNormalization;
 import dev.ratelimiter.RateLimitExceededException;
 import dev.ratelimiter.RateLimitException;
 import dev.ratelimiter.RateLimitKeyMissingException;
@@ -9,16 +8,12 @@ import dev.ratelimiter.RateLimited;
 import dev.ratelimiter.RateLimiterUnavailableException;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.cdi.call.AppliedLimits;
-import dev.ratelimiter.internal.cdi.call.CallContext;
-import dev.ratelimiter.internal.cdi.call.KeyResolverInvoker;
 import dev.ratelimiter.internal.cdi.call.PlanResolvers;
-import dev.ratelimiter.internal.cdi.call.RequestAttributes;
 import dev.ratelimiter.internal.cdi.call.RequestIdentity;
 import dev.ratelimiter.internal.cdi.config.LimiterConfiguration;
 import dev.ratelimiter.internal.core.decision.CountedCall;
 import dev.ratelimiter.internal.core.decision.RateLimitDecider;
 import dev.ratelimiter.internal.core.decision.RawKey;
-import dev.ratelimiter.internal.core.key.KeyNamespace;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.enterprise.inject.Intercepted;
@@ -31,14 +26,12 @@ import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * Counts each call of a {@link RateLimited} method before it runs, and refuses it with
@@ -91,12 +84,6 @@ public class RateLimitedInterceptor {
     EventLoopOffload offload;
 
     @Inject
-    UnfilteredRequestWarner unfiltered;
-
-    @Inject
-    KeyResolverInvoker resolvers;
-
-    @Inject
     NestedCalls nestedCalls;
 
     @Inject
@@ -110,6 +97,12 @@ public class RateLimitedInterceptor {
 
     @Inject
     WaitingCalls waits;
+
+    @Inject
+    UpstreamHolds holds;
+
+    @Inject
+    CallKeys callKeys;
 
     @AroundInvoke
     Object limit(InvocationContext context) throws Exception {
@@ -125,7 +118,7 @@ public class RateLimitedInterceptor {
         RawKey[] keys = new RawKey[limits.size()];
         RateLimitKeyMissingException missing = null;
         for (int i = 0; i < keys.length && missing == null; i++) {
-            keys[i] = key(limits.get(i), binding.method(), context, beanClass);
+            keys[i] = callKeys.key(limits.get(i), binding.method(), context, beanClass);
             if (keys[i] == null) {
                 missing = new RateLimitKeyMissingException(limits.get(i).bucket().name());
             }
@@ -146,11 +139,16 @@ public class RateLimitedInterceptor {
             return MutinyResults.waiting(() -> {
                 WaitingCalls.Turn turn = waits.turn(first);
                 if (turn.full()) {
-                    return CompletableFuture.failedFuture(turn.refusal());
+                    RateLimitExceededException refused = turn.refusal();
+                    turn.finish(refused);
+                    return CompletableFuture.failedFuture(refused);
                 }
                 BiConsumer<Bucket, Verdict> turns = recorder.andThen(turn);
+                Bucket[] holding = holds.holding(limits, planned);
                 return waits.decidedLater(turn, () -> decide(limits, planned, keys, 0, turns, null, true),
-                        () -> MutinyResults.stageOf(context.proceed()));
+                        () -> holding == null ? MutinyResults.stageOf(context.proceed())
+                                : (CompletionStage<?>) holds.proceed(holding, keys,
+                                        () -> MutinyResults.stageOf(context.proceed())));
             });
         }
         if (rateLimited.result() == ResultType.UNI || rateLimited.result() == ResultType.MULTI) {
@@ -177,7 +175,7 @@ public class RateLimitedInterceptor {
             boolean waitable = first != null && nested == 0 && (rateLimited.result() == ResultType.PLAIN
                     || rateLimited.result() == ResultType.COMPLETION_STAGE && simple);
             WaitingCalls.Turn turn = waitable ? waits.turn(first) : null;
-            RuntimeException refusal;
+            RuntimeException refusal = null;
             try {
                 if (turn != null && turn.full()) {
                     refusal = turn.refusal();
@@ -187,11 +185,13 @@ public class RateLimitedInterceptor {
                     if (rateLimited.result() == ResultType.COMPLETION_STAGE && turn.pauseMillis(decided) >= 0) {
                         WaitingCalls.Turn waiting = turn;
                         turn = null; // released by the stage, once it runs the method or gives up
+                        Bucket[] holding = holds.holding(limits, planned);
                         return waits.later(waiting, decided,
                                 () -> decide(limits, planned, keys, 0, turns, null, true),
-                                () -> (CompletionStage<?>) context.proceed());
+                                () -> (CompletionStage<?>) (holding == null ? context.proceed()
+                                        : holds.proceed(holding, keys, context::proceed)));
                     }
-                    refusal = waitOnThisThread(turn, decided, () -> decide(limits, planned, keys, 0, turns, counted,
+                    refusal = waits.onThisThread(turn, decided, () -> decide(limits, planned, keys, 0, turns, counted,
                             true));
                 } else {
                     refusal = noKey != null ? noKey : decide(limits, planned, keys, nested, recorder, counted, false);
@@ -201,7 +201,7 @@ public class RateLimitedInterceptor {
                 throw e;
             } finally {
                 if (turn != null) {
-                    turn.release();
+                    turn.finish(refusal instanceof RateLimitException refused ? refused : null);
                 }
             }
             if (rateLimited.result() == ResultType.COMPLETION_STAGE && refusal != null) {
@@ -210,9 +210,13 @@ public class RateLimitedInterceptor {
             if (refusal != null) {
                 throw refusal;
             }
-            return counted == null || counted.isEmpty() ? context.proceed()
-                    : callEnds.proceed(context, rateLimited.result(), limits, counted, frame, replacer,
-                    frame != null ? filtered(applied) : null);
+            List<CountedCall> ended = counted;
+            SettledCalls.Frame settled = frame;
+            Callable<Object> run = counted == null || counted.isEmpty() ? context::proceed
+                    : () -> callEnds.proceed(context, rateLimited.result(), limits, ended, settled, replacer,
+                    settled != null ? filtered(applied) : null);
+            Bucket[] holding = noKey == null ? holds.holding(limits, planned) : null;
+            return holding == null ? run.call() : holds.proceed(holding, keys, run);
         } finally {
             if (frame != null) {
                 settledCalls.exit(frame);
@@ -221,27 +225,6 @@ public class RateLimitedInterceptor {
         }
     }
 
-    /**
-     * Waits out, on this thread, what the first decision asks of a call holding a turn: a reservation's wait, or a
-     * refusal within the bound, decided again after each wait (docs/guide.md#waiting-instead-of-refusing).
-     *
-     * @return the last refusal, or {@code null} once the call may run; an interrupted wait refuses the call, the
-     *         thread's interrupt kept
-     */
-    private RateLimitException waitOnThisThread(WaitingCalls.Turn turn, RateLimitException decided,
-                                                Supplier<RateLimitException> decideAgain) {
-        RateLimitException refusal = decided;
-        for (long pause = turn.pauseMillis(refusal); pause >= 0; pause = turn.pauseMillis(refusal)) {
-            if (!waits.pause(pause)) {
-                return refusal != null ? refusal : turn.interrupted();
-            }
-            if (refusal == null) {
-                return null; // the reservation's tokens are there
-            }
-            refusal = decideAgain.get();
-        }
-        return refusal;
-    }
 
     /**
      * Each limit's bucket under the call's plan: the plan resolver's choice for a limit with a planner, the bucket
@@ -258,7 +241,7 @@ public class RateLimitedInterceptor {
                 long cost = limit.limit().cost();
                 Bucket cached = plans.cached(limit.planner(), keys[i], cost);
                 buckets[i] = cached != null ? cached
-                        : plans.resolve(limit.planner(), keys[i], cost, callContext(limit, context));
+                        : plans.resolve(limit.planner(), keys[i], cost, callKeys.callContext(limit, context));
             }
         }
         return buckets;
@@ -325,83 +308,6 @@ public class RateLimitedInterceptor {
     }
 
     /**
-     * The key of one limit, from its source, else from its fallback sources in order.
-     *
-     * @return {@code null} when no source gave one
-     * @throws IllegalStateException for a key from the request outside a request the filter saw
-     */
-    private RawKey key(RateLimitedMethodCache.BoundLimit limit, RateLimitedMethod rateLimited,
-                       InvocationContext context, Class<?> beanClass) {
-        RawKey key = key(limit.limit().source(), limit, rateLimited, context, beanClass);
-        List<RateLimitedMethod.KeySource> fallback = limit.limit().fallback();
-        for (int i = 0; key == null && i < fallback.size(); i++) {
-            key = key(fallback.get(i), limit, rateLimited, context, beanClass);
-        }
-        return key;
-    }
-
-    private RawKey key(RateLimitedMethod.KeySource source, RateLimitedMethodCache.BoundLimit limit,
-                       RateLimitedMethod rateLimited, InvocationContext context, Class<?> beanClass) {
-        return switch (source) {
-            case PARAMETER -> new RawKey(
-                    (CharSequence) context.getParameters()[rateLimited.keyParameter()], rateLimited.normalization(),
-                    KeyNamespace.APPLICATION);
-            case IDENTITY -> {
-                requireRequest(beanClass, context.getMethod());
-                RawKey principal = plain(identity.principalName(), KeyNamespace.PRINCIPAL);
-                yield principal != null ? principal : plain(identity.clientAddress(), KeyNamespace.CLIENT_ADDRESS);
-            }
-            case PRINCIPAL -> {
-                requireRequest(beanClass, context.getMethod());
-                yield plain(identity.principalName(), KeyNamespace.PRINCIPAL);
-            }
-            case CLIENT_ADDRESS -> {
-                requireRequest(beanClass, context.getMethod());
-                yield plain(identity.clientAddress(), KeyNamespace.CLIENT_ADDRESS);
-            }
-            case RESOLVER -> resolvers.resolve(limit.resolver(), callContext(limit, context)).orElse(null);
-        };
-    }
-
-    /** A key the library derives from the request, in its source's namespace; {@code null} for none. */
-    private static RawKey plain(Optional<String> key, KeyNamespace namespace) {
-        return key.map(value -> new RawKey(value, KeyNormalization.NONE, namespace)).orElse(null);
-    }
-
-    /**
-     * Fails unless the call runs in an HTTP request the global filter saw (it records the client address of every
-     * request): otherwise there is no principal or client address to key by.
-     */
-    private void requireRequest(Class<?> beanClass, Method method) {
-        boolean seen;
-        try {
-            seen = identity.clientAddress().isPresent();
-        } catch (ContextNotActiveException e) {
-            throw noKey(beanClass, method);
-        }
-        if (!seen) {
-            unfiltered.report(beanClass, method);
-            throw new IllegalStateException(UnfilteredRequestWarner.message(beanClass, method));
-        }
-    }
-
-    /** What a resolver reads; outside a request, only the bucket, the method and its arguments. */
-    private CallContext callContext(RateLimitedMethodCache.BoundLimit limit, InvocationContext context) {
-        Optional<String> principal = Optional.empty();
-        Optional<String> address = Optional.empty();
-        RequestAttributes attributes = RequestAttributes.NONE;
-        try {
-            principal = identity.principalName();
-            address = identity.clientAddress();
-            attributes = identity.attributes();
-        } catch (ContextNotActiveException e) {
-            // a call outside HTTP: the resolver may still key by the arguments
-        }
-        return new CallContext(limit.bucket().name(), Optional.of(context.getMethod()),
-                Collections.unmodifiableList(Arrays.asList(context.getParameters())), principal, address, attributes);
-    }
-
-    /**
      * This request's limits if the global filter saw the request, so that its response filters run and a settled
      * cost may wait for the response header; else {@code null} (a request context of a job or a listener).
      */
@@ -423,12 +329,5 @@ public class RateLimitedInterceptor {
         } catch (ContextNotActiveException e) {
             return null;
         }
-    }
-
-    private static IllegalStateException noKey(Class<?> beanClass, Method method) {
-        return new IllegalStateException(RateLimitedMethod.describe(beanClass, method) + " is @RateLimited "
-                + "with a key from the request (no @RateLimitKey parameter, or key = PRINCIPAL or CLIENT_ADDRESS) and "
-                + "was called outside an HTTP request handled by the rate limiter's filter, so there is no principal "
-                + "or client address to key it by");
     }
 }

@@ -5,6 +5,8 @@ import dev.ratelimiter.RateLimitExceededException;
 import dev.ratelimiter.RateLimitException;
 import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.cdi.config.LimiterConfiguration;
+import dev.ratelimiter.internal.core.decision.RateLimitDecider;
+import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics.WaitOutcome;
 import dev.ratelimiter.internal.core.settings.PropertyTable;
 import dev.ratelimiter.internal.core.verdict.Reservations;
 import jakarta.annotation.PreDestroy;
@@ -56,6 +58,9 @@ public class WaitingCalls {
     @Inject
     InstantSource clock;
 
+    @Inject
+    RateLimitDecider decider;
+
     private final Map<String, AtomicInteger> waiting = new ConcurrentHashMap<>();
     private volatile ScheduledExecutorService scheduler;
 
@@ -86,11 +91,34 @@ public class WaitingCalls {
     }
 
     /**
+     * Waits out, on this thread, what the first decision asks of a call holding a turn: a reservation's wait, or a
+     * refusal within the bound, decided again after each wait (docs/guide.md#waiting-instead-of-refusing).
+     *
+     * @return the last refusal, or {@code null} once the call may run; an interrupted wait refuses the call, the
+     *         thread's interrupt kept
+     */
+    RateLimitException onThisThread(Turn turn, RateLimitException decided,
+                                                Supplier<RateLimitException> decideAgain) {
+        RateLimitException refusal = decided;
+        for (long pause = turn.pauseMillis(refusal); pause >= 0; pause = turn.pauseMillis(refusal)) {
+            if (!pause(turn, pause)) {
+                return refusal != null ? refusal : turn.interrupted();
+            }
+            if (refusal == null) {
+                return null; // the reservation's tokens are there
+            }
+            refusal = decideAgain.get();
+        }
+        return refusal;
+    }
+
+    /**
      * Parks the thread until the library's clock reads {@code millis} from now, in slices of at most
      * {@link #SLICE_NANOS}; false if it was interrupted (the flag kept). Parking, not a sleep that throws: a
      * spurious wake-up parks again.
      */
-    boolean pause(long millis) {
+    boolean pause(Turn turn, long millis) {
+        turn.waitedMillis += millis;
         long until = clock.millis() + millis;
         for (long left = millis; left > 0; left = until - clock.millis()) {
             LockSupport.parkNanos(Math.min(TimeUnit.MILLISECONDS.toNanos(left), SLICE_NANOS));
@@ -153,10 +181,11 @@ public class WaitingCalls {
                       Callable<CompletionStage<?>> proceed, CompletableFuture<Object> result, ClassLoader loader) {
         long pause = turn.pauseMillis(refusal);
         if (pause < 0 && refusal != null) {
-            turn.release();
+            turn.finish(refusal);
             result.completeExceptionally(refusal);
             return;
         }
+        turn.waitedMillis += Math.max(pause, 0);
         Runnable next = () -> {
             Thread thread = Thread.currentThread();
             ClassLoader own = thread.getContextClassLoader();
@@ -165,7 +194,7 @@ public class WaitingCalls {
                 if (refusal != null) {
                     step(turn, decideAgain.get(), decideAgain, proceed, result, loader);
                 } else {
-                    turn.release();
+                    turn.finish(null);
                     proceed.call().whenComplete((value, failure) -> {
                         if (failure != null) {
                             result.completeExceptionally(failure);
@@ -175,7 +204,7 @@ public class WaitingCalls {
                     });
                 }
             } catch (Throwable e) {
-                turn.release();
+                turn.finish(null);
                 result.completeExceptionally(e);
             } finally {
                 thread.setContextClassLoader(own);
@@ -232,6 +261,8 @@ public class WaitingCalls {
         private AtomicInteger place; // null once released, or when there was none
         private Bucket decided; // the first bucket as decided (under the call's plan), and its last verdict
         private Verdict verdict;
+        private long waitedMillis;
+        private boolean interrupted;
 
         private Turn(Bucket bucket, AtomicInteger place, long deadline) {
             this.bucket = bucket;
@@ -254,6 +285,7 @@ public class WaitingCalls {
 
         /** The refusal of a call whose wait was interrupted: the bucket's limit, and its max-wait to wait. */
         RateLimitExceededException interrupted() {
+            interrupted = true;
             return refusal();
         }
 
@@ -285,6 +317,25 @@ public class WaitingCalls {
             }
             long wait = refusal.verdict().resetAfter().toMillis();
             return clock.millis() + wait <= deadline ? Math.max(wait, 1) : -1;
+        }
+
+        /**
+         * Gives the call's place back and counts how its wait ended, if it waited or was refused with a turn: a call
+         * admitted without a wait counts nothing. Idempotent.
+         *
+         * @param refusal the call's last refusal, or {@code null} if it runs
+         */
+        void finish(RateLimitException refusal) {
+            boolean held = place != null;
+            release();
+            WaitOutcome outcome = full() ? WaitOutcome.FULL
+                    : interrupted ? WaitOutcome.INTERRUPTED
+                    : refusal == null ? (waitedMillis > 0 ? WaitOutcome.ADMITTED : null)
+                    : refusal instanceof RateLimitExceededException && refusal.bucket().name().equals(bucket.name())
+                            && !refusal.verdict().isDenyListed() ? WaitOutcome.TIMED_OUT : null;
+            if (outcome != null && (held || outcome == WaitOutcome.FULL)) {
+                decider.waited(bucket, outcome, waitedMillis);
+            }
         }
 
         /** Gives the call's place back; idempotent. */

@@ -68,6 +68,9 @@ public class MetricsConnection {
         adapter.register(settings.buckets().values(), plans, settings.backend(), degraded);
         adapter.registerQuotaLeases(settings.quotaLeases().keySet().stream().map(settings.buckets()::get)
                 .filter(Objects::nonNull).toList());
+        adapter.registerWaits(settings.buckets().values().stream().filter(bucket -> !bucket.maxWait().isZero()
+                || settings.blocks().containsKey(bucket.name())
+                && settings.blocks().get(bucket.name()).holdsForUpstream()).toList());
         adapter.rejectedSettings(() -> reloader.rejected().size());
         port.connect(adapter);
     }

@@ -117,7 +117,7 @@ public final class BlockLimiter implements BatchingLimiter, PermitsPassThrough {
             StoreItem item = items.get(i);
             settings[i] = current.get(item.bucket().name());
             if (settings[i] != null) {
-                asked.add(new StoreItem(bucket(item.bucket(), Kind.BLOCK, settings[i].max()),
+                asked.add(new StoreItem(bucket(item.bucket(), Kind.BLOCK, settings[i].longest()),
                         item.key() + BLOCK, 0));
             }
             asked.add(item);
@@ -136,7 +136,8 @@ public final class BlockLimiter implements BatchingLimiter, PermitsPassThrough {
                 }
             }
             Verdict verdict = decided[at++];
-            answers[i] = settings[i] != null && verdict.outcome() == Verdict.Outcome.DENIED && item.cost() > 0
+            answers[i] = settings[i] != null && settings[i].blocksAfterRefusal()
+                    && verdict.outcome() == Verdict.Outcome.DENIED && item.cost() > 0
                     ? block(item, settings[i], verdict) : verdict;
             if (answers[i].outcome() != Verdict.Outcome.ALLOWED) {
                 return Arrays.copyOf(answers, i + 1);
@@ -171,7 +172,7 @@ public final class BlockLimiter implements BatchingLimiter, PermitsPassThrough {
         Duration length = settings.length(earlier);
         // Opened for the longest block, so that a call that lost the race to set it (refused here) cannot shorten
         // the block the winner set, whatever length it reckoned.
-        Bucket longest = bucket(bucket, Kind.BLOCK, settings.max());
+        Bucket longest = bucket(bucket, Kind.BLOCK, settings.longest());
         Verdict set = chain.consume(longest, key, 1);
         if (set.outcome() == Verdict.Outcome.DENIED) {
             return blocked(bucket, set.resetAfter()); // another call set it first
@@ -179,7 +180,7 @@ public final class BlockLimiter implements BatchingLimiter, PermitsPassThrough {
         if (!counted(longest, set)) {
             return refusal; // the store failed and nothing set it (fail open, or fail closed)
         }
-        if (length.compareTo(settings.max()) < 0) {
+        if (length.compareTo(settings.longest()) < 0) {
             // Only the call that set it brings it to its length: a call that reads the window under a shorter one
             // ends it within that from now (docs/stores.md#counters-across-a-change-of-settings), refused at its 1.
             chain.consume(bucket(bucket, Kind.BLOCK, length), key, 1);
@@ -191,6 +192,44 @@ public final class BlockLimiter implements BatchingLimiter, PermitsPassThrough {
             chain.consume(count, item.key() + BLOCKS, earlier + 1);
         }
         return blocked(bucket, length);
+    }
+
+    /**
+     * Holds the key for its upstream (docs/guide.md#holds-from-the-upstream): its block, set for the upstream's
+     * {@code Retry-After} rounded up to whole seconds, at most the bucket's {@code upstream-hold-max}, so every
+     * replica refuses (or makes wait) the key's calls until then. A block or hold already in force that ends sooner
+     * is replaced; one that ends later stays.
+     *
+     * @param bucket     the call's bucket
+     * @param key        the call's hashed key
+     * @param retryAfter the upstream's {@code Retry-After}, from now
+     * @return whether the key is held: false for a bucket without upstream holds, or when the store could not be
+     *         reached (the outage policy did not count it)
+     */
+    public boolean hold(Bucket bucket, String key, Duration retryAfter) {
+        BlockSettings settings = blocks.get(bucket.name());
+        if (settings == null || !settings.holdsForUpstream()) {
+            return false;
+        }
+        long seconds = Math.max(1, retryAfter.getSeconds() + (retryAfter.getNano() > 0 ? 1 : 0));
+        Duration length = Duration.ofSeconds(Math.min(seconds, settings.upstreamHoldMax().getSeconds()));
+        Bucket longest = bucket(bucket, Kind.BLOCK, settings.longest());
+        String blockKey = key + BLOCK;
+        Verdict set = chain.consume(longest, blockKey, 1);
+        if (set.outcome() == Verdict.Outcome.DENIED) {
+            if (set.resetAfter().compareTo(length) >= 0) {
+                return true; // held already, as long or longer
+            }
+            chain.reset(longest, blockKey);
+            set = chain.consume(longest, blockKey, 1);
+        }
+        if (!counted(longest, set)) {
+            return false;
+        }
+        if (length.compareTo(settings.longest()) < 0) {
+            chain.consume(bucket(bucket, Kind.BLOCK, length), blockKey, 1); // brought to its length, as a block
+        }
+        return true;
     }
 
     /**
@@ -228,7 +267,7 @@ public final class BlockLimiter implements BatchingLimiter, PermitsPassThrough {
         chain.reset(bucket, key);
         BlockSettings settings = blocks.get(bucket.name());
         if (settings != null) {
-            chain.reset(bucket(bucket, Kind.BLOCK, settings.max()), key + BLOCK);
+            chain.reset(bucket(bucket, Kind.BLOCK, settings.longest()), key + BLOCK);
             if (settings.escalates()) {
                 chain.reset(bucket(bucket, Kind.COUNT, settings.max().plus(settings.forgetAfter())),
                         key + BLOCKS);

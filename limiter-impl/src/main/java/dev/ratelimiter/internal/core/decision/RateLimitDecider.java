@@ -389,6 +389,42 @@ public class RateLimitDecider {
     }
 
     /**
+     * Counts how a call's wait for its bucket ended (docs/guide.md#waiting-instead-of-refusing).
+     *
+     * @param bucket  the bucket the call waited for
+     * @param outcome how its wait ended
+     * @param millis  how long it waited, milliseconds
+     */
+    public void waited(Bucket bucket, dev.ratelimiter.internal.core.monitor.RateLimiterMetrics.WaitOutcome outcome,
+                       long millis) {
+        source.path().metrics().waited(bucket, outcome, millis);
+    }
+
+    /**
+     * Holds a key of a bucket with {@code upstream-hold-max} for its upstream (docs/guide.md#holds-from-the-upstream):
+     * every replica refuses, or makes wait, the key's calls until the upstream's {@code Retry-After}; counted in the
+     * metrics when set. Never throws for a store failure.
+     *
+     * @param bucket     the bucket whose call the upstream answered 429 or 503
+     * @param key        the call's raw key, as it was decided
+     * @param retryAfter the upstream's {@code Retry-After}, from now
+     * @return whether the key is held
+     */
+    public boolean hold(Bucket bucket, RawKey key, java.time.Duration retryAfter) {
+        DecisionPath path = source.path();
+        if (!(path.assembly().limiter() instanceof BlockLimiter blocks)) {
+            return false;
+        }
+        String counterKey = path.assembly().keys().counterKey(key.namespace(),
+                KeyNormalizer.normalize(key.raw(), key.normalization()));
+        boolean held = blocks.hold(bucket, counterKey, retryAfter);
+        if (held) {
+            path.metrics().upstreamHold(bucket);
+        }
+        return held;
+    }
+
+    /**
      * Whether a decision may wait on the network or a lock (the store says so: {@code RateLimitStore.blocking()}),
      * so must not run on a thread that may not block, such as a Vert.x event loop. In-memory decisions never block.
      */

@@ -37,6 +37,21 @@ public final class MetricsSwitch implements RateLimiterMetrics {
     }
 
     @Override
+    public void registerWaits(Collection<Bucket> buckets) {
+        target.registerWaits(buckets);
+    }
+
+    @Override
+    public void waited(Bucket bucket, WaitOutcome outcome, long millis) {
+        target.waited(bucket, outcome, millis);
+    }
+
+    @Override
+    public void upstreamHold(Bucket bucket) {
+        target.upstreamHold(bucket);
+    }
+
+    @Override
     public void quotaLeaseTaken(Bucket bucket, long quota) {
         target.quotaLeaseTaken(bucket, quota);
     }

@@ -131,6 +131,53 @@ public interface RateLimiterMetrics extends OutageListener {
     }
 
     /**
+     * Registers the series of waiting calls and upstream holds (docs/guide.md#waiting-instead-of-refusing), after
+     * {@link #register}, for the buckets whose calls wait or whose upstream holds them.
+     *
+     * @param buckets the buckets with {@code max-wait} or {@code upstream-hold-max}, each registered by
+     *                {@link #register}
+     */
+    default void registerWaits(Collection<Bucket> buckets) {
+    }
+
+    /**
+     * A call that held a turn to wait for its bucket ended its wait, or never started it.
+     *
+     * @param bucket  the bucket
+     * @param outcome how the wait ended
+     * @param millis  how long the call waited, milliseconds, 0 or more
+     */
+    default void waited(Bucket bucket, WaitOutcome outcome, long millis) {
+    }
+
+    /** An upstream's 429 or 503 with {@code Retry-After} held the bucket's key on every replica. */
+    default void upstreamHold(Bucket bucket) {
+    }
+
+    /** How a call's wait for its bucket ended (docs/guide.md#waiting-instead-of-refusing). */
+    enum WaitOutcome {
+        /** It waited, and ran. */
+        ADMITTED("admitted"),
+        /** Refused: what it would have had to wait was beyond the bucket's max-wait (at once, or after waiting). */
+        TIMED_OUT("timed_out"),
+        /** Refused at once: max-waiting calls of the bucket were waiting in this process. */
+        FULL("full"),
+        /** Refused: its thread was interrupted while it waited. */
+        INTERRUPTED("interrupted");
+
+        private final String label;
+
+        WaitOutcome(String label) {
+            this.label = label;
+        }
+
+        /** {@return the metrics' {@code outcome} label} */
+        public String label() {
+            return label;
+        }
+    }
+
+    /**
      * Registers the quota lease series of the buckets that lease quota (docs/guide.md#quota-leases-for-hot-keys), after
      * {@link #register}: leases taken and given back, quota given back unused, decisions made from a lease.
      *

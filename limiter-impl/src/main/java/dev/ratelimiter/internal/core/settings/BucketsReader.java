@@ -44,6 +44,7 @@ final class BucketsReader {
     private final ConcurrencyReader concurrency;
     final QuotaLeaseReader quotaLeases; // each bucket's quota leases once buckets() ran: quotaLeases.found()
     final WaitReader waits; // each bucket's wait once buckets() ran: waits.found()
+    private final BlockReader blockReader;
     private final Set<String> shadowBuckets = new TreeSet<>();
     private final Map<String, FailureCounting> counting = new TreeMap<>();
     private final Map<String, KeyLists> lists = new TreeMap<>();
@@ -61,6 +62,7 @@ final class BucketsReader {
         this.concurrency = new ConcurrencyReader(values, problems);
         this.quotaLeases = new QuotaLeaseReader(values, problems);
         this.waits = new WaitReader(values, problems);
+        this.blockReader = new BlockReader(values, problems);
         this.problems = problems;
     }
 
@@ -147,7 +149,7 @@ final class BucketsReader {
             if (limits != null && algorithm != null && zone != null) {
                 try {
                     Bucket bucket = new Bucket(name, limits, onOutage, algorithm, burst, Bucket.NO_PLAN, zone);
-                    Optional<BlockSettings> block = block(base);
+                    Optional<BlockSettings> block = blockReader.read(base);
                     FailureCounting failures = counting(base);
                     if (bucket.isConcurrency() && !concurrency.fits(base, name, block, failures)) {
                         continue;
@@ -244,51 +246,6 @@ final class BucketsReader {
             problems.add(e.getMessage());
             return KeyLists.NONE;
         }
-    }
-
-    /**
-     * A bucket's {@code block}, {@code block-max} and {@code block-forget-after}; none, with a problem naming the
-     * property, when a value is out of range or a longer block is set without a first one.
-     */
-    private Optional<BlockSettings> block(String base) {
-        Duration first = values.duration(base + "block", null, PropertyTable.BUCKET_BLOCK.durations());
-        Optional<String> maxText = values.text(base + "block-max");
-        Optional<String> forgetText = values.text(base + "block-forget-after");
-        if (first == null) {
-            if (values.text(base + "block").isEmpty() && (maxText.isPresent() || forgetText.isPresent())) {
-                problems.add(base + (maxText.isPresent() ? "block-max" : "block-forget-after") + ": set "
-                        + base + "block too, the first block's length, such as PT1H");
-            }
-            return Optional.empty();
-        }
-        Duration max = values.duration(base + "block-max", first, PropertyTable.BUCKET_BLOCK_MAX.durations());
-        Duration forgetAfter = values.duration(base + "block-forget-after", Duration.ofDays(1),
-                PropertyTable.BUCKET_BLOCK_FORGET_AFTER.durations());
-        if (!wholeSeconds(base + "block", first) | !wholeSeconds(base + "block-max", max)
-                | !wholeSeconds(base + "block-forget-after", forgetAfter)) {
-            return Optional.empty();
-        }
-        if (max.compareTo(first) < 0) {
-            problems.add(base + "block-max: " + max + " is shorter than " + base + "block (" + first
-                    + "); the longest block is at least the first");
-            return Optional.empty();
-        }
-        if (max.compareTo(first) > 0 && max.plus(forgetAfter).compareTo(Bucket.MAX_WINDOW) > 0) {
-            problems.add(base + "block-forget-after: " + forgetAfter + " after a block of up to " + max
-                    + " is beyond " + Bucket.MAX_WINDOW + "; shorten " + base + "block-forget-after or " + base
-                    + "block-max");
-            return Optional.empty();
-        }
-        return Optional.of(new BlockSettings(first, max, forgetAfter));
-    }
-
-    /** Whether a block's duration is whole seconds, as a window's; else a problem naming the property. */
-    private boolean wholeSeconds(String property, Duration duration) {
-        if (duration.getNano() == 0) {
-            return true;
-        }
-        problems.add(property + ": '" + duration + "' must be a whole number of seconds, such as PT1H");
-        return false;
     }
 
     /** A list property's items, each stripped, empty ones dropped. */

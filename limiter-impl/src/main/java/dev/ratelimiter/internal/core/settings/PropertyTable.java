@@ -237,6 +237,14 @@ public final class PropertyTable {
     /** How long a key must stay unblocked for its blocks to be forgotten, so the next is the first's length again. */
     public static final Property BUCKET_BLOCK_FORGET_AFTER = duration(BUCKET + "block-forget-after", Duration.ofDays(1),
             Duration.ZERO, Bucket.MAX_WINDOW);
+    /**
+     * The longest an upstream's {@code Retry-After} holds the bucket's key (docs/guide.md#holds-from-the-upstream): a
+     * call of the bucket's method that the upstream answers 429 or 503 with {@code Retry-After} holds every caller
+     * of its key, on every replica, until then, at most this long; whole seconds, 1 second to 1 day. Unset: the
+     * upstream's answers hold nothing.
+     */
+    public static final Property BUCKET_UPSTREAM_HOLD_MAX = duration(BUCKET + "upstream-hold-max", null,
+            Duration.ofSeconds(1), Duration.ofDays(1));
     /** Exception types, by class name, that make a method's call a failure; unset: every exception. */
     public static final Property BUCKET_FAILURE_EXCEPTIONS = list(BUCKET + "failure-exceptions", null);
     /** HTTP statuses ({@code 401}, {@code 400-499}) that make a request of the global filter a failure. */
@@ -266,7 +274,7 @@ public final class PropertyTable {
     public static final List<Property> ALL = List.of(ENABLED, BACKEND, BUCKET_LIMIT, BUCKET_WINDOW, BUCKET_LIMITS,
             BUCKET_ON_OUTAGE, BUCKET_MODE, BUCKET_ALGORITHM, BUCKET_BURST, BUCKET_CONCURRENCY, BUCKET_LEASE,
             BUCKET_QUOTA_LEASE_PERCENT, BUCKET_QUOTA_LEASE_IDLE, BUCKET_MAX_WAIT, BUCKET_MAX_WAITING, BUCKET_ZONE,
-            BUCKET_ALLOW, BUCKET_DENY, BUCKET_BLOCK, BUCKET_BLOCK_MAX, BUCKET_BLOCK_FORGET_AFTER, BUCKET_COUNT,
+            BUCKET_ALLOW, BUCKET_DENY, BUCKET_BLOCK, BUCKET_BLOCK_MAX, BUCKET_BLOCK_FORGET_AFTER, BUCKET_UPSTREAM_HOLD_MAX, BUCKET_COUNT,
             BUCKET_FAILURE_EXCEPTIONS, BUCKET_FAILURE_STATUSES, BUCKET_PLANS, PLAN_LIMIT, PLAN_LIMITS, PLAN_BURST, BUCKET_PLAN_RESOLVER,
             API_ENABLED, API_PATH_PREFIXES, API_KEY_RESOLVER, TRUSTED_PROXIES,
             IPV6_PREFIX_LENGTH, KEY_SECRET, HEADERS_ON_SUCCESS, HEADERS_FIELDS, MEMORY_MAX_KEYS, MEMORY_SWEEP_INTERVAL,

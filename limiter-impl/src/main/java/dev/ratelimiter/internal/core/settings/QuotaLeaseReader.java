@@ -69,8 +69,10 @@ final class QuotaLeaseReader {
             return Optional.empty();
         }
         if (block.isPresent()) {
-            problems.add(percentProperty + ": bucket '" + name + "' blocks after a refusal, and a block is checked in "
-                    + "the store at every call, which a quota lease exists to spare; remove " + base + "block or "
+            boolean blocks = block.get().blocksAfterRefusal();
+            problems.add(percentProperty + ": bucket '" + name + "' " + (blocks ? "blocks after a refusal"
+                    : "holds for its upstream") + ", and a block is checked in the store at every call, which a quota "
+                    + "lease exists to spare; remove " + base + (blocks ? "block" : "upstream-hold-max") + " or "
                     + percentProperty);
             return Optional.empty();
         }

@@ -83,6 +83,8 @@ class MetricsSwitchTest {
             return -1;
         } else if (type == Verdict.Outcome.class) {
             return Verdict.Outcome.DENIED;
+        } else if (type == RateLimiterMetrics.WaitOutcome.class) {
+            return RateLimiterMetrics.WaitOutcome.TIMED_OUT;
         } else if (type == RateLimiterMetrics.PlanMiss.class) {
             return RateLimiterMetrics.PlanMiss.UNDECLARED;
         } else if (type == Collection.class) {

@@ -85,7 +85,7 @@ class PropertyTableTest {
                 "mode", "algorithm", "burst", "concurrency", "lease", "quota-lease-percent", "quota-lease-idle", "max-wait",
                 "max-waiting", "zone",
                 "allow", "deny", "block", "block-max",
-                "block-forget-after", "count", "failure-exceptions", "failure-statuses", "plans",
+                "block-forget-after", "upstream-hold-max", "count", "failure-exceptions", "failure-statuses", "plans",
                 "plan-resolver");
         assertThat(PropertyTable.PLAN_PROPERTIES).containsExactly("limit", "limits", "burst");
     }

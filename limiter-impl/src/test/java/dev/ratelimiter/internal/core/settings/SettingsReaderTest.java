@@ -514,6 +514,38 @@ class SettingsReaderTest {
     }
 
     @Test
+    @DisplayName("upstream holds: upstream-hold-max alone holds without blocking after a refusal; beside a block, the "
+            + "key's block window is the longer of the two; bad values fail the start naming the property")
+    void upstreamHolds() {
+        properties.put("ratelimiter.buckets.partner.limit", "20");
+        properties.put("ratelimiter.buckets.partner.window", "PT1S");
+        properties.put("ratelimiter.buckets.partner.upstream-hold-max", "PT1M");
+        properties.put("ratelimiter.buckets.login.limit", "5");
+        properties.put("ratelimiter.buckets.login.window", "PT15M");
+        properties.put("ratelimiter.buckets.login.block", "PT30S");
+        properties.put("ratelimiter.buckets.login.upstream-hold-max", "PT2M");
+
+        LimiterSettings settings = read();
+
+        BlockSettings partner = settings.blocks().get("partner");
+        assertThat(partner.holdsForUpstream()).isTrue();
+        assertThat(partner.blocksAfterRefusal()).isFalse();
+        assertThat(partner.longest()).isEqualTo(Duration.ofMinutes(1));
+        BlockSettings login = settings.blocks().get("login");
+        assertThat(login.blocksAfterRefusal()).isTrue();
+        assertThat(login.longest()).isEqualTo(Duration.ofMinutes(2));
+
+        properties.put("ratelimiter.buckets.partner.upstream-hold-max", "PT0.5S");
+        assertProblem("ratelimiter.buckets.partner.upstream-hold-max: 'PT0.5S' is out of range");
+        properties.put("ratelimiter.buckets.partner.upstream-hold-max", "PT1.5S");
+        assertProblem("ratelimiter.buckets.partner.upstream-hold-max: 'PT1.5S' must be a whole number of seconds");
+        properties.put("ratelimiter.buckets.partner.upstream-hold-max", "PT1M");
+        properties.put("ratelimiter.buckets.partner.quota-lease-percent", "5");
+        assertProblem("ratelimiter.buckets.partner.quota-lease-percent: bucket 'partner' holds for its upstream",
+                "remove ratelimiter.buckets.partner.upstream-hold-max or ratelimiter.buckets.partner.quota-lease-percent");
+    }
+
+    @Test
     @DisplayName("bounded waits' bad values and buckets that cannot wait fail the start, each naming its property")
     void badWaits() {
         properties.put("ratelimiter.buckets.partner.limit", "20");
