@@ -34,7 +34,7 @@ public final class BenchmarkRun {
     static final String COMMAND = "./mvnw -Pbench -pl limiter-bench -am verify";
     /** The sections, by the names {@code -Dbench.only=a,b} (a subset, while developing) takes. */
     static final List<String> SECTIONS = List.of("memory", "jmh", "valkey", "postgres", "boundary", "burst",
-            "hotkey", "outage", "http");
+            "hotkey", "waits", "outage", "http");
 
     private BenchmarkRun() {
     }
@@ -53,12 +53,14 @@ public final class BenchmarkRun {
         // loads'.
         boolean boundaries = only.contains("boundary");
         try (StartingCluster smokeCluster = new StartingCluster(mode.smoke() && (only.contains("postgres")
-                || boundaries || only.contains("burst") || only.contains("hotkey") || only.contains("outage")))) {
+                || boundaries || only.contains("burst") || only.contains("hotkey") || only.contains("waits")
+                || only.contains("outage")))) {
             BoundarySection boundary = new BoundarySection(mode);
             ExactnessSection burst = new ExactnessSection(mode);
             HotKeySection hotKey = new HotKeySection(mode);
-            runFirst(mode, only, rows, sections, servers, boundary, burst, hotKey);
-            run(mode, only, rows, sections, servers, boundary, burst, hotKey, smokeCluster.get(), http);
+            WaitsSection waits = new WaitsSection(mode);
+            runFirst(mode, only, rows, sections, servers, boundary, burst, hotKey, waits);
+            run(mode, only, rows, sections, servers, boundary, burst, hotKey, waits, smokeCluster.get(), http);
         }
         Duration took = Duration.between(began, Instant.now()).truncatedTo(ChronoUnit.SECONDS);
         Map<String, String> environment = Environment.describe(mode, took, servers);
@@ -71,17 +73,21 @@ public final class BenchmarkRun {
     }
 
     /**
-     * The sections before PostgreSQL's (memory, JMH, Valkey) and the memory and Valkey rows of the boundary, burst and
-     * hot-key sections.
+     * The sections before PostgreSQL's (memory, JMH, Valkey) and the memory and Valkey rows of the boundary, burst,
+     * hot-key and waits sections.
      */
     private static void runFirst(Mode mode, Set<String> only, String rows, List<Section> sections,
                                  Map<String, String> servers, BoundarySection boundary, ExactnessSection burst,
-                                 HotKeySection hotKey) throws Exception {
+                                 HotKeySection hotKey, WaitsSection waits) throws Exception {
         boolean boundaries = only.contains("boundary");
         boolean bursts = only.contains("burst");
         boolean hotKeys = only.contains("hotkey");
+        boolean waiting = only.contains("waits");
         if (bursts) {
             burst.measure("Memory", 1, () -> LibraryPaths.Decision.memory(ExactnessSection.buckets(), 1_000));
+        }
+        if (waiting) {
+            waits.measure("Memory", LibraryPaths.Decision.memory(waits.buckets(), 1_000));
         }
         if (only.contains("memory")) {
             sections.add(step("memory", () -> MemorySection.run(mode)));
@@ -93,7 +99,7 @@ public final class BenchmarkRun {
         if (boundaries && !mode.smoke()) {
             boundary.measure("Memory", memory);
         }
-        if (only.contains("valkey") || boundaries || bursts || hotKeys) {
+        if (only.contains("valkey") || boundaries || bursts || hotKeys || waiting) {
             try (RedisServer redis = RedisServer.start(); ValkeyRig valkey = new ValkeyRig(redis)) {
                 servers.put("Valkey", valkey.server());
                 if (only.contains("valkey")) {
@@ -125,6 +131,11 @@ public final class BenchmarkRun {
                                 LibraryPaths.TIMEOUT, metrics), metrics, leases);
                     });
                 }
+                if (waiting) {
+                    RateLimiterMetrics metrics = LibraryPaths.metrics();
+                    waits.measure("Valkey", LibraryPaths.Decision.shared(waits.buckets(), LibraryPaths.valkey(
+                            redis.url(), LibraryPaths.TIMEOUT, metrics), metrics));
+                }
             }
         }
     }
@@ -132,11 +143,13 @@ public final class BenchmarkRun {
     /** The sections after the valkey one, with the smoke's one PostgreSQL cluster if it has one. */
     private static void run(Mode mode, Set<String> only, String rows, List<Section> sections,
                             Map<String, String> servers, BoundarySection boundary, ExactnessSection burst,
-                            HotKeySection hotKey, Optional<PostgresCluster> smokeCluster, Path http) throws Exception {
+                            HotKeySection hotKey, WaitsSection waits, Optional<PostgresCluster> smokeCluster, Path http)
+            throws Exception {
         boolean boundaries = only.contains("boundary");
         boolean bursts = only.contains("burst");
         boolean hotKeys = only.contains("hotkey");
-        if (only.contains("postgres") || boundaries || bursts || hotKeys) {
+        boolean waiting = only.contains("waits");
+        if (only.contains("postgres") || boundaries || bursts || hotKeys || waiting) {
             try (PostgresCluster own = smokeCluster.isEmpty() ? PostgresCluster.start() : null;
                  PostgresRig postgres = new PostgresRig(smokeCluster.orElse(own))) {
                 PostgresCluster cluster = smokeCluster.orElse(own);
@@ -164,6 +177,11 @@ public final class BenchmarkRun {
                                 cluster.jdbcUrl(), LibraryPaths.TIMEOUT, metrics), metrics, leases);
                     });
                 }
+                if (waiting) {
+                    RateLimiterMetrics metrics = LibraryPaths.metrics();
+                    waits.measure("PostgreSQL", LibraryPaths.Decision.shared(waits.buckets(), LibraryPaths.postgres(
+                            cluster.jdbcUrl(), LibraryPaths.TIMEOUT, metrics), metrics));
+                }
             }
         }
         if (boundaries) {
@@ -174,6 +192,9 @@ public final class BenchmarkRun {
         }
         if (hotKeys) {
             sections.add(hotKey.section());
+        }
+        if (waiting) {
+            sections.add(waits.section());
         }
         if (only.contains("outage")) {
             sections.add(step("outage", () -> OutageSection.run(mode, smokeCluster)));
