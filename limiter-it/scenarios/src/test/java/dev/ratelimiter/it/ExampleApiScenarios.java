@@ -83,15 +83,15 @@ public abstract class ExampleApiScenarios {
     /**
      * What a deployment on a shared store (Valkey, PostgreSQL) runs beside its runtime's deployment that runs every
      * scenario: the scenarios whose store calls differ (a cost, a sliding window, a token bucket, a calendar quota,
-     * a refund, a settled cost, a reset, a block, a read without spending) and the store's readiness and metrics.
-     * The rest take the same path through the interceptor and the filter whatever the store, and each store's rules
-     * are its contract's ({@code RateLimitStoreContract}), so they run where they can fail: on the runtime's first
+     * a refund, a settled cost, a reset, a block, a read without spending, a reservation and a hold) and the store's
+     * readiness and metrics. The rest take the same path through the interceptor and the filter whatever the store,
+     * and each store's rules are its contract's ({@code RateLimiterContract}), so they run where they can fail: on the runtime's first
      * deployment (CONTRIBUTING.md#the-coverage-matrix).
      */
     protected static final Set<String> ON_A_SHARED_STORE = Set.of("loginLimitedPerAccount", "exportCost",
             "searchLimitedBySlidingWindow", "reportsLimitedPerTenant", "monthlyQuotaPerPlan",
             "modelTokensSettledAfterTheCall", "loginAddressCountsFailuresOnly", "successfulLoginResets",
-            "loginLockedAfterRefusal", "usageReadWithoutSpending", "readiness", "metrics");
+            "loginLockedAfterRefusal", "usageReadWithoutSpending", "partnerCallsWaitAndHold", "readiness", "metrics");
 
     /**
      * What an application that lists its classes ({@code ListedApplication}: RESTEasy's scanning off) runs beside its
@@ -353,6 +353,35 @@ public abstract class ExampleApiScenarios {
                 .until(() -> client.get("api/projects/jrl"), response -> response.statusCode() == 200);
         assertThat(afterBurst.headers().firstValue("RateLimit").orElseThrow())
                 .contains("\"projects-10s\";r=2;", "\"projects-1h\";r=6;");
+    }
+
+    @Test
+    @DisplayName("GET /api/quotes/jrl?account=A, 2 a second with max-wait 3 s, the partner 3 in 10 s: the 3rd call "
+            + "waits for its turn and passes; the 4th reaches the partner, whose 429 with Retry-After comes back and "
+            + "holds the account: its 5th is refused at once by bucket partner until then; another account passes")
+    void partnerCallsWaitAndHold() {
+        ExampleApi client = client();
+        String account = "acct-" + UUID.randomUUID();
+        for (int i = 1; i <= 3; i++) {
+            HttpResponse<String> response = client.get("api/quotes/jrl?account=" + account);
+            assertThat(response.statusCode()).as("call %d waited for its turn: %s", i, response.body())
+                    .isEqualTo(200);
+            assertThat(ExampleApi.json(response).getString("quote")).isEqualTo("JRL 101.25");
+        }
+        HttpResponse<String> partnerRefused = client.get("api/quotes/jrl?account=" + account);
+        assertThat(partnerRefused.statusCode()).as("the partner's own 429: %s", partnerRefused.body()).isEqualTo(429);
+        assertThat(Long.parseLong(partnerRefused.headers().firstValue("Retry-After").orElseThrow()))
+                .isBetween(1L, 10L);
+
+        HttpResponse<String> held = client.get("api/quotes/jrl?account=" + account);
+        assertThat(held.statusCode()).as(held.body()).isEqualTo(429);
+        assertThat(ExampleApi.json(held).getString("bucket")).as("held by the library, no partner call")
+                .isEqualTo("partner");
+        assertThat(Long.parseLong(held.headers().firstValue("Retry-After").orElseThrow()))
+                .as("the hold's end: beyond max-wait, so refused at once").isBetween(4L, 10L);
+
+        HttpResponse<String> other = client.get("api/quotes/jrl?account=acct-" + UUID.randomUUID());
+        assertThat(other.statusCode()).as(other.body()).isEqualTo(200);
     }
 
     @Test
