@@ -1,11 +1,13 @@
 package dev.ratelimiter.it.quarkus;
 
+import dev.ratelimiter.RateLimitKey;
 import dev.ratelimiter.RateLimited;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
 import java.time.Duration;
@@ -35,6 +37,19 @@ public class ReactiveResource {
     @RateLimited(bucket = "reactive")
     public Uni<String> quota() {
         return Uni.createFrom().item("counted");
+    }
+
+    /**
+     * {@code GET /api/reactive/partner?account=A}: a {@code @RateLimited} non-blocking method whose bucket
+     * ({@code reactive-partner}: a token bucket of 2 a second that reserves up to 3 s ahead) makes a call over its rate
+     * wait for its turn without a thread (docs/guide.md#waiting-instead-of-refusing); it answers the thread it ran on.
+     */
+    @GET
+    @Path("partner")
+    @Produces(MediaType.TEXT_PLAIN)
+    @RateLimited(bucket = "reactive-partner")
+    public Uni<String> partner(@QueryParam("account") @RateLimitKey String account) {
+        return Uni.createFrom().item(() -> "quoted for " + account + " on " + Thread.currentThread().getName());
     }
 
     /**
