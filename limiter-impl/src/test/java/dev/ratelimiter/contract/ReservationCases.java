@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 
+import static dev.ratelimiter.contract.Capability.DEBITS;
 import static dev.ratelimiter.contract.Capability.REFUNDS;
 import static dev.ratelimiter.contract.Capability.TOKEN_BUCKET;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -133,5 +134,20 @@ abstract class ReservationCases extends ContractCases {
         assertThat(limiter.refund(List.of(Refunds.refund(bucket, "k", 1, second, 0)))).isTrue();
         assertWait(bucket, limiter.consume(bucket, "k"), Duration.ofSeconds(2));
         assertWait(bucket, limiter.consume(bucket, "k"), Duration.ofSeconds(3));
+    }
+
+    @Test
+    @Requires(DEBITS)
+    @DisplayName("a debit (a cost settled above what was reserved) keeps the reservations queued: what is owed stays "
+            + "at most a full refill plus max-wait, so the next call is still refused")
+    void debitKeepsTheQueue() {
+        Bucket bucket = partner("reserve-debit");
+        Verdict first = limiter.consume(bucket, "k");
+        limiter.consume(bucket, "k");
+        for (int i = 0; i < 3; i++) {
+            limiter.consume(bucket, "k");
+        }
+        assertThat(limiter.refund(List.of(Refunds.refund(bucket, "k", -1, first, 0)))).isTrue();
+        assertThat(limiter.consume(bucket, "k").outcome()).as("behind the three reserved").isEqualTo(Outcome.DENIED);
     }
 }

@@ -234,4 +234,24 @@ class WaitingCallsCdiTest {
         assertThat(interruptKept.get(5, TimeUnit.SECONDS)).isTrue();
         assertThat(waits.waiting("partner")).isZero();
     }
+
+    @Test
+    @DisplayName("a key on the allow list and a bucket in shadow mode never wait: past the limit they run at once")
+    void allowListedAndShadowCallsRunAtOnce() throws Exception {
+        String listed = account();
+        PartnerClient client = start("PT2S", "PT5S", Map.of("ratelimiter.buckets.partner.algorithm", "token-bucket",
+                "ratelimiter.buckets.partner.allow", listed));
+        for (int i = 0; i < 10; i++) {
+            assertThat(calling(client, listed).get(5, TimeUnit.SECONDS)).as("call %d", i)
+                    .isEqualTo("quote for " + listed);
+        }
+        cdi.close();
+        PartnerClient shadow = start("PT2S", "PT5S", Map.of("ratelimiter.buckets.partner.algorithm", "token-bucket",
+                "ratelimiter.buckets.partner.mode", "shadow"));
+        String account = account();
+        for (int i = 0; i < 10; i++) {
+            assertThat(calling(shadow, account).get(5, TimeUnit.SECONDS)).as("call %d", i)
+                    .isEqualTo("quote for " + account);
+        }
+    }
 }

@@ -241,7 +241,7 @@ final class CounterParameters {
             List<Limit> limits = bucket.limits();
             buckets[i] = bucket.name();
             keys[i] = CounterStatements.rowKey(bucket, refund.key());
-            algorithms[i] = algorithmNumber(bucket);
+            algorithms[i] = algorithmNumber(bucket) + 4 * aheadMicros(bucket); // refund.sql: a debit up to max-wait beyond empty
             costs[i] = refund.cost();
             firsts[i] = window + 1;
             sizes[i] = limits.size();

@@ -1,6 +1,7 @@
 -- Refunds (docs/stores.md#refunds): one UPDATE for any number of them, a plain statement as the one-window upserts
 -- are, so no migration adds a function for it. Algorithms are numbered as the migration's function numbers them
--- (1 token bucket, 2 sliding window). Each step is a sub-select of its own:
+-- (1 token bucket, 2 sliding window; a reserving token bucket adds 4 times the microseconds it may owe beyond empty,
+-- its max-wait, up to which a debit may raise what is owed). Each step is a sub-select of its own:
 --   p         the instant and the windows' numbers;
 --   r         one row per refund, with its bucket's windows sliced out of them;
 --   locked    the rows refunded, locked in (bucket, key) order as every statement that locks several rows takes
@@ -23,7 +24,7 @@
 -- is never read.
 WITH p AS (SELECT ${now} AS now, :lengths::bigint[] AS lengths, :capacities::bigint[] AS capacities,
                   :ends::bigint[] AS ends),
-r AS (SELECT u.bucket, u.key, u.algorithm, u.cost, u.size, p.now,
+r AS (SELECT u.bucket, u.key, u.algorithm % 4 AS algorithm, u.algorithm / 4 AS ahead, u.cost, u.size, p.now,
              p.lengths[u.first : u.first + u.size - 1] AS lengths,
              p.capacities[u.first : u.first + u.size - 1] AS capacities,
              p.ends[u.first : u.first + u.size - 1] AS ends
@@ -33,7 +34,7 @@ locked AS MATERIALIZED (SELECT c.bucket, c.key, c.count, c.ends_at, c.window_sec
                                c.length_seconds, c.window_previous, c.token_intervals, c.token_capacities
                         FROM ${table} AS c WHERE (c.bucket, c.key) IN (SELECT bucket, key FROM r)
                         ORDER BY c.bucket, c.key FOR UPDATE),
-windows AS (SELECT l.bucket, l.key, g.w, r.cost, r.algorithm = 1 AS tokens, r.ends[g.w] AS ends_in,
+windows AS (SELECT l.bucket, l.key, g.w, r.cost, r.ahead, r.algorithm = 1 AS tokens, r.ends[g.w] AS ends_in,
                    r.lengths[g.w] AS length,
                    CASE WHEN r.algorithm = 2 THEN date_trunc('milliseconds', r.now) ELSE r.now END AS at,
                    CASE WHEN r.size > 1 THEN l.window_ends[g.w]
@@ -47,13 +48,14 @@ windows AS (SELECT l.bucket, l.key, g.w, r.cost, r.algorithm = 1 AS tokens, r.en
                                  ELSE l.window_seconds = r.lengths END, false) AS same
             FROM locked AS l JOIN r ON r.bucket = l.bucket AND r.key = l.key
                  CROSS JOIN LATERAL generate_series(1, r.size) AS g(w)),
-credits AS (SELECT bucket, key, w, bool_or(tokens) AS tokens,
+credits AS (SELECT bucket, key, w, bool_or(tokens) AS tokens, max(ahead) AS ahead,
                    sum(cost) FILTER (WHERE same AND (end_at > at OR tokens AND cost < 0)
                                      AND (tokens OR ends_in > 0
                                           AND end_at - at < (ends_in + length * 500) * interval '1 millisecond'))
                        AS credit
             FROM windows GROUP BY bucket, key, w),
-refunded AS (SELECT bucket, key, bool_or(tokens) AS tokens, array_agg(credit ORDER BY w) AS credits
+refunded AS (SELECT bucket, key, bool_or(tokens) AS tokens, max(ahead) AS ahead,
+                    array_agg(credit ORDER BY w) AS credits
              FROM credits GROUP BY bucket, key HAVING count(credit) > 0),
 changed AS (SELECT l.bucket, l.key,
                    CASE WHEN k.tokens THEN 0 ELSE n.counts[1] END AS count,
@@ -73,8 +75,8 @@ changed AS (SELECT l.bucket, l.key,
                                                                             -l.token_capacities[s.w] - 1)::bigint
                                                                    * l.token_intervals[s.w]
                                                                    * interval '1 microsecond',
-                                                             p.now + l.token_capacities[s.w]
-                                                                     * l.token_intervals[s.w]
+                                                             p.now + (l.token_capacities[s.w]
+                                                                      * l.token_intervals[s.w] + k.ahead)
                                                                      * interval '1 microsecond')
                                               ELSE GREATEST(s.e - LEAST(k.credits[s.w],
                                                                         l.token_capacities[s.w] + 1)::bigint

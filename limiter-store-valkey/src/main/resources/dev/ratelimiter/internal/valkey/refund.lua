@@ -58,7 +58,7 @@ local function tokenBuckets(k, a, n, cost, ahead)
       if ttl > 0 then
         owed = math.max(ttl * 1000 - (tonumber(redis.call('GET', key)) or 0), 0)
       end
-      owed = math.min(owed + math.min(-cost, capacity + 1) * interval, capacity * interval)
+      owed = math.min(owed + math.min(-cost, capacity + 1) * interval, capacity * interval + ahead)
       local ms = math.floor((owed + 999) / 1000)
       redis.call('SET', key, string.format('%d', ms * 1000 - owed), 'PX', ms)
     -- No key is full already; one without an expiry decide.lua reads as full and removes.

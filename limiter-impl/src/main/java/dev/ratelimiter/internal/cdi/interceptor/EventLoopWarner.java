@@ -49,6 +49,11 @@ public class EventLoopWarner {
         }
     }
 
+    /** {@return whether the current thread is a Vert.x event loop, which must not wait} */
+    public boolean onEventLoop() {
+        return onEventLoop.getAsBoolean();
+    }
+
     /** Loaded only where Vert.x is present. */
     private static final class VertxEventLoop {
         static boolean current() {

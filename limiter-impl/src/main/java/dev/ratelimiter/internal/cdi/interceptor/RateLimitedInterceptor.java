@@ -134,10 +134,11 @@ public class RateLimitedInterceptor {
         BiConsumer<Bucket, Verdict> replacer = kept && applied != null ? applied.replacer() : NO_REQUEST;
         Bucket first = noKey != null ? null : planned != null ? planned[0] : limits.get(0).bucket();
         boolean simple = !kept && !binding.settles(); // nothing to give back or settle once the call ends
-        if (rateLimited.result() == ResultType.UNI && first != null && simple && !first.maxWait().isZero()) {
+        if (rateLimited.result() == ResultType.UNI && first != null && simple
+                && waits.waits(first, limits.get(0).limit().cost())) {
             // Waits without a thread, decided on the library's scheduler: never on the subscribing event loop
             return MutinyResults.waiting(() -> {
-                WaitingCalls.Turn turn = waits.turn(first);
+                WaitTurn turn = waits.turn(first, keys[0], limits.get(0).limit().cost(), false);
                 if (turn.full()) {
                     RateLimitExceededException refused = turn.refusal();
                     turn.finish(refused);
@@ -174,7 +175,8 @@ public class RateLimitedInterceptor {
             // method waits on this thread; a CompletionStage one without a thread, when nothing is kept for its end
             boolean waitable = first != null && nested == 0 && (rateLimited.result() == ResultType.PLAIN
                     || rateLimited.result() == ResultType.COMPLETION_STAGE && simple);
-            WaitingCalls.Turn turn = waitable ? waits.turn(first) : null;
+            WaitTurn turn = waitable ? waits.turn(first, keys[0], limits.get(0).limit().cost(),
+                    rateLimited.result() == ResultType.PLAIN && waits.onEventLoop()) : null;
             RuntimeException refusal = null;
             try {
                 if (turn != null && turn.full()) {
@@ -183,7 +185,7 @@ public class RateLimitedInterceptor {
                     BiConsumer<Bucket, Verdict> turns = recorder.andThen(turn);
                     RateLimitException decided = decide(limits, planned, keys, 0, turns, counted, true);
                     if (rateLimited.result() == ResultType.COMPLETION_STAGE && turn.pauseMillis(decided) >= 0) {
-                        WaitingCalls.Turn waiting = turn;
+                        WaitTurn waiting = turn;
                         turn = null; // released by the stage, once it runs the method or gives up
                         Bucket[] holding = holds.holding(limits, planned);
                         return waits.later(waiting, decided,

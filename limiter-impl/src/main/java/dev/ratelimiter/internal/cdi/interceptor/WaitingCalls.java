@@ -1,12 +1,10 @@
 package dev.ratelimiter.internal.cdi.interceptor;
 
 import dev.ratelimiter.Bucket;
-import dev.ratelimiter.RateLimitExceededException;
 import dev.ratelimiter.RateLimitException;
-import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.cdi.config.LimiterConfiguration;
 import dev.ratelimiter.internal.core.decision.RateLimitDecider;
-import dev.ratelimiter.internal.core.monitor.RateLimiterMetrics.WaitOutcome;
+import dev.ratelimiter.internal.core.decision.RawKey;
 import dev.ratelimiter.internal.core.settings.PropertyTable;
 import dev.ratelimiter.internal.core.verdict.Reservations;
 import jakarta.annotation.PreDestroy;
@@ -15,21 +13,27 @@ import jakarta.inject.Inject;
 
 import java.time.InstantSource;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
  * Bounded waits (docs/guide.md#waiting-instead-of-refusing) for the first bucket of a {@code @RateLimited} method
- * whose {@link Bucket#maxWait()} is set. A call takes a {@link Turn} before it is decided: at most
+ * whose {@link Bucket#maxWait()} is set. A call takes a {@link WaitTurn} before it is decided: at most
  * {@code max-waiting} calls of a bucket hold one at once in this process, and a call that finds none free is refused
  * at once, without a store call, so waiting callers cannot take every request thread. With a turn:
  * <ul>
@@ -61,17 +65,29 @@ public class WaitingCalls {
     @Inject
     RateLimitDecider decider;
 
+    @Inject
+    EventLoopWarner eventLoops;
+
     private final Map<String, AtomicInteger> waiting = new ConcurrentHashMap<>();
+    private final Set<CompletableFuture<Object>> pending = ConcurrentHashMap.newKeySet();
+    // Timers only; decisions and the methods run on the workers, so a slow store never delays another wait's end
     private volatile ScheduledExecutorService scheduler;
+    private volatile ExecutorService workers;
+    private volatile boolean stopped;
 
     /**
      * A turn to wait for {@code bucket}, the first bucket of a call, if its calls wait.
      *
-     * @return {@code null} when the bucket's calls do not wait; else a turn, which the caller must
-     *         {@link Turn#release()} (a turn that found every place taken refuses at once: {@link Turn#full()})
+     * @param bucket  the call's first bucket, as decided
+     * @param key     its raw key
+     * @param cost    its cost: a check (0) reserves nothing and never waits
+     * @param blocked whether the call must not wait on its thread (a plain method on a Vert.x event loop)
+     * @return {@code null} when the call does not wait (no {@code max-wait}, a bucket in shadow mode, which never
+     *         changes what a call does, cost 0, or a thread that must not wait); else a turn, which the caller must
+     *         {@link WaitTurn#finish} (a turn that found every place taken refuses at once: {@link WaitTurn#full()})
      */
-    Turn turn(Bucket bucket) {
-        if (bucket.maxWait().isZero()) {
+    WaitTurn turn(Bucket bucket, RawKey key, long cost, boolean blocked) {
+        if (blocked || !waits(bucket, cost)) {
             return null;
         }
         int most = configuration.settings().maxWaiting().getOrDefault(bucket.name(),
@@ -79,9 +95,23 @@ public class WaitingCalls {
         AtomicInteger count = waiting.computeIfAbsent(bucket.name(), name -> new AtomicInteger());
         if (count.incrementAndGet() > most) {
             count.decrementAndGet();
-            return new Turn(bucket, null, 0);
+            return new WaitTurn(bucket, key, cost, null, 0, clock, decider);
         }
-        return new Turn(bucket, count, clock.millis() + bucket.maxWait().toMillis());
+        return new WaitTurn(bucket, key, cost, count, clock.millis() + bucket.maxWait().toMillis(), clock, decider);
+    }
+
+    /**
+     * Whether a call of {@code bucket} of this cost waits for its turn: the bucket has {@code max-wait}, is not in
+     * shadow mode (which never changes what a call does), and the call counts something (a check reserves nothing).
+     */
+    boolean waits(Bucket bucket, long cost) {
+        return !bucket.maxWait().isZero() && cost > 0
+                && !configuration.settings().shadowBuckets().contains(bucket.name());
+    }
+
+    /** Whether the current thread must not wait: a Vert.x event loop. */
+    boolean onEventLoop() {
+        return eventLoops.onEventLoop();
     }
 
     /** {@return the calls of the bucket holding a turn now in this process: waiting, or being decided} */
@@ -97,7 +127,7 @@ public class WaitingCalls {
      * @return the last refusal, or {@code null} once the call may run; an interrupted wait refuses the call, the
      *         thread's interrupt kept
      */
-    RateLimitException onThisThread(Turn turn, RateLimitException decided,
+    RateLimitException onThisThread(WaitTurn turn, RateLimitException decided,
                                                 Supplier<RateLimitException> decideAgain) {
         RateLimitException refusal = decided;
         for (long pause = turn.pauseMillis(refusal); pause >= 0; pause = turn.pauseMillis(refusal)) {
@@ -109,7 +139,7 @@ public class WaitingCalls {
             }
             refusal = decideAgain.get();
         }
-        return refusal;
+        return refusal != null ? refusal : turn.overdue;
     }
 
     /**
@@ -117,7 +147,7 @@ public class WaitingCalls {
      * {@link #SLICE_NANOS}; false if it was interrupted (the flag kept). Parking, not a sleep that throws: a
      * spurious wake-up parks again.
      */
-    boolean pause(Turn turn, long millis) {
+    boolean pause(WaitTurn turn, long millis) {
         turn.waitedMillis += millis;
         long until = clock.millis() + millis;
         for (long left = millis; left > 0; left = until - clock.millis()) {
@@ -141,9 +171,9 @@ public class WaitingCalls {
      * @param proceed     runs the method: its {@code CompletionStage}
      * @return the stage of the method's result, or of the refusal
      */
-    CompletionStage<Object> later(Turn turn, RateLimitException refusal, Supplier<RateLimitException> decideAgain,
+    CompletionStage<Object> later(WaitTurn turn, RateLimitException refusal, Supplier<RateLimitException> decideAgain,
                                   Callable<CompletionStage<?>> proceed) {
-        CompletableFuture<Object> result = new CompletableFuture<>();
+        CompletableFuture<Object> result = pending(turn);
         step(turn, refusal, decideAgain, proceed, result, Thread.currentThread().getContextClassLoader());
         return result;
     }
@@ -152,12 +182,12 @@ public class WaitingCalls {
      * As {@link #later}, the first decision made on the library's scheduler too: for a {@code Uni}, subscribed on a
      * thread that may not wait for the store (a Vert.x event loop).
      */
-    CompletionStage<Object> decidedLater(Turn turn, Supplier<RateLimitException> decide,
+    CompletionStage<Object> decidedLater(WaitTurn turn, Supplier<RateLimitException> decide,
                                          Callable<CompletionStage<?>> proceed) {
-        CompletableFuture<Object> result = new CompletableFuture<>();
+        CompletableFuture<Object> result = pending(turn);
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         try {
-            scheduler().execute(() -> {
+            workers().execute(() -> {
                 Thread thread = Thread.currentThread();
                 ClassLoader own = thread.getContextClassLoader();
                 thread.setContextClassLoader(loader);
@@ -177,12 +207,24 @@ public class WaitingCalls {
         return result;
     }
 
-    private void step(Turn turn, RateLimitException refusal, Supplier<RateLimitException> decideAgain,
+    /** The stage of a call waiting without a thread: failed if the application stops first; its place freed at its end. */
+    private CompletableFuture<Object> pending(WaitTurn turn) {
+        CompletableFuture<Object> result = new CompletableFuture<>();
+        pending.add(result);
+        result.whenComplete((value, failure) -> {
+            pending.remove(result);
+            turn.release();
+        });
+        return result;
+    }
+
+    private void step(WaitTurn turn, RateLimitException refusal, Supplier<RateLimitException> decideAgain,
                       Callable<CompletionStage<?>> proceed, CompletableFuture<Object> result, ClassLoader loader) {
         long pause = turn.pauseMillis(refusal);
-        if (pause < 0 && refusal != null) {
-            turn.finish(refusal);
-            result.completeExceptionally(refusal);
+        RateLimitException refused = refusal != null ? refusal : turn.overdue;
+        if (pause < 0 && refused != null) {
+            turn.finish(refused);
+            result.completeExceptionally(refused);
             return;
         }
         turn.waitedMillis += Math.max(pause, 0);
@@ -191,6 +233,10 @@ public class WaitingCalls {
             ClassLoader own = thread.getContextClassLoader();
             thread.setContextClassLoader(loader);
             try {
+                if (result.isDone()) { // cancelled while it waited: the method does not run
+                    turn.finish(null);
+                    return;
+                }
                 if (refusal != null) {
                     step(turn, decideAgain.get(), decideAgain, proceed, result, loader);
                 } else {
@@ -214,7 +260,7 @@ public class WaitingCalls {
             next.run(); // admitted with no wait: on this thread, as a call that does not wait
         } else {
             try {
-                scheduler().schedule(next, pause, TimeUnit.MILLISECONDS);
+                scheduler().schedule(() -> runOnWorker(next, turn, result), pause, TimeUnit.MILLISECONDS);
             } catch (RuntimeException e) { // rejected: the application is stopping
                 turn.release();
                 result.completeExceptionally(e);
@@ -222,129 +268,63 @@ public class WaitingCalls {
         }
     }
 
-    private ScheduledExecutorService scheduler() {
-        ScheduledExecutorService made = scheduler;
-        if (made == null) {
-            synchronized (this) {
-                made = scheduler;
-                if (made == null) {
-                    AtomicInteger threads = new AtomicInteger();
-                    ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(2, task -> {
-                        Thread thread = new Thread(task, "ratelimiter-wait-" + threads.incrementAndGet());
-                        thread.setDaemon(true);
-                        return thread;
-                    });
-                    executor.setRemoveOnCancelPolicy(true);
-                    scheduler = made = executor;
-                }
-            }
+    private void runOnWorker(Runnable next, WaitTurn turn, CompletableFuture<Object> result) {
+        try {
+            workers().execute(next);
+        } catch (RuntimeException e) { // rejected: the application is stopping
+            turn.finish(null);
+            result.completeExceptionally(e);
         }
-        return made;
     }
 
-    /** Stops the scheduler: an undeployed application leaves no thread behind. */
-    @PreDestroy
-    void stop() {
-        ScheduledExecutorService made = scheduler;
-        if (made != null) {
-            made.shutdownNow();
+    private synchronized ScheduledExecutorService scheduler() {
+        if (stopped) {
+            throw new RejectedExecutionException("the application stopped");
         }
+        if (scheduler == null) {
+            ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, threads("ratelimiter-wait-timer"));
+            executor.setRemoveOnCancelPolicy(true);
+            scheduler = executor;
+        }
+        return scheduler;
+    }
+
+    private synchronized ExecutorService workers() {
+        if (stopped) {
+            throw new RejectedExecutionException("the application stopped");
+        }
+        if (workers == null) {
+            // Threads as the calls waiting need, each idle one gone after a minute: at most max-waiting per bucket
+            workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 1, TimeUnit.MINUTES, new SynchronousQueue<>(),
+                    threads("ratelimiter-wait"));
+        }
+        return workers;
+    }
+
+    private static ThreadFactory threads(String name) {
+        AtomicInteger count = new AtomicInteger();
+        return task -> {
+            Thread thread = new Thread(task, name + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     /**
-     * One call's turn to wait for its first bucket: its place among the bucket's waiting calls, its deadline, and
-     * the verdict the bucket gave it last ({@link #accept}, as a recorder of the call's verdicts).
+     * Stops the timers and the workers, and fails the calls still waiting without a thread: an undeployed
+     * application leaves no thread behind, and no caller waiting for ever.
      */
-    final class Turn implements BiConsumer<Bucket, Verdict> {
-        private final Bucket bucket;
-        private final long deadline; // epoch milliseconds of the library's clock
-        private AtomicInteger place; // null once released, or when there was none
-        private Bucket decided; // the first bucket as decided (under the call's plan), and its last verdict
-        private Verdict verdict;
-        private long waitedMillis;
-        private boolean interrupted;
-
-        private Turn(Bucket bucket, AtomicInteger place, long deadline) {
-            this.bucket = bucket;
-            this.place = place;
-            this.deadline = deadline;
+    @PreDestroy
+    synchronized void stop() {
+        stopped = true;
+        if (scheduler != null) {
+            scheduler.shutdownNow();
         }
-
-        /** Whether every place was taken: the call is refused at once ({@link #refusal()}). */
-        boolean full() {
-            return place == null && deadline == 0;
+        if (workers != null) {
+            workers.shutdownNow();
         }
-
-        /**
-         * The refusal of a call that found every place taken: the bucket's limit, nothing remaining, and its
-         * max-wait to wait before trying again.
-         */
-        RateLimitExceededException refusal() {
-            return new RateLimitExceededException(bucket, Verdict.denied(bucket.limit(), bucket.maxWait()));
-        }
-
-        /** The refusal of a call whose wait was interrupted: the bucket's limit, and its max-wait to wait. */
-        RateLimitExceededException interrupted() {
-            interrupted = true;
-            return refusal();
-        }
-
-        /** Keeps the first bucket's verdict: the decision path records each bucket's, in order. */
-        @Override
-        public void accept(Bucket decided, Verdict verdict) {
-            if (decided.name().equals(bucket.name())) {
-                this.decided = decided;
-                this.verdict = verdict;
-            }
-        }
-
-        /**
-         * How long the call waits after a decision: for an admitted call, its reservation's wait (0: none); for a
-         * refusal by the bucket's own limits, its {@code resetAfter} if that ends by the deadline.
-         *
-         * @param refusal the decision's refusal, or {@code null} if it admitted the call
-         * @return milliseconds, or -1 when the call does not wait: admitted without a reservation, or a refusal to
-         *         return as it is
-         */
-        long pauseMillis(RateLimitException refusal) {
-            if (refusal == null) {
-                long wait = verdict == null ? 0 : Reservations.waitOf(decided, verdict).toMillis();
-                return wait > 0 ? wait : -1;
-            }
-            if (!(refusal instanceof RateLimitExceededException) || !refusal.bucket().name().equals(bucket.name())
-                    || refusal.verdict().isDenyListed() || place == null) {
-                return -1;
-            }
-            long wait = refusal.verdict().resetAfter().toMillis();
-            return clock.millis() + wait <= deadline ? Math.max(wait, 1) : -1;
-        }
-
-        /**
-         * Gives the call's place back and counts how its wait ended, if it waited or was refused with a turn: a call
-         * admitted without a wait counts nothing. Idempotent.
-         *
-         * @param refusal the call's last refusal, or {@code null} if it runs
-         */
-        void finish(RateLimitException refusal) {
-            boolean held = place != null;
-            release();
-            WaitOutcome outcome = full() ? WaitOutcome.FULL
-                    : interrupted ? WaitOutcome.INTERRUPTED
-                    : refusal == null ? (waitedMillis > 0 ? WaitOutcome.ADMITTED : null)
-                    : refusal instanceof RateLimitExceededException && refusal.bucket().name().equals(bucket.name())
-                            && !refusal.verdict().isDenyListed() ? WaitOutcome.TIMED_OUT : null;
-            if (outcome != null && (held || outcome == WaitOutcome.FULL)) {
-                decider.waited(bucket, outcome, waitedMillis);
-            }
-        }
-
-        /** Gives the call's place back; idempotent. */
-        void release() {
-            AtomicInteger held = place;
-            if (held != null) {
-                place = null;
-                held.decrementAndGet();
-            }
+        for (CompletableFuture<Object> result : pending) {
+            result.completeExceptionally(new CancellationException("the application stopped while the call waited"));
         }
     }
 }

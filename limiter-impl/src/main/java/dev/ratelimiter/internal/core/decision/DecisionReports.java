@@ -6,6 +6,8 @@ import dev.ratelimiter.Verdict;
 import dev.ratelimiter.internal.core.key.KeyLists.Listing;
 import dev.ratelimiter.internal.core.monitor.DecisionTracer;
 
+import java.time.Duration;
+
 /**
  * What {@link RateLimitDecider} answers and reports beside the chain's verdict: a listed key's decision, to the
  * metrics and the trace (docs/guide.md#allow-and-deny-lists), and every decision to the trace port
@@ -43,7 +45,8 @@ final class DecisionReports {
      */
     static Verdict allowListed(DecisionPath path, Bucket bucket, Verdict refusal, boolean fallback) {
         path.metrics().listedDecision(bucket, false);
-        Verdict allowed = letThrough(refusal);
+        // A reserving bucket's allowed verdict says a wait in its reset: an allowed key's call reserved nothing
+        Verdict allowed = bucket.reserves() ? Verdict.allowed(refusal.limit(), 0, Duration.ZERO) : letThrough(refusal);
         trace(path, bucket, DecisionTracer.ALLOW_LISTED, allowed, fallback);
         return allowed;
     }

@@ -142,7 +142,7 @@ public class RateLimitDecider {
         Verdict verdict = bucket.isConcurrency()
                 ? PermitTakes.take(path, bucket, key, cost, decidedAt, counted)
                 : path.assembly().limiter().consume(bucket, key, cost);
-        if (!mayWait && bucket.reserves()) {
+        if ((!mayWait || listing == Listing.ALLOWED) && bucket.reserves()) { // an allowed key never waits
             verdict = Settlements.unreserved(path, bucket, key, cost, verdict);
         }
         boolean fallback = DecisionReports.fellBack(path, bucket);
@@ -259,7 +259,7 @@ public class RateLimitDecider {
                             done == 0 && end == count ? items : items.subList(done, end));
             for (Verdict verdict : decided) {
                 StoreItem item = items.get(done);
-                if ((done > 0 || !firstWaits) && item.bucket().reserves()) {
+                if ((done > 0 || !firstWaits || listings[done] == Listing.ALLOWED) && item.bucket().reserves()) {
                     verdict = Settlements.unreserved(path, item.bucket(), item.key(), item.cost(), verdict);
                 }
                 boolean permit = item.bucket().isConcurrency();
@@ -386,6 +386,23 @@ public class RateLimitDecider {
                 + bucket.largestCost() + (bucket.isConcurrency() ? " (a call of a concurrency bucket holds one permit)"
                 : bucket.isTokenBucket() ? " (the bucket's smallest capacity: its burst, or a longer window's limit)"
                 : " (the bucket's smallest limit)");
+    }
+
+    /**
+     * Gives a reservation back that its caller will not wait for after all (its wait ends past its deadline), and
+     * answers the refusal it becomes (docs/guide.md#waiting-instead-of-refusing); never throws for a store failure.
+     *
+     * @param bucket  the bucket, as decided
+     * @param key     the call's raw key, as decided
+     * @param cost    the call's cost
+     * @param verdict the reservation
+     * @return a refusal, its wait as {@code resetAfter}; the verdict itself if it was no reservation
+     */
+    public Verdict unreserve(Bucket bucket, RawKey key, long cost, Verdict verdict) {
+        DecisionPath path = source.path();
+        String counterKey = path.assembly().keys().counterKey(key.namespace(),
+                KeyNormalizer.normalize(key.raw(), key.normalization()));
+        return Settlements.unreserved(path, bucket, counterKey, cost, verdict);
     }
 
     /**

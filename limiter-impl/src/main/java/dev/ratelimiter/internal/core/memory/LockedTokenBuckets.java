@@ -89,7 +89,7 @@ final class LockedTokenBuckets extends LockedState {
         long now = nowMillis * TokenBucketCell.MICROS_PER_MILLI;
         for (int i = 0; i < tat.length; i++) {
             if (cost < 0) {
-                tat[i] = TokenBuckets.debited(tat[i], now, -cost, interval(bucket, i), capacity(bucket, i));
+                tat[i] = TokenBuckets.debited(tat[i], now, -cost, interval(bucket, i), capacity(bucket, i), 0);
             } else if (tat[i] > now) {
                 tat[i] = Math.max(now, tat[i] - cost * interval(bucket, i));
             }

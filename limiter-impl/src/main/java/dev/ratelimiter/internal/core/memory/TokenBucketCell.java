@@ -136,7 +136,7 @@ final class TokenBucketCell extends KeyState implements LongFunction<Duration> {
             long next;
             if (cost < 0) {
                 next = TokenBuckets.debited(current, now, -cost, interval,
-                        bucket == shape ? this.capacity : capacity(bucket, 0));
+                        bucket == shape ? this.capacity : capacity(bucket, 0), aheadMicros(bucket));
             } else if (current <= now) {
                 return true; // full already
             } else {

@@ -143,18 +143,20 @@ public final class TokenBuckets {
      * A token bucket's theoretical arrival time (TAT, epoch microseconds) after a debit of {@code tokens}
      * ({@link dev.ratelimiter.spi.RateLimitStore#refund}): the time owed from now, or from the TAT where that is
      * later, grows by {@code tokens} × {@code interval}, up to a full refill (empty: no debt below empty, as every
-     * store's decisions read a bucket).
+     * store's decisions read a bucket; a reserving bucket's reservations beyond it stay).
      *
      * @param tat      the bucket's TAT, epoch microseconds (at or before {@code now}: full)
      * @param now      now, epoch microseconds
      * @param tokens   the tokens debited, 1 or more
      * @param interval microseconds per token
      * @param capacity the bucket's capacity, in tokens
+     * @param ahead    what a reserving bucket may owe beyond empty, microseconds
+     *                 ({@link dev.ratelimiter.spi.TokenBucketTiming#aheadMicros}), else 0
      * @return the TAT after the debit
      */
-    public static long debited(long tat, long now, long tokens, long interval, long capacity) {
+    public static long debited(long tat, long now, long tokens, long interval, long capacity, long ahead) {
         long owed = Math.max(tat, now) - now + Math.min(tokens, capacity + 1) * interval;
-        return now + Math.min(owed, capacity * interval);
+        return now + Math.min(owed, capacity * interval + ahead);
     }
 
     /**

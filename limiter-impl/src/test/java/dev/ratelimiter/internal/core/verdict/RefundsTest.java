@@ -65,9 +65,11 @@ class RefundsTest {
             + "refill")
     void tokenBucketDebit() {
         long now = 1_000_000;
-        assertThat(TokenBuckets.debited(now - 5, now, 3, 100, 10)).as("full").isEqualTo(now + 300);
-        assertThat(TokenBuckets.debited(now + 200, now, 3, 100, 10)).isEqualTo(now + 500);
-        assertThat(TokenBuckets.debited(now + 200, now, 50, 100, 10)).as("empty, no debt").isEqualTo(now + 1_000);
-        assertThat(TokenBuckets.debited(now, now, Long.MAX_VALUE, 100, 10)).as("no overflow").isEqualTo(now + 1_000);
+        assertThat(TokenBuckets.debited(now - 5, now, 3, 100, 10, 0)).as("full").isEqualTo(now + 300);
+        assertThat(TokenBuckets.debited(now + 200, now, 3, 100, 10, 0)).isEqualTo(now + 500);
+        assertThat(TokenBuckets.debited(now + 200, now, 50, 100, 10, 0)).as("empty, no debt").isEqualTo(now + 1_000);
+        assertThat(TokenBuckets.debited(now, now, Long.MAX_VALUE, 100, 10, 0)).as("no overflow").isEqualTo(now + 1_000);
+        assertThat(TokenBuckets.debited(now + 1_200, now, 3, 100, 10, 500)).as("a reserving bucket: its queue stays")
+                .isEqualTo(now + 1_500);
     }
 }
