@@ -16,7 +16,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /**
- * The counters every adapter keeps, registered once at startup and looked up by bucket (and plan label) on each
+ * (Over 400 lines: one table of every series the adapters share, each event a few lines over it; the series' names
+ * and descriptions are {@link Series}'.)
+ *
+ * <p>The counters every adapter keeps, registered once at startup and looked up by bucket (and plan label) on each
  * event, so an event costs two map lookups and an increment. An adapter says how to make a counter, a gauge and a
  * timer in its library.
  *

@@ -94,7 +94,7 @@ public class UpstreamHolds {
         }
         for (int i = 0; i < buckets.length; i++) {
             if (holds(buckets[i]) && keys[i] != null) {
-                decider.hold(buckets[i], keys[i], retryAfter);
+                decider.waits().hold(buckets[i], keys[i], retryAfter);
             }
         }
     }

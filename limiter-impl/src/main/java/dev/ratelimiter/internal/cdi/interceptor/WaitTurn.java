@@ -85,7 +85,7 @@ final class WaitTurn implements BiConsumer<Bucket, Verdict> {
             long wait = verdict == null ? 0 : Reservations.waitOf(decided, verdict).toMillis();
             if (wait > 0 && pauses > 0 && clock.millis() + wait > deadline) {
                 // Reserved after a refusal was waited out, past the bound: given back, and refused
-                overdue = new RateLimitExceededException(decided, decider.unreserve(decided, key, cost, verdict));
+                overdue = new RateLimitExceededException(decided, decider.waits().unreserve(decided, key, cost, verdict));
                 return -1;
             }
             pauses += wait > 0 ? 1 : 0;
@@ -118,7 +118,7 @@ final class WaitTurn implements BiConsumer<Bucket, Verdict> {
                 : refusal instanceof RateLimitExceededException && refusal.bucket().name().equals(bucket.name())
                         && !refusal.verdict().isDenyListed() ? WaitOutcome.TIMED_OUT : null;
         if (outcome != null && (held || outcome == WaitOutcome.FULL)) {
-            decider.waited(bucket, outcome, waitedMillis);
+            decider.waits().waited(bucket, outcome, waitedMillis);
         }
     }
 

@@ -24,7 +24,10 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The one path every decision takes, from the interceptor, the global filter and the {@code RateLimits} facade:
+ * (Over 400 lines: the one path of every decision, of one bucket and of several, with the conversions each path
+ * shares: lists, reservations, shadow mode, the reports; what waits and holds ask of it is {@link WaitDecisions}'.)
+ *
+ * <p>The one path every decision takes, from the interceptor, the global filter and the {@code RateLimits} facade:
  * normalize the raw key, hash it, count it, and report a {@link RateLimitDenied} on a denial (with the key's
  * HMAC-SHA-256 or SHA-256, whichever hash it was counted under: {@link CounterKeyHasher}), which the CDI layer fires
  * as an event. A refusal of a bucket in shadow mode is turned into a verdict that lets the call go on
@@ -39,6 +42,7 @@ public class RateLimitDecider {
 
     private final DecisionSource source;
     private final Settlements settlements;
+    private final WaitDecisions waits;
     private final Supplier<LimiterSettings> settings;
     private final Consumer<RateLimitDenied> denials;
     private final Consumer<RateLimitNearLimit> nearLimits;
@@ -60,6 +64,7 @@ public class RateLimitDecider {
                             Consumer<RateLimitDenied> denials, Consumer<RateLimitNearLimit> nearLimits) {
         this.source = source;
         this.settlements = new Settlements(source);
+        this.waits = new WaitDecisions(source);
         this.settings = settings;
         this.denials = denials;
         this.nearLimits = nearLimits;
@@ -389,57 +394,15 @@ public class RateLimitDecider {
     }
 
     /**
-     * Gives a reservation back that its caller will not wait for after all (its wait ends past its deadline), and
-     * answers the refusal it becomes (docs/guide.md#waiting-instead-of-refusing); never throws for a store failure.
+     * What the waits of {@code @RateLimited} calls and their upstream's holds ask of the decision path
+     * (docs/guide.md#waiting-instead-of-refusing, docs/guide.md#holds-from-the-upstream).
      *
-     * @param bucket  the bucket, as decided
-     * @param key     the call's raw key, as decided
-     * @param cost    the call's cost
-     * @param verdict the reservation
-     * @return a refusal, its wait as {@code resetAfter}; the verdict itself if it was no reservation
+     * @return the waits' decisions on this decider's path
      */
-    public Verdict unreserve(Bucket bucket, RawKey key, long cost, Verdict verdict) {
-        DecisionPath path = source.path();
-        String counterKey = path.assembly().keys().counterKey(key.namespace(),
-                KeyNormalizer.normalize(key.raw(), key.normalization()));
-        return Settlements.unreserved(path, bucket, counterKey, cost, verdict);
+    public WaitDecisions waits() {
+        return waits;
     }
 
-    /**
-     * Counts how a call's wait for its bucket ended (docs/guide.md#waiting-instead-of-refusing).
-     *
-     * @param bucket  the bucket the call waited for
-     * @param outcome how its wait ended
-     * @param millis  how long it waited, milliseconds
-     */
-    public void waited(Bucket bucket, dev.ratelimiter.internal.core.monitor.RateLimiterMetrics.WaitOutcome outcome,
-                       long millis) {
-        source.path().metrics().waited(bucket, outcome, millis);
-    }
-
-    /**
-     * Holds a key of a bucket with {@code upstream-hold-max} for its upstream (docs/guide.md#holds-from-the-upstream):
-     * every replica refuses, or makes wait, the key's calls until the upstream's {@code Retry-After}; counted in the
-     * metrics when set. Never throws for a store failure.
-     *
-     * @param bucket     the bucket whose call the upstream answered 429 or 503
-     * @param key        the call's raw key, as it was decided
-     * @param retryAfter the upstream's {@code Retry-After}, from now
-     * @return whether the key is held
-     */
-    public boolean hold(Bucket bucket, RawKey key, java.time.Duration retryAfter) {
-        DecisionPath path = source.path();
-        if (!(path.assembly().limiter() instanceof BlockLimiter blocks)) {
-            return false;
-        }
-        String counterKey = path.assembly().keys().counterKey(key.namespace(),
-                KeyNormalizer.normalize(key.raw(), key.normalization()));
-        boolean held = blocks.hold(bucket, counterKey, retryAfter);
-        if (held) {
-            path.metrics().upstreamHold(bucket);
-        }
-        return held;
-    }
 
     /**
      * Whether a decision may wait on the network or a lock (the store says so: {@code RateLimitStore.blocking()}),
