@@ -83,13 +83,34 @@ public final class SlidingWindow {
         long room = limit - current - needed;
         if (room >= 0) {
             // prev × r' / W ≤ room once r' (the current window's time left) is at most room × W / prev.
-            long latest = floorMulDiv(room, windowMillis, previous);
-            return Math.max(1, endMillis - latest);
+            long latest = latestFit(floorMulDiv(room, windowMillis, previous), endMillis - 1, limit, windowMillis,
+                    current, previous, needed);
+            if (latest > 0) {
+                return endMillis - latest;
+            }
         }
         // In the next window the current count becomes the previous one: cur × r'' / W ≤ limit − needed.
-        long latest = current == 0 ? windowMillis : Math.min(windowMillis, floorMulDiv(limit - needed, windowMillis,
-                current));
+        long latest = current == 0 ? windowMillis : latestFit(Math.min(windowMillis, floorMulDiv(limit - needed,
+                windowMillis, current)), windowMillis, limit, windowMillis, 0, current, needed);
         return endMillis + windowMillis - Math.max(0, latest);
+    }
+
+    /**
+     * The latest time left r, at most {@code most}, at which the call fits by {@link #fits}'s rule, from the exact
+     * bound {@code exact}: the rule is IEEE 754 arithmetic, every store's, which can round prev × r across the exact
+     * bound for the largest limits and windows (by a millisecond at most), so the bound is stepped to where the rule
+     * turns.
+     */
+    private static long latestFit(long exact, long most, long limit, long windowMillis, long current, long previous,
+                                  long needed) {
+        long latest = Math.min(exact, most);
+        while (latest > 0 && !fits(limit, windowMillis, current, previous, latest, needed)) {
+            latest--;
+        }
+        while (latest < most && fits(limit, windowMillis, current, previous, latest + 1, needed)) {
+            latest++;
+        }
+        return latest;
     }
 
     /** ⌊a × b / c⌋ for non-negative a and b and positive c, exact even where a × b overflows a {@code long}. */
