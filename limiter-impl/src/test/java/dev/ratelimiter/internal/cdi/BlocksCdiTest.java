@@ -94,8 +94,8 @@ class BlocksCdiTest {
     void startupLog() throws IOException {
         try (LogCapture log = LogCapture.of(LimiterAssembly.class)) {
             start(false).consume("login", "alice"); // the chain is built at the first decision
-            assertThat(log.messages(Level.INFO)).contains(
-                    "Rate limiter: buckets with blocks after a refusal: login (PT1H up to PT4H)");
+            assertThat(log.messages(Level.INFO)).contains("Rate limiter: buckets with blocks after a refusal or "
+                    + "upstream holds: login (block PT1H up to PT4H)");
         }
     }
 

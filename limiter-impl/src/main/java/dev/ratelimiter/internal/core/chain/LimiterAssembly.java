@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The limiter chain, built once from the settings in plain Java, without a container
@@ -170,10 +171,16 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
                             .collect(Collectors.joining(", ")));
         }
         if (!settings.blocks().isEmpty()) {
-            LOG.log(System.Logger.Level.INFO, "Rate limiter: buckets with blocks after a refusal: {0}",
+            LOG.log(System.Logger.Level.INFO,
+                    "Rate limiter: buckets with blocks after a refusal or upstream holds: {0}",
                     settings.blocks().entrySet().stream().sorted(Map.Entry.comparingByKey())
-                            .map(entry -> entry.getKey() + " (" + entry.getValue().first()
-                                    + (entry.getValue().escalates() ? " up to " + entry.getValue().max() : "") + ")")
+                            .map(entry -> entry.getKey() + " (" + Stream.of(
+                                    entry.getValue().blocksAfterRefusal() ? "block " + entry.getValue().first()
+                                            + (entry.getValue().escalates() ? " up to " + entry.getValue().max() : "")
+                                            : null,
+                                    entry.getValue().holdsForUpstream() ? "upstream holds up to "
+                                            + entry.getValue().upstreamHoldMax() : null)
+                                    .filter(java.util.Objects::nonNull).collect(Collectors.joining(", ")) + ")")
                             .collect(Collectors.joining(", ")));
         }
         CompositeOutageListener listeners = new CompositeOutageListener(List.of(outages, metrics, marks));

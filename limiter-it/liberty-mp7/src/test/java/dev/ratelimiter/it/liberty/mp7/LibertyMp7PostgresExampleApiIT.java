@@ -199,7 +199,8 @@ class LibertyMp7PostgresExampleApiIT extends LibertyExampleScenarios {
                 .collect(Collectors.toMap(Metric::getName, metric -> metric, (a, b) -> a));
 
         Map<String, String> expected = seriesDescriptions();
-        assertThat(exported.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
+        assertThat(exported.keySet().stream().filter(name -> !QUOTA_LEASE_SERIES.contains(name)).toList())
+                .containsExactlyInAnyOrderElementsOf(expected.keySet());
         for (Map.Entry<String, String> series : expected.entrySet()) {
             Metric metric = exported.get(series.getKey());
             assertThat(metric.getDescription()).as(series.getKey()).isEqualTo(series.getValue());
@@ -215,8 +216,9 @@ class LibertyMp7PostgresExampleApiIT extends LibertyExampleScenarios {
     /**
      * The series registered only for a bucket with {@code quota-lease-percent} (docs/guide.md#quota-leases-for-hot-keys),
      * which the example has none of, and those of waiting calls and upstream holds, which OpenTelemetry exports only
-     * once a call waited (docs/guide.md#waiting-instead-of-refusing), which no scenario run here does: their
-     * descriptions are checked in limiter-impl's {@code OpenTelemetryMetricsRecorderTest}.
+     * once a call waited (docs/guide.md#waiting-instead-of-refusing), before or after this check as the scenarios'
+     * order falls: left out of the comparison on both sides; their descriptions are checked in limiter-impl's
+     * {@code OpenTelemetryMetricsRecorderTest}.
      */
     private static final Set<String> QUOTA_LEASE_SERIES = Set.of("rate_limiter.quota_leases",
             "rate_limiter.quota_returned", "rate_limiter.local_decisions", "rate_limiter.waits",
