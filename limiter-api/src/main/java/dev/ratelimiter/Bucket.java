@@ -107,6 +107,7 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
      * @param plan      {@link #NO_PLAN}, {@link #EXPLICIT_PLAN} or a plan's name, matching
      *                  {@code [a-z0-9][a-z0-9-]{0,63}}
      * @param zone      the zone of a calendar window's periods
+     * @param maxWait   the longest a call waits, from 0 to {@link #MAX_WAIT}; not for a concurrency bucket
      * @throws IllegalArgumentException if a value is out of range, two windows have the same length, a fixed or
      *                                  sliding window is given another burst than its limit, a token bucket's window
      *                                  refills faster than one token per microsecond or takes longer than
@@ -158,6 +159,13 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
     /**
      * A bucket whose calls never wait ({@link #maxWait()} 0).
      *
+     * @param name      the bucket's name, matching {@code [a-z0-9][a-z0-9-]{0,63}}
+     * @param limits    1 to {@link #MAX_WINDOWS} windows of distinct lengths
+     * @param onOutage  what to decide when the limiter cannot answer
+     * @param algorithm how the windows count
+     * @param burst     as the canonical constructor's
+     * @param plan      as the canonical constructor's
+     * @param zone      as the canonical constructor's
      * @throws IllegalArgumentException as the canonical constructor
      * @throws NullPointerException     as the canonical constructor
      */

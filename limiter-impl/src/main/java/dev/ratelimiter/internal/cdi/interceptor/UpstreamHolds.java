@@ -23,7 +23,7 @@ import java.util.concurrent.CompletionStage;
  * Holds from the upstream (docs/guide.md#holds-from-the-upstream): when a call of a method whose bucket has
  * {@code upstream-hold-max} ends in the upstream's 429 (Too Many Requests, RFC 6585 §4) or 503 (Service Unavailable)
  * with a {@code Retry-After} (RFC 9110 §10.2.3: delay-seconds or an HTTP-date), the bucket holds the call's key, on
- * every replica, until then ({@link RateLimitDecider#hold}). The answer is read where JAX-RS clients give it: a
+ * every replica, until then ({@link dev.ratelimiter.internal.core.decision.WaitDecisions#hold}). The answer is read where JAX-RS clients give it: a
  * returned {@link Response}, a thrown {@link WebApplicationException} (MicroProfile Rest Client's default for a status
  * of 400 or more) or {@link ResponseProcessingException}, anywhere in the causes; for a {@code CompletionStage}, when
  * it completes. A missing or malformed {@code Retry-After} holds nothing.

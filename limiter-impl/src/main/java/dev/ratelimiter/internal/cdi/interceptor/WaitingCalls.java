@@ -33,7 +33,7 @@ import java.util.function.Supplier;
 
 /**
  * Bounded waits (docs/guide.md#waiting-instead-of-refusing) for the first bucket of a {@code @RateLimited} method
- * whose {@link Bucket#maxWait()} is set. A call takes a {@link WaitTurn} before it is decided: at most
+ * whose {@link Bucket#maxWait()} is set. A call takes a turn ({@code WaitTurn}) before it is decided: at most
  * {@code max-waiting} calls of a bucket hold one at once in this process, and a call that finds none free is refused
  * at once, without a store call, so waiting callers cannot take every request thread. With a turn:
  * <ul>
@@ -84,7 +84,7 @@ public class WaitingCalls {
      * @param blocked whether the call must not wait on its thread (a plain method on a Vert.x event loop)
      * @return {@code null} when the call does not wait (no {@code max-wait}, a bucket in shadow mode, which never
      *         changes what a call does, cost 0, or a thread that must not wait); else a turn, which the caller must
-     *         {@link WaitTurn#finish} (a turn that found every place taken refuses at once: {@link WaitTurn#full()})
+     *         {@code WaitTurn.finish} (a turn that found every place taken refuses at once: {@code WaitTurn.full()})
      */
     WaitTurn turn(Bucket bucket, RawKey key, long cost, boolean blocked) {
         if (blocked || !waits(bucket, cost)) {
