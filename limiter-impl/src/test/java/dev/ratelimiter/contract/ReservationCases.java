@@ -49,6 +49,31 @@ abstract class ReservationCases extends ContractCases {
     }
 
     @Test
+    @DisplayName("3 a second (a token every 333 333 µs: a full refill of 999 999 µs, 1 000 ms once rounded up), "
+            + "max-wait 2 s: the 3 calls of a burst wait nothing, the one that takes the last token too; the 4th waits; "
+            + "a check (cost 0) behind the queue is refused or reads what a call of cost 1 would wait; before it, none")
+    void aBurstWithinTheCapacityWaitsNothing() {
+        Bucket bucket = tokenBucket("reserve-thirds", 0, limit(3, Duration.ofSeconds(1)))
+                .withMaxWait(Duration.ofSeconds(2));
+        for (int i = 1; i <= 3; i++) {
+            Verdict verdict = limiter.consume(bucket, "k");
+            assertThat(verdict.outcome()).isEqualTo(Outcome.ALLOWED);
+            assertThat(Reservations.waitOf(bucket, verdict)).as("call %d's wait", i).isZero();
+            if (i == 2) {
+                assertThat(Reservations.checkWaitOf(bucket, limiter.consume(bucket, "k", 0)))
+                        .as("a check with a token left").isZero();
+            }
+        }
+        assertThat(Reservations.waitOf(bucket, limiter.consume(bucket, "k"))).as("the 4th call's wait")
+                .isPositive();
+        // A store may refuse the check itself or allow it with the wait: either way a call of cost 1 that cannot
+        // wait is refused (Settlements.unreserved)
+        Verdict behind = limiter.consume(bucket, "k", 0);
+        assertThat(!behind.isAllowed() || !Reservations.checkWaitOf(bucket, behind).isZero())
+                .as("a check behind the queue is refused or reads a wait: %s", behind).isTrue();
+    }
+
+    @Test
     @DisplayName("2 per 2 s, max-wait 3 s: 2 calls run now, the next three are reserved 1, 2 and 3 s ahead in the "
             + "order they came, the 6th (4 s) is refused, its Retry-After when it would pass without waiting")
     void reservationsQueueInOrder() {

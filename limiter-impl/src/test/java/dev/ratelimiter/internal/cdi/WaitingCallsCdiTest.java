@@ -212,6 +212,28 @@ class WaitingCallsCdiTest {
     }
 
     @Test
+    @DisplayName("3 a second (a full refill of 999 999 µs), max-wait 2 s: RateLimits.consume, which never waits, is "
+            + "allowed 3 times in a row, the 3rd taking the last token, and refused the 4th; while a call waits for its "
+            + "reservation, a check and usage read a refusal, as a call of cost 1 that cannot wait would meet")
+    void callsThatCannotWaitGetEveryTokenAndChecksSeeTheQueue() throws Exception {
+        PartnerClient client = start("PT1S", "PT2S", Map.of("ratelimiter.buckets.partner.algorithm",
+                "token-bucket", "ratelimiter.buckets.partner.limit", "3"));
+        RateLimits limits = cdi.select(RateLimits.class);
+        String account = account();
+        for (int i = 1; i <= 3; i++) {
+            assertThat(limits.consume("partner", account).outcome()).as("call %d", i)
+                    .isEqualTo(Verdict.Outcome.ALLOWED);
+        }
+        assertThat(limits.consume("partner", account).outcome()).isEqualTo(Verdict.Outcome.DENIED);
+        Future<Object> waiter = calling(client, account);
+        await().atMost(Duration.ofSeconds(5)).until(() -> cdi.select(WaitingCalls.class).waiting("partner") == 1);
+        assertThat(limits.consume("partner", account, 0).outcome()).as("a check").isEqualTo(Verdict.Outcome.DENIED);
+        assertThat(limits.usage("partner", account).outcome()).as("usage").isEqualTo(Verdict.Outcome.DENIED);
+        CdiContainer.CLOCK.advance(Duration.ofSeconds(1));
+        assertThat(waiter.get(5, TimeUnit.SECONDS)).isEqualTo("quote for " + account);
+    }
+
+    @Test
     @DisplayName("an interrupted waiter ends its wait refused, its interrupt kept")
     void interruptEndsTheWait() throws Exception {
         PartnerClient client = start("PT3S", "PT10S", Map.of());

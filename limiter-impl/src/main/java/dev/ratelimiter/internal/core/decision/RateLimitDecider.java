@@ -371,6 +371,9 @@ public class RateLimitDecider {
         String key = path.assembly().keys().counterKey(KeyNamespace.APPLICATION, normalized);
         Verdict verdict = bucket.isConcurrency() ? PermitTakes.take(path, bucket, key, 0, 0, null)
                 : path.assembly().limiter().consume(bucket, key, 0);
+        if (bucket.reserves()) { // calls queued for the key's tokens: what a call of cost 1 that cannot wait meets
+            verdict = Settlements.unreserved(path, bucket, key, 0, verdict);
+        }
         return listing == Listing.ALLOWED && !verdict.isAllowed() ? DecisionReports.letThrough(verdict) : verdict;
     }
 

@@ -75,7 +75,9 @@ final class Settlements {
 
     /**
      * A reservation its caller will not wait for (docs/guide.md#waiting-instead-of-refusing): given back in a round
-     * trip of its own, and refused, its wait as {@code resetAfter}; any other verdict as it is.
+     * trip of its own, and refused, its wait as {@code resetAfter}; any other verdict as it is. A check (cost 0)
+     * reserves nothing, and is refused, with nothing to give back, when a call of cost 1 would have to wait: a
+     * check is refused exactly when such a call would be.
      *
      * @param bucket  a bucket that reserves ({@link Bucket#reserves()})
      * @param key     the hashed key it was counted under
@@ -84,8 +86,12 @@ final class Settlements {
      * @return the verdict, or a refusal in place of a reservation
      */
     static Verdict unreserved(DecisionPath path, Bucket bucket, String key, long cost, Verdict verdict) {
+        if (cost == 0) {
+            Duration wait = Reservations.checkWaitOf(bucket, verdict);
+            return wait.isZero() ? verdict : Verdict.denied(bucket.limit(), wait);
+        }
         Duration wait = Reservations.waitOf(bucket, verdict);
-        if (wait.isZero() || cost == 0) {
+        if (wait.isZero()) {
             return verdict;
         }
         try {
