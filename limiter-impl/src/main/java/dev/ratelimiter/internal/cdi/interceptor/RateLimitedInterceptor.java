@@ -174,7 +174,8 @@ public class RateLimitedInterceptor {
             // The first bucket's turn to wait, if its calls wait (docs/guide.md#waiting-instead-of-refusing): a plain
             // method waits on this thread; a CompletionStage one without a thread, when nothing is kept for its end
             boolean waitable = first != null && nested == 0 && (rateLimited.result() == ResultType.PLAIN
-                    || rateLimited.result() == ResultType.COMPLETION_STAGE && simple);
+                    || rateLimited.result() == ResultType.COMPLETION_STAGE && simple)
+                    && waits.waits(first, limits.get(0).limit().cost()); // before asking the thread what it is
             WaitTurn turn = waitable ? waits.turn(first, keys[0], limits.get(0).limit().cost(),
                     rateLimited.result() == ResultType.PLAIN && waits.onEventLoop()) : null;
             RuntimeException refusal = null;
@@ -184,11 +185,12 @@ public class RateLimitedInterceptor {
                 } else if (turn != null) {
                     BiConsumer<Bucket, Verdict> turns = recorder.andThen(turn);
                     RateLimitException decided = decide(limits, planned, keys, 0, turns, counted, true);
-                    if (rateLimited.result() == ResultType.COMPLETION_STAGE && turn.pauseMillis(decided) >= 0) {
+                    long pause;
+                    if (rateLimited.result() == ResultType.COMPLETION_STAGE && (pause = turn.pauseMillis(decided)) >= 0) {
                         WaitTurn waiting = turn;
                         turn = null; // released by the stage, once it runs the method or gives up
                         Bucket[] holding = holds.holding(limits, planned);
-                        return waits.later(waiting, decided,
+                        return waits.later(waiting, decided, pause,
                                 () -> decide(limits, planned, keys, 0, turns, null, true),
                                 () -> (CompletionStage<?>) (holding == null ? context.proceed()
                                         : holds.proceed(holding, keys, context::proceed)));

@@ -11,6 +11,7 @@ import dev.ratelimiter.internal.core.verdict.Reservations;
 
 import java.time.InstantSource;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 
 /**
@@ -25,7 +26,9 @@ final class WaitTurn implements BiConsumer<Bucket, Verdict> {
     private final RawKey key;
     private final long cost;
     private final long deadline; // epoch milliseconds of the library's clock
-    private AtomicInteger place; // null once released, or when there was none
+    // The bucket's count of waiting calls, held while the call has its place: null once released, or when there was
+    // none. Released from whichever thread ends the call first (a worker, a cancelled or stopped stage), once.
+    private final AtomicReference<AtomicInteger> place;
     private Bucket decided; // the first bucket as decided (under the call's plan), and its last verdict
     private Verdict verdict;
     long waitedMillis; // read and added to by WaitingCalls, on the one thread that runs the call at a time
@@ -40,13 +43,13 @@ final class WaitTurn implements BiConsumer<Bucket, Verdict> {
         this.bucket = bucket;
         this.key = key;
         this.cost = cost;
-        this.place = place;
+        this.place = new AtomicReference<>(place);
         this.deadline = deadline;
     }
 
     /** Whether every place was taken: the call is refused at once ({@link #refusal()}). */
     boolean full() {
-        return place == null && deadline == 0;
+        return place.get() == null && deadline == 0;
     }
 
     /**
@@ -92,7 +95,7 @@ final class WaitTurn implements BiConsumer<Bucket, Verdict> {
             return wait > 0 ? wait : -1;
         }
         if (!(refusal instanceof RateLimitExceededException) || !refusal.bucket().name().equals(bucket.name())
-                || refusal.verdict().isDenyListed() || place == null) {
+                || refusal.verdict().isDenyListed() || place.get() == null) {
             return -1;
         }
         long wait = refusal.verdict().resetAfter().toMillis();
@@ -110,8 +113,7 @@ final class WaitTurn implements BiConsumer<Bucket, Verdict> {
      * @param refusal the call's last refusal, or {@code null} if it runs
      */
     void finish(RateLimitException refusal) {
-        boolean held = place != null;
-        release();
+        boolean held = release();
         WaitOutcome outcome = full() ? WaitOutcome.FULL
                 : interrupted ? WaitOutcome.INTERRUPTED
                 : refusal == null ? (waitedMillis > 0 ? WaitOutcome.ADMITTED : null)
@@ -122,12 +124,17 @@ final class WaitTurn implements BiConsumer<Bucket, Verdict> {
         }
     }
 
-    /** Gives the call's place back; idempotent. */
-    void release() {
-        AtomicInteger held = place;
+    /**
+     * Gives the call's place back; idempotent, and safe from any thread.
+     *
+     * @return whether this call gave it back: false when it was given back before, or the call had none
+     */
+    boolean release() {
+        AtomicInteger held = place.getAndSet(null);
         if (held != null) {
-            place = null;
             held.decrementAndGet();
+            return true;
         }
+        return false;
     }
 }

@@ -132,7 +132,7 @@ public class WaitingCalls {
         RateLimitException refusal = decided;
         for (long pause = turn.pauseMillis(refusal); pause >= 0; pause = turn.pauseMillis(refusal)) {
             if (!pause(turn, pause)) {
-                return refusal != null ? refusal : turn.interrupted();
+                return turn.interrupted(); // counted as interrupted, whichever wait it was
             }
             if (refusal == null) {
                 return null; // the reservation's tokens are there
@@ -148,14 +148,16 @@ public class WaitingCalls {
      * spurious wake-up parks again.
      */
     boolean pause(WaitTurn turn, long millis) {
-        turn.waitedMillis += millis;
-        long until = clock.millis() + millis;
+        long start = clock.millis();
+        long until = start + millis;
         for (long left = millis; left > 0; left = until - clock.millis()) {
             LockSupport.parkNanos(Math.min(TimeUnit.MILLISECONDS.toNanos(left), SLICE_NANOS));
             if (Thread.currentThread().isInterrupted()) {
+                turn.waitedMillis += Math.max(0, clock.millis() - start); // the time it did wait
                 return false;
             }
         }
+        turn.waitedMillis += millis;
         return true;
     }
 
@@ -167,14 +169,16 @@ public class WaitingCalls {
      *
      * @param turn        the call's turn, released when the method runs or the call is refused
      * @param refusal     the first decision's refusal, or {@code null} if it admitted the call
+     * @param pause       what {@code turn.pauseMillis(refusal)} answered for that decision, 0 or more (asked once per
+     *                    decision: a second ask would take the decision's reservation for one made after a wait)
      * @param decideAgain decides the call again: its refusal, or {@code null} once admitted
      * @param proceed     runs the method: its {@code CompletionStage}
      * @return the stage of the method's result, or of the refusal
      */
-    CompletionStage<Object> later(WaitTurn turn, RateLimitException refusal, Supplier<RateLimitException> decideAgain,
-                                  Callable<CompletionStage<?>> proceed) {
+    CompletionStage<Object> later(WaitTurn turn, RateLimitException refusal, long pause,
+                                  Supplier<RateLimitException> decideAgain, Callable<CompletionStage<?>> proceed) {
         CompletableFuture<Object> result = pending(turn);
-        step(turn, refusal, decideAgain, proceed, result, Thread.currentThread().getContextClassLoader());
+        step(turn, refusal, pause, decideAgain, proceed, result, Thread.currentThread().getContextClassLoader());
         return result;
     }
 
@@ -192,7 +196,8 @@ public class WaitingCalls {
                 ClassLoader own = thread.getContextClassLoader();
                 thread.setContextClassLoader(loader);
                 try {
-                    step(turn, decide.get(), decide, proceed, result, loader);
+                    RateLimitException refusal = decide.get();
+                    step(turn, refusal, turn.pauseMillis(refusal), decide, proceed, result, loader);
                 } catch (Throwable e) {
                     turn.release();
                     result.completeExceptionally(e);
@@ -218,9 +223,14 @@ public class WaitingCalls {
         return result;
     }
 
-    private void step(WaitTurn turn, RateLimitException refusal, Supplier<RateLimitException> decideAgain,
+    /**
+     * One decision's sequel: the refusal or reservation waited out on the scheduler, then the call decided again or
+     * the method run; or the stage failed with a refusal the turn cannot wait out.
+     *
+     * @param pause what {@code turn.pauseMillis(refusal)} answered for this decision
+     */
+    private void step(WaitTurn turn, RateLimitException refusal, long pause, Supplier<RateLimitException> decideAgain,
                       Callable<CompletionStage<?>> proceed, CompletableFuture<Object> result, ClassLoader loader) {
-        long pause = turn.pauseMillis(refusal);
         RateLimitException refused = refusal != null ? refusal : turn.overdue;
         if (pause < 0 && refused != null) {
             turn.finish(refused);
@@ -238,9 +248,11 @@ public class WaitingCalls {
                     return;
                 }
                 if (refusal != null) {
-                    step(turn, decideAgain.get(), decideAgain, proceed, result, loader);
+                    RateLimitException again = decideAgain.get();
+                    step(turn, again, turn.pauseMillis(again), decideAgain, proceed, result, loader);
                 } else {
                     turn.finish(null);
+                    pending.remove(result); // running now: no longer a waiting call for stop() to fail
                     proceed.call().whenComplete((value, failure) -> {
                         if (failure != null) {
                             result.completeExceptionally(failure);
