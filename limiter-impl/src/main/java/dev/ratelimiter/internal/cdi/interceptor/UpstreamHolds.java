@@ -40,6 +40,9 @@ public class UpstreamHolds {
     @Inject
     InstantSource clock;
 
+    @Inject
+    EventLoopOffload offload;
+
     /**
      * The method's buckets as decided, if any of them holds for its upstream; else {@code null}.
      *
@@ -92,11 +95,20 @@ public class UpstreamHolds {
         if (retryAfter == null) {
             return;
         }
+        // A stage of a reactive client completes on a Vert.x event loop, which must not wait for the store: the
+        // holds are set from a worker there
+        if (!decider.blocking() || !offload.offload(() -> hold(buckets, keys, retryAfter), (done, error) -> { })) {
+            hold(buckets, keys, retryAfter);
+        }
+    }
+
+    private Void hold(Bucket[] buckets, RawKey[] keys, Duration retryAfter) {
         for (int i = 0; i < buckets.length; i++) {
             if (holds(buckets[i]) && keys[i] != null) {
                 decider.waits().hold(buckets[i], keys[i], retryAfter);
             }
         }
+        return null;
     }
 
     private boolean holds(Bucket bucket) {
