@@ -41,8 +41,8 @@ import java.util.regex.Pattern;
  *                  {@link ZoneOffset#UTC} by default, and without effect on a window of fixed length
  * @param maxWait   the longest a call of a {@code @RateLimited} method waits for the bucket to admit it
  *                  ({@code ratelimiter.buckets.<name>.max-wait}, docs/guide.md#waiting-instead-of-refusing), from 0 (a
- *                  refusal is at once, the default) to {@link #MAX_WAIT}; a token bucket of one window reserves a
- *                  call's tokens up to that far ahead, in the store, in the order calls come
+ *                  refusal is at once, the default) to {@link #MAX_WAIT}, in whole milliseconds; a token bucket of
+ *                  one window reserves a call's tokens up to that far ahead, in the store, in the order calls come
  */
 public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Algorithm algorithm, long burst,
                      String plan, ZoneId zone, Duration maxWait) {
@@ -107,8 +107,9 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
      * @param plan      {@link #NO_PLAN}, {@link #EXPLICIT_PLAN} or a plan's name, matching
      *                  {@code [a-z0-9][a-z0-9-]{0,63}}
      * @param zone      the zone of a calendar window's periods
-     * @param maxWait   the longest a call waits, from 0 to {@link #MAX_WAIT}; not for a concurrency bucket
-     * @throws IllegalArgumentException if a value is out of range, two windows have the same length, a fixed or
+     * @param maxWait   the longest a call waits, from 0 to {@link #MAX_WAIT} in whole milliseconds; not for a
+     *                  concurrency bucket
+     * @throws IllegalArgumentException if a value is out of range, a wait is not whole milliseconds, two windows have the same length, a fixed or
      *                                  sliding window is given another burst than its limit, a token bucket's window
      *                                  refills faster than one token per microsecond or takes longer than
      *                                  {@link #MAX_WINDOW} to fill, or a calendar window is not the bucket's only
@@ -320,10 +321,11 @@ public record Bucket(String name, List<Limit> limits, OutagePolicy onOutage, Alg
     /**
      * This bucket with another {@link #maxWait()}: the same name, windows, limits and counters.
      *
-     * @param maxWait the longest a call waits, from 0 to {@link #MAX_WAIT}
+     * @param maxWait the longest a call waits, from 0 to {@link #MAX_WAIT} in whole milliseconds
      * @return the bucket; this bucket itself if its wait is that already
-     * @throws IllegalArgumentException naming the bucket, if the wait is out of range or the bucket is a concurrency
-     *                                  bucket
+     * @throws IllegalArgumentException naming the bucket, if the wait is out of range or not whole milliseconds, or
+     *                                  the bucket is a concurrency bucket
+     * @throws NullPointerException     if {@code maxWait} is {@code null}
      */
     public Bucket withMaxWait(Duration maxWait) {
         return maxWait.equals(this.maxWait) ? this

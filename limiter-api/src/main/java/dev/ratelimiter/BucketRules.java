@@ -66,6 +66,10 @@ final class BucketRules {
             throw new IllegalArgumentException("bucket '" + name + "': a call waits from 0 to " + Bucket.MAX_WAIT
                     + ", was " + maxWait);
         }
+        if (maxWait.toNanos() % 1_000_000 != 0) { // verdicts tell time in milliseconds: a finer wait is never met
+            throw new IllegalArgumentException("bucket '" + name + "': a call waits whole milliseconds, was "
+                    + maxWait);
+        }
         if (algorithm == Algorithm.CONCURRENCY && !maxWait.isZero()) {
             throw new IllegalArgumentException("bucket '" + name + "': a concurrency bucket's calls do not wait: a "
                     + "permit frees when a call ends, at no time a wait could aim at");

@@ -48,12 +48,25 @@ public record BlockSettings(Duration first, Duration max, Duration forgetAfter, 
         }
     }
 
-    /** A block after a refusal, without upstream holds. */
+    /**
+     * A block after a refusal, without upstream holds.
+     *
+     * @param first       the first block, at least a second
+     * @param max         the longest block, at least {@code first}
+     * @param forgetAfter how long a key stays unblocked for its blocks to be forgotten
+     * @throws IllegalArgumentException if a duration is outside the ranges of the record's components
+     */
     public BlockSettings(Duration first, Duration max, Duration forgetAfter) {
         this(first, max, forgetAfter, Duration.ZERO);
     }
 
-    /** Upstream holds of at most {@code max}, without a block after a refusal. */
+    /**
+     * Upstream holds of at most {@code max}, without a block after a refusal.
+     *
+     * @param max the longest hold, whole seconds from a second to a day
+     * @return the settings
+     * @throws IllegalArgumentException if {@code max} is outside that range
+     */
     public static BlockSettings upstreamHoldsOnly(Duration max) {
         return new BlockSettings(Duration.ZERO, Duration.ZERO, Duration.ZERO, max);
     }

@@ -55,9 +55,15 @@ final class ConcurrencyReader {
      * the property to remove.
      */
     boolean fits(String base, String name, Optional<BlockSettings> block, FailureCounting counting) {
-        if (block.isPresent()) {
+        if (block.isPresent() && block.get().blocksAfterRefusal()) {
             problems.add(base + "block: bucket '" + name + "' limits concurrency, and a refused call there only "
                     + "met busy permits; remove " + base + "block, or block on a rate bucket of the same method");
+            return false;
+        }
+        if (block.isPresent()) {
+            problems.add(base + "upstream-hold-max: bucket '" + name + "' limits concurrency, and holds a key by "
+                    + "counting in its windows, which a concurrency bucket has none of; remove " + base
+                    + "upstream-hold-max, or set it on a rate bucket of the same method");
             return false;
         }
         if (!counting.equals(FailureCounting.ALL)) {

@@ -46,6 +46,11 @@ final class WaitReader {
         if (maxWait == null) {
             return bucket;
         }
+        if (maxWait.toNanos() % 1_000_000 != 0) { // verdicts tell time in milliseconds: a finer wait is never met
+            problems.add(maxWaitProperty + ": '" + values.text(maxWaitProperty).orElseThrow()
+                    + "' must be a whole number of milliseconds, such as PT2.5S");
+            return bucket;
+        }
         if (bucket.isConcurrency()) {
             problems.add(maxWaitProperty + ": bucket '" + name + "' is a concurrency bucket, whose permit frees when "
                     + "a call ends, at no time a wait could aim at; remove " + maxWaitProperty);

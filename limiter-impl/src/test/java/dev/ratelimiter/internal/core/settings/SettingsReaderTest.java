@@ -552,6 +552,9 @@ class SettingsReaderTest {
         properties.put("ratelimiter.buckets.partner.window", "PT1S");
         properties.put("ratelimiter.buckets.partner.max-wait", "PT2M");
         assertProblem("ratelimiter.buckets.partner.max-wait: 'PT2M' is out of range");
+        // verdicts tell time in milliseconds: a wait of a fraction of one would be cut, and a reservation run early
+        properties.put("ratelimiter.buckets.partner.max-wait", "PT2.0005S");
+        assertProblem("ratelimiter.buckets.partner.max-wait: 'PT2.0005S' must be a whole number of milliseconds");
         properties.put("ratelimiter.buckets.partner.max-wait", "PT2S");
         properties.put("ratelimiter.buckets.partner.max-waiting", "0");
         assertProblem("ratelimiter.buckets.partner.max-waiting: 0 is out of range from 1 to 10000");
@@ -573,6 +576,15 @@ class SettingsReaderTest {
         properties.put("ratelimiter.buckets.partner.quota-lease-percent", "5");
         assertProblem("ratelimiter.buckets.partner.max-wait: bucket 'partner' leases quota",
                 "remove ratelimiter.buckets.partner.quota-lease-percent or ratelimiter.buckets.partner.max-wait");
+    }
+
+    @Test
+    @DisplayName("upstream-hold-max on a concurrency bucket names upstream-hold-max, not block, as what to remove")
+    void upstreamHoldsOnAConcurrencyBucket() {
+        properties.put("ratelimiter.buckets.partner.concurrency", "4");
+        properties.put("ratelimiter.buckets.partner.upstream-hold-max", "PT1M");
+        assertProblem("ratelimiter.buckets.partner.upstream-hold-max: bucket 'partner' limits concurrency",
+                "remove ratelimiter.buckets.partner.upstream-hold-max");
     }
 
     @Test
