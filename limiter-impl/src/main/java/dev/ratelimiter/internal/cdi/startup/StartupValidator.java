@@ -10,7 +10,7 @@ import dev.ratelimiter.internal.cdi.interceptor.RateLimitedMethod;
 import dev.ratelimiter.internal.cdi.runtime.LimiterRuntime;
 import dev.ratelimiter.internal.cdi.runtime.MetricsConnection;
 import dev.ratelimiter.internal.cdi.runtime.SettingsReloader;
-import dev.ratelimiter.internal.core.decision.RateLimitDecider;
+import dev.ratelimiter.internal.core.decision.CallCosts;
 import dev.ratelimiter.internal.core.monitor.BackendState;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import dev.ratelimiter.internal.core.settings.SettingsUpdate;
@@ -174,7 +174,7 @@ public class StartupValidator {
                             } else if (limit.cost() < 0 || limit.cost() > bucket.get().largestCost()) {
                                 problems.add("@RateLimited(bucket = \"" + limit.bucketName() + "\", cost = "
                                         + limit.cost() + ") on " + RateLimitedMethod.describe(beanClass, method)
-                                        + ": " + RateLimitDecider.costProblem(bucket.get(), limit.cost()));
+                                        + ": " + CallCosts.problem(bucket.get(), limit.cost()));
                             }
                             if (bucket.isPresent() && bucket.get().isConcurrency()) {
                                 limit.concurrencyProblem().ifPresent(problem -> problems.add(where + ": " + problem));

@@ -13,7 +13,6 @@ import dev.ratelimiter.internal.core.key.CounterKeyHasher;
 import dev.ratelimiter.internal.core.key.KeyLists.Listing;
 import dev.ratelimiter.internal.core.key.KeyNamespace;
 import dev.ratelimiter.internal.core.key.KeyNormalizer;
-import dev.ratelimiter.internal.core.monitor.DecisionTracer;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import dev.ratelimiter.spi.StoreItem;
 
@@ -24,15 +23,14 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * (Over 400 lines: the one path of every decision, of one bucket and of several, with the conversions each path
- * shares: lists, reservations, shadow mode, the reports; what waits and holds ask of it is {@link WaitDecisions}'.)
- *
- * <p>The one path every decision takes, from the interceptor, the global filter and the {@code RateLimits} facade:
+ * The one path every decision takes, from the interceptor, the global filter and the {@code RateLimits} facade:
  * normalize the raw key, hash it, count it, and report a {@link RateLimitDenied} on a denial (with the key's
  * HMAC-SHA-256 or SHA-256, whichever hash it was counted under: {@link CounterKeyHasher}), which the CDI layer fires
  * as an event. A refusal of a bucket in shadow mode is turned into a verdict that lets the call go on
  * ({@link ShadowMode}), and reports nothing: docs/guide.md#shadow-mode. The bucket's lists come first: a denied key
  * is refused with no store call, an allowed one is never refused, and neither fires an event ({@link DecisionReports}).
+ * What follows a verdict (shadow mode, metrics, events) is {@link DecisionOutcomes}'; what waits and holds ask of the
+ * path is {@link WaitDecisions}'; a call's cost range is {@link CallCosts}'.
  *
  * <p>Plain Java: one instance per application, built on the runtime's {@link DecisionSource}; safe for concurrent
  * use. Not final, with a protected no-argument constructor, so CDI can proxy it as an {@code @ApplicationScoped}
@@ -44,12 +42,7 @@ public class RateLimitDecider {
     private final Settlements settlements;
     private final WaitDecisions waits;
     private final Supplier<LimiterSettings> settings;
-    private final Consumer<RateLimitDenied> denials;
-    private final Consumer<RateLimitNearLimit> nearLimits;
-    // ratelimiter.near-limit.percent, read at the first allowed decision: it applies at startup only (a reload changes
-    // buckets), and a field spares each decision a call through the configuration's client proxy. -1: not read yet;
-    // a race reads the same value twice.
-    private int nearLimitPercent = -1;
+    private final DecisionOutcomes outcomes;
 
     /**
      * @param source     the chain and the clock, asked once per decision
@@ -66,8 +59,7 @@ public class RateLimitDecider {
         this.settlements = new Settlements(source);
         this.waits = new WaitDecisions(source);
         this.settings = settings;
-        this.denials = denials;
-        this.nearLimits = nearLimits;
+        this.outcomes = new DecisionOutcomes(settings, denials, nearLimits);
     }
 
     /** For a CDI client proxy, which subclasses a normal-scoped bean's type; not for deciding. */
@@ -127,6 +119,8 @@ public class RateLimitDecider {
      *
      * @param counted  where the counted call goes, as the method above; {@code null}: none kept
      * @param mayWait  whether the caller waits for a reservation
+     * @return the verdict, as the methods above give it; an allowed one may carry a wait only when {@code mayWait}
+     * @throws IllegalArgumentException if the cost is negative or more than any of the bucket's windows holds
      */
     public Verdict decide(Bucket bucket, RawKey key, long cost, List<CountedCall> counted, boolean mayWait) {
         return decide(bucket, key.raw(), key.normalization(), key.namespace(), cost, counted, mayWait);
@@ -134,7 +128,7 @@ public class RateLimitDecider {
 
     private Verdict decide(Bucket bucket, CharSequence rawKey, KeyNormalization normalization, KeyNamespace namespace,
                            long cost, List<CountedCall> counted, boolean mayWait) {
-        checkCost(bucket, cost);
+        CallCosts.check(bucket, cost);
         DecisionPath path = source.path();
         String normalized = KeyNormalizer.normalize(rawKey, normalization);
         Listing listing = DecisionReports.listing(path, bucket, normalized, normalization);
@@ -157,7 +151,7 @@ public class RateLimitDecider {
         if (listing == Listing.ALLOWED && !verdict.isAllowed()) {
             return DecisionReports.allowListed(path, bucket, verdict, fallback);
         }
-        return settle(path, bucket, namespace, normalized, key, cost, counted == null && !bucket.isConcurrency(),
+        return outcomes.report(path, bucket, namespace, normalized, key, cost, counted == null && !bucket.isConcurrency(),
                 verdict, fallback);
     }
 
@@ -235,7 +229,7 @@ public class RateLimitDecider {
         int decidable = count; // the buckets before the first whose deny list holds its key: the store decides those
         for (int i = 0; i < count; i++) {
             Bucket bucket = buckets.get(i);
-            checkCost(bucket, costs[i]);
+            CallCosts.check(bucket, costs[i]);
             PermitTakes.checkKept(bucket, costs[i], counted); // before anything is counted
             normalized[i] = KeyNormalizer.normalize(keys.get(i).raw(), keys.get(i).normalization());
             listings[i] = DecisionReports.listing(path, bucket, normalized[i], keys.get(i).normalization());
@@ -274,7 +268,7 @@ public class RateLimitDecider {
                 }
                 Verdict answer = listings[done] == Listing.ALLOWED && !verdict.isAllowed()
                         ? DecisionReports.allowListed(path, item.bucket(), verdict, fallback)
-                        : settle(path, item.bucket(), keys.get(done).namespace(), normalized[done], item.key(),
+                        : outcomes.report(path, item.bucket(), keys.get(done).namespace(), normalized[done], item.key(),
                                 item.cost(), !permit && (kept == null || !kept[done]), verdict, fallback);
                 verdicts[done++] = answer;
                 if (answer.outcome() != Verdict.Outcome.ALLOWED) {
@@ -288,66 +282,6 @@ public class RateLimitDecider {
             verdicts[done++] = DecisionReports.denyListed(path, buckets.get(decidable));
         }
         return done == count ? verdicts : Arrays.copyOf(verdicts, done);
-    }
-
-    /**
-     * What {@link #decide} does with the chain's verdict: shadow mode, the metrics, the denial event, the near-limit
-     * count and event.
-     *
-     * @param watched whether the call is near-limit material: not for a bucket that counts failures only, whose calls
-     *                are counted before their outcome is known and given back when they succeed
-     * @param fallback whether the fallback per process made the decision, for the trace
-     */
-    private Verdict settle(DecisionPath path, Bucket bucket, KeyNamespace namespace, String normalized,
-                           String key, long cost, boolean watched, Verdict verdict, boolean fallback) {
-        ShadowMode shadow = path.assembly().shadow();
-        if (verdict.outcome() != Verdict.Outcome.ALLOWED && shadow.covers(bucket)) {
-            Verdict letThrough = shadow.letThrough(bucket, key, verdict);
-            DecisionReports.trace(path, bucket, DecisionTracer.SHADOW_REFUSED, letThrough, fallback);
-            return letThrough;
-        }
-        path.metrics().decision(bucket, verdict.outcome());
-        DecisionReports.trace(path, bucket, switch (verdict.outcome()) {
-            case ALLOWED -> DecisionTracer.ALLOWED;
-            case DENIED -> DecisionReports.blocked(path, bucket) ? DecisionTracer.BLOCKED : DecisionTracer.REFUSED;
-            case UNAVAILABLE -> DecisionTracer.UNAVAILABLE;
-        }, verdict, fallback);
-        if (verdict.outcome() == Verdict.Outcome.DENIED) {
-            denials.accept(new RateLimitDenied(bucket, path.assembly().keys().eventKey(namespace, normalized, key),
-                    verdict));
-        } else if (watched) {
-            int percent = nearLimitPercent;
-            if (percent < 0) {
-                percent = settings.get().nearLimitPercent();
-                nearLimitPercent = percent;
-            }
-            if (NearLimit.near(bucket, verdict, percent)) {
-                nearLimit(path, bucket, namespace, normalized, key, cost, verdict, percent);
-            }
-        }
-        return verdict;
-    }
-
-    /**
-     * Counts a call that left a window below the near-limit share, and tells of each window it took there; a bucket
-     * in shadow mode is counted and tells nothing (as it fires no denial: its limit is not enforced yet).
-     */
-    private void nearLimit(DecisionPath path, Bucket bucket, KeyNamespace namespace, String normalized, String key,
-                           long cost, Verdict verdict, int percent) {
-        path.metrics().nearLimit(bucket);
-        if (path.assembly().shadow().covers(bucket)) {
-            return;
-        }
-        String eventKey = null;
-        for (int window = 0; window < NearLimit.windows(verdict); window++) {
-            if (NearLimit.crossed(bucket, verdict, window, cost, percent)) {
-                if (eventKey == null) {
-                    eventKey = path.assembly().keys().eventKey(namespace, normalized, key);
-                }
-                nearLimits.accept(new RateLimitNearLimit(bucket, eventKey, bucket.limits().get(window),
-                        NearLimit.capacity(bucket, window), NearLimit.remaining(verdict, window), verdict));
-            }
-        }
     }
 
     /**
@@ -375,25 +309,6 @@ public class RateLimitDecider {
             verdict = Settlements.unreserved(path, bucket, key, 0, verdict);
         }
         return listing == Listing.ALLOWED && !verdict.isAllowed() ? DecisionReports.letThrough(verdict) : verdict;
-    }
-
-    /**
-     * Refuses a cost no call could be allowed with, or a negative one.
-     *
-     * @throws IllegalArgumentException naming the bucket, the cost and the accepted range
-     */
-    public static void checkCost(Bucket bucket, long cost) {
-        if (cost < 0 || cost > bucket.largestCost()) {
-            throw new IllegalArgumentException(costProblem(bucket, cost));
-        }
-    }
-
-    /** The message for a cost out of range, without the caller's place. */
-    public static String costProblem(Bucket bucket, long cost) {
-        return "cost " + cost + " is out of range for bucket '" + bucket.name() + "': from 0 to "
-                + bucket.largestCost() + (bucket.isConcurrency() ? " (a call of a concurrency bucket holds one permit)"
-                : bucket.isTokenBucket() ? " (the bucket's smallest capacity: its burst, or a longer window's limit)"
-                : " (the bucket's smallest limit)");
     }
 
     /**

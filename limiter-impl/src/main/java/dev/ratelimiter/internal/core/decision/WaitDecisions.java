@@ -34,8 +34,7 @@ public final class WaitDecisions {
      */
     public Verdict unreserve(Bucket bucket, RawKey key, long cost, Verdict verdict) {
         DecisionPath path = source.path();
-        String counterKey = path.assembly().keys().counterKey(key.namespace(),
-                KeyNormalizer.normalize(key.raw(), key.normalization()));
+        String counterKey = counterKey(path, key);
         return Settlements.unreserved(path, bucket, counterKey, cost, verdict);
     }
 
@@ -66,12 +65,17 @@ public final class WaitDecisions {
         if (!(path.assembly().limiter() instanceof BlockLimiter blocks)) {
             return false;
         }
-        String counterKey = path.assembly().keys().counterKey(key.namespace(),
-                KeyNormalizer.normalize(key.raw(), key.normalization()));
+        String counterKey = counterKey(path, key);
         boolean held = blocks.hold(bucket, counterKey, retryAfter);
         if (held) {
             path.metrics().upstreamHold(bucket);
         }
         return held;
+    }
+
+    /** The key a decision of {@code key} was counted under. */
+    private static String counterKey(DecisionPath path, RawKey key) {
+        return path.assembly().keys().counterKey(key.namespace(),
+                KeyNormalizer.normalize(key.raw(), key.normalization()));
     }
 }

@@ -13,7 +13,7 @@ import dev.ratelimiter.internal.cdi.interceptor.RateLimitedMethod.KeySource;
 import dev.ratelimiter.internal.cdi.interceptor.RateLimitedMethod.Limit;
 import dev.ratelimiter.internal.cdi.interceptor.RateLimitedMethod.ResolverName;
 import dev.ratelimiter.internal.cdi.interceptor.ResultType;
-import dev.ratelimiter.internal.core.decision.RateLimitDecider;
+import dev.ratelimiter.internal.core.decision.CallCosts;
 import dev.ratelimiter.internal.core.settings.LimiterSettings;
 import dev.ratelimiter.internal.core.settings.SettingsReader;
 import jakarta.ws.rs.GET;
@@ -412,7 +412,7 @@ class StartupValidatorTest {
         assertThat(check(TokenCosts.class)).containsExactly("@RateLimited(bucket = \"reports\", cost = 6) on "
                 + TokenCosts.class.getName() + "#aboveBurst(String): cost 6 is out of range for bucket 'reports': "
                 + "from 0 to 5 (the bucket's smallest capacity: its burst, or a longer window's limit)");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RateLimitDecider.checkCost(
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CallCosts.check(
                         SETTINGS.bucket("reports").orElseThrow(), 6))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("from 0 to 5");
     }
