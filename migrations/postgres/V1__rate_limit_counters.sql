@@ -115,10 +115,12 @@ CREATE INDEX IF NOT EXISTS rate_limit_counters_ends_at ON rate_limit_counters (e
 -- written so when it was more; several fixed or sliding windows are read each by its length (a window of a new
 -- length opens afresh). A row of another count of a token bucket's windows counts as full.
 --
--- Why no deadlock: every statement that locks several rows takes them in (bucket, key) order. When the items (of
--- every call, one call after another) already come in strictly ascending (bucket, key) order, deciding them in
--- their order is that order; otherwise one statement first locks every row, creating the missing ones as ended
--- windows, in that order, each row once, without writing it (ON CONFLICT DO UPDATE ... WHERE false). The one-item
+-- Why no deadlock: every statement that locks several rows takes them in (bucket, key) order, compared byte by byte
+-- (COLLATE "C", whatever the database's collation: the order Java's String.compareTo gives these ASCII names, so the
+-- store sends a round trip's calls in it). When the items (of every call, one call after another) already come in
+-- strictly ascending (bucket, key) order, deciding them in their order is that order; otherwise one statement first
+-- locks every row, creating the missing ones as ended windows, in that order, each row once, without writing it
+-- (ON CONFLICT DO UPDATE ... WHERE false). The one-item
 -- statements lock a single row and the sweep skips locked rows, so no two statements wait for each other in a
 -- circle. The function keeps the search_path it was created with, so it finds its table whatever the caller's; the
 -- store calls it in the schema ratelimiter.postgres.table names, or through the search_path for an unqualified
@@ -196,7 +198,8 @@ DECLARE
     uncounted integer[] := '{}';  -- sliding items out of order that counted nothing: their row, if only locked, goes
 BEGIN
     FOR i IN 2 .. items LOOP
-        IF (names[2 * i - 3], names[2 * i - 2]) >= (names[2 * i - 1], names[2 * i]) THEN
+        IF (names[2 * i - 3] COLLATE "C", names[2 * i - 2] COLLATE "C")
+                >= (names[2 * i - 1] COLLATE "C", names[2 * i] COLLATE "C") THEN
             ascending := false;
             EXIT;
         END IF;
@@ -204,7 +207,7 @@ BEGIN
     IF NOT ascending THEN
         INSERT INTO rate_limit_counters AS c (bucket, key, ends_at, count)
             SELECT names[2 * g - 1], names[2 * g], t, 0 FROM generate_series(1, items) AS g
-            GROUP BY 1, 2 ORDER BY 1, 2
+            GROUP BY 1, 2 ORDER BY names[2 * g - 1] COLLATE "C", names[2 * g] COLLATE "C"
             ON CONFLICT (bucket, key) DO UPDATE SET count = c.count WHERE false;
     END IF;
     at := 2 + numbers[1];         -- the first item's algorithm

@@ -214,11 +214,17 @@ public final class PostgresStore implements RateLimitStore, Sweepable {
     /**
      * Decides several calls with one statement, the migration's function (docs/stores.md#batching), inside the
      * bulkhead like any call. The function takes every row of the round trip in one (bucket, key) order, locking
-     * them first when the items do not come in that order, so a batch waits for no statement that waits for it.
+     * them first when the items do not come in that order, so a batch waits for no statement that waits for it; the
+     * calls are sent in that order ({@link CallOrder}), which spares the function that first statement.
      */
     @Override
     public long[][] consumeEach(List<List<StoreItem>> calls) throws StoreException {
-        return inBulkhead(connection -> decideCalls(connection, calls));
+        int[] order = CallOrder.of(calls);
+        if (order == null) {
+            return inBulkhead(connection -> decideCalls(connection, calls));
+        }
+        List<List<StoreItem>> sorted = CallOrder.sorted(calls, order);
+        return CallOrder.unsorted(inBulkhead(connection -> decideCalls(connection, sorted)), order);
     }
 
     /** Whether and how waiting calls share a statement: off by {@code ratelimiter.postgres.batching=false}. */

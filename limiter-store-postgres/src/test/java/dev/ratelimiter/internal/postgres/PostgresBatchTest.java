@@ -74,6 +74,28 @@ class PostgresBatchTest {
     }
 
     @Test
+    @DisplayName("one-item calls out of (bucket, key) order: sent in that order, each answer at its call's place, "
+            + "calls of one key counted in the order they came")
+    void callsOutOfOrderAnsweredInPlace() throws Exception {
+        Bucket first = bucket("a-first", 2);
+        Bucket second = bucket("b-second", 100);
+        long[][] answers = store.consumeEach(List.of(
+                List.of(new StoreItem(second, "z", 1)),
+                List.of(new StoreItem(first, "y", 1)),
+                List.of(new StoreItem(second, "a", 5)),
+                List.of(new StoreItem(first, "y", 1)),
+                List.of(new StoreItem(first, "y", 1)),
+                List.of(new StoreItem(second, "z", 1))));
+
+        assertThat(answers[0]).startsWith(1, 1);
+        assertThat(answers[1]).startsWith(1, 1);
+        assertThat(answers[2]).startsWith(1, 5);
+        assertThat(answers[3]).startsWith(1, 2);
+        assertThat(answers[4]).as("the third of a limit of 2").startsWith(0, 2);
+        assertThat(answers[5]).startsWith(1, 2);
+    }
+
+    @Test
     @DisplayName("token buckets in a batch: each call decided by its bucket's algorithm, in order, a second call on "
             + "the same key seeing the first's tokens taken; a refused token bucket stops only its own call")
     void tokenBucketsInBatch() throws Exception {
