@@ -17,7 +17,7 @@ WITH g AS (SELECT u.bucket, u.key, array_agg(u.id) AS ids
 locked AS MATERIALIZED (SELECT c.bucket, c.key, g.ids
                         FROM g JOIN ${table} AS c ON c.bucket = g.bucket AND c.key = g.key
                         WHERE c.window_counts && g.ids
-                        ORDER BY c.bucket, c.key FOR UPDATE OF c)
+                        ORDER BY c.bucket COLLATE "C", c.key COLLATE "C" FOR UPDATE OF c)
 UPDATE ${table} AS c SET (window_counts, window_ends, count, ends_at) = (
         SELECT COALESCE(array_agg(e.id), '{}'), COALESCE(array_agg(e.deadline), '{}'), count(*),
                COALESCE(max(e.deadline), ${now})

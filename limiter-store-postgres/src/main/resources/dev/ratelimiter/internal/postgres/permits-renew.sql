@@ -19,7 +19,7 @@ WITH p AS (SELECT u.bucket, u.key, u.id, u.lease, u.i
                 WITH ORDINALITY AS u(bucket, key, id, lease, i)),
 locked AS MATERIALIZED (SELECT c.bucket, c.key, c.window_counts, c.window_ends
                         FROM ${table} AS c WHERE (c.bucket, c.key) IN (SELECT bucket, key FROM p)
-                        ORDER BY c.bucket, c.key FOR UPDATE),
+                        ORDER BY c.bucket COLLATE "C", c.key COLLATE "C" FOR UPDATE),
 held AS (SELECT p.i, p.bucket, p.key, p.id, p.lease, x.now
          FROM (SELECT ${now} AS now OFFSET 0) AS x, p JOIN locked AS l ON l.bucket = p.bucket AND l.key = p.key
          WHERE EXISTS (SELECT 1 FROM unnest(l.window_counts, l.window_ends) AS e(id, deadline)

@@ -33,7 +33,7 @@ r AS (SELECT u.bucket, u.key, u.algorithm % 4 AS algorithm, u.algorithm / 4 AS a
 locked AS MATERIALIZED (SELECT c.bucket, c.key, c.count, c.ends_at, c.window_seconds, c.window_counts, c.window_ends,
                                c.length_seconds, c.window_previous, c.token_intervals, c.token_capacities
                         FROM ${table} AS c WHERE (c.bucket, c.key) IN (SELECT bucket, key FROM r)
-                        ORDER BY c.bucket, c.key FOR UPDATE),
+                        ORDER BY c.bucket COLLATE "C", c.key COLLATE "C" FOR UPDATE),
 windows AS (SELECT l.bucket, l.key, g.w, r.cost, r.ahead, r.algorithm = 1 AS tokens, r.ends[g.w] AS ends_in,
                    r.lengths[g.w] AS length,
                    CASE WHEN r.algorithm = 2 THEN date_trunc('milliseconds', r.now) ELSE r.now END AS at,
