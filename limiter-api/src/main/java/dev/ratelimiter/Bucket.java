@@ -10,8 +10,11 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * (Over 400 lines: the API's one record for a bucket's whole shape, its constants, factories and derived values in one
- * place; the rules its values keep together are {@link BucketRules}'.)
+ * (Over 400 lines, kept one file: it is a public record of the API, and a record cannot be split. Its eight components
+ * each need their documented shapes and ranges, and its public factories ({@code of} ×4, {@code concurrency}) and
+ * derived values ({@code limit}, {@code largestCost}, {@code reserves}, ...) are API that applications call on it;
+ * the rules that check its values together already live apart, in {@link BucketRules}, and so does nothing else
+ * that could move without changing the API.)
  *
  * <p>A named limit: for each key, at most {@code limit} attempts per {@code window} in every one of its windows (a
  * burst window of 10 per second and a sustained one of 1 000 per hour, say), counted by the bucket's
