@@ -24,7 +24,6 @@ import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * The limiter chain, built once from the settings in plain Java, without a container
@@ -174,13 +173,7 @@ public record LimiterAssembly(Limiter limiter, BackendMonitor monitor, CounterKe
             LOG.log(System.Logger.Level.INFO,
                     "Rate limiter: buckets with blocks after a refusal or upstream holds: {0}",
                     settings.blocks().entrySet().stream().sorted(Map.Entry.comparingByKey())
-                            .map(entry -> entry.getKey() + " (" + Stream.of(
-                                    entry.getValue().blocksAfterRefusal() ? "block " + entry.getValue().first()
-                                            + (entry.getValue().escalates() ? " up to " + entry.getValue().max() : "")
-                                            : null,
-                                    entry.getValue().holdsForUpstream() ? "upstream holds up to "
-                                            + entry.getValue().upstreamHoldMax() : null)
-                                    .filter(java.util.Objects::nonNull).collect(Collectors.joining(", ")) + ")")
+                            .map(entry -> entry.getKey() + " (" + entry.getValue().describe() + ")")
                             .collect(Collectors.joining(", ")));
         }
         CompositeOutageListener listeners = new CompositeOutageListener(List.of(outages, metrics, marks));

@@ -71,6 +71,17 @@ public record BlockSettings(Duration first, Duration max, Duration forgetAfter, 
         return new BlockSettings(Duration.ZERO, Duration.ZERO, Duration.ZERO, max);
     }
 
+    /**
+     * {@return what the settings do, for the startup log: {@code block PT1H up to PT4H}, {@code upstream holds up to
+     * PT1M}, or both joined by a comma}
+     */
+    public String describe() {
+        String block = first + (escalates() ? " up to " + max : "");
+        String holds = "upstream holds up to " + upstreamHoldMax;
+        return !holdsForUpstream() ? "block " + block
+                : blocksAfterRefusal() ? "block " + block + ", " + holds : holds;
+    }
+
     /** {@return whether the bucket's limits block a key they refuse} */
     public boolean blocksAfterRefusal() {
         return !first.isZero();
