@@ -85,7 +85,7 @@ public abstract class ExampleApiScenarios {
      * on the runtimes after the first of each store: the window is timed by the store, whose rules are its
      * contract's, and what a server changes (the interceptor's refusal, the 429 and both windows' header fields) meets
      * it in the scenarios that do not wait. They run on Payara Micro 6 in memory and on Open Liberty on PostgreSQL
-     * (CONTRIBUTING.md#the-coverage-matrix); about 40 s of CI (issue 54).
+     * (CONTRIBUTING.md#the-coverage-matrix); about 40 s of CI's 30-minute budget.
      */
     protected static final Map<String, String> WAITS_ELSEWHERE = Map.of("burstAndSustainedWindows", "waits 10 s for "
             + "a window the store times; runs on Payara Micro 6 in memory and Open Liberty on PostgreSQL, and this "

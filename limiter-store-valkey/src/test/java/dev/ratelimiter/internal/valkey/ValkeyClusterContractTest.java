@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ValkeyClusterContractTest extends RateLimiterContract {
 
-    /** The contract cases that wait 2 s or more of real time against a Valkey store (CI's reports, issue 54). */
+    /** The contract cases that wait 2 s or more of real time against a Valkey store (CI's test reports). */
     private static final List<String> REAL_TIME_WAITS = List.of("slidingWindowBoundaryBurst",
             "slidingWindowWeighsPrevious", "slidingWindowIdleKeyStartsAfresh", "slidingWindowRetryAfterBeyondWindowEnd",
             "slidingWindowSeveralWindows", "blocksDouble", "countForgotten", "blockOutlivesTheWindow", "slidingWindow",
@@ -124,7 +124,7 @@ class ValkeyClusterContractTest extends RateLimiterContract {
      * time for windows, blocks or leases to end: those waits meet only the scripts' arithmetic over the server's
      * clock, the same on one server as in a cluster, and {@link ValkeyStoreTest} runs each of them. What a cluster
      * changes (which master a key's commands go to, redirections, keys of one call in one slot) each case here meets
-     * on its first call, and the cases of every rule that wait less still run here. About 90 s of CI (issue 54).
+     * on its first call, and the cases of every rule that wait less still run here. About 90 s of CI's 30-minute budget.
      */
     @Override
     protected Map<String, String> casesNotRun() {
