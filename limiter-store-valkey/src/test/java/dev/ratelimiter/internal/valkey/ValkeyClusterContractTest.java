@@ -124,7 +124,8 @@ class ValkeyClusterContractTest extends RateLimiterContract {
      * time for windows, blocks or leases to end: those waits meet only the scripts' arithmetic over the server's
      * clock, the same on one server as in a cluster, and {@link ValkeyStoreTest} runs each of them. What a cluster
      * changes (which master a key's commands go to, redirections, keys of one call in one slot) each case here meets
-     * on its first call, and the cases of every rule that wait less still run here. About 90 s of CI's 30-minute budget.
+     * on its first call, and the cases of every rule that wait less still run here. About 90 s of CI's 30-minute
+     * budget.
      */
     @Override
     protected Map<String, String> casesNotRun() {
@@ -136,7 +137,6 @@ class ValkeyClusterContractTest extends RateLimiterContract {
         }
         return notRun;
     }
-
 
     @Test
     @DisplayName("90 counters of 30 buckets spread over all three masters: every decision and reset works, each key lives on one node, and no call fails (no CROSSSLOT, no redirect)")

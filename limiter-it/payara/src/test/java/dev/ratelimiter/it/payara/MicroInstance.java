@@ -113,8 +113,8 @@ final class MicroInstance implements AutoCloseable {
             try (ServerSocket socket = new ServerSocket(0)) {
                 port = socket.getLocalPort();
             }
-            // C1 only: an instance here lives a minute or two and no test measures its speed, and it starts about
-            // a quarter sooner (the example: 9.1 s against 12.0 s here), as arquillian.xml's (CI's 30-minute budget).
+            // C1 only, as in arquillian.xml: no test measures an instance's speed, and C1 alone starts one about a
+            // quarter sooner (the example ready in 9.1 s against 12.0 s), for CI's 30-minute budget.
             List<String> command = new ArrayList<>(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
                     "-XX:TieredStopAtLevel=1", "-jar", System.getProperty("payara.microJar")));

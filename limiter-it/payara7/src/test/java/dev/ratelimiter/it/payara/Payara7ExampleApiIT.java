@@ -1,5 +1,7 @@
 package dev.ratelimiter.it.payara;
 
+import java.util.Map;
+
 /**
  * {@link PayaraExampleApiIT} on Payara Micro 7: the example API in memory at the WAR's own context root,
  * configuration profiles, and the limits in the OpenAPI document, which Payara 7 left out for an application not at
@@ -7,9 +9,9 @@ package dev.ratelimiter.it.payara;
  */
 class Payara7ExampleApiIT extends PayaraExampleApiIT {
 
-    /** {@link #WAITS_ELSEWHERE}: the burst window's wait runs on the first runtime of each store. */
+    /** {@link #WAITS_ELSEWHERE}: the burst window's wait runs on Payara Micro 6 and Open Liberty. */
     @Override
-    protected java.util.Map<String, String> scenariosNotRun() {
+    protected Map<String, String> scenariosNotRun() {
         return WAITS_ELSEWHERE;
     }
 }

@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.net.http.HttpResponse;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -80,9 +81,9 @@ class QuarkusExampleApiTest extends ExampleApiScenarios {
         return false;
     }
 
-    /** {@link #WAITS_ELSEWHERE}: the burst window's wait runs on the first runtime of each store. */
+    /** {@link #WAITS_ELSEWHERE}: the burst window's wait runs on Payara Micro 6 and Open Liberty. */
     @Override
-    protected java.util.Map<String, String> scenariosNotRun() {
+    protected Map<String, String> scenariosNotRun() {
         return WAITS_ELSEWHERE;
     }
 }

@@ -6,9 +6,11 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
+import java.util.Map;
+
 /**
- * The example API's scenarios, every one, on WildFly 39 with the in-memory backend: the example as it is, with
- * only the scenarios' test configuration added and a configuration profile active
+ * The example API's scenarios, every one but {@link #WAITS_ELSEWHERE}'s, on WildFly 39 with the in-memory backend:
+ * the example as it is, with only the scenarios' test configuration added and a configuration profile active
  * ({@link ExampleDeployments#PROFILES}); readiness and metrics on the management interface
  * ({@link WildFlyManagement}).
  */
@@ -26,9 +28,9 @@ class WildFlyExampleApiIT extends WildFlyExampleScenarios {
         assertBucketsUnderProfiles("profiled", "other-only");
     }
 
-    /** {@link #WAITS_ELSEWHERE}: the burst window's wait runs on the first runtime of each store. */
+    /** {@link #WAITS_ELSEWHERE}: the burst window's wait runs on Payara Micro 6 and Open Liberty. */
     @Override
-    protected java.util.Map<String, String> scenariosNotRun() {
+    protected Map<String, String> scenariosNotRun() {
         return WAITS_ELSEWHERE;
     }
 }

@@ -101,7 +101,8 @@ class LibertyMp7PostgresExampleApiIT extends LibertyExampleScenarios {
      * metrics scenario, the ones MicroProfile 7 does change.
      */
     private static final List<String> ON_THE_MICROPROFILE_6_SERVER = List.of("anonymousGlobalLimit",
-            "programmaticRefusalAsTheInterceptors", "burstAndSustainedWindows", "exportCost", "loginLimitedPerAccount",
+            "programmaticRefusalAsTheInterceptors", "burstAndSustainedWindows", "burstWindowEndsBeforeTheHour",
+            "exportCost", "loginLimitedPerAccount",
             "loginLimitedPerAddressAndAccount", "reportsLimitedPerTenant", "reportsPlansPerTenant", "monthlyQuotaPerPlan",
             "plansChosenByConfiguredResolver", "explicitLimitsOfACustomer", "failedPlanGetsTheBucketsOwnLimits",
             "searchLimitedBySlidingWindow", "reportsWithoutTenant", "resolverFallsBackToAddress", "loginNormalized",
