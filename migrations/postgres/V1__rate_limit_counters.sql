@@ -115,14 +115,17 @@ CREATE INDEX IF NOT EXISTS rate_limit_counters_ends_at ON rate_limit_counters (e
 -- written so when it was more; several fixed or sliding windows are read each by its length (a window of a new
 -- length opens afresh). A row of another count of a token bucket's windows counts as full.
 --
--- Why no deadlock: every statement that locks several rows takes them in (bucket, key) order, compared byte by byte
--- (COLLATE "C", whatever the database's collation: the order Java's String.compareTo gives these ASCII names, so the
--- store sends a round trip's calls in it). When the items (of every call, one call after another) already come in
--- strictly ascending (bucket, key) order, deciding them in their order is that order; otherwise one statement first
+-- Why no deadlock: every statement of this function that locks several rows takes them in (bucket, key) order,
+-- compared byte by byte (COLLATE "C", whatever the database's collation: the order Java's String.compareTo gives these
+-- ASCII names, so the store sends a round trip's calls in it). When the items (of every call, one call after another)
+-- already come in that order, a key repeated or not (a hot key: the transaction holds its row from the first item on,
+-- so taking it again waits for nothing), deciding them in their order is that order; otherwise one statement first
 -- locks every row, creating the missing ones as ended windows, in that order, each row once, without writing it
--- (ON CONFLICT DO UPDATE ... WHERE false). The one-item
--- statements lock a single row and the sweep skips locked rows, so no two statements wait for each other in a
--- circle. The function keeps the search_path it was created with, so it finds its table whatever the caller's; the
+-- (ON CONFLICT DO UPDATE ... WHERE false). The one-item statements lock a single row and the sweep skips locked rows,
+-- so none of them waits for another in a circle. A reset is the one exception: it deletes one key's rows (one per
+-- algorithm) in the index's order, so it can meet a round trip holding two of them only when one bucket name counts
+-- under two algorithms at once, and PostgreSQL then ends one of the two as a deadlock, a store failure the bucket's
+-- outage policy answers (docs/stores.md#batching). The function keeps the search_path it was created with, so it finds its table whatever the caller's; the
 -- store calls it in the schema ratelimiter.postgres.table names, or through the search_path for an unqualified
 -- table. Its statements are static, and their plans generic (plan_cache_mode): PostgreSQL plans them once per
 -- session. Left to choose, it would plan the lock pass again at every call, since a plan for the call's few rows
@@ -199,7 +202,7 @@ DECLARE
 BEGIN
     FOR i IN 2 .. items LOOP
         IF (names[2 * i - 3] COLLATE "C", names[2 * i - 2] COLLATE "C")
-                >= (names[2 * i - 1] COLLATE "C", names[2 * i] COLLATE "C") THEN
+                > (names[2 * i - 1] COLLATE "C", names[2 * i] COLLATE "C") THEN
             ascending := false;
             EXIT;
         END IF;

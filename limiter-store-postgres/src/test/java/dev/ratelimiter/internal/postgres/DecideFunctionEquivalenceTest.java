@@ -116,6 +116,29 @@ class DecideFunctionEquivalenceTest {
         }
     }
 
+    @Example
+    @Label("a hot key's batch, in (bucket, key) order with keys repeated (decided as it comes, without the lock pass), "
+            + "is answered as alone: counted up to the limit, then refused, a check and a call of two items between")
+    void hotKeyInOrder() throws Exception {
+        for (int algorithm = 0; algorithm <= 3; algorithm++) {
+            int bucket = 2; // a limit of 1 + (2 + algorithm) % 4: 3, 4, 1 and 2
+            List<List<Item>> calls = new ArrayList<>();
+            for (long cost : new long[] {1, 1, 0, 2, 1, 1}) {
+                calls.add(List.of(sameWindow(bucket, algorithm, cost, 0)));
+            }
+            calls.add(List.of(sameWindow(bucket, algorithm, 1, 0), sameWindow(bucket, algorithm, 1, 0)));
+            calls.add(List.of(sameWindow(bucket, algorithm, 1, 1)));
+            calls.add(List.of(sameWindow(bucket, algorithm, 1, 1)));
+            assertSameAnswers(List.of(new Batch(0, calls), new Batch(400, calls)), false,
+                    item -> store.consume(List.of(item)));
+        }
+    }
+
+    /** An item whose bucket keeps one window length and limit per name, as {@link #batches(boolean)} makes them. */
+    private static Item sameWindow(int bucket, int algorithm, long cost, int key) {
+        return new Item(bucket, algorithm, 1 + bucket, 1 + (bucket + algorithm) % 4, cost, key);
+    }
+
     /** How the items are decided alone: one call of the store each. */
     interface Alone {
         long[] decide(StoreItem item) throws Exception;
