@@ -115,24 +115,25 @@ CREATE INDEX IF NOT EXISTS rate_limit_counters_ends_at ON rate_limit_counters (e
 -- written so when it was more; several fixed or sliding windows are read each by its length (a window of a new
 -- length opens afresh). A row of another count of a token bucket's windows counts as full.
 --
--- Why no deadlock: every statement of this function that locks several rows takes them in (bucket, key) order,
--- compared byte by byte (COLLATE "C", whatever the database's collation: the order Java's String.compareTo gives these
--- ASCII names, so the store sends a round trip's calls in it). When the items (of every call, one call after another)
--- already come in that order, a key repeated or not (a hot key: the transaction holds its row from the first item on,
--- so taking it again waits for nothing), deciding them in their order is that order; otherwise one statement first
--- locks every row, creating the missing ones as ended windows, in that order, each row once, without writing it
--- (ON CONFLICT DO UPDATE ... WHERE false). The one-item statements lock a single row and the sweep skips locked rows,
--- so none of them waits for another in a circle. A reset is the one exception: it deletes one key's rows (one per
--- algorithm) in the index's order, so it can meet a round trip holding two of them only when one bucket name counts
--- under two algorithms at once, and PostgreSQL then ends one of the two as a deadlock, a store failure the bucket's
--- outage policy answers (docs/stores.md#batching). The function keeps the search_path it was created with, so it finds its table whatever the caller's; the
--- store calls it in the schema ratelimiter.postgres.table names, or through the search_path for an unqualified
--- table. Its statements are static, and their plans generic (plan_cache_mode): PostgreSQL plans them once per
--- session. Left to choose, it would plan the lock pass again at every call, since a plan for the call's few rows
--- looks cheaper than one for an array of unknown length (measured: about 100 µs a call, more than the round trip
--- the function saves). An item of one sliding window is read (locked when counting), rolled and decided in
--- PL/pgSQL's own arithmetic and written when counted: an upsert holding the rolled row's expressions in its SET and
--- WHERE costs PostgreSQL about as much again, since it builds them anew at every execution.
+-- Why no deadlock: every statement that locks several rows (this function's, and the store's refunds and permits'
+-- give-backs and renewals) takes them in (bucket, key) order, compared byte by byte (COLLATE "C", whatever the
+-- database's collation: the order Java's String.compareTo gives these ASCII names, so the store sends a round trip's
+-- calls in it). When the items (of every call, one call after another) already come in that order, a key repeated or
+-- not, deciding them in their order is that order: a key's items come one after another, so its row is taken at the
+-- first of them that locks it, and taking it again waits for nothing. Otherwise one statement first locks every row,
+-- creating the missing ones as ended windows, in that order, each row once, without writing it (ON CONFLICT DO UPDATE
+-- ... WHERE false). The one-item statements lock a single row and the sweep skips locked rows, so none of them waits
+-- for another in a circle. A reset is the one exception: it deletes one key's rows (one per algorithm) in the index's
+-- order, so it can meet a round trip holding two of them only when one bucket name counts under two algorithms at once,
+-- and PostgreSQL then ends one of the two as a deadlock, a store failure the bucket's outage policy answers
+-- (docs/stores.md#batching). The function keeps the search_path it was created with, so it finds its table whatever the
+-- caller's; the store calls it in the schema ratelimiter.postgres.table names, or through the search_path for an
+-- unqualified table. Its statements are static, and their plans generic (plan_cache_mode): PostgreSQL plans them once
+-- per session. Left to choose, it would plan the lock pass again at every call, since a plan for the call's few rows
+-- looks cheaper than one for an array of unknown length (measured: about 100 µs a call, more than the round trip the
+-- function saves). An item of one sliding window is read (locked when counting), rolled and decided in PL/pgSQL's own
+-- arithmetic and written when counted: an upsert holding the rolled row's expressions in its SET and WHERE costs
+-- PostgreSQL about as much again, since it builds them anew at every execution.
 
 CREATE OR REPLACE FUNCTION rate_limit_counters_decide_v1(instant timestamptz, names varchar[], numbers bigint[])
     RETURNS bigint[]
@@ -143,7 +144,7 @@ AS $function$
 DECLARE
     t timestamptz := COALESCE(instant, statement_timestamp());
     items integer := cardinality(names) / 2;
-    ascending boolean := true;
+    ascending boolean := true;    -- the items in (bucket, key) order, a key repeated or not: no lock pass
     item integer := 0;            -- the item being decided: its bucket is names[2 * item - 1], its key names[2 * item]
     at integer;                   -- the next unread element of numbers
     call_items integer;
@@ -232,8 +233,10 @@ BEGIN
             -- The item the previous call was refused on, again (a hot key's batch is mostly that): refused again,
             -- with the same numbers, and no statement. A refusal writes nothing, or only brings its row to the state
             -- it decided on (denied; an end within the window; a TAT within a full refill; a row rolled), so the same
-            -- item at the same instant finds the same state and is decided alike. Any other item forgets it, since
-            -- counting may change the row.
+            -- item at the same instant finds the same state and is decided alike. (Where the refusal locked nothing,
+            -- a sliding window's or a missing row's, another statement may change the row meanwhile: the repeat is
+            -- then answered as if decided at the first one's moment, which the refusal left unchanged.) Any other item
+            -- forgets it, since counting may change the row.
             IF memo_answer IS NOT NULL AND names[2 * item - 1] = names[2 * memo_item - 1]
                     AND names[2 * item] = names[2 * memo_item]
                     AND numbers[mark_at : at - 1] = numbers[memo_at : memo_at + (at - 1 - mark_at)] THEN
@@ -458,8 +461,8 @@ BEGIN
                 refused := NOT fits;
                 CONTINUE;
             END IF;
-            -- Anything else: the row locked and read, decided here, written when counted. Items in ascending order
-            -- lock their row here, creating it as an ended window (a full token bucket) if it is missing.
+            -- Anything else: the row locked and read, decided here, written when counted. Items in (bucket, key)
+            -- order lock their row here, creating it as an ended window (a full token bucket) if it is missing.
             IF ascending THEN
                 INSERT INTO rate_limit_counters AS c (bucket, key, ends_at, count)
                     VALUES (names[2 * item - 1], names[2 * item], t, 0)

@@ -11,9 +11,9 @@ import java.util.List;
  * function compares in ({@code COLLATE "C"}). The calls of one round trip were made at once, so any order of them is
  * one they could have come in, as long as calls of one (bucket, key) keep theirs ({@code RateLimitStore.consumeEach}):
  * the sort is stable. A round trip with a call of several items goes as it came, since two such calls may share one
- * of their keys without sharing the first. When the items then come in strictly ascending
- * order the function decides them as they come, with no statement of its own to lock every row first: measured at
- * 16 callers on 10 000 keys, about a third more decisions a second than the order the callers queued in.
+ * of their keys without sharing the first. When the items then come in that order, a key repeated or not, the
+ * function decides them as they come, with no statement of its own to lock every row first: measured at 16 callers on
+ * 10 000 keys, about a third more decisions a second than the order the callers queued in.
  */
 final class CallOrder {
 

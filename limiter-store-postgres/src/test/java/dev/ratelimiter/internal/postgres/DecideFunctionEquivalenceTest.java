@@ -118,7 +118,8 @@ class DecideFunctionEquivalenceTest {
 
     @Example
     @Label("a hot key's batch, in (bucket, key) order with keys repeated (decided as it comes, without the lock pass), "
-            + "is answered as alone: counted up to the limit, then refused, a check and a call of two items between")
+            + "is answered as alone: counted up to the limit, then refused, a check and a call of two items between; "
+            + "a key that starts with a check and a cost above its limit, which create no row, then counts")
     void hotKeyInOrder() throws Exception {
         for (int algorithm = 0; algorithm <= 3; algorithm++) {
             int bucket = 2; // a limit of 1 + (2 + algorithm) % 4: 3, 4, 1 and 2
@@ -127,8 +128,9 @@ class DecideFunctionEquivalenceTest {
                 calls.add(List.of(sameWindow(bucket, algorithm, cost, 0)));
             }
             calls.add(List.of(sameWindow(bucket, algorithm, 1, 0), sameWindow(bucket, algorithm, 1, 0)));
-            calls.add(List.of(sameWindow(bucket, algorithm, 1, 1)));
-            calls.add(List.of(sameWindow(bucket, algorithm, 1, 1)));
+            for (long cost : new long[] {0, 5, 1, 1}) {
+                calls.add(List.of(sameWindow(bucket, algorithm, cost, 1)));
+            }
             assertSameAnswers(List.of(new Batch(0, calls), new Batch(400, calls)), false,
                     item -> store.consume(List.of(item)));
         }
